@@ -1,0 +1,56 @@
+# latt: scheduler wake-up latency tester.  See README.md.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wformat=2
+LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
+LDLIBS = -lrt -lm -lpthread
+
+SRCS = latt.c measure.c workload.c report.c stats.c
+HDRS = latt.h stats.h
+OBJS = $(SRCS:.c=.o)
+
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+
+all: latt
+
+latt: $(OBJS)
+	$(CC) $(LDFLAGS) -pthread -o $@ $(OBJS) $(LDLIBS)
+
+%.o: %.c $(HDRS)
+	$(CC) $(LATT_CFLAGS) -c -o $@ $<
+
+tests/unit_stats: tests/unit_stats.c stats.c stats.h
+	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
+
+# The same programs built with AddressSanitizer and UBSan, for make check.
+san/latt: $(SRCS) $(HDRS)
+	@mkdir -p san
+	$(CC) -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(SAN_FLAGS) \
+		-o $@ $(SRCS) $(LDLIBS)
+
+san/unit_stats: tests/unit_stats.c stats.c stats.h
+	@mkdir -p san
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
+		-o $@ tests/unit_stats.c stats.c $(LDLIBS)
+
+check: latt tests/unit_stats san/latt san/unit_stats
+	@tests/run
+
+install: latt
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 latt $(DESTDIR)$(BINDIR)/latt
+	install -m 644 latt.1 $(DESTDIR)$(MANDIR)/man1/latt.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
+
+clean:
+	rm -rf latt $(OBJS) tests/unit_stats san
+
+.PHONY: all check install uninstall clean

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Side-by-side benchmark of ./latt against the 2009 latt.
+
+Builds the reference from its source (default ../shared/reference/latt-2009.c,
+or the path given as the first argument), then runs both tools alternately
+on this machine and prints ratios new / reference:
+
+  - idle floor: mean latency at -c1 and -c8 (target <= 1.0);
+  - CPU time (parent + clients, user + system) per sample at -c8 and -c500
+    (target <= 1.0);
+  - peak resident memory of the parent (VmHWM) at -c8 and -c4096 (the
+    reference silently caps clients at 512, so its -c4096 run is a 512 run).
+
+The reference sleeps [min, min + max) where latt sleeps [min, max], so the
+reference gets -f MIN -t (MAX - MIN) to sample at the same rate.
+Usage: bench/vs-2009.py [REFERENCE.c] [--secs N] [--reps N]
+"""
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def build_reference(src, out):
+    if not os.path.exists(src):
+        sys.exit(f"vs-2009: the reference source is missing: {src}\n"
+                 "  (pass its path as the first argument)")
+    subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-include", "signal.h",
+                    "-o", out, src, "-lrt", "-lm", "-lpthread"], check=True)
+
+
+def run(cmd):
+    """Runs cmd; returns (stdout, cpu seconds of it and its descendants,
+    peak RSS of its main process in KiB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+    hwm = 0
+    while p.poll() is None:
+        try:
+            with open(f"/proc/{p.pid}/status") as f:
+                m = re.search(r"VmHWM:\s+(\d+)", f.read())
+                if m:
+                    hwm = max(hwm, int(m.group(1)))
+        except OSError:
+            pass
+        time.sleep(0.05)
+    out = p.stdout.read()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, cpu, hwm
+
+
+def parse(out):
+    n = int(re.search(r"^Entries: (\d+)", out, re.M).group(1))
+    avg = float(re.search(r"^\tAvg\t\s*(\S+) usec", out, re.M).group(1))
+    m = re.search(r"^\tmean\t\s*(\S+)", out, re.M)
+    if m:
+        avg = float(m.group(1))
+    return n, avg
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("reference", nargs="?",
+                    default=os.path.join(ROOT, "..", "shared", "reference",
+                                         "latt-2009.c"))
+    ap.add_argument("--secs", type=float, default=6)
+    ap.add_argument("--reps", type=int, default=3)
+    a = ap.parse_args()
+    latt = os.path.join(ROOT, "latt")
+    if not os.access(latt, os.X_OK):
+        sys.exit("vs-2009: build ./latt first (make)")
+    tmp = tempfile.mkdtemp()
+    ref = os.path.join(tmp, "latt-2009")
+    build_reference(a.reference, ref)
+    resource.setrlimit(resource.RLIMIT_NOFILE, resource.getrlimit(
+        resource.RLIMIT_NOFILE)[1:] * 2)
+    work = f"sleep {a.secs}"
+
+    def pair(clients, fmin, fmax):
+        new = [latt, f"-c{clients}", f"-f{fmin}", f"-t{fmax}", work]
+        old = [ref, f"-c{clients}", f"-f{fmin}", f"-t{fmax - fmin}", work]
+        res = {"new": [], "old": []}
+        for _ in range(a.reps):
+            for name, cmd in (("new", new), ("old", old)):
+                out, cpu, hwm = run(cmd)
+                n, avg = parse(out)
+                res[name].append((n, avg, cpu / max(n, 1) * 1e6, hwm))
+        return res
+
+    def med(rows, i):
+        return statistics.median(r[i] for r in rows)
+
+    print(f"# {os.uname().release}, {os.cpu_count()} CPUs, "
+          f"{a.reps} alternating runs of {a.secs} s each; medians")
+    print(f"{'measure':34} {'latt':>12} {'2009':>12} {'ratio':>7}")
+    for clients, fmin, fmax in ((1, 10, 20), (8, 10, 20), (500, 50, 100),
+                                (4096, 200, 400)):
+        r = pair(clients, fmin, fmax)
+        rows = []
+        if clients in (1, 8):
+            rows.append((f"mean latency -c{clients} (usec)", 1))
+        if clients in (8, 500):
+            rows.append((f"CPU per sample -c{clients} (usec)", 2))
+        if clients in (8, 4096):
+            rows.append((f"parent peak RSS -c{clients} (KiB)", 3))
+        for label, i in rows:
+            n, o = med(r["new"], i), med(r["old"], i)
+            print(f"{label:34} {n:12.2f} {o:12.2f} {n / o if o else 0:7.3f}")
+        if clients == 4096:
+            print("# the reference caps -c4096 at 512 clients "
+                  f"(entries per run: {med(r['old'], 0):.0f} vs "
+                  f"{med(r['new'], 0):.0f})")
+
+
+if __name__ == "__main__":
+    main()

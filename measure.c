@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The clients and the measurement loop.
+ *
+ * Each client is a forked process that holds exactly two descriptors of the
+ * run: the read end of its request pipe and the write end of its reply pipe.
+ * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
+ * sends the stamp back.  The parent stamps immediately before each write, so
+ * a wake-up latency is the client's stamp minus the parent's, in
+ * nanoseconds.  The parent waits for a round's replies with epoll, so a
+ * round costs in proportion to the replies, not to clients times wake-ups.
+ *
+ * This file never prints: samples go to the caller's sink and failures are
+ * recorded in struct result for latt.c to report.
+ */
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "latt.h"
+
+#define MAXEVENTS	256
+#define TICK_MS		100		/* how often a wait looks at the flags */
+#define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
+#define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
+
+struct request {
+	int64_t		send;
+	uint64_t	round;
+};
+
+struct reply {
+	int64_t		send;
+	int64_t		wake;
+	uint64_t	round;
+	int32_t		cpu;
+	int32_t		pad;
+};
+
+struct client {
+	pid_t		pid;
+	int		wfd;		/* request pipe, write end */
+	int		rfd;		/* reply pipe, read end */
+	int		reaped;
+};
+
+struct engine {
+	unsigned	 n;		/* clients started */
+	struct client	*c;
+	int		 epfd;
+	sem_t		*sem;
+};
+
+static void	 run_client(int, int, sem_t *) __attribute__((noreturn));
+static void	 keep_only(int, int);
+static int	 wait_ready(struct engine *, struct result *);
+static int	 check_flags(struct engine *, struct result *);
+static int	 check_hangups(struct engine *, struct result *, int);
+static void	 client_died(struct engine *, struct result *, unsigned);
+static int	 do_round(const struct config *, struct engine *,
+		    struct result *, sample_sink, void *);
+static void	 sleep_until(int64_t);
+static uint64_t	 next_random(uint64_t *);
+
+int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void
+fail(struct result *res, enum stop_reason why, const char *what)
+{
+	if (res->stop != STOP_NONE && res->stop != STOP_SIGNAL)
+		return;
+	res->stop = why;
+	res->fail_what = what;
+	res->fail_errno = errno;
+}
+
+/*
+ * Forks cfg->nclients clients and waits until every one is ready.  Returns
+ * the engine, or NULL when memory ran out; a failure half-way is recorded in
+ * res->stop and the caller still hands the engine to clients_stop.
+ */
+struct engine *
+clients_start(const struct config *cfg, struct result *res)
+{
+	struct engine *eng;
+	struct epoll_event ev;
+	unsigned i;
+	int req[2], rep[2];
+	pid_t pid;
+
+	if ((eng = calloc(1, sizeof(*eng))) == NULL ||
+	    (eng->c = calloc(cfg->nclients, sizeof(*eng->c))) == NULL) {
+		free(eng);
+		fail(res, STOP_ERROR, "calloc");
+		return NULL;
+	}
+	eng->epfd = -1;
+	eng->sem = MAP_FAILED;
+	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
+		fail(res, STOP_ERROR, "epoll_create1");
+		return eng;
+	}
+	eng->sem = mmap(NULL, sizeof(sem_t), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (eng->sem == MAP_FAILED) {
+		fail(res, STOP_ERROR, "mmap");
+		return eng;
+	}
+	if (sem_init(eng->sem, 1, 0) == -1) {
+		fail(res, STOP_ERROR, "sem_init");
+		munmap(eng->sem, sizeof(sem_t));
+		eng->sem = MAP_FAILED;
+		return eng;
+	}
+
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < cfg->nclients; i++) {
+		if (got_stop) {
+			res->stop = STOP_SIGNAL;
+			res->stop_signal = got_stop;
+			return eng;
+		}
+		if (pipe2(req, O_CLOEXEC) == -1) {
+			fail(res, STOP_ERROR, "pipe");
+			return eng;
+		}
+		if (pipe2(rep, O_CLOEXEC) == -1) {
+			fail(res, STOP_ERROR, "pipe");
+			close(req[0]);
+			close(req[1]);
+			return eng;
+		}
+		if ((pid = fork()) == -1) {
+			fail(res, STOP_ERROR, "fork");
+			close(req[0]);
+			close(req[1]);
+			close(rep[0]);
+			close(rep[1]);
+			return eng;
+		}
+		if (pid == 0)
+			run_client(req[0], rep[1], eng->sem);
+		close(req[0]);
+		close(rep[1]);
+		eng->c[i].pid = pid;
+		eng->c[i].wfd = req[1];
+		eng->c[i].rfd = rep[0];
+		eng->n = i + 1;
+		memset(&ev, 0, sizeof(ev));
+		ev.events = EPOLLIN;
+		ev.data.u32 = i;
+		if (epoll_ctl(eng->epfd, EPOLL_CTL_ADD, rep[0], &ev) == -1) {
+			fail(res, STOP_ERROR, "epoll_ctl");
+			return eng;
+		}
+	}
+	wait_ready(eng, res);
+	return eng;
+}
+
+/*
+ * Waits for one semaphore post per client.  A client that dies first shows
+ * as a hang-up on its reply pipe, so a dead client never hangs the start.
+ */
+static int
+wait_ready(struct engine *eng, struct result *res)
+{
+	struct timespec ts;
+	int64_t deadline, giveup;
+	unsigned ready = 0;
+
+	giveup = now_ns() + STARTUP_NS;
+	while (ready < eng->n) {
+		deadline = now_ns() + TICK_MS * NSEC_PER_MSEC;
+		ts.tv_sec = deadline / NSEC_PER_SEC;
+		ts.tv_nsec = deadline % NSEC_PER_SEC;
+		if (sem_clockwait(eng->sem, CLOCK_MONOTONIC, &ts) == 0) {
+			ready++;
+			continue;
+		}
+		if (errno != EINTR && errno != ETIMEDOUT) {
+			fail(res, STOP_ERROR, "sem_clockwait");
+			return -1;
+		}
+		if (check_flags(eng, res) || check_hangups(eng, res, 0))
+			return -1;
+		if (now_ns() > giveup) {
+			errno = ETIMEDOUT;
+			fail(res, STOP_ERROR, "waiting for clients to start");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The client: ignore the signals a terminal sends to the whole process
+ * group (latt stops its clients by closing their pipes, or by SIGKILL),
+ * keep only its own two pipe ends, say it is ready, then answer every
+ * request with the time it woke.
+ */
+static void
+run_client(int in, int out, sem_t *sem)
+{
+	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
+	    SIGTSTP };
+	struct sigaction sa;
+	struct request req;
+	struct reply rep;
+	sigset_t none;
+	ssize_t n;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	keep_only(in, out);
+	if (sem_post(sem) == -1)
+		_exit(1);
+
+	memset(&rep, 0, sizeof(rep));
+	for (;;) {
+		n = read(in, &req, sizeof(req));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n != sizeof(req))
+			_exit(n == 0 ? 0 : 1);
+		rep.wake = now_ns();
+		rep.cpu = sched_getcpu();
+		rep.send = req.send;
+		rep.round = req.round;
+		if (write(out, &rep, sizeof(rep)) != sizeof(rep))
+			_exit(1);
+	}
+}
+
+/* Closes every descriptor above stderr except a and b. */
+static void
+close_span(unsigned lo, unsigned hi)
+{
+	unsigned fd;
+
+	if (lo > hi)
+		return;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return;
+#endif
+	if (hi > 65535)
+		hi = 65535;
+	for (fd = lo; fd <= hi; fd++)
+		close(fd);
+}
+
+static void
+keep_only(int a, int b)
+{
+	unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+
+	close_span(3, lo - 1);
+	close_span(lo + 1, hi - 1);
+	close_span(hi + 1, UINT_MAX);
+}
+
+/*
+ * Looks at what the signal handlers flagged: a stop request, or a child
+ * that changed state (the workload ending).  Returns 1 when the run must
+ * end.
+ */
+static int
+check_flags(struct engine *eng, struct result *res)
+{
+	if (got_stop && res->stop == STOP_NONE) {
+		res->stop = STOP_SIGNAL;
+		res->stop_signal = got_stop;
+	}
+	if (got_child) {
+		/* A client that died raises SIGCHLD too. */
+		got_child = 0;
+		if (workload_poll(&res->wl) && res->stop == STOP_NONE)
+			res->stop = STOP_WORKLOAD;
+		else if (eng != NULL)
+			check_hangups(eng, res, 0);
+	}
+	return res->stop != STOP_NONE;
+}
+
+/*
+ * Between rounds every reply has been read, so any event on a reply pipe is
+ * a client that hung up.  Waits up to timeout ms.  Returns 1 when one did.
+ */
+static int
+check_hangups(struct engine *eng, struct result *res, int timeout)
+{
+	struct epoll_event ev[8];
+	int i, k;
+
+	k = epoll_wait(eng->epfd, ev, 8, timeout);
+	for (i = 0; i < k; i++) {
+		if (ev[i].events & (EPOLLHUP | EPOLLERR)) {
+			client_died(eng, res, ev[i].data.u32);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Records a dead client and, within a second, how it died. */
+static void
+client_died(struct engine *eng, struct result *res, unsigned idx)
+{
+	struct client *c = &eng->c[idx];
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	int64_t giveup = now_ns() + REAP_GRACE_NS;
+	int st;
+	pid_t r;
+
+	if (res->stop != STOP_NONE && res->stop != STOP_SIGNAL)
+		return;
+	res->stop = STOP_CLIENT;
+	res->dead_client = idx;
+	res->dead_pid = c->pid;
+	res->dead_status = -1;
+	while (!c->reaped && now_ns() < giveup) {
+		r = waitpid(c->pid, &st, WNOHANG);
+		if (r == c->pid) {
+			c->reaped = 1;
+			res->dead_status = st;
+		} else if (r == -1 && errno != EINTR)
+			break;
+		else
+			nanosleep(&ms, NULL);
+	}
+}
+
+/*
+ * Sleeps a random while, runs a round, and repeats until something ends
+ * the run.  Returns 0; why the run ended is in res->stop.
+ */
+int
+measure_run(const struct config *cfg, struct engine *eng, struct result *res,
+    sample_sink sink, void *sink_arg)
+{
+	uint64_t rng = cfg->seed, span;
+	int64_t delay;
+
+	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
+	while (!check_flags(eng, res)) {
+		delay = cfg->min_delay + (int64_t)(next_random(&rng) % span);
+		sleep_until(now_ns() + delay);
+		if (check_flags(eng, res))
+			break;
+		if (do_round(cfg, eng, res, sink, sink_arg) == -1)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Sleeps to an absolute deadline.  A signal cuts the sleep short so that
+ * the loop sees the flags at once.
+ */
+static void
+sleep_until(int64_t deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = deadline / NSEC_PER_SEC;
+	ts.tv_nsec = deadline % NSEC_PER_SEC;
+	if (got_stop || got_child)
+		return;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/*
+ * One round: stamp and write to every client, then collect every reply.
+ * Returns -1 when the run must end.
+ */
+static int
+do_round(const struct config *cfg, struct engine *eng, struct result *res,
+    sample_sink sink, void *sink_arg)
+{
+	struct epoll_event ev[MAXEVENTS];
+	struct request req;
+	struct reply rep;
+	struct sample s;
+	unsigned i, idx, pending;
+	ssize_t n;
+	int k, j;
+
+	(void)cfg;
+	req.round = res->nrounds + 1;
+	for (i = 0; i < eng->n; i++) {
+		req.send = now_ns();
+		n = write(eng->c[i].wfd, &req, sizeof(req));
+		if (n == sizeof(req))
+			continue;
+		if (n == -1 && errno == EPIPE) {
+			client_died(eng, res, i);
+			return -1;
+		}
+		if (n == -1 && errno == EINTR) {
+			i--;
+			continue;
+		}
+		fail(res, STOP_ERROR, "write to a client");
+		return -1;
+	}
+
+	memset(&s, 0, sizeof(s));
+	for (pending = eng->n; pending > 0; ) {
+		k = epoll_wait(eng->epfd, ev, MAXEVENTS, TICK_MS);
+		if (k == -1 && errno != EINTR) {
+			fail(res, STOP_ERROR, "epoll_wait");
+			return -1;
+		}
+		for (j = 0; j < k; j++) {
+			idx = ev[j].data.u32;
+			if (!(ev[j].events & EPOLLIN)) {
+				client_died(eng, res, idx);
+				return -1;
+			}
+			n = read(eng->c[idx].rfd, &rep, sizeof(rep));
+			if (n == -1 && errno == EINTR) {
+				j--;
+				continue;
+			}
+			if (n != sizeof(rep) || rep.round != req.round) {
+				client_died(eng, res, idx);
+				return -1;
+			}
+			pending--;
+			s.when = rep.send - res->start;
+			s.round = rep.round;
+			s.client = idx;
+			s.cpu = rep.cpu;
+			s.pid = eng->c[idx].pid;
+			s.latency = rep.wake - rep.send;
+			stats_add(&res->lat, s.latency, idx, s.when);
+			if (sink != NULL && sink(sink_arg, &s) == -1) {
+				fail(res, STOP_SINK, "log");
+				return -1;
+			}
+		}
+		/*
+		 * A stop request abandons the round: a stopped client
+		 * might never answer.  A workload that ended lets the round
+		 * finish, since its wake-ups were taken under the load.
+		 */
+		if (got_stop) {
+			check_flags(eng, res);
+			return -1;
+		}
+	}
+	res->nrounds++;
+	return 0;
+}
+
+/*
+ * Ends every client: closing its request pipe makes its read() return 0;
+ * one that does not leave within a second (stopped, say) gets SIGKILL.
+ * Every client is reaped.  clients_stop(NULL, res) is safe.
+ */
+void
+clients_stop(struct engine *eng, struct result *res)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	unsigned i, left;
+	int64_t giveup;
+	pid_t r;
+	int st;
+
+	(void)res;
+	if (eng == NULL)
+		return;
+	for (i = 0; i < eng->n; i++) {
+		close(eng->c[i].wfd);
+		close(eng->c[i].rfd);
+	}
+	giveup = now_ns() + REAP_GRACE_NS;
+	for (;;) {
+		left = 0;
+		for (i = 0; i < eng->n; i++) {
+			if (eng->c[i].reaped)
+				continue;
+			r = waitpid(eng->c[i].pid, &st, WNOHANG);
+			if (r == eng->c[i].pid || (r == -1 && errno == ECHILD))
+				eng->c[i].reaped = 1;
+			else
+				left++;
+		}
+		if (left == 0)
+			break;
+		if (now_ns() > giveup) {
+			for (i = 0; i < eng->n; i++)
+				if (!eng->c[i].reaped)
+					kill(eng->c[i].pid, SIGKILL);
+			for (i = 0; i < eng->n; i++)
+				while (!eng->c[i].reaped &&
+				    waitpid(eng->c[i].pid, &st, 0) == -1 &&
+				    errno == EINTR)
+					;
+			break;
+		}
+		nanosleep(&ms, NULL);
+	}
+	if (eng->epfd != -1)
+		close(eng->epfd);
+	if (eng->sem != MAP_FAILED) {
+		sem_destroy(eng->sem);
+		munmap(eng->sem, sizeof(sem_t));
+	}
+	free(eng->c);
+	free(eng);
+}
+
+/* splitmix64: small, fast, and good enough to spread the sleeps. */
+static uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}

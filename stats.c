@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Running statistics and the log-linear latency histogram declared in
+ * stats.h.  This file is library code: it never exits, never prints, and
+ * reports failure as -1 with errno set.
+ *
+ * Bucket layout for precision b, with S = 2^b sub-buckets per group:
+ *
+ *   index 0 .. 2S-1	one value each (0 .. 2S-1); negatives land in 0;
+ *   index 2S + (g-b-1)*S + sub
+ *			group g = floor(log2 v) for b+1 <= g <= HIST_MAX_BITS-1,
+ *			sub = (v >> (g-b)) - S, so the bucket is 2^(g-b) wide;
+ *   index nbuckets	never stored: hist_index's answer for overflow, and
+ *			the pseudo-bucket [2^HIST_MAX_BITS, INT64_MAX] for
+ *			hist_lower, hist_upper and hist_mid.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define HIST_MIN_SUB_BITS	1
+#define HIST_MAX_SUB_BITS	12
+#define HIST_LIMIT		((int64_t)1 << HIST_MAX_BITS)
+
+static size_t	hist_nbuckets(unsigned);
+static int64_t	clamp(int64_t, int64_t, int64_t);
+static uint64_t	quantile_rank(double, uint64_t);
+
+/*
+ * Returns the number of counters a histogram of precision sub_bits needs.
+ * The caller has checked sub_bits.
+ */
+static size_t
+hist_nbuckets(unsigned sub_bits)
+{
+	size_t s = (size_t)1 << sub_bits;
+
+	return 2 * s + (HIST_MAX_BITS - sub_bits - 1) * s;
+}
+
+int
+hist_init(struct hist *h, unsigned sub_bits)
+{
+	memset(h, 0, sizeof(*h));
+	if (sub_bits < HIST_MIN_SUB_BITS || sub_bits > HIST_MAX_SUB_BITS) {
+		errno = EINVAL;
+		return -1;
+	}
+	h->nbuckets = hist_nbuckets(sub_bits);
+	h->counts = calloc(h->nbuckets, sizeof(*h->counts));
+	if (h->counts == NULL) {
+		h->nbuckets = 0;
+		errno = ENOMEM;
+		return -1;
+	}
+	h->sub_bits = sub_bits;
+	return 0;
+}
+
+/*
+ * Releases the counters.  Safe on NULL, on a histogram whose hist_init
+ * failed, and twice in a row.
+ */
+void
+hist_free(struct hist *h)
+{
+	if (h == NULL)
+		return;
+	free(h->counts);
+	h->counts = NULL;
+	h->nbuckets = 0;
+	h->total = 0;
+	h->overflow = 0;
+}
+
+void
+hist_reset(struct hist *h)
+{
+	if (h->counts != NULL)
+		memset(h->counts, 0, h->nbuckets * sizeof(*h->counts));
+	h->total = 0;
+	h->overflow = 0;
+}
+
+/*
+ * Returns the bucket of value: 0 for negative values, nbuckets (one past
+ * the last counter) for values of 2^HIST_MAX_BITS and above.
+ */
+size_t
+hist_index(const struct hist *h, int64_t value)
+{
+	uint64_t v, s;
+	unsigned b, g, shift;
+
+	b = h->sub_bits;
+	s = (uint64_t)1 << b;
+	if (value < 0)
+		return 0;
+	if (value >= HIST_LIMIT)
+		return h->nbuckets;
+	v = (uint64_t)value;
+	if (v < 2 * s)
+		return (size_t)v;
+	g = 63 - (unsigned)__builtin_clzll(v);
+	shift = g - b;
+	return (size_t)(2 * s + (uint64_t)(g - b - 1) * s + ((v >> shift) - s));
+}
+
+void
+hist_add_count(struct hist *h, int64_t value, uint64_t count)
+{
+	size_t idx;
+
+	idx = hist_index(h, value);
+	if (idx >= h->nbuckets)
+		h->overflow += count;
+	else
+		h->counts[idx] += count;
+	h->total += count;
+}
+
+void
+hist_add(struct hist *h, int64_t value)
+{
+	hist_add_count(h, value, 1);
+}
+
+/*
+ * Returns the first value of bucket idx.  Indices at or past nbuckets
+ * name the overflow range, whose first value is 2^HIST_MAX_BITS.
+ */
+int64_t
+hist_lower(const struct hist *h, size_t idx)
+{
+	uint64_t s, k;
+	unsigned b, shift;
+
+	b = h->sub_bits;
+	s = (uint64_t)1 << b;
+	if (idx >= h->nbuckets)
+		return HIST_LIMIT;
+	if (idx < 2 * s)
+		return (int64_t)idx;
+	k = idx - 2 * s;
+	shift = (unsigned)(k / s) + 1;
+	return (int64_t)((s + k % s) << shift);
+}
+
+/*
+ * Returns the last value of bucket idx; INT64_MAX for the overflow range.
+ */
+int64_t
+hist_upper(const struct hist *h, size_t idx)
+{
+	uint64_t s, k;
+	unsigned b, shift;
+
+	b = h->sub_bits;
+	s = (uint64_t)1 << b;
+	if (idx >= h->nbuckets)
+		return INT64_MAX;
+	if (idx < 2 * s)
+		return (int64_t)idx;
+	k = idx - 2 * s;
+	shift = (unsigned)(k / s) + 1;
+	return (int64_t)(((s + k % s) << shift) + ((uint64_t)1 << shift) - 1);
+}
+
+/*
+ * Returns the value that stands for bucket idx: the midpoint, rounded
+ * down, which is within half a bucket width of every value in it.
+ */
+int64_t
+hist_mid(const struct hist *h, size_t idx)
+{
+	int64_t lo, hi;
+
+	lo = hist_lower(h, idx);
+	hi = hist_upper(h, idx);
+	return lo + (hi - lo) / 2;
+}
+
+int
+hist_merge(struct hist *dst, const struct hist *src)
+{
+	size_t i;
+
+	if (dst->sub_bits != src->sub_bits || dst->nbuckets != src->nbuckets ||
+	    (dst->nbuckets > 0 && (dst->counts == NULL || src->counts == NULL))) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < dst->nbuckets; i++)
+		dst->counts[i] += src->counts[i];
+	dst->total += src->total;
+	dst->overflow += src->overflow;
+	return 0;
+}
+
+int
+stats_init(struct stats *s, unsigned sub_bits)
+{
+	memset(s, 0, sizeof(*s));
+	return hist_init(&s->hist, sub_bits);
+}
+
+void
+stats_free(struct stats *s)
+{
+	if (s == NULL)
+		return;
+	hist_free(&s->hist);
+}
+
+/*
+ * Adds one sample.  The first sample sets min and max, so that until then
+ * both read 0; a later sample equal to the maximum keeps the first one's
+ * tag and time.
+ */
+void
+stats_add(struct stats *s, int64_t value, uint32_t tag, int64_t when)
+{
+	double x, delta;
+
+	if (s->n == 0) {
+		s->min = value;
+		s->max = value;
+		s->max_tag = tag;
+		s->max_when = when;
+	} else if (value < s->min) {
+		s->min = value;
+	} else if (value > s->max) {
+		s->max = value;
+		s->max_tag = tag;
+		s->max_when = when;
+	}
+
+	s->n++;
+	x = (double)value;
+	delta = x - s->mean;
+	s->mean += delta / (double)s->n;
+	s->m2 += delta * (x - s->mean);
+
+	hist_add(&s->hist, value);
+}
+
+double
+stats_mean(const struct stats *s)
+{
+	if (s->n == 0 || s->mean == 0)
+		return 0;	/* Also turns a -0 into +0. */
+	return s->mean;
+}
+
+double
+stats_stdev(const struct stats *s)
+{
+	if (s->n < 2 || !(s->m2 > 0))
+		return 0;	/* Rounding can leave m2 a hair below 0. */
+	return sqrt(s->m2 / (double)(s->n - 1));
+}
+
+double
+stats_sterr(const struct stats *s)
+{
+	if (s->n < 2)
+		return 0;
+	return stats_stdev(s) / sqrt((double)s->n);
+}
+
+static int64_t
+clamp(int64_t v, int64_t lo, int64_t hi)
+{
+	if (v < lo)
+		return lo;
+	if (v > hi)
+		return hi;
+	return v;
+}
+
+/*
+ * Returns ceil(q * n) clamped to [1, n].  The product is nudged down by a
+ * little more than its rounding error before the ceiling, so that 0.999
+ * of 1000 is rank 999 even though 0.999 is not exactly representable.
+ * A NaN q reads as the lowest rank.
+ */
+static uint64_t
+quantile_rank(double q, uint64_t n)
+{
+	double x;
+
+	x = q * (double)n;
+	x -= 1e-9 + fabs(x) * 4 * DBL_EPSILON;
+	if (!(x > 1))
+		return 1;
+	if (x >= (double)n)
+		return n;
+	return (uint64_t)ceil(x);
+}
+
+/*
+ * One cumulative pass over the buckets serves all quantiles, which is why
+ * q must be ascending.  Ranks count histogram samples (hist.total, which
+ * equals n for samples added through stats_add); a rank past the last
+ * bucket lies in the overflow and is answered with the maximum.
+ */
+void
+stats_percentiles(const struct stats *s, const double *q, int64_t *out,
+    size_t nq)
+{
+	const struct hist *h = &s->hist;
+	uint64_t cum, rank;
+	size_t i, j;
+
+	if (s->n == 0 || h->total == 0) {
+		for (j = 0; j < nq; j++)
+			out[j] = 0;
+		return;
+	}
+
+	j = 0;
+	cum = 0;
+	rank = nq > 0 ? quantile_rank(q[0], h->total) : 0;
+	for (i = 0; i < h->nbuckets && j < nq; i++) {
+		cum += h->counts[i];
+		while (j < nq && cum >= rank) {
+			out[j] = clamp(hist_mid(h, i), s->min, s->max);
+			if (++j < nq)
+				rank = quantile_rank(q[j], h->total);
+		}
+	}
+	for (; j < nq; j++)
+		out[j] = s->max;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Running statistics and a log-linear latency histogram.
+ *
+ * Values are signed 64-bit nanoseconds.  The statistics keep the count, the
+ * Welford running mean and sum of squared deviations, the minimum, and the
+ * maximum together with an opaque tag (the caller's client number, say) and
+ * the caller's time of the maximum.  They know nothing of processes, never
+ * exit and never print except to a FILE * they are handed.
+ *
+ * The histogram splits every power-of-two group [2^g, 2^(g+1)) into 2^b
+ * linear sub-buckets, where b is the histogram's precision ("sub_bits").
+ * Values below 2^(b+1) have a bucket each and are exact.  Above, a bucket is
+ * at most 1/2^b of its lower bound wide, so a value reported as its bucket's
+ * midpoint is within 1/2^(b+1) of the truth:
+ *
+ *   b = 9 (STATS_SUB_BITS, the default): relative error <= 0.098%.
+ *
+ * Range: 0 ns up to 2^43 - 1 ns (about 2 h 26 min); larger values are
+ * counted as overflow (never dropped: they still count in n, the mean and
+ * the maximum), negative values are counted in the lowest bucket.
+ *
+ * Memory: (2^(b+1) + (43 - b - 1) * 2^b) counters of 8 bytes, allocated
+ * once by hist_init and never grown: 17,920 counters, 140 KiB, at b = 9;
+ * 2.5 KiB at b = 3.
+ *
+ * Percentiles come from one cumulative pass over the buckets for a sorted
+ * list of quantiles; each is the midpoint of the bucket that holds the
+ * sample of rank ceil(q * n), clamped to [min, max].
+ */
+#ifndef STATS_H
+#define STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define STATS_SUB_BITS	9	/* default precision: 0.1% */
+#define HIST_MAX_BITS	43	/* values >= 2^43 ns overflow */
+
+struct hist {
+	unsigned	 sub_bits;	/* 2^sub_bits sub-buckets per group */
+	size_t		 nbuckets;
+	uint64_t	*counts;
+	uint64_t	 total;		/* samples added, overflow included */
+	uint64_t	 overflow;	/* samples >= 2^HIST_MAX_BITS */
+};
+
+struct stats {
+	uint64_t	n;
+	double		mean;		/* Welford running mean */
+	double		m2;		/* sum of squared deviations */
+	int64_t		min;
+	int64_t		max;
+	uint32_t	max_tag;	/* caller's tag of the maximum */
+	int64_t		max_when;	/* caller's time of the maximum */
+	struct hist	hist;
+};
+
+/* Histogram.  hist_init returns 0, or -1 with errno set (EINVAL, ENOMEM). */
+int	 hist_init(struct hist *, unsigned sub_bits);
+void	 hist_free(struct hist *);		/* hist_free(NULL) is safe */
+void	 hist_reset(struct hist *);
+void	 hist_add(struct hist *, int64_t value);
+void	 hist_add_count(struct hist *, int64_t value, uint64_t count);
+/* hist_index of an overflowing value is nbuckets, whose bounds are the
+ * overflow range [2^HIST_MAX_BITS, INT64_MAX]. */
+size_t	 hist_index(const struct hist *, int64_t value);
+int64_t	 hist_lower(const struct hist *, size_t idx);	/* first value */
+int64_t	 hist_upper(const struct hist *, size_t idx);	/* last value */
+int64_t	 hist_mid(const struct hist *, size_t idx);	/* representative */
+/* Adds src's counts to dst; -1 with errno EINVAL if precisions differ. */
+int	 hist_merge(struct hist *dst, const struct hist *src);
+
+/* Statistics.  stats_init returns 0, or -1 with errno set. */
+int	 stats_init(struct stats *, unsigned sub_bits);
+void	 stats_free(struct stats *);		/* stats_free(NULL) is safe */
+void	 stats_add(struct stats *, int64_t value, uint32_t tag, int64_t when);
+double	 stats_mean(const struct stats *);	/* 0 when n == 0 */
+double	 stats_stdev(const struct stats *);	/* sample stdev; 0 when n < 2 */
+double	 stats_sterr(const struct stats *);	/* stdev / sqrt(n); 0 when n < 2 */
+
+/*
+ * Fills out[i] with the q[i] quantile (0 < q[i] <= 1), for q sorted in
+ * ascending order, in one pass.  With n == 0 every out[i] is 0.
+ */
+void	 stats_percentiles(const struct stats *, const double *q, int64_t *out,
+	    size_t nq);
+
+#endif /* STATS_H */
