@@ -40,6 +40,8 @@ static void	 usage_error(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
 static long long parse_num(const char *, const char *, long long, long long);
 static void	 parse_args(int, char **, struct config *);
+static void	 parse_load(const char *, struct config *);
+static int	 loads_only_allowed(const struct config *);
 static void	 setup_signals(void);
 static void	 open_std_fds(void);
 static int	 raise_nofile(unsigned);
@@ -63,7 +65,8 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
-	if (stats_init(&res.lat, STATS_SUB_BITS) == -1) {
+	if (stats_init(&res.lat, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res.work, STATS_SUB_BITS) == -1) {
 		fprintf(stderr, "%s: stats_init: %s\n", progname,
 		    strerror(errno));
 		return EXIT_RUNTIME;
@@ -91,6 +94,7 @@ main(int argc, char *argv[])
 	report_text(stdout, &cfg, &res);
 	status = report_failure(&res);
 	stats_free(&res.lat);
+	stats_free(&res.work);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: stdout: %s\n", progname, strerror(errno));
 		if (status == EXIT_OK)
@@ -255,6 +259,8 @@ static const struct option longopts[] = {
 	{ "clients",	required_argument,	NULL,	'c' },
 	{ "min-delay",	required_argument,	NULL,	'f' },
 	{ "max-delay",	required_argument,	NULL,	't' },
+	{ "load",	required_argument,	NULL,	'l' },
+	{ "work",	required_argument,	NULL,	'x' },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
@@ -272,7 +278,7 @@ parse_args(int argc, char **argv, struct config *cfg)
 	cfg->seed = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32);
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:c:f:s:t:S:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:f:l:s:t:S:vx:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -287,8 +293,15 @@ parse_args(int argc, char **argv, struct config *cfg)
 		case 'S':
 			max = parse_num("max-delay", optarg, 0, MAX_DELAY_MS);
 			break;
+		case 'l':
+			parse_load(optarg, cfg);
+			break;
 		case 'v':
 			cfg->verbose = 1;
+			break;
+		case 'x':
+			cfg->work_kb = parse_num("work", optarg, 0,
+			    WORK_KB_MAX);
 			break;
 		case 'h':
 			help();
@@ -309,13 +322,73 @@ parse_args(int argc, char **argv, struct config *cfg)
 	cfg->min_delay = min * NSEC_PER_MSEC;
 	cfg->max_delay = max * NSEC_PER_MSEC;
 
-	if (optind >= argc)
+	if (optind >= argc) {
+		if (loads_only_allowed(cfg))
+			return;
+		if (cfg->load_given)
+			usage_error("--load without a command needs a command "
+			    "to end the run (for example: latt -l cpu -c8 "
+			    "sleep 10)");
 		usage_error("no workload command given (for example: "
 		    "latt -c8 'make -j4')");
+	}
 	cfg->cmd = argv + optind;
 	cfg->ncmd = argc - optind;
 	if (cfg->ncmd == 1 && cfg->cmd[0][0] == '\0')
 		usage_error("the workload command is empty");
+}
+
+/*
+ * Whether a run without a command may go ahead: it would measure beside
+ * the --load loads only (cfg->cmd NULL, cfg->ncmd 0; workload.c, measure.c
+ * and report.c all handle that run).  Nothing but a signal would end such
+ * a run, so until a run can be given a duration it is refused, and a
+ * command is required.  Once --duration exists, this is where to say yes:
+ * return 1 when a duration is set, and make a run with neither a command
+ * nor --load default to --load=cpu for 10 s (the bare `latt`).
+ */
+static int
+loads_only_allowed(const struct config *cfg)
+{
+	(void)cfg;
+	return 0;
+}
+
+/*
+ * --load=KIND[:N]: N processes (pipe: pairs) of a built-in load, N the
+ * online CPUs by default.  "none" starts nothing but counts as a --load
+ * given.  The count goes through parse_num like every number.
+ */
+static void
+parse_load(const char *arg, struct config *cfg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+	long ncpu;
+	int kind;
+
+	if ((kind = load_kind(arg, len)) == -1)
+		usage_error("load has an unknown kind: %s (cpu, syscall, yield, "
+		    "fork, pipe, mem or none)", arg);
+	cfg->load_given = 1;
+	if (kind == LOAD_NONE) {
+		if (colon != NULL)
+			usage_error("load none takes no count: %s", arg);
+		return;
+	}
+	if (cfg->nload == LOAD_MAX)
+		usage_error("too many loads: %s (at most %d --load options)",
+		    arg, LOAD_MAX);
+	cfg->load[cfg->nload].kind = kind;
+	if (colon != NULL)
+		cfg->load[cfg->nload].n = parse_num("load count", colon + 1, 1,
+		    LOAD_NMAX);
+	else {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		cfg->load[cfg->nload].n = ncpu < 1 ? 1 :
+		    ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
+	}
+	cfg->nload++;
 }
 
 /*
@@ -356,7 +429,8 @@ usage_error(const char *fmt, ...)
 
 #define SYNOPSIS \
 	"usage: latt [-hVv] [-c clients] [-f min-ms] [-t max-ms] " \
-	"command [arg ...]\n"
+	"[-l kind[:n]] [-x kb]\n" \
+	"            command [arg ...]\n"
 
 static void
 help(void)
@@ -375,6 +449,16 @@ help(void)
 "                      -s is the same\n"
 "  -t, --max-delay=MS  longest sleep between rounds, ms (default 500);\n"
 "                      -S is the same\n"
+"  -l, --load=KIND[:N] run a built-in load beside COMMAND: N processes\n"
+"                      (default: one per online CPU) in their own process\n"
+"                      group; repeatable.  KIND is cpu (a spin), syscall\n"
+"                      (getppid loop), yield (sched_yield loop), fork\n"
+"                      (fork, exec /bin/true, wait), pipe (N pairs passing\n"
+"                      a token), mem (streaming through a buffer larger\n"
+"                      than the last-level cache) or none\n"
+"  -x, --work=KB       after each wake-up, every client works over a KB\n"
+"                      buffer (fill, then an LZ-like pass) and the time it\n"
+"                      takes is reported in a second block (default 0: off)\n"
 "  -v, --verbose       print every latency on stderr as it is logged\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
@@ -382,6 +466,7 @@ help(void)
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded, 4 the workload failed.\n"
 "\n"
-"Example: latt -c8 'make -j4'\n", stdout);
+"Examples: latt -c8 'make -j4'\n"
+"          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n", stdout);
 	exit(EXIT_OK);
 }

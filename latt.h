@@ -30,6 +30,27 @@
 #define NSEC_PER_MSEC	1000000LL
 #define NSEC_PER_USEC	1000LL
 
+#define LOAD_MAX	16		/* --load options in one run */
+#define LOAD_NMAX	1024		/* processes (pipe: pairs) of one load */
+#define WORK_KB_MAX	1048576		/* -x: 1 GiB a client */
+
+/* The built-in loads of --load; LOAD_NONE starts nothing. */
+enum load_kind {
+	LOAD_NONE,
+	LOAD_CPU,
+	LOAD_SYSCALL,
+	LOAD_YIELD,
+	LOAD_FORK,
+	LOAD_PIPE,
+	LOAD_MEM,
+};
+
+/* One --load=KIND:N as given. */
+struct load_spec {
+	enum load_kind	 kind;
+	unsigned	 n;		/* processes; pipe: pairs */
+};
+
 struct config {
 	unsigned	 nclients;
 	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
@@ -37,7 +58,11 @@ struct config {
 	int		 verbose;
 	uint64_t	 seed;
 	char		**cmd;		/* workload argv, NULL-terminated */
-	int		 ncmd;		/* 1: run as /bin/sh -c cmd[0] */
+	int		 ncmd;		/* 1: run as /bin/sh -c cmd[0]; 0: none */
+	struct load_spec load[LOAD_MAX];
+	unsigned	 nload;
+	int		 load_given;	/* any --load, even --load=none */
+	unsigned	 work_kb;	/* -x: work after each wake-up, 0: none */
 };
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */
@@ -48,6 +73,7 @@ struct sample {
 	int32_t		cpu;		/* CPU the client woke on, or -1 */
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
+	int64_t		work_ns;	/* -x: time of the work after waking */
 };
 
 /*
@@ -65,6 +91,29 @@ enum stop_reason {
 	STOP_SINK,		/* a sample sink failed */
 };
 
+/*
+ * One counter slot per load process, a cache line each so that the
+ * processes never share a line; the process stores its running count
+ * every few thousand operations (relaxed), the parent reads it at the end.
+ */
+struct load_slot {
+	uint64_t	 ops;
+	char		 pad[56];
+} __attribute__((aligned(64)));
+
+/* One load as it ran. */
+struct load_run {
+	enum load_kind	 kind;
+	unsigned	 n;		/* as given */
+	unsigned	 nproc;		/* processes it runs (pipe: 2n) */
+	unsigned	 nlost;		/* processes that ended before the run */
+	pid_t		 pgid;		/* its process group, 0: not started */
+	uint64_t	 ops;		/* operations completed */
+	int64_t		 start;		/* CLOCK_MONOTONIC ns, all forked */
+	int64_t		 end;		/* when it was stopped */
+	struct load_slot *slot;		/* its first slot in the mapping */
+};
+
 struct workload {
 	pid_t		 pid;		/* 0: none running */
 	int		 status;	/* wait status once reaped */
@@ -73,10 +122,15 @@ struct workload {
 	int		 exec_errno;	/* exec failed in the child */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns */
 	int64_t		 end;
+	struct load_run	 load[LOAD_MAX];
+	unsigned	 nload;
+	struct load_slot *slots;	/* shared mapping of every load's slots */
+	size_t		 nslots;
 };
 
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
+	struct stats	 work;		/* -x: time of the work after waking */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -109,6 +163,15 @@ int	 workload_poll(struct workload *);
 void	 workload_stop(struct workload *, int sig);
 int	 workload_failed(const struct workload *);
 char	*workload_describe(const struct config *);
+
+/* loads.c */
+int	 load_kind(const char *name, size_t len);
+const char *load_name(enum load_kind);
+const char *load_unit(enum load_kind);
+unsigned load_nproc(enum load_kind, unsigned n);
+size_t	 load_mem_bytes(void);
+void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
+	    __attribute__((noreturn));
 
 /* report.c */
 void	 report_text(FILE *, const struct config *, const struct result *);

@@ -36,6 +36,7 @@
 #define TICK_MS		100		/* how often a wait looks at the flags */
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
+#define WORK_TABLE	4096		/* match-finder slots of the -x work */
 
 struct request {
 	int64_t		send;
@@ -45,9 +46,10 @@ struct request {
 struct reply {
 	int64_t		send;
 	int64_t		wake;
+	int64_t		done;		/* after the -x work; wake without it */
 	uint64_t	round;
 	int32_t		cpu;
-	int32_t		pad;
+	uint32_t	sum;		/* the work's checksum, kept alive */
 };
 
 struct client {
@@ -64,7 +66,9 @@ struct engine {
 	sem_t		*sem;
 };
 
-static void	 run_client(int, int, sem_t *) __attribute__((noreturn));
+static void	 run_client(int, int, sem_t *, unsigned)
+		    __attribute__((noreturn));
+static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
 static int	 check_flags(struct engine *, struct result *);
@@ -160,7 +164,7 @@ clients_start(const struct config *cfg, struct result *res)
 			return eng;
 		}
 		if (pid == 0)
-			run_client(req[0], rep[1], eng->sem);
+			run_client(req[0], rep[1], eng->sem, cfg->work_kb);
 		close(req[0]);
 		close(rep[1]);
 		eng->c[i].pid = pid;
@@ -218,11 +222,15 @@ wait_ready(struct engine *eng, struct result *res)
  * The client: ignore the signals a terminal sends to the whole process
  * group (latt stops its clients by closing their pipes, or by SIGKILL),
  * keep only its own two pipe ends, say it is ready, then answer every
- * request with the time it woke.
+ * request with the time it woke.  With work_kb, it also does the work of
+ * -x after stamping and stamps again; its buffer is allocated and touched
+ * before it says it is ready.
  */
 static void
-run_client(int in, int out, sem_t *sem)
+run_client(int in, int out, sem_t *sem, unsigned work_kb)
 {
+	unsigned char *buf = NULL;
+	size_t len = (size_t)work_kb * 1024;
 	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
 	    SIGTSTP };
 	struct sigaction sa;
@@ -242,6 +250,11 @@ run_client(int in, int out, sem_t *sem)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	keep_only(in, out);
+	if (len > 0) {
+		if ((buf = malloc(len)) == NULL)
+			_exit(1);
+		memset(buf, 0, len);
+	}
 	if (sem_post(sem) == -1)
 		_exit(1);
 
@@ -254,11 +267,53 @@ run_client(int in, int out, sem_t *sem)
 			_exit(n == 0 ? 0 : 1);
 		rep.wake = now_ns();
 		rep.cpu = sched_getcpu();
+		rep.done = rep.wake;
+		if (buf != NULL) {
+			rep.sum = do_work(buf, len, req.round);
+			rep.done = now_ns();
+		}
 		rep.send = req.send;
 		rep.round = req.round;
 		if (write(out, &rep, sizeof(rep)) != sizeof(rep))
 			_exit(1);
 	}
+}
+
+/*
+ * The work after a wake-up (-x): fill the buffer from a xorshift64
+ * generator seeded by the round, with half of every byte's bits masked so
+ * that the data repeats, then run an LZ77-like match finder over it: a
+ * hash of every 4 bytes looks up where they last occurred, and a repeat
+ * adds to the checksum.  Fixed and deterministic for a given size, in
+ * proportion to it, and both CPU and memory bound.  The checksum goes back
+ * in the reply so that none of it can be optimised away.
+ */
+static uint32_t
+do_work(unsigned char *buf, size_t len, uint64_t seed)
+{
+	uint32_t table[WORK_TABLE], w = 0, cw, h, sum = 0;
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL | 1, v;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x & 0x0303030303030303ULL;
+		memcpy(buf + i, &v, 8);
+	}
+	memset(table, 0, sizeof(table));
+	for (i = 0; i + 4 <= len; i++) {
+		memcpy(&w, buf + i, 4);
+		h = (w * 2654435761U) >> 20;
+		if (table[h] != 0) {
+			memcpy(&cw, buf + table[h] - 1, 4);
+			if (cw == w)
+				sum += (uint32_t)i - table[h];
+		}
+		table[h] = (uint32_t)i + 1;
+	}
+	return sum ^ w;
 }
 
 /* Closes every descriptor above stderr except a and b. */
@@ -415,7 +470,6 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 	ssize_t n;
 	int k, j;
 
-	(void)cfg;
 	req.round = res->nrounds + 1;
 	for (i = 0; i < eng->n; i++) {
 		req.send = now_ns();
@@ -463,7 +517,10 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 			s.cpu = rep.cpu;
 			s.pid = eng->c[idx].pid;
 			s.latency = rep.wake - rep.send;
+			s.work_ns = rep.done - rep.wake;
 			stats_add(&res->lat, s.latency, idx, s.when);
+			if (cfg->work_kb > 0)
+				stats_add(&res->work, s.work_ns, idx, s.when);
 			if (sink != NULL && sink(sink_arg, &s) == -1) {
 				fail(res, STOP_SINK, "log");
 				return -1;

@@ -26,10 +26,15 @@ usec(double ns)
 static void
 print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
-	char *what = workload_describe(cfg);
+	char *what;
 	double secs = (double)(wl->end - wl->start) / NSEC_PER_SEC;
 	int st = wl->status;
 
+	if (cfg->ncmd == 0) {
+		fprintf(fp, "\tworkload\tnone (the loads only)\n");
+		return;
+	}
+	what = workload_describe(cfg);
 	fprintf(fp, "\tworkload\t%s\n", what != NULL ? what : "?");
 	free(what);
 	if (wl->pid <= 0)
@@ -47,6 +52,55 @@ print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
 	else if (WIFSIGNALED(st))
 		fprintf(fp, "\tstatus\tkilled by signal %d (%s) after %.3f s\n",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)), secs);
+}
+
+/*
+ * One line per load: its kind, its processes, and its throughput over the
+ * time it ran, so that two kernels can be compared on both.
+ */
+static void
+print_loads(FILE *fp, const struct workload *wl)
+{
+	const struct load_run *lr;
+	double secs;
+	unsigned i;
+
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
+		fprintf(fp, "\tload\t%s: %u process%s, %.0f ops/s (%llu %s "
+		    "in %.3f s)", load_name(lr->kind), lr->nproc,
+		    lr->nproc == 1 ? "" : "es",
+		    secs > 0 ? (double)lr->ops / secs : 0.0,
+		    (unsigned long long)lr->ops, load_unit(lr->kind), secs);
+		if (lr->nlost > 0)
+			fprintf(fp, ", %u ended early", lr->nlost);
+		fputc('\n', fp);
+	}
+}
+
+/*
+ * The -x block: the same statistics as the extension block, for the time
+ * each client spent on its work after waking, every label prefixed with
+ * "work" so that no line of it can be taken for a latency.
+ */
+static void
+print_work(FILE *fp, const struct config *cfg, const struct stats *st)
+{
+	int64_t pct[NQUANTILES];
+	size_t i;
+
+	fprintf(fp, "\nWork after wake-up (usec, ns resolution, %u KiB a "
+	    "client):\n", cfg->work_kb);
+	fprintf(fp, "\twork samples\t%llu\n", (unsigned long long)st->n);
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	fprintf(fp, "\twork min\t %12.3f\n", usec(st->min));
+	for (i = 0; i < NQUANTILES; i++)
+		fprintf(fp, "\twork %s\t %12.3f\n", qnames[i], usec(pct[i]));
+	fprintf(fp, "\twork worst\t %12.3f\n", usec(st->max));
+	fprintf(fp, "\twork mean\t %12.3f\n", usec(stats_mean(st)));
+	fprintf(fp, "\twork sd\t %12.3f\n", usec(stats_stdev(st)));
+	fprintf(fp, "\twork se\t %12.3f\n", usec(stats_sterr(st)));
 }
 
 static const char *
@@ -104,6 +158,9 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	    (double)(res->end - res->start) / NSEC_PER_SEC,
 	    describe_stop(res));
 	print_workload(fp, cfg, &res->wl);
+	print_loads(fp, &res->wl);
+	if (cfg->work_kb > 0)
+		print_work(fp, cfg, &res->work);
 }
 
 /* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */
@@ -111,6 +168,9 @@ void
 report_verbose(FILE *fp, const struct sample *s)
 {
 	fprintf(fp, "log delay %12.3f usec (client %u, pid %d, cpu %d, "
-	    "round %llu)\n", usec(s->latency), s->client, (int)s->pid, s->cpu,
+	    "round %llu", usec(s->latency), s->client, (int)s->pid, s->cpu,
 	    (unsigned long long)s->round);
+	if (s->work_ns > 0)
+		fprintf(fp, ", work %.3f usec", usec(s->work_ns));
+	fputs(")\n", fp);
 }

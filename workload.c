@@ -9,14 +9,25 @@
  * back to it and the whole group can be signalled and reaped at the end.
  * Ending is SIGTERM (or the signal latt itself got), then SIGKILL after a
  * short grace: a workload cannot keep latt from ending.
+ *
+ * The built-in loads of --load are started here too, before the command:
+ * each load is its own process group of forked latt processes (named
+ * latt-KIND) running a body from loads.c.  A load process keeps none of
+ * latt's descriptors and none of its signal handlers, dies with latt
+ * (PR_SET_PDEATHSIG), and is ended with SIGKILL: a pure load has nothing
+ * to clean up.  Its operation count is read from the shared slots once it
+ * is dead.
  */
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,23 +36,54 @@
 #include "latt.h"
 
 #define GRACE_NS	(1 * NSEC_PER_SEC)
+#define LOAD_REAP_NS	(5 * NSEC_PER_SEC)
 
+static int	 start_command(const struct config *, struct workload *);
 static void	 run_workload(const struct config *, int) __attribute__((noreturn));
+static void	 stop_command(struct workload *, int);
 static int	 reap_group(struct workload *, int64_t);
+static int	 start_loads(const struct config *, struct workload *);
+static void	 run_load(const struct load_run *, struct load_slot *, size_t,
+		    pid_t) __attribute__((noreturn));
+static void	 stop_loads(struct workload *);
+static void	 close_from(unsigned);
+
+/*
+ * Starts what runs beside the measurement: the loads, then the command if
+ * there is one.  Returns 0, or -1 with errno set when something could not
+ * be started; whatever did start is still ended by workload_stop.
+ */
+int
+workload_start(const struct config *cfg, struct workload *wl)
+{
+	memset(wl, 0, sizeof(*wl));
+	if (start_loads(cfg, wl) == -1)
+		return -1;
+	if (cfg->ncmd == 0)
+		return 0;
+	return start_command(cfg, wl);
+}
+
+/* Ends the loads and the command, and reaps them all. */
+void
+workload_stop(struct workload *wl, int sig)
+{
+	stop_loads(wl);
+	stop_command(wl, sig);
+}
 
 /*
  * Forks and execs the workload.  Returns 0, or -1 with errno set when
  * nothing could be started.  A workload that could not be executed is
  * reaped at once and its errno kept in wl->exec_errno.
  */
-int
-workload_start(const struct config *cfg, struct workload *wl)
+static int
+start_command(const struct config *cfg, struct workload *wl)
 {
 	int ep[2], e, st;
 	ssize_t n;
 	pid_t pid;
 
-	memset(wl, 0, sizeof(*wl));
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
 	fflush(stdout);
@@ -104,8 +146,8 @@ run_workload(const struct config *cfg, int errfd)
 }
 
 /*
- * Reaps the workload if it has ended.  Returns 1 once it has been reaped
- * (or there is none), else 0.
+ * Reaps the workload if it has ended.  Returns 1 once it has been reaped,
+ * else 0.  A run without a command (loads only) never ends this way.
  */
 int
 workload_poll(struct workload *wl)
@@ -113,7 +155,9 @@ workload_poll(struct workload *wl)
 	pid_t r;
 	int st;
 
-	if (wl->pid <= 0 || wl->reaped)
+	if (wl->pid <= 0)
+		return 0;
+	if (wl->reaped)
 		return 1;
 	while ((r = waitpid(wl->pid, &st, WNOHANG)) == -1 && errno == EINTR)
 		;
@@ -134,8 +178,8 @@ workload_poll(struct workload *wl)
  * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
  * grace apart.  Returns when the group is gone.
  */
-void
-workload_stop(struct workload *wl, int sig)
+static void
+stop_command(struct workload *wl, int sig)
 {
 	if (wl->pid <= 0)
 		return;
@@ -245,4 +289,168 @@ workload_describe(const struct config *cfg)
 	}
 	*p = '\0';
 	return buf;
+}
+
+/*
+ * Forks every load: n processes in a new process group per load, the
+ * first one its leader.  The slots are mapped before any fork so that
+ * every process shares them.
+ */
+static int
+start_loads(const struct config *cfg, struct workload *wl)
+{
+	struct load_slot *slot;
+	struct load_run *lr;
+	size_t nslots = 0, membytes = 0;
+	unsigned i, j, per;
+	pid_t pid, self = getpid();
+
+	for (i = 0; i < cfg->nload; i++) {
+		nslots += load_nproc(cfg->load[i].kind, cfg->load[i].n);
+		if (cfg->load[i].kind == LOAD_MEM)
+			membytes = load_mem_bytes();
+	}
+	if (nslots == 0)
+		return 0;
+	wl->slots = mmap(NULL, nslots * sizeof(*slot), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (wl->slots == MAP_FAILED) {
+		wl->slots = NULL;
+		return -1;
+	}
+	wl->nslots = nslots;
+	slot = wl->slots;
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < cfg->nload; i++) {
+		if (cfg->load[i].kind == LOAD_NONE)
+			continue;
+		lr = &wl->load[wl->nload++];
+		lr->kind = cfg->load[i].kind;
+		lr->n = cfg->load[i].n;
+		lr->nproc = load_nproc(lr->kind, lr->n);
+		lr->slot = slot;
+		per = lr->nproc / lr->n;
+		for (j = 0; j < lr->n; j++) {
+			if ((pid = fork()) == -1)
+				return -1;
+			if (pid == 0)
+				run_load(lr, slot + j * per, membytes, self);
+			if (j == 0)
+				lr->pgid = pid;
+			/* Both sides set the group, as for the command. */
+			setpgid(pid, lr->pgid);
+		}
+		lr->start = now_ns();
+		slot += lr->nproc;
+	}
+	return 0;
+}
+
+/*
+ * One load process: its own group (or its load's), default signals, no
+ * descriptor of latt's (0, 1 and 2 on /dev/null), death with latt, a name
+ * that ps and top show, then the body.
+ */
+static void
+run_load(const struct load_run *lr, struct load_slot *slot, size_t membytes,
+    pid_t parent)
+{
+	char name[16];
+	struct sigaction sa;
+	sigset_t none;
+	int sig, fd;
+
+	/* Outside its group, SIGKILL at the end would miss it. */
+	if (setpgid(0, lr->pgid) == -1)
+		_exit(1);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	close_from(3);
+	snprintf(name, sizeof(name), "latt-%s", load_name(lr->kind));
+	prctl(PR_SET_NAME, name);
+	load_body(lr->kind, slot, membytes);
+}
+
+/* Closes every descriptor from lo up. */
+static void
+close_from(unsigned lo)
+{
+	unsigned fd;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, ~0U, 0) == 0)
+		return;
+#endif
+	for (fd = lo; fd < 65536; fd++)
+		close(fd);
+}
+
+/*
+ * Kills every load's group with SIGKILL, reaps every member (the orphans
+ * of a fork or pipe load come back to latt, the subreaper), then adds up
+ * the operation counts.  A member reaped before the kill ended early.
+ */
+static void
+stop_loads(struct workload *wl)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct load_run *lr;
+	int64_t deadline;
+	unsigned i, j, left;
+	pid_t r;
+	int st;
+
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		if (lr->pgid <= 0)
+			continue;
+		while ((r = waitpid(-lr->pgid, &st, WNOHANG)) > 0 ||
+		    (r == -1 && errno == EINTR))
+			if (r > 0)
+				lr->nlost++;
+		kill(-lr->pgid, SIGKILL);
+		lr->end = now_ns();
+	}
+	deadline = now_ns() + LOAD_REAP_NS;
+	do {
+		left = 0;
+		for (i = 0; i < wl->nload; i++) {
+			lr = &wl->load[i];
+			if (lr->pgid <= 0)
+				continue;
+			while ((r = waitpid(-lr->pgid, &st, WNOHANG)) > 0 ||
+			    (r == -1 && errno == EINTR))
+				;
+			if (kill(-lr->pgid, 0) == 0)
+				left++;
+		}
+		if (left > 0)
+			nanosleep(&ms, NULL);
+	} while (left > 0 && now_ns() < deadline);
+
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		lr->ops = 0;
+		for (j = 0; lr->pgid > 0 && j < lr->nproc; j++)
+			lr->ops += __atomic_load_n(&lr->slot[j].ops,
+			    __ATOMIC_RELAXED);
+		lr->slot = NULL;
+	}
+	if (wl->slots != NULL)
+		munmap(wl->slots, wl->nslots * sizeof(*wl->slots));
+	wl->slots = NULL;
+	wl->nslots = 0;
 }

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The built-in loads (--load) and the work after wake-up (-x): each load
+# runs in its own process group and completes operations, cpu raises the
+# latency, loads end with the run whatever ends it, bad values are usage
+# errors, and the work block grows with the buffer.
+. "$(dirname "$0")/lib.sh"
+
+KINDS="cpu syscall yield fork pipe mem"
+
+# mean_of FILE LABEL: the value of a "\tLABEL\t value" line of a summary.
+mean_of() {
+	awk -F'\t' -v l="$2" '$2 == l { gsub(/ /, "", $3); print $3; exit }' "$1"
+}
+
+# proc_table: "pid ppid pgid comm" of every process, with shell builtins
+# only (a fork per process is far too slow on a loaded machine).
+proc_table() {
+	local f line comm rest
+	for f in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$f" || continue
+		comm=${line#*(}
+		comm=${comm%)*}
+		rest=${line##*) }
+		set -- $rest
+		echo "${line%% *} $2 $3 $comm"
+	done
+}
+
+# --- every load runs, in a group of its own, while the run runs
+args=()
+for k in $KINDS; do args+=(-l "$k:2"); done
+env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" 'sleep 3' \
+    >"$TMP/all.out" 2>"$TMP/all.err" &
+lpid=$!
+sleep 1
+proc_table >"$TMP/procs"
+lpgid=$(awk -v l=$lpid '$1 == l { print $3 }' "$TMP/procs")
+for k in $KINDS; do
+	# Load processes are latt's children named latt-KIND; a pipe pair's
+	# second process is the child of its first.
+	set -- $(awk -v l=$lpid -v c="latt-$k" -v g="$lpgid" '
+	    $4 == c { comm[$1] = 1; ppid[$1] = $2; pgid[$1] = $3 }
+	    END {
+		for (p in comm)
+			if (ppid[p] == l || (ppid[p] in comm && ppid[ppid[p]] == l)) {
+				n++; groups[pgid[p]] = 1
+				if (pgid[p] == g) bad = 1
+			}
+		for (x in groups) ng++
+		print n + 0, ng + 0, bad + 0
+	    }' "$TMP/procs")
+	want=2
+	[ "$k" = pipe ] && want=4
+	if [ "$1" -eq "$want" ] && [ "$2" -eq 1 ] && [ "$3" -eq 0 ]; then
+		pass "load $k: $1 processes in one group of their own"
+	else
+		fail "load $k: $1 processes (want $want) in $2 groups (in latt's: $3)"
+	fi
+done
+wait $lpid
+rc=$?
+check "all loads: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+allgroups=$(grep -c "^	load	" "$TMP/all.out")
+check "all loads: one load line each (got $allgroups)" [ "$allgroups" -eq 6 ]
+for k in $KINDS; do
+	want=2
+	[ "$k" = pipe ] && want=4
+	line=$(grep -P "^\tload\t$k: " "$TMP/all.out")
+	ops=$(sed -n 's/.* \([0-9][0-9]*\) ops\/s (\([0-9][0-9]*\) .*/\2/p' <<<"$line")
+	if [[ $line == *": $want processes, "* ]] && [ "${ops:-0}" -gt 0 ] &&
+	    [[ $line != *"ended early"* ]]; then
+		pass "load $k: reported with $want processes and $ops operations"
+	else
+		fail "load $k: report line: '$line'"
+	fi
+done
+no_leftovers "all loads, normal end"
+
+# --- N defaults to the online CPUs
+run_latt "$TMP/d.out" "$TMP/d.err" -c1 -f5 -t10 -l cpu 'sleep 0.3'
+n=$(getconf _NPROCESSORS_ONLN)
+check "--load=cpu: one process per online CPU ($n)" \
+    grep -qP "^\tload\tcpu: $n process(es)?, " "$TMP/d.out"
+
+# --- cpu raises the latency of the clients.  Four spinning processes on
+# this machine's CPUs make a woken client wait for a slice; the idle mean
+# is tens of microseconds, the loaded one hundreds.  Wide margin: 1.5x.
+run_latt "$TMP/idle.out" "$TMP/idle.err" -c2 -f1 -t5 'sleep 2'
+run_latt "$TMP/busy.out" "$TMP/busy.err" -c2 -f1 -t5 -l cpu:4 'sleep 2'
+idle=$(mean_of "$TMP/idle.out" mean)
+busy=$(mean_of "$TMP/busy.out" mean)
+if [ -n "$idle" ] && [ -n "$busy" ] &&
+    awk -v i="$idle" -v b="$busy" 'BEGIN { exit !(b > 1.5 * i) }'; then
+	pass "cpu load raises the mean latency ($idle -> $busy usec)"
+else
+	fail "cpu load raises the mean latency: idle '$idle', loaded '$busy' usec"
+fi
+
+# --- the loads end with the run: SIGINT
+env --default-signal "$LATT" -c1 -f5 -t10 -l cpu:2 -l fork:1 -l pipe:1 \
+    sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
+lpid=$!
+sleep 1
+kill -INT $lpid
+wait $lpid
+rc=$?
+check "SIGINT with loads: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "SIGINT with loads: summary has the loads" \
+    grep -qP "^\tload\tfork: 1 process, " "$TMP/int.out"
+no_leftovers "SIGINT with loads"
+
+# --- and when a client is killed
+env --default-signal "$LATT" -c2 -f5 -t10 -l cpu:1 -l pipe:1 -l fork:1 \
+    sleep 30 >"$TMP/kc.out" 2>"$TMP/kc.err" &
+lpid=$!
+sleep 1
+# A client: latt's child in latt's own process group.
+victim=$(proc_table | awk -v l=$lpid '
+    $1 == l { g = $3 } $2 == l { ppid[$1] = $3; comm[$1] = $4 }
+    END { for (p in ppid) if (ppid[p] == g && comm[p] == "latt") { print p; exit } }')
+[ -n "$victim" ] && kill -KILL "$victim"
+wait $lpid
+rc=$?
+check "killed client with loads: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "killed client with loads: named on stderr" \
+    grep -q "was killed by signal 9" "$TMP/kc.err"
+no_leftovers "killed client with loads"
+
+# --- bad --load and -x values are usage errors: one line, status 2
+for bad in foo cpu:0 cpu: cpu:x cpu:-1 cpu:99999 none:2 '' :3 cpu:2:3 CPU; do
+	run_latt "$TMP/b.out" "$TMP/b.err" -l "$bad" true
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
+	    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && grep -q load "$TMP/b.err"; then
+		pass "--load='$bad' is a usage error"
+	else
+		fail "--load='$bad': rc $rc, stderr '$(cat "$TMP/b.err")'"
+	fi
+done
+args=()
+for i in $(seq 17); do args+=(-l cpu:1); done
+run_latt "$TMP/b.out" "$TMP/b.err" "${args[@]}" true
+check "17 loads is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+for bad in -1 abc '' 1048577 64k; do
+	run_latt "$TMP/b.out" "$TMP/b.err" -x "$bad" true
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
+	    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && grep -q work "$TMP/b.err"; then
+		pass "-x '$bad' is a usage error"
+	else
+		fail "-x '$bad': rc $rc, stderr '$(cat "$TMP/b.err")'"
+	fi
+done
+# A run needs a command to end it until there is a duration (issue 4).
+run_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1
+check "--load without a command is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+
+# --- -x: a second block, whose figures grow with the buffer
+run_latt "$TMP/x0.out" "$TMP/x0.err" -c2 -f1 -t3 'sleep 0.3'
+check "no -x: no work block" bash -c "! grep -q '^Work' '$TMP/x0.out'"
+run_latt "$TMP/x1.out" "$TMP/x1.err" -c2 -f1 -t3 -x 64 'sleep 1'
+run_latt "$TMP/x2.out" "$TMP/x2.err" -c2 -f1 -t3 --work=4096 'sleep 1'
+check "-x 64: a work block" grep -q '^Work after wake-up (usec, ns resolution, 64 KiB a client):$' "$TMP/x1.out"
+bad=$(awk -F'\t' 'f && $2 ~ /^(Entries|Max|Avg|Stdev|min|mean|sd|se|worst|p[0-9.]+)/ { print } /^Work/ { f = 1 }' "$TMP/x1.out")
+check "-x: work labels collide with no latency label" [ -z "$bad" ]
+n1=$(mean_of "$TMP/x1.out" "work samples")
+e1=$(sed -n 's/^Entries: \([0-9]*\) .*/\1/p' "$TMP/x1.out")
+if [ -n "$n1" ] && [ "$n1" = "$e1" ] && [ "$n1" -gt 0 ]; then
+	pass "-x: one work sample a wake-up ($n1)"
+else
+	fail "-x: work samples '$n1', entries '$e1'"
+fi
+w1=$(mean_of "$TMP/x1.out" "work mean")
+w2=$(mean_of "$TMP/x2.out" "work mean")
+if [ -n "$w1" ] && [ -n "$w2" ] &&
+    awk -v a="$w1" -v b="$w2" 'BEGIN { exit !(a > 0 && b > 8 * a) }'; then
+	pass "-x: work time grows with KB (64: $w1, 4096: $w2 usec)"
+else
+	fail "-x: work time grows with KB: 64 KiB '$w1', 4096 KiB '$w2' usec"
+fi
+no_leftovers "default count, cpu against idle, usage errors, work"
