@@ -56,15 +56,18 @@ print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
 
 /*
  * One line per load: its kind, its processes, and its throughput over the
- * time it ran, so that two kernels can be compared on both.
+ * time it ran, so that two kernels can be compared on both; "none" when
+ * --load=none was all that was asked.
  */
 static void
-print_loads(FILE *fp, const struct workload *wl)
+print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
 	double secs;
 	unsigned i;
 
+	if (cfg->load_given && wl->nload == 0)
+		fprintf(fp, "\tload\tnone\n");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
@@ -158,7 +161,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	    (double)(res->end - res->start) / NSEC_PER_SEC,
 	    describe_stop(res));
 	print_workload(fp, cfg, &res->wl);
-	print_loads(fp, &res->wl);
+	print_loads(fp, cfg, &res->wl);
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->work);
 }
