@@ -10,8 +10,8 @@ WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c measure.c workload.c loads.c report.c stats.c
-HDRS = latt.h stats.h
+SRCS = latt.c measure.c workload.c loads.c report.c stats.c compare.c jsonread.c
+HDRS = latt.h stats.h compare.h jsonread.h
 OBJS = $(SRCS:.c=.o)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -39,7 +39,14 @@ san/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
 		-o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
-check: latt tests/unit_stats san/latt san/unit_stats
+# The mutation fuzzer of the result-file reader (tests/fuzz_compare.c).
+FUZZ_SRCS = tests/fuzz_compare.c compare.c jsonread.c stats.c
+san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
+	@mkdir -p san
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
+		-o $@ $(FUZZ_SRCS) $(LDLIBS)
+
+check: latt tests/unit_stats san/latt san/unit_stats san/fuzz_compare
 	@tests/run
 
 install: latt

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "latt.h"
 
 #define MAX_CLIENTS	1000000
@@ -38,7 +39,6 @@ static const char *progname = "latt";
 static void	 help(void) __attribute__((noreturn));
 static void	 usage_error(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
-static long long parse_num(const char *, const char *, long long, long long);
 static void	 parse_args(int, char **, struct config *);
 static void	 parse_load(const char *, struct config *);
 static int	 loads_only_allowed(const struct config *);
@@ -57,6 +57,8 @@ main(int argc, char *argv[])
 	int status, stopsig;
 
 	open_std_fds();
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &cfg);
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1)
@@ -395,7 +397,7 @@ parse_load(const char *arg, struct config *cfg)
  * The one parser for every number from the user: the whole string must be a
  * decimal number within [min, max], else a usage error names the option.
  */
-static long long
+long long
 parse_num(const char *name, const char *s, long long min, long long max)
 {
 	long long v;
@@ -430,7 +432,9 @@ usage_error(const char *fmt, ...)
 #define SYNOPSIS \
 	"usage: latt [-hVv] [-c clients] [-f min-ms] [-t max-ms] " \
 	"[-l kind[:n]] [-x kb]\n" \
-	"            command [arg ...]\n"
+	"            command [arg ...]\n" \
+	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
+	"B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
@@ -463,8 +467,13 @@ help(void)
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
+"latt compare A.json B.json compares saved results: mean and percentiles\n"
+"with 95% confidence intervals of the change, and a verdict per row (real\n"
+"difference, noise, too few samples); see latt compare --help.\n"
+"\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
-"threshold was exceeded, 4 the workload failed.\n"
+"threshold was exceeded (or latt compare's gate failed), 4 the workload\n"
+"failed.\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n", stdout);

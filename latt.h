@@ -149,6 +149,9 @@ extern volatile sig_atomic_t got_stop;		/* signal number, or 0 */
 extern volatile sig_atomic_t got_child;
 
 int64_t	 now_ns(void);
+/* latt.c: the one parser of numbers from the user; exits 2 on bad input. */
+long long parse_num(const char *name, const char *s, long long min,
+	    long long max);
 
 /* measure.c */
 struct engine;
