@@ -322,7 +322,8 @@ check_flags(struct engine *eng, struct result *res)
 	if (got_child) {
 		/* A client that died raises SIGCHLD too. */
 		got_child = 0;
-		if (workload_poll(&res->wl) && res->stop == STOP_NONE)
+		if (res->wl.pid > 0 && workload_poll(&res->wl) &&
+		    res->stop == STOP_NONE)
 			res->stop = STOP_WORKLOAD;
 		else if (eng != NULL)
 			check_hangups(eng, res, 0);

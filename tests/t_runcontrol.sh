@@ -72,6 +72,12 @@ else
 fi
 no_leftovers "duration without a command"
 
+# Without a command, a SIGCHLD (here from the policy probe) is not the
+# workload ending.
+run_latt "$TMP/out" "$TMP/err" -d 1 --policy=batch -f 5 -t 20
+expect "duration without a command, with a policy, runs its time" \
+    '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
+
 # A workload that ignores SIGTERM is killed after the grace: a normal end.
 t0=$(date +%s%N)
 run_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
