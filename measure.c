@@ -235,9 +235,9 @@ static void
 run_client(const struct config *cfg, unsigned idx, int in, int out,
     struct shared *sh)
 {
-	const char *what = NULL;
 	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
 	    SIGTSTP };
+	const char *what = NULL;
 	struct sigaction sa;
 	struct request req;
 	struct reply rep;
