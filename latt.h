@@ -4,7 +4,8 @@
  * produced (struct result), and the interfaces between the rooms of the
  * house: latt.c parses and orchestrates, measure.c owns the clients and the
  * measurement loop, workload.c starts and stops everything that runs beside
- * the measurement, report.c prints finished results.
+ * the measurement, tune.c places and prioritises latt's own processes,
+ * trace.c talks to tracefs, report.c prints finished results.
  */
 #ifndef LATT_H
 #define LATT_H
@@ -23,7 +24,7 @@
 #define EXIT_OK		0
 #define EXIT_RUNTIME	1	/* fork, pipe, a client died, a write failed */
 #define EXIT_USAGE	2
-#define EXIT_THRESHOLD	3	/* reserved for latency thresholds */
+#define EXIT_THRESHOLD	3	/* a --fail-above limit was exceeded */
 #define EXIT_WORKLOAD	4	/* the workload failed; summary printed */
 
 #define NSEC_PER_SEC	1000000000LL
@@ -51,6 +52,34 @@ struct load_spec {
 	unsigned	 n;		/* processes; pipe: pairs */
 };
 
+/* The statistics --fail-above can limit. */
+enum stat_kind {
+	STAT_MIN,
+	STAT_P50,
+	STAT_P90,
+	STAT_P99,
+	STAT_P999,
+	STAT_P9999,
+	STAT_MAX,
+	STAT_MEAN,
+	STAT_STDEV,
+};
+
+/* One --fail-above limit: the run fails when the statistic is above it. */
+struct limit {
+	enum stat_kind	 stat;
+	int64_t		 value;		/* ns */
+};
+
+#define MAX_LIMITS	16
+
+/* tracefs, opened before the run by trace_open; fds are -1 when unused. */
+struct trace {
+	char		*dir;		/* the tracefs directory */
+	int		 marker_fd;	/* trace_marker */
+	int		 on_fd;		/* tracing_on */
+};
+
 struct config {
 	unsigned	 nclients;
 	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
@@ -62,7 +91,27 @@ struct config {
 	struct load_spec load[LOAD_MAX];
 	unsigned	 nload;
 	int		 load_given;	/* any --load, even --load=none */
+	int		 clients_given;	/* -c given */
+	int		 bare;		/* no command: the defaults of a bare run */
 	unsigned	 work_kb;	/* -x: work after each wake-up, 0: none */
+
+	/* Run control. */
+	int64_t		 duration;	/* ns; 0: until the workload ends */
+	uint64_t	 samples;	/* stop after this many; 0: no limit */
+	int64_t		 warmup;	/* ns; samples sent earlier are dropped */
+	int		*cpus;		/* clients pinned round-robin; NULL: no */
+	unsigned	 ncpus;
+	int		 parent_cpu;	/* -1: not pinned */
+	int		 policy;	/* SCHED_*, or -1: inherited */
+	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
+	int		 nice;
+	int		 set_nice;	/* --nice given */
+	int		 mlock;
+	unsigned long	 inherited_slack;	/* timer slack to give the workload */
+	int64_t		 breaktrace;	/* ns; 0: off */
+	struct trace	 trace;
+	struct limit	 limits[MAX_LIMITS];
+	unsigned	 nlimits;
 };
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */
@@ -89,6 +138,18 @@ enum stop_reason {
 	STOP_CLIENT,		/* a client died */
 	STOP_ERROR,		/* a system call failed */
 	STOP_SINK,		/* a sample sink failed */
+	STOP_DURATION,		/* --duration elapsed */
+	STOP_SAMPLES,		/* --samples were taken */
+	STOP_BREAK,		/* --breaktrace: a latency above the limit */
+};
+
+/* What --breaktrace caught, for the report. */
+struct brk {
+	int		 timer;		/* 1: the timer series, 0: a client */
+	uint32_t	 client;
+	int64_t		 latency;	/* ns */
+	int64_t		 when;		/* ns since the run started */
+	int		 err;		/* errno of writing tracefs, or 0 */
 };
 
 /*
@@ -131,6 +192,9 @@ struct workload {
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
 	struct stats	 work;		/* -x: time of the work after waking */
+	struct stats	 timer;		/* the parent's timer latency: woke
+					   minus its absolute deadline */
+	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -142,6 +206,7 @@ struct result {
 	pid_t		 dead_pid;
 	int		 dead_status;	/* wait status, or -1 if not reaped */
 	struct workload	 wl;
+	struct brk	 brk;		/* with STOP_BREAK */
 };
 
 /* Flags set by latt.c's signal handlers, read by the loops. */
@@ -175,9 +240,22 @@ unsigned load_nproc(enum load_kind, unsigned n);
 size_t	 load_mem_bytes(void);
 void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
 	    __attribute__((noreturn));
+/* tune.c */
+int	 tune_check(const struct config *);
+int	 tune_parent(const struct config *);
+int	 tune_pin_parent(const struct config *);
+int	 tune_client(const struct config *, unsigned, const char **);
+void	 tune_workload(const struct config *);
+
+/* trace.c */
+int	 trace_open(struct trace *, const char **);
+int	 trace_is_on(const struct trace *);
+int	 trace_break(const struct trace *, const struct brk *);
+void	 trace_close(struct trace *);
 
 /* report.c */
 void	 report_text(FILE *, const struct config *, const struct result *);
 void	 report_verbose(FILE *, const struct sample *);
+unsigned report_limits(FILE *, const struct config *, const struct result *);
 
 #endif /* LATT_H */

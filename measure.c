@@ -59,15 +59,22 @@ struct client {
 	int		reaped;
 };
 
+/* Shared with the clients: the start semaphore, and a setup failure. */
+struct shared {
+	sem_t		 sem;
+	int		 setup_errno;	/* a client could not apply --cpus... */
+	const char	*setup_what;	/* the call that failed (static) */
+};
+
 struct engine {
 	unsigned	 n;		/* clients started */
 	struct client	*c;
 	int		 epfd;
-	sem_t		*sem;
+	struct shared	*sh;
 };
 
-static void	 run_client(int, int, sem_t *, unsigned)
-		    __attribute__((noreturn));
+static void	 run_client(const struct config *, unsigned, int, int,
+		    struct shared *) __attribute__((noreturn));
 static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
@@ -76,7 +83,9 @@ static int	 check_hangups(struct engine *, struct result *, int);
 static void	 client_died(struct engine *, struct result *, unsigned);
 static int	 do_round(const struct config *, struct engine *,
 		    struct result *, sample_sink, void *);
-static void	 sleep_until(int64_t);
+static int64_t	 sleep_until(int64_t);
+static int	 check_break(const struct config *, struct result *,
+		    const struct brk *);
 static uint64_t	 next_random(uint64_t *);
 
 int64_t
@@ -119,21 +128,21 @@ clients_start(const struct config *cfg, struct result *res)
 		return NULL;
 	}
 	eng->epfd = -1;
-	eng->sem = MAP_FAILED;
+	eng->sh = MAP_FAILED;
 	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
 		fail(res, STOP_ERROR, "epoll_create1");
 		return eng;
 	}
-	eng->sem = mmap(NULL, sizeof(sem_t), PROT_READ | PROT_WRITE,
+	eng->sh = mmap(NULL, sizeof(*eng->sh), PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (eng->sem == MAP_FAILED) {
+	if (eng->sh == MAP_FAILED) {
 		fail(res, STOP_ERROR, "mmap");
 		return eng;
 	}
-	if (sem_init(eng->sem, 1, 0) == -1) {
+	if (sem_init(&eng->sh->sem, 1, 0) == -1) {
 		fail(res, STOP_ERROR, "sem_init");
-		munmap(eng->sem, sizeof(sem_t));
-		eng->sem = MAP_FAILED;
+		munmap(eng->sh, sizeof(*eng->sh));
+		eng->sh = MAP_FAILED;
 		return eng;
 	}
 
@@ -164,7 +173,7 @@ clients_start(const struct config *cfg, struct result *res)
 			return eng;
 		}
 		if (pid == 0)
-			run_client(req[0], rep[1], eng->sem, cfg->work_kb);
+			run_client(cfg, i, req[0], rep[1], eng->sh);
 		close(req[0]);
 		close(rep[1]);
 		eng->c[i].pid = pid;
@@ -199,7 +208,7 @@ wait_ready(struct engine *eng, struct result *res)
 		deadline = now_ns() + TICK_MS * NSEC_PER_MSEC;
 		ts.tv_sec = deadline / NSEC_PER_SEC;
 		ts.tv_nsec = deadline % NSEC_PER_SEC;
-		if (sem_clockwait(eng->sem, CLOCK_MONOTONIC, &ts) == 0) {
+		if (sem_clockwait(&eng->sh->sem, CLOCK_MONOTONIC, &ts) == 0) {
 			ready++;
 			continue;
 		}
@@ -221,18 +230,21 @@ wait_ready(struct engine *eng, struct result *res)
 /*
  * The client: ignore the signals a terminal sends to the whole process
  * group (latt stops its clients by closing their pipes, or by SIGKILL),
- * keep only its own two pipe ends, say it is ready, then answer every
- * request with the time it woke.  With work_kb, it also does the work of
- * -x after stamping and stamps again; its buffer is allocated and touched
- * before it says it is ready.
+ * keep only its own two pipe ends, take its CPU, policy and priority, say
+ * it is ready, then answer every request with the time it woke.  A setting
+ * it cannot take is left in the shared page for the parent to report.  With
+ * work_kb, it also does the work of -x after stamping and stamps again; its
+ * buffer is allocated and touched before it says it is ready.
  */
 static void
-run_client(int in, int out, sem_t *sem, unsigned work_kb)
+run_client(const struct config *cfg, unsigned idx, int in, int out,
+    struct shared *sh)
 {
 	unsigned char *buf = NULL;
-	size_t len = (size_t)work_kb * 1024;
+	size_t len = (size_t)cfg->work_kb * 1024;
 	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
 	    SIGTSTP };
+	const char *what = NULL;
 	struct sigaction sa;
 	struct request req;
 	struct reply rep;
@@ -250,12 +262,17 @@ run_client(int in, int out, sem_t *sem, unsigned work_kb)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	keep_only(in, out);
+	if (tune_client(cfg, idx, &what) == -1) {
+		sh->setup_errno = errno;
+		sh->setup_what = what;
+		_exit(1);
+	}
 	if (len > 0) {
 		if ((buf = malloc(len)) == NULL)
 			_exit(1);
 		memset(buf, 0, len);
 	}
-	if (sem_post(sem) == -1)
+	if (sem_post(&sh->sem) == -1)
 		_exit(1);
 
 	memset(&rep, 0, sizeof(rep));
@@ -359,7 +376,8 @@ check_flags(struct engine *eng, struct result *res)
 	if (got_child) {
 		/* A client that died raises SIGCHLD too. */
 		got_child = 0;
-		if (workload_poll(&res->wl) && res->stop == STOP_NONE)
+		if (res->wl.pid > 0 && workload_poll(&res->wl) &&
+		    res->stop == STOP_NONE)
 			res->stop = STOP_WORKLOAD;
 		else if (eng != NULL)
 			check_hangups(eng, res, 0);
@@ -399,6 +417,14 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
 
 	if (res->stop != STOP_NONE && res->stop != STOP_SIGNAL)
 		return;
+	if (eng->sh != MAP_FAILED && eng->sh->setup_errno != 0) {
+		errno = eng->sh->setup_errno;
+		res->stop = STOP_NONE;
+		fail(res, STOP_ERROR, eng->sh->setup_what);
+		res->dead_client = idx;
+		res->dead_pid = c->pid;
+		return;
+	}
 	res->stop = STOP_CLIENT;
 	res->dead_client = idx;
 	res->dead_pid = c->pid;
@@ -416,22 +442,53 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
 }
 
 /*
- * Sleeps a random while, runs a round, and repeats until something ends
- * the run.  Returns 0; why the run ended is in res->stop.
+ * Sleeps a random while to an absolute deadline, records how late the
+ * sleep woke as a timer sample, runs a round, and repeats until something
+ * ends the run: the workload, a signal, a failure, --duration, --samples
+ * or --breaktrace.  Returns 0; why the run ended is in res->stop.
  */
 int
 measure_run(const struct config *cfg, struct engine *eng, struct result *res,
     sample_sink sink, void *sink_arg)
 {
 	uint64_t rng = cfg->seed, span;
-	int64_t delay;
+	int64_t deadline, woke, end;
+	struct brk b;
 
+	end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	while (!check_flags(eng, res)) {
-		delay = cfg->min_delay + (int64_t)(next_random(&rng) % span);
-		sleep_until(now_ns() + delay);
+		if (cfg->samples > 0 && res->lat.n >= cfg->samples) {
+			res->stop = STOP_SAMPLES;
+			break;
+		}
+		deadline = now_ns() + cfg->min_delay +
+		    (int64_t)(next_random(&rng) % span);
+		if (deadline > end)
+			deadline = end;
+		/*
+		 * A sleep cut short by a signal is not a sample; unless the
+		 * signal ends the run (a child of the workload that exited,
+		 * say), latt sleeps on to the same deadline.
+		 */
+		while ((woke = sleep_until(deadline)) == -1 &&
+		    !check_flags(eng, res) && now_ns() < deadline)
+			;
+		if (woke != -1 && deadline - res->start >= cfg->warmup) {
+			memset(&b, 0, sizeof(b));
+			b.timer = 1;
+			b.latency = woke - deadline;
+			b.when = deadline - res->start;
+			stats_add(&res->timer, b.latency, 0, b.when);
+			if (check_break(cfg, res, &b))
+				break;
+		}
 		if (check_flags(eng, res))
 			break;
+		if (now_ns() >= end) {
+			res->stop = STOP_DURATION;
+			break;
+		}
 		if (do_round(cfg, eng, res, sink, sink_arg) == -1)
 			break;
 	}
@@ -439,10 +496,28 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 }
 
 /*
- * Sleeps to an absolute deadline.  A signal cuts the sleep short so that
- * the loop sees the flags at once.
+ * With --breaktrace, a latency above the limit marks the trace, stops
+ * tracing and ends the run.  Returns 1 when it did.
  */
-static void
+static int
+check_break(const struct config *cfg, struct result *res, const struct brk *b)
+{
+	if (cfg->breaktrace <= 0 || b->latency <= cfg->breaktrace)
+		return 0;
+	res->brk = *b;
+	if (trace_break(&cfg->trace, b) == -1)
+		res->brk.err = errno;
+	res->stop = STOP_BREAK;
+	return 1;
+}
+
+/*
+ * Sleeps to an absolute deadline and returns the time it woke, or -1 when
+ * a signal cut the sleep short (or a flag was already up), so that the
+ * loop sees the flags at once.  A deadline already past returns at once:
+ * that is still a sample, the cost of the call.
+ */
+static int64_t
 sleep_until(int64_t deadline)
 {
 	struct timespec ts;
@@ -450,8 +525,10 @@ sleep_until(int64_t deadline)
 	ts.tv_sec = deadline / NSEC_PER_SEC;
 	ts.tv_nsec = deadline % NSEC_PER_SEC;
 	if (got_stop || got_child)
-		return;
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		return -1;
+	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+		return -1;
+	return now_ns();
 }
 
 /*
@@ -466,12 +543,16 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 	struct request req;
 	struct reply rep;
 	struct sample s;
-	unsigned i, idx, pending;
+	struct brk b;
+	unsigned i, idx, pending, nsend = eng->n;
 	ssize_t n;
 	int k, j;
 
+	/* --samples: the last round wakes only the clients still needed. */
+	if (cfg->samples > 0 && cfg->samples - res->lat.n < nsend)
+		nsend = (unsigned)(cfg->samples - res->lat.n);
 	req.round = res->nrounds + 1;
-	for (i = 0; i < eng->n; i++) {
+	for (i = 0; i < nsend; i++) {
 		req.send = now_ns();
 		n = write(eng->c[i].wfd, &req, sizeof(req));
 		if (n == sizeof(req))
@@ -489,7 +570,7 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 	}
 
 	memset(&s, 0, sizeof(s));
-	for (pending = eng->n; pending > 0; ) {
+	for (pending = nsend; pending > 0; ) {
 		k = epoll_wait(eng->epfd, ev, MAXEVENTS, TICK_MS);
 		if (k == -1 && errno != EINTR) {
 			fail(res, STOP_ERROR, "epoll_wait");
@@ -518,6 +599,10 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 			s.pid = eng->c[idx].pid;
 			s.latency = rep.wake - rep.send;
 			s.work_ns = rep.done - rep.wake;
+			if (s.when < cfg->warmup) {
+				res->discarded++;
+				continue;
+			}
 			stats_add(&res->lat, s.latency, idx, s.when);
 			if (cfg->work_kb > 0)
 				stats_add(&res->work, s.work_ns, idx, s.when);
@@ -525,6 +610,12 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 				fail(res, STOP_SINK, "log");
 				return -1;
 			}
+			memset(&b, 0, sizeof(b));
+			b.client = idx;
+			b.latency = s.latency;
+			b.when = s.when;
+			if (check_break(cfg, res, &b))
+				return -1;
 		}
 		/*
 		 * A stop request abandons the round: a stopped client
@@ -590,9 +681,9 @@ clients_stop(struct engine *eng, struct result *res)
 	}
 	if (eng->epfd != -1)
 		close(eng->epfd);
-	if (eng->sem != MAP_FAILED) {
-		sem_destroy(eng->sem);
-		munmap(eng->sem, sizeof(sem_t));
+	if (eng->sh != MAP_FAILED) {
+		sem_destroy(&eng->sh->sem);
+		munmap(eng->sh, sizeof(*eng->sh));
 	}
 	free(eng->c);
 	free(eng);

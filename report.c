@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The text reports: the 2009 summary block, byte for byte in its old shape,
- * then the extension block.  Reports read finished results; they never
- * measure.
+ * then the extension block (with the timer series), and the --fail-above
+ * verdicts.  Reports read finished results; they never measure.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@ static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
     "p99.99" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
+
+static void	 print_timer(FILE *, const struct stats *);
+static void	 print_break(FILE *, const struct config *, const struct brk *);
 
 static double
 usec(double ns)
@@ -31,7 +35,15 @@ print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
 	int st = wl->status;
 
 	if (cfg->ncmd == 0) {
-		fprintf(fp, "\tworkload\tnone (the loads only)\n");
+		fprintf(fp, "\tworkload\tnone%s\n",
+		    cfg->nload > 0 ? " (the loads only)" : "");
+		if (cfg->bare)
+			fprintf(fp, "\tbare run\tno command: %u clients, "
+			    "delays %lld-%lld ms, for %.3f s (defaults where "
+			    "not given)\n", cfg->nclients,
+			    (long long)(cfg->min_delay / NSEC_PER_MSEC),
+			    (long long)(cfg->max_delay / NSEC_PER_MSEC),
+			    (double)cfg->duration / NSEC_PER_SEC);
 		return;
 	}
 	what = workload_describe(cfg);
@@ -119,6 +131,12 @@ describe_stop(const struct result *res)
 	case STOP_ERROR:
 	case STOP_SINK:
 		return "an error";
+	case STOP_DURATION:
+		return "the duration";
+	case STOP_SAMPLES:
+		return "the sample count";
+	case STOP_BREAK:
+		return "breaktrace";
 	default:
 		return "?";
 	}
@@ -162,8 +180,134 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	    describe_stop(res));
 	print_workload(fp, cfg, &res->wl);
 	print_loads(fp, cfg, &res->wl);
+	fprintf(fp, "\tseed\t%llu\n", (unsigned long long)cfg->seed);
+	if (cfg->warmup > 0)
+		fprintf(fp, "\twarmup\t%.3f s, %llu samples discarded\n",
+		    (double)cfg->warmup / NSEC_PER_SEC,
+		    (unsigned long long)res->discarded);
+	if (res->stop == STOP_BREAK)
+		print_break(fp, cfg, &res->brk);
+	print_timer(fp, &res->timer);
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->work);
+}
+
+/*
+ * The timer series: how late the parent's absolute sleeps woke.  Every
+ * label starts with "timer", so none clashes with the details above.
+ */
+static void
+print_timer(FILE *fp, const struct stats *st)
+{
+	int64_t pct[NQUANTILES];
+	size_t i;
+
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	fprintf(fp, "\nTimer latency (usec, ns resolution; the parent's "
+	    "sleeps, woke minus deadline):\n");
+	fprintf(fp, "\ttimer samples\t %llu\n", (unsigned long long)st->n);
+	fprintf(fp, "\ttimer min\t %12.3f\n", usec(st->min));
+	for (i = 0; i < NQUANTILES; i++)
+		fprintf(fp, "\ttimer %s\t %12.3f\n", qnames[i], usec(pct[i]));
+	fprintf(fp, "\ttimer worst\t %12.3f\n", usec(st->max));
+	fprintf(fp, "\ttimer mean\t %12.3f\n", usec(stats_mean(st)));
+	fprintf(fp, "\ttimer sd\t %12.3f\n", usec(stats_stdev(st)));
+	if (st->n > 0)
+		fprintf(fp, "\ttimer worst at\t%.6f s into the run\n",
+		    (double)st->max_when / NSEC_PER_SEC);
+}
+
+static void
+print_break(FILE *fp, const struct config *cfg, const struct brk *b)
+{
+	fprintf(fp, "\tbreaktrace\t");
+	if (b->timer)
+		fprintf(fp, "timer");
+	else
+		fprintf(fp, "client %u", b->client);
+	fprintf(fp, ", %.3f usec > %.3f usec, %.6f s into the run; ",
+	    usec(b->latency), usec(cfg->breaktrace),
+	    (double)b->when / NSEC_PER_SEC);
+	if (b->err != 0)
+		fprintf(fp, "tracefs: %s\n", strerror(b->err));
+	else
+		fprintf(fp, "marker written, tracing stopped\n");
+}
+
+static const struct {
+	const char	*name;
+	double		 q;		/* 0: not a percentile */
+} statinfo[] = {
+	[STAT_MIN] = { "min", 0 },
+	[STAT_P50] = { "p50", 0.5 },
+	[STAT_P90] = { "p90", 0.9 },
+	[STAT_P99] = { "p99", 0.99 },
+	[STAT_P999] = { "p99.9", 0.999 },
+	[STAT_P9999] = { "p99.99", 0.9999 },
+	[STAT_MAX] = { "max", 0 },
+	[STAT_MEAN] = { "mean", 0 },
+	[STAT_STDEV] = { "stdev", 0 },
+};
+
+/*
+ * The --fail-above limits, after the summary: one line on fp for every
+ * limit exceeded, and for every statistic that the samples are too few to
+ * make meaningful (a quantile q needs at least 1 / (1 - q) samples; min,
+ * max and mean one, stdev two), which counts as failed.  Returns how many
+ * failed.
+ */
+unsigned
+report_limits(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct stats *st = &res->lat;
+	const struct limit *l;
+	uint64_t need;
+	double v = 0;
+	int64_t p;
+	unsigned i, nfail = 0;
+
+	for (i = 0; i < cfg->nlimits; i++) {
+		l = &cfg->limits[i];
+		if (statinfo[l->stat].q > 0)
+			need = (uint64_t)ceil(1 / (1 - statinfo[l->stat].q) -
+			    1e-6);
+		else
+			need = l->stat == STAT_STDEV ? 2 : 1;
+		if (st->n < need) {
+			fprintf(fp, "latt: fail-above: %s is not meaningful "
+			    "from %llu samples (it needs at least %llu): "
+			    "counted as failed\n", statinfo[l->stat].name,
+			    (unsigned long long)st->n,
+			    (unsigned long long)need);
+			nfail++;
+			continue;
+		}
+		switch (l->stat) {
+		case STAT_MIN:
+			v = (double)st->min;
+			break;
+		case STAT_MAX:
+			v = (double)st->max;
+			break;
+		case STAT_MEAN:
+			v = stats_mean(st);
+			break;
+		case STAT_STDEV:
+			v = stats_stdev(st);
+			break;
+		default:
+			stats_percentiles(st, &statinfo[l->stat].q, &p, 1);
+			v = (double)p;
+			break;
+		}
+		if (v > (double)l->value) {
+			fprintf(fp, "latt: fail-above: %s %.3f usec is above "
+			    "the limit %.3f usec\n", statinfo[l->stat].name,
+			    usec(v), usec((double)l->value));
+			nfail++;
+		}
+	}
+	return nfail;
 }
 
 /* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */

@@ -73,8 +73,9 @@ workload_stop(struct workload *wl, int sig)
 }
 
 /*
- * Forks and execs the workload.  Returns 0, or -1 with errno set when
- * nothing could be started.  A workload that could not be executed is
+ * Forks and execs the workload, if there is one (with --duration there
+ * need not be).  Returns 0, or -1 with errno set when nothing could be
+ * started.  A workload that could not be executed is
  * reaped at once and its errno kept in wl->exec_errno.
  */
 static int
@@ -136,6 +137,7 @@ run_workload(const struct config *cfg, int errfd)
 		sigaction(deflt[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	tune_workload(cfg);
 	if (cfg->ncmd == 1)
 		execl("/bin/sh", "sh", "-c", cfg->cmd[0], (char *)NULL);
 	else
@@ -251,7 +253,7 @@ workload_failed(const struct workload *wl)
 
 /*
  * The workload as a user would type it: a single argument as it is, an
- * argument vector with the words that need it single-quoted.  The caller
+ * argument vector with the words that need it single-quoted, none as "".  The caller
  * frees the string; NULL when memory ran out.
  */
 char *
@@ -266,6 +268,7 @@ workload_describe(const struct config *cfg)
 		len += 3 + 4 * strlen(cfg->cmd[i]);
 	if ((buf = p = malloc(len)) == NULL)
 		return NULL;
+	*buf = '\0';
 	if (cfg->ncmd == 1) {
 		strcpy(buf, cfg->cmd[0]);
 		return buf;

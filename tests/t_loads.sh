@@ -33,8 +33,14 @@ for k in $KINDS; do args+=(-l "$k:2"); done
 env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" 'sleep 3' \
     >"$TMP/all.out" 2>"$TMP/all.err" &
 lpid=$!
-sleep 1
-proc_table >"$TMP/procs"
+# Wait (up to 10 s on a busy machine) until every load process is there:
+# two per kind, four for pipe.
+want=$(( $(echo $KINDS | wc -w) * 2 + 2 ))
+for i in $(seq 100); do
+	sleep 0.1
+	proc_table >"$TMP/procs"
+	[ "$(grep -c ' latt-' "$TMP/procs")" -ge "$want" ] && break
+done
 lpgid=$(awk -v l=$lpid '$1 == l { print $3 }' "$TMP/procs")
 for k in $KINDS; do
 	# Load processes are latt's children named latt-KIND; a pipe pair's
@@ -172,9 +178,40 @@ for bad in -1 abc '' 1048577 64k; do
 		fail "-x '$bad': rc $rc, stderr '$(cat "$TMP/b.err")'"
 	fi
 done
-# A run needs a command to end it until there is a duration (issue 4).
-run_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1
-check "--load without a command is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+# --load without a command: the loads alone, for the duration.
+t0=$(date +%s%N)
+run_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 2 -c2 -f1 -t3
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$rc" -eq 0 ] && grep -q '^	workload	none (the loads only)$' "$TMP/b.out" &&
+    grep -Eq '^	load	cpu: 1 process, [1-9][0-9]* ops/s' "$TMP/b.out" &&
+    [ "$ms" -ge 1900 ] && [ "$ms" -lt 15000 ]; then
+	pass "--load without a command runs the loads alone for -d 2 (${ms} ms)"
+else
+	fail "--load without a command: rc $rc, ${ms} ms: $(tr '\n' '|' <"$TMP/b.out" | tail -c 400) $(cat "$TMP/b.err")"
+fi
+no_leftovers "--load without a command"
+
+# A bare latt: cpu on every CPU, 10 s, enough samples for its p99.9.
+t0=$(date +%s%N)
+run_latt "$TMP/bare.out" "$TMP/bare.err"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+n=$(sed -n 's/^Entries: \([0-9]*\) (clients=8)$/\1/p' "$TMP/bare.out")
+if [ "$rc" -eq 0 ] && [ "${n:-0}" -ge 10000 ] &&
+    grep -q "^	load	cpu: $(nproc) process" "$TMP/bare.out" &&
+    grep -q '^	bare run	no command: 8 clients, delays 1-3 ms, for 10.000 s' "$TMP/bare.out" &&
+    [ "$ms" -ge 9900 ] && [ "$ms" -lt 30000 ]; then
+	pass "bare latt: $n samples in ${ms} ms beside cpu:$(nproc), says what it ran"
+else
+	fail "bare latt: rc $rc, n=${n:-none}, ${ms} ms: $(tr '\n' '|' <"$TMP/bare.out" | head -c 600) $(cat "$TMP/bare.err")"
+fi
+no_leftovers "bare latt"
+run_latt "$TMP/idle.out" "$TMP/idle.err" --load=none -d 1
+if [ "$rc" -eq 0 ] && grep -q '^	load	none$' "$TMP/idle.out" &&
+    grep -q '^	workload	none$' "$TMP/idle.out"; then
+	pass "--load=none alone measures an idle machine"
+else
+	fail "--load=none alone: rc $rc: $(tr '\n' '|' <"$TMP/idle.out" | tail -c 300)"
+fi
 
 # --- -x: a second block, whose figures grow with the buffer
 run_latt "$TMP/x0.out" "$TMP/x0.err" -c2 -f1 -t3 'sleep 0.3'

@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Run control: --duration, --samples, --warmup, --seed, the timer series,
+# --cpus, --parent-cpu, --policy/--prio/--nice, --mlock, the timer slack,
+# --fail-above and --breaktrace.  Each option's effect is checked, not only
+# its parsing.
+. "$(dirname "$0")/lib.sh"
+
+# The same contract as lib.sh's leftovers, in one grep over every environ
+# instead of two processes per process: no_leftovers stays quick on a busy
+# machine.
+leftovers() {
+	local f p
+	for f in $(grep -lsxzF "LATT_TEST_TAG=$LATT_TEST_TAG" /proc/[0-9]*/environ); do
+		p=${f#/proc/}
+		p=${p%/environ}
+		[ "$p" = "$$" ] || [ "$p" = "$BASHPID" ] && continue
+		case $(cat "/proc/$p/comm" 2>/dev/null) in
+		bash|grep|'') ;;
+		*) echo "$p" ;;
+		esac
+	done
+}
+
+# expect NAME CONDITION: PASS when the shell condition holds, else FAIL
+# with rc and the first lines of the run's stderr.
+expect() {
+	if eval "$2"; then
+		pass "$1"
+	else
+		fail "$1: rc ${rc:-?}: $(head -c 300 "$TMP/err" 2>/dev/null | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+field() {	# FILE LABEL: the value after "\tLABEL\t" in a summary
+	awk -F'\t' -v l="$2" '$2 == l { sub(/^ +/, "", $3); print $3; exit }' "$1"
+}
+
+# --- usage errors ---------------------------------------------------------
+for bad in "-d 0" "-d 5x" "-d 1.5s" "-d 99999h" "-n 0" "-n x" "--warmup=2 -d 1" \
+    "--cpus=9999" "--cpus=1-0" "--cpus=," "--parent-cpu=-1" "--policy=fast" \
+    "--prio=100" "--policy=batch --prio=3" "--nice=20" "--seed=x" \
+    "--fail-above=p42=1" "--fail-above=p99" "--fail-above=p99=1parsec" \
+    "--fail-above=max=-1"; do
+	# shellcheck disable=SC2086
+	run_latt "$TMP/out" "$TMP/err" $bad true
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+		pass "usage error: $bad"
+	else
+		fail "usage error: $bad: rc $rc, $(head -c 200 "$TMP/err")"
+	fi
+done
+ncpu=$(nproc)
+run_latt "$TMP/out" "$TMP/err" --cpus=$((ncpu + 50)) true
+check "an offline CPU is named" grep -q "CPU $((ncpu + 50)) is not online" "$TMP/err"
+
+# --- --duration -------------------------------------------------------------
+t0=$(date +%s%N)
+run_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$ms" -ge 1400 ] && [ "$ms" -lt 8000 ] &&
+    [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
+    grep -q $'^\tworkload\tnone' "$TMP/out"; then
+	pass "duration without a command: ran ${ms} ms for -d 1500ms, $n samples"
+else
+	fail "duration without a command: rc $rc, ${ms} ms, n=$n: $(cat "$TMP/err")"
+fi
+no_leftovers "duration without a command"
+
+# Without a command, a SIGCHLD (here from the policy probe) is not the
+# workload ending.
+run_latt "$TMP/out" "$TMP/err" -d 1 --policy=batch -f 5 -t 20
+expect "duration without a command, with a policy, runs its time" \
+    '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
+
+# A workload that ignores SIGTERM is killed after the grace: a normal end.
+t0=$(date +%s%N)
+run_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 10000 ] &&
+    grep -q 'ended by the duration' "$TMP/out" &&
+    grep -q 'stopped by latt' "$TMP/out"; then
+	pass "duration ends a stubborn workload normally (${ms} ms)"
+else
+	fail "duration ends a stubborn workload: rc $rc, ${ms} ms: $(cat "$TMP/err")"
+fi
+no_leftovers "duration with a stubborn workload"
+
+# A workload that ends first still ends the run.
+run_latt "$TMP/out" "$TMP/err" -d 30 -f 5 -t 20 sleep 0.5
+expect "a workload shorter than the duration ends the run" \
+    '[ "$rc" -eq 0 ] && grep -q "ended by the workload ended" "$TMP/out"'
+
+# Orphans of the workload (reparented to latt) raise SIGCHLD in latt: the
+# interrupted sleep goes on to its deadline, so every round keeps its
+# timer sample.
+run_latt "$TMP/out" "$TMP/err" -n 40 -f 5 -t 10 \
+    sh -c 'while :; do (sleep 0.002 &); sleep 0.003; done'
+r=$(field "$TMP/out" rounds)
+tn=$(field "$TMP/out" "timer samples")
+expect "a SIGCHLD does not cut a sleep short: $r rounds, $tn timer samples" \
+    '[ "$rc" -eq 0 ] && [ "${r:-0}" -eq 40 ] && [ $((${tn:-0} * 10)) -ge $((r * 9)) ]'
+no_leftovers "SIGCHLD storm"
+
+# --- --samples --------------------------------------------------------------
+for spec in "1 7" "3 7" "4 8" "5 1"; do
+	set -- $spec
+	run_latt "$TMP/out" "$TMP/err" -c "$1" -n "$2" -f 0 -t 5 sleep 30
+	if [ "$rc" -eq 0 ] && grep -qx "Entries: $2 (clients=$1)" "$TMP/out" &&
+	    grep -q 'ended by the sample count' "$TMP/out"; then
+		pass "samples: -c $1 -n $2 gives exactly $2"
+	else
+		fail "samples: -c $1 -n $2: rc $rc: $(head -1 "$TMP/out") $(cat "$TMP/err")"
+	fi
+done
+no_leftovers "samples"
+
+# --- --warmup ---------------------------------------------------------------
+run_latt "$TMP/out" "$TMP/err" -d 2 --warmup=1s -f 5 -t 20
+disc=$(field "$TMP/out" warmup | sed -n 's/.*s, \([0-9]*\) samples discarded/\1/p')
+wat=$(field "$TMP/out" "worst at" | sed -n 's/.*, \([0-9.]*\) s into.*/\1/p')
+tat=$(field "$TMP/out" "timer worst at" | sed -n 's/^\([0-9.]*\) s into.*/\1/p')
+if [ "$rc" -eq 0 ] && [ "${disc:-0}" -gt 0 ] &&
+    awk -v a="$wat" -v b="$tat" 'BEGIN { exit !(a >= 1.0 && b >= 1.0) }'; then
+	pass "warmup: $disc discarded, nothing counted before 1 s ($wat, $tat)"
+else
+	fail "warmup: rc $rc, discarded '$disc', worst at '$wat', timer '$tat'"
+fi
+
+# --- --seed -----------------------------------------------------------------
+run_latt "$TMP/out" "$TMP/err" --seed=12345 -n 2 -f 0 -t 1 sleep 30
+check "seed given is printed" [ "$(field "$TMP/out" seed)" = 12345 ]
+run_latt "$TMP/out" "$TMP/err" -n 2 -f 0 -t 1 sleep 30
+s1=$(field "$TMP/out" seed)
+run_latt "$TMP/out" "$TMP/err" --seed="$s1" -n 2 -f 0 -t 1 sleep 30
+expect "a printed seed is accepted back" \
+    '[ "$rc" -eq 0 ] && [ "$(field "$TMP/out" seed)" = "$s1" ]'
+
+# --- the timer series -------------------------------------------------------
+for d in "-f 5 -t 10" "-f 0 -t 0"; do
+	# shellcheck disable=SC2086
+	run_latt "$TMP/out" "$TMP/err" -n 20 $d sleep 30
+	tn=$(field "$TMP/out" "timer samples")
+	tmin=$(field "$TMP/out" "timer min")
+	if [ "$rc" -eq 0 ] && [ "${tn:-0}" -ge 1 ] &&
+	    awk -v m="$tmin" 'BEGIN { exit !(m != "" && m >= 0) }' &&
+	    ! sed -n '/^Timer/,$p' "$TMP/out" | grep -qiE 'entries|max|avg|stdev'; then
+		pass "timer series ($d): $tn samples, min $tmin usec"
+	else
+		fail "timer series ($d): rc $rc, samples '$tn', min '$tmin'"
+	fi
+done
+
+# --- --cpus and --parent-cpu -------------------------------------------------
+if [ "$ncpu" -ge 2 ] && taskset -p 3 $$ >/dev/null 2>&1; then
+	run_latt "$TMP/out" "$TMP/err" -v -c 2 --cpus=0-1 -n 20 -f 0 -t 5 sleep 30
+	bad=$(grep '^log delay' "$TMP/err" |
+	    sed -n 's/.*client \([0-9]*\), pid [0-9]*, cpu \([0-9-]*\),.*/\1 \2/p' |
+	    awk '$1 != $2' | wc -l)
+	nl=$(grep -c '^log delay' "$TMP/err")
+	expect "cpus: client i woke on CPU i, $nl wake-ups" \
+	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 20 ] && [ "$bad" -eq 0 ]'
+	run_latt "$TMP/out" "$TMP/err" -v -c 3 --cpus=1 -n 9 -f 0 -t 5 sleep 30
+	bad=$(grep '^log delay' "$TMP/err" | grep -vc 'cpu 1,')
+	expect "cpus: every client woke on CPU 1" '[ "$rc" -eq 0 ] && [ "$bad" -eq 0 ]'
+	# The parent is pinned once the workload started; the workload is not.
+	run_latt "$TMP/out" "$TMP/err" --parent-cpu=1 -d 5 -f 5 -t 20 \
+	    sh -c 'sleep 0.5; grep Cpus_allowed_list /proc/$PPID/status; grep Cpus_allowed_list /proc/$$/status'
+	p=$(grep -m1 '^Cpus_allowed_list' "$TMP/out" | awk '{print $2}')
+	w=$(grep '^Cpus_allowed_list' "$TMP/out" | sed -n 2p | awk '{print $2}')
+	expect "parent-cpu: latt on CPU 1 ($p), the workload free ($w)" \
+	    '[ "$rc" -eq 0 ] && [ "$p" = 1 ] && [ -n "$w" ] && [ "$w" != 1 ]'
+	no_leftovers "cpus"
+else
+	skip "cpus: needs two CPUs latt may use"
+fi
+
+# --- --policy, --prio, --nice -------------------------------------------------
+# The workload looks at latt's other children, the clients, from inside.
+look='sleep 0.5; for t in /proc/$PPID/task/*/children; do for c in $(cat $t); do [ $c = $$ ] || echo "client $(cut -d" " -f18,19,41 /proc/$c/stat)"; done; done; echo "self $(cut -d" " -f18,19,41 /proc/$$/stat)"'
+if [ -r /proc/self/task/$$/children ] || ls /proc/self/task/*/children >/dev/null 2>&1; then
+	run_latt "$TMP/out" "$TMP/err" -c 2 --policy=fifo --prio=10 -d 20 -f 5 -t 20 sh -c "$look"
+	# stat fields: priority (-1 - rt priority), nice, policy (1: FIFO)
+	nc=$(grep -c '^client -11 0 1$' "$TMP/out")
+	expect "policy fifo prio 10 in force in both clients" \
+	    '[ "$rc" -eq 0 ] && [ "$nc" -eq 2 ] && grep -q "^self [0-9]* 0 0$" "$TMP/out"' ||
+	    grep -E '^(client|self)|ran|status' "$TMP/out" | sed 's/^/    /'
+	run_latt "$TMP/out" "$TMP/err" -c 2 --policy=batch --nice=7 -d 20 -f 5 -t 20 sh -c "$look"
+	nc=$(grep -c '^client 27 7 3$' "$TMP/out")
+	expect "policy batch nice 7 in force in both clients" \
+	    '[ "$rc" -eq 0 ] && [ "$nc" -eq 2 ] && grep -q "^self [0-9]* 0 0$" "$TMP/out"'
+	no_leftovers "policy"
+else
+	skip "policy: /proc/PID/task/TID/children is not available"
+fi
+if command -v setpriv >/dev/null 2>&1 &&
+    setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice true 2>/dev/null &&
+    [ "$(ulimit -r)" = 0 ]; then
+	timeout 60 setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+	    "$LATT" --policy=fifo --prio=10 -d 1 sleep 30 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -q 'RLIMIT_RTPRIO' "$TMP/err"; then
+		pass "a refused priority fails before the run, naming RLIMIT_RTPRIO"
+	else
+		fail "refused priority: rc $rc: $(cat "$TMP/out" "$TMP/err" | head -3)"
+	fi
+	no_leftovers "refused priority"
+else
+	skip "refused priority: needs setpriv, a droppable CAP_SYS_NICE and ulimit -r 0"
+fi
+
+# --- --mlock and the timer slack ----------------------------------------------
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "mlock: mlockall of the sanitizer's shadow memory is not sensible"
+else
+	run_latt "$TMP/out" "$TMP/err" -m -d 5 -f 5 -t 20 sh -c 'sleep 0.3; grep VmLck /proc/$PPID/status; grep VmLck /proc/$$/status'
+	l=$(grep -m1 VmLck "$TMP/out" | awk '{print $2}')
+	w=$(grep VmLck "$TMP/out" | sed -n 2p | awk '{print $2}')
+	if [ "$rc" -eq 0 ] && [ "${l:-0}" -gt 0 ] && [ "${w:-1}" -eq 0 ]; then
+		pass "mlock: latt locked $l kB, the workload nothing"
+	else
+		fail "mlock: rc $rc, latt '$l' kB, workload '$w' kB: $(cat "$TMP/err")"
+	fi
+fi
+if [ -r /proc/$$/timerslack_ns ]; then
+	mine=$(cat /proc/$$/timerslack_ns)
+	run_latt "$TMP/out" "$TMP/err" -d 5 -f 5 -t 20 sh -c 'cat /proc/$PPID/timerslack_ns /proc/$$/timerslack_ns'
+	expect "timer slack: latt 1 ns, the workload inherits $mine" \
+	    '[ "$(sed -n 1p "$TMP/out")" = 1 ] && [ "$(sed -n 2p "$TMP/out")" = "$mine" ]'
+else
+	skip "timer slack: /proc/PID/timerslack_ns is not readable"
+fi
+
+# --- --fail-above -------------------------------------------------------------
+run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=min=1ns,p50=2ns sleep 30
+if [ "$rc" -eq 3 ] && [ "$(grep -c 'fail-above: .* is above the limit' "$TMP/err")" -eq 2 ] &&
+    grep -q '^Entries: 200' "$TMP/out"; then
+	pass "fail-above: limits below the measurement give 3, one line each"
+else
+	fail "fail-above below: rc $rc: $(cat "$TMP/err")"
+fi
+run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=p99=10s,max=1h --fail-above=mean=5000000 sleep 30
+expect "fail-above: limits far above give 0 and say nothing" \
+    '[ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]'
+run_latt "$TMP/out" "$TMP/err" -n 50 -f 0 -t 1 --fail-above=p99.9=1h sleep 30
+expect "fail-above: p99.9 from 50 samples is not meaningful, and fails" \
+    '[ "$rc" -eq 3 ] && grep -q "p99.9 is not meaningful from 50 samples (it needs at least 1000)" "$TMP/err"'
+run_latt "$TMP/out" "$TMP/err" -f 0 -t 1 --fail-above=min=1ns sh -c 'sleep 0.3; exit 5'
+expect "fail-above: a failed workload (4) outranks a threshold (3)" \
+    '[ "$rc" -eq 4 ] && grep -q "fail-above: min" "$TMP/err"'
+no_leftovers "fail-above"
+
+# --- --breaktrace ---------------------------------------------------------------
+tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+mounted=
+if [ -z "$tdir" ]; then
+	run_latt "$TMP/out" "$TMP/err" --breaktrace=100 -d 1
+	expect "breaktrace without tracefs: usage error before the run" \
+	    '[ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -q "tracefs is not mounted" "$TMP/err"'
+	mkdir -p "$TMP/tracefs"
+	if mount -t tracefs nodev "$TMP/tracefs" 2>/dev/null; then
+		tdir=$TMP/tracefs
+		mounted=1
+	fi
+fi
+if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
+	was=$(cat "$tdir/tracing_on")
+	echo 1 >"$tdir/tracing_on"
+	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
+	now=$(cat "$tdir/tracing_on")
+	grep -q 'latt breaktrace: ' "$tdir/trace" && marked=1 || marked=0
+	echo "$was" >"$tdir/tracing_on"
+	if [ "$rc" -eq 0 ] && [ "$now" = 0 ] && [ "$marked" = 1 ] &&
+	    grep -q 'ended by breaktrace' "$TMP/out" &&
+	    grep -q 'breaktrace: .* usec late' "$TMP/err"; then
+		pass "breaktrace: marker written, tracing stopped, run ended"
+	else
+		fail "breaktrace: rc $rc, tracing_on $now, marker $marked: $(cat "$TMP/err")"
+	fi
+	check "breaktrace: tracing_on restored to $was" [ "$(cat "$tdir/tracing_on")" = "$was" ]
+	if [ -n "$mounted" ]; then
+		umount "$tdir"
+		mkdir -p "$TMP/rotrace"
+		if mount -t tracefs -o ro nodev "$TMP/rotrace" 2>/dev/null; then
+			run_latt "$TMP/out" "$TMP/err" --breaktrace=100 -d 1
+			umount "$TMP/rotrace"
+			expect "breaktrace with a read-only tracefs: usage error" \
+			    '[ "$rc" -eq 2 ] && grep -q trace_marker "$TMP/err"'
+		fi
+	fi
+	no_leftovers "breaktrace"
+else
+	skip "breaktrace: tracefs is neither mounted writable nor mountable here"
+	[ -n "$mounted" ] && umount "$tdir"
+fi
+exit 0

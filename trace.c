@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tracefs for --breaktrace: finds it through /proc/mounts, opens
+ * trace_marker and tracing_on before the run (so that a missing or
+ * read-only tracefs is known before anything starts), and when a latency
+ * breaks the limit writes a marker naming it and stops tracing.  The
+ * measurement loop calls trace_break; nothing here prints.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "latt.h"
+
+static char	*find_tracefs(void);
+static int	 open_in(const char *, const char *, int);
+
+/*
+ * Finds tracefs and opens its two files for writing.  Returns 0; -1 with
+ * errno ENOENT when no tracefs is mounted (tr->dir NULL); -1 with errno set
+ * when a file could not be opened (tr->dir set, and *file naming it).
+ */
+int
+trace_open(struct trace *tr, const char **file)
+{
+	tr->marker_fd = tr->on_fd = -1;
+	if ((tr->dir = find_tracefs()) == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	*file = "trace_marker";
+	if ((tr->marker_fd = open_in(tr->dir, *file, O_WRONLY)) == -1)
+		return -1;
+	*file = "tracing_on";
+	if ((tr->on_fd = open_in(tr->dir, *file, O_RDWR)) == -1)
+		return -1;
+	return 0;
+}
+
+/* Whether tracing is on now: 1, 0, or -1 when tracing_on cannot be read. */
+int
+trace_is_on(const struct trace *tr)
+{
+	char c;
+
+	if (pread(tr->on_fd, &c, 1, 0) != 1)
+		return -1;
+	return c != '0';
+}
+
+/*
+ * Writes a marker naming what broke the limit, then turns tracing off.
+ * Returns 0, or -1 with errno set when either write failed (tracing is
+ * turned off even when the marker could not be written).
+ */
+int
+trace_break(const struct trace *tr, const struct brk *b)
+{
+	char msg[160], who[32];
+	int len, e = 0;
+
+	if (b->timer)
+		snprintf(who, sizeof(who), "timer");
+	else
+		snprintf(who, sizeof(who), "client %u", b->client);
+	len = snprintf(msg, sizeof(msg), "latt breaktrace: %s latency %lld ns"
+	    " at %lld.%09lld s into the run\n", who, (long long)b->latency,
+	    (long long)(b->when / NSEC_PER_SEC),
+	    (long long)(b->when % NSEC_PER_SEC));
+	if (write(tr->marker_fd, msg, (size_t)len) != len)
+		e = errno != 0 ? errno : EIO;
+	if (pwrite(tr->on_fd, "0", 1, 0) != 1 && e == 0)
+		e = errno;
+	if (e != 0) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void
+trace_close(struct trace *tr)
+{
+	if (tr->marker_fd != -1)
+		close(tr->marker_fd);
+	if (tr->on_fd != -1)
+		close(tr->on_fd);
+	tr->marker_fd = tr->on_fd = -1;
+	free(tr->dir);
+	tr->dir = NULL;
+}
+
+/* The first tracefs mount, or debugfs's tracing directory; malloc'd. */
+static char *
+find_tracefs(void)
+{
+	struct mntent *m;
+	struct stat sb;
+	char *dir = NULL, *dbg = NULL;
+	FILE *fp;
+
+	if ((fp = setmntent("/proc/mounts", "re")) == NULL)
+		return NULL;
+	while (dir == NULL && (m = getmntent(fp)) != NULL) {
+		if (strcmp(m->mnt_type, "tracefs") == 0)
+			dir = strdup(m->mnt_dir);
+		else if (dbg == NULL && strcmp(m->mnt_type, "debugfs") == 0 &&
+		    asprintf(&dbg, "%s/tracing", m->mnt_dir) == -1)
+			dbg = NULL;
+	}
+	endmntent(fp);
+	if (dir == NULL && dbg != NULL && stat(dbg, &sb) == 0 &&
+	    S_ISDIR(sb.st_mode)) {
+		dir = dbg;
+		dbg = NULL;
+	}
+	free(dbg);
+	return dir;
+}
+
+static int
+open_in(const char *dir, const char *file, int flags)
+{
+	char *path;
+	int fd, e;
+
+	if (asprintf(&path, "%s/%s", dir, file) == -1)
+		return -1;
+	fd = open(path, flags | O_CLOEXEC);
+	e = errno;
+	free(path);
+	errno = e;
+	return fd;
+}
