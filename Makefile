@@ -10,7 +10,7 @@ WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c measure.c workload.c report.c stats.c
+SRCS = latt.c measure.c workload.c report.c json.c plot.c stats.c
 HDRS = latt.h stats.h
 OBJS = $(SRCS:.c=.o)
 

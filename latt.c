@@ -8,6 +8,7 @@
  * The differences are the wake-up latencies.  This file holds the usage,
  * the options and the orchestration of a run.
  */
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -29,6 +30,24 @@
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_MS	3600000		/* one hour */
 #define SPARE_FDS	64		/* descriptors beyond two a client */
+#define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
+
+enum {
+	OPT_JSON = 256,
+	OPT_LOG,
+	OPT_PLOT,
+	OPT_HISTOGRAM,
+	OPT_PER_CLIENT,
+};
+
+/* What the sink and the tick need: the outputs that go along with a run. */
+struct collector {
+	const struct config	*cfg;
+	struct result		*res;
+	FILE			*log;
+	int			 progress;	/* stderr is a tty, not -q */
+	int			 shown;		/* a progress line is up */
+};
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
@@ -43,16 +62,27 @@ static void	 parse_args(int, char **, struct config *);
 static void	 setup_signals(void);
 static void	 open_std_fds(void);
 static int	 raise_nofile(unsigned);
-static int	 verbose_sink(void *, const struct sample *);
-static int	 report_failure(const struct result *);
+static int	 collect_sink(void *, const struct sample *);
+static int	 collect_tick(void *, const struct result *);
+static int	 report_failure(const struct config *, const struct result *);
+static int	 setup_outputs(const struct config *, struct result *,
+		    struct collector *);
+static FILE	*open_output(const char *);
+static int	 close_output(FILE *, const char *);
+static int	 write_outputs(const struct config *, struct result *,
+		    struct collector *);
+static void	 free_result(const struct config *, struct result *);
+static int	 terminal_width(void);
 
 int
 main(int argc, char *argv[])
 {
 	struct config cfg;
 	struct result res;
+	struct collector col;
 	struct engine *eng;
-	int status, stopsig;
+	int status, stopsig, wstatus;
+	int need_sink;
 
 	open_std_fds();
 	parse_args(argc, argv, &cfg);
@@ -63,11 +93,12 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
-	if (stats_init(&res.lat, STATS_SUB_BITS) == -1) {
-		fprintf(stderr, "%s: stats_init: %s\n", progname,
-		    strerror(errno));
+	if (setup_outputs(&cfg, &res, &col) == -1) {
+		free_result(&cfg, &res);
 		return EXIT_RUNTIME;
 	}
+	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
+	    res.timeline != NULL;
 
 	eng = clients_start(&cfg, &res);
 	res.start = now_ns();
@@ -80,17 +111,24 @@ main(int argc, char *argv[])
 			res.stop = STOP_WORKLOAD;
 	}
 	if (res.stop == STOP_NONE)
-		measure_run(&cfg, eng, &res, cfg.verbose ? verbose_sink : NULL,
-		    stderr);
+		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
+		    col.log != NULL || col.progress ? collect_tick : NULL,
+		    &col);
 	res.end = now_ns();
+	if (col.shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
 
 	stopsig = res.stop == STOP_SIGNAL ? res.stop_signal : SIGTERM;
 	workload_stop(&res.wl, stopsig);
 	clients_stop(eng, &res);
 
-	report_text(stdout, &cfg, &res);
-	status = report_failure(&res);
-	stats_free(&res.lat);
+	wstatus = write_outputs(&cfg, &res, &col);
+	status = report_failure(&cfg, &res);
+	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
+		status = wstatus;
+	free_result(&cfg, &res);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: stdout: %s\n", progname, strerror(errno));
 		if (status == EXIT_OK)
@@ -100,11 +138,181 @@ main(int argc, char *argv[])
 }
 
 /*
+ * Allocates what the asked-for outputs collect during the run and opens
+ * the output files, so that a file that cannot be written fails before
+ * anything starts.  Returns 0, or -1 after saying why.
+ */
+static int
+setup_outputs(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	unsigned i;
+
+	memset(col, 0, sizeof(*col));
+	col->cfg = cfg;
+	col->res = res;
+	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
+	if (stats_init(&res->lat, STATS_SUB_BITS) == -1) {
+		fprintf(stderr, "%s: stats_init: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	if (cfg->per_client || cfg->json_path != NULL) {
+		res->clients = calloc(cfg->nclients, sizeof(*res->clients));
+		if (res->clients == NULL) {
+			fprintf(stderr, "%s: calloc: per-client statistics of "
+			    "%u clients: %s\n", progname, cfg->nclients,
+			    strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < cfg->nclients; i++) {
+			res->clients[i].last_cpu = -1;
+			if (stats_init(&res->clients[i].lat,
+			    CLIENT_SUB_BITS) == -1) {
+				fprintf(stderr, "%s: stats_init: per-client "
+				    "statistics of %u clients: %s\n",
+				    progname, cfg->nclients, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
+		fprintf(stderr, "%s: timeline_new: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	if (cfg->log_path != NULL) {
+		if ((col->log = open_output(cfg->log_path)) == NULL)
+			return -1;
+		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		    col->log) == EOF) {
+			fprintf(stderr, "%s: %s: %s\n", progname,
+			    cfg->log_path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Opens an output file, or stdout for "-"; NULL after saying why. */
+static FILE *
+open_output(const char *path)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if ((fp = fopen(path, "we")) == NULL)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+	return fp;
+}
+
+/* Flushes and closes an output file; -1 after saying why it failed. */
+static int
+close_output(FILE *fp, const char *path)
+{
+	int bad;
+
+	bad = fflush(fp) == EOF || ferror(fp);
+	if (bad)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    errno != 0 ? strerror(errno) : "write error");
+	if (fp != stdout && fclose(fp) == EOF && !bad) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/*
+ * The reports, once the run is over: the text summary (unless the JSON
+ * takes stdout), the per-client table, the histogram, the JSON and the
+ * plot; then the log is closed.  Returns EXIT_OK or EXIT_RUNTIME.
+ */
+static int
+write_outputs(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	int status = EXIT_OK;
+	FILE *fp;
+
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res);
+		if (cfg->per_client)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram)
+			report_histogram(stdout, res, terminal_width());
+	}
+	/* stdout goes first, so that a failing file cannot hide the summary. */
+	fflush(stdout);
+	if (cfg->json_path != NULL) {
+		errno = 0;
+		if ((fp = open_output(cfg->json_path)) == NULL)
+			status = EXIT_RUNTIME;
+		else {
+			json_write(fp, cfg, res);
+			if (close_output(fp, cfg->json_path) == -1)
+				status = EXIT_RUNTIME;
+		}
+	}
+	if (cfg->plot_path != NULL) {
+		errno = 0;
+		if ((fp = open_output(cfg->plot_path)) == NULL)
+			status = EXIT_RUNTIME;
+		else {
+			plot_write(fp, cfg, res);
+			if (close_output(fp, cfg->plot_path) == -1)
+				status = EXIT_RUNTIME;
+		}
+	}
+	if (col->log != NULL) {
+		/* A log that failed during the run has been reported. */
+		errno = 0;
+		if (res->stop != STOP_SINK &&
+		    close_output(col->log, cfg->log_path) == -1)
+			status = EXIT_RUNTIME;
+		else if (res->stop == STOP_SINK && col->log != stdout)
+			fclose(col->log);
+		col->log = NULL;
+	}
+	return status;
+}
+
+static void
+free_result(const struct config *cfg, struct result *res)
+{
+	unsigned i;
+
+	stats_free(&res->lat);
+	if (res->clients != NULL)
+		for (i = 0; i < cfg->nclients; i++)
+			stats_free(&res->clients[i].lat);
+	free(res->clients);
+	res->clients = NULL;
+	timeline_free(res->timeline);
+	res->timeline = NULL;
+}
+
+/* The width of the terminal on stdout, or 80 when it is not one. */
+static int
+terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+/*
  * Says on stderr, in one line, why the run failed, and returns the exit
  * status.  A runtime failure outranks a failed workload.
  */
 static int
-report_failure(const struct result *res)
+report_failure(const struct config *cfg, const struct result *res)
 {
 	int st = res->dead_status;
 
@@ -123,8 +331,12 @@ report_failure(const struct result *res)
 			    "status %d\n", progname, res->dead_client,
 			    (int)res->dead_pid, WEXITSTATUS(st));
 		return EXIT_RUNTIME;
-	case STOP_ERROR:
 	case STOP_SINK:
+		fprintf(stderr, "%s: cannot write the log %s: %s (the run "
+		    "ended there)\n", progname, cfg->log_path != NULL ?
+		    cfg->log_path : "?", strerror(res->fail_errno));
+		return EXIT_RUNTIME;
+	case STOP_ERROR:
 		if (res->fail_errno == EAGAIN &&
 		    strcmp(res->fail_what, "fork") == 0)
 			fprintf(stderr, "%s: fork: %s (the process limit, "
@@ -157,10 +369,52 @@ report_failure(const struct result *res)
 	return EXIT_OK;
 }
 
+/*
+ * Sees every sample: the per-client statistics, the timeline of the plot,
+ * the log and -v.  Returns -1 with errno set when the log fails.
+ */
 static int
-verbose_sink(void *arg, const struct sample *s)
+collect_sink(void *arg, const struct sample *s)
 {
-	report_verbose(arg, s);
+	struct collector *col = arg;
+	struct result *res = col->res;
+	struct client_stats *cs;
+
+	if (res->clients != NULL) {
+		cs = &res->clients[s->client];
+		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
+			cs->migrations++;
+		cs->last_cpu = s->cpu;
+		stats_add(&cs->lat, s->latency, s->client, s->when);
+	}
+	if (res->timeline != NULL)
+		timeline_add(res->timeline, s->when, s->latency);
+	if (col->cfg->verbose)
+		report_verbose(stderr, s);
+	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
+	    (long long)s->when, (unsigned long long)s->round, s->client,
+	    (int)s->cpu, (long long)s->latency) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Once a second: pushes the log to its file (so that a full disk shows
+ * within a second) and redraws the progress line once the run is past
+ * two seconds.
+ */
+static int
+collect_tick(void *arg, const struct result *res)
+{
+	struct collector *col = arg;
+	int64_t now = now_ns();
+
+	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
+		return -1;
+	if (col->progress && now - res->start >= PROGRESS_AFTER) {
+		report_progress(stderr, res, now);
+		col->shown = 1;
+	}
 	return 0;
 }
 
@@ -256,6 +510,12 @@ static const struct option longopts[] = {
 	{ "min-delay",	required_argument,	NULL,	'f' },
 	{ "max-delay",	required_argument,	NULL,	't' },
 	{ "verbose",	no_argument,		NULL,	'v' },
+	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "json",	optional_argument,	NULL,	OPT_JSON },
+	{ "log",	required_argument,	NULL,	OPT_LOG },
+	{ "plot",	required_argument,	NULL,	OPT_PLOT },
+	{ "histogram",	no_argument,		NULL,	OPT_HISTOGRAM },
+	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -272,7 +532,7 @@ parse_args(int argc, char **argv, struct config *cfg)
 	cfg->seed = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32);
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:c:f:s:t:S:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:f:s:t:S:vqhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -290,6 +550,30 @@ parse_args(int argc, char **argv, struct config *cfg)
 		case 'v':
 			cfg->verbose = 1;
 			break;
+		case 'q':
+			cfg->quiet = 1;
+			break;
+		case OPT_JSON:
+			cfg->json_path = optarg != NULL ? optarg : "-";
+			if (*cfg->json_path == '\0')
+				usage_error("json file name is empty");
+			break;
+		case OPT_LOG:
+			cfg->log_path = optarg;
+			if (*optarg == '\0')
+				usage_error("log file name is empty");
+			break;
+		case OPT_PLOT:
+			cfg->plot_path = optarg;
+			if (*optarg == '\0')
+				usage_error("plot file name is empty");
+			break;
+		case OPT_HISTOGRAM:
+			cfg->histogram = 1;
+			break;
+		case OPT_PER_CLIENT:
+			cfg->per_client = 1;
+			break;
 		case 'h':
 			help();
 		case 'V':
@@ -306,6 +590,15 @@ parse_args(int argc, char **argv, struct config *cfg)
 	if (min > max)
 		usage_error("min-delay (%lld ms) is above max-delay (%lld ms)",
 		    min, max);
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0 &&
+	    (cfg->histogram || cfg->per_client))
+		usage_error("%s prints to stdout, which --json takes: give "
+		    "--json=FILE", cfg->histogram ? "--histogram" :
+		    "--per-client");
+	if (cfg->log_path != NULL && strcmp(cfg->log_path, "-") == 0)
+		usage_error("log cannot be -: stdout takes the summary");
+	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
+		usage_error("plot cannot be -: stdout takes the summary");
 	cfg->min_delay = min * NSEC_PER_MSEC;
 	cfg->max_delay = max * NSEC_PER_MSEC;
 
@@ -355,8 +648,11 @@ usage_error(const char *fmt, ...)
 }
 
 #define SYNOPSIS \
-	"usage: latt [-hVv] [-c clients] [-f min-ms] [-t max-ms] " \
-	"command [arg ...]\n"
+	"usage: latt [-hqVv] [-c clients] [-f min-ms] [-t max-ms] " \
+	"[--json[=file]]\n" \
+	"            [--log=file] [--plot=file.svg] [--histogram] " \
+	"[--per-client]\n" \
+	"            command [arg ...]\n"
 
 static void
 help(void)
@@ -376,12 +672,25 @@ help(void)
 "  -t, --max-delay=MS  longest sleep between rounds, ms (default 500);\n"
 "                      -S is the same\n"
 "  -v, --verbose       print every latency on stderr as it is logged\n"
+"  -q, --quiet         no progress line on stderr (shown only when stderr\n"
+"                      is a terminal, the run is past 2 s and -v is off)\n"
+"      --json[=FILE]   write the results as JSON (docs/json-schema.md) to\n"
+"                      FILE; to stdout, in place of the summary, with no\n"
+"                      FILE or with -\n"
+"      --log=FILE      write every sample to FILE as CSV: time_ns, round,\n"
+"                      client, cpu, latency_ns; a write error ends the run\n"
+"      --plot=FILE     draw the distribution and latency over time as SVG\n"
+"      --histogram     print a text histogram after the summary\n"
+"      --per-client    print a table per client after the summary:\n"
+"                      samples, mean, max, p99 (within 6.25%), migrations\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded, 4 the workload failed.\n"
 "\n"
-"Example: latt -c8 'make -j4'\n", stdout);
+"Examples: latt -c8 'make -j4'\n"
+"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n",
+	    stdout);
 	exit(EXIT_OK);
 }

@@ -4,7 +4,8 @@
  * produced (struct result), and the interfaces between the rooms of the
  * house: latt.c parses and orchestrates, measure.c owns the clients and the
  * measurement loop, workload.c starts and stops everything that runs beside
- * the measurement, report.c prints finished results.
+ * the measurement, report.c prints finished results as text, json.c writes
+ * them as JSON and plot.c draws them as SVG.
  */
 #ifndef LATT_H
 #define LATT_H
@@ -38,6 +39,12 @@ struct config {
 	uint64_t	 seed;
 	char		**cmd;		/* workload argv, NULL-terminated */
 	int		 ncmd;		/* 1: run as /bin/sh -c cmd[0] */
+	int		 quiet;		/* no progress line */
+	int		 per_client;	/* the per-client table */
+	int		 histogram;	/* the text histogram */
+	const char	*json_path;	/* "-": stdout, in place of the text */
+	const char	*log_path;	/* CSV of every sample */
+	const char	*plot_path;	/* SVG */
 };
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */
@@ -55,6 +62,14 @@ struct sample {
  * errno set to end the run (a log file that cannot be written, say).
  */
 typedef int (*sample_sink)(void *arg, const struct sample *);
+
+/*
+ * A tick is called by the measurement loop between rounds (and during long
+ * sleeps), at most once a second, with the sink's argument.  It returns 0,
+ * or -1 with errno set to end the run like a failed sink.
+ */
+struct result;
+typedef int (*tick_hook)(void *arg, const struct result *);
 
 enum stop_reason {
 	STOP_NONE,
@@ -75,8 +90,23 @@ struct workload {
 	int64_t		 end;
 };
 
+/* What one client saw, kept with --per-client and --json. */
+struct client_stats {
+	struct stats	 lat;		/* at CLIENT_SUB_BITS precision */
+	int32_t		 last_cpu;	/* -1 before the first sample */
+	uint64_t	 migrations;	/* wake CPU differed from the last one */
+};
+
+/*
+ * Per-client histograms are coarse to keep memory at 2.6 KiB a client:
+ * a per-client percentile is within 1/2^(3+1) = 6.25% of the truth.
+ */
+#define CLIENT_SUB_BITS	3
+
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
+	struct client_stats *clients;	/* nclients of them, or NULL */
+	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -100,7 +130,7 @@ int64_t	 now_ns(void);
 struct engine;
 struct engine	*clients_start(const struct config *, struct result *);
 int	 measure_run(const struct config *, struct engine *, struct result *,
-	    sample_sink, void *sink_arg);
+	    sample_sink, tick_hook, void *sink_arg);
 void	 clients_stop(struct engine *, struct result *);
 
 /* workload.c */
@@ -113,5 +143,16 @@ char	*workload_describe(const struct config *);
 /* report.c */
 void	 report_text(FILE *, const struct config *, const struct result *);
 void	 report_verbose(FILE *, const struct sample *);
+void	 report_per_client(FILE *, const struct config *, const struct result *);
+void	 report_histogram(FILE *, const struct result *, int width);
+void	 report_progress(FILE *, const struct result *, int64_t now);
+
+/* json.c: returns 0, or -1 with errno set when fp failed. */
+int	 json_write(FILE *, const struct config *, const struct result *);
+/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
+size_t	 json_utf8_len(const unsigned char *s);
+
+/* plot.c: returns 0, or -1 with errno set when fp failed. */
+int	 plot_write(FILE *, const struct config *, const struct result *);
 
 #endif /* LATT_H */

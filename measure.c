@@ -362,23 +362,47 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
 
 /*
  * Sleeps a random while, runs a round, and repeats until something ends
- * the run.  Returns 0; why the run ended is in res->stop.
+ * the run.  The tick, if any, runs at most once a second, between rounds
+ * or in the middle of a long sleep.  Returns 0; why the run ended is in
+ * res->stop.
  */
 int
 measure_run(const struct config *cfg, struct engine *eng, struct result *res,
-    sample_sink sink, void *sink_arg)
+    sample_sink sink, tick_hook tick, void *sink_arg)
 {
 	uint64_t rng = cfg->seed, span;
-	int64_t delay;
+	int64_t delay, deadline, next_tick, now;
 
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
+	next_tick = now_ns() + NSEC_PER_SEC;
 	while (!check_flags(eng, res)) {
 		delay = cfg->min_delay + (int64_t)(next_random(&rng) % span);
-		sleep_until(now_ns() + delay);
+		deadline = now_ns() + delay;
+		for (;;) {
+			if (tick == NULL || deadline <= next_tick) {
+				sleep_until(deadline);
+				break;
+			}
+			sleep_until(next_tick);
+			if (got_stop || got_child)
+				break;
+			next_tick = now_ns() + NSEC_PER_SEC;
+			if (tick(sink_arg, res) == -1) {
+				fail(res, STOP_SINK, "tick");
+				return 0;
+			}
+		}
 		if (check_flags(eng, res))
 			break;
 		if (do_round(cfg, eng, res, sink, sink_arg) == -1)
 			break;
+		if (tick != NULL && (now = now_ns()) >= next_tick) {
+			next_tick = now + NSEC_PER_SEC;
+			if (tick(sink_arg, res) == -1) {
+				fail(res, STOP_SINK, "tick");
+				break;
+			}
+		}
 	}
 	return 0;
 }
