@@ -30,6 +30,7 @@ static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
 static void	 put_string(FILE *, const char *);
 static void	 put_double(FILE *, double);
 static void	 put_key(FILE *, int *, const char *);
+static void	 put_member(FILE *, int *, const char *);
 static void	 put_str_or_null(FILE *, const char *);
 static char	*read_small_file(const char *);
 static char	*preemption_model(const struct utsname *);
@@ -115,6 +116,18 @@ json_utf8_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+/* The same, one level deeper: a member of a top-level member. */
+static void
+put_member(FILE *fp, int *first, const char *key)
+{
+	if (!*first)
+		fputc(',', fp);
+	*first = 0;
+	fputs("\n    ", fp);
+	put_string(fp, key);
+	fputs(": ", fp);
 }
 
 /* Writes s as a JSON string; see the header comment for what is escaped. */
@@ -208,20 +221,20 @@ put_parameters(FILE *fp, const struct config *cfg)
 	int first = 1, i;
 
 	fputc('{', fp);
-	put_key(fp, &first, "clients");
+	put_member(fp, &first, "clients");
 	fprintf(fp, "%u", cfg->nclients);
-	put_key(fp, &first, "min_delay_ns");
+	put_member(fp, &first, "min_delay_ns");
 	fprintf(fp, "%lld", (long long)cfg->min_delay);
-	put_key(fp, &first, "max_delay_ns");
+	put_member(fp, &first, "max_delay_ns");
 	fprintf(fp, "%lld", (long long)cfg->max_delay);
-	put_key(fp, &first, "seed");
+	put_member(fp, &first, "seed");
 	fprintf(fp, "%llu", (unsigned long long)cfg->seed);
-	put_key(fp, &first, "command");
+	put_member(fp, &first, "command");
 	if (cfg->ncmd == 1)
 		put_string(fp, cfg->cmd[0]);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "argv");
+	put_member(fp, &first, "argv");
 	fputc('[', fp);
 	for (i = 0; i < cfg->ncmd; i++) {
 		if (i > 0)
@@ -229,13 +242,13 @@ put_parameters(FILE *fp, const struct config *cfg)
 		put_string(fp, cfg->cmd[i]);
 	}
 	fputc(']', fp);
-	put_key(fp, &first, "loads");
+	put_member(fp, &first, "loads");
 	fputs("[]", fp);
-	put_key(fp, &first, "duration_ns");
+	put_member(fp, &first, "duration_ns");
 	fputs("null", fp);
-	put_key(fp, &first, "samples_limit");
+	put_member(fp, &first, "samples_limit");
 	fputs("null", fp);
-	put_key(fp, &first, "work_kb");
+	put_member(fp, &first, "work_kb");
 	fputs("null", fp);
 	fputs("\n  }", fp);
 }
@@ -316,42 +329,42 @@ put_environment(FILE *fp)
 	if (uname(&u) == 0)
 		up = &u;
 	fputc('{', fp);
-	put_key(fp, &first, "kernel_release");
+	put_member(fp, &first, "kernel_release");
 	put_str_or_null(fp, up != NULL ? u.release : NULL);
-	put_key(fp, &first, "kernel_version");
+	put_member(fp, &first, "kernel_version");
 	put_str_or_null(fp, up != NULL ? u.version : NULL);
-	put_key(fp, &first, "machine");
+	put_member(fp, &first, "machine");
 	put_str_or_null(fp, up != NULL ? u.machine : NULL);
-	put_key(fp, &first, "hostname");
+	put_member(fp, &first, "hostname");
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
 		put_string(fp, host);
 	} else
 		fputs("null", fp);
-	put_key(fp, &first, "cpus_online");
+	put_member(fp, &first, "cpus_online");
 	if ((ncpu = sysconf(_SC_NPROCESSORS_ONLN)) > 0)
 		fprintf(fp, "%ld", ncpu);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "clocksource");
+	put_member(fp, &first, "clocksource");
 	s = read_small_file("/sys/devices/system/clocksource/clocksource0/"
 	    "current_clocksource");
 	put_str_or_null(fp, s);
 	free(s);
-	put_key(fp, &first, "cmdline");
+	put_member(fp, &first, "cmdline");
 	s = read_small_file("/proc/cmdline");
 	put_str_or_null(fp, s);
 	free(s);
-	put_key(fp, &first, "preemption");
+	put_member(fp, &first, "preemption");
 	s = preemption_model(up);
 	put_str_or_null(fp, s);
 	free(s);
-	put_key(fp, &first, "timer_slack_ns");
+	put_member(fp, &first, "timer_slack_ns");
 	if ((slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) >= 0)
 		fprintf(fp, "%d", slack);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "latt_version");
+	put_member(fp, &first, "latt_version");
 	put_string(fp, LATT_VERSION);
 	fputs("\n  }", fp);
 }
@@ -379,19 +392,19 @@ put_workload(FILE *fp, const struct workload *wl)
 			sig = WTERMSIG(wl->status);
 	}
 	fputc('{', fp);
-	put_key(fp, &first, "status");
+	put_member(fp, &first, "status");
 	put_string(fp, status);
-	put_key(fp, &first, "exit_code");
+	put_member(fp, &first, "exit_code");
 	if (code >= 0)
 		fprintf(fp, "%d", code);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "signal");
+	put_member(fp, &first, "signal");
 	if (sig >= 0)
 		fprintf(fp, "%d", sig);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "wall_ns");
+	put_member(fp, &first, "wall_ns");
 	fprintf(fp, "%lld", (long long)(wl->pid > 0 && wl->end >= wl->start ?
 	    wl->end - wl->start : 0));
 	fputs("\n  }", fp);
@@ -421,11 +434,11 @@ put_run(FILE *fp, const struct result *res)
 	int first = 1;
 
 	fputc('{', fp);
-	put_key(fp, &first, "wall_ns");
+	put_member(fp, &first, "wall_ns");
 	fprintf(fp, "%lld", (long long)(res->end - res->start));
-	put_key(fp, &first, "rounds");
+	put_member(fp, &first, "rounds");
 	fprintf(fp, "%llu", (unsigned long long)res->nrounds);
-	put_key(fp, &first, "ended_by");
+	put_member(fp, &first, "ended_by");
 	put_string(fp, ended_by(res->stop));
 	fputs("\n  }", fp);
 }
@@ -445,45 +458,45 @@ put_series(FILE *fp, const struct stats *st, int with_client)
 
 	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fputc('{', fp);
-	put_key(fp, &first, "samples");
+	put_member(fp, &first, "samples");
 	fprintf(fp, "%llu", (unsigned long long)st->n);
-	put_key(fp, &first, "overflow");
+	put_member(fp, &first, "overflow");
 	fprintf(fp, "%llu", (unsigned long long)h->overflow);
-	put_key(fp, &first, "min_ns");
+	put_member(fp, &first, "min_ns");
 	fprintf(fp, "%lld", (long long)st->min);
-	put_key(fp, &first, "max_ns");
+	put_member(fp, &first, "max_ns");
 	fprintf(fp, "%lld", (long long)st->max);
-	put_key(fp, &first, "max_client");
+	put_member(fp, &first, "max_client");
 	if (with_client && st->n > 0)
 		fprintf(fp, "%u", st->max_tag);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "max_at_ns");
+	put_member(fp, &first, "max_at_ns");
 	if (st->n > 0)
 		fprintf(fp, "%lld", (long long)st->max_when);
 	else
 		fputs("null", fp);
-	put_key(fp, &first, "mean_ns");
+	put_member(fp, &first, "mean_ns");
 	put_double(fp, stats_mean(st));
-	put_key(fp, &first, "stdev_ns");
+	put_member(fp, &first, "stdev_ns");
 	put_double(fp, stats_stdev(st));
-	put_key(fp, &first, "stderr_ns");
+	put_member(fp, &first, "stderr_ns");
 	put_double(fp, stats_sterr(st));
 	for (i = 0; i < NQUANTILES; i++) {
-		put_key(fp, &first, qkeys[i]);
+		put_member(fp, &first, qkeys[i]);
 		fprintf(fp, "%lld", (long long)pct[i]);
 	}
-	put_key(fp, &first, "histogram");
+	put_member(fp, &first, "histogram");
 	fprintf(fp, "{\"sub_bits\": %u, \"buckets\": [", h->sub_bits);
 	for (i = 0; i < h->nbuckets; i++) {
 		if (h->counts[i] == 0)
 			continue;
-		fprintf(fp, "%s\n    [%lld, %lld, %llu]", bfirst ? "" : ",",
+		fprintf(fp, "%s\n      [%lld, %lld, %llu]", bfirst ? "" : ",",
 		    (long long)hist_lower(h, i), (long long)hist_upper(h, i),
 		    (unsigned long long)h->counts[i]);
 		bfirst = 0;
 	}
-	fputs(bfirst ? "]}" : "\n  ]}", fp);
+	fputs(bfirst ? "]}" : "\n    ]}", fp);
 	fputs("\n  }", fp);
 }
 

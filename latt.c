@@ -214,11 +214,13 @@ close_output(FILE *fp, const char *path)
 {
 	int bad;
 
+	if (fp == stdout)
+		return 0;	/* main checks stdout, once, at the end */
 	bad = fflush(fp) == EOF || ferror(fp);
 	if (bad)
 		fprintf(stderr, "%s: %s: %s\n", progname, path,
 		    errno != 0 ? strerror(errno) : "write error");
-	if (fp != stdout && fclose(fp) == EOF && !bad) {
+	if (fclose(fp) == EOF && !bad) {
 		fprintf(stderr, "%s: %s: %s\n", progname, path,
 		    strerror(errno));
 		bad = 1;
