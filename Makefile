@@ -10,8 +10,8 @@ WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c measure.c workload.c loads.c tune.c trace.c report.c stats.c \
-	compare.c jsonread.c
+SRCS = latt.c measure.c workload.c loads.c tune.c trace.c report.c json.c \
+	plot.c stats.c compare.c jsonread.c
 HDRS = latt.h stats.h compare.h jsonread.h
 OBJS = $(SRCS:.c=.o)
 

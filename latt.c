@@ -8,6 +8,7 @@
  * The differences are the wake-up latencies.  This file holds the usage,
  * the options and the orchestration of a run.
  */
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -61,6 +62,17 @@ static const struct {
 	{ "stdev", STAT_STDEV }, { "sd", STAT_STDEV },
 };
 
+#define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
+
+/* What the sink and the tick need: the outputs that go along with a run. */
+struct collector {
+	const struct config	*cfg;
+	struct result		*res;
+	FILE			*log;
+	int			 progress;	/* stderr is a tty, not -q */
+	int			 shown;		/* a progress line is up */
+};
+
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
 
@@ -83,8 +95,17 @@ static void	 bare_defaults(struct config *, long long *, long long *);
 static void	 setup_signals(void);
 static void	 open_std_fds(void);
 static int	 raise_nofile(unsigned);
-static int	 verbose_sink(void *, const struct sample *);
-static int	 report_failure(const struct result *);
+static int	 collect_sink(void *, const struct sample *);
+static int	 collect_tick(void *, const struct result *);
+static int	 report_failure(const struct config *, const struct result *);
+static int	 setup_outputs(const struct config *, struct result *,
+		    struct collector *);
+static FILE	*open_output(const char *);
+static int	 close_output(FILE *, const char *);
+static int	 write_outputs(const struct config *, struct result *,
+		    struct collector *);
+static void	 free_result(const struct config *, struct result *);
+static int	 terminal_width(void);
 static void	 report_break(const struct config *, const struct brk *);
 
 int
@@ -92,8 +113,10 @@ main(int argc, char *argv[])
 {
 	struct config cfg;
 	struct result res;
+	struct collector col;
 	struct engine *eng;
-	int status, stopsig;
+	int status, stopsig, wstatus;
+	int need_sink;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -110,18 +133,14 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
-	if (stats_init(&res.lat, STATS_SUB_BITS) == -1 ||
-	    stats_init(&res.work, STATS_SUB_BITS) == -1 ||
-	    stats_init(&res.timer, STATS_SUB_BITS) == -1) {
-		fprintf(stderr, "%s: stats_init: %s\n", progname,
-		    strerror(errno));
-		stats_free(&res.lat);
-		stats_free(&res.work);
-		stats_free(&res.timer);
+	if (setup_outputs(&cfg, &res, &col) == -1) {
+		free_result(&cfg, &res);
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		return EXIT_RUNTIME;
 	}
+	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
+	    res.timeline != NULL;
 
 	eng = clients_start(&cfg, &res);
 	res.start = now_ns();
@@ -139,18 +158,25 @@ main(int argc, char *argv[])
 		res.fail_errno = errno;
 	}
 	if (res.stop == STOP_NONE)
-		measure_run(&cfg, eng, &res, cfg.verbose ? verbose_sink : NULL,
-		    stderr);
+		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
+		    col.log != NULL || col.progress ? collect_tick : NULL,
+		    &col);
 	res.end = now_ns();
+	if (col.shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
 
 	stopsig = res.stop == STOP_SIGNAL ? res.stop_signal : SIGTERM;
 	workload_stop(&res.wl, stopsig);
 	clients_stop(eng, &res);
 
-	report_text(stdout, &cfg, &res);
-	status = report_failure(&res);
+	wstatus = write_outputs(&cfg, &res, &col);
+	status = report_failure(&cfg, &res);
 	if (res.stop == STOP_BREAK)
 		report_break(&cfg, &res.brk);
+	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
+		status = wstatus;
 	/*
 	 * The verdicts come after the summary, also on a terminal.  A
 	 * runtime failure (1) and a failed workload (4) outrank 3.
@@ -159,9 +185,7 @@ main(int argc, char *argv[])
 	if (cfg.nlimits > 0 && report_limits(stderr, &cfg, &res) > 0 &&
 	    status == EXIT_OK)
 		status = EXIT_THRESHOLD;
-	stats_free(&res.lat);
-	stats_free(&res.work);
-	stats_free(&res.timer);
+	free_result(&cfg, &res);
 	free(cfg.cpus);
 	trace_close(&cfg.trace);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -173,11 +197,187 @@ main(int argc, char *argv[])
 }
 
 /*
+ * Allocates what the asked-for outputs collect during the run and opens
+ * the output files, so that a file that cannot be written fails before
+ * anything starts.  Returns 0, or -1 after saying why.
+ */
+static int
+setup_outputs(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	unsigned i;
+
+	memset(col, 0, sizeof(*col));
+	col->cfg = cfg;
+	col->res = res;
+	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
+	if (stats_init(&res->lat, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->work, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->timer, STATS_SUB_BITS) == -1) {
+		fprintf(stderr, "%s: stats_init: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	if (cfg->per_client || cfg->json_path != NULL) {
+		res->clients = calloc(cfg->nclients, sizeof(*res->clients));
+		if (res->clients == NULL) {
+			fprintf(stderr, "%s: calloc: per-client statistics of "
+			    "%u clients: %s\n", progname, cfg->nclients,
+			    strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < cfg->nclients; i++) {
+			res->clients[i].last_cpu = -1;
+			if (stats_init(&res->clients[i].lat,
+			    CLIENT_SUB_BITS) == -1) {
+				fprintf(stderr, "%s: stats_init: per-client "
+				    "statistics of %u clients: %s\n",
+				    progname, cfg->nclients, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
+		fprintf(stderr, "%s: timeline_new: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	if (cfg->log_path != NULL) {
+		if ((col->log = open_output(cfg->log_path)) == NULL)
+			return -1;
+		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		    col->log) == EOF) {
+			fprintf(stderr, "%s: %s: %s\n", progname,
+			    cfg->log_path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Opens an output file, or stdout for "-"; NULL after saying why. */
+static FILE *
+open_output(const char *path)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if ((fp = fopen(path, "we")) == NULL)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+	return fp;
+}
+
+/* Flushes and closes an output file; -1 after saying why it failed. */
+static int
+close_output(FILE *fp, const char *path)
+{
+	int bad;
+
+	if (fp == stdout)
+		return 0;	/* main checks stdout, once, at the end */
+	bad = fflush(fp) == EOF || ferror(fp);
+	if (bad)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    errno != 0 ? strerror(errno) : "write error");
+	if (fclose(fp) == EOF && !bad) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/*
+ * The reports, once the run is over: the text summary (unless the JSON
+ * takes stdout), the per-client table, the histogram, the JSON and the
+ * plot; then the log is closed.  Returns EXIT_OK or EXIT_RUNTIME.
+ */
+static int
+write_outputs(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	int status = EXIT_OK;
+	FILE *fp;
+
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res);
+		if (cfg->per_client)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram)
+			report_histogram(stdout, res, terminal_width());
+	}
+	/* stdout goes first, so that a failing file cannot hide the summary. */
+	fflush(stdout);
+	if (cfg->json_path != NULL) {
+		errno = 0;
+		if ((fp = open_output(cfg->json_path)) == NULL)
+			status = EXIT_RUNTIME;
+		else {
+			json_write(fp, cfg, res);
+			if (close_output(fp, cfg->json_path) == -1)
+				status = EXIT_RUNTIME;
+		}
+	}
+	if (cfg->plot_path != NULL) {
+		errno = 0;
+		if ((fp = open_output(cfg->plot_path)) == NULL)
+			status = EXIT_RUNTIME;
+		else {
+			plot_write(fp, cfg, res);
+			if (close_output(fp, cfg->plot_path) == -1)
+				status = EXIT_RUNTIME;
+		}
+	}
+	if (col->log != NULL) {
+		/* A log that failed during the run has been reported. */
+		errno = 0;
+		if (res->stop != STOP_SINK &&
+		    close_output(col->log, cfg->log_path) == -1)
+			status = EXIT_RUNTIME;
+		else if (res->stop == STOP_SINK && col->log != stdout)
+			fclose(col->log);
+		col->log = NULL;
+	}
+	return status;
+}
+
+static void
+free_result(const struct config *cfg, struct result *res)
+{
+	unsigned i;
+
+	stats_free(&res->lat);
+	stats_free(&res->work);
+	stats_free(&res->timer);
+	if (res->clients != NULL)
+		for (i = 0; i < cfg->nclients; i++)
+			stats_free(&res->clients[i].lat);
+	free(res->clients);
+	res->clients = NULL;
+	timeline_free(res->timeline);
+	res->timeline = NULL;
+}
+
+/* The width of the terminal on stdout, or 80 when it is not one. */
+static int
+terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+/*
  * Says on stderr, in one line, why the run failed, and returns the exit
  * status.  A runtime failure outranks a failed workload.
  */
 static int
-report_failure(const struct result *res)
+report_failure(const struct config *cfg, const struct result *res)
 {
 	int st = res->dead_status;
 
@@ -208,8 +408,12 @@ report_failure(const struct result *res)
 			    "status %d\n", progname, res->dead_client,
 			    (int)res->dead_pid, WEXITSTATUS(st));
 		return EXIT_RUNTIME;
-	case STOP_ERROR:
 	case STOP_SINK:
+		fprintf(stderr, "%s: cannot write the log %s: %s (the run "
+		    "ended there)\n", progname, cfg->log_path != NULL ?
+		    cfg->log_path : "?", strerror(res->fail_errno));
+		return EXIT_RUNTIME;
+	case STOP_ERROR:
 		if (res->fail_errno == EAGAIN &&
 		    strcmp(res->fail_what, "fork") == 0)
 			fprintf(stderr, "%s: fork: %s (the process limit, "
@@ -265,10 +469,52 @@ report_break(const struct config *cfg, const struct brk *b)
 		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir);
 }
 
+/*
+ * Sees every sample: the per-client statistics, the timeline of the plot,
+ * the log and -v.  Returns -1 with errno set when the log fails.
+ */
 static int
-verbose_sink(void *arg, const struct sample *s)
+collect_sink(void *arg, const struct sample *s)
 {
-	report_verbose(arg, s);
+	struct collector *col = arg;
+	struct result *res = col->res;
+	struct client_stats *cs;
+
+	if (res->clients != NULL) {
+		cs = &res->clients[s->client];
+		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
+			cs->migrations++;
+		cs->last_cpu = s->cpu;
+		stats_add(&cs->lat, s->latency, s->client, s->when);
+	}
+	if (res->timeline != NULL)
+		timeline_add(res->timeline, s->when, s->latency);
+	if (col->cfg->verbose)
+		report_verbose(stderr, s);
+	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
+	    (long long)s->when, (unsigned long long)s->round, s->client,
+	    (int)s->cpu, (long long)s->latency) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Once a second: pushes the log to its file (so that a full disk shows
+ * within a second) and redraws the progress line once the run is past
+ * two seconds.
+ */
+static int
+collect_tick(void *arg, const struct result *res)
+{
+	struct collector *col = arg;
+	int64_t now = now_ns();
+
+	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
+		return -1;
+	if (col->progress && now - res->start >= PROGRESS_AFTER) {
+		report_progress(stderr, res, now);
+		col->shown = 1;
+	}
 	return 0;
 }
 
@@ -360,7 +606,12 @@ raise_nofile(unsigned nclients)
 }
 
 enum {
-	OPT_WARMUP = 256,
+	OPT_JSON = 256,
+	OPT_LOG,
+	OPT_PLOT,
+	OPT_HISTOGRAM,
+	OPT_PER_CLIENT,
+	OPT_WARMUP,
 	OPT_SEED,
 	OPT_CPUS,
 	OPT_PARENT_CPU,
@@ -390,6 +641,12 @@ static const struct option longopts[] = {
 	{ "breaktrace",	required_argument,	NULL,	OPT_BREAKTRACE },
 	{ "fail-above",	required_argument,	NULL,	OPT_FAIL_ABOVE },
 	{ "verbose",	no_argument,		NULL,	'v' },
+	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "json",	optional_argument,	NULL,	OPT_JSON },
+	{ "log",	required_argument,	NULL,	OPT_LOG },
+	{ "plot",	required_argument,	NULL,	OPT_PLOT },
+	{ "histogram",	no_argument,		NULL,	OPT_HISTOGRAM },
+	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -413,7 +670,7 @@ parse_args(int argc, char **argv, struct config *cfg)
 	    0, 0);
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:c:d:f:l:mn:s:t:S:vx:hV", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:d:f:l:mn:qs:t:S:vx:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -481,6 +738,30 @@ parse_args(int argc, char **argv, struct config *cfg)
 			cfg->work_kb = parse_num("work", optarg, 0,
 			    WORK_KB_MAX);
 			break;
+		case 'q':
+			cfg->quiet = 1;
+			break;
+		case OPT_JSON:
+			cfg->json_path = optarg != NULL ? optarg : "-";
+			if (*cfg->json_path == '\0')
+				usage_error("json file name is empty");
+			break;
+		case OPT_LOG:
+			cfg->log_path = optarg;
+			if (*optarg == '\0')
+				usage_error("log file name is empty");
+			break;
+		case OPT_PLOT:
+			cfg->plot_path = optarg;
+			if (*optarg == '\0')
+				usage_error("plot file name is empty");
+			break;
+		case OPT_HISTOGRAM:
+			cfg->histogram = 1;
+			break;
+		case OPT_PER_CLIENT:
+			cfg->per_client = 1;
+			break;
 		case 'h':
 			help();
 		case 'V':
@@ -489,6 +770,12 @@ parse_args(int argc, char **argv, struct config *cfg)
 		case ':':
 			usage_error("option %s needs a value", argv[optind - 1]);
 		default:
+			/* A long option given a value it does not take. */
+			if (strncmp(argv[optind - 1], "--", 2) == 0 &&
+			    strchr(argv[optind - 1], '=') != NULL &&
+			    optopt != 0)
+				usage_error("option takes no value: %s",
+				    argv[optind - 1]);
 			if (optopt != 0)
 				usage_error("unknown option: -%c", optopt);
 			usage_error("unknown option: %s", argv[optind - 1]);
@@ -503,6 +790,15 @@ parse_args(int argc, char **argv, struct config *cfg)
 	if (min > max)
 		usage_error("min-delay (%lld ms) is above max-delay (%lld ms)",
 		    min, max);
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0 &&
+	    (cfg->histogram || cfg->per_client))
+		usage_error("%s prints to stdout, which --json takes: give "
+		    "--json=FILE", cfg->histogram ? "--histogram" :
+		    "--per-client");
+	if (cfg->log_path != NULL && strcmp(cfg->log_path, "-") == 0)
+		usage_error("log cannot be -: stdout takes the summary");
+	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
+		usage_error("plot cannot be -: stdout takes the summary");
 	cfg->min_delay = min * NSEC_PER_MSEC;
 	cfg->max_delay = max * NSEC_PER_MSEC;
 
@@ -842,7 +1138,8 @@ usage_error(const char *fmt, ...)
 	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
 	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
-	"            [command [arg ...]]\n" \
+	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
+	"            [--per-client] [command [arg ...]]\n" \
 	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
 	"B.json[,...] [C.json ...]\n"
 
@@ -892,6 +1189,17 @@ help(void)
 "  -x, --work=KB         after each wake-up, every client works over a KB\n"
 "                        buffer (fill, then an LZ-like pass) and the time it\n"
 "                        takes is reported in a second block (default 0: off)\n"
+"  -q, --quiet           no progress line on stderr (shown only when stderr\n"
+"                        is a terminal, the run is past 2 s and -v is off)\n"
+"      --json[=FILE]     write the results as JSON (docs/json-schema.md) to\n"
+"                        FILE; to stdout, in place of the summary, with no\n"
+"                        FILE or with -\n"
+"      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
+"                        client, cpu, latency_ns; a write error ends the run\n"
+"      --plot=FILE       draw the distribution and latency over time as SVG\n"
+"      --histogram       print a text histogram after the summary\n"
+"      --per-client      print a table per client after the summary:\n"
+"                        samples, mean, max, p99 (within 6.25%), migrations\n"
 "  -v, --verbose         print every latency on stderr as it is logged\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"
@@ -907,6 +1215,8 @@ help(void)
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
-"              --fail-above=p99=100us,max=1ms\n", stdout);
+"              --fail-above=p99=100us,max=1ms\n"
+"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n",
+	    stdout);
 	exit(EXIT_OK);
 }

@@ -5,7 +5,8 @@
  * house: latt.c parses and orchestrates, measure.c owns the clients and the
  * measurement loop, workload.c starts and stops everything that runs beside
  * the measurement, tune.c places and prioritises latt's own processes,
- * trace.c talks to tracefs, report.c prints finished results.
+ * trace.c talks to tracefs, report.c prints finished results as text,
+ * json.c writes them as JSON and plot.c draws them as SVG.
  */
 #ifndef LATT_H
 #define LATT_H
@@ -112,6 +113,14 @@ struct config {
 	struct trace	 trace;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
+
+	/* Outputs. */
+	int		 quiet;		/* no progress line */
+	int		 per_client;	/* the per-client table */
+	int		 histogram;	/* the text histogram */
+	const char	*json_path;	/* "-": stdout, in place of the text */
+	const char	*log_path;	/* CSV of every sample */
+	const char	*plot_path;	/* SVG */
 };
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */
@@ -130,6 +139,14 @@ struct sample {
  * errno set to end the run (a log file that cannot be written, say).
  */
 typedef int (*sample_sink)(void *arg, const struct sample *);
+
+/*
+ * A tick is called by the measurement loop between rounds (and during long
+ * sleeps), at most once a second, with the sink's argument.  It returns 0,
+ * or -1 with errno set to end the run like a failed sink.
+ */
+struct result;
+typedef int (*tick_hook)(void *arg, const struct result *);
 
 enum stop_reason {
 	STOP_NONE,
@@ -189,12 +206,27 @@ struct workload {
 	size_t		 nslots;
 };
 
+/* What one client saw, kept with --per-client and --json. */
+struct client_stats {
+	struct stats	 lat;		/* at CLIENT_SUB_BITS precision */
+	int32_t		 last_cpu;	/* -1 before the first sample */
+	uint64_t	 migrations;	/* wake CPU differed from the last one */
+};
+
+/*
+ * Per-client histograms are coarse to keep memory at 2.6 KiB a client:
+ * a per-client percentile is within 1/2^(3+1) = 6.25% of the truth.
+ */
+#define CLIENT_SUB_BITS	3
+
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
 	struct stats	 work;		/* -x: time of the work after waking */
 	struct stats	 timer;		/* the parent's timer latency: woke
 					   minus its absolute deadline */
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
+	struct client_stats *clients;	/* nclients of them, or NULL */
+	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -222,7 +254,7 @@ long long parse_num(const char *name, const char *s, long long min,
 struct engine;
 struct engine	*clients_start(const struct config *, struct result *);
 int	 measure_run(const struct config *, struct engine *, struct result *,
-	    sample_sink, void *sink_arg);
+	    sample_sink, tick_hook, void *sink_arg);
 void	 clients_stop(struct engine *, struct result *);
 
 /* workload.c */
@@ -257,5 +289,16 @@ void	 trace_close(struct trace *);
 void	 report_text(FILE *, const struct config *, const struct result *);
 void	 report_verbose(FILE *, const struct sample *);
 unsigned report_limits(FILE *, const struct config *, const struct result *);
+void	 report_per_client(FILE *, const struct config *, const struct result *);
+void	 report_histogram(FILE *, const struct result *, int width);
+void	 report_progress(FILE *, const struct result *, int64_t now);
+
+/* json.c: returns 0, or -1 with errno set when fp failed. */
+int	 json_write(FILE *, const struct config *, const struct result *);
+/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
+size_t	 json_utf8_len(const unsigned char *s);
+
+/* plot.c: returns 0, or -1 with errno set when fp failed. */
+int	 plot_write(FILE *, const struct config *, const struct result *);
 
 #endif /* LATT_H */

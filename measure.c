@@ -445,18 +445,21 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
  * Sleeps a random while to an absolute deadline, records how late the
  * sleep woke as a timer sample, runs a round, and repeats until something
  * ends the run: the workload, a signal, a failure, --duration, --samples
- * or --breaktrace.  Returns 0; why the run ended is in res->stop.
+ * or --breaktrace.  The tick, if any, runs at most once a second, between
+ * rounds or in the middle of a long sleep.  Returns 0; why the run ended is
+ * in res->stop.
  */
 int
 measure_run(const struct config *cfg, struct engine *eng, struct result *res,
-    sample_sink sink, void *sink_arg)
+    sample_sink sink, tick_hook tick, void *sink_arg)
 {
 	uint64_t rng = cfg->seed, span;
-	int64_t deadline, woke, end;
+	int64_t deadline, woke = -1, end, next_tick, now, target;
 	struct brk b;
 
 	end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
+	next_tick = now_ns() + NSEC_PER_SEC;
 	while (!check_flags(eng, res)) {
 		if (cfg->samples > 0 && res->lat.n >= cfg->samples) {
 			res->stop = STOP_SAMPLES;
@@ -469,12 +472,26 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 		/*
 		 * A sleep cut short by a signal is not a sample; unless the
 		 * signal ends the run (a child of the workload that exited,
-		 * say), latt sleeps on to the same deadline.
+		 * say), latt sleeps on to the same deadline.  A sleep longer
+		 * than the tick's second wakes for the tick, then sleeps on
+		 * to the same absolute deadline.
 		 */
-		while ((woke = sleep_until(deadline)) == -1 &&
-		    !check_flags(eng, res) && now_ns() < deadline)
-			;
-		if (woke != -1 && deadline - res->start >= cfg->warmup) {
+		for (;;) {
+			target = tick != NULL && next_tick < deadline ?
+			    next_tick : deadline;
+			while ((woke = sleep_until(target)) == -1 &&
+			    !check_flags(eng, res) && now_ns() < target)
+				;
+			if (res->stop != STOP_NONE || target == deadline)
+				break;
+			next_tick = now_ns() + NSEC_PER_SEC;
+			if (tick(sink_arg, res) == -1) {
+				fail(res, STOP_SINK, "tick");
+				return 0;
+			}
+		}
+		if (res->stop == STOP_NONE && woke != -1 &&
+		    deadline - res->start >= cfg->warmup) {
 			memset(&b, 0, sizeof(b));
 			b.timer = 1;
 			b.latency = woke - deadline;
@@ -491,6 +508,13 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 		}
 		if (do_round(cfg, eng, res, sink, sink_arg) == -1)
 			break;
+		if (tick != NULL && (now = now_ns()) >= next_tick) {
+			next_tick = now + NSEC_PER_SEC;
+			if (tick(sink_arg, res) == -1) {
+				fail(res, STOP_SINK, "tick");
+				break;
+			}
+		}
 	}
 	return 0;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The text reports: the 2009 summary block, byte for byte in its old shape,
- * then the extension block (with the timer series), and the --fail-above
- * verdicts.  Reports read finished results; they never measure.
+ * then the extension block (with the timer series), the --fail-above
+ * verdicts, the per-client table, the text histogram, and the progress
+ * line.  Reports read finished results (the progress line, the results so
+ * far); they never measure.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -320,4 +322,130 @@ report_verbose(FILE *fp, const struct sample *s)
 	if (s->work_ns > 0)
 		fprintf(fp, ", work %.3f usec", usec(s->work_ns));
 	fputs(")\n", fp);
+}
+
+/*
+ * The per-client table.  Per-client histograms are coarse (CLIENT_SUB_BITS),
+ * so the p99 column is within 6.25% of the exact value.
+ */
+void
+report_per_client(FILE *fp, const struct config *cfg,
+    const struct result *res)
+{
+	static const double q99[] = { 0.99 };
+	const struct client_stats *cs;
+	int64_t p99;
+	unsigned i;
+
+	if (res->clients == NULL)
+		return;
+	fprintf(fp, "\nPer client (usec; p99 within 6.25%%):\n");
+	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
+	    "mean", "max", "p99", "migrations");
+	for (i = 0; i < cfg->nclients; i++) {
+		cs = &res->clients[i];
+		stats_percentiles(&cs->lat, q99, &p99, 1);
+		fprintf(fp, "\t%6u %10llu %12.3f %12.3f %12.3f %10llu\n", i,
+		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
+		    usec(cs->lat.max), usec(p99),
+		    (unsigned long long)cs->migrations);
+	}
+}
+
+/* The power-of-two group of a value: 0 for 0 and 1, else floor(log2 v). */
+static unsigned
+group_of(int64_t v)
+{
+	if (v < 2)
+		return 0;
+	return 63 - (unsigned)__builtin_clzll((uint64_t)v);
+}
+
+/*
+ * The text histogram: one line per power of two of latency, from the
+ * lowest non-empty one to the highest, with the count, the cumulative
+ * percentage and a bar scaled to width columns.  Samples beyond the
+ * histogram's range get a line of their own.
+ */
+void
+report_histogram(FILE *fp, const struct result *res, int width)
+{
+	const struct hist *h = &res->lat.hist;
+	uint64_t groups[HIST_MAX_BITS], cum = 0, top = 0, c;
+	unsigned g, lo = HIST_MAX_BITS, hi = 0;
+	int barw, len, k;
+	size_t i;
+
+	memset(groups, 0, sizeof(groups));
+	for (i = 0; i < h->nbuckets; i++) {
+		if (h->counts[i] == 0)
+			continue;
+		g = group_of(hist_lower(h, i));
+		groups[g] += h->counts[i];
+		if (g < lo)
+			lo = g;
+		if (g > hi)
+			hi = g;
+	}
+	fprintf(fp, "\nHistogram (usec, one line per power of two):\n");
+	fprintf(fp, "  %10s   %10s    %10s %8s\n", "from", "to", "count",
+	    "cum%");
+	if (h->total == 0) {
+		fprintf(fp, "  (no samples)\n");
+		return;
+	}
+	for (g = lo; g <= hi; g++)
+		if (groups[g] > top)
+			top = groups[g];
+	if (h->overflow > top)
+		top = h->overflow;
+	barw = width - 52;
+	if (barw < 10)
+		barw = 10;
+	/* Rows lo..hi are the groups; row HIST_MAX_BITS is the overflow. */
+	for (g = lo; g <= HIST_MAX_BITS; g++) {
+		if (g > hi && g < HIST_MAX_BITS)
+			continue;
+		if (g == HIST_MAX_BITS && h->overflow == 0)
+			break;
+		if (g < HIST_MAX_BITS) {
+			c = groups[g];
+			fprintf(fp, "  %10.3f - %10.3f us %10llu",
+			    g == 0 ? 0.0 : usec((double)((int64_t)1 << g)),
+			    usec(g == 0 ? 1.0 :
+			    (double)(((int64_t)1 << (g + 1)) - 1)),
+			    (unsigned long long)c);
+		} else {
+			c = h->overflow;
+			fprintf(fp, "  %10.3f - %10s us %10llu",
+			    usec((double)((int64_t)1 << HIST_MAX_BITS)), "more",
+			    (unsigned long long)c);
+		}
+		cum += c;
+		fprintf(fp, " %7.2f%% ", 100.0 * (double)cum / (double)h->total);
+		len = (int)((double)c * barw / (double)top + 0.5);
+		if (len == 0 && c > 0)
+			len = 1;
+		for (k = 0; k < len; k++)
+			fputc('#', fp);
+		fputc('\n', fp);
+	}
+}
+
+/*
+ * The progress line on a terminal: carriage return, the figures so far,
+ * and an erase to the end of the line, so that it redraws in place.
+ */
+void
+report_progress(FILE *fp, const struct result *res, int64_t now)
+{
+	static const double q99[] = { 0.99 };
+	int64_t p99;
+
+	stats_percentiles(&res->lat, q99, &p99, 1);
+	fprintf(fp, "\r%.0f s  %llu samples  max %.1f us  p99 %.1f us  "
+	    "workload %s\033[K", (double)(now - res->start) / NSEC_PER_SEC,
+	    (unsigned long long)res->lat.n, usec(res->lat.max), usec(p99),
+	    res->wl.reaped ? "ended" : "running");
+	fflush(fp);
 }

@@ -337,3 +337,88 @@ stats_percentiles(const struct stats *s, const double *q, int64_t *out,
 	for (; j < nq; j++)
 		out[j] = s->max;
 }
+
+struct timeline *
+timeline_new(void)
+{
+	struct timeline *tl;
+
+	if ((tl = calloc(1, sizeof(*tl))) == NULL)
+		return NULL;
+	tl->points = calloc(TIMELINE_POINTS, sizeof(*tl->points));
+	if (tl->points == NULL) {
+		free(tl);
+		errno = ENOMEM;
+		return NULL;
+	}
+	tl->width = TIMELINE_WIDTH0;
+	return tl;
+}
+
+void
+timeline_free(struct timeline *tl)
+{
+	if (tl == NULL)
+		return;
+	free(tl->points);
+	free(tl);
+}
+
+static void
+merge_slice(struct timeline_slice *dst, const struct timeline_slice *src)
+{
+	if (src->n == 0)
+		return;
+	if (dst->n == 0) {
+		*dst = *src;
+		return;
+	}
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+}
+
+/* Halves the resolution: slice i becomes slices 2i and 2i+1. */
+static void
+timeline_coarsen(struct timeline *tl)
+{
+	struct timeline_slice tmp;
+	size_t i;
+
+	for (i = 0; i < TIMELINE_SLICES / 2; i++) {
+		tmp = tl->slice[2 * i];
+		merge_slice(&tmp, &tl->slice[2 * i + 1]);
+		tl->slice[i] = tmp;
+	}
+	memset(&tl->slice[TIMELINE_SLICES / 2], 0,
+	    (TIMELINE_SLICES / 2) * sizeof(tl->slice[0]));
+	tl->nused = (tl->nused + 1) / 2;
+	tl->width *= 2;
+}
+
+void
+timeline_add(struct timeline *tl, int64_t when, int64_t value)
+{
+	struct timeline_slice one;
+	size_t i;
+
+	if (when < 0)
+		when = 0;
+	while (when / tl->width >= TIMELINE_SLICES)
+		timeline_coarsen(tl);
+	i = (size_t)(when / tl->width);
+	one.n = 1;
+	one.min = value;
+	one.max = value;
+	merge_slice(&tl->slice[i], &one);
+	if (i + 1 > tl->nused)
+		tl->nused = i + 1;
+	if (tl->npoints < TIMELINE_POINTS) {
+		tl->points[tl->npoints].when = when;
+		tl->points[tl->npoints].value = value;
+		tl->npoints++;
+	}
+	tl->n++;
+}

@@ -87,4 +87,42 @@ double	 stats_sterr(const struct stats *);	/* stdev / sqrt(n); 0 when n < 2 */
 void	 stats_percentiles(const struct stats *, const double *q, int64_t *out,
 	    size_t nq);
 
+/*
+ * A timeline: latency over time in bounded memory.  It keeps the first
+ * TIMELINE_POINTS samples as they are (for a scatter plot), and for all of
+ * them the minimum, maximum and count per time slice.  There are always
+ * TIMELINE_SLICES slices, starting TIMELINE_WIDTH0 ns wide; when a sample
+ * falls past the last one, neighbours merge pairwise and the width doubles,
+ * so any run length fits.  Memory: about 340 KiB, allocated once.
+ */
+#define TIMELINE_SLICES	1024
+#define TIMELINE_POINTS	20000
+#define TIMELINE_WIDTH0	1000000LL	/* 1 ms */
+
+struct timeline_slice {
+	uint64_t	n;
+	int64_t		min;
+	int64_t		max;
+};
+
+struct timeline_point {
+	int64_t		when;
+	int64_t		value;
+};
+
+struct timeline {
+	int64_t			 width;		/* ns per slice */
+	size_t			 nused;		/* slices up to the last used */
+	uint64_t		 n;		/* samples added */
+	size_t			 npoints;	/* points kept, <= TIMELINE_POINTS */
+	struct timeline_point	*points;
+	struct timeline_slice	 slice[TIMELINE_SLICES];
+};
+
+/* Returns a new timeline, or NULL with errno set. */
+struct timeline	*timeline_new(void);
+void	 timeline_free(struct timeline *);	/* NULL is safe */
+/* Adds value at time when (ns, negative counts as 0). */
+void	 timeline_add(struct timeline *, int64_t when, int64_t value);
+
 #endif /* STATS_H */

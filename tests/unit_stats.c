@@ -131,6 +131,7 @@ static void	test_oracle_exponential(void);
 static void	test_oracle_lognormal(void);
 static void	test_oracle_pareto(void);
 static void	test_oracle_bimodal(void);
+static void	test_timeline(void);
 
 static const struct test tests[] = {
 	{ "hist_init_bad_sub_bits",	test_init_bad_sub_bits },
@@ -156,6 +157,7 @@ static const struct test tests[] = {
 	{ "oracle_lognormal",		test_oracle_lognormal },
 	{ "oracle_pareto",		test_oracle_pareto },
 	{ "oracle_bimodal",		test_oracle_bimodal },
+	{ "timeline_rebin",		test_timeline },
 };
 
 int
@@ -1253,4 +1255,68 @@ static void
 test_oracle_bimodal(void)
 {
 	oracle(D_BIMODAL, 15);
+}
+
+/*
+ * The timeline keeps the first TIMELINE_POINTS samples as they are, and
+ * after any number of re-binnings every slice holds exactly the samples of
+ * its time range (checked against slices recomputed at the final width).
+ */
+static void
+test_timeline(void)
+{
+	static struct timeline_slice want[TIMELINE_SLICES];
+	struct timeline *tl;
+	uint64_t rng, total = 0;
+	int64_t when, v;
+	size_t i, k, n = 3 * TIMELINE_POINTS;
+	int pass;
+
+	timeline_free(NULL);
+	CHECK((tl = timeline_new()) != NULL, "timeline_new: %s",
+	    strerror(errno));
+	for (pass = 0; pass < 2; pass++) {
+		rng_seed(&rng, 42);
+		memset(want, 0, sizeof(want));
+		for (i = 0; i < n; i++) {
+			/* 0 .. about 1000 s, ascending, with a negative start. */
+			when = (int64_t)i * 33333331 - 5;
+			v = (int64_t)(rng_next(&rng) % 10000000);
+			if (pass == 0) {
+				timeline_add(tl, when, v);
+				continue;
+			}
+			if (i < TIMELINE_POINTS)
+				CHECK(tl->points[i].when == (when < 0 ? 0 :
+				    when) && tl->points[i].value == v,
+				    "point %zu differs", i);
+			k = (size_t)((when < 0 ? 0 : when) / tl->width);
+			CHECK(k < TIMELINE_SLICES, "sample %zu past the end", i);
+			if (want[k].n == 0 || v < want[k].min)
+				want[k].min = v;
+			if (want[k].n == 0 || v > want[k].max)
+				want[k].max = v;
+			want[k].n++;
+		}
+	}
+	CHECK(tl->n == n && tl->npoints == TIMELINE_POINTS,
+	    "n %ju npoints %zu", (uintmax_t)tl->n, tl->npoints);
+	CHECK(tl->width > TIMELINE_WIDTH0 && tl->nused <= TIMELINE_SLICES &&
+	    tl->nused > TIMELINE_SLICES / 2, "width %jd nused %zu",
+	    (intmax_t)tl->width, tl->nused);
+	for (k = 0; k < TIMELINE_SLICES; k++) {
+		total += tl->slice[k].n;
+		CHECK(tl->slice[k].n == want[k].n && (want[k].n == 0 ||
+		    (tl->slice[k].min == want[k].min &&
+		    tl->slice[k].max == want[k].max)),
+		    "slice %zu: n %ju min %jd max %jd, want %ju %jd %jd", k,
+		    (uintmax_t)tl->slice[k].n, (intmax_t)tl->slice[k].min,
+		    (intmax_t)tl->slice[k].max, (uintmax_t)want[k].n,
+		    (intmax_t)want[k].min, (intmax_t)want[k].max);
+		CHECK(k < tl->nused || tl->slice[k].n == 0,
+		    "slice %zu used past nused", k);
+	}
+	CHECK(total == n, "slices hold %ju of %zu", (uintmax_t)total, n);
+out:
+	timeline_free(tl);
 }

@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The JSON report: writes a finished run as one JSON object in the schema
+ * of docs/json-schema.md (schema_version 1), with the environment the run
+ * took place in.  Strings are always valid JSON and valid UTF-8: control
+ * characters, quotes and backslashes are escaped, and every byte that is
+ * not part of a well-formed UTF-8 sequence becomes U+FFFD.
+ */
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "latt.h"
+
+#define SCHEMA_VERSION	1
+#define SMALL_FILE_MAX	65536	/* /proc/cmdline and friends */
+
+static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
+static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
+    "p99_9_ns", "p99_99_ns" };
+#define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
+
+static void	 put_string(FILE *, const char *);
+static void	 put_double(FILE *, double);
+static void	 put_key(FILE *, int *, const char *);
+static void	 put_member(FILE *, int *, const char *);
+static void	 put_str_or_null(FILE *, const char *);
+static char	*read_small_file(const char *);
+static char	*preemption_model(const struct utsname *);
+static void	 put_parameters(FILE *, const struct config *);
+static void	 put_environment(FILE *);
+static void	 put_workload(FILE *, const struct workload *);
+static void	 put_run(FILE *, const struct result *);
+static void	 put_series(FILE *, const struct stats *, int with_client);
+static void	 put_loads(FILE *, const struct workload *);
+static void	 put_per_client(FILE *, const struct config *,
+		    const struct result *);
+
+int
+json_write(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	int first = 1;
+
+	fputc('{', fp);
+	put_key(fp, &first, "schema_version");
+	fprintf(fp, "%d", SCHEMA_VERSION);
+	put_key(fp, &first, "tool");
+	put_string(fp, "latt");
+	put_key(fp, &first, "version");
+	put_string(fp, LATT_VERSION);
+	put_key(fp, &first, "parameters");
+	put_parameters(fp, cfg);
+	put_key(fp, &first, "environment");
+	put_environment(fp);
+	put_key(fp, &first, "workload");
+	put_workload(fp, &res->wl);
+	put_key(fp, &first, "run");
+	put_run(fp, res);
+	put_key(fp, &first, "latency");
+	put_series(fp, &res->lat, 1);
+	put_key(fp, &first, "timer");
+	put_series(fp, &res->timer, 0);
+	if (cfg->work_kb > 0) {
+		put_key(fp, &first, "work");
+		put_series(fp, &res->work, 1);
+	}
+	put_key(fp, &first, "loads");
+	put_loads(fp, &res->wl);
+	put_key(fp, &first, "per_client");
+	put_per_client(fp, cfg, res);
+	fputs("\n}\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
+
+/* Starts a member of an object: a comma unless first, a newline, the key. */
+static void
+put_key(FILE *fp, int *first, const char *key)
+{
+	if (!*first)
+		fputc(',', fp);
+	*first = 0;
+	fputs("\n  ", fp);
+	put_string(fp, key);
+	fputs(": ", fp);
+}
+
+/*
+ * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
+ * when s does not start one: a stray continuation byte, a truncated or
+ * overlong sequence, a surrogate, or a code point above U+10FFFF.
+ */
+size_t
+json_utf8_len(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the terminating NUL */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* The same, one level deeper: a member of a top-level member. */
+static void
+put_member(FILE *fp, int *first, const char *key)
+{
+	if (!*first)
+		fputc(',', fp);
+	*first = 0;
+	fputs("\n    ", fp);
+	put_string(fp, key);
+	fputs(": ", fp);
+}
+
+/* Writes s as a JSON string; see the header comment for what is escaped. */
+static void
+put_string(FILE *fp, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	fputc('"', fp);
+	while (*s != '\0') {
+		switch (*s) {
+		case '"':
+			fputs("\\\"", fp);
+			break;
+		case '\\':
+			fputs("\\\\", fp);
+			break;
+		case '\n':
+			fputs("\\n", fp);
+			break;
+		case '\t':
+			fputs("\\t", fp);
+			break;
+		case '\r':
+			fputs("\\r", fp);
+			break;
+		case '\b':
+			fputs("\\b", fp);
+			break;
+		case '\f':
+			fputs("\\f", fp);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f) {
+				fprintf(fp, "\\u%04x", *s);
+				break;
+			}
+			if ((n = json_utf8_len(s)) == 0) {
+				fputs("\\ufffd", fp);
+				break;
+			}
+			fwrite(s, 1, n, fp);
+			s += n;
+			continue;
+		}
+		s++;
+	}
+	fputc('"', fp);
+}
+
+static void
+put_str_or_null(FILE *fp, const char *s)
+{
+	if (s == NULL)
+		fputs("null", fp);
+	else
+		put_string(fp, s);
+}
+
+/*
+ * Writes a double in the shortest of %.15g, %.16g and %.17g that reads
+ * back to the same value, so that a reader gets exactly what latt had.
+ * Statistics are never NaN or infinite; if one were, it would be null.
+ */
+static void
+put_double(FILE *fp, double v)
+{
+	char buf[40];
+	int prec;
+
+	if (!isfinite(v)) {
+		fputs("null", fp);
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", prec, v);
+	/* A whole number keeps a ".0" so that every reader sees a float. */
+	if (strspn(buf, "-0123456789") == strlen(buf))
+		strcat(buf, ".0");
+	fputs(buf, fp);
+}
+
+static void
+put_parameters(FILE *fp, const struct config *cfg)
+{
+	int first = 1, i;
+
+	fputc('{', fp);
+	put_member(fp, &first, "clients");
+	fprintf(fp, "%u", cfg->nclients);
+	put_member(fp, &first, "min_delay_ns");
+	fprintf(fp, "%lld", (long long)cfg->min_delay);
+	put_member(fp, &first, "max_delay_ns");
+	fprintf(fp, "%lld", (long long)cfg->max_delay);
+	put_member(fp, &first, "seed");
+	fprintf(fp, "%llu", (unsigned long long)cfg->seed);
+	put_member(fp, &first, "command");
+	if (cfg->ncmd == 1)
+		put_string(fp, cfg->cmd[0]);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "argv");
+	fputc('[', fp);
+	for (i = 0; i < cfg->ncmd; i++) {
+		if (i > 0)
+			fputs(", ", fp);
+		put_string(fp, cfg->cmd[i]);
+	}
+	fputc(']', fp);
+	put_member(fp, &first, "loads");
+	fputc('[', fp);
+	for (i = 0; i < (int)cfg->nload; i++)
+		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u}",
+		    i > 0 ? ", " : "", load_name(cfg->load[i].kind),
+		    load_nproc(cfg->load[i].kind, cfg->load[i].n));
+	fputc(']', fp);
+	put_member(fp, &first, "duration_ns");
+	if (cfg->duration > 0)
+		fprintf(fp, "%lld", (long long)cfg->duration);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "samples_limit");
+	if (cfg->samples > 0)
+		fprintf(fp, "%llu", (unsigned long long)cfg->samples);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "warmup_ns");
+	fprintf(fp, "%lld", (long long)cfg->warmup);
+	put_member(fp, &first, "work_kb");
+	if (cfg->work_kb > 0)
+		fprintf(fp, "%u", cfg->work_kb);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "bare");
+	fputs(cfg->bare ? "true" : "false", fp);
+	fputs("\n  }", fp);
+}
+
+/*
+ * Reads a small text file whole, without its trailing newline; NULL when
+ * it cannot be read or is empty.
+ */
+static char *
+read_small_file(const char *path)
+{
+	FILE *fp;
+	char *buf;
+	size_t n;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return NULL;
+	if ((buf = malloc(SMALL_FILE_MAX)) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	n = fread(buf, 1, SMALL_FILE_MAX - 1, fp);
+	fclose(fp);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	if (n == 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The preemption model: debugfs's sched/preempt marks the dynamic model in
+ * use with parentheses, as in "none voluntary (full) lazy"; without it the
+ * kernel version string says PREEMPT_RT, PREEMPT_DYNAMIC or PREEMPT.
+ * Returns a malloc'd string, or NULL when nothing tells.
+ */
+static char *
+preemption_model(const struct utsname *u)
+{
+	char *s, *open, *close, *out;
+	const char *v;
+
+	if ((s = read_small_file("/sys/kernel/debug/sched/preempt")) != NULL) {
+		open = strchr(s, '(');
+		close = open != NULL ? strchr(open, ')') : NULL;
+		if (open != NULL && close != NULL) {
+			*close = '\0';
+			if (asprintf(&out, "dynamic (%s)", open + 1) == -1)
+				out = NULL;
+			free(s);
+			return out;
+		}
+		free(s);
+	}
+	if (u == NULL)
+		return NULL;
+	if (strstr(u->version, "PREEMPT_RT") != NULL)
+		return strdup("rt");
+	if (strstr(u->version, "PREEMPT_DYNAMIC") != NULL)
+		return strdup("dynamic");
+	for (v = u->version; (v = strstr(v, "PREEMPT")) != NULL; v += 7)
+		if (v[7] == ' ' || v[7] == '\0')
+			return strdup("full");
+	return NULL;
+}
+
+static void
+put_environment(FILE *fp)
+{
+	struct utsname u, *up = NULL;
+	char host[256], *s;
+	long ncpu;
+	int first = 1, slack;
+
+	if (uname(&u) == 0)
+		up = &u;
+	fputc('{', fp);
+	put_member(fp, &first, "kernel_release");
+	put_str_or_null(fp, up != NULL ? u.release : NULL);
+	put_member(fp, &first, "kernel_version");
+	put_str_or_null(fp, up != NULL ? u.version : NULL);
+	put_member(fp, &first, "machine");
+	put_str_or_null(fp, up != NULL ? u.machine : NULL);
+	put_member(fp, &first, "hostname");
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		put_string(fp, host);
+	} else
+		fputs("null", fp);
+	put_member(fp, &first, "cpus_online");
+	if ((ncpu = sysconf(_SC_NPROCESSORS_ONLN)) > 0)
+		fprintf(fp, "%ld", ncpu);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "clocksource");
+	s = read_small_file("/sys/devices/system/clocksource/clocksource0/"
+	    "current_clocksource");
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "cmdline");
+	s = read_small_file("/proc/cmdline");
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "preemption");
+	s = preemption_model(up);
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "timer_slack_ns");
+	if ((slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) >= 0)
+		fprintf(fp, "%d", slack);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "latt_version");
+	put_string(fp, LATT_VERSION);
+	fputs("\n  }", fp);
+}
+
+static void
+put_workload(FILE *fp, const struct workload *wl)
+{
+	const char *status;
+	int first = 1, code = -1, sig = -1;
+
+	if (wl->pid <= 0)
+		status = "none";
+	else if (wl->exec_errno)
+		status = "not-run";
+	else if (!wl->reaped || wl->stopped_by_us)
+		status = "stopped";
+	else if (WIFEXITED(wl->status))
+		status = "exited";
+	else
+		status = "signalled";
+	if (wl->pid > 0 && wl->reaped && !wl->exec_errno) {
+		if (WIFEXITED(wl->status))
+			code = WEXITSTATUS(wl->status);
+		else if (WIFSIGNALED(wl->status))
+			sig = WTERMSIG(wl->status);
+	}
+	fputc('{', fp);
+	put_member(fp, &first, "status");
+	put_string(fp, status);
+	put_member(fp, &first, "exit_code");
+	if (code >= 0)
+		fprintf(fp, "%d", code);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "signal");
+	if (sig >= 0)
+		fprintf(fp, "%d", sig);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "wall_ns");
+	fprintf(fp, "%lld", (long long)(wl->pid > 0 && wl->end >= wl->start ?
+	    wl->end - wl->start : 0));
+	fputs("\n  }", fp);
+}
+
+static const char *
+ended_by(enum stop_reason stop)
+{
+	switch (stop) {
+	case STOP_WORKLOAD:
+		return "workload";
+	case STOP_SIGNAL:
+		return "signal";
+	case STOP_CLIENT:
+		return "client";
+	case STOP_DURATION:
+		return "duration";
+	case STOP_SAMPLES:
+		return "samples";
+	case STOP_BREAK:
+		return "breaktrace";
+	case STOP_ERROR:
+	case STOP_SINK:
+		return "error";
+	default:
+		return "error";
+	}
+}
+
+static void
+put_run(FILE *fp, const struct result *res)
+{
+	int first = 1;
+
+	fputc('{', fp);
+	put_member(fp, &first, "wall_ns");
+	fprintf(fp, "%lld", (long long)(res->end - res->start));
+	put_member(fp, &first, "rounds");
+	fprintf(fp, "%llu", (unsigned long long)res->nrounds);
+	put_member(fp, &first, "ended_by");
+	put_string(fp, ended_by(res->stop));
+	put_member(fp, &first, "discarded");
+	fprintf(fp, "%llu", (unsigned long long)res->discarded);
+	fputs("\n  }", fp);
+}
+
+/*
+ * A series: the statistics of the text summary and the histogram's
+ * non-empty buckets.  with_client says whether the maximum's tag is a
+ * client (it is not for the timer series).
+ */
+static void
+put_series(FILE *fp, const struct stats *st, int with_client)
+{
+	const struct hist *h = &st->hist;
+	int64_t pct[NQUANTILES];
+	int first = 1, bfirst = 1;
+	size_t i;
+
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	fputc('{', fp);
+	put_member(fp, &first, "samples");
+	fprintf(fp, "%llu", (unsigned long long)st->n);
+	put_member(fp, &first, "overflow");
+	fprintf(fp, "%llu", (unsigned long long)h->overflow);
+	put_member(fp, &first, "min_ns");
+	fprintf(fp, "%lld", (long long)st->min);
+	put_member(fp, &first, "max_ns");
+	fprintf(fp, "%lld", (long long)st->max);
+	put_member(fp, &first, "max_client");
+	if (with_client && st->n > 0)
+		fprintf(fp, "%u", st->max_tag);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "max_at_ns");
+	if (st->n > 0)
+		fprintf(fp, "%lld", (long long)st->max_when);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "mean_ns");
+	put_double(fp, stats_mean(st));
+	put_member(fp, &first, "stdev_ns");
+	put_double(fp, stats_stdev(st));
+	put_member(fp, &first, "stderr_ns");
+	put_double(fp, stats_sterr(st));
+	for (i = 0; i < NQUANTILES; i++) {
+		put_member(fp, &first, qkeys[i]);
+		fprintf(fp, "%lld", (long long)pct[i]);
+	}
+	put_member(fp, &first, "histogram");
+	fprintf(fp, "{\"sub_bits\": %u, \"buckets\": [", h->sub_bits);
+	for (i = 0; i < h->nbuckets; i++) {
+		if (h->counts[i] == 0)
+			continue;
+		fprintf(fp, "%s\n      [%lld, %lld, %llu]", bfirst ? "" : ",",
+		    (long long)hist_lower(h, i), (long long)hist_upper(h, i),
+		    (unsigned long long)h->counts[i]);
+		bfirst = 0;
+	}
+	fputs(bfirst ? "]}" : "\n    ]}", fp);
+	fputs("\n  }", fp);
+}
+
+static void
+put_per_client(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	static const double q99[] = { 0.99 };
+	const struct client_stats *cs;
+	int64_t p99;
+	unsigned i;
+
+	fputc('[', fp);
+	for (i = 0; res->clients != NULL && i < cfg->nclients; i++) {
+		cs = &res->clients[i];
+		stats_percentiles(&cs->lat, q99, &p99, 1);
+		fprintf(fp, "%s\n    {\"client\": %u, \"samples\": %llu, "
+		    "\"mean_ns\": ", i > 0 ? "," : "", i,
+		    (unsigned long long)cs->lat.n);
+		put_double(fp, stats_mean(&cs->lat));
+		fprintf(fp, ", \"max_ns\": %lld, \"p99_ns\": %lld, "
+		    "\"migrations\": %llu}", (long long)cs->lat.max,
+		    (long long)p99, (unsigned long long)cs->migrations);
+	}
+	fputs(res->clients != NULL && cfg->nclients > 0 ? "\n  ]" : "]", fp);
+}
+
+/* What each load completed: its operations and their rate. */
+static void
+put_loads(FILE *fp, const struct workload *wl)
+{
+	const struct load_run *lr;
+	double secs;
+	unsigned i;
+
+	fputc('[', fp);
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
+		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
+		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
+		    "\"ended_early\": %u}", i > 0 ? "," : "",
+		    load_name(lr->kind), lr->nproc,
+		    (unsigned long long)lr->ops, (long long)(lr->end - lr->start),
+		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
+	}
+	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
+}

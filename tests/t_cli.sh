@@ -1,0 +1,449 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The command line: options, usage errors, the output's shape, how the
+# workload is run, exit statuses and the descriptors a workload and a client
+# inherit.
+#
+# Usage: LATT=./latt bash tests/t_cli.sh
+. tests/lib.sh
+export LATT
+
+OUT=$TMP/out
+ERR=$TMP/err
+
+# kids_of PID: its children, one "pid pgid comm" a line.
+kids_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
+		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
+		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
+		if (f[2] == P) print $1, f[3], c }'
+}
+
+# stat_field PID N: field N of /proc/PID/stat counted after the comm
+# (1 state, 2 ppid, 3 pgrp); empty when PID is gone.
+stat_field() {
+	local line
+	local -a f
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
+	read -r -a f <<<"${line##*) }"
+	echo "${f[$2 - 1]}"
+}
+
+# clients_of PID: the children of latt PID in its own process group (the
+# workload has a group of its own).
+clients_of() {
+	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }'
+}
+
+# wait_started PID: waits up to 20 s until latt PID runs its workload (a
+# child in a group of its own), which it starts once every client is ready.
+wait_started() {
+	local g
+	for _ in $(seq 200); do
+		g=$(stat_field "$1" 3)
+		[ -n "$g" ] || return 1
+		kids_of "$1" | awk -v G="$g" '$2 != G { f = 1 } END { exit !f }' &&
+		    return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Runs a command with every descriptor above 2 closed, as a clean caller
+# would (the test harness may leak some into this script).
+closefds() {
+	(
+		for f in /proc/$BASHPID/fd/*; do
+			f=${f##*/}
+			[ "$f" -gt 2 ] 2>/dev/null && eval "exec $f>&-"
+		done
+		exec "$@"
+	)
+}
+
+# Failures of the current test accumulate in $why; verdict prints the line.
+why=
+bad() { why="${why:+$why; }$*"; }
+verdict() {
+	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
+	why=
+}
+nlines() { awk 'END { print NR }' "$1"; }
+short() { head -c 300 "$1" | tr '\n' '|'; }
+
+# The N of the first line "Entries: N (clients=C)", if C is the one given.
+entries() {	# file clients
+	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
+}
+
+# expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
+# the count is a positive multiple of CLIENTS.
+expect_summary() {
+	local n
+	n=$(entries "$1" "$2")
+	if [ -z "$n" ]; then
+		bad "first line is not 'Entries: N (clients=$2)': $(head -n 1 "$1")"
+	elif [ "$n" -le 0 ] || [ $((n % $2)) -ne 0 ]; then
+		bad "Entries $n is not a positive multiple of $2"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# Usage errors: exit 2, one line on stderr naming the option and the value,
+# nothing on stdout.  Each REGEX must match the stderr line; !REGEX must not.
+usage_case() {	# name 'REGEX;;REGEX;;!REGEX' args...
+	local name=$1 res=$2 re
+	shift 2
+	run_latt "$OUT" "$ERR" "$@"
+	[ "$rc" -eq 2 ] || bad "exit $rc, want 2"
+	[ -s "$OUT" ] && bad "stdout not empty: $(short "$OUT")"
+	[ "$(nlines "$ERR")" -eq 1 ] ||
+	    bad "$(nlines "$ERR") lines on stderr, want 1: $(short "$ERR")"
+	while [ -n "$res" ]; do
+		re=${res%%;;*}
+		[ "$re" = "$res" ] && res= || res=${res#*;;}
+		case $re in
+		!*)	grep -Eq -- "${re#!}" "$ERR" &&
+			    bad "stderr matches /${re#!}/: $(short "$ERR")" ;;
+		*)	grep -Eq -- "$re" "$ERR" ||
+			    bad "stderr lacks /$re/: $(short "$ERR")" ;;
+		esac
+	done
+	verdict "$name"
+	no_leftovers "$name"
+}
+
+C='(-c|clients)'
+F='(-f|min-delay)'
+T='(-t|max-delay)'
+usage_case "usage: -c0" "$C;;(^|[^0-9-])0([^0-9]|\$)" -c0 true
+usage_case "usage: -c -1" "$C;;-1" -c -1 true
+usage_case "usage: -cabc" "$C;;abc" -cabc true
+usage_case "usage: -c 99999999999" "$C;;99999999999" -c 99999999999 true
+usage_case "usage: --clients=" "$C;;(empty|''|\"\")" --clients= true
+usage_case "usage: -f ''" "$F;;(empty|''|\"\")" -f '' true
+usage_case "usage: -f 10x" "$F;;10x" -f 10x true
+usage_case "usage: -f 50 -t 10" "$F;;$T;;50;;10" -f 50 -t 10 true
+usage_case "usage: -s 50 -S 10 (aliases)" "50;;10" -s 50 -S 10 true
+usage_case "usage: --bogus" "--bogus" --bogus true
+usage_case "usage: -z" "-z" -z true
+usage_case "usage: missing value of -c at the end" \
+    "$C;;(need|requir|missing|expect|argument|value);;!unknown" -c
+usage_case "usage: missing value of --clients at the end" \
+    "$C;;(need|requir|missing|expect|argument|value);;!unknown" --clients
+usage_case "usage: missing value of -f at the end" \
+    "$F;;(need|requir|missing|expect|argument|value);;!unknown" -c2 -f
+# A long option that takes no value, given one: the message names it.
+usage_case "usage: --verbose=1 (a value for a flag)" \
+    "--verbose;;!unknown option: -v\$" --verbose=1 true
+# (No command at all is no longer a usage error: it is a "bare run", see
+# README.md.  An empty command still is one.)
+usage_case "usage: an empty command" "(command|workload)" -c2 -f1 -t5 ''
+
+# ---------------------------------------------------------------------------
+# The forms of an option's value.
+for form in "-c8" "-c 8" "--clients=8" "--clients 8"; do
+	# shellcheck disable=SC2086 # the form splits on purpose
+	run_latt "$OUT" "$ERR" $form -f1 -t5 'sleep 0.3'
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	expect_summary "$OUT" 8
+	verdict "option form '$form' runs 8 clients"
+	no_leftovers "option form '$form'"
+done
+
+# -s/-S and the long names set the delays: each maps to the right bound
+# (min above max is refused), and the values are used.
+usage_case "usage: --min-delay=50 --max-delay 10" "$F;;$T;;50;;10" \
+    --min-delay=50 --max-delay 10 true
+
+# And the delays are used: every round follows a sleep of at least the
+# min-delay, so rounds x 600 ms fit in the run's time (the default 100..500
+# ms would give about 3 rounds in the 1 s); 1..5 ms gives hundreds of
+# rounds in 2 s (the default at most 20, typically 7).
+rounds() { sed -n 's/^\trounds\t\([0-9]*\)$/\1/p' "$1"; }
+ran_ms() { sed -n 's/^\tran\t\([0-9.]*\) s.*/\1/p' "$1" | awk '{ printf "%d", $1 * 1000 }'; }
+for form in "-s 600 -S 700" "-f 600 -t 700" "--min-delay=600 --max-delay=700" \
+    "--min-delay 600 --max-delay 700"; do
+	# shellcheck disable=SC2086 # the form splits on purpose
+	run_latt "$OUT" "$ERR" -c2 $form 'sleep 1'
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	r=$(rounds "$OUT")
+	t=$(ran_ms "$OUT")
+	[ -n "$r" ] && [ -n "$t" ] && [ $((r * 600)) -le $((t + 20)) ] ||
+	    bad "'$r' rounds in '$t' ms"
+	verdict "delays '$form' are used ($r rounds in $t ms)"
+	no_leftovers "delays '$form'"
+done
+run_latt "$OUT" "$ERR" -c2 -s 1 -S 5 'sleep 2'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 2
+r=$(rounds "$OUT")
+[ -n "$r" ] && [ "$r" -ge 25 ] || bad "only '$r' rounds in 2 s"
+verdict "delays '-s 1 -S 5' are used ($r rounds in 2 s)"
+no_leftovers "delays '-s 1 -S 5'"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t2 -- sleep 0.5
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 2
+grep -qx $'\tworkload\tsleep 0.5' "$OUT" || bad "workload line: $(grep workload "$OUT")"
+verdict "-- ends the options"
+no_leftovers "-- ends the options"
+
+# Options after the command are the command's: sh gets -c, 3 and -v.
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 sh -c 'printf "%s\n" "$@" > "$0"' \
+    "$TMP/args" -c 3 -v
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
+[ "$(cat "$TMP/args" 2>/dev/null)" = $'-c\n3\n-v' ] ||
+    bad "the command got: $(short "$TMP/args")"
+[ -s "$ERR" ] && bad "stderr (a -v taken by latt?): $(short "$ERR")"
+verdict "options after the command belong to the command"
+no_leftovers "options after the command"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 sh -c 'exit 0'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ -n "$(entries "$OUT" 2)" ] || bad "no Entries line: $(head -n 1 "$OUT")"
+verdict "sh -c 'exit 0' runs as an argument vector"
+no_leftovers "sh -c 'exit 0'"
+
+# ---------------------------------------------------------------------------
+# The output: the 2009 block byte for byte, then consistent numbers.
+shape_2009() {	# file
+	local -a re=(
+	    '^Entries: [0-9]+ \(clients=[0-9]+\)$'
+	    '^$'
+	    '^Averages:$'
+	    '^-{30}$'
+	    $'^\tMax\t [ 0-9]{8} usec$'
+	    $'^\tAvg\t [ 0-9]{8} usec$'
+	    $'^\tStdev\t [ 0-9]{8} usec$')
+	local -a line
+	local i w
+	mapfile -t line < <(head -n 7 "$1")
+	for i in 0 1 2 3 4 5 6; do
+		[[ ${line[i]-} =~ ${re[i]} ]] ||
+		    bad "line $((i + 1)) '${line[i]-}' does not match ${re[i]}"
+	done
+	for w in Max Avg Stdev Entries; do
+		[ "$(grep -c "$w" "$1")" -eq 1 ] ||
+		    bad "grep -c $w is $(grep -c "$w" "$1")"
+	done
+	for w in Entries Avg Stdev; do
+		[ "$(grep -ci "$w" "$1")" -eq 1 ] ||
+		    bad "grep -ci $w is $(grep -ci "$w" "$1")"
+	done
+}
+
+# Max >= Avg, min <= p50 <= ... <= worst, worst is Max, no nan, no -0.
+numbers_ok() {	# file
+	local msg
+	msg=$(awk -F'\t' '
+	function num(k, v) {
+		if (v ~ /-/ || tolower(v) ~ /nan|inf/)
+			printf "%s is printed as \"%s\"; ", k, v
+		val[k] = v + 0; seen[k] = 1
+	}
+	$2 ~ /^(Max|Avg|Stdev)$/ { sub(/ usec$/, "", $3); num($2, $3) }
+	$2 ~ /^(min|p50|p90|p99|p99\.9|p99\.99|worst|mean|sd|se)$/ { num($2, $3) }
+	END {
+		n = split("Max Avg Stdev min p50 p90 p99 p99.9 p99.99 worst mean sd se", k, " ")
+		for (i = 1; i <= n; i++)
+			if (!seen[k[i]]) printf "no %s line; ", k[i]
+		if (val["Max"] < val["Avg"])
+			printf "Max %s < Avg %s; ", val["Max"], val["Avg"]
+		n = split("min p50 p90 p99 p99.9 p99.99 worst", q, " ")
+		for (i = 1; i < n; i++)
+			if (val[q[i]] > val[q[i + 1]])
+				printf "%s %s > %s %s; ", q[i], val[q[i]], q[i + 1], val[q[i + 1]]
+		d = val["worst"] - val["Max"]
+		if (d > 0.5001 || d < -0.5001)
+			printf "worst %s is not Max %s; ", val["worst"], val["Max"]
+		d = val["mean"] - val["Avg"]
+		if (d > 0.5001 || d < -0.5001)
+			printf "mean %s is not Avg %s; ", val["mean"], val["Avg"]
+	}' "$1")
+	[ -z "$msg" ] || bad "$msg"
+	if grep -Eiq '(^|[^a-z])(nan|inf)([^a-z]|$)' "$1"; then
+		bad "nan/inf printed: $(grep -Ei 'nan|inf' "$1" | head -n 2)"
+	fi
+	if grep -Eq '(^|[^0-9])-0+(\.0+)?([^0-9.]|$)' "$1"; then
+		bad "-0 printed: $(grep -E -- '-0' "$1" | head -n 2)"
+	fi
+}
+
+run_latt "$OUT" "$ERR" -c4 -f1 -t5 'sleep 0.5'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+shape_2009 "$OUT"
+verdict "the 2009 block, byte for byte, and one line per keyword"
+numbers_ok "$OUT"
+verdict "numbers are consistent (a normal run)"
+no_leftovers "2009 block"
+
+# No sample at all: the workload is over before the first round.
+run_latt "$OUT" "$ERR" -c3 -f 200 -t 300 true
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ -n "$(entries "$OUT" 3)" ] || bad "first line: $(head -n 1 "$OUT")"
+shape_2009 "$OUT"
+numbers_ok "$OUT"
+verdict "no sample: same shape, no nan, no -0"
+no_leftovers "no sample"
+
+# (Most likely) one sample: one client, one round at 50 ms before the end.
+run_latt "$OUT" "$ERR" -c1 -f 50 -t 50 'sleep 0.08'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+shape_2009 "$OUT"
+numbers_ok "$OUT"
+verdict "few samples ($(head -n 1 "$OUT")): no nan, no -0"
+no_leftovers "few samples"
+
+# ---------------------------------------------------------------------------
+# How the workload runs.
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 "echo a > $TMP/f && echo b >> $TMP/f"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ "$(cat "$TMP/f" 2>/dev/null)" = $'a\nb' ] || bad "file holds: $(short "$TMP/f")"
+verdict "a single argument runs via /bin/sh -c"
+no_leftovers "single argument via sh"
+
+arg="a b'c\"d \$HOME *  \\n"
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 sh -c 'printf %s "$1" > "$0"' \
+    "$TMP/arg" "$arg"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ "$(cat "$TMP/arg" 2>/dev/null)" = "$arg" ] ||
+    bad "the argument arrived as: $(cat "$TMP/arg" 2>/dev/null)"
+verdict "several arguments are exec'd directly, quoting intact"
+no_leftovers "argument vector"
+
+long=$(printf ': ; %.0s' $(seq 25000))"echo done > $TMP/long"
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 "$long"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ "$(cat "$TMP/long" 2>/dev/null)" = "done" ] || bad "the command did not run"
+[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -c 100 "$OUT")"
+verdict "a ${#long}-byte command runs"
+no_leftovers "long command"
+
+# ---------------------------------------------------------------------------
+# Help and version.
+for h in -h --help; do
+	run_latt "$OUT" "$ERR" $h
+	[ "$rc" -eq 0 ] || bad "exit $rc"
+	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+	# The options of the issue, and any other in latt.c's table.
+	for o in --clients --min-delay --max-delay --verbose --help --version \
+	    $(sed -n '/^static const struct option longopts/,/^};/p' latt.c |
+	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p'); do
+		grep -q -- "$o" "$OUT" || bad "help does not mention $o"
+	done
+	verdict "$h prints help on stdout, exit 0"
+	no_leftovers "$h"
+done
+for v in -V --version; do
+	run_latt "$OUT" "$ERR" $v
+	[ "$rc" -eq 0 ] || bad "exit $rc"
+	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+	[ "$(nlines "$OUT")" -eq 1 ] && grep -Eq '^latt .*[0-9]' "$OUT" ||
+	    bad "stdout: $(short "$OUT")"
+	verdict "$v prints the version, exit 0"
+	no_leftovers "$v"
+done
+
+# ---------------------------------------------------------------------------
+# Exit statuses.
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 'sleep 0.3; exit 3'
+[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+[ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr"
+grep -Eq '(^|[^0-9])3([^0-9]|$)' "$ERR" || bad "stderr lacks the status: $(short "$ERR")"
+verdict "workload exit 3: latt exits 4, summary, one line on stderr"
+no_leftovers "workload exit 3"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 /nonexistent/cmd arg
+[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+grep -Eiq 'nonexistent|no such file|not found' "$ERR" ||
+    bad "no message: $(short "$ERR")"
+verdict "missing program as argv: exit 4 with a message"
+no_leftovers "missing program as argv"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 'nonexistent-cmd-xyz'
+[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+grep -q '^latt' "$ERR" || bad "no message from latt: $(short "$ERR")"
+verdict "missing program via sh: exit 4 with a message"
+no_leftovers "missing program via sh"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 sh -c 'sleep 0.2; kill -9 $$'
+[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+grep -Eq '9|Killed' "$ERR" || bad "stderr lacks the signal: $(short "$ERR")"
+verdict "workload killed by a foreign signal: exit 4"
+no_leftovers "workload killed"
+
+run_latt "$OUT" "$ERR" -c2 'sleep 1'
+[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+verdict "sleep 1 with the default delays: exit 0, quiet stderr"
+no_leftovers "sleep 1"
+
+# ---------------------------------------------------------------------------
+# Descriptors.  fds_only_std FILE: the lines of "ls -l /proc/self/fd" in
+# FILE name 0, 1, 2 only (and the directory ls opened to read it).
+fds_only_std() {
+	local extra fd
+	grep -q ' -> ' "$1" || { bad "no listing"; return; }
+	for fd in 0 1 2; do
+		grep -Eq " $fd -> " "$1" || bad "fd $fd is missing"
+	done
+	extra=$(grep ' -> ' "$1" | awk '$NF ~ /^\/proc\/[0-9]+\/fd$/ { next }
+	    $(NF-2) > 2 { print $(NF-2) "->" $NF }' | tr '\n' ' ')
+	[ -z "$extra" ] || bad "inherited descriptors: $extra"
+}
+closefds "$LATT" -c4 -f1 -t5 'ls -l /proc/self/fd; sleep 0.3' >"$OUT" 2>"$ERR"
+rc=$?
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+fds_only_std "$OUT"
+verdict "the workload (via sh) inherits no latt descriptor"
+no_leftovers "workload descriptors (sh)"
+
+closefds "$LATT" -c4 -f1 -t5 ls -l /proc/self/fd >"$OUT" 2>"$ERR"
+rc=$?
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+fds_only_std "$OUT"
+verdict "the workload (argv) inherits no latt descriptor"
+no_leftovers "workload descriptors (argv)"
+
+# A client holds exactly 0, 1, 2 and its two pipe ends (even when latt's
+# caller leaked descriptors into it).
+exec 7</dev/null
+"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+pid=$!
+exec 7<&-
+wait_started $pid || bad "the run did not start"
+clients=$(clients_of $pid)
+[ "$(grep -c . <<<"$clients")" -eq 4 ] ||
+    bad "found $(grep -c . <<<"$clients") clients, want 4"
+for p in $clients; do
+	n=$(ls /proc/$p/fd 2>/dev/null | wc -l)
+	[ "$n" -eq 5 ] || bad "client $p has $n descriptors: $(ls -l /proc/$p/fd 2>&1 | awk 'NR>1 {print $(NF-2) "->" $NF}' | tr '\n' ' ')"
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+verdict "a client holds exactly 5 descriptors"
+no_leftovers "client descriptors"
+
+# ---------------------------------------------------------------------------
+# Verbose: one "log delay" line per entry on stderr, stdout unchanged.
+run_latt "$OUT" "$ERR" -v -c3 -f1 -t5 'sleep 0.5'
+[ "$rc" -eq 0 ] || bad "exit $rc"
+n=$(entries "$OUT" 3)
+logs=$(grep -c '^log delay ' "$ERR")
+[ -n "$n" ] && [ "$n" -gt 0 ] || bad "first line: $(head -n 1 "$OUT")"
+[ "$logs" = "$n" ] || bad "$logs log delay lines for $n entries"
+others=$(grep -vc '^log delay ' "$ERR")
+[ "$others" -eq 0 ] || bad "$others other lines on stderr: $(grep -v '^log delay ' "$ERR" | head -n 2)"
+grep -q 'log delay' "$OUT" && bad "log delay lines on stdout"
+shape_2009 "$OUT"
+verdict "-v: one log delay line per entry on stderr only"
+no_leftovers "-v"

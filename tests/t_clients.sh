@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The clients: one that dies or stops, many of them, and the limits (open
+# files, processes) that cap how many can start.
+#
+# Usage: LATT=./latt bash tests/t_clients.sh
+. tests/lib.sh
+export LATT
+
+OUT=$TMP/out
+ERR=$TMP/err
+
+# kids_of PID: its children, one "pid pgid comm" a line.
+kids_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
+		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
+		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
+		if (f[2] == P) print $1, f[3], c }'
+}
+
+# stat_field PID N: field N of /proc/PID/stat counted after the comm
+# (1 state, 2 ppid, 3 pgrp); empty when PID is gone.
+stat_field() {
+	local line
+	local -a f
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
+	read -r -a f <<<"${line##*) }"
+	echo "${f[$2 - 1]}"
+}
+
+# clients_of PID: the children of latt PID in its own process group (the
+# workload has a group of its own).
+clients_of() {
+	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }'
+}
+
+# wait_started PID: waits up to 20 s until latt PID runs its workload (a
+# child in a group of its own), which it starts once every client is ready.
+wait_started() {
+	local g
+	for _ in $(seq 200); do
+		g=$(stat_field "$1" 3)
+		[ -n "$g" ] || return 1
+		kids_of "$1" | awk -v G="$g" '$2 != G { f = 1 } END { exit !f }' &&
+		    return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Microseconds on CLOCK_REALTIME, without a fork.
+usecs() { local t=${EPOCHREALTIME/[.,]/}; echo "${t#0}"; }
+
+# wait_gone PID LIMIT: waits for our child PID to end, at most LIMIT s
+# (then SIGKILL); sets $rc, and $ms, the milliseconds since $T0 (usecs).
+wait_gone() {
+	local st t
+	while :; do
+		st=$(stat_field "$1" 1)
+		[ -z "$st" ] || [ "$st" = Z ] && break
+		t=${EPOCHREALTIME/[.,]/}
+		if [ $((t - T0)) -gt $(($2 * 1000000)) ]; then
+			kill -9 "$1" 2>/dev/null
+			bad "still running after $2 s (killed)"
+			break
+		fi
+		sleep 0.02
+	done
+	t=${EPOCHREALTIME/[.,]/}
+	ms=$(((t - T0) / 1000))
+	wait "$1"
+	rc=$?
+}
+
+# Failures of the current test accumulate in $why; verdict prints the line.
+why=
+bad() { why="${why:+$why; }$*"; }
+verdict() {
+	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
+	why=
+}
+nlines() { awk 'END { print NR }' "$1"; }
+short() { head -c 300 "$1" | tr '\n' '|'; }
+
+# The N of the first line "Entries: N (clients=C)", if C is the one given.
+entries() {	# file clients
+	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
+}
+
+# expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
+# the count is a positive multiple of CLIENTS.
+expect_summary() {
+	local n
+	n=$(entries "$1" "$2")
+	if [ -z "$n" ]; then
+		bad "first line is not 'Entries: N (clients=$2)': $(head -n 1 "$1")"
+	elif [ "$n" -le 0 ] || [ $((n % $2)) -ne 0 ]; then
+		bad "Entries $n is not a positive multiple of $2"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# A client killed mid-run: the summary, one line naming the client, exit 1,
+# within 2 s of the kill (3 s allowed on a noisy machine).
+for delays in "-f1 -t5" "default"; do
+	if [ "$delays" = default ]; then
+		"$LATT" -c4 'sleep 30' >"$OUT" 2>"$ERR" &
+	else
+		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+	fi
+	pid=$!
+	wait_started $pid || bad "the run did not start"
+	clients=$(clients_of $pid)
+	sleep 0.5
+	victim=$(head -n 2 <<<"$clients" | tail -n 1)
+	T0=$(usecs)
+	kill -9 "$victim"
+	wait_gone $pid 15
+	[ "$rc" -eq 1 ] || bad "exit $rc, want 1"
+	[ "$ms" -le 3000 ] || bad "took $ms ms after the kill"
+	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	[ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr: $(short "$ERR")"
+	grep -q 'client' "$ERR" && grep -Eq "(^|[^0-9])$victim([^0-9]|\$)" "$ERR" ||
+	    bad "stderr does not name client pid $victim: $(short "$ERR")"
+	verdict "client kill -9 mid-run (delays $delays): exit 1 in $ms ms, one line"
+	no_leftovers "client kill -9 (delays $delays)"
+done
+
+# A client stopped for 1.5 s: the wake-up it misses is a latency of about
+# 1.5 s, and the run ends normally.
+"$LATT" -c2 -f1 -t5 'sleep 3' >"$OUT" 2>"$ERR" &
+pid=$!
+wait_started $pid || bad "the run did not start"
+clients=$(clients_of $pid)
+victim=$(head -n 1 <<<"$clients")
+sleep 0.5
+kill -STOP "$victim"
+sleep 1.5
+kill -CONT "$victim"
+T0=$(usecs)
+wait_gone $pid 20
+[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+max=$(sed -n 's/^\tMax\t *\([0-9]*\) usec$/\1/p' "$OUT")
+[ -n "$max" ] && [ "$max" -ge 1000000 ] || bad "Max is '$max' usec, want >= 1000000"
+verdict "a client stopped for 1.5 s: Max $max usec, exit 0"
+no_leftovers "client stopped"
+
+# ---------------------------------------------------------------------------
+# Many clients.  latt raises its soft open files limit itself: start it with
+# the usual 1024.
+n=4096
+[ -n "${LATT_SANITIZED:-}" ] && n=512
+hard=$(ulimit -Hn)
+need=$((2 * n + 64))
+if [ "$hard" != unlimited ] && [ "$hard" -lt "$need" ]; then
+	skip "$n clients: the hard open files limit $hard is below $need"
+else
+	T0=$(usecs)
+	timeout -k 5 100 prlimit --nofile=1024: "$LATT" -c$n -f 50 -t 100 'sleep 3' \
+	    >"$OUT" 2>"$ERR"
+	rc=$?
+	t=$(usecs)
+	ms=$(((t - T0) / 1000))
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	expect_summary "$OUT" $n
+	verdict "$n clients${LATT_SANITIZED:+ (fewer under the sanitizer)}: exit 0, $(head -n 1 "$OUT") in $ms ms"
+	no_leftovers "$n clients"
+fi
+
+# An open files limit too low for the clients: a clear failure before
+# anything starts.
+prlimit --nofile=64:64 "$LATT" -c100 'sleep 1' >"$OUT" 2>"$ERR"
+rc=$?
+[ "$rc" -eq 1 ] || bad "exit $rc, want 1"
+[ -s "$OUT" ] && bad "stdout: $(short "$OUT")"
+[ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr: $(short "$ERR")"
+grep -qi 'limit' "$ERR" || bad "stderr does not mention the limit: $(short "$ERR")"
+verdict "open files limit 64:64 for 100 clients: exit 1, one line"
+no_leftovers "nofile 64:64"
+
+timeout -k 5 60 prlimit --nofile=64:4096 "$LATT" -c100 -f1 -t5 'sleep 0.5' \
+    >"$OUT" 2>"$ERR"
+rc=$?
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 100
+verdict "open files limit 64:4096 for 100 clients: the soft limit is raised"
+no_leftovers "nofile 64:4096"
+
+# ---------------------------------------------------------------------------
+# A process limit too low, as nobody (root ignores RLIMIT_NPROC): fork fails
+# half-way through the start, or when the workload starts.
+if ! command -v setpriv >/dev/null || ! command -v prlimit >/dev/null; then
+	skip "process limit: setpriv or prlimit is missing"
+elif ! id nobody >/dev/null 2>&1 || ! getent group nogroup >/dev/null; then
+	skip "process limit: no user nobody or group nogroup"
+else
+	chmod 711 "$TMP"
+	mkdir -m 755 "$TMP/nb"
+	cp "$LATT" "$TMP/nb/latt"
+	chmod 755 "$TMP/nb/latt"
+	for what in "start-up:5:20" "the workload:5:5"; do
+		# what:clients that may start:clients asked for
+		IFS=: read -r label ok asked <<<"$what"
+		# RLIMIT_NPROC counts every task of the user on the machine.
+		others=$(ps -L -u nobody --no-headers 2>/dev/null | wc -l)
+		lim=$((others + 1 + ok))
+		timeout -k 5 60 prlimit --nproc=$lim:$lim setpriv --reuid=nobody \
+		    --regid=nogroup --clear-groups --inh-caps=-all \
+		    "$TMP/nb/latt" -c$asked -f1 -t5 'sleep 0.5' >"$OUT" 2>"$ERR"
+		rc=$?
+		[ "$rc" -eq 1 ] || bad "exit $rc, want 1 (limit $lim, $others tasks of nobody)"
+		[ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr: $(short "$ERR")"
+		grep -q 'fork' "$ERR" && grep -Eqi 'limit|ulimit' "$ERR" ||
+		    bad "stderr does not name fork and the limit: $(short "$ERR")"
+		verdict "process limit too low ($label): exit 1, one line naming fork and the limit"
+		no_leftovers "process limit ($label)"
+	done
+fi
+
+# ---------------------------------------------------------------------------
+# A workload that closes the descriptors it inherited.
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 'exec 0<&- 1>&- 2>&-; sleep 0.5'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 2
+verdict "a workload that closes stdin, stdout and stderr: exit 0"
+no_leftovers "workload closes its descriptors"
+
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 'exec >/dev/null 2>&1 </dev/null; sleep 0.5'
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 2
+verdict "a workload that redirects stdin, stdout and stderr: exit 0"
+no_leftovers "workload redirects its descriptors"

@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The outputs of issue 3: --json, --log, --per-client, --histogram, --plot
+# and the progress line.  The JSON is checked with python3's json module
+# against the text summary and against statistics recomputed from --log;
+# the SVG with python3's xml module (and xmllint when there is one).
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "outputs: python3 is not installed (.ci/run installs it)"
+	exit 0
+fi
+
+# --- One run, every file output, text on stdout -------------------------
+run_latt "$TMP/out" "$TMP/err" -c3 -f1 -t4 --json="$TMP/run.json" \
+    --log="$TMP/run.csv" --plot="$TMP/run.svg" --per-client --histogram \
+    'sleep 2.5'
+check "outputs: run exits 0 (rc=$rc)" test "$rc" -eq 0
+check "outputs: stderr is empty without a terminal (no progress)" \
+    test ! -s "$TMP/err"
+
+cat >"$TMP/check.py" <<'EOF'
+import json, math, re, sys
+
+tmp = sys.argv[1]
+def ok(name, cond, why=""):
+    print(("PASS: %s" % name) if cond else ("FAIL: %s: %s" % (name, why)))
+
+text = open(tmp + "/out").read()
+try:
+    d = json.load(open(tmp + "/run.json"))
+except Exception as e:
+    ok("json: parses", False, str(e)); sys.exit(0)
+ok("json: parses", True)
+ok("json: schema_version 1, tool latt",
+   d.get("schema_version") == 1 and d.get("tool") == "latt")
+for k in ("parameters", "environment", "workload", "run", "latency",
+          "per_client"):
+    ok("json: has %s" % k, k in d)
+env = d["environment"]
+ok("json: environment fields",
+   all(k in env for k in ("kernel_release", "kernel_version", "machine",
+       "cpus_online", "clocksource", "cmdline", "preemption",
+       "timer_slack_ns", "latt_version")) and env["cpus_online"] >= 1,
+   repr(env))
+p = d["parameters"]
+ok("json: parameters", p["clients"] == 3 and p["min_delay_ns"] == 1000000
+   and p["max_delay_ns"] == 4000000 and p["command"] == "sleep 2.5"
+   and p["argv"] == ["sleep 2.5"], repr(p))
+ok("json: workload exited 0", d["workload"]["status"] == "exited" and
+   d["workload"]["exit_code"] == 0 and d["workload"]["signal"] is None,
+   repr(d["workload"]))
+ok("json: ended by the workload", d["run"]["ended_by"] == "workload")
+L = d["latency"]
+
+# Against the text summary (microseconds with 3 decimals).
+m = re.search(r"^Entries: (\d+) \(clients=(\d+)\)", text, re.M)
+ok("json: samples agree with Entries", m and int(m.group(1)) == L["samples"],
+   "text %s json %s" % (m and m.group(1), L["samples"]))
+def textval(label):
+    m = re.search(r"^\t%s\t +(-?[0-9.]+)$" % re.escape(label), text, re.M)
+    return float(m.group(1)) if m else None
+pairs = [("min", L["min_ns"]), ("p50", L["p50_ns"]), ("p90", L["p90_ns"]),
+         ("p99", L["p99_ns"]), ("p99.9", L["p99_9_ns"]),
+         ("p99.99", L["p99_99_ns"]), ("worst", L["max_ns"]),
+         ("mean", L["mean_ns"]), ("sd", L["stdev_ns"]),
+         ("se", L["stderr_ns"])]
+for label, ns in pairs:
+    t = textval(label)
+    ok("json: %s agrees with the text" % label,
+       t is not None and abs(ns / 1000.0 - t) <= 0.0005 + 1e-9,
+       "text %s json %s ns" % (t, ns))
+m = re.search(r"worst at\tclient (\d+), ([0-9.]+) s", text)
+ok("json: worst at agrees with the text", m and
+   int(m.group(1)) == L["max_client"] and
+   abs(L["max_at_ns"] / 1e9 - float(m.group(2))) <= 5e-7, repr(m and m.groups()))
+m = re.search(r"^\trounds\t(\d+)$", text, re.M)
+ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds"])
+
+# Against the raw samples of --log.
+lines = open(tmp + "/run.csv").read().splitlines()
+ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns", lines[0])
+rows = [tuple(int(x) for x in l.split(",")) for l in lines[1:]]
+lat = [r[4] for r in rows]
+n = len(lat)
+ok("log: one line per sample", n == L["samples"] and n > 0,
+   "log %d json %d" % (n, L["samples"]))
+ok("log: min and max exact", min(lat) == L["min_ns"] and max(lat) == L["max_ns"],
+   "log %d..%d json %d..%d" % (min(lat), max(lat), L["min_ns"], L["max_ns"]))
+mean = math.fsum(lat) / n
+ok("log: mean exact (relative 1e-9)",
+   abs(mean - L["mean_ns"]) <= 1e-9 * abs(mean), "log %r json %r" % (mean, L["mean_ns"]))
+imax = lat.index(max(lat))
+ok("log: the max's client and time", rows[imax][2] == L["max_client"] and
+   rows[imax][0] == L["max_at_ns"], repr(rows[imax]))
+ok("log: rounds", max(r[1] for r in rows) == d["run"]["rounds"])
+ok("log: rounds ascend, times within the run",
+   all(rows[i][1] <= rows[i + 1][1] for i in range(n - 1)) and
+   min(r[0] for r in rows) >= 0 and max(r[0] for r in rows) <= d["run"]["wall_ns"])
+s = sorted(lat)
+for q, key in ((0.5, "p50_ns"), (0.9, "p90_ns"), (0.99, "p99_ns"),
+               (0.999, "p99_9_ns"), (0.9999, "p99_99_ns")):
+    exact = s[max(1, math.ceil(q * n - 1e-9)) - 1]
+    ok("log: %s within 0.1%%" % key,
+       abs(L[key] - exact) <= exact / 1024.0 + 1, "json %d exact %d" % (L[key], exact))
+var = math.fsum((x - mean) ** 2 for x in lat) / (n - 1) if n > 1 else 0
+ok("log: stdev (relative 1e-6)",
+   abs(math.sqrt(var) - L["stdev_ns"]) <= 1e-6 * max(1, math.sqrt(var)))
+
+# The histogram's buckets.
+b = L["histogram"]["buckets"]
+ok("json: buckets sum to samples", sum(c for _, _, c in b) + L["overflow"] == n)
+import bisect
+lows = [lo for lo, _, _ in b]
+held = [0] * len(b)
+for x in lat:
+    i = bisect.bisect_right(lows, x) - 1
+    if i >= 0 and x <= b[i][1]:
+        held[i] += 1
+ok("json: buckets ascend and hold their samples",
+   all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)) and
+   all(lo <= hi for lo, hi, _ in b) and held == [c for _, _, c in b])
+
+# Per client, against the log.
+pc = d["per_client"]
+ok("json: one per_client entry per client", [c["client"] for c in pc] == [0, 1, 2])
+for c in pc:
+    mine = [r for r in rows if r[2] == c["client"]]
+    v = [r[4] for r in mine]
+    mig = sum(1 for i in range(1, len(mine)) if mine[i][3] != mine[i - 1][3])
+    m = math.fsum(v) / len(v)
+    ok("json: client %d samples, max, mean, migrations" % c["client"],
+       c["samples"] == len(v) and c["max_ns"] == max(v) and
+       abs(c["mean_ns"] - m) <= 1e-9 * m and c["migrations"] == mig,
+       "json %r log n=%d max=%d mean=%r mig=%d" % (c, len(v), max(v), m, mig))
+    sv = sorted(v)
+    ex = sv[max(1, math.ceil(0.99 * len(v) - 1e-9)) - 1]
+    ok("json: client %d p99 within 6.25%%" % c["client"],
+       abs(c["p99_ns"] - ex) <= ex / 16.0 + 1, "json %d exact %d" % (c["p99_ns"], ex))
+    m2 = re.search(r"^\t +%d +(\d+) +([0-9.]+) +([0-9.]+) +([0-9.]+) +(\d+)$"
+                   % c["client"], text, re.M)
+    ok("text: per-client line of client %d" % c["client"], m2 and
+       int(m2.group(1)) == c["samples"] and int(m2.group(5)) == c["migrations"]
+       and abs(float(m2.group(3)) - c["max_ns"] / 1000.0) <= 0.0005 + 1e-9,
+       repr(m2 and m2.groups()))
+
+# The text histogram.
+hl = re.findall(r"^  +([0-9.]+) - +(\S+) us +(\d+) +([0-9.]+)%", text, re.M)
+ok("text: histogram lines sum to Entries", hl and
+   sum(int(x[2]) for x in hl) == n and hl[-1][3] == "100.00",
+   "%d lines" % len(hl))
+ok("text: histogram has bars within 80 columns",
+   all(len(l) <= 80 for l in text.splitlines() if " us " in l and "%" in l))
+EOF
+
+# --- The SVG --------------------------------------------------------------
+cat >>"$TMP/check.py" <<'EOF'
+
+import os
+import xml.etree.ElementTree as ET
+def check_svg(path, want):
+    try:
+        root = ET.parse(path).getroot()
+    except Exception as e:
+        ok("svg: well-formed (%s)" % want, False, str(e)); return
+    ok("svg: well-formed (%s)" % want, True)
+    ns = "{http://www.w3.org/2000/svg}"
+    ok("svg: root is svg", root.tag == ns + "svg", root.tag)
+    ids = {e.get("id") for e in root.iter()}
+    ok("svg: both panels (%s)" % want, "distribution" in ids and "timeline" in ids,
+       repr(ids))
+    ok("svg: the workload's span (%s)" % want, "workload" in ids)
+    ok("svg: %s drawn" % want, want in ids, repr(ids))
+    raw = open(path, "rb").read()
+    ok("svg: no script, no external reference (%s)" % want,
+       b"<script" not in raw and b"href" not in raw and b"url(" not in raw)
+    ok("svg: under 2 MB (%s)" % want, os.path.getsize(path) < 2 * 1024 * 1024)
+    txt = " ".join(e.text or "" for e in root.iter())
+    ok("svg: axes with units (%s)" % want,
+       "\u00b5s" in txt and " s" in txt and "latency" in txt and "time" in txt)
+    ok("svg: percentiles marked (%s)" % want, "p99" in txt and "p50" in txt)
+EOF
+echo 'check_svg(tmp + "/run.svg", "samples")' >>"$TMP/check.py"
+if command -v xmllint >/dev/null 2>&1; then
+	check "svg: xmllint --noout" xmllint --noout "$TMP/run.svg"
+fi
+# Beyond TIMELINE_POINTS samples the timeline draws bands.
+run_latt "$TMP/out2" "$TMP/err2" -c40 -f0 -t1 --plot="$TMP/many.svg" \
+    'sleep 2 # <&>'
+n=$(awk '/^Entries:/ {print $2}' "$TMP/out2")
+if [ "$rc" -eq 0 ] && [ "${n:-0}" -gt 20000 ]; then
+	echo 'check_svg(tmp + "/many.svg", "bands")' >>"$TMP/check.py"
+else
+	skip "svg: bands: only ${n:-0} samples in 2 s (rc=$rc), need 20001"
+fi
+
+# --- Escaping -------------------------------------------------------------
+cmd=$'true "q\\"uote" \\\\back\nnew\ttab \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 bad\xff\xc3 <&> \x01'
+run_latt "$TMP/out3" "$TMP/err3" -f0 -t0 --json="$TMP/esc.json" \
+    --plot="$TMP/esc.svg" "$cmd"
+printf '%s' "$cmd" >"$TMP/cmd.bin"
+cat >>"$TMP/check.py" <<'EOF'
+
+def check_escape():
+    raw = open(tmp + "/cmd.bin", "rb").read()
+    want = raw.decode("utf-8", "replace")
+    try:
+        d = json.load(open(tmp + "/esc.json", encoding="utf-8"))
+        got = d["parameters"]["command"]
+    except Exception as e:
+        ok("json: escaping round-trips", False, str(e)); return
+    ok("json: escaping round-trips (quotes, backslash, newline, tab, UTF-8)",
+       got == want, "%r != %r" % (got, want))
+    ok("json: invalid bytes become U+FFFD", got.count("\ufffd") == 2, repr(got))
+    try:
+        ET.parse(tmp + "/esc.svg")
+        ok("svg: well-formed with markup and bad bytes in the command", True)
+    except Exception as e:
+        ok("svg: well-formed with markup and bad bytes in the command", False, str(e))
+check_escape()
+EOF
+
+# argv form: every argument round-trips.
+run_latt "$TMP/out4" "$TMP/err4" -f0 -t0 --json="$TMP/argv.json" \
+    -- true 'a b' '"x"' 'back\slash' ''
+cat >>"$TMP/check.py" <<'EOF'
+
+d = json.load(open(tmp + "/argv.json"))
+a = d["parameters"]["argv"]
+ok("json: argv round-trips", a == ["true", "a b", '"x"', "back\\slash", ""] and
+   d["parameters"]["command"] is None, repr(a))
+EOF
+
+# --- JSON on stdout replaces the summary -----------------------------------
+run_latt "$TMP/stdout1.json" "$TMP/err5" -f0 -t1 --json 'sleep 0.3'
+check "json: --json alone exits 0 (rc=$rc)" test "$rc" -eq 0
+run_latt "$TMP/stdout2.json" "$TMP/err5" -f0 -t1 --json=- true
+cat >>"$TMP/check.py" <<'EOF'
+
+for f, what in (("stdout1.json", "--json"), ("stdout2.json", "--json=-")):
+    try:
+        d = json.load(open(tmp + "/" + f))
+        ok("json: %s writes only JSON to stdout" % what, d["tool"] == "latt")
+    except Exception as e:
+        ok("json: %s writes only JSON to stdout" % what, False, str(e))
+EOF
+
+# --- Bad usage --------------------------------------------------------------
+for args in "--json= true" "--json --histogram true" "--json --per-client true" \
+    "--log= true" "--log=- true" "--plot=- true" "--plot"; do
+	# shellcheck disable=SC2086
+	run_latt "$TMP/out6" "$TMP/err6" $args
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(wc -l <"$TMP/err6")" -eq 1 ]; then
+		pass "usage: latt $args: status 2, one line"
+	else
+		fail "usage: latt $args: rc=$rc, stdout $(wc -c <"$TMP/out6") bytes, stderr: $(cat "$TMP/err6")"
+	fi
+done
+run_latt "$TMP/out6" "$TMP/err6" --log="$TMP/no/such/dir/x.csv" 'sleep 5'
+if [ "$rc" -eq 1 ] && grep -q "no/such/dir/x.csv: No such file" "$TMP/err6" &&
+    [ ! -s "$TMP/out6" ]; then
+	pass "log: an unwritable path fails before the run"
+else
+	fail "log: an unwritable path: rc=$rc: $(cat "$TMP/err6")"
+fi
+
+# --- --log=/dev/full ----------------------------------------------------------
+if [ -w /dev/full ]; then
+	start=$(date +%s)
+	run_latt "$TMP/out7" "$TMP/err7" -f1 -t5 --log=/dev/full 'sleep 30'
+	took=$(( $(date +%s) - start ))
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err7")" -eq 1 ] &&
+	    grep -q "/dev/full: No space left on device" "$TMP/err7" &&
+	    grep -q '^Entries: ' "$TMP/out7" && [ "$took" -lt 20 ]; then
+		pass "log: /dev/full ends the run, exit 1, one line, summary printed (${took} s)"
+	else
+		fail "log: /dev/full: rc=$rc took=${took}s stderr: $(cat "$TMP/err7") stdout: $(head -1 "$TMP/out7")"
+	fi
+else
+	skip "log: /dev/full is not writable here"
+fi
+
+# --- Progress -------------------------------------------------------------------
+if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/dev/null 2>&1; then
+	script -qc "$LATT -f1 -t5 --json=$TMP/prog.json 'sleep 3.5' >$TMP/prog.out" \
+	    "$TMP/prog.tty" </dev/null >/dev/null 2>&1
+	if grep -q 'samples .*max .*p99 .*workload running' "$TMP/prog.tty"; then
+		pass "progress: shown on a terminal's stderr"
+	else
+		fail "progress: not shown on a terminal: $(cat -A "$TMP/prog.tty" | head -5)"
+	fi
+	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'workload running' "$TMP/prog.out" &&
+	    ! grep -q $'\r' "$TMP/prog.out"; then
+		pass "progress: never in stdout"
+	else
+		fail "progress: stdout: $(cat -A "$TMP/prog.out" | head -3)"
+	fi
+	if ! grep -q 'workload running' "$TMP/prog.json"; then
+		pass "progress: never in the JSON"
+	else
+		fail "progress: the JSON holds it"
+	fi
+	echo 'json.load(open(tmp + "/prog.json")); ok("progress: the JSON parses", True)' \
+	    >>"$TMP/check.py"
+	script -qc "$LATT -q -f1 -t5 'sleep 3' >$TMP/prog.out" "$TMP/prog2.tty" \
+	    </dev/null >/dev/null 2>&1
+	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'samples' "$TMP/prog2.tty"; then
+		pass "progress: -q turns it off"
+	else
+		fail "progress: -q: $(cat -A "$TMP/prog2.tty" | head -5)"
+	fi
+else
+	skip "progress: no script(1) to give latt a terminal"
+fi
+
+# Every check written in python3 runs in one go: its start-up is slow here.
+python3 "$TMP/check.py" "$TMP" || fail "outputs: check.py died"
+
+no_leftovers "outputs"

@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Signals: latt ends cleanly, with its summary, on SIGINT, SIGTERM and
+# SIGHUP, at a terminal's Ctrl-C, with workloads that resist or leave
+# children behind, and when its stdout goes away.
+#
+# Usage: LATT=./latt bash tests/t_signals.sh
+. tests/lib.sh
+export LATT
+
+OUT=$TMP/out
+ERR=$TMP/err
+
+# kids_of PID: its children, one "pid pgid comm" a line.
+kids_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
+		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
+		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
+		if (f[2] == P) print $1, f[3], c }'
+}
+
+# stat_field PID N: field N of /proc/PID/stat counted after the comm
+# (1 state, 2 ppid, 3 pgrp); empty when PID is gone.
+stat_field() {
+	local line
+	local -a f
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
+	read -r -a f <<<"${line##*) }"
+	echo "${f[$2 - 1]}"
+}
+
+# clients_of PID: the children of latt PID in its own process group (the
+# workload has a group of its own).
+clients_of() {
+	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }'
+}
+
+# wait_clients PID N: waits up to 10 s until latt PID has N clients; sets
+# $clients.
+wait_clients() {
+
+	for _ in $(seq 100); do
+		clients=$(clients_of "$1")
+		[ "$(grep -c . <<<"$clients")" -ge "$2" ] && return 0
+		[ -n "$(stat_field "$1" 1)" ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_started PID: waits up to 20 s until latt PID runs its workload (a
+# child in a group of its own), which it starts once every client is ready.
+wait_started() {
+	local g
+	for _ in $(seq 200); do
+		g=$(stat_field "$1" 3)
+		[ -n "$g" ] || return 1
+		kids_of "$1" | awk -v G="$g" '$2 != G { f = 1 } END { exit !f }' &&
+		    return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Microseconds on CLOCK_REALTIME, without a fork.
+usecs() { local t=${EPOCHREALTIME/[.,]/}; echo "${t#0}"; }
+
+# wait_gone PID LIMIT: waits for our child PID to end, at most LIMIT s
+# (then SIGKILL); sets $rc, and $ms, the milliseconds since $T0 (usecs).
+wait_gone() {
+	local st t
+	while :; do
+		st=$(stat_field "$1" 1)
+		[ -z "$st" ] || [ "$st" = Z ] && break
+		t=${EPOCHREALTIME/[.,]/}
+		if [ $((t - T0)) -gt $(($2 * 1000000)) ]; then
+			kill -9 "$1" 2>/dev/null
+			bad "still running after $2 s (killed)"
+			break
+		fi
+		sleep 0.02
+	done
+	t=${EPOCHREALTIME/[.,]/}
+	ms=$(((t - T0) / 1000))
+	wait "$1"
+	rc=$?
+}
+
+# Failures of the current test accumulate in $why; verdict prints the line.
+why=
+bad() { why="${why:+$why; }$*"; }
+verdict() {
+	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
+	why=
+}
+nlines() { awk 'END { print NR }' "$1"; }
+short() { head -c 300 "$1" | tr '\n' '|'; }
+
+# The N of the first line "Entries: N (clients=C)", if C is the one given.
+entries() {	# file clients
+	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
+}
+
+# expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
+# the count is a positive multiple of CLIENTS.
+expect_summary() {
+	local n
+	n=$(entries "$1" "$2")
+	if [ -z "$n" ]; then
+		bad "first line is not 'Entries: N (clients=$2)': $(head -n 1 "$1")"
+	elif [ "$n" -le 0 ] || [ $((n % $2)) -ne 0 ]; then
+		bad "Entries $n is not a positive multiple of $2"
+	fi
+}
+
+# stopped_ok NAME: the checks after a run that a signal ended: exit 0 in
+# under LIMIT ms, the summary with 4 clients, the workload stopped by latt.
+stopped_ok() {	# limit_ms
+	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+	[ "$ms" -le "$1" ] || bad "took $ms ms after the signal (limit $1)"
+	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	grep -q client "$ERR" && bad "stderr: $(short "$ERR")"
+}
+
+# ---------------------------------------------------------------------------
+# A signal mid-run.  A plain "cmd &" starts latt with SIGINT ignored; latt
+# must set its own handlers.
+for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
+	sig=${how% *}
+	if [ "${how#* }" = default ]; then
+		env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' \
+		    >"$OUT" 2>"$ERR" &
+	else
+		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+	fi
+	pid=$!
+	wait_started $pid || bad "the run did not start"
+	sleep 0.5
+	T0=$(usecs)
+	kill -$sig $pid
+	wait_gone $pid 15
+	stopped_ok 5000
+	n=$(entries "$OUT" 4)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 1 s"
+	grep -q $'^\tstatus\tstopped by latt' "$OUT" ||
+	    bad "workload status: $(grep status "$OUT")"
+	verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
+	no_leftovers "SIG$sig mid-run (${how#* })"
+done
+
+# The same signal while the clients are still starting: sent as soon as the
+# first of 200 exists (latt's handlers are set by then).
+for sig in INT TERM; do
+	"$LATT" -c200 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_clients $pid 1 || bad "no client started"
+	T0=$(usecs)
+	kill -$sig $pid
+	wait_gone $pid 20
+	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+	[ "$ms" -le 8000 ] || bad "took $ms ms after the signal"
+	[ -n "$(entries "$OUT" 200)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	verdict "SIG$sig during start-up of 200 clients: exit 0 in $ms ms with the summary"
+	no_leftovers "SIG$sig during start-up"
+done
+
+# ---------------------------------------------------------------------------
+# Ctrl-C at a terminal: SIGINT to the whole foreground group, latt and its
+# clients (the workload has its own group).  The group's shell ignores it.
+T0=$(usecs)
+timeout -k 5 40 setsid -w bash -c '
+	trap "" INT
+	env --default-signal "$LATT" -c4 -f1 -t5 "sleep 30" >"$1" 2>"$2" &
+	p=$!
+	sleep 1
+	kill -INT -- -$$
+	wait $p
+	echo $? >"$3"' ctrl-c "$OUT" "$ERR" "$TMP/rc"
+t=$(usecs)
+ms=$(((t - T0) / 1000))
+rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+[ "$rc" = 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+[ "$ms" -le 8000 ] || bad "took $ms ms in all"
+[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+grep -qi 'client' "$ERR" && bad "a client died: $(short "$ERR")"
+[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+verdict "Ctrl-C to the process group: exit 0, summary, no client died"
+no_leftovers "Ctrl-C to the process group"
+
+# What a terminal sends the group, sent to the clients alone: they ignore
+# it (were they to die, the Ctrl-C above would not show it, since latt
+# ends on its own SIGINT first), and the run goes on to a normal end.
+"$LATT" -c4 -f1 -t5 'sleep 2' >"$OUT" 2>"$ERR" &
+pid=$!
+wait_started $pid || bad "the run did not start"
+clients=$(clients_of $pid)
+sleep 0.3
+for sig in INT QUIT HUP TSTP; do
+	kill -$sig $clients 2>/dev/null || bad "no client to send SIG$sig to"
+	sleep 0.1
+done
+T0=$(usecs)
+wait_gone $pid 20
+[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
+grep -q $'^\tstatus\texited 0' "$OUT" || bad "the run did not end with the workload: $(grep -E 'ended|status' "$OUT" | tr '\n' ' ')"
+verdict "terminal signals (INT QUIT HUP TSTP) to the clients alone are ignored"
+no_leftovers "terminal signals to the clients"
+
+# ---------------------------------------------------------------------------
+# Workloads that resist: latt still ends them, and itself, in bounded time.
+resist_sh='trap "" TERM INT HUP; sleep 30'
+resist_child='sh -c "trap \"\" TERM INT HUP; sleep 30" & wait'
+for w in "$resist_sh" "$resist_child"; do
+	"$LATT" -c4 -f1 -t5 "$w" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_started $pid || bad "the run did not start"
+	sleep 0.5
+	T0=$(usecs)
+	kill -INT $pid
+	wait_gone $pid 20
+	stopped_ok 10000
+	verdict "SIGINT with a workload that ignores signals ($w): ended in $ms ms"
+	no_leftovers "resisting workload ($w)"
+done
+
+# A workload that leaves a grandchild behind in the background (one that
+# dies on SIGTERM, and one that ignores it).
+for w in 'sleep 60 & exit 0' '(trap "" TERM INT HUP; sleep 60) & exit 0'; do
+	T0=$(usecs)
+	"$LATT" -c4 -f1 -t5 "$w" >"$OUT" 2>"$ERR" &
+	wait_gone $! 20
+	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
+	[ "$ms" -le 6000 ] || bad "took $ms ms"
+	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	verdict "a workload leaving a background grandchild ($w): exit 0 in $ms ms"
+	no_leftovers "background grandchild ($w)"
+done
+
+# ---------------------------------------------------------------------------
+# Where stdout goes away.
+T0=$(usecs)
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | head -n 1 >"$OUT"
+st=("${PIPESTATUS[@]}")
+t=$(usecs)
+ms=$(((t - T0) / 1000))
+[ "${st[0]}" -le 1 ] || bad "latt exited ${st[0]}: $(short "$ERR")"
+[ "$ms" -le 8000 ] || bad "took $ms ms"
+[ -n "$(entries "$OUT" 4)" ] || bad "head got: $(short "$OUT")"
+verdict "latt | head -1: the Entries line, exit ${st[0]} in $ms ms"
+no_leftovers "latt | head -1"
+
+# A reader that is gone before latt writes: EPIPE, not a death by SIGPIPE.
+T0=$(usecs)
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | true
+st=("${PIPESTATUS[@]}")
+t=$(usecs)
+ms=$(((t - T0) / 1000))
+[ "${st[0]}" -le 1 ] || bad "latt exited ${st[0]}: $(short "$ERR")"
+[ "$ms" -le 8000 ] || bad "took $ms ms"
+verdict "latt | true: no SIGPIPE death, exit ${st[0]} in $ms ms"
+no_leftovers "latt | true"
+
+for closed in ">&-" "<&- >&- 2>&-"; do
+	T0=$(usecs)
+	case $closed in
+	">&-") "$LATT" -c4 -f1 -t5 'sleep 0.5' >&- 2>"$ERR" & ;;
+	*) "$LATT" -c4 -f1 -t5 'sleep 0.5' <&- >&- 2>&- & ;;
+	esac
+	wait_gone $! 20
+	[ "$rc" -le 1 ] || bad "exit $rc (crash?)"
+	[ "$ms" -le 8000 ] || bad "took $ms ms"
+	verdict "latt $closed: exit $rc in $ms ms"
+	no_leftovers "latt $closed"
+done
