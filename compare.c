@@ -1049,8 +1049,13 @@ static const struct option compare_longopts[] = {
 	{ NULL,			0,			NULL,	0 }
 };
 
-static void
-load_side(struct cmp_side *side, const char *arg)
+/*
+ * Loads one side given as FILE[,FILE...]: the runs of one kernel, merged.
+ * A file that cannot be read or is not latt's is a usage error: one line
+ * naming the file and the place, and latt exits 2.
+ */
+void
+cmp_side_load(struct cmp_side *side, const char *arg)
 {
 	char err[512], *copy, *f, *save = NULL;
 	size_t len = strlen(arg);
@@ -1109,7 +1114,7 @@ compare_main(int argc, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		snprintf(name, sizeof(name), "%c", 'A' + i);
 		cmp_side_init(&sides[i], name);
-		load_side(&sides[i], argv[optind + i]);
+		cmp_side_load(&sides[i], argv[optind + i]);
 	}
 	for (i = 1; i < nsides; i++) {
 		if (i > 1)

@@ -60,6 +60,8 @@ int	 cmp_side_add_file(struct cmp_side *, const char *path, char *err,
 int	 cmp_side_add_buf(struct cmp_side *, const char *fname, const char *buf,
 	    size_t len, char *err, size_t errlen);
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
+/* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
+void	 cmp_side_load(struct cmp_side *, const char *arg);
 
 /*
  * Parses a --fail-if-worse SPEC such as "p99=10%,max=50%" into gate

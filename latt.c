@@ -105,6 +105,8 @@ static int	 close_output(FILE *, const char *);
 static int	 write_outputs(const struct config *, struct result *,
 		    struct collector *);
 static void	 free_result(const struct config *, struct result *);
+static int	 compare_baseline(const struct config *, const struct result *,
+		    struct cmp_side *, const struct cmp_gate *);
 static int	 terminal_width(void);
 static void	 report_break(const struct config *, const struct brk *);
 
@@ -114,6 +116,8 @@ main(int argc, char *argv[])
 	struct config cfg;
 	struct result res;
 	struct collector col;
+	struct cmp_side base;
+	struct cmp_gate gate;
 	struct engine *eng;
 	int status, stopsig, wstatus;
 	int need_sink;
@@ -122,6 +126,13 @@ main(int argc, char *argv[])
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &cfg);
+	/* A baseline that cannot be read fails now, before anything runs. */
+	if (cfg.baseline != NULL) {
+		cmp_side_init(&base, "A");
+		cmp_side_load(&base, cfg.baseline);
+		if (cfg.fail_if_worse != NULL)
+			cmp_gate_parse(&gate, cfg.fail_if_worse);
+	}
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
 	    tune_parent(&cfg) == -1) {
@@ -177,6 +188,13 @@ main(int argc, char *argv[])
 		report_break(&cfg, &res.brk);
 	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
+	if (cfg.baseline != NULL) {
+		if (compare_baseline(&cfg, &res, &base,
+		    cfg.fail_if_worse != NULL ? &gate : NULL) == 1 &&
+		    status == EXIT_OK)
+			status = EXIT_THRESHOLD;
+		cmp_side_free(&base);
+	}
 	/*
 	 * The verdicts come after the summary, also on a terminal.  A
 	 * runtime failure (1) and a failed workload (4) outrank 3.
@@ -341,6 +359,51 @@ write_outputs(const struct config *cfg, struct result *res,
 		col->log = NULL;
 	}
 	return status;
+}
+
+/*
+ * --baseline: this run, written as JSON into memory and read back as side
+ * B, against the baseline's side A, after the summary.  The comparison
+ * reads the finished results exactly as latt compare would read the file.
+ * Returns 1 when --fail-if-worse finds this run worse, 0, or -1 after
+ * saying why it could not compare.
+ */
+static int
+compare_baseline(const struct config *cfg, const struct result *res,
+    struct cmp_side *base, const struct cmp_gate *gate)
+{
+	struct cmp_side run;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r = -1;
+
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		fprintf(stderr, "%s: open_memstream: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	json_write(mem, cfg, res);
+	if (fclose(mem) == EOF) {
+		fprintf(stderr, "%s: baseline: %s\n", progname,
+		    strerror(errno));
+		free(buf);
+		return -1;
+	}
+	cmp_side_init(&run, "B");
+	if (cmp_side_add_buf(&run, "this run", buf, len, err,
+	    sizeof(err)) == -1)
+		fprintf(stderr, "%s: baseline: %s\n", progname, err);
+	else {
+		printf("\nAgainst the baseline (latt compare %s <this run>):\n",
+		    cfg->baseline);
+		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
+			fprintf(stderr, "%s: baseline: %s\n", progname,
+			    strerror(ENOMEM));
+	}
+	cmp_side_free(&run);
+	free(buf);
+	return r;
 }
 
 static void
@@ -620,6 +683,8 @@ enum {
 	OPT_NICE,
 	OPT_BREAKTRACE,
 	OPT_FAIL_ABOVE,
+	OPT_BASELINE,
+	OPT_FAIL_IF_WORSE,
 };
 
 static const struct option longopts[] = {
@@ -647,6 +712,8 @@ static const struct option longopts[] = {
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
 	{ "histogram",	no_argument,		NULL,	OPT_HISTOGRAM },
 	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
+	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
+	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -762,6 +829,12 @@ parse_args(int argc, char **argv, struct config *cfg)
 		case OPT_PER_CLIENT:
 			cfg->per_client = 1;
 			break;
+		case OPT_BASELINE:
+			cfg->baseline = optarg;
+			break;
+		case OPT_FAIL_IF_WORSE:
+			cfg->fail_if_worse = optarg;
+			break;
 		case 'h':
 			help();
 		case 'V':
@@ -795,6 +868,13 @@ parse_args(int argc, char **argv, struct config *cfg)
 		usage_error("%s prints to stdout, which --json takes: give "
 		    "--json=FILE", cfg->histogram ? "--histogram" :
 		    "--per-client");
+	if (cfg->baseline != NULL && cfg->json_path != NULL &&
+	    strcmp(cfg->json_path, "-") == 0)
+		usage_error("--baseline prints a table to stdout, which --json "
+		    "takes: give --json=FILE");
+	if (cfg->fail_if_worse != NULL && cfg->baseline == NULL)
+		usage_error("--fail-if-worse=%s needs --baseline=FILE",
+		    cfg->fail_if_worse);
 	if (cfg->log_path != NULL && strcmp(cfg->log_path, "-") == 0)
 		usage_error("log cannot be -: stdout takes the summary");
 	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
@@ -1139,7 +1219,8 @@ usage_error(const char *fmt, ...)
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
 	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [command [arg ...]]\n" \
+	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
+	"            [command [arg ...]]\n" \
 	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
 	"B.json[,...] [C.json ...]\n"
 
@@ -1200,6 +1281,11 @@ help(void)
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"
+"      --baseline=A.json[,A2.json...]\n"
+"                        after the summary, compare this run with saved\n"
+"                        results, as latt compare A.json <this run> would\n"
+"      --fail-if-worse=SPEC  with --baseline: exit 3 when this run is worse\n"
+"                        beyond a limit, e.g. p99=10%,max=50%\n"
 "  -v, --verbose         print every latency on stderr as it is logged\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"

@@ -121,6 +121,8 @@ struct config {
 	const char	*json_path;	/* "-": stdout, in place of the text */
 	const char	*log_path;	/* CSV of every sample */
 	const char	*plot_path;	/* SVG */
+	const char	*baseline;	/* --baseline: results to compare with */
+	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
 };
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */

@@ -200,4 +200,28 @@ else
 	fi
 fi
 
+# --baseline: a run compared, after its summary, with saved results.
+run_latt "$TMP/r1.out" "$TMP/r1.err" -q -c2 -f1 -t3 --json="$TMP/r1.json" 'sleep 1'
+run_latt "$TMP/r2.out" "$TMP/r2.err" -q -c2 -f1 -t3 --baseline="$TMP/r1.json" 'sleep 1'
+if [ "$rc" -eq 0 ] && grep -q '^Entries: ' "$TMP/r2.out" &&
+    grep -q '^Against the baseline' "$TMP/r2.out" &&
+    grep -Eq '^p50 +[0-9.]+ +[0-9.]+ ' "$TMP/r2.out"; then
+	pass "--baseline: the table follows the summary"
+else
+	fail "--baseline: rc $rc: $(tail -n 5 "$TMP/r2.out" | tr '\n' '|') $(cat "$TMP/r2.err")"
+fi
+python3 "$(dirname "$0")/mkresult.py" "$TMP/fast.json" --median 100 --sigma 0.1
+run_latt "$TMP/r3.out" "$TMP/r3.err" -q -c4 -f1 -t3 \
+    --baseline="$TMP/fast.json" --fail-if-worse=mean=10% 'sleep 1'
+check "--baseline --fail-if-worse: a run far slower than its baseline exits 3 (rc $rc)" \
+	[ "$rc" -eq 3 ]
+run_latt "$TMP/r4.out" "$TMP/r4.err" --baseline="$TMP/nonexistent.json" 'sleep 5'
+if [ "$rc" -eq 2 ] && [ ! -s "$TMP/r4.out" ] && [ "$(wc -l <"$TMP/r4.err")" -eq 1 ]; then
+	pass "--baseline: an unreadable file fails before the run"
+else
+	fail "--baseline unreadable: rc $rc, $(cat "$TMP/r4.err")"
+fi
+run_latt "$TMP/r5.out" "$TMP/r5.err" --fail-if-worse=p99=10% true
+check "--fail-if-worse without --baseline is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+
 no_leftovers compare
