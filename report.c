@@ -125,11 +125,11 @@ describe_stop(const struct result *res)
 {
 	switch (res->stop) {
 	case STOP_WORKLOAD:
-		return "the workload ended";
+		return "the workload's end";
 	case STOP_SIGNAL:
 		return strsignal(res->stop_signal);
 	case STOP_CLIENT:
-		return "a client died";
+		return "a client's death";
 	case STOP_ERROR:
 	case STOP_SINK:
 		return "an error";
