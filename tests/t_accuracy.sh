@@ -135,12 +135,19 @@ hog_rt() {
 	# -v lines of samples taken on c1 go to $TMP/NAME.c1.
 	run_pinned() {
 		env --default-signal taskset -c "$c0" "$LATT" -v -c1 -f1 -t5 \
-		    'sleep 4' >"$TMP/$1.out" 2>"$TMP/$1.err" &
+		    'sleep 5' >"$TMP/$1.out" 2>"$TMP/$1.err" &
 		pid=$!
 		T0=$(usecs)
 		if wait_started $pid; then
-			taskset -p -c "$c1" "$(clients_of $pid)" >/dev/null ||
-			    bad "$1: could not pin the client to CPU $c1"
+			# Retried: on a loaded machine /proc may lag.
+			for _ in $(seq 20); do
+				cl=$(clients_of $pid)
+				[ -n "$cl" ] && taskset -p -c "$c1" "$cl" \
+				    >/dev/null 2>&1 && break
+				cl=
+				sleep 0.1
+			done
+			[ -n "$cl" ] || bad "$1: could not pin the client to CPU $c1"
 		else
 			bad "$1: the run did not start"
 		fi
@@ -150,7 +157,7 @@ hog_rt() {
 		    sed -n 's/^log delay *\([0-9.]*\) usec.*/\1/p' >"$TMP/$1.c1"
 	}
 	run_pinned idle
-	python3 "$TMP/hog.py" "$c1" $H_MS $P_MS 6 >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	python3 "$TMP/hog.py" "$c1" $H_MS $P_MS 8 >"$TMP/hog.out" 2>"$TMP/hog.err" &
 	hog=$!
 	for _ in $(seq 50); do
 		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break
@@ -230,17 +237,24 @@ elif ! cc -O2 -D_GNU_SOURCE -include signal.h -o "$TMP/latt-2009" "$ref_src" \
 	fail "agreement with the 2009 latt: it does not build: $(short "$TMP/cc.err")"
 else
 	# The reference sleeps [min, min + max): -f1 -t4 is latt's -f1 -t5.
-	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 4 \
+	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 6 \
 	    >"$TMP/ref.out" 2>"$TMP/ref.err" &
 	pid=$!
 	T0=$(usecs)
-	sleep 0.7
-	# Its clients are its children without children: the other one runs
-	# system() for the workload.
+	# Its clients are its children without children, once the other one,
+	# which runs system() for the workload, has its sh.
 	victim=
-	for k in $(kids_of $pid | awk '{ print $1 }' | sort -n); do
-		[ -z "$(kids_of "$k")" ] && { victim=$k; break; }
+	for _ in $(seq 50); do
+		sleep 0.1
+		kids=$(kids_of $pid | awk '{ print $1 }' | sort -n)
+		app= cl=
+		for k in $kids; do
+			if [ -n "$(kids_of "$k")" ]; then app=$k; else cl="$cl $k"; fi
+		done
+		[ -n "$app" ] && [ "$(echo $cl | wc -w)" -ge 2 ] && break
 	done
+	[ -n "$app" ] && victim=$(echo $cl | awk '{ print $1 }')
+	sleep 0.3
 	if [ -n "$victim" ]; then
 		stop_for "$victim"
 	else
