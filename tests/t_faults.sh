@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Faults and odd input, one row of a table each: something is done to a run
+# (a process of it killed or stopped, a signal at start-up, stdout or stderr
+# that cannot be written, arguments with odd bytes), and after each row the
+# exit status, the one line on stderr, the summary where one is due and
+# that no process of the run is left are checked.  The rows that the other
+# scripts hold (a client killed or stopped, signals mid-run, Ctrl-C, `|
+# head`, closed descriptors, open files and process limits) are not
+# repeated here.  Adding a row for a new option is one line: its NEED
+# column names the option, and the row is skipped while latt lacks it.
+#
+# Usage: LATT=./latt bash tests/t_faults.sh
+. tests/lib.sh
+. tests/lib_proc.sh
+export LATT
+
+OUT=$TMP/out
+ERR=$TMP/err
+
+# ---------------------------------------------------------------------------
+# Actions, run while latt (pid $1) runs in the background.  Each returns
+# once it has done its harm; a failure to do it is recorded with bad.
+act_none() { :; }
+
+# The workload's own child "sleep 30": sh -c 'sleep 30; ...' keeps sh as
+# the workload and sleep as its child.
+grandchild_of() {
+	local w k
+	w=$(workload_of "$1")
+	[ -n "$w" ] || return 0
+	for k in $(kids_of "$w" | awk '$3 == "sleep" { print $1 }'); do
+		[ "$(tr '\0' ' ' <"/proc/$k/cmdline" 2>/dev/null)" = "sleep 30 " ] &&
+		    echo "$k"
+	done
+}
+
+act_kill_workload() {
+	wait_started "$1" || { bad "the run did not start"; return; }
+	sleep 0.3
+	kill -9 "$(workload_of "$1")" 2>/dev/null || bad "no workload to kill"
+}
+
+act_kill_grandchild() {
+	local g i
+	wait_started "$1" || { bad "the run did not start"; return; }
+	for i in $(seq 50); do
+		g=$(grandchild_of "$1")
+		[ -n "$g" ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -9 "$g" 2>/dev/null || bad "no grandchild to kill"
+}
+
+# latt itself stopped for a second, in the middle of its rounds.
+act_stop_parent() {
+	wait_started "$1" || { bad "the run did not start"; return; }
+	sleep 0.3
+	kill -STOP "$1"
+	sleep 1
+	kill -CONT "$1"
+}
+
+# latt stopped across the end of its workload: the workload's end must be
+# seen when latt goes on.
+act_stop_parent_long() {
+	wait_started "$1" || { bad "the run did not start"; return; }
+	kill -STOP "$1"
+	sleep 2.5
+	kill -CONT "$1"
+}
+
+# A signal while the clients are still starting: as soon as the first
+# exists (a thousand take a good while to fork).
+act_startup_sig() {	# pid signal
+	wait_nclients "$1" 1 || { bad "clients did not start"; return; }
+	kill -"$2" "$1"
+}
+act_startup_INT() { act_startup_sig "$1" INT; }
+act_startup_TERM() { act_startup_sig "$1" TERM; }
+act_startup_HUP() { act_startup_sig "$1" HUP; }
+
+# ---------------------------------------------------------------------------
+# run_row NAME NEED RC ERR SUMMARY CLIENTS LIMIT ACTION OUT -- ARGS...
+#   NEED     an option latt must have for the row to run, or -
+#   RC       the exit status wanted
+#   ERR      - : no line from latt on stderr; any : not looked at; else
+#            an extended regex that latt's one line on stderr must match
+#            (lines from the workload's shell, "Killed" say, are its own)
+#   SUMMARY  yes : "Entries: N (clients=CLIENTS)", N > 0 and a multiple of
+#            CLIENTS; zero : "Entries: 0 (clients=CLIENTS)"; some : any
+#            Entries line with CLIENTS; no : stdout empty; - : not looked at
+#   LIMIT    seconds the whole run may take
+#   ACTION   a function above, run with latt's pid
+#   OUT      file : stdout to a file; full : stdout to /dev/full;
+#            errfull : stderr to /dev/full; closed : stdout a pipe whose
+#            reader is gone
+row() {
+	local name=$1 need=$2 want=$3 err=$4 sum=$5 nc=$6 limit=$7 act=$8
+	local how=$9 n pid
+	shift 9
+	[ "$1" = -- ] && shift
+	if [ "$need" != - ] && ! has_option "$need"; then
+		skip "$name: needs $need (not built yet)"
+		return
+	fi
+	: >"$OUT"
+	: >"$ERR"
+	T0=$(usecs)
+	case $how in
+	file)	env --default-signal "$LATT" "$@" >"$OUT" 2>"$ERR" & ;;
+	full)	env --default-signal "$LATT" "$@" >/dev/full 2>"$ERR" & ;;
+	errfull) env --default-signal "$LATT" "$@" >"$OUT" 2>/dev/full & ;;
+	closed)
+		rm -f "$TMP/fifo"
+		mkfifo "$TMP/fifo"
+		# The reader opens the pipe and leaves at once.
+		(exec 3<"$TMP/fifo") &
+		env --default-signal "$LATT" "$@" >"$TMP/fifo" 2>"$ERR" &
+		;;
+	esac
+	pid=$!
+	"$act" "$pid"
+	wait_gone "$pid" "$limit"
+	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want: $(short "$ERR")"
+	# A usage error runs nothing: all of stderr is latt's.
+	if [ "$want" -eq 2 ]; then
+		cp "$ERR" "$ERR.latt"
+	else
+		grep -a '^latt' "$ERR" >"$ERR.latt"
+	fi
+	case $err in
+	any)	;;
+	-)	[ -s "$ERR.latt" ] && bad "stderr: $(short "$ERR")" ;;
+	*)	[ "$(nlines "$ERR.latt")" -eq 1 ] ||
+		    bad "$(nlines "$ERR.latt") lines from latt on stderr, want 1: $(short "$ERR")"
+		grep -Eq -- "$err" "$ERR.latt" ||
+		    bad "stderr lacks /$err/: $(short "$ERR")" ;;
+	esac
+	case $sum in
+	yes)	n=$(entries "$OUT" "$nc")
+		[ -n "$n" ] && [ "$n" -gt 0 ] && [ $((n % nc)) -eq 0 ] ||
+		    bad "no summary with clients=$nc and samples: $(head -n 1 "$OUT")" ;;
+	zero)	[ "$(entries "$OUT" "$nc")" = 0 ] ||
+		    bad "want 'Entries: 0 (clients=$nc)': $(head -n 1 "$OUT")" ;;
+	some)	[ -n "$(entries "$OUT" "$nc")" ] ||
+		    bad "no summary with clients=$nc: $(head -n 1 "$OUT")" ;;
+	no)	[ -s "$OUT" ] && bad "stdout not empty: $(short "$OUT")" ;;
+	esac
+	[ -n "${check_more:-}" ] && "$check_more"
+	check_more=
+	verdict "$name: exit $rc in $ms ms"
+	no_leftovers "$name"
+}
+
+# Extra checks for the next row only (a function name).
+check_more=
+status_is() { grep -Eq $'^\tstatus\t'"$1" "$OUT" || bad "status line: $(grep -a $'^\tstatus' "$OUT")"; }
+chk_killed9() { status_is 'killed by signal 9'; }
+chk_exit0() { status_is 'exited 0'; }
+chk_notstarted() { status_is 'not started'; }
+# The workload (sleep 2) ran its course: latt stopped for 1 s neither ended
+# the run early nor held it much past the workload's end.
+chk_ran() {
+	local ran
+	ran=$(field "$OUT" ran | awk '{ print $1 }')
+	awk -v r="$ran" 'BEGIN { exit !(r >= 1.8 && r <= 5) }' ||
+	    bad "ran '$ran' s for a 2 s workload"
+	[ "$(field "$OUT" rounds)" -gt 0 ] 2>/dev/null || bad "no rounds"
+	status_is 'exited 0'
+}
+
+D='-c2 -f1 -t5'
+# shellcheck disable=SC2086 # $D splits on purpose
+{
+check_more=chk_killed9
+row "kill -9 of the workload" - 4 'signal 9' yes 2 15 act_kill_workload file \
+    -- $D sleep 30
+check_more=chk_exit0
+row "kill -9 of a workload's grandchild, the workload goes on to exit 0" - \
+    0 - yes 2 15 act_kill_grandchild file -- $D 'sleep 30; exit 0'
+row "kill -9 of a workload's grandchild, the workload passes its status on" - \
+    4 'status 137' yes 2 15 act_kill_grandchild file -- $D 'sleep 30; exit $?'
+check_more=chk_exit0
+row "kill -9 of a background grandchild while the workload goes on" - \
+    0 - yes 2 15 act_kill_grandchild file -- $D 'sleep 30 & sleep 3; exit 0'
+check_more=chk_ran
+row "SIGSTOP of latt for 1 s mid-run, then SIGCONT" - 0 - yes 2 15 \
+    act_stop_parent file -- $D 'sleep 2'
+row "SIGSTOP of latt across the workload's end, then SIGCONT" - 0 - yes 2 15 \
+    act_stop_parent_long file -- $D 'sleep 1.5'
+for sig in INT TERM HUP; do
+	check_more=chk_notstarted
+	row "SIG$sig at start-up (at the first of 1000 clients)" - 0 - zero 1000 \
+	    20 act_startup_$sig file -- -c1000 -f1 -t5 'sleep 30'
+done
+row "stdout is /dev/full" - 1 'stdout.*(space|No space)' - 2 15 act_none full \
+    -- $D 'sleep 0.3'
+row "stdout is a pipe with no reader (EPIPE, not SIGPIPE)" - 1 \
+    'stdout.*[Bb]roken pipe' - 2 15 act_none closed -- $D 'sleep 0.3'
+}
+
+# ---------------------------------------------------------------------------
+# Files that other branches add: each one, pointed at /dev/full, must fail
+# the run with one line naming the file's option, not end it quietly.
+for opt in --log --json --plot; do
+	row "$opt=/dev/full" "$opt" 1 "(${opt#--}|/dev/full).*(space|No space)" \
+	    any 2 15 act_none file -- "$opt=/dev/full" -c2 -f1 -t5 'sleep 0.3'
+done
+
+# ---------------------------------------------------------------------------
+# Arguments with odd bytes.  Usage errors: exit 2, one line, no stdout.
+long9=$(printf '9%.0s' $(seq 5000))
+longopt=$(printf 'x%.0s' $(seq 5000))
+row "a value that is not UTF-8 (-f \\xff\\xfe)" - 2 'min-delay' no 2 10 act_none \
+    file -- -f $'\xff\xfe' true
+row "a 5000-digit value (-c 999...)" - 2 'clients.*too large' no 2 10 act_none \
+    file -- -c "$long9" true
+row "a 5000-letter long option" - 2 'unknown option' no 2 10 act_none file -- \
+    "--$longopt" true
+row "a value made of dashes (--clients=--5)" - 2 'clients' no 2 10 act_none \
+    file -- --clients=--5 true
+row "three dashes (---c 3)" - 2 'unknown option' no 2 10 act_none file -- \
+    ---c 3 true
+row "a lone dash as an option value (-c -)" - 2 'clients' no 2 10 act_none \
+    file -- -c - true
+row "an empty argument before the command" - 2 '(command|workload|empty)' no \
+    2 10 act_none file -- -c2 ''
+
+# Odd bytes in the workload's arguments reach it intact.
+# shellcheck disable=SC2016 # $# and $1 are the workload's
+{
+row "empty strings in the workload's argv reach it (sh exits \$#)" - 4 \
+    'status 3' yes 2 15 act_none file -- -c2 -f1 -t5 sh -c 'sleep 0.2; exit $#' \
+    sh '' '' ''
+row "non-UTF-8 bytes in the workload's argv reach it" - 0 - yes 2 15 act_none \
+    file -- -c2 -f1 -t5 sh -c 'sleep 0.2; [ "$1" = "$(printf "\377\376")" ]' \
+    sh $'\xff\xfe'
+row "a leading-dash word in the workload's argv is the workload's" - 0 - yes \
+    2 15 act_none file -- -c2 -f1 -t5 sh -c 'sleep 0.2; [ "$1" = -c ]' sh -c
+}
+longcmd=": $(printf ':%.0s' $(seq 100000)); sleep 0.2"
+row "a 100 KB workload command" - 0 - yes 2 15 act_none file -- -c2 -f1 -t5 \
+    "$longcmd"
+[ "$(field "$OUT" workload | wc -c)" -gt 100000 ] &&
+    pass "a 100 KB workload command is reported whole" ||
+    fail "a 100 KB workload command is reported whole: $(field "$OUT" workload | wc -c) bytes"
+
+# ---------------------------------------------------------------------------
+# A process limit from a pids cgroup (v2, or the v1 pids controller), low
+# enough that a fork fails half-way through the start: after the clients
+# that fit, at the workload, and at a load.  latt's own process counts one.
+pids_cgroup() {
+	local base
+	if [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	    grep -qw pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		base=/sys/fs/cgroup
+	elif [ -d /sys/fs/cgroup/pids ] && [ -w /sys/fs/cgroup/pids ]; then
+		base=/sys/fs/cgroup/pids
+	else
+		return 1
+	fi
+	CG=$base/latt-test-$$
+	mkdir "$CG" 2>/dev/null && [ -w "$CG/pids.max" ] ||
+	    { rmdir "$CG" 2>/dev/null; return 1; }
+}
+cg_row() {	# name need max rc err summary clients args...
+	local name=$1 need=$2 max=$3 want=$4 err=$5 sum=$6 nc=$7
+	shift 7
+	if [ "$need" != - ] && ! has_option "$need"; then
+		skip "$name: needs $need (not built yet)"
+		return
+	fi
+	echo "$max" >"$CG/pids.max"
+	T0=$(usecs)
+	# The shell moves itself into the group, then becomes latt.
+	env --default-signal sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+	    sh "$CG" "$LATT" "$@" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_gone $pid 30
+	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want: $(short "$ERR")"
+	[ "$(nlines "$ERR")" -eq 1 ] ||
+	    bad "$(nlines "$ERR") lines on stderr, want 1: $(short "$ERR")"
+	grep -Eq -- "$err" "$ERR" || bad "stderr lacks /$err/: $(short "$ERR")"
+	case $sum in
+	zero)	[ "$(entries "$OUT" "$nc")" = 0 ] ||
+		    bad "want 'Entries: 0 (clients=$nc)': $(head -n 1 "$OUT")" ;;
+	esac
+	verdict "$name: exit $rc in $ms ms"
+	no_leftovers "$name"
+}
+if [ "$(id -u)" != 0 ]; then
+	skip "pids cgroup: not root"
+elif ! pids_cgroup; then
+	skip "pids cgroup: no writable cgroup v2 with the pids controller, nor v1 pids hierarchy"
+else
+	cg_row "pids cgroup: fork fails at client 11 of 20" - 11 1 'fork' zero 20 \
+	    -c20 -f1 -t5 'sleep 1'
+	cg_row "pids cgroup: fork fails at the workload" - 21 1 'fork' zero 20 \
+	    -c20 -f1 -t5 'sleep 1'
+	cg_row "pids cgroup: fork fails at a load" --load 23 1 'fork' zero 20 \
+	    -c20 -f1 -t5 --load=cpu:4 'sleep 1'
+	rmdir "$CG" 2>/dev/null
+fi
+
+# ---------------------------------------------------------------------------
+# Rows that found bugs (reported; they fail until latt is fixed).
+# A value with a newline must still give one line: the value is printed raw.
+row "a value with a newline (-c \$'3\\n4') is one line on stderr" - 2 'clients' \
+    no 2 10 act_none file -- -c $'3\n4' true
+row "an unknown option with a newline (\$'-\\n') is one line on stderr" - 2 \
+    'unknown option' no 2 10 act_none file -- $'-\n' true
+# A single-argument workload starting with a dash is a command, not options
+# for /bin/sh: "-weird" must be "not found" (127), not sh's usage error.
+row "a workload named -weird runs as a command (status 127)" - 4 \
+    'status 127' some 2 10 act_none file -- -c2 -f1 -t5 -- -weird
+# -v lines that cannot be written are lost samples: not a clean exit 0.
+row "-v with stderr on /dev/full does not exit 0" - 1 any some 2 15 \
+    act_none errfull -- -v -c2 -f1 -t5 'sleep 0.3'
