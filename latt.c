@@ -472,9 +472,14 @@ report_failure(const struct config *cfg, const struct result *res)
 			    (int)res->dead_pid, WEXITSTATUS(st));
 		return EXIT_RUNTIME;
 	case STOP_SINK:
-		fprintf(stderr, "%s: cannot write the log %s: %s (the run "
-		    "ended there)\n", progname, cfg->log_path != NULL ?
-		    cfg->log_path : "?", strerror(res->fail_errno));
+		if (cfg->log_path != NULL)
+			fprintf(stderr, "%s: cannot write the log %s: %s (the "
+			    "run ended there)\n", progname, cfg->log_path,
+			    strerror(res->fail_errno));
+		else
+			fprintf(stderr, "%s: cannot write -v lines to stderr: "
+			    "%s (the run ended there)\n", progname,
+			    strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
 		if (res->fail_errno == EAGAIN &&
@@ -552,8 +557,9 @@ collect_sink(void *arg, const struct sample *s)
 	}
 	if (res->timeline != NULL)
 		timeline_add(res->timeline, s->when, s->latency);
-	if (col->cfg->verbose)
-		report_verbose(stderr, s);
+	/* -v to a stderr that cannot be written ends the run like a log. */
+	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
+		return -1;
 	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
 	    (long long)s->when, (unsigned long long)s->round, s->client,
 	    (int)s->cpu, (long long)s->latency) < 0)
@@ -1204,12 +1210,27 @@ static void
 usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg, *p;
 
-	fprintf(stderr, "%s: ", progname);
+	/*
+	 * The message quotes what the user typed: control bytes (a newline
+	 * in a value, say) are escaped, so that it stays one line.
+	 */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
 	va_end(ap);
+	fprintf(stderr, "%s: ", progname);
+	for (p = msg; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, stderr);
+	}
+	if (msg == NULL)
+		fputs("usage error", stderr);
 	fputc('\n', stderr);
+	free(msg);
 	exit(EXIT_USAGE);
 }
 

@@ -289,7 +289,7 @@ void	 trace_close(struct trace *);
 
 /* report.c */
 void	 report_text(FILE *, const struct config *, const struct result *);
-void	 report_verbose(FILE *, const struct sample *);
+int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
 unsigned report_limits(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *, const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);

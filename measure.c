@@ -272,16 +272,20 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			_exit(1);
 		memset(buf, 0, len);
 	}
-	if (sem_post(&sh->sem) == -1)
+	if (sem_post(&sh->sem) == -1) {
+		free(buf);
 		_exit(1);
+	}
 
 	memset(&rep, 0, sizeof(rep));
 	for (;;) {
 		n = read(in, &req, sizeof(req));
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n != sizeof(req))
+		if (n != sizeof(req)) {
+			free(buf);
 			_exit(n == 0 ? 0 : 1);
+		}
 		rep.wake = now_ns();
 		rep.cpu = sched_getcpu();
 		rep.done = rep.wake;
@@ -291,8 +295,10 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		}
 		rep.send = req.send;
 		rep.round = req.round;
-		if (write(out, &rep, sizeof(rep)) != sizeof(rep))
+		if (write(out, &rep, sizeof(rep)) != sizeof(rep)) {
+			free(buf);
 			_exit(1);
+		}
 	}
 }
 

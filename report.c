@@ -313,7 +313,7 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 }
 
 /* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */
-void
+int
 report_verbose(FILE *fp, const struct sample *s)
 {
 	fprintf(fp, "log delay %12.3f usec (client %u, pid %d, cpu %d, "
@@ -321,7 +321,7 @@ report_verbose(FILE *fp, const struct sample *s)
 	    (unsigned long long)s->round);
 	if (s->work_ns > 0)
 		fprintf(fp, ", work %.3f usec", usec(s->work_ns));
-	fputs(")\n", fp);
+	return fputs(")\n", fp) == EOF || ferror(fp) ? -1 : 0;
 }
 
 /*

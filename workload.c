@@ -139,7 +139,8 @@ run_workload(const struct config *cfg, int errfd)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	tune_workload(cfg);
 	if (cfg->ncmd == 1)
-		execl("/bin/sh", "sh", "-c", cfg->cmd[0], (char *)NULL);
+		/* "--": a command that starts with a dash is no option. */
+		execl("/bin/sh", "sh", "-c", "--", cfg->cmd[0], (char *)NULL);
 	else
 		execvp(cfg->cmd[0], cfg->cmd);
 	e = errno;

@@ -79,6 +79,10 @@ def argv():
         a += token()
     if rng.random() < 0.9:
         a.append(b"true")
+    else:
+        # No command: a bare run, bounded by a last --duration (or, when
+        # an earlier word ended the options, an argument of the command).
+        a.append(b"-d1")
     return a
 
 

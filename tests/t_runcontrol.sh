@@ -93,7 +93,7 @@ no_leftovers "duration with a stubborn workload"
 # A workload that ends first still ends the run.
 run_latt "$TMP/out" "$TMP/err" -d 30 -f 5 -t 20 sleep 0.5
 expect "a workload shorter than the duration ends the run" \
-    '[ "$rc" -eq 0 ] && grep -q "ended by the workload's end" "$TMP/out"'
+    '[ "$rc" -eq 0 ] && grep -q "ended by the workload.s end" "$TMP/out"'
 
 # Orphans of the workload (reparented to latt) raise SIGCHLD in latt: the
 # interrupted sleep goes on to its deadline, so every round keeps its
