@@ -20,6 +20,7 @@ import argparse
 import os
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,12 +39,19 @@ def build_reference(src, out):
                     "-o", out, src, "-lrt", "-lm", "-lpthread"], check=True)
 
 
+def default_signals():
+    """A script's `cmd &` starts cmd with SIGINT and SIGQUIT ignored; the
+    2009 latt ends its clients with SIGQUIT and would wait forever."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def run(cmd):
     """Runs cmd; returns (stdout, cpu seconds of it and its descendants,
     peak RSS of its main process in KiB)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True)
+                         text=True, preexec_fn=default_signals)
     hwm = 0
     while p.poll() is None:
         try:
