@@ -102,6 +102,9 @@ static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
 static int	 close_output(FILE *, const char *);
+static int	 write_file(const char *, int (*)(FILE *, const struct config *,
+		    const struct result *), const struct config *,
+		    const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
 		    struct collector *);
 static void	 free_result(const struct config *, struct result *);
@@ -307,6 +310,20 @@ close_output(FILE *fp, const char *path)
 	return bad ? -1 : 0;
 }
 
+/* Writes one report into the file at path; -1 after saying why it failed. */
+static int
+write_file(const char *path, int (*writer)(FILE *, const struct config *,
+    const struct result *), const struct config *cfg, const struct result *res)
+{
+	FILE *fp;
+
+	errno = 0;
+	if ((fp = open_output(path)) == NULL)
+		return -1;
+	writer(fp, cfg, res);
+	return close_output(fp, path);
+}
+
 /*
  * The reports, once the run is over: the text summary (unless the JSON
  * takes stdout), the per-client table, the histogram, the JSON and the
@@ -317,7 +334,6 @@ write_outputs(const struct config *cfg, struct result *res,
     struct collector *col)
 {
 	int status = EXIT_OK;
-	FILE *fp;
 
 	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
 		report_text(stdout, cfg, res);
@@ -328,26 +344,12 @@ write_outputs(const struct config *cfg, struct result *res,
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
-	if (cfg->json_path != NULL) {
-		errno = 0;
-		if ((fp = open_output(cfg->json_path)) == NULL)
-			status = EXIT_RUNTIME;
-		else {
-			json_write(fp, cfg, res);
-			if (close_output(fp, cfg->json_path) == -1)
-				status = EXIT_RUNTIME;
-		}
-	}
-	if (cfg->plot_path != NULL) {
-		errno = 0;
-		if ((fp = open_output(cfg->plot_path)) == NULL)
-			status = EXIT_RUNTIME;
-		else {
-			plot_write(fp, cfg, res);
-			if (close_output(fp, cfg->plot_path) == -1)
-				status = EXIT_RUNTIME;
-		}
-	}
+	if (cfg->json_path != NULL &&
+	    write_file(cfg->json_path, json_write, cfg, res) == -1)
+		status = EXIT_RUNTIME;
+	if (cfg->plot_path != NULL &&
+	    write_file(cfg->plot_path, plot_write, cfg, res) == -1)
+		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */
 		errno = 0;
