@@ -67,10 +67,138 @@ run_latt() {
 	rc=$?
 }
 
-# Pids of latt's clients: children of PID whose command is latt.
-children_of() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+# ---------------------------------------------------------------------------
+# Process helpers: finding latt's clients and workload in /proc without a fork
+# per process, waiting for a run to start or end with a time limit, feature
+# checks for options that other branches add, and a verdict that gathers
+# every failed check of one test into its FAIL line.
+
+# kids_of PID: its children, one "pid pgid comm" a line.
+kids_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
+		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
+		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
+		if (f[2] == P) print $1, f[3], c }'
+}
+
+# stat_field PID N: field N of /proc/PID/stat counted after the comm
+# (1 state, 2 ppid, 3 pgrp); empty when PID is gone.
+stat_field() {
+	local line
+	local -a f
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
+	read -r -a f <<<"${line##*) }"
+	echo "${f[$2 - 1]}"
+}
+
+# clients_of PID: latt's clients, its children in its own process group
+# (the workload and each load have a group of their own), sorted by pid.
+clients_of() {
+	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }' |
+	    sort -n
+}
+
+# workload_of PID: the workload, the child of latt PID that leads a process
+# group of its own and is not a load (loads are named latt-KIND).
+workload_of() {
+	kids_of "$1" | awk '$1 == $2 && $3 !~ /^latt-/ { print $1 }'
+}
+
+# wait_started PID: waits up to 20 s until latt PID runs its workload,
+# which it starts once every client is ready.
+wait_started() {
+	local i
+	for i in $(seq 200); do
+		[ -n "$(stat_field "$1" 1)" ] || return 1
+		[ -n "$(workload_of "$1")" ] && return 0
+		sleep 0.1
 	done
+	return 1
+}
+
+# wait_nclients PID N: waits up to 20 s until latt PID has N clients.
+wait_nclients() {
+	local i
+	for i in $(seq 200); do
+		[ "$(clients_of "$1" | grep -c .)" -ge "$2" ] && return 0
+		[ -n "$(stat_field "$1" 1)" ] || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_clients PID N: waits up to 10 s until latt PID has N clients; sets
+# $clients.
+wait_clients() {
+	local i
+	for i in $(seq 100); do
+		clients=$(clients_of "$1")
+		[ "$(grep -c . <<<"$clients")" -ge "$2" ] && return 0
+		[ -n "$(stat_field "$1" 1)" ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# Microseconds on CLOCK_REALTIME, without a fork.
+usecs() { local t=${EPOCHREALTIME/[.,]/}; echo "${t#0}"; }
+
+# wait_gone PID LIMIT: waits for our child PID to end, at most LIMIT s
+# (then SIGKILL); sets $rc, and $ms, the milliseconds since $T0 (usecs).
+wait_gone() {
+	local st t
+	while :; do
+		st=$(stat_field "$1" 1)
+		[ -z "$st" ] || [ "$st" = Z ] && break
+		t=$(usecs)
+		if [ $((t - T0)) -gt $(($2 * 1000000)) ]; then
+			kill -CONT "$1" 2>/dev/null
+			kill -9 "$1" 2>/dev/null
+			bad "still running after $2 s (killed)"
+			break
+		fi
+		sleep 0.02
+	done
+	t=$(usecs)
+	ms=$(((t - T0) / 1000))
+	wait "$1"
+	rc=$?
+}
+
+# Failures of the current test accumulate in $why; verdict prints the line.
+why=
+bad() { why="${why:+$why; }$*"; }
+verdict() {
+	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
+	why=
+}
+nlines() { awk 'END { print NR }' "$1"; }
+short() { head -c 300 "$1" | tr '\n' '|'; }
+
+# entries FILE CLIENTS: the N of a first line "Entries: N (clients=CLIENTS)".
+entries() {
+	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
+}
+
+# expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
+# the count is a positive multiple of CLIENTS.
+expect_summary() {
+	local n
+	n=$(entries "$1" "$2")
+	if [ -z "$n" ]; then
+		bad "first line is not 'Entries: N (clients=$2)': $(head -n 1 "$1")"
+	elif [ "$n" -le 0 ] || [ $((n % $2)) -ne 0 ]; then
+		bad "Entries $n is not a positive multiple of $2"
+	fi
+}
+
+# field FILE LABEL: the value of the summary line "\tLABEL\t value".
+field() {
+	awk -F'\t' -v l="$2" '$2 == l { sub(/^ +/, "", $3); print $3; exit }' "$1"
+}
+
+# has_option OPT: whether latt's --help mentions OPT (a long option that
+# another branch may not have added yet).
+has_option() {
+	"$LATT" --help 2>/dev/null | grep -q -- "$1"
 }

@@ -18,7 +18,6 @@
 #
 # Usage: LATT=./latt bash tests/t_accuracy.sh
 . tests/lib.sh
-. tests/lib_proc.sh
 export LATT
 
 OUT=$TMP/out

@@ -10,44 +10,6 @@ export LATT
 OUT=$TMP/out
 ERR=$TMP/err
 
-# kids_of PID: its children, one "pid pgid comm" a line.
-kids_of() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
-		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
-		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
-		if (f[2] == P) print $1, f[3], c }'
-}
-
-# stat_field PID N: field N of /proc/PID/stat counted after the comm
-# (1 state, 2 ppid, 3 pgrp); empty when PID is gone.
-stat_field() {
-	local line
-	local -a f
-	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
-	read -r -a f <<<"${line##*) }"
-	echo "${f[$2 - 1]}"
-}
-
-# clients_of PID: the children of latt PID in its own process group (the
-# workload has a group of its own).
-clients_of() {
-	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }'
-}
-
-# wait_started PID: waits up to 20 s until latt PID runs its workload (a
-# child in a group of its own), which it starts once every client is ready.
-wait_started() {
-	local g
-	for _ in $(seq 200); do
-		g=$(stat_field "$1" 3)
-		[ -n "$g" ] || return 1
-		kids_of "$1" | awk -v G="$g" '$2 != G { f = 1 } END { exit !f }' &&
-		    return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # Runs a command with every descriptor above 2 closed, as a clean caller
 # would (the test harness may leak some into this script).
 closefds() {
@@ -58,33 +20,6 @@ closefds() {
 		done
 		exec "$@"
 	)
-}
-
-# Failures of the current test accumulate in $why; verdict prints the line.
-why=
-bad() { why="${why:+$why; }$*"; }
-verdict() {
-	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
-	why=
-}
-nlines() { awk 'END { print NR }' "$1"; }
-short() { head -c 300 "$1" | tr '\n' '|'; }
-
-# The N of the first line "Entries: N (clients=C)", if C is the one given.
-entries() {	# file clients
-	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
-}
-
-# expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
-# the count is a positive multiple of CLIENTS.
-expect_summary() {
-	local n
-	n=$(entries "$1" "$2")
-	if [ -z "$n" ]; then
-		bad "first line is not 'Entries: N (clients=$2)': $(head -n 1 "$1")"
-	elif [ "$n" -le 0 ] || [ $((n % $2)) -ne 0 ]; then
-		bad "Entries $n is not a positive multiple of $2"
-	fi
 }
 
 # ---------------------------------------------------------------------------

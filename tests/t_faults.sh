@@ -11,7 +11,6 @@
 #
 # Usage: LATT=./latt bash tests/t_faults.sh
 . tests/lib.sh
-. tests/lib_proc.sh
 export LATT
 
 OUT=$TMP/out

@@ -7,7 +7,6 @@
 #
 # Usage: LATT=./latt bash tests/t_memcheck.sh
 . tests/lib.sh
-. tests/lib_proc.sh
 export LATT
 
 if [ -n "${LATT_SANITIZED:-}" ]; then

@@ -6,22 +6,6 @@
 # its parsing.
 . "$(dirname "$0")/lib.sh"
 
-# The same contract as lib.sh's leftovers, in one grep over every environ
-# instead of two processes per process: no_leftovers stays quick on a busy
-# machine.
-leftovers() {
-	local f p
-	for f in $(grep -lsxzF "LATT_TEST_TAG=$LATT_TEST_TAG" /proc/[0-9]*/environ); do
-		p=${f#/proc/}
-		p=${p%/environ}
-		[ "$p" = "$$" ] || [ "$p" = "$BASHPID" ] && continue
-		case $(cat "/proc/$p/comm" 2>/dev/null) in
-		bash|grep|'') ;;
-		*) echo "$p" ;;
-		esac
-	done
-}
-
 # expect NAME CONDITION: PASS when the shell condition holds, else FAIL
 # with rc and the first lines of the run's stderr.
 expect() {
@@ -31,10 +15,6 @@ expect() {
 		fail "$1: rc ${rc:-?}: $(head -c 300 "$TMP/err" 2>/dev/null | tr '\n' ' ')"
 		return 1
 	fi
-}
-
-field() {	# FILE LABEL: the value after "\tLABEL\t" in a summary
-	awk -F'\t' -v l="$2" '$2 == l { sub(/^ +/, "", $3); print $3; exit }' "$1"
 }
 
 # --- usage errors ---------------------------------------------------------
