@@ -34,6 +34,7 @@
 
 #define MAXEVENTS	256
 #define TICK_MS		100		/* how often a wait looks at the flags */
+#define RECHECK_NS	(100 * NSEC_PER_MSEC)	/* and a long sleep */
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
@@ -478,22 +479,30 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 		/*
 		 * A sleep cut short by a signal is not a sample; unless the
 		 * signal ends the run (a child of the workload that exited,
-		 * say), latt sleeps on to the same deadline.  A sleep longer
-		 * than the tick's second wakes for the tick, then sleeps on
-		 * to the same absolute deadline.
+		 * say), latt sleeps on to the same deadline.  A long sleep
+		 * wakes every RECHECK_NS, and for the tick, then sleeps on to
+		 * the same absolute deadline: a signal that lands between
+		 * the look at the flags and clock_nanosleep is then seen
+		 * within RECHECK_NS, not only at the deadline.
 		 */
 		for (;;) {
-			target = tick != NULL && next_tick < deadline ?
-			    next_tick : deadline;
+			target = deadline;
+			if (tick != NULL && next_tick < target)
+				target = next_tick;
+			if ((now = now_ns()) + RECHECK_NS < target)
+				target = now + RECHECK_NS;
 			while ((woke = sleep_until(target)) == -1 &&
 			    !check_flags(eng, res) && now_ns() < target)
 				;
-			if (res->stop != STOP_NONE || target == deadline)
+			if (res->stop != STOP_NONE || target == deadline ||
+			    check_flags(eng, res))
 				break;
-			next_tick = now_ns() + NSEC_PER_SEC;
-			if (tick(sink_arg, res) == -1) {
-				fail(res, STOP_SINK, "tick");
-				return 0;
+			if (tick != NULL && (now = now_ns()) >= next_tick) {
+				next_tick = now + NSEC_PER_SEC;
+				if (tick(sink_arg, res) == -1) {
+					fail(res, STOP_SINK, "tick");
+					return 0;
+				}
 			}
 		}
 		if (res->stop == STOP_NONE && woke != -1 &&
