@@ -114,9 +114,9 @@ put_text(FILE *fp, const char *str)
 	}
 }
 
-/* Where a latency (ns) falls on the distribution's x axis. */
+/* How far (0 to 1) a latency (ns) lies along a logarithmic axis, clamped. */
 static double
-xlog(const struct logaxis *ax, double ns)
+logfrac(const struct logaxis *ax, double ns)
 {
 	double l = ns > 0 ? log10(ns) : ax->lo;
 
@@ -124,21 +124,21 @@ xlog(const struct logaxis *ax, double ns)
 		l = ax->lo;
 	if (l > ax->hi)
 		l = ax->hi;
-	return LEFT + (RIGHT - LEFT) * (l - ax->lo) / (ax->hi - ax->lo);
+	return (l - ax->lo) / (ax->hi - ax->lo);
+}
+
+/* Where a latency (ns) falls on the distribution's x axis. */
+static double
+xlog(const struct logaxis *ax, double ns)
+{
+	return LEFT + (RIGHT - LEFT) * logfrac(ax, ns);
 }
 
 /* Where a latency (ns) falls on the timeline's y axis. */
 static double
 ylog(const struct logaxis *ax, double ns)
 {
-	double l = ns > 0 ? log10(ns) : ax->lo;
-
-	if (l < ax->lo)
-		l = ax->lo;
-	if (l > ax->hi)
-		l = ax->hi;
-	return P2_BOTTOM - (P2_BOTTOM - P2_TOP) * (l - ax->lo) /
-	    (ax->hi - ax->lo);
+	return P2_BOTTOM - (P2_BOTTOM - P2_TOP) * logfrac(ax, ns);
 }
 
 /* "1 ns", "10 µs", "100 ms", "1 s", ... for 10^d ns. */

@@ -46,6 +46,7 @@ static int	 start_loads(const struct config *, struct workload *);
 static void	 run_load(const struct load_run *, struct load_slot *, size_t,
 		    pid_t) __attribute__((noreturn));
 static void	 stop_loads(struct workload *);
+static unsigned	 reap_members(pid_t);
 static void	 close_from(unsigned);
 
 /*
@@ -402,6 +403,21 @@ close_from(unsigned lo)
 		close(fd);
 }
 
+/* Reaps the members of a group that have ended; returns how many. */
+static unsigned
+reap_members(pid_t pgid)
+{
+	unsigned n = 0;
+	pid_t r;
+	int st;
+
+	while ((r = waitpid(-pgid, &st, WNOHANG)) > 0 ||
+	    (r == -1 && errno == EINTR))
+		if (r > 0)
+			n++;
+	return n;
+}
+
 /*
  * Kills every load's group with SIGKILL, reaps every member (the orphans
  * of a fork or pipe load come back to latt, the subreaper), then adds up
@@ -414,17 +430,12 @@ stop_loads(struct workload *wl)
 	struct load_run *lr;
 	int64_t deadline;
 	unsigned i, j, left;
-	pid_t r;
-	int st;
 
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		if (lr->pgid <= 0)
 			continue;
-		while ((r = waitpid(-lr->pgid, &st, WNOHANG)) > 0 ||
-		    (r == -1 && errno == EINTR))
-			if (r > 0)
-				lr->nlost++;
+		lr->nlost += reap_members(lr->pgid);
 		kill(-lr->pgid, SIGKILL);
 		lr->end = now_ns();
 	}
@@ -435,9 +446,7 @@ stop_loads(struct workload *wl)
 			lr = &wl->load[i];
 			if (lr->pgid <= 0)
 				continue;
-			while ((r = waitpid(-lr->pgid, &st, WNOHANG)) > 0 ||
-			    (r == -1 && errno == EINTR))
-				;
+			reap_members(lr->pgid);
 			if (kill(-lr->pgid, 0) == 0)
 				left++;
 		}
