@@ -2,9 +2,10 @@
 /*
  * Shared types of latt: the run's settings (struct config), what a run
  * produced (struct result), and the interfaces between the rooms of the
- * house: latt.c parses and orchestrates, measure.c owns the clients and the
- * measurement loop, workload.c starts and stops everything that runs beside
- * the measurement, tune.c places and prioritises latt's own processes,
+ * house: options.c turns argv into a struct config, latt.c orchestrates,
+ * measure.c owns the clients and the measurement loop, workload.c starts
+ * and stops everything that runs beside the measurement, tune.c places and
+ * prioritises latt's own processes,
  * trace.c talks to tracefs, report.c prints finished results as text,
  * json.c writes them as JSON and plot.c draws them as SVG.
  */
@@ -248,9 +249,12 @@ extern volatile sig_atomic_t got_stop;		/* signal number, or 0 */
 extern volatile sig_atomic_t got_child;
 
 int64_t	 now_ns(void);
-/* latt.c: the one parser of numbers from the user; exits 2 on bad input. */
+/* options.c: argv into a struct config; bad input exits 2 with one line. */
+void	 config_parse(int, char **, struct config *);
 long long parse_num(const char *name, const char *s, long long min,
 	    long long max);
+void	 usage_error(const char *, ...)
+	    __attribute__((noreturn, format(printf, 1, 2)));
 
 /* measure.c */
 struct engine;

@@ -1,0 +1,724 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * options.c: turns latt's argv into a struct config.  Every number from
+ * the user goes through parse_num or parse_scaled; every bad value or
+ * combination is a one-line usage error and exit status 2, before anything
+ * runs.  --help lives here too, beside the options it describes.
+ */
+#include <sys/prctl.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "latt.h"
+
+#define MAX_CLIENTS	1000000
+#define MAX_DELAY_MS	3600000		/* one hour */
+#define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
+#define BARE_CLIENTS	8
+#define BARE_MIN_DELAY_MS	1
+#define BARE_MAX_DELAY_MS	3
+#define HOUR_NS		(3600 * NSEC_PER_SEC)
+#define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
+
+/* A unit suffix of a number, and what it multiplies by. */
+struct unit {
+	const char	*suffix;
+	long long	 scale;
+};
+
+/* Times: a bare number is in the caller's default unit. */
+static const struct unit time_units[] = {
+	{ "ns", 1 }, { "us", NSEC_PER_USEC }, { "ms", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC }, { "m", 60 * NSEC_PER_SEC }, { "h", HOUR_NS },
+	{ NULL, 0 }
+};
+
+static const struct {
+	const char	*name;
+	enum stat_kind	 stat;
+} statnames[] = {
+	{ "min", STAT_MIN }, { "p50", STAT_P50 }, { "p90", STAT_P90 },
+	{ "p99", STAT_P99 }, { "p99.9", STAT_P999 }, { "p99.99", STAT_P9999 },
+	{ "max", STAT_MAX }, { "worst", STAT_MAX }, { "mean", STAT_MEAN },
+	{ "stdev", STAT_STDEV }, { "sd", STAT_STDEV },
+};
+
+static const char *progname = "latt";
+
+static void	 help(void) __attribute__((noreturn));
+static long long parse_scaled(const char *, const char *, long long,
+		    long long, const struct unit *, long long);
+static const char *show_limit(long long, const struct unit *);
+static void	 parse_cpus(const char *, struct config *);
+static void	 parse_policy(const char *, struct config *);
+static void	 parse_limits(char *, struct config *);
+static void	 check_cpu(const char *, int);
+static void	 check_tracefs(struct config *);
+static void	 parse_load(const char *, struct config *);
+static void	 bare_defaults(struct config *, long long *, long long *);
+
+enum {
+	OPT_JSON = 256,
+	OPT_LOG,
+	OPT_PLOT,
+	OPT_HISTOGRAM,
+	OPT_PER_CLIENT,
+	OPT_WARMUP,
+	OPT_SEED,
+	OPT_CPUS,
+	OPT_PARENT_CPU,
+	OPT_POLICY,
+	OPT_PRIO,
+	OPT_NICE,
+	OPT_BREAKTRACE,
+	OPT_FAIL_ABOVE,
+	OPT_BASELINE,
+	OPT_FAIL_IF_WORSE,
+};
+
+static const struct option longopts[] = {
+	{ "clients",	required_argument,	NULL,	'c' },
+	{ "min-delay",	required_argument,	NULL,	'f' },
+	{ "max-delay",	required_argument,	NULL,	't' },
+	{ "load",	required_argument,	NULL,	'l' },
+	{ "work",	required_argument,	NULL,	'x' },
+	{ "duration",	required_argument,	NULL,	'd' },
+	{ "samples",	required_argument,	NULL,	'n' },
+	{ "warmup",	required_argument,	NULL,	OPT_WARMUP },
+	{ "seed",	required_argument,	NULL,	OPT_SEED },
+	{ "cpus",	required_argument,	NULL,	OPT_CPUS },
+	{ "parent-cpu",	required_argument,	NULL,	OPT_PARENT_CPU },
+	{ "policy",	required_argument,	NULL,	OPT_POLICY },
+	{ "prio",	required_argument,	NULL,	OPT_PRIO },
+	{ "nice",	required_argument,	NULL,	OPT_NICE },
+	{ "mlock",	no_argument,		NULL,	'm' },
+	{ "breaktrace",	required_argument,	NULL,	OPT_BREAKTRACE },
+	{ "fail-above",	required_argument,	NULL,	OPT_FAIL_ABOVE },
+	{ "verbose",	no_argument,		NULL,	'v' },
+	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "json",	optional_argument,	NULL,	OPT_JSON },
+	{ "log",	required_argument,	NULL,	OPT_LOG },
+	{ "plot",	required_argument,	NULL,	OPT_PLOT },
+	{ "histogram",	no_argument,		NULL,	OPT_HISTOGRAM },
+	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
+	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
+	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ "version",	no_argument,		NULL,	'V' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+void
+config_parse(int argc, char **argv, struct config *cfg)
+{
+	long long min = -1, max = -1, prio = -1;
+	int ch;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nclients = 1;
+	/* 63 bits, so that --seed takes back any seed latt prints. */
+	cfg->seed = ((uint64_t)now_ns() ^ ((uint64_t)getpid() << 32)) &
+	    INT64_MAX;
+	cfg->parent_cpu = -1;
+	cfg->policy = -1;
+	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
+	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
+	    0, 0);
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:c:d:f:l:mn:qs:t:S:vx:hV", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			cfg->nclients = parse_num("clients", optarg, 1,
+			    MAX_CLIENTS);
+			cfg->clients_given = 1;
+			break;
+		case 'f':
+		case 's':
+			min = parse_num("min-delay", optarg, 0, MAX_DELAY_MS);
+			break;
+		case 't':
+		case 'S':
+			max = parse_num("max-delay", optarg, 0, MAX_DELAY_MS);
+			break;
+		case 'l':
+			parse_load(optarg, cfg);
+			break;
+		case 'd':
+			cfg->duration = parse_scaled("duration", optarg, 1,
+			    MAX_TIME_NS, time_units, NSEC_PER_SEC);
+			break;
+		case 'n':
+			cfg->samples = parse_num("samples", optarg, 1,
+			    LLONG_MAX);
+			break;
+		case OPT_WARMUP:
+			cfg->warmup = parse_scaled("warmup", optarg, 0,
+			    MAX_TIME_NS, time_units, NSEC_PER_SEC);
+			break;
+		case OPT_SEED:
+			cfg->seed = parse_num("seed", optarg, 0, LLONG_MAX);
+			break;
+		case OPT_CPUS:
+			parse_cpus(optarg, cfg);
+			break;
+		case OPT_PARENT_CPU:
+			cfg->parent_cpu = parse_num("parent-cpu", optarg, 0,
+			    CPU_SETSIZE - 1);
+			break;
+		case OPT_POLICY:
+			parse_policy(optarg, cfg);
+			break;
+		case OPT_PRIO:
+			prio = parse_num("prio", optarg, 0, 99);
+			break;
+		case OPT_NICE:
+			cfg->nice = parse_num("nice", optarg, -20, 19);
+			cfg->set_nice = 1;
+			break;
+		case 'm':
+			cfg->mlock = 1;
+			break;
+		case OPT_BREAKTRACE:
+			cfg->breaktrace = parse_scaled("breaktrace", optarg, 1,
+			    HOUR_NS, time_units, NSEC_PER_USEC);
+			break;
+		case OPT_FAIL_ABOVE:
+			parse_limits(optarg, cfg);
+			break;
+		case 'v':
+			cfg->verbose = 1;
+			break;
+		case 'x':
+			cfg->work_kb = parse_num("work", optarg, 0,
+			    WORK_KB_MAX);
+			break;
+		case 'q':
+			cfg->quiet = 1;
+			break;
+		case OPT_JSON:
+			cfg->json_path = optarg != NULL ? optarg : "-";
+			if (*cfg->json_path == '\0')
+				usage_error("json file name is empty");
+			break;
+		case OPT_LOG:
+			cfg->log_path = optarg;
+			if (*optarg == '\0')
+				usage_error("log file name is empty");
+			break;
+		case OPT_PLOT:
+			cfg->plot_path = optarg;
+			if (*optarg == '\0')
+				usage_error("plot file name is empty");
+			break;
+		case OPT_HISTOGRAM:
+			cfg->histogram = 1;
+			break;
+		case OPT_PER_CLIENT:
+			cfg->per_client = 1;
+			break;
+		case OPT_BASELINE:
+			cfg->baseline = optarg;
+			break;
+		case OPT_FAIL_IF_WORSE:
+			cfg->fail_if_worse = optarg;
+			break;
+		case 'h':
+			help();
+		case 'V':
+			printf("latt %s\n", LATT_VERSION);
+			exit(EXIT_OK);
+		case ':':
+			usage_error("option %s needs a value", argv[optind - 1]);
+		default:
+			/* A long option given a value it does not take. */
+			if (strncmp(argv[optind - 1], "--", 2) == 0 &&
+			    strchr(argv[optind - 1], '=') != NULL &&
+			    optopt != 0)
+				usage_error("option takes no value: %s",
+				    argv[optind - 1]);
+			if (optopt != 0)
+				usage_error("unknown option: -%c", optopt);
+			usage_error("unknown option: %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		bare_defaults(cfg, &min, &max);
+	if (min == -1)
+		min = 100;
+	if (max == -1)
+		max = min > 500 ? min : 500;
+	if (min > max)
+		usage_error("min-delay (%lld ms) is above max-delay (%lld ms)",
+		    min, max);
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0 &&
+	    (cfg->histogram || cfg->per_client))
+		usage_error("%s prints to stdout, which --json takes: give "
+		    "--json=FILE", cfg->histogram ? "--histogram" :
+		    "--per-client");
+	if (cfg->baseline != NULL && cfg->json_path != NULL &&
+	    strcmp(cfg->json_path, "-") == 0)
+		usage_error("--baseline prints a table to stdout, which --json "
+		    "takes: give --json=FILE");
+	if (cfg->fail_if_worse != NULL && cfg->baseline == NULL)
+		usage_error("--fail-if-worse=%s needs --baseline=FILE",
+		    cfg->fail_if_worse);
+	if (cfg->log_path != NULL && strcmp(cfg->log_path, "-") == 0)
+		usage_error("log cannot be -: stdout takes the summary");
+	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
+		usage_error("plot cannot be -: stdout takes the summary");
+	cfg->min_delay = min * NSEC_PER_MSEC;
+	cfg->max_delay = max * NSEC_PER_MSEC;
+
+	/* --prio alone means SCHED_FIFO; fifo and rr alone mean prio 1. */
+	if (cfg->policy == -1 && prio != -1)
+		cfg->policy = SCHED_FIFO;
+	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
+		cfg->prio = prio == -1 ? 1 : (int)prio;
+	else if (prio > 0)
+		usage_error("prio %lld needs policy fifo or rr", prio);
+	if (cfg->policy != -1 && (cfg->prio <
+	    sched_get_priority_min(cfg->policy) ||
+	    cfg->prio > sched_get_priority_max(cfg->policy)))
+		usage_error("prio %d is out of range for the policy (%d-%d)",
+		    cfg->prio, sched_get_priority_min(cfg->policy),
+		    sched_get_priority_max(cfg->policy));
+	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
+		usage_error("warmup is not shorter than the duration");
+	for (ch = 0; ch < (int)cfg->ncpus; ch++)
+		check_cpu("cpus", cfg->cpus[ch]);
+	if (cfg->parent_cpu >= 0)
+		check_cpu("parent-cpu", cfg->parent_cpu);
+
+	cfg->cmd = argv + optind;
+	cfg->ncmd = argc - optind;
+	if (cfg->ncmd == 1 && cfg->cmd[0][0] == '\0')
+		usage_error("the workload command is empty");
+	if (cfg->breaktrace > 0)
+		check_tracefs(cfg);
+}
+
+/*
+ * A run with no command does something useful: it measures beside the
+ * loads of --load, or a cpu spin on every CPU when none is given
+ * (--load=none: an idle machine), for 10 s unless --duration says
+ * otherwise, and with clients and delays chosen to gather well over
+ * 10,000 samples in that time (so that its p99.9 means something).  What
+ * the user gave is kept; the summary says what ran.
+ */
+static void
+bare_defaults(struct config *cfg, long long *min, long long *max)
+{
+	long ncpu;
+
+	cfg->bare = 1;
+	if (cfg->duration == 0)
+		cfg->duration = BARE_DURATION_NS;
+	if (!cfg->load_given) {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		cfg->load[0].kind = LOAD_CPU;
+		cfg->load[0].n = ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX :
+		    (unsigned)ncpu;
+		cfg->nload = 1;
+	}
+	if (!cfg->clients_given)
+		cfg->nclients = BARE_CLIENTS;
+	if (*min == -1)
+		*min = *max != -1 && *max < BARE_MIN_DELAY_MS ? *max :
+		    BARE_MIN_DELAY_MS;
+	if (*max == -1)
+		*max = *min > BARE_MAX_DELAY_MS ? *min : BARE_MAX_DELAY_MS;
+}
+
+/*
+ * --load=KIND[:N]: N processes (pipe: pairs) of a built-in load, N the
+ * online CPUs by default.  "none" starts nothing but counts as a --load
+ * given.  The count goes through parse_num like every number.
+ */
+static void
+parse_load(const char *arg, struct config *cfg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+	long ncpu;
+	int kind;
+
+	if ((kind = load_kind(arg, len)) == -1)
+		usage_error("load has an unknown kind: %s (cpu, syscall, yield, "
+		    "fork, pipe, mem or none)", arg);
+	cfg->load_given = 1;
+	if (kind == LOAD_NONE) {
+		if (colon != NULL)
+			usage_error("load none takes no count: %s", arg);
+		return;
+	}
+	if (cfg->nload == LOAD_MAX)
+		usage_error("too many loads: %s (at most %d --load options)",
+		    arg, LOAD_MAX);
+	cfg->load[cfg->nload].kind = kind;
+	if (colon != NULL)
+		cfg->load[cfg->nload].n = parse_num("load count", colon + 1, 1,
+		    LOAD_NMAX);
+	else {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		cfg->load[cfg->nload].n = ncpu < 1 ? 1 :
+		    ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
+	}
+	cfg->nload++;
+}
+
+/*
+ * --cpus: a list such as 0-3,8.  Clients are pinned round-robin over its
+ * CPUs in ascending order.
+ */
+static void
+parse_cpus(const char *arg, struct config *cfg)
+{
+	char *list, *tok, *save, *dash;
+	long long lo, hi, c;
+	cpu_set_t set;
+	unsigned n;
+
+	if (*arg == '\0')
+		usage_error("cpus is empty");
+	if ((list = strdup(arg)) == NULL)
+		usage_error("cpus: %s", strerror(errno));
+	CPU_ZERO(&set);
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((dash = strchr(tok, '-')) != NULL)
+			*dash = '\0';
+		lo = parse_num("cpus", tok, 0, CPU_SETSIZE - 1);
+		hi = dash != NULL ? parse_num("cpus", dash + 1, 0,
+		    CPU_SETSIZE - 1) : lo;
+		if (lo > hi)
+			usage_error("cpus: the range %lld-%lld is backwards: "
+			    "%s", lo, hi, arg);
+		for (c = lo; c <= hi; c++)
+			CPU_SET(c, &set);
+	}
+	free(list);
+	if (CPU_COUNT(&set) == 0 || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,") != NULL || *arg == ',')
+		usage_error("cpus is not a CPU list: %s", arg);
+	free(cfg->cpus);
+	if ((cfg->cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
+		usage_error("cpus: %s", strerror(errno));
+	for (c = 0, n = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cfg->cpus[n++] = (int)c;
+	cfg->ncpus = n;
+}
+
+/* A CPU must be online and in latt's own affinity mask (its cpuset). */
+static void
+check_cpu(const char *name, int cpu)
+{
+	char path[64];
+	cpu_set_t allowed;
+	FILE *fp;
+	int c;
+
+	/* cpu0 often has no online file: a CPU without one is online. */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+	    cpu);
+	if ((fp = fopen(path, "re")) != NULL) {
+		c = fgetc(fp);
+		fclose(fp);
+	} else {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
+		    cpu);
+		c = access(path, F_OK) == 0 ? '1' : '0';
+	}
+	if (c != '1')
+		usage_error("%s: CPU %d is not online (see "
+		    "/sys/devices/system/cpu/online)", name, cpu);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+	    !CPU_ISSET(cpu, &allowed))
+		usage_error("%s: CPU %d is not among the CPUs latt may use "
+		    "(its affinity or cpuset)", name, cpu);
+}
+
+static void
+parse_policy(const char *arg, struct config *cfg)
+{
+	static const struct {
+		const char	*name;
+		int		 policy;
+	} pol[] = {
+		{ "other", SCHED_OTHER }, { "batch", SCHED_BATCH },
+		{ "idle", SCHED_IDLE }, { "fifo", SCHED_FIFO },
+		{ "rr", SCHED_RR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++)
+		if (strcmp(arg, pol[i].name) == 0) {
+			cfg->policy = pol[i].policy;
+			return;
+		}
+	usage_error("policy is not one of other, batch, idle, fifo, rr: %s",
+	    arg);
+}
+
+/*
+ * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds.
+ * Several --fail-above options add up.
+ */
+static void
+parse_limits(char *arg, struct config *cfg)
+{
+	char *tok, *save, *eq, name[32];
+	size_t i;
+
+	if (*arg == '\0')
+		usage_error("fail-above is empty");
+	if (arg[strlen(arg) - 1] == ',' || *arg == ',' ||
+	    strstr(arg, ",,") != NULL)
+		usage_error("fail-above has an empty item: %s", arg);
+	for (tok = strtok_r(arg, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL)
+			usage_error("fail-above: not STAT=TIME: %s", tok);
+		*eq = '\0';
+		for (i = 0; i < sizeof(statnames) / sizeof(statnames[0]); i++)
+			if (strcmp(tok, statnames[i].name) == 0)
+				break;
+		if (i == sizeof(statnames) / sizeof(statnames[0]))
+			usage_error("fail-above: unknown statistic: %s (one of "
+			    "min, p50, p90, p99, p99.9, p99.99, max, mean, "
+			    "stdev)", tok);
+		if (cfg->nlimits == MAX_LIMITS)
+			usage_error("fail-above: more than %d limits",
+			    MAX_LIMITS);
+		snprintf(name, sizeof(name), "fail-above %s", tok);
+		cfg->limits[cfg->nlimits].stat = statnames[i].stat;
+		cfg->limits[cfg->nlimits].value = parse_scaled(name, eq + 1, 0,
+		    HOUR_NS, time_units, NSEC_PER_USEC);
+		cfg->nlimits++;
+	}
+}
+
+/*
+ * --breaktrace needs tracefs: found and opened now, so that its absence
+ * is a usage error before anything starts.
+ */
+static void
+check_tracefs(struct config *cfg)
+{
+	const char *file = NULL;
+
+	if (trace_open(&cfg->trace, &file) == -1) {
+		if (cfg->trace.dir == NULL)
+			usage_error("breaktrace: tracefs is not mounted (mount "
+			    "-t tracefs nodev /sys/kernel/tracing)");
+		usage_error("breaktrace: %s/%s: %s", cfg->trace.dir, file,
+		    strerror(errno));
+	}
+	if (trace_is_on(&cfg->trace) == 0)
+		fprintf(stderr, "%s: breaktrace: %s/tracing_on is 0: nothing "
+		    "is being traced, and the marker will not be recorded\n",
+		    progname, cfg->trace.dir);
+}
+
+/*
+ * The one parser for every number from the user: the whole string must be
+ * a decimal number within [min, max], else a usage error names the option.
+ */
+long long
+parse_num(const char *name, const char *s, long long min, long long max)
+{
+	return parse_scaled(name, s, min, max, NULL, 1);
+}
+
+/*
+ * The same with an optional unit suffix from units (a bare number is in
+ * dflt); the result, in the smallest unit, is checked against [min, max]
+ * without overflowing.
+ */
+static long long
+parse_scaled(const char *name, const char *s, long long min, long long max,
+    const struct unit *units, long long dflt)
+{
+	const struct unit *u;
+	long long v, scale = dflt;
+	char *end;
+
+	if (*s == '\0')
+		usage_error("%s is empty", name);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s)
+		usage_error("%s is not a number: %s", name, s);
+	if (*end != '\0') {
+		for (u = units; u != NULL && u->suffix != NULL; u++)
+			if (strcmp(end, u->suffix) == 0)
+				break;
+		if (u == NULL || u->suffix == NULL)
+			usage_error("%s is not a number%s: %s", name,
+			    units != NULL ? " with a unit (ns, us, ms, s, m, h)"
+			    : "", s);
+		scale = u->scale;
+	}
+	if (errno == ERANGE || v > max / scale || v < LLONG_MIN / scale ||
+	    v * scale > max)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if (v * scale < min)
+		usage_error("%s is too small: %s (at least %s)", name, s,
+		    show_limit(min, units));
+	return v * scale;
+}
+
+/* A limit of parse_scaled in the largest unit that states it exactly. */
+static const char *
+show_limit(long long v, const struct unit *units)
+{
+	static char buf[48];
+	const struct unit *u, *best = NULL;
+
+	for (u = units; u != NULL && u->suffix != NULL; u++)
+		if (v % u->scale == 0)
+			best = u;
+	if (best == NULL || v == 0)
+		snprintf(buf, sizeof(buf), "%lld", v);
+	else
+		snprintf(buf, sizeof(buf), "%lld%s", v / best->scale,
+		    best->suffix);
+	return buf;
+}
+
+void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *p;
+
+	/*
+	 * The message quotes what the user typed: control bytes (a newline
+	 * in a value, say) are escaped, so that it stays one line.
+	 */
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	fprintf(stderr, "%s: ", progname);
+	for (p = msg; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, stderr);
+	}
+	if (msg == NULL)
+		fputs("usage error", stderr);
+	fputc('\n', stderr);
+	free(msg);
+	exit(EXIT_USAGE);
+}
+
+#define SYNOPSIS \
+	"usage: latt [-hmqVv] [-c clients] [-f min-ms] [-t max-ms] [-d time]\n" \
+	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
+	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
+	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
+	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
+	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
+	"            [command [arg ...]]\n" \
+	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
+	"B.json[,...] [C.json ...]\n"
+
+static void
+help(void)
+{
+	fputs(SYNOPSIS, stdout);
+	fputs(
+"\n"
+"Measures scheduler wake-up latency while COMMAND runs: latt forks CLIENTS\n"
+"processes blocked on pipes, and after each random sleep writes a\n"
+"CLOCK_MONOTONIC stamp to every one; each replies with the moment it woke.\n"
+"How late each of the parent's sleeps woke is a second series, the timer\n"
+"latency.  A single COMMAND argument runs as /bin/sh -c COMMAND; several\n"
+"run as an argument vector.  Without COMMAND, latt runs 10 s (or\n"
+"--duration) beside the --load loads, or a cpu spin on every CPU, with 8\n"
+"clients and 1-3 ms delays where not given: plain 'latt' is a useful run.\n"
+"\n"
+"  -c, --clients=N       client processes (default 1)\n"
+"  -f, --min-delay=MS    shortest sleep between rounds, ms (default 100);\n"
+"                        -s is the same\n"
+"  -t, --max-delay=MS    longest sleep between rounds, ms (default 500);\n"
+"                        -S is the same\n"
+"  -d, --duration=TIME   stop measuring after TIME (30, 30s, 5m, 2h, 500ms;\n"
+"                        a bare number is seconds); the workload is then\n"
+"                        stopped, which is a normal end\n"
+"  -n, --samples=N       stop after exactly N latencies\n"
+"      --warmup=TIME     drop the latencies of the first TIME\n"
+"      --seed=N          seed of the random sleeps (default: from the clock;\n"
+"                        always printed)\n"
+"      --cpus=LIST       pin the clients round-robin over LIST (0-3,8)\n"
+"      --parent-cpu=N    pin latt itself to CPU N\n"
+"      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
+"      --prio=N          clients' real-time priority (alone: fifo)\n"
+"      --nice=N          clients' nice value\n"
+"  -m, --mlock           lock latt's and the clients' memory\n"
+"      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
+"                        to tracefs, stop tracing and end the run\n"
+"      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
+"                        p99=500us,max=5ms (min p50 p90 p99 p99.9 p99.99\n"
+"                        max mean stdev; a bare number is microseconds)\n"
+"  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
+"                        (default: one per online CPU) in their own process\n"
+"                        group; repeatable.  KIND is cpu (a spin), syscall\n"
+"                        (getppid loop), yield (sched_yield loop), fork\n"
+"                        (fork, exec /bin/true, wait), pipe (N pairs passing\n"
+"                        a token), mem (streaming through a buffer larger\n"
+"                        than the last-level cache) or none\n"
+"  -x, --work=KB         after each wake-up, every client works over a KB\n"
+"                        buffer (fill, then an LZ-like pass) and the time it\n"
+"                        takes is reported in a second block (default 0: off)\n"
+"  -q, --quiet           no progress line on stderr (shown only when stderr\n"
+"                        is a terminal, the run is past 2 s and -v is off)\n"
+"      --json[=FILE]     write the results as JSON (docs/json-schema.md) to\n"
+"                        FILE; to stdout, in place of the summary, with no\n"
+"                        FILE or with -\n"
+"      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
+"                        client, cpu, latency_ns; a write error ends the run\n"
+"      --plot=FILE       draw the distribution and latency over time as SVG\n"
+"      --histogram       print a text histogram after the summary\n"
+"      --per-client      print a table per client after the summary:\n"
+"                        samples, mean, max, p99 (within 6.25%), migrations\n"
+"      --baseline=A.json[,A2.json...]\n"
+"                        after the summary, compare this run with saved\n"
+"                        results, as latt compare A.json <this run> would\n"
+"      --fail-if-worse=SPEC  with --baseline: exit 3 when this run is worse\n"
+"                        beyond a limit, e.g. p99=10%,max=50%\n"
+"  -v, --verbose         print every latency on stderr as it is logged (a\n"
+"                        stderr that cannot be written ends the run)\n"
+"  -h, --help            print this help and exit\n"
+"  -V, --version         print the version and exit\n"
+"\n"
+"latt compare A.json B.json compares saved results: mean and percentiles\n"
+"with 95% confidence intervals of the change, and a verdict per row (real\n"
+"difference, noise, too few samples); see latt compare --help.\n"
+"\n"
+"Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
+"threshold was exceeded (or latt compare's gate failed), 4 the workload\n"
+"failed (1 and 4 outrank 3).\n"
+"\n"
+"Examples: latt -c8 'make -j4'\n"
+"          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
+"          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
+"              --fail-above=p99=100us,max=1ms\n"
+"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n",
+	    stdout);
+	exit(EXIT_OK);
+}
