@@ -109,6 +109,10 @@ struct config {
 	int		 nice;
 	int		 set_nice;	/* --nice given */
 	int		 mlock;
+	int		 parent_policy;	/* latt's own SCHED_*, or -1: inherited */
+	int		 parent_prio;	/* with a real-time parent_policy */
+	int		 dma_latency;	/* --dma-latency, us; -1: not held */
+	int		 open_loop;	/* --open-loop: rounds keep their times */
 	unsigned long	 inherited_slack;	/* timer slack to give the workload */
 	int64_t		 breaktrace;	/* ns; 0: off */
 	struct trace	 trace;

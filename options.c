@@ -130,6 +130,8 @@ config_parse(int argc, char **argv, struct config *cfg)
 	    INT64_MAX;
 	cfg->parent_cpu = -1;
 	cfg->policy = -1;
+	cfg->parent_policy = -1;
+	cfg->dma_latency = -1;
 	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
 	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
