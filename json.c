@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,9 +34,12 @@ static void	 put_key(FILE *, int *, const char *);
 static void	 put_member(FILE *, int *, const char *);
 static void	 put_str_or_null(FILE *, const char *);
 static char	*read_small_file(const char *);
-static char	*preemption_model(const struct utsname *);
 static void	 put_parameters(FILE *, const struct config *);
-static void	 put_environment(FILE *);
+static void	 put_environment(FILE *, const struct sched_info *);
+static void	 put_scheduler(FILE *, const struct sched_info *);
+static void	 put_classes(FILE *, const struct config *,
+		    const struct result *);
+static void	 put_int_or_null(FILE *, int, long long);
 static void	 put_workload(FILE *, const struct workload *);
 static void	 put_run(FILE *, const struct result *);
 static void	 put_series(FILE *, const struct stats *, int with_client);
@@ -58,7 +62,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 	put_key(fp, &first, "parameters");
 	put_parameters(fp, cfg);
 	put_key(fp, &first, "environment");
-	put_environment(fp);
+	put_environment(fp, &res->sched);
 	put_key(fp, &first, "workload");
 	put_workload(fp, &res->wl);
 	put_key(fp, &first, "run");
@@ -75,6 +79,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 	put_loads(fp, &res->wl);
 	put_key(fp, &first, "per_client");
 	put_per_client(fp, cfg, res);
+	put_key(fp, &first, "classes");
+	put_classes(fp, cfg, res);
 	fputs("\n}\n", fp);
 	return ferror(fp) ? -1 : 0;
 }
@@ -308,44 +314,8 @@ read_small_file(const char *path)
 	return buf;
 }
 
-/*
- * The preemption model: debugfs's sched/preempt marks the dynamic model in
- * use with parentheses, as in "none voluntary (full) lazy"; without it the
- * kernel version string says PREEMPT_RT, PREEMPT_DYNAMIC or PREEMPT.
- * Returns a malloc'd string, or NULL when nothing tells.
- */
-static char *
-preemption_model(const struct utsname *u)
-{
-	char *s, *open, *close, *out;
-	const char *v;
-
-	if ((s = read_small_file("/sys/kernel/debug/sched/preempt")) != NULL) {
-		open = strchr(s, '(');
-		close = open != NULL ? strchr(open, ')') : NULL;
-		if (open != NULL && close != NULL) {
-			*close = '\0';
-			if (asprintf(&out, "dynamic (%s)", open + 1) == -1)
-				out = NULL;
-			free(s);
-			return out;
-		}
-		free(s);
-	}
-	if (u == NULL)
-		return NULL;
-	if (strstr(u->version, "PREEMPT_RT") != NULL)
-		return strdup("rt");
-	if (strstr(u->version, "PREEMPT_DYNAMIC") != NULL)
-		return strdup("dynamic");
-	for (v = u->version; (v = strstr(v, "PREEMPT")) != NULL; v += 7)
-		if (v[7] == ' ' || v[7] == '\0')
-			return strdup("full");
-	return NULL;
-}
-
 static void
-put_environment(FILE *fp)
+put_environment(FILE *fp, const struct sched_info *si)
 {
 	struct utsname u, *up = NULL;
 	char host[256], *s;
@@ -382,9 +352,9 @@ put_environment(FILE *fp)
 	put_str_or_null(fp, s);
 	free(s);
 	put_member(fp, &first, "preemption");
-	s = preemption_model(up);
-	put_str_or_null(fp, s);
-	free(s);
+	put_str_or_null(fp, si->preemption);
+	put_member(fp, &first, "scheduler");
+	put_scheduler(fp, si);
 	put_member(fp, &first, "timer_slack_ns");
 	if ((slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) >= 0)
 		fprintf(fp, "%d", slack);
@@ -577,4 +547,120 @@ put_loads(FILE *fp, const struct workload *wl)
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
 	}
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
+}
+
+static void
+put_int_or_null(FILE *fp, int present, long long v)
+{
+	if (present)
+		fprintf(fp, "%lld", v);
+	else
+		fputs("null", fp);
+}
+
+/* The scheduler in use: see struct sched_info. */
+static void
+put_scheduler(FILE *fp, const struct sched_info *si)
+{
+	fputs("{\"fair\": ", fp);
+	put_str_or_null(fp, si->fair);
+	fputs(", \"sched_ext\": ", fp);
+	if (si->ext_present) {
+		fputs("{\"state\": ", fp);
+		put_str_or_null(fp, si->ext_state);
+		fputs(", \"ops\": ", fp);
+		put_str_or_null(fp, si->ext_ops);
+		fputc('}', fp);
+	} else
+		fputs("null", fp);
+	fputs(", \"base_slice_ns\": ", fp);
+	put_int_or_null(fp, si->base_slice > 0, si->base_slice);
+	fputs(", \"base_slice_from\": ", fp);
+	put_str_or_null(fp, si->base_slice <= 0 ? NULL :
+	    si->base_slice_debugfs ? "debugfs" : "sched_getattr");
+	fputs(", \"features\": ", fp);
+	put_str_or_null(fp, si->features);
+	fputs(", \"autogroup\": ", fp);
+	if (si->autogroup < 0)
+		fputs("null", fp);
+	else
+		fputs(si->autogroup ? "true" : "false", fp);
+	fputc('}', fp);
+}
+
+/*
+ * The classes of -c N:ATTR...: what was asked, what the kernel read back
+ * for the class's first client, and the latency series of its clients.
+ * An empty array without classes.
+ */
+static void
+put_classes(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct client_class *cl;
+	const struct sched_req *r;
+	const struct sched_got *g;
+	unsigned i, j;
+	int rt, dl;
+
+	fputc('[', fp);
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++) {
+		cl = &cfg->classes[i];
+		r = &cl->sched;
+		g = &res->classes[i].got;
+		rt = r->policy == SCHED_FIFO || r->policy == SCHED_RR;
+		dl = r->policy == SCHED_DEADLINE;
+		fprintf(fp, "%s\n    {\"name\": ", i > 0 ? "," : "");
+		put_string(fp, cl->name);
+		fputs(", \"spec\": ", fp);
+		put_string(fp, cl->spec);
+		fprintf(fp, ", \"clients\": %u, \"first_client\": %u,\n"
+		    "     \"requested\": {\"policy\": ", cl->n, cl->first);
+		put_str_or_null(fp, r->policy == -1 ? NULL :
+		    tune_policy_name(r->policy));
+		fputs(", \"prio\": ", fp);
+		put_int_or_null(fp, rt, r->prio);
+		fputs(", \"nice\": ", fp);
+		put_int_or_null(fp, r->set_nice, r->nice);
+		fputs(", \"slice_ns\": ", fp);
+		put_int_or_null(fp, r->slice > 0, r->slice);
+		fputs(", \"runtime_ns\": ", fp);
+		put_int_or_null(fp, dl, r->runtime);
+		fputs(", \"deadline_ns\": ", fp);
+		put_int_or_null(fp, dl, r->deadline);
+		fputs(", \"period_ns\": ", fp);
+		put_int_or_null(fp, dl, r->period);
+		fputs(", \"cpus\": ", fp);
+		if (cl->ncpus == 0)
+			fputs("null", fp);
+		else {
+			fputc('[', fp);
+			for (j = 0; j < cl->ncpus; j++)
+				fprintf(fp, "%s%d", j > 0 ? ", " : "",
+				    cl->cpus[j]);
+			fputc(']', fp);
+		}
+		fputs("},\n     \"kernel\": ", fp);
+		if (!g->valid)
+			fputs("null", fp);
+		else {
+			rt = g->policy == SCHED_FIFO || g->policy == SCHED_RR;
+			dl = g->policy == SCHED_DEADLINE;
+			fputs("{\"policy\": ", fp);
+			put_string(fp, tune_policy_name(g->policy));
+			fprintf(fp, ", \"prio\": %d, \"nice\": %d, "
+			    "\"slice_ns\": ", g->prio, g->nice);
+			put_int_or_null(fp, !rt && !dl, (long long)g->runtime);
+			fputs(", \"runtime_ns\": ", fp);
+			put_int_or_null(fp, dl, (long long)g->runtime);
+			fputs(", \"deadline_ns\": ", fp);
+			put_int_or_null(fp, dl, (long long)g->deadline);
+			fputs(", \"period_ns\": ", fp);
+			put_int_or_null(fp, dl, (long long)g->period);
+			fputc('}', fp);
+		}
+		fputs(",\n     \"latency\": ", fp);
+		put_series(fp, &res->classes[i].lat, 1);
+		fputc('}', fp);
+	}
+	fputs(res->classes != NULL && cfg->nclasses > 0 ? "\n  ]" : "]", fp);
 }

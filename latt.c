@@ -58,6 +58,7 @@ static int	 write_file(const char *, int (*)(FILE *, const struct config *,
 static int	 write_outputs(const struct config *, struct result *,
 		    struct collector *);
 static void	 free_result(const struct config *, struct result *);
+static void	 free_config(struct config *);
 static int	 compare_baseline(const struct config *, const struct result *,
 		    struct cmp_side *, const struct cmp_gate *);
 static int	 terminal_width(void);
@@ -87,20 +88,23 @@ main(int argc, char *argv[])
 			cmp_gate_parse(&gate, cfg.fail_if_worse);
 	}
 	setup_signals();
-	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
-	    tune_parent(&cfg) == -1) {
-		free(cfg.cpus);
-		trace_close(&cfg.trace);
+	/* A class's refused attributes are bad input: status 2. */
+	if (tune_check(&cfg) == -1) {
+		free_config(&cfg);
+		return cfg.nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	if (raise_nofile(cfg.nclients) == -1 || tune_parent(&cfg) == -1) {
+		free_config(&cfg);
 		return EXIT_RUNTIME;
 	}
 	/* Orphans of the workload come back to us, to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
+	sched_info_read(&res.sched);
 	if (setup_outputs(&cfg, &res, &col) == -1) {
 		free_result(&cfg, &res);
-		free(cfg.cpus);
-		trace_close(&cfg.trace);
+		free_config(&cfg);
 		return EXIT_RUNTIME;
 	}
 	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
@@ -157,8 +161,7 @@ main(int argc, char *argv[])
 	    status == EXIT_OK)
 		status = EXIT_THRESHOLD;
 	free_result(&cfg, &res);
-	free(cfg.cpus);
-	trace_close(&cfg.trace);
+	free_config(&cfg);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: stdout: %s\n", progname, strerror(errno));
 		if (status == EXIT_OK)
@@ -207,6 +210,21 @@ setup_outputs(const struct config *cfg, struct result *res,
 				return -1;
 			}
 		}
+	}
+	if (cfg->nclasses > 0) {
+		res->classes = calloc(cfg->nclasses, sizeof(*res->classes));
+		if (res->classes == NULL) {
+			fprintf(stderr, "%s: calloc: classes: %s\n", progname,
+			    strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < cfg->nclasses; i++)
+			if (stats_init(&res->classes[i].lat,
+			    STATS_SUB_BITS) == -1) {
+				fprintf(stderr, "%s: stats_init: classes: %s\n",
+				    progname, strerror(errno));
+				return -1;
+			}
 	}
 	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
 		fprintf(stderr, "%s: timeline_new: %s\n", progname,
@@ -371,8 +389,28 @@ free_result(const struct config *cfg, struct result *res)
 			stats_free(&res->clients[i].lat);
 	free(res->clients);
 	res->clients = NULL;
+	if (res->classes != NULL)
+		for (i = 0; i < cfg->nclasses; i++)
+			stats_free(&res->classes[i].lat);
+	free(res->classes);
+	res->classes = NULL;
+	sched_info_free(&res->sched);
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+}
+
+/* What config_parse allocated, and tracefs. */
+static void
+free_config(struct config *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		free(cfg->classes[i].cpus);
+	free(cfg->classes);
+	free(cfg->class_of);
+	free(cfg->cpus);
+	trace_close(&cfg->trace);
 }
 
 /* The width of the terminal on stdout, or 80 when it is not one. */

@@ -75,6 +75,68 @@ struct limit {
 
 #define MAX_LIMITS	16
 
+#define CLASS_MAX	32		/* -c N:ATTR classes in one run */
+#define CLASS_NAME_MAX	40		/* bytes of a class's name */
+
+/*
+ * How a client is to be scheduled: from its class (-c N:ATTR...), or from
+ * --policy, --prio and --nice.  Set with sched_setattr(2) and read back
+ * with sched_getattr(2) in tune.c.
+ */
+struct sched_req {
+	int		 policy;	/* SCHED_*, or -1: inherited */
+	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
+	int		 nice;
+	int		 set_nice;	/* nice given */
+	int64_t		 slice;		/* ns, a fair task's slice; 0: default */
+	int64_t		 runtime;	/* SCHED_DEADLINE, ns */
+	int64_t		 deadline;
+	int64_t		 period;
+};
+
+/* What the kernel said a client's attributes were (sched_getattr). */
+struct sched_got {
+	int		 valid;		/* 0: not read back */
+	int		 policy;
+	int		 prio;
+	int		 nice;
+	uint64_t	 runtime;	/* a fair task's slice, or deadline's */
+	uint64_t	 deadline;
+	uint64_t	 period;
+};
+
+/*
+ * A class of clients, one -c N:ATTR=VALUE:... each: clients first to
+ * first + n - 1, every one set to the same attributes.  A run with one
+ * plain -c has no classes at all (nclasses 0), exactly as in 2009.
+ */
+struct client_class {
+	char		 name[CLASS_NAME_MAX + 1];
+	const char	*spec;		/* the attributes as given, "" none */
+	unsigned	 first;
+	unsigned	 n;
+	struct sched_req sched;		/* --policy/--prio/--nice, overridden */
+	int		*cpus;		/* cpus=, or NULL: --cpus applies */
+	unsigned	 ncpus;
+};
+
+/*
+ * The scheduler in use, read before the run: what the fair class is,
+ * sched_ext's state and scheduler, the preemption mode and the EEVDF
+ * knobs that can be read.  Strings are malloc'd or NULL when unknown.
+ */
+struct sched_info {
+	const char	*fair;		/* "EEVDF" (6.6 and later) or "CFS" */
+	char		*ext_state;	/* /sys/kernel/sched_ext/state */
+	char		*ext_ops;	/* /sys/kernel/sched_ext/root/ops */
+	int		 ext_present;	/* /sys/kernel/sched_ext exists */
+	char		*preemption;	/* "dynamic (full)", "full", "rt"... */
+	int64_t		 base_slice;	/* ns; -1: unknown */
+	int		 base_slice_debugfs;	/* from debugfs, not a probe */
+	char		*features;	/* debugfs sched/features, or NULL */
+	int		 autogroup;	/* sched_autogroup_enabled; -1 */
+};
+
 /* tracefs, opened before the run by trace_open; fds are -1 when unused. */
 struct trace {
 	char		*dir;		/* the tracefs directory */
@@ -108,6 +170,9 @@ struct config {
 	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
 	int		 nice;
 	int		 set_nice;	/* --nice given */
+	struct client_class *classes;	/* -c N:ATTR...; NULL: none */
+	unsigned	 nclasses;
+	unsigned char	*class_of;	/* each client's class, with classes */
 	int		 mlock;
 	int		 parent_policy;	/* latt's own SCHED_*, or -1: inherited */
 	int		 parent_prio;	/* with a real-time parent_policy */
@@ -226,6 +291,12 @@ struct client_stats {
  */
 #define CLIENT_SUB_BITS	3
 
+/* What one class of clients saw, with classes. */
+struct class_result {
+	struct stats	 lat;		/* at STATS_SUB_BITS precision */
+	struct sched_got got;		/* its first client's attributes */
+};
+
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
 	struct stats	 work;		/* -x: time of the work after waking */
@@ -233,6 +304,8 @@ struct result {
 					   minus its absolute deadline */
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
+	struct class_result *classes;	/* cfg->nclasses of them, or NULL */
+	struct sched_info sched;	/* the scheduler in use */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
@@ -286,8 +359,12 @@ void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
 int	 tune_check(const struct config *);
 int	 tune_parent(const struct config *);
 int	 tune_pin_parent(const struct config *);
-int	 tune_client(const struct config *, unsigned, const char **);
+int	 tune_client(const struct config *, unsigned, const char **,
+	    struct sched_got *);
 void	 tune_workload(const struct config *);
+const char *tune_policy_name(int);
+void	 sched_info_read(struct sched_info *);
+void	 sched_info_free(struct sched_info *);
 
 /* trace.c */
 int	 trace_open(struct trace *, const char **);

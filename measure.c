@@ -60,11 +60,16 @@ struct client {
 	int		reaped;
 };
 
-/* Shared with the clients: the start semaphore, and a setup failure. */
+/*
+ * Shared with the clients: the start semaphore, a setup failure, and the
+ * scheduling attributes each class's first client read back (one slot
+ * without classes).
+ */
 struct shared {
 	sem_t		 sem;
 	int		 setup_errno;	/* a client could not apply --cpus... */
 	const char	*setup_what;	/* the call that failed (static) */
+	struct sched_got got[];
 };
 
 struct engine {
@@ -72,6 +77,7 @@ struct engine {
 	struct client	*c;
 	int		 epfd;
 	struct shared	*sh;
+	size_t		 shsize;
 };
 
 static void	 run_client(const struct config *, unsigned, int, int,
@@ -130,11 +136,13 @@ clients_start(const struct config *cfg, struct result *res)
 	}
 	eng->epfd = -1;
 	eng->sh = MAP_FAILED;
+	eng->shsize = sizeof(*eng->sh) + sizeof(eng->sh->got[0]) *
+	    (cfg->nclasses > 0 ? cfg->nclasses : 1);
 	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
 		fail(res, STOP_ERROR, "epoll_create1");
 		return eng;
 	}
-	eng->sh = mmap(NULL, sizeof(*eng->sh), PROT_READ | PROT_WRITE,
+	eng->sh = mmap(NULL, eng->shsize, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (eng->sh == MAP_FAILED) {
 		fail(res, STOP_ERROR, "mmap");
@@ -142,7 +150,7 @@ clients_start(const struct config *cfg, struct result *res)
 	}
 	if (sem_init(&eng->sh->sem, 1, 0) == -1) {
 		fail(res, STOP_ERROR, "sem_init");
-		munmap(eng->sh, sizeof(*eng->sh));
+		munmap(eng->sh, eng->shsize);
 		eng->sh = MAP_FAILED;
 		return eng;
 	}
@@ -189,7 +197,9 @@ clients_start(const struct config *cfg, struct result *res)
 			return eng;
 		}
 	}
-	wait_ready(eng, res);
+	if (wait_ready(eng, res) == 0 && res->classes != NULL)
+		for (i = 0; i < cfg->nclasses; i++)
+			res->classes[i].got = eng->sh->got[i];
 	return eng;
 }
 
@@ -246,6 +256,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
 	    SIGTSTP };
 	const char *what = NULL;
+	struct sched_got got;
 	struct sigaction sa;
 	struct request req;
 	struct reply rep;
@@ -263,11 +274,18 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	keep_only(in, out);
-	if (tune_client(cfg, idx, &what) == -1) {
+	memset(&got, 0, sizeof(got));
+	if (tune_client(cfg, idx, &what, &got) == -1) {
 		sh->setup_errno = errno;
 		sh->setup_what = what;
 		_exit(1);
 	}
+	/* The first client of a class says what the kernel read back. */
+	if (cfg->nclasses == 0 && idx == 0)
+		sh->got[0] = got;
+	else if (cfg->nclasses > 0 &&
+	    cfg->classes[cfg->class_of[idx]].first == idx)
+		sh->got[cfg->class_of[idx]] = got;
 	if (len > 0) {
 		if ((buf = malloc(len)) == NULL)
 			_exit(1);
@@ -643,6 +661,9 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 				continue;
 			}
 			stats_add(&res->lat, s.latency, idx, s.when);
+			if (res->classes != NULL)
+				stats_add(&res->classes[cfg->class_of[idx]].lat,
+				    s.latency, idx, s.when);
 			if (cfg->work_kb > 0)
 				stats_add(&res->work, s.work_ns, idx, s.when);
 			if (sink != NULL && sink(sink_arg, &s) == -1) {
@@ -722,7 +743,7 @@ clients_stop(struct engine *eng, struct result *res)
 		close(eng->epfd);
 	if (eng->sh != MAP_FAILED) {
 		sem_destroy(&eng->sh->sem);
-		munmap(eng->sh, sizeof(*eng->sh));
+		munmap(eng->sh, eng->shsize);
 	}
 	free(eng->c);
 	free(eng);

@@ -28,6 +28,7 @@
 #define BARE_MAX_DELAY_MS	3
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
+#define CLASS_AUTONAME_MAX	20	/* a class named by its attributes */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -54,17 +55,34 @@ static const struct {
 
 static const char *progname = "latt";
 
+/* The -c options as given; classes when one has attributes or -c repeats. */
+struct class_arg {
+	const char	*arg;		/* N or N:ATTR=VALUE:... */
+	int		 policy;	/* policy=, or -2: not given */
+	long long	 prio;		/* prio=, or -1 */
+	int		 nice;
+	int		 set_nice;
+	int		 dl_given;	/* runtime=, deadline= or period= */
+};
+
 static void	 help(void) __attribute__((noreturn));
 static long long parse_scaled(const char *, const char *, long long,
 		    long long, const struct unit *, long long);
 static const char *show_limit(long long, const struct unit *);
-static void	 parse_cpus(const char *, struct config *);
+static void	 parse_cpus(const char *, const char *, int **, unsigned *);
 static void	 parse_policy(const char *, struct config *);
 static void	 parse_limits(char *, struct config *);
 static void	 check_cpu(const char *, int);
 static void	 check_tracefs(struct config *);
 static void	 parse_load(const char *, struct config *);
 static void	 bare_defaults(struct config *, long long *, long long *);
+static int	 policy_by_name(const char *);
+static void	 parse_class(struct class_arg *, struct client_class *);
+static void	 resolve_class(const struct config *, struct class_arg *,
+		    struct client_class *);
+static void	 name_classes(struct config *);
+static void	 make_classes(struct config *, struct class_arg *, unsigned);
+static long long read_proc_ll(const char *);
 
 enum {
 	OPT_JSON = 256,
@@ -120,7 +138,9 @@ static const struct option longopts[] = {
 void
 config_parse(int argc, char **argv, struct config *cfg)
 {
+	struct class_arg cargs[CLASS_MAX + 1];
 	long long min = -1, max = -1, prio = -1;
+	unsigned nc = 0;
 	int ch;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -141,8 +161,10 @@ config_parse(int argc, char **argv, struct config *cfg)
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			cfg->nclients = parse_num("clients", optarg, 1,
-			    MAX_CLIENTS);
+			if (nc == CLASS_MAX + 1)
+				usage_error("too many -c options: %s (at most %d "
+				    "classes)", optarg, CLASS_MAX);
+			cargs[nc++].arg = optarg;
 			cfg->clients_given = 1;
 			break;
 		case 'f':
@@ -172,7 +194,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 			cfg->seed = parse_num("seed", optarg, 0, LLONG_MAX);
 			break;
 		case OPT_CPUS:
-			parse_cpus(optarg, cfg);
+			parse_cpus("cpus", optarg, &cfg->cpus, &cfg->ncpus);
 			break;
 		case OPT_PARENT_CPU:
 			cfg->parent_cpu = parse_num("parent-cpu", optarg, 0,
@@ -254,6 +276,12 @@ config_parse(int argc, char **argv, struct config *cfg)
 			usage_error("unknown option: %s", argv[optind - 1]);
 		}
 	}
+	if (nc == 1 && strchr(cargs[0].arg, ':') == NULL)
+		/* A plain -c N: no classes, exactly as in 2009. */
+		cfg->nclients = parse_num("clients", cargs[0].arg, 1,
+		    MAX_CLIENTS);
+	else if (nc > 0)
+		make_classes(cfg, cargs, nc);
 	if (optind >= argc)
 		bare_defaults(cfg, &min, &max);
 	if (min == -1)
@@ -295,6 +323,8 @@ config_parse(int argc, char **argv, struct config *cfg)
 		usage_error("prio %d is out of range for the policy (%d-%d)",
 		    cfg->prio, sched_get_priority_min(cfg->policy),
 		    sched_get_priority_max(cfg->policy));
+	for (ch = 0; ch < (int)cfg->nclasses; ch++)
+		resolve_class(cfg, &cargs[ch], &cfg->classes[ch]);
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
 	for (ch = 0; ch < (int)cfg->ncpus; ch++)
@@ -343,6 +373,280 @@ bare_defaults(struct config *cfg, long long *min, long long *max)
 }
 
 /*
+ * Several -c options, or one with attributes: each is a class of clients,
+ * numbered in the order given (the first class's clients come first).
+ */
+static void
+make_classes(struct config *cfg, struct class_arg *ca, unsigned nc)
+{
+	struct client_class *cl;
+	unsigned long long total = 0;
+	unsigned i, j;
+
+	if (nc > CLASS_MAX)
+		usage_error("too many -c options: %s (at most %d classes)",
+		    ca[CLASS_MAX].arg, CLASS_MAX);
+	if ((cfg->classes = calloc(nc, sizeof(*cfg->classes))) == NULL)
+		usage_error("classes: %s", strerror(errno));
+	cfg->nclasses = nc;
+	for (i = 0; i < nc; i++) {
+		cl = &cfg->classes[i];
+		parse_class(&ca[i], cl);
+		cl->first = (unsigned)total;
+		total += cl->n;
+		if (total > MAX_CLIENTS)
+			usage_error("clients is too large: %llu in all classes "
+			    "(at most %d)", total, MAX_CLIENTS);
+	}
+	cfg->nclients = (unsigned)total;
+	if ((cfg->class_of = malloc(cfg->nclients)) == NULL)
+		usage_error("classes: %s", strerror(errno));
+	for (i = 0; i < nc; i++)
+		for (j = 0; j < cfg->classes[i].n; j++)
+			cfg->class_of[cfg->classes[i].first + j] =
+			    (unsigned char)i;
+	name_classes(cfg);
+}
+
+/*
+ * One class: N[:ATTR=VALUE]..., the attributes nice, policy, prio, slice,
+ * runtime, deadline, period (times: a bare number is microseconds), cpus
+ * and name.  What an attribute does not say comes from --policy, --prio,
+ * --nice and --cpus (resolve_class, after every option is read).
+ */
+static void
+parse_class(struct class_arg *ca, struct client_class *cl)
+{
+	struct sched_req *r = &cl->sched;
+	char *buf, *tok, *save, *eq, *num;
+	const char *colon;
+	size_t len;
+
+	ca->policy = -2;
+	ca->prio = -1;
+	ca->set_nice = 0;
+	ca->dl_given = 0;
+	colon = strchr(ca->arg, ':');
+	len = colon != NULL ? (size_t)(colon - ca->arg) : strlen(ca->arg);
+	if ((num = strndup(ca->arg, len)) == NULL)
+		usage_error("clients: %s", strerror(errno));
+	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
+	free(num);
+	cl->spec = colon != NULL ? colon + 1 : "";
+	if (colon != NULL && (colon[1] == '\0' || strstr(colon, "::") != NULL ||
+	    colon[strlen(colon) - 1] == ':'))
+		usage_error("clients: an empty attribute in -c %s", ca->arg);
+	if ((buf = strdup(cl->spec)) == NULL)
+		usage_error("clients: %s", strerror(errno));
+	for (tok = strtok_r(buf, ":", &save); tok != NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL)
+			usage_error("clients: not ATTR=VALUE: %s in -c %s (nice, "
+			    "policy, prio, slice, runtime, deadline, period, "
+			    "cpus, name)", tok, ca->arg);
+		*eq++ = '\0';
+		if (strcmp(tok, "nice") == 0) {
+			ca->nice = parse_num("class nice", eq, -20, 19);
+			ca->set_nice = 1;
+		} else if (strcmp(tok, "policy") == 0) {
+			if ((ca->policy = policy_by_name(eq)) == -1)
+				usage_error("class policy is not one of other, "
+				    "batch, idle, fifo, rr, deadline: %s", eq);
+		} else if (strcmp(tok, "prio") == 0)
+			ca->prio = parse_num("class prio", eq, 1, 99);
+		else if (strcmp(tok, "slice") == 0)
+			r->slice = parse_scaled("class slice", eq, 1,
+			    NSEC_PER_SEC, time_units, NSEC_PER_USEC);
+		else if (strcmp(tok, "runtime") == 0) {
+			r->runtime = parse_scaled("class runtime", eq, 1,
+			    HOUR_NS, time_units, NSEC_PER_USEC);
+			ca->dl_given = 1;
+		} else if (strcmp(tok, "deadline") == 0) {
+			r->deadline = parse_scaled("class deadline", eq, 1,
+			    HOUR_NS, time_units, NSEC_PER_USEC);
+			ca->dl_given = 1;
+		} else if (strcmp(tok, "period") == 0) {
+			r->period = parse_scaled("class period", eq, 1,
+			    HOUR_NS, time_units, NSEC_PER_USEC);
+			ca->dl_given = 1;
+		} else if (strcmp(tok, "cpus") == 0)
+			parse_cpus("class cpus", eq, &cl->cpus, &cl->ncpus);
+		else if (strcmp(tok, "name") == 0) {
+			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
+			    strspn(eq, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
+			    "NOPQRSTUVWXYZ0123456789_.,+=-") != strlen(eq))
+				usage_error("class name must be 1 to %d letters, "
+				    "digits or _.,+=-: %s", CLASS_NAME_MAX, eq);
+			strcpy(cl->name, eq);
+		} else
+			usage_error("clients: unknown attribute %s in -c %s "
+			    "(nice, policy, prio, slice, runtime, deadline, "
+			    "period, cpus, name)", tok, ca->arg);
+	}
+	free(buf);
+}
+
+/*
+ * A class's scheduling, once --policy, --prio and --nice are known: its
+ * own attributes win, the rest is inherited from those options.  Every
+ * combination the kernel could never take is a usage error here; what
+ * depends on the kernel and on limits is tried by tune_check.
+ */
+static void
+resolve_class(const struct config *cfg, struct class_arg *ca,
+    struct client_class *cl)
+{
+	struct sched_req *r = &cl->sched;
+	long long lo, hi;
+	const char *nm = cl->name;
+	unsigned i;
+
+	for (i = 0; i < cl->ncpus; i++)
+		check_cpu("class cpus", cl->cpus[i]);
+	r->policy = cfg->policy;
+	r->prio = cfg->prio;
+	r->nice = cfg->nice;
+	r->set_nice = cfg->set_nice;
+	if (ca->policy != -2)
+		r->policy = ca->policy;
+	else if (ca->dl_given)
+		r->policy = SCHED_DEADLINE;
+	else if (ca->prio != -1 && r->policy != SCHED_FIFO &&
+	    r->policy != SCHED_RR)
+		r->policy = SCHED_FIFO;		/* prio= alone: fifo */
+	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR)
+		r->prio = ca->prio != -1 ? (int)ca->prio :
+		    cfg->policy == r->policy ? cfg->prio : 1;
+	else if (ca->prio != -1)
+		usage_error("class %s: prio needs policy fifo or rr", nm);
+	else
+		r->prio = 0;
+	if (ca->set_nice) {
+		r->nice = ca->nice;
+		r->set_nice = 1;
+	}
+	if (r->slice > 0 && r->policy != -1 && r->policy != SCHED_OTHER &&
+	    r->policy != SCHED_BATCH && r->policy != SCHED_IDLE)
+		usage_error("class %s: slice is for the fair policies (other, "
+		    "batch, idle), not %s", nm, tune_policy_name(r->policy));
+	if (r->policy != SCHED_DEADLINE) {
+		if (ca->dl_given)
+			usage_error("class %s: runtime, deadline and period "
+			    "are for policy deadline", nm);
+		return;
+	}
+	if (ca->set_nice)
+		usage_error("class %s: nice has no meaning under SCHED_DEADLINE",
+		    nm);
+	r->set_nice = 0;
+	if (r->slice > 0)
+		usage_error("class %s: slice is for the fair policies; "
+		    "SCHED_DEADLINE takes runtime", nm);
+	if (r->runtime == 0)
+		usage_error("class %s: policy deadline needs runtime=", nm);
+	if (r->deadline == 0 && r->period == 0)
+		usage_error("class %s: policy deadline needs deadline= or "
+		    "period=", nm);
+	if (r->deadline == 0)
+		r->deadline = r->period;
+	if (r->period == 0)
+		r->period = r->deadline;
+	if (r->runtime < 1024)
+		usage_error("class %s: runtime %lld ns is below the kernel's "
+		    "minimum of 1024 ns", nm, (long long)r->runtime);
+	if (r->runtime > r->deadline)
+		usage_error("class %s: runtime (%lld us) is above the deadline "
+		    "(%lld us)", nm, (long long)(r->runtime / NSEC_PER_USEC),
+		    (long long)(r->deadline / NSEC_PER_USEC));
+	if (r->deadline > r->period)
+		usage_error("class %s: deadline (%lld us) is above the period "
+		    "(%lld us)", nm, (long long)(r->deadline / NSEC_PER_USEC),
+		    (long long)(r->period / NSEC_PER_USEC));
+	lo = read_proc_ll("/proc/sys/kernel/sched_deadline_period_min_us");
+	hi = read_proc_ll("/proc/sys/kernel/sched_deadline_period_max_us");
+	if ((lo > 0 && r->period < lo * NSEC_PER_USEC) ||
+	    (hi > 0 && r->period > hi * NSEC_PER_USEC))
+		usage_error("class %s: period %lld us is outside the kernel's "
+		    "range, sched_deadline_period_min_us to _max_us "
+		    "(%lld-%lld us)", nm,
+		    (long long)(r->period / NSEC_PER_USEC), lo, hi);
+	if (cl->ncpus > 0 || cfg->ncpus > 0)
+		usage_error("class %s: SCHED_DEADLINE clients cannot be pinned "
+		    "(cpus=, --cpus): the kernel admits them only on every "
+		    "CPU of their root domain", nm);
+}
+
+/*
+ * A class without name= is named by its attributes ("slice=100us") when
+ * they are short, by its number ("c3") when not, and "default" without
+ * any; names must differ, since the reports label a
+ * class's lines and JSON with its name, and none may clash with a label of
+ * the summary.
+ */
+static void
+name_classes(struct config *cfg)
+{
+	static const char *const banned[] = { "Entries", "Max", "Avg",
+	    "Stdev" };
+	struct client_class *cl;
+	char *p, *q;
+	unsigned i, j, k;
+
+	for (i = 0; i < cfg->nclasses; i++) {
+		cl = &cfg->classes[i];
+		if (cl->name[0] != '\0')
+			continue;
+		if (*cl->spec == '\0') {
+			strcpy(cl->name, "default");
+			continue;
+		}
+		/* Short attributes name their class; longer ones a number. */
+		if (strlen(cl->spec) <= CLASS_AUTONAME_MAX)
+			snprintf(cl->name, sizeof(cl->name), "%s", cl->spec);
+		else
+			snprintf(cl->name, sizeof(cl->name), "c%u", i + 1);
+	}
+	for (i = 0; i < cfg->nclasses; i++) {
+		cl = &cfg->classes[i];
+		for (k = 0; k < sizeof(banned) / sizeof(banned[0]); k++)
+			if (strstr(cl->name, banned[k]) != NULL)
+				usage_error("class name %s: names may not contain "
+				    "%s (a word of the 2009 summary)", cl->name,
+				    banned[k]);
+		if (strcmp(cl->name, "timer") == 0 ||
+		    strcmp(cl->name, "work") == 0)
+			usage_error("class name %s is taken by a block of the "
+			    "summary", cl->name);
+		for (j = 0; j < i; j++) {
+			if (strcmp(cl->name, cfg->classes[j].name) != 0)
+				continue;
+			if (strstr(cl->spec, "name=") != NULL)
+				usage_error("two classes are named %s", cl->name);
+			/* Same attributes twice: number the later ones. */
+			p = cl->name + strlen(cl->name);
+			q = cl->name + CLASS_NAME_MAX - 4;
+			snprintf(p < q ? p : q, 5, "-%u", i + 1);
+			j = (unsigned)-1;	/* check the new name again */
+		}
+	}
+}
+
+/* The number in a one-number file under /proc, or -1. */
+static long long
+read_proc_ll(const char *path)
+{
+	long long v;
+	FILE *fp;
+	int k;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	k = fscanf(fp, "%lld", &v);
+	fclose(fp);
+	return k == 1 ? v : -1;
+}
+
+/*
  * --load=KIND[:N]: N processes (pipe: pairs) of a built-in load, N the
  * online CPUs by default.  "none" starts nothing but counts as a --load
  * given.  The count goes through parse_num like every number.
@@ -384,7 +688,7 @@ parse_load(const char *arg, struct config *cfg)
  * CPUs in ascending order.
  */
 static void
-parse_cpus(const char *arg, struct config *cfg)
+parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 {
 	char *list, *tok, *save, *dash;
 	long long lo, hi, c;
@@ -392,34 +696,34 @@ parse_cpus(const char *arg, struct config *cfg)
 	unsigned n;
 
 	if (*arg == '\0')
-		usage_error("cpus is empty");
+		usage_error("%s is empty", name);
 	if ((list = strdup(arg)) == NULL)
-		usage_error("cpus: %s", strerror(errno));
+		usage_error("%s: %s", name, strerror(errno));
 	CPU_ZERO(&set);
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if ((dash = strchr(tok, '-')) != NULL)
 			*dash = '\0';
-		lo = parse_num("cpus", tok, 0, CPU_SETSIZE - 1);
-		hi = dash != NULL ? parse_num("cpus", dash + 1, 0,
+		lo = parse_num(name, tok, 0, CPU_SETSIZE - 1);
+		hi = dash != NULL ? parse_num(name, dash + 1, 0,
 		    CPU_SETSIZE - 1) : lo;
 		if (lo > hi)
-			usage_error("cpus: the range %lld-%lld is backwards: "
-			    "%s", lo, hi, arg);
+			usage_error("%s: the range %lld-%lld is backwards: "
+			    "%s", name, lo, hi, arg);
 		for (c = lo; c <= hi; c++)
 			CPU_SET(c, &set);
 	}
 	free(list);
 	if (CPU_COUNT(&set) == 0 || arg[strlen(arg) - 1] == ',' ||
 	    strstr(arg, ",,") != NULL || *arg == ',')
-		usage_error("cpus is not a CPU list: %s", arg);
-	free(cfg->cpus);
-	if ((cfg->cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
-		usage_error("cpus: %s", strerror(errno));
+		usage_error("%s is not a CPU list: %s", name, arg);
+	free(*cpus);
+	if ((*cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
+		usage_error("%s: %s", name, strerror(errno));
 	for (c = 0, n = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &set))
-			cfg->cpus[n++] = (int)c;
-	cfg->ncpus = n;
+			(*cpus)[n++] = (int)c;
+	*ncpus = n;
 }
 
 /* A CPU must be online and in latt's own affinity mask (its cpuset). */
@@ -451,8 +755,9 @@ check_cpu(const char *name, int cpu)
 		    "(its affinity or cpuset)", name, cpu);
 }
 
-static void
-parse_policy(const char *arg, struct config *cfg)
+/* A policy's name as --policy and policy= take it, or -1. */
+static int
+policy_by_name(const char *arg)
 {
 	static const struct {
 		const char	*name;
@@ -460,17 +765,24 @@ parse_policy(const char *arg, struct config *cfg)
 	} pol[] = {
 		{ "other", SCHED_OTHER }, { "batch", SCHED_BATCH },
 		{ "idle", SCHED_IDLE }, { "fifo", SCHED_FIFO },
-		{ "rr", SCHED_RR },
+		{ "rr", SCHED_RR }, { "deadline", SCHED_DEADLINE },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++)
-		if (strcmp(arg, pol[i].name) == 0) {
-			cfg->policy = pol[i].policy;
-			return;
-		}
-	usage_error("policy is not one of other, batch, idle, fifo, rr: %s",
-	    arg);
+		if (strcmp(arg, pol[i].name) == 0)
+			return pol[i].policy;
+	return -1;
+}
+
+static void
+parse_policy(const char *arg, struct config *cfg)
+{
+	cfg->policy = policy_by_name(arg);
+	if (cfg->policy == -1 || cfg->policy == SCHED_DEADLINE)
+		usage_error("policy is not one of other, batch, idle, fifo, "
+		    "rr: %s (deadline is for a class: -c N:policy=deadline:"
+		    "runtime=T:period=T)", arg);
 }
 
 /*

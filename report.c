@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,9 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 
 static void	 print_timer(FILE *, const struct stats *);
+static void	 print_scheduler(FILE *, const struct sched_info *);
+static void	 print_class(FILE *, const struct client_class *,
+		    const struct class_result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 
 static double
@@ -182,6 +186,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	    describe_stop(res));
 	print_workload(fp, cfg, &res->wl);
 	print_loads(fp, cfg, &res->wl);
+	print_scheduler(fp, &res->sched);
 	fprintf(fp, "\tseed\t%llu\n", (unsigned long long)cfg->seed);
 	if (cfg->warmup > 0)
 		fprintf(fp, "\twarmup\t%.3f s, %llu samples discarded\n",
@@ -192,6 +197,98 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	print_timer(fp, &res->timer);
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->work);
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
+		print_class(fp, &cfg->classes[i], &res->classes[i]);
+}
+
+/*
+ * The scheduler in use, on one line: the fair class, the preemption mode,
+ * sched_ext and its scheduler, and the EEVDF base slice where readable.
+ */
+static void
+print_scheduler(FILE *fp, const struct sched_info *si)
+{
+	fprintf(fp, "\tscheduler\t%s, preemption %s", si->fair != NULL ?
+	    si->fair : "fair class unknown", si->preemption != NULL ?
+	    si->preemption : "unknown");
+	if (!si->ext_present)
+		fprintf(fp, ", no sched_ext");
+	else if (si->ext_ops != NULL)
+		fprintf(fp, ", sched_ext %s: %s", si->ext_state != NULL ?
+		    si->ext_state : "?", si->ext_ops);
+	else
+		fprintf(fp, ", sched_ext %s", si->ext_state != NULL ?
+		    si->ext_state : "?");
+	if (si->base_slice > 0)
+		fprintf(fp, ", base slice %.0f us", usec(si->base_slice));
+	fputc('\n', fp);
+}
+
+/*
+ * What the kernel read back for a class's first client: its policy and
+ * the attributes that mean something under it.
+ */
+static void
+print_got(FILE *fp, const struct sched_got *g)
+{
+	if (!g->valid) {
+		fprintf(fp, "not read back\n");
+		return;
+	}
+	switch (g->policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
+		fprintf(fp, "%s, prio %d, nice %d\n",
+		    tune_policy_name(g->policy), g->prio, g->nice);
+		break;
+	case SCHED_DEADLINE:
+		fprintf(fp, "deadline, runtime %.3f us, deadline %.3f us, "
+		    "period %.3f us\n", usec((double)g->runtime),
+		    usec((double)g->deadline), usec((double)g->period));
+		break;
+	default:
+		fprintf(fp, "%s, nice %d, slice %.3f us\n",
+		    tune_policy_name(g->policy), g->nice,
+		    usec((double)g->runtime));
+		break;
+	}
+}
+
+/*
+ * A class's block: the statistics of the details block for its clients
+ * alone, every label prefixed with the class's name, and what the kernel
+ * read back of its attributes.
+ */
+static void
+print_class(FILE *fp, const struct client_class *cl,
+    const struct class_result *cr)
+{
+	const struct stats *st = &cr->lat;
+	int64_t pct[NQUANTILES];
+	const char *nm = cl->name;
+	size_t i;
+
+	fprintf(fp, "\nClass %s (usec, ns resolution; -c%u%s%s, ", nm, cl->n,
+	    *cl->spec != '\0' ? ":" : "", cl->spec);
+	if (cl->n == 1)
+		fprintf(fp, "client %u):\n", cl->first);
+	else
+		fprintf(fp, "clients %u-%u):\n", cl->first,
+		    cl->first + cl->n - 1);
+	fprintf(fp, "\t%s kernel\t", nm);
+	print_got(fp, &cr->got);
+	fprintf(fp, "\t%s samples\t %llu\n", nm, (unsigned long long)st->n);
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	fprintf(fp, "\t%s min\t %12.3f\n", nm, usec(st->min));
+	for (i = 0; i < NQUANTILES; i++)
+		fprintf(fp, "\t%s %s\t %12.3f\n", nm, qnames[i], usec(pct[i]));
+	fprintf(fp, "\t%s worst\t %12.3f\n", nm, usec(st->max));
+	fprintf(fp, "\t%s mean\t %12.3f\n", nm, usec(stats_mean(st)));
+	fprintf(fp, "\t%s sd\t %12.3f\n", nm, usec(stats_stdev(st)));
+	fprintf(fp, "\t%s se\t %12.3f\n", nm, usec(stats_sterr(st)));
+	if (st->n > 0)
+		fprintf(fp, "\t%s worst at\tclient %u, %.6f s into the run\n",
+		    nm, st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 }
 
 /*

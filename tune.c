@@ -1,22 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Placement and priority of latt's own processes: the timer slack, memory
- * locking, CPU pinning and scheduling policy of the parent and the clients.
+ * locking, CPU pinning and scheduling attributes of the parent and the
+ * clients, and a record of the scheduler they run under.
  *
- * A policy, priority or nice value is tried in a throw-away child before
- * the run, so that a refusal (no privilege, an RLIMIT, no RT budget) ends
- * latt before anything starts, with a message naming the limit.  The
- * workload is left as it was inherited: its timer slack is given back.
+ * Scheduling attributes (a class's, or --policy, --prio and --nice) are
+ * set with the raw sched_setattr system call and read back with
+ * sched_getattr.  They are tried in a throw-away child before the run, so
+ * that a refusal (no privilege, an RLIMIT, no RT budget, deadline
+ * admission control, a slice the kernel clamps or ignores) ends latt
+ * before anything starts, with a message naming the cause.  The workload
+ * is left as it was inherited: its timer slack is given back.
  */
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,30 +33,96 @@
 
 #include "latt.h"
 
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+#define SMALL_TEXT_MAX	8192	/* a sysfs or debugfs text file */
+
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
 
+/*
+ * struct sched_attr of sched_setattr(2), SCHED_ATTR_SIZE_VER0 (48 bytes,
+ * Linux 3.14): latt's own copy, since libc has no wrapper.  A fair task's
+ * sched_runtime is its slice (EEVDF, Linux 6.12 and later).
+ */
+struct attr {
+	uint32_t	 size;
+	uint32_t	 sched_policy;
+	uint64_t	 sched_flags;
+	int32_t		 sched_nice;
+	uint32_t	 sched_priority;
+	uint64_t	 sched_runtime;
+	uint64_t	 sched_deadline;
+	uint64_t	 sched_period;
+};
+
+#define FLAG_RESET_ON_FORK	0x01
+#define PROBE_MSG	512
+#define DL_RETRY_NS	(1 * NSEC_PER_SEC)	/* a probe's bandwidth */
+
+/* What the probe child says: 0, or an errno and a one-line message. */
+struct probe_reply {
+	int		 err;
+	char		 msg[PROBE_MSG];
+};
+
+/* One probe thread: a class's attributes tried on itself. */
+struct probe_task {
+	const struct sched_req *req;
+	const int	*cpus;		/* the CPU to pin to first, or NULL */
+	int		 release;	/* read end: exit when it closes */
+	sem_t		*done;
+	int		 err;
+	const char	*what;
+	struct sched_got got;
+	int		 cur_nice;	/* before the change */
+	pthread_t	 thread;
+};
+
 static void	 prefault(volatile char *, size_t);
-static int	 apply_sched(const struct config *, const char **);
-static void	 explain_refusal(const struct config *, const char *, int);
+static void	 client_req(const struct config *, unsigned,
+		    struct sched_req *);
+static int	 wants_sched(const struct sched_req *);
+static int	 apply_sched(const struct sched_req *, const char **,
+		    struct sched_got *, int *);
+static int	 got_differs(const struct sched_req *,
+		    const struct sched_got *);
+static int	 fair_policy(int);
+static void	 fill_got(struct sched_got *, const struct attr *);
+static void	 read_back(struct sched_got *);
+static void	 probe(const struct config *, struct probe_reply *);
+static void	*probe_thread(void *);
+static void	 explain(char *, size_t, const struct sched_req *, unsigned,
+		    const struct probe_task *);
 static int	 has_cap_sys_nice(void);
 static long long read_ll(const char *);
 static long long cgroup_rt_runtime(void);
+static char	*read_text(const char *);
 
 /*
- * Tries the clients' policy, priority and nice value in a child, before
- * the run.  Returns 0, or -1 after saying on stderr which limit refused.
+ * Tries the clients' scheduling in a throw-away child before the run:
+ * each class's attributes (or --policy, --prio, --nice), set with
+ * sched_setattr and read back with sched_getattr, in a thread per class
+ * (a thread per client of a SCHED_DEADLINE class, all held at once, so
+ * that admission control sees the whole class).  Returns 0, or -1 after
+ * saying on stderr, in one line, what refused and why.
  */
 int
 tune_check(const struct config *cfg)
 {
-	struct { int err; const char *what; } r;
-	const char *what;
+	struct probe_reply r;
 	int fd[2], st;
+	size_t got;
 	ssize_t n;
 	pid_t pid;
+	unsigned i;
 
-	if (cfg->policy == -1 && !cfg->set_nice)
+	for (i = 0; i < cfg->nclasses; i++)
+		if (wants_sched(&cfg->classes[i].sched))
+			break;
+	if (cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice :
+	    i == cfg->nclasses)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
 		fprintf(stderr, "latt: pipe: %s\n", strerror(errno));
@@ -63,29 +138,143 @@ tune_check(const struct config *cfg)
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		r.err = 0;
-		r.what = NULL;
-		if (apply_sched(cfg, &what) == -1) {
-			r.err = errno;
-			r.what = what;
-		}
+		memset(&r, 0, sizeof(r));
+		probe(cfg, &r);
 		(void)!write(fd[1], &r, sizeof(r));
 		_exit(0);
 	}
 	close(fd[1]);
-	while ((n = read(fd[0], &r, sizeof(r))) == -1 && errno == EINTR)
-		;
+	for (got = 0; got < sizeof(r); got += (size_t)n)
+		if ((n = read(fd[0], (char *)&r + got, sizeof(r) - got)) <= 0 &&
+		    !(n == -1 && errno == EINTR))
+			break;
+		else if (n == -1)
+			n = 0;
 	close(fd[0]);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
-	if (n != sizeof(r)) {
+	if (got != sizeof(r)) {
 		fprintf(stderr, "latt: the scheduling probe died\n");
 		return -1;
 	}
 	if (r.err == 0)
 		return 0;
-	explain_refusal(cfg, r.what, r.err);
+	r.msg[sizeof(r.msg) - 1] = '\0';
+	fprintf(stderr, "latt: %s\n", r.msg);
 	return -1;
+}
+
+/*
+ * In the probe child: one thread per class (per client of a deadline
+ * class), each pinned like the class's first client, then set and read
+ * back.  The threads of deadline classes hold their bandwidth until every
+ * class is tried.  The first refusal is explained into r.
+ */
+static void
+probe(const struct config *cfg, struct probe_reply *r)
+{
+	struct client_class one, *cl;
+	struct probe_task *t;
+	unsigned k, j, ncls, nt = 0, cap = 0;
+	int rel[2];
+	sem_t done;
+	size_t off;
+
+	if (pipe(rel) == -1 || sem_init(&done, 0, 0) == -1) {
+		r->err = errno;
+		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
+		    strerror(errno));
+		return;
+	}
+	memset(&one, 0, sizeof(one));
+	if (cfg->nclasses == 0) {
+		one.n = 1;
+		client_req(cfg, 0, &one.sched);
+		one.cpus = cfg->cpus;
+		one.ncpus = cfg->ncpus;
+	}
+	ncls = cfg->nclasses == 0 ? 1 : cfg->nclasses;
+	for (k = 0; k < ncls; k++) {
+		cl = cfg->nclasses == 0 ? &one : &cfg->classes[k];
+		if (wants_sched(&cl->sched))
+			cap += cl->sched.policy == SCHED_DEADLINE ? cl->n : 1;
+	}
+	if ((t = calloc(cap, sizeof(*t))) == NULL) {
+		r->err = errno;
+		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
+		    strerror(errno));
+		return;
+	}
+	for (k = 0; k < ncls && r->err == 0; k++) {
+		cl = cfg->nclasses == 0 ? &one : &cfg->classes[k];
+		if (!wants_sched(&cl->sched))
+			continue;
+		for (j = 0; j < (cl->sched.policy == SCHED_DEADLINE ? cl->n :
+		    1); j++) {
+			t[nt].req = &cl->sched;
+			t[nt].release = rel[0];
+			t[nt].done = &done;
+			t[nt].cpus = cl->ncpus > 0 ? cl->cpus :
+			    cfg->ncpus > 0 && cfg->nclasses == 0 ? cfg->cpus :
+			    cfg->ncpus > 0 ? &cfg->cpus[cl->first % cfg->ncpus] :
+			    NULL;
+			if ((errno = pthread_create(&t[nt].thread, NULL,
+			    probe_thread, &t[nt])) != 0) {
+				r->err = errno;
+				snprintf(r->msg, sizeof(r->msg), "scheduling "
+				    "probe: pthread_create: %s",
+				    strerror(errno));
+				break;
+			}
+			while (sem_wait(&done) == -1 && errno == EINTR)
+				;
+			nt++;
+			if (t[nt - 1].err == 0)
+				continue;
+			r->err = t[nt - 1].err;
+			off = 0;
+			if (cfg->nclasses > 0)
+				off = (size_t)snprintf(r->msg, sizeof(r->msg),
+				    "class %s (-c%u%s%s): ", cl->name, cl->n,
+				    *cl->spec != '\0' ? ":" : "", cl->spec);
+			if (off >= sizeof(r->msg))
+				off = sizeof(r->msg) - 1;
+			explain(r->msg + off, sizeof(r->msg) - off, &cl->sched,
+			    j, &t[nt - 1]);
+			break;
+		}
+	}
+	close(rel[1]);
+	for (j = 0; j < nt; j++)
+		pthread_join(t[j].thread, NULL);
+	free(t);
+}
+
+/* A probe thread: pin, set, read back, say so, and wait for the end. */
+static void *
+probe_thread(void *arg)
+{
+	struct probe_task *t = arg;
+	cpu_set_t set;
+	char c;
+
+	errno = 0;
+	t->cur_nice = getpriority(PRIO_PROCESS, 0);
+	if (t->cpus != NULL) {
+		CPU_ZERO(&set);
+		CPU_SET(t->cpus[0], &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == -1) {
+			t->err = errno;
+			t->what = "sched_setaffinity";
+		}
+	}
+	if (t->err == 0 && apply_sched(t->req, &t->what, &t->got, NULL) == -1)
+		t->err = errno;
+	sem_post(t->done);
+	/* A deadline thread keeps its bandwidth until the probe ends. */
+	while (read(t->release, &c, 1) == -1 && errno == EINTR)
+		;
+	return NULL;
 }
 
 /*
@@ -132,14 +321,19 @@ tune_pin_parent(const struct config *cfg)
 }
 
 /*
- * In client idx, before it says it is ready: memory lock, CPU, nice and
- * policy.  Returns 0, or -1 with errno set and *what naming the call.
+ * In client idx, before it says it is ready: memory lock, CPU, and its
+ * class's scheduling (or --policy, --prio, --nice), set and read back into
+ * *got.  Returns 0, or -1 with errno set and *what naming the call.
  */
 int
-tune_client(const struct config *cfg, unsigned idx, const char **what)
+tune_client(const struct config *cfg, unsigned idx, const char **what,
+    struct sched_got *got)
 {
 	volatile char stack[PREFAULT_STACK];
+	const struct client_class *cl = NULL;
+	struct sched_req req;
 	cpu_set_t set;
+	int cpu = -1;
 
 	if (cfg->mlock) {
 		if (mlockall(MCL_CURRENT | MCL_FUTURE) == -1) {
@@ -148,15 +342,70 @@ tune_client(const struct config *cfg, unsigned idx, const char **what)
 		}
 		prefault(stack, sizeof(stack));
 	}
-	if (cfg->ncpus > 0) {
+	if (cfg->nclasses > 0)
+		cl = &cfg->classes[cfg->class_of[idx]];
+	if (cl != NULL && cl->ncpus > 0)
+		cpu = cl->cpus[(idx - cl->first) % cl->ncpus];
+	else if (cfg->ncpus > 0)
+		cpu = cfg->cpus[idx % cfg->ncpus];
+	if (cpu >= 0) {
 		CPU_ZERO(&set);
-		CPU_SET(cfg->cpus[idx % cfg->ncpus], &set);
+		CPU_SET(cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) == -1) {
 			*what = "sched_setaffinity";
 			return -1;
 		}
 	}
-	return apply_sched(cfg, what);
+	client_req(cfg, idx, &req);
+	if (wants_sched(&req))
+		return apply_sched(&req, what, got, &(int){ 1 });
+	/* Nothing to set: what the client runs with is still worth saying. */
+	read_back(got);
+	return 0;
+}
+
+/* The scheduling client idx asks for: its class's, or the options'. */
+static void
+client_req(const struct config *cfg, unsigned idx, struct sched_req *r)
+{
+	if (cfg->nclasses > 0) {
+		*r = cfg->classes[cfg->class_of[idx]].sched;
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->policy = cfg->policy;
+	r->prio = cfg->prio;
+	r->nice = cfg->nice;
+	r->set_nice = cfg->set_nice;
+}
+
+/* Whether a request changes anything at all. */
+static int
+wants_sched(const struct sched_req *r)
+{
+	return r->policy != -1 || r->set_nice || r->slice > 0;
+}
+
+/* A policy's name as --policy and policy= spell it. */
+const char *
+tune_policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_OTHER:
+		return "other";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	case SCHED_DEADLINE:
+		return "deadline";
+	default:
+		return "?";
+	}
 }
 
 /* In the workload, before exec: the timer slack latt inherited. */
@@ -177,74 +426,246 @@ prefault(volatile char *p, size_t len)
 }
 
 static int
-apply_sched(const struct config *cfg, const char **what)
+fair_policy(int policy)
 {
-	struct sched_param sp;
+	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
+	    policy == SCHED_IDLE;
+}
 
-	if (cfg->set_nice && setpriority(PRIO_PROCESS, 0, cfg->nice) == -1) {
+static long
+sys_sched_setattr(struct attr *a)
+{
+	a->size = sizeof(*a);
+	return syscall(SYS_sched_setattr, 0, a, 0);
+}
+
+static long
+sys_sched_getattr(struct attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	return syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0);
+}
+
+/*
+ * Sets the calling thread's scheduling with sched_setattr: what the
+ * request leaves out is kept from sched_getattr (the inherited policy, a
+ * nice value, a slice), then reads it back into *got and checks that the
+ * kernel kept what was asked (it clamps a slice silently, and kernels
+ * before 6.12 ignore one).  retry_busy: a deadline client retries EBUSY
+ * for up to DL_RETRY_NS while the probe's bandwidth is given back.
+ * Returns 0, or -1 with errno set and *what naming the call.
+ */
+static int
+apply_sched(const struct sched_req *r, const char **what,
+    struct sched_got *got, int *retry_busy)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct attr a;
+	int64_t giveup = 0;
+	long k;
+
+	if (sys_sched_getattr(&a) == -1) {
+		*what = "sched_getattr";
+		return -1;
+	}
+	a.sched_flags &= FLAG_RESET_ON_FORK;
+	if (r->policy != -1) {
+		a.sched_policy = (uint32_t)r->policy;
+		a.sched_priority = r->policy == SCHED_FIFO ||
+		    r->policy == SCHED_RR ? (uint32_t)r->prio : 0;
+	}
+	/* sched_runtime 0 keeps a fair task's slice as it is. */
+	a.sched_runtime = a.sched_deadline = a.sched_period = 0;
+	if (r->set_nice)
+		a.sched_nice = r->nice;
+	if (r->slice > 0)
+		a.sched_runtime = (uint64_t)r->slice;
+	if (r->policy == SCHED_DEADLINE) {
+		a.sched_runtime = (uint64_t)r->runtime;
+		a.sched_deadline = (uint64_t)r->deadline;
+		a.sched_period = (uint64_t)r->period;
+	}
+	while ((k = sys_sched_setattr(&a)) == -1 && errno == EBUSY &&
+	    retry_busy != NULL && r->policy == SCHED_DEADLINE) {
+		if (giveup == 0)
+			giveup = now_ns() + DL_RETRY_NS;
+		else if (now_ns() > giveup)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (k == -1) {
+		*what = "sched_setattr";
+		return -1;
+	}
+	/* A real-time policy keeps nice apart from sched_attr. */
+	if (r->set_nice && !fair_policy((int)a.sched_policy) &&
+	    a.sched_policy != SCHED_DEADLINE &&
+	    setpriority(PRIO_PROCESS, 0, r->nice) == -1) {
 		*what = "setpriority";
 		return -1;
 	}
-	if (cfg->policy == -1)
-		return 0;
-	memset(&sp, 0, sizeof(sp));
-	sp.sched_priority = cfg->prio;
-	if (sched_setscheduler(0, cfg->policy, &sp) == -1) {
-		*what = "sched_setscheduler";
+	if (sys_sched_getattr(&a) == -1) {
+		*what = "sched_getattr";
 		return -1;
+	}
+	if (got != NULL) {
+		fill_got(got, &a);
+		if (got_differs(r, got)) {
+			errno = EINVAL;
+			*what = "sched_getattr (the kernel changed the "
+			    "attributes set)";
+			return -1;
+		}
 	}
 	return 0;
 }
 
-/* Says on stderr, in one line, which limit refused the settings. */
+/* The kernel's attributes of the calling thread, as a struct sched_got. */
 static void
-explain_refusal(const struct config *cfg, const char *what, int e)
+fill_got(struct sched_got *got, const struct attr *a)
 {
-	struct rlimit rl;
-	long long v;
-	int rt = cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR;
+	got->valid = 1;
+	got->policy = (int)a->sched_policy;
+	got->prio = (int)a->sched_priority;
+	got->nice = fair_policy((int)a->sched_policy) ? a->sched_nice :
+	    getpriority(PRIO_PROCESS, 0);
+	got->runtime = a->sched_runtime;
+	got->deadline = a->sched_deadline;
+	got->period = a->sched_period;
+}
 
-	if (what == NULL)
-		what = "?";
-	fprintf(stderr, "latt: %s: %s", what, strerror(e));
+static void
+read_back(struct sched_got *got)
+{
+	struct attr a;
+
+	if (sys_sched_getattr(&a) == 0)
+		fill_got(got, &a);
+}
+
+/* Whether the kernel's read-back differs from the request. */
+static int
+got_differs(const struct sched_req *r, const struct sched_got *g)
+{
+	if (r->policy != -1 && g->policy != r->policy)
+		return 1;
+	if ((r->policy == SCHED_FIFO || r->policy == SCHED_RR) &&
+	    g->prio != r->prio)
+		return 1;
+	if (r->set_nice && g->nice != r->nice)
+		return 1;
+	if (r->slice > 0 && g->runtime != (uint64_t)r->slice)
+		return 1;
+	if (r->policy == SCHED_DEADLINE &&
+	    (g->runtime != (uint64_t)r->runtime ||
+	    g->deadline != (uint64_t)r->deadline ||
+	    g->period != (uint64_t)r->period))
+		return 1;
+	return 0;
+}
+
+/*
+ * Says in buf, in one line, what refused a request and why: the limit
+ * (RLIMIT_RTPRIO, RLIMIT_NICE, CAP_SYS_NICE, RT throttling, a cgroup
+ * without RT budget), deadline admission control, or a slice the kernel
+ * clamped or ignored.  nth: which client of the class it was.
+ */
+static void
+explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
+    const struct probe_task *t)
+{
+	const struct sched_got *g = &t->got;
+	struct rlimit rl;
+	int rt = r->policy == SCHED_FIFO || r->policy == SCHED_RR;
+	int e = t->err, cap = has_cap_sys_nice();
+	long long rtr, rtp;
+	long ncpu;
+
+	if (t->what != NULL && strncmp(t->what, "sched_getattr (", 15) == 0) {
+		if (r->slice > 0 && g->runtime == 0)
+			snprintf(buf, len, "slice %.3f us: this kernel ignores "
+			    "a fair task's slice (it reads back 0); custom "
+			    "slices need Linux 6.12 or later",
+			    (double)r->slice / NSEC_PER_USEC);
+		else if (r->slice > 0 && g->runtime > (uint64_t)r->slice)
+			snprintf(buf, len, "slice %.3f us is below the "
+			    "kernel's minimum: it read back %.3f us",
+			    (double)r->slice / NSEC_PER_USEC,
+			    (double)g->runtime / NSEC_PER_USEC);
+		else if (r->slice > 0 && g->runtime < (uint64_t)r->slice)
+			snprintf(buf, len, "slice %.3f us is above the "
+			    "kernel's maximum: it read back %.3f us",
+			    (double)r->slice / NSEC_PER_USEC,
+			    (double)g->runtime / NSEC_PER_USEC);
+		else
+			snprintf(buf, len, "the kernel did not keep the "
+			    "attributes: it read back policy %s, priority %d, "
+			    "nice %d, runtime %llu ns, deadline %llu ns, "
+			    "period %llu ns", tune_policy_name(g->policy),
+			    g->prio, g->nice, (unsigned long long)g->runtime,
+			    (unsigned long long)g->deadline,
+			    (unsigned long long)g->period);
+		return;
+	}
+	if (r->policy == SCHED_DEADLINE && e == EBUSY) {
+		rtr = read_ll("/proc/sys/kernel/sched_rt_runtime_us");
+		rtp = read_ll("/proc/sys/kernel/sched_rt_period_us");
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		snprintf(buf, len, "sched_setattr: %s: SCHED_DEADLINE admission "
+		    "control refused client %u of the class: each takes "
+		    "runtime/period = %.1f%% of a CPU, and deadline tasks may "
+		    "take at most %.0f%% of each of %ld CPUs "
+		    "(sched_rt_runtime_us/sched_rt_period_us), less what other "
+		    "deadline tasks hold", strerror(e), nth + 1,
+		    100.0 * (double)r->runtime / (double)r->period,
+		    rtr < 0 ? 100.0 : rtp > 0 ? 100.0 * (double)rtr /
+		    (double)rtp : 0.0, ncpu);
+		return;
+	}
+	if (r->policy == SCHED_DEADLINE && e == EPERM && !cap) {
+		snprintf(buf, len, "sched_setattr: %s (SCHED_DEADLINE needs "
+		    "CAP_SYS_NICE, whatever the limits)", strerror(e));
+		return;
+	}
 	if (e != EPERM && e != EACCES) {
-		fputc('\n', stderr);
+		snprintf(buf, len, "%s: %s", t->what != NULL ? t->what : "?",
+		    strerror(e));
 		return;
 	}
-	if (strcmp(what, "setpriority") == 0) {
-		getrlimit(RLIMIT_NICE, &rl);
-		fprintf(stderr, " (nice %d needs CAP_SYS_NICE or RLIMIT_NICE "
-		    "of at least %d, ulimit -e; it is %lld)\n", cfg->nice,
-		    20 - cfg->nice, rl.rlim_cur == RLIM_INFINITY ? -1LL :
-		    (long long)rl.rlim_cur);
-		return;
-	}
-	if (rt && !has_cap_sys_nice()) {
+	if (rt && !cap) {
 		getrlimit(RLIMIT_RTPRIO, &rl);
 		if (rl.rlim_cur != RLIM_INFINITY &&
-		    rl.rlim_cur < (rlim_t)cfg->prio) {
-			fprintf(stderr, " (priority %d is above RLIMIT_RTPRIO, "
-			    "%lld: raise it with ulimit -r or rtprio in "
-			    "limits.conf, or run with CAP_SYS_NICE)\n",
-			    cfg->prio, (long long)rl.rlim_cur);
+		    rl.rlim_cur < (rlim_t)r->prio) {
+			snprintf(buf, len, "%s: %s (priority %d is above "
+			    "RLIMIT_RTPRIO, %lld: raise it with ulimit -r or "
+			    "rtprio in limits.conf, or run with CAP_SYS_NICE)",
+			    t->what, strerror(e), r->prio,
+			    (long long)rl.rlim_cur);
 			return;
 		}
 	}
-	if (rt && (v = read_ll("/proc/sys/kernel/sched_rt_runtime_us")) == 0) {
-		fprintf(stderr, " (RT throttling gives no RT time: "
-		    "/proc/sys/kernel/sched_rt_runtime_us is 0)\n");
+	if (r->set_nice && !cap && r->nice < t->cur_nice) {
+		getrlimit(RLIMIT_NICE, &rl);
+		snprintf(buf, len, "%s: %s (nice %d needs CAP_SYS_NICE or "
+		    "RLIMIT_NICE of at least %d, ulimit -e; it is %lld)",
+		    t->what, strerror(e), r->nice, 20 - r->nice,
+		    rl.rlim_cur == RLIM_INFINITY ? -1LL :
+		    (long long)rl.rlim_cur);
+		return;
+	}
+	if (rt && read_ll("/proc/sys/kernel/sched_rt_runtime_us") == 0) {
+		snprintf(buf, len, "%s: %s (RT throttling gives no RT time: "
+		    "/proc/sys/kernel/sched_rt_runtime_us is 0)", t->what,
+		    strerror(e));
 		return;
 	}
 	if (rt && cgroup_rt_runtime() == 0) {
-		fprintf(stderr, " (latt's cgroup has no RT budget: its "
-		    "cpu.rt_runtime_us is 0)\n");
+		snprintf(buf, len, "%s: %s (latt's cgroup has no RT budget: "
+		    "its cpu.rt_runtime_us is 0)", t->what, strerror(e));
 		return;
 	}
-	if (!has_cap_sys_nice()) {
-		fprintf(stderr, " (needs CAP_SYS_NICE)\n");
-		return;
-	}
-	fputc('\n', stderr);
+	snprintf(buf, len, "%s: %s%s", t->what, strerror(e), cap ? "" :
+	    " (needs CAP_SYS_NICE)");
 }
 
 /* Whether CAP_SYS_NICE is in the effective set (/proc/self/status). */
@@ -317,4 +738,137 @@ cgroup_rt_runtime(void)
 	}
 	fclose(fp);
 	return v;
+}
+
+/*
+ * A small text file whole, without its trailing newline; NULL when it
+ * cannot be read or is empty.
+ */
+static char *
+read_text(const char *path)
+{
+	FILE *fp;
+	char *buf;
+	size_t n;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return NULL;
+	if ((buf = malloc(SMALL_TEXT_MAX)) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	n = fread(buf, 1, SMALL_TEXT_MAX - 1, fp);
+	fclose(fp);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+	    buf[n - 1] == '\0'))
+		n--;
+	if (n == 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The preemption model: debugfs's sched/preempt marks the dynamic model in
+ * use with parentheses, as in "none voluntary (full) lazy"; without it the
+ * kernel version string says PREEMPT_RT, PREEMPT_DYNAMIC or PREEMPT, and a
+ * preempt= on the kernel's command line names a dynamic kernel's mode.
+ */
+static char *
+preemption_model(const struct utsname *u)
+{
+	char *s, *open, *close, *out = NULL, *cmd, *p;
+	const char *v;
+
+	if ((s = read_text("/sys/kernel/debug/sched/preempt")) != NULL) {
+		open = strchr(s, '(');
+		close = open != NULL ? strchr(open, ')') : NULL;
+		if (open != NULL && close != NULL) {
+			*close = '\0';
+			if (asprintf(&out, "dynamic (%s)", open + 1) == -1)
+				out = NULL;
+			free(s);
+			return out;
+		}
+		free(s);
+	}
+	if (u == NULL)
+		return NULL;
+	if (strstr(u->version, "PREEMPT_RT") != NULL)
+		return strdup("rt");
+	if (strstr(u->version, "PREEMPT_DYNAMIC") != NULL) {
+		cmd = read_text("/proc/cmdline");
+		for (p = cmd; p != NULL && (p = strstr(p, "preempt=")) != NULL;
+		    p += 8)
+			if (p == cmd || p[-1] == ' ') {
+				p[8 + strcspn(p + 8, " ")] = '\0';
+				if (asprintf(&out, "dynamic (%s, from the "
+				    "command line)", p + 8) == -1)
+					out = NULL;
+				break;
+			}
+		free(cmd);
+		return out != NULL ? out : strdup("dynamic");
+	}
+	if (strstr(u->version, "PREEMPT_LAZY") != NULL)
+		return strdup("lazy");
+	for (v = u->version; (v = strstr(v, "PREEMPT")) != NULL; v += 7)
+		if (v[7] == ' ' || v[7] == '\0')
+			return strdup("full");
+	return strdup("none or voluntary");
+}
+
+/*
+ * The scheduler in use: the fair class (EEVDF since Linux 6.6), sched_ext's
+ * state and loaded scheduler where /sys/kernel/sched_ext exists, the
+ * preemption mode, and the EEVDF knobs that can be read: the base slice
+ * from debugfs, or else as sched_getattr reports latt's own slice (a fair
+ * task without a slice of its own has the base slice), and debugfs's
+ * sched/features.  What cannot be read stays NULL or -1.
+ */
+void
+sched_info_read(struct sched_info *si)
+{
+	struct utsname u, *up = NULL;
+	struct attr a;
+	struct stat sb;
+	char *s;
+	int major = 0, minor = 0;
+
+	memset(si, 0, sizeof(*si));
+	si->base_slice = -1;
+	si->autogroup = -1;
+	if (uname(&u) == 0) {
+		up = &u;
+		if (sscanf(u.release, "%d.%d", &major, &minor) == 2)
+			si->fair = major > 6 || (major == 6 && minor >= 6) ?
+			    "EEVDF" : "CFS";
+	}
+	si->ext_present = stat("/sys/kernel/sched_ext", &sb) == 0;
+	if (si->ext_present) {
+		si->ext_state = read_text("/sys/kernel/sched_ext/state");
+		si->ext_ops = read_text("/sys/kernel/sched_ext/root/ops");
+	}
+	si->preemption = preemption_model(up);
+	if ((s = read_text("/sys/kernel/debug/sched/base_slice_ns")) != NULL) {
+		si->base_slice = strtoll(s, NULL, 10);
+		si->base_slice_debugfs = 1;
+		free(s);
+	} else if (sys_sched_getattr(&a) == 0 &&
+	    fair_policy((int)a.sched_policy) && a.sched_runtime > 0)
+		si->base_slice = (int64_t)a.sched_runtime;
+	si->features = read_text("/sys/kernel/debug/sched/features");
+	si->autogroup = (int)read_ll("/proc/sys/kernel/sched_autogroup_enabled");
+}
+
+void
+sched_info_free(struct sched_info *si)
+{
+	free(si->ext_state);
+	free(si->ext_ops);
+	free(si->preemption);
+	free(si->features);
+	si->ext_state = si->ext_ops = si->preemption = si->features = NULL;
 }
