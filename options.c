@@ -63,6 +63,7 @@ struct class_arg {
 	int		 nice;
 	int		 set_nice;
 	int		 dl_given;	/* runtime=, deadline= or period= */
+	int		 deadline_given;	/* deadline= */
 };
 
 static void	 help(void) __attribute__((noreturn));
@@ -426,6 +427,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	ca->prio = -1;
 	ca->set_nice = 0;
 	ca->dl_given = 0;
+	ca->deadline_given = 0;
 	colon = strchr(ca->arg, ':');
 	len = colon != NULL ? (size_t)(colon - ca->arg) : strlen(ca->arg);
 	if ((num = strndup(ca->arg, len)) == NULL)
@@ -464,7 +466,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 		} else if (strcmp(tok, "deadline") == 0) {
 			r->deadline = parse_scaled("class deadline", eq, 1,
 			    HOUR_NS, time_units, NSEC_PER_USEC);
-			ca->dl_given = 1;
+			ca->dl_given = ca->deadline_given = 1;
 		} else if (strcmp(tok, "period") == 0) {
 			r->period = parse_scaled("class period", eq, 1,
 			    HOUR_NS, time_units, NSEC_PER_USEC);
@@ -555,8 +557,9 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		usage_error("class %s: runtime %lld ns is below the kernel's "
 		    "minimum of 1024 ns", nm, (long long)r->runtime);
 	if (r->runtime > r->deadline)
-		usage_error("class %s: runtime (%lld us) is above the deadline "
+		usage_error("class %s: runtime (%lld us) is above the %s "
 		    "(%lld us)", nm, (long long)(r->runtime / NSEC_PER_USEC),
+		    ca->deadline_given ? "deadline" : "period",
 		    (long long)(r->deadline / NSEC_PER_USEC));
 	if (r->deadline > r->period)
 		usage_error("class %s: deadline (%lld us) is above the period "
