@@ -944,13 +944,14 @@ usage_error(const char *fmt, ...)
 }
 
 #define SYNOPSIS \
-	"usage: latt [-hmqVv] [-c clients] [-f min-ms] [-t max-ms] [-d time]\n" \
-	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
-	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
-	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
-	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
-	"            [command [arg ...]]\n" \
+	"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min-ms]\n" \
+	"            [-t max-ms] [-d time] [-n samples] [-l kind[:n]] [-x kb]\n" \
+	"            [--warmup=time] [--seed=n] [--cpus=list] [--parent-cpu=n]\n" \
+	"            [--policy=name] [--prio=n] [--nice=n] [--breaktrace=us]\n" \
+	"            [--fail-above=spec] [--json[=file]] [--log=file]\n" \
+	"            [--plot=file.svg] [--histogram] [--per-client]\n" \
+	"            [--baseline=file] [--fail-if-worse=spec]\n" \
+"            [command [arg ...]]\n" \
 	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
 	"B.json[,...] [C.json ...]\n"
 
@@ -970,6 +971,14 @@ help(void)
 "clients and 1-3 ms delays where not given: plain 'latt' is a useful run.\n"
 "\n"
 "  -c, --clients=N       client processes (default 1)\n"
+"  -c N:ATTR=VALUE[:...] a class of N clients with scheduling attributes of\n"
+"                        their own; repeat -c for more classes, woken in the\n"
+"                        same rounds and reported apart.  ATTR: nice, policy\n"
+"                        (other batch idle fifo rr deadline), prio, slice\n"
+"                        (EEVDF, Linux 6.12+), runtime, deadline, period\n"
+"                        (times: a bare number is us), cpus, name.  Set\n"
+"                        with sched_setattr, read back, tried before the\n"
+"                        run: a refusal is status 2 naming the cause\n"
 "  -f, --min-delay=MS    shortest sleep between rounds, ms (default 100);\n"
 "                        -s is the same\n"
 "  -t, --max-delay=MS    longest sleep between rounds, ms (default 500);\n"
@@ -1032,6 +1041,8 @@ help(void)
 "failed (1 and 4 outrank 3).\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
+"          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"
+"          latt -c2:nice=-10 -c2:nice=19 -c1:runtime=100us:period=1ms -d 30\n"
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
 "              --fail-above=p99=100us,max=1ms\n"
