@@ -74,7 +74,7 @@ main(int argc, char *argv[])
 	struct cmp_gate gate;
 	struct engine *eng;
 	int status, stopsig, wstatus;
-	int need_sink;
+	int need_sink, dmafd;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -93,7 +93,8 @@ main(int argc, char *argv[])
 		free_config(&cfg);
 		return cfg.nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	if (raise_nofile(cfg.nclients) == -1 || tune_parent(&cfg) == -1) {
+	if (raise_nofile(cfg.nclients) == -1 || tune_parent(&cfg) == -1 ||
+	    (dmafd = tune_dma_open(&cfg)) == -1) {
 		free_config(&cfg);
 		return EXIT_RUNTIME;
 	}
@@ -125,11 +126,18 @@ main(int argc, char *argv[])
 		res.fail_what = "sched_setaffinity (parent-cpu)";
 		res.fail_errno = errno;
 	}
+	if (res.stop == STOP_NONE && tune_sched_parent(&cfg) == -1) {
+		res.stop = STOP_ERROR;
+		res.fail_what = "sched_setscheduler (latt's own policy)";
+		res.fail_errno = errno;
+	}
 	if (res.stop == STOP_NONE)
 		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
 		    col.log != NULL || col.progress ? collect_tick : NULL,
 		    &col);
 	res.end = now_ns();
+	if (dmafd >= 0)
+		close(dmafd);
 	if (col.shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
@@ -234,7 +242,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -550,9 +558,9 @@ collect_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
+	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u\n",
 	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency) < 0)
+	    (int)s->cpu, (long long)s->latency, s->pos) < 0)
 		return -1;
 	return 0;
 }

@@ -29,6 +29,7 @@
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	20	/* a class named by its attributes */
+#define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -84,6 +85,7 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static long long read_proc_ll(const char *);
+static int	 rt_clients(const struct config *);
 
 enum {
 	OPT_JSON = 256,
@@ -102,6 +104,9 @@ enum {
 	OPT_FAIL_ABOVE,
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
+	OPT_OPEN_LOOP,
+	OPT_DMA_LATENCY,
+	OPT_PARENT_PRIO,
 };
 
 static const struct option longopts[] = {
@@ -131,6 +136,9 @@ static const struct option longopts[] = {
 	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
 	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
+	{ "open-loop",	no_argument,		NULL,	OPT_OPEN_LOOP },
+	{ "dma-latency", required_argument,	NULL,	OPT_DMA_LATENCY },
+	{ "parent-prio", required_argument,	NULL,	OPT_PARENT_PRIO },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -140,9 +148,9 @@ void
 config_parse(int argc, char **argv, struct config *cfg)
 {
 	struct class_arg cargs[CLASS_MAX + 1];
-	long long min = -1, max = -1, prio = -1;
+	long long min = -1, max = -1, prio = -1, pprio = -1;
 	unsigned nc = 0;
-	int ch;
+	int ch, rtmin;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nclients = 1;
@@ -258,6 +266,16 @@ config_parse(int argc, char **argv, struct config *cfg)
 		case OPT_FAIL_IF_WORSE:
 			cfg->fail_if_worse = optarg;
 			break;
+		case OPT_OPEN_LOOP:
+			cfg->open_loop = 1;
+			break;
+		case OPT_DMA_LATENCY:
+			cfg->dma_latency = parse_num("dma-latency", optarg, 0,
+			    DMA_LATENCY_MAX);
+			break;
+		case OPT_PARENT_PRIO:
+			pprio = parse_num("parent-prio", optarg, 0, 99);
+			break;
 		case 'h':
 			help();
 		case 'V':
@@ -326,6 +344,28 @@ config_parse(int argc, char **argv, struct config *cfg)
 		    sched_get_priority_max(cfg->policy));
 	for (ch = 0; ch < (int)cfg->nclasses; ch++)
 		resolve_class(cfg, &cargs[ch], &cfg->classes[ch]);
+	/*
+	 * latt's own policy.  --parent-prio=0 is SCHED_OTHER, N > 0
+	 * SCHED_FIFO at N.  By default a parent of real-time clients is
+	 * SCHED_FIFO one below them (at 1 when they are at 1): a woken
+	 * client preempts the sender at once, so that its latency is the
+	 * kernel's wake-up, never the rest of latt's round, and the sleeps
+	 * of the timer series are real-time too.  With classes, only when
+	 * every class is real-time (one below the lowest): a real-time
+	 * sender would hold off the fair classes' wake-ups until the end
+	 * of its round and so favour the real-time ones.
+	 */
+	rtmin = rt_clients(cfg);
+	if (pprio == 0) {
+		cfg->parent_policy = SCHED_OTHER;
+		cfg->parent_prio = 0;
+	} else if (pprio > 0) {
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = (int)pprio;
+	} else if (rtmin > 0) {
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
+	}
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
 	for (ch = 0; ch < (int)cfg->ncpus; ch++)
@@ -632,6 +672,30 @@ name_classes(struct config *cfg)
 			j = (unsigned)-1;	/* check the new name again */
 		}
 	}
+}
+
+/*
+ * The lowest real-time priority of the clients when every one of them is
+ * SCHED_FIFO or SCHED_RR, else 0.
+ */
+static int
+rt_clients(const struct config *cfg)
+{
+	const struct sched_req *r;
+	unsigned i;
+	int low = 100;
+
+	if (cfg->nclasses == 0)
+		return cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR ?
+		    cfg->prio : 0;
+	for (i = 0; i < cfg->nclasses; i++) {
+		r = &cfg->classes[i].sched;
+		if (r->policy != SCHED_FIFO && r->policy != SCHED_RR)
+			return 0;
+		if (r->prio < low)
+			low = r->prio;
+	}
+	return low;
 }
 
 /* The number in a one-number file under /proc, or -1. */
@@ -947,11 +1011,12 @@ usage_error(const char *fmt, ...)
 	"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min-ms]\n" \
 	"            [-t max-ms] [-d time] [-n samples] [-l kind[:n]] [-x kb]\n" \
 	"            [--warmup=time] [--seed=n] [--cpus=list] [--parent-cpu=n]\n" \
-	"            [--policy=name] [--prio=n] [--nice=n] [--breaktrace=us]\n" \
+	"            [--policy=name] [--prio=n] [--nice=n] [--parent-prio=n]\n" \
+	"            [--open-loop] [--dma-latency=us] [--breaktrace=us]\n" \
 	"            [--fail-above=spec] [--json[=file]] [--log=file]\n" \
 	"            [--plot=file.svg] [--histogram] [--per-client]\n" \
 	"            [--baseline=file] [--fail-if-worse=spec]\n" \
-"            [command [arg ...]]\n" \
+	"            [command [arg ...]]\n" \
 	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
 	"B.json[,...] [C.json ...]\n"
 
@@ -995,6 +1060,14 @@ help(void)
 "      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
 "      --prio=N          clients' real-time priority (alone: fifo)\n"
 "      --nice=N          clients' nice value\n"
+"      --parent-prio=N   latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO N\n"
+"                        (default with fifo/rr clients: FIFO one below them,\n"
+"                        so a woken client preempts the sender at once)\n"
+"      --open-loop       send each round at its time, replies in or not; a\n"
+"                        client answers every request it finds, so a stall\n"
+"                        is sampled in proportion to its length (default:\n"
+"                        the 2009 closed loop, a round waits for replies)\n"
+"      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
@@ -1017,7 +1090,9 @@ help(void)
 "                        FILE; to stdout, in place of the summary, with no\n"
 "                        FILE or with -\n"
 "      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
-"                        client, cpu, latency_ns; a write error ends the run\n"
+"                        client, cpu, latency_ns, pos (the place in its\n"
+"                        round's random write order); a write error ends\n"
+"                        the run\n"
 "      --plot=FILE       draw the distribution and latency over time as SVG\n"
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
@@ -1035,6 +1110,11 @@ help(void)
 "latt compare A.json B.json compares saved results: mean and percentiles\n"
 "with 95% confidence intervals of the change, and a verdict per row (real\n"
 "difference, noise, too few samples); see latt compare --help.\n"
+"\n"
+"Each round wakes the clients in a random order from the seed, after an\n"
+"unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
+"it is shown as -.  A wake-up unanswered at the end (a stopped client) is\n"
+"reported as pending, its age a lower bound of the worst.\n"
 "\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded (or latt compare's gate failed), 4 the workload\n"

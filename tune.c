@@ -40,6 +40,8 @@
 
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
+#define PARENT_WHAT	"sched_setscheduler (latt's own policy, see --parent-prio)"
+#define DMA_PATH	"/dev/cpu_dma_latency"
 
 /*
  * struct sched_attr of sched_setattr(2), SCHED_ATTR_SIZE_VER0 (48 bytes,
@@ -81,6 +83,7 @@ struct probe_task {
 };
 
 static void	 prefault(volatile char *, size_t);
+static int	 set_parent_sched(const struct config *);
 static void	 client_req(const struct config *, unsigned,
 		    struct sched_req *);
 static int	 wants_sched(const struct sched_req *);
@@ -121,8 +124,8 @@ tune_check(const struct config *cfg)
 	for (i = 0; i < cfg->nclasses; i++)
 		if (wants_sched(&cfg->classes[i].sched))
 			break;
-	if (cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice :
-	    i == cfg->nclasses)
+	if ((cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice :
+	    i == cfg->nclasses) && cfg->parent_policy == -1)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
 		fprintf(stderr, "latt: pipe: %s\n", strerror(errno));
@@ -174,7 +177,8 @@ static void
 probe(const struct config *cfg, struct probe_reply *r)
 {
 	struct client_class one, *cl;
-	struct probe_task *t;
+	struct probe_task *t, parent;
+	struct sched_req preq;
 	unsigned k, j, ncls, nt = 0, cap = 0;
 	int rel[2];
 	sem_t done;
@@ -199,7 +203,7 @@ probe(const struct config *cfg, struct probe_reply *r)
 		if (wants_sched(&cl->sched))
 			cap += cl->sched.policy == SCHED_DEADLINE ? cl->n : 1;
 	}
-	if ((t = calloc(cap, sizeof(*t))) == NULL) {
+	if ((t = calloc(cap > 0 ? cap : 1, sizeof(*t))) == NULL) {
 		r->err = errno;
 		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
 		    strerror(errno));
@@ -243,6 +247,16 @@ probe(const struct config *cfg, struct probe_reply *r)
 			    j, &t[nt - 1]);
 			break;
 		}
+	}
+	/* The parent's own policy (--parent-prio, or with real-time clients). */
+	if (r->err == 0 && set_parent_sched(cfg) == -1) {
+		memset(&parent, 0, sizeof(parent));
+		parent.err = r->err = errno;
+		parent.what = PARENT_WHAT;
+		memset(&preq, 0, sizeof(preq));
+		preq.policy = cfg->parent_policy;
+		preq.prio = cfg->parent_prio;
+		explain(r->msg, sizeof(r->msg), &preq, 0, &parent);
 	}
 	close(rel[1]);
 	for (j = 0; j < nt; j++)
@@ -318,6 +332,60 @@ tune_pin_parent(const struct config *cfg)
 	CPU_ZERO(&set);
 	CPU_SET(cfg->parent_cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * The parent's own policy (--parent-prio, or the default that goes with
+ * real-time clients).  Called once the clients and the workload have
+ * started, so that neither inherits it; SCHED_RESET_ON_FORK keeps it from
+ * anything latt forks later.  Returns 0, or -1 with errno set.
+ */
+int
+tune_sched_parent(const struct config *cfg)
+{
+	return set_parent_sched(cfg);
+}
+
+static int
+set_parent_sched(const struct config *cfg)
+{
+	struct sched_param sp;
+
+	if (cfg->parent_policy == -1)
+		return 0;
+	memset(&sp, 0, sizeof(sp));
+	sp.sched_priority = cfg->parent_prio;
+	return sched_setscheduler(0, cfg->parent_policy | SCHED_RESET_ON_FORK,
+	    &sp);
+}
+
+/*
+ * --dma-latency=US: opens /dev/cpu_dma_latency and writes US, which the
+ * kernel's PM QoS holds for as long as the descriptor stays open (as
+ * cyclictest does).  Returns the descriptor, -2 when not asked for, or -1
+ * after saying why on stderr.
+ */
+int
+tune_dma_open(const struct config *cfg)
+{
+	int32_t v = cfg->dma_latency;
+	int fd;
+
+	if (cfg->dma_latency < 0)
+		return -2;
+	if ((fd = open(DMA_PATH, O_WRONLY | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "latt: %s: %s (--dma-latency%s)\n", DMA_PATH,
+		    strerror(errno), errno == EACCES || errno == EPERM ?
+		    " needs root" : "");
+		return -1;
+	}
+	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
+		fprintf(stderr, "latt: %s: write: %s (--dma-latency)\n",
+		    DMA_PATH, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
