@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -33,6 +34,8 @@ struct collector {
 	const struct config	*cfg;
 	struct result		*res;
 	FILE			*log;
+	int			 json_fd;	/* --json=FILE, opened early */
+	int			 plot_fd;	/* --plot=FILE */
 	int			 progress;	/* stderr is a tty, not -q */
 	int			 shown;		/* a progress line is up */
 };
@@ -51,10 +54,11 @@ static int	 report_failure(const struct config *, const struct result *);
 static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
+static int	 claim_output(const char *);
 static int	 close_output(FILE *, const char *);
-static int	 write_file(const char *, int (*)(FILE *, const struct config *,
-		    const struct result *), const struct config *,
-		    const struct result *);
+static int	 write_file(const char *, int *, int (*)(FILE *,
+		    const struct config *, const struct result *),
+		    const struct config *, const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
 		    struct collector *);
 static void	 free_result(const struct config *, struct result *);
@@ -179,6 +183,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	unsigned i;
 
 	memset(col, 0, sizeof(*col));
+	col->json_fd = col->plot_fd = -1;
 	col->cfg = cfg;
 	col->res = res;
 	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
@@ -213,6 +218,16 @@ setup_outputs(const struct config *cfg, struct result *res,
 		    strerror(errno));
 		return -1;
 	}
+	/*
+	 * Every output file is opened now, so that a bad path fails before
+	 * a client is forked; the reports are written into them at the end.
+	 */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
+	    (col->json_fd = claim_output(cfg->json_path)) == -1)
+		return -1;
+	if (cfg->plot_path != NULL &&
+	    (col->plot_fd = claim_output(cfg->plot_path)) == -1)
+		return -1;
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
@@ -240,6 +255,22 @@ open_output(const char *path)
 	return fp;
 }
 
+/*
+ * Opens a report file before the run without truncating it, so that an
+ * earlier report is only replaced once the new one is written.  Returns
+ * the descriptor, or -1 after saying why.
+ */
+static int
+claim_output(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) == -1)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+	return fd;
+}
+
 /* Flushes and closes an output file; -1 after saying why it failed. */
 static int
 close_output(FILE *fp, const char *path)
@@ -260,15 +291,39 @@ close_output(FILE *fp, const char *path)
 	return bad ? -1 : 0;
 }
 
-/* Writes one report into the file at path; -1 after saying why it failed. */
+/*
+ * Writes one report into the file at path, through the descriptor opened
+ * before the run (a regular file is truncated first), or stdout for "-".
+ * Returns -1 after saying why it failed.
+ */
 static int
-write_file(const char *path, int (*writer)(FILE *, const struct config *,
-    const struct result *), const struct config *cfg, const struct result *res)
+write_file(const char *path, int *fd, int (*writer)(FILE *,
+    const struct config *, const struct result *), const struct config *cfg,
+    const struct result *res)
 {
+	struct stat sb;
 	FILE *fp;
 
 	errno = 0;
-	if ((fp = open_output(path)) == NULL)
+	if (*fd == -1)
+		fp = open_output(path);
+	else {
+		if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    ftruncate(*fd, 0) == -1) {
+			fprintf(stderr, "%s: %s: %s\n", progname, path,
+			    strerror(errno));
+			close(*fd);
+			*fd = -1;
+			return -1;
+		}
+		if ((fp = fdopen(*fd, "w")) == NULL) {
+			fprintf(stderr, "%s: %s: %s\n", progname, path,
+			    strerror(errno));
+			close(*fd);
+		}
+		*fd = -1;
+	}
+	if (fp == NULL)
 		return -1;
 	writer(fp, cfg, res);
 	return close_output(fp, path);
@@ -295,10 +350,12 @@ write_outputs(const struct config *cfg, struct result *res,
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_file(cfg->json_path, json_write, cfg, res) == -1)
+	    write_file(cfg->json_path, &col->json_fd, json_write, cfg,
+	    res) == -1)
 		status = EXIT_RUNTIME;
 	if (cfg->plot_path != NULL &&
-	    write_file(cfg->plot_path, plot_write, cfg, res) == -1)
+	    write_file(cfg->plot_path, &col->plot_fd, plot_write, cfg,
+	    res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */

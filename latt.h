@@ -302,6 +302,7 @@ unsigned report_limits(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *, const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
 void	 report_progress(FILE *, const struct result *, int64_t now);
+char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 
 /* json.c: returns 0, or -1 with errno set when fp failed. */
 int	 json_write(FILE *, const struct config *, const struct result *);

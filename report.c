@@ -29,6 +29,46 @@ usec(double ns)
 	return ns / NSEC_PER_USEC;
 }
 
+/*
+ * A time as people write it: the value in the largest unit (ns, us, ms, s)
+ * that keeps it at least 1, with at most digits significant digits (0:
+ * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
+ * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
+ * text, "\xc2\xb5s" in the plot).  Returns buf.
+ */
+char *
+fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
+{
+	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+	const char *unit[] = { "ns", micro, "ms", "s" };
+	double v, a = fabs(ns);
+	int u = 0, intdig, prec;
+
+	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
+		u++;
+	v = ns / scale[u];
+	if (digits <= 0) {
+		/* Exact: nanoseconds are the last digit. */
+		snprintf(buf, len, "%.*f", u * 3, v);
+		if (strchr(buf, '.') != NULL) {
+			char *e = buf + strlen(buf) - 1;
+
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+		}
+	} else {
+		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
+		prec = digits > intdig ? digits - intdig : 0;
+		if (prec > u * 3)
+			prec = u * 3;
+		snprintf(buf, len, "%.*f", prec, v);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
+	return buf;
+}
+
 static void
 print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
 {

@@ -139,6 +139,9 @@ run_workload(const struct config *cfg, int errfd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	tune_workload(cfg);
+	/* A machine-readable stdout is never mixed with the workload's. */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (cfg->ncmd == 1)
 		/* "--": a command that starts with a dash is no option. */
 		execl("/bin/sh", "sh", "-c", "--", cfg->cmd[0], (char *)NULL);
