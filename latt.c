@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +43,7 @@ struct collector {
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
+volatile sig_atomic_t got_tstp;
 
 static const char *progname = "latt";
 
@@ -64,8 +66,10 @@ static int	 write_outputs(const struct config *, struct result *,
 static void	 free_result(const struct config *, struct result *);
 static int	 compare_baseline(const struct config *, const struct result *,
 		    struct cmp_side *, const struct cmp_gate *);
-static int	 terminal_width(void);
+static int	 terminal_width(int);
+static int	 terminal_elsewhere(pid_t);
 static void	 report_break(const struct config *, const struct brk *);
+static int64_t	 wall_ns(void);
 
 int
 main(int argc, char *argv[])
@@ -101,6 +105,7 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
+	res.wl.tty = -1;
 	if (setup_outputs(&cfg, &res, &col) == -1) {
 		free_result(&cfg, &res);
 		free(cfg.cpus);
@@ -112,6 +117,7 @@ main(int argc, char *argv[])
 
 	eng = clients_start(&cfg, &res);
 	res.start = now_ns();
+	res.start_wall = wall_ns();
 	if (res.stop == STOP_NONE) {
 		if (workload_start(&cfg, &res.wl) == -1) {
 			res.stop = STOP_ERROR;
@@ -213,7 +219,9 @@ setup_outputs(const struct config *cfg, struct result *res,
 			}
 		}
 	}
-	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
+	if (cfg->plot_path != NULL && ((res->timeline = timeline_new()) ==
+	    NULL || timeline_keep_quantiles(res->timeline) == -1 ||
+	    (res->timer_timeline = timeline_new()) == NULL)) {
 		fprintf(stderr, "%s: timeline_new: %s\n", progname,
 		    strerror(errno));
 		return -1;
@@ -345,7 +353,7 @@ write_outputs(const struct config *cfg, struct result *res,
 		if (cfg->per_client)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
-			report_histogram(stdout, res, terminal_width());
+			report_histogram(stdout, res, terminal_width(STDOUT_FILENO));
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
@@ -430,18 +438,32 @@ free_result(const struct config *cfg, struct result *res)
 	res->clients = NULL;
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+	timeline_free(res->timer_timeline);
+	res->timer_timeline = NULL;
 }
 
-/* The width of the terminal on stdout, or 80 when it is not one. */
+/* The width of the terminal on fd, or 80 when it is not one. */
 static int
-terminal_width(void)
+terminal_width(int fd)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) &&
-	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
 		return ws.ws_col;
 	return 80;
+}
+
+/*
+ * Whether latt runs in the background of the terminal on stderr (bg, or
+ * "latt ... &"): the terminal is another job's then, and the progress line
+ * stays off it.  The workload's group holding it counts as latt's.
+ */
+static int
+terminal_elsewhere(pid_t workload)
+{
+	pid_t fg = tcgetpgrp(STDERR_FILENO);
+
+	return fg > 0 && fg != getpgrp() && fg != workload;
 }
 
 /*
@@ -557,6 +579,17 @@ collect_sink(void *arg, const struct sample *s)
 	struct result *res = col->res;
 	struct client_stats *cs;
 
+	/* A timer sample: the plot's timer series and a log row, client -1. */
+	if (s->timer) {
+		if (res->timer_timeline != NULL)
+			timeline_add(res->timer_timeline, s->when, s->latency);
+		if (col->log != NULL && fprintf(col->log,
+		    "%lld,%llu,-1,%d,%lld\n", (long long)s->when,
+		    (unsigned long long)s->round, (int)s->cpu,
+		    (long long)s->latency) < 0)
+			return -1;
+		return 0;
+	}
 	if (res->clients != NULL) {
 		cs = &res->clients[s->client];
 		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
@@ -589,8 +622,10 @@ collect_tick(void *arg, const struct result *res)
 
 	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
 		return -1;
-	if (col->progress && now - res->start >= PROGRESS_AFTER) {
-		report_progress(stderr, res, now);
+	if (col->progress && now - res->start >= PROGRESS_AFTER &&
+	    !terminal_elsewhere(res->wl.pid)) {
+		report_progress(stderr, col->cfg, res, now,
+		    terminal_width(STDERR_FILENO));
 		col->shown = 1;
 	}
 	return 0;
@@ -600,6 +635,12 @@ static void
 on_stop(int sig)
 {
 	got_stop = sig;
+}
+
+static void
+on_tstp(int sig)
+{
+	got_tstp = sig;
 }
 
 static void
@@ -625,14 +666,32 @@ setup_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
+	sa.sa_handler = on_tstp;
+	sigaction(SIGTSTP, &sa, NULL);
+	/* A stopped workload is noticed: no SA_NOCLDSTOP. */
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
-	sa.sa_flags = 0;
 	sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * latt hands the terminal to the workload and takes it back
+	 * (tcsetpgrp), and writes its progress and summary wherever the
+	 * terminal is: a SIGTTOU must never stop it.
+	 */
+	sigaction(SIGTTOU, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The wall clock, for the reports' date only (never for measuring). */
+static int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* A closed stdin, stdout or stderr would be reused by a pipe: fill them. */

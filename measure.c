@@ -72,6 +72,8 @@ struct engine {
 	struct client	*c;
 	int		 epfd;
 	struct shared	*sh;
+	int64_t		 end;		/* --duration's deadline, moved on by
+					   the time suspended; or INT64_MAX */
 };
 
 static void	 run_client(const struct config *, unsigned, int, int,
@@ -80,6 +82,7 @@ static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
 static int	 check_flags(struct engine *, struct result *);
+static void	 suspend_run(struct engine *, struct result *, int);
 static int	 check_hangups(struct engine *, struct result *, int);
 static void	 client_died(struct engine *, struct result *, unsigned);
 static int	 do_round(const struct config *, struct engine *,
@@ -88,6 +91,8 @@ static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct config *, struct result *,
 		    const struct brk *);
 static uint64_t	 next_random(uint64_t *);
+static int	 timer_sample(struct result *, const struct brk *, sample_sink,
+		    void *);
 
 int64_t
 now_ns(void)
@@ -376,6 +381,8 @@ keep_only(int a, int b)
 static int
 check_flags(struct engine *eng, struct result *res)
 {
+	int sig;
+
 	if (got_stop && res->stop == STOP_NONE) {
 		res->stop = STOP_SIGNAL;
 		res->stop_signal = got_stop;
@@ -384,12 +391,71 @@ check_flags(struct engine *eng, struct result *res)
 		/* A client that died raises SIGCHLD too. */
 		got_child = 0;
 		if (res->wl.pid > 0 && workload_poll(&res->wl) &&
-		    res->stop == STOP_NONE)
+		    res->stop == STOP_NONE) {
 			res->stop = STOP_WORKLOAD;
-		else if (eng != NULL)
+			/* The terminal's Ctrl-C reached the workload. */
+			if (res->wl.interrupted) {
+				res->stop = STOP_SIGNAL;
+				res->stop_signal = res->wl.interrupted;
+			}
+		} else if (eng != NULL)
 			check_hangups(eng, res, 0);
 	}
-	return res->stop != STOP_NONE;
+	if (res->stop != STOP_NONE)
+		return 1;
+	/*
+	 * A stopped workload: a terminal's stop suspends the run; a stop
+	 * from elsewhere ends it (never a silent idle run).  Ctrl-Z at a
+	 * terminal latt holds itself suspends it too.
+	 */
+	if ((sig = job_stop_signal(&res->wl)) < 0) {
+		res->wl_stopsig = -sig;
+		res->wl_stop_at = now_ns() - res->start;
+		res->stop = STOP_WORKLOAD;
+		return 1;
+	}
+	if (sig == 0 && got_tstp)
+		sig = SIGTSTP;
+	if (sig > 0 && eng != NULL)
+		suspend_run(eng, res, sig);
+	return 0;
+}
+
+/*
+ * Suspends the run (clients, loads, workload, then latt) and records for
+ * how long, once it goes on: that time is neither measured nor counted
+ * towards --duration.
+ */
+static void
+suspend_run(struct engine *eng, struct result *res, int sig)
+{
+	int64_t from = now_ns(), to;
+
+	clients_signal(eng, SIGSTOP);
+	job_suspend(&res->wl, sig);
+	clients_signal(eng, SIGCONT);
+	to = now_ns();
+	if (res->nsuspend < SUSPEND_MAX) {
+		res->susp[res->nsuspend].from = from - res->start;
+		res->susp[res->nsuspend].to = to - res->start;
+		res->susp[res->nsuspend].sig = sig;
+	}
+	res->nsuspend++;
+	res->suspended += to - from;
+	/* Suspended time does not count towards --duration. */
+	if (eng->end != INT64_MAX)
+		eng->end += to - from;
+}
+
+/* Sends sig to every client (SIGSTOP and SIGCONT, for a suspension). */
+void
+clients_signal(struct engine *eng, int sig)
+{
+	unsigned i;
+
+	for (i = 0; eng != NULL && i < eng->n; i++)
+		if (!eng->c[i].reaped)
+			kill(eng->c[i].pid, sig);
 }
 
 /*
@@ -461,21 +527,23 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
     sample_sink sink, tick_hook tick, void *sink_arg)
 {
 	uint64_t rng = cfg->seed, span;
-	int64_t deadline, woke = -1, end, next_tick, now, target;
+	int64_t deadline, woke = -1, next_tick, now, target, susp;
 	struct brk b;
 
-	end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
+	/* suspend_run moves the end on by the time suspended. */
+	eng->end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	next_tick = now_ns() + NSEC_PER_SEC;
 	while (!check_flags(eng, res)) {
+		susp = res->suspended;
 		if (cfg->samples > 0 && res->lat.n >= cfg->samples) {
 			res->stop = STOP_SAMPLES;
 			break;
 		}
 		deadline = now_ns() + cfg->min_delay +
 		    (int64_t)(next_random(&rng) % span);
-		if (deadline > end)
-			deadline = end;
+		if (deadline > eng->end)
+			deadline = eng->end;
 		/*
 		 * A sleep cut short by a signal is not a sample; unless the
 		 * signal ends the run (a child of the workload that exited,
@@ -505,6 +573,9 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 				}
 			}
 		}
+		/* A sleep the run was suspended in is no timer sample. */
+		if (res->suspended != susp)
+			continue;
 		if (res->stop == STOP_NONE && woke != -1 &&
 		    deadline - res->start >= cfg->warmup) {
 			memset(&b, 0, sizeof(b));
@@ -512,12 +583,15 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 			b.latency = woke - deadline;
 			b.when = deadline - res->start;
 			stats_add(&res->timer, b.latency, 0, b.when);
+			if (sink != NULL && timer_sample(res, &b, sink,
+			    sink_arg) == -1)
+				break;
 			if (check_break(cfg, res, &b))
 				break;
 		}
 		if (check_flags(eng, res))
 			break;
-		if (now_ns() >= end) {
+		if (now_ns() >= eng->end) {
 			res->stop = STOP_DURATION;
 			break;
 		}
@@ -530,6 +604,31 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 				break;
 			}
 		}
+	}
+	return 0;
+}
+
+/*
+ * Hands a timer sample to the sink: client 0, the parent's pid and CPU,
+ * when its deadline, round the round it precedes.  Returns -1 when the
+ * sink failed (recorded in res).
+ */
+static int
+timer_sample(struct result *res, const struct brk *b, sample_sink sink,
+    void *sink_arg)
+{
+	struct sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.timer = 1;
+	s.when = b->when;
+	s.round = res->nrounds + 1;
+	s.cpu = sched_getcpu();
+	s.pid = getpid();
+	s.latency = b->latency;
+	if (sink(sink_arg, &s) == -1) {
+		fail(res, STOP_SINK, "log");
+		return -1;
 	}
 	return 0;
 }
