@@ -96,7 +96,8 @@ static void	 draw_distribution(FILE *, const struct result *,
 		    const struct lax *);
 static void	 draw_legend(FILE *, const struct config *,
 		    const struct result *);
-static void	 place_labels(FILE *, struct label *, size_t, double, double);
+static void	 place_labels(FILE *, struct label *, size_t, double, double,
+		    double);
 static void	 no_samples(FILE *, int, int, int, int);
 
 int
@@ -261,7 +262,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 
 	fprintf(fp, "<text id=\"settings\" x=\"20\" y=\"48\">%u client%s, "
 	    "delays %s to %s", cfg->nclients, cfg->nclients == 1 ? "" : "s",
-	    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0, MICRO),
+	    cfg->min_delay == 0 ? "0" : fmt_time(a, sizeof(a),
+	    (double)cfg->min_delay, 0, MICRO),
 	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
 	if (cfg->ncmd > 0 && cfg->nload > 0) {
 		fputs(", loads", fp);
@@ -335,7 +337,7 @@ draw_lat_axis(FILE *fp, const struct lax *ax, int x0, int x1, int top,
 				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
 				    "text-anchor=\"end\" font-size=\"%d\">%s"
 				    "</text>\n", x0 - 5, y + 4, SMALL,
-				    fmt_time(buf, sizeof(buf), v, 3, MICRO));
+				    fmt_time(buf, sizeof(buf), v, 0, MICRO));
 		}
 	}
 }
@@ -496,57 +498,59 @@ draw_percentiles(FILE *fp, const struct result *res, const struct lax *ax,
 		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
 		nlab++;
 	}
-	/* Labels left of their points, moved apart, in the panel. */
+	/*
+	 * Labels above and left of their points, where a rising curve
+	 * never is, moved apart, in the panel.
+	 */
 	for (i = 0; i < nlab; i++)
-		lab[i].x -= 8;
-	place_labels(fp, lab, nlab, A_T + 12, A_B - 4);
+		lab[i].x -= 6;
+	place_labels(fp, lab, nlab, A_T + 12, A_B - 4, -6);
 	fputs("</g>\n", fp);
 }
 
 /*
- * Draws labels at their anchors' x, each at the y it wants unless that
- * would put it closer than LABEL_GAP to another: the labels are sorted by
- * the y they want and spread apart within [top, bottom].  A label moved
- * away from its point gets a thin leader line.
+ * Draws labels at their anchors' x, each with its baseline dy below the
+ * y it wants unless that would put it closer than LABEL_GAP to another:
+ * from the lowest up, a label too close to the one below moves up; when
+ * that runs past top, they are pushed down again from there (never below
+ * bottom).  A label moved away from its point gets a thin leader line.
  */
 static void
 place_labels(FILE *fp, struct label *lab, size_t n, double top,
-    double bottom)
+    double bottom, double dy)
 {
 	struct label t;
-	double y[MAXLABELS], lo;
+	double y[MAXLABELS], hi;
 	size_t i, j;
 
 	if (n > MAXLABELS)
 		n = MAXLABELS;
-	/* Sort by the y wanted, top first (insertion: n is tiny). */
+	/* Sort by the y wanted, lowest on the page first. */
 	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && lab[j].want < lab[j - 1].want; j--) {
+		for (j = i; j > 0 && lab[j].want > lab[j - 1].want; j--) {
 			t = lab[j];
 			lab[j] = lab[j - 1];
 			lab[j - 1] = t;
 		}
-	/* Baselines 4 px below the point, then pushed down apart... */
 	for (i = 0; i < n; i++) {
-		y[i] = lab[i].want + 4;
-		if (y[i] < top)
-			y[i] = top;
-		if (i > 0 && y[i] < y[i - 1] + LABEL_GAP)
-			y[i] = y[i - 1] + LABEL_GAP;
+		y[i] = lab[i].want + dy;
+		if (y[i] > bottom)
+			y[i] = bottom;
+		if (i > 0 && y[i] > y[i - 1] - LABEL_GAP)
+			y[i] = y[i - 1] - LABEL_GAP;
 	}
-	/* ...and pulled up from the bottom when they ran past it. */
-	lo = bottom;
+	hi = top;
 	for (i = n; i-- > 0; ) {
-		if (y[i] > lo)
-			y[i] = lo;
-		lo = y[i] - LABEL_GAP;
+		if (y[i] < hi)
+			y[i] = hi;
+		hi = y[i] + LABEL_GAP;
 	}
 	for (i = 0; i < n; i++) {
-		if (fabs(y[i] - 4 - lab[i].want) > 3)
+		if (fabs(y[i] - dy - lab[i].want) > 3)
 			fprintf(fp, "<line class=\"leader\" x1=\"%.1f\" "
 			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			    "stroke-width=\"0.6\"/>\n", lab[i].x + (strcmp(
-			    lab[i].anchor, "end") == 0 ? 6 : -6), lab[i].want,
+			    lab[i].anchor, "end") == 0 ? 5 : -5), lab[i].want,
 			    lab[i].x, y[i] - 4, lab[i].color);
 		fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " HALO
@@ -578,7 +582,7 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
     double span, const char *id, const char *color, double dot)
 {
 	double x, y0, y1;
-	int64_t q;
+	int64_t v;
 	size_t i;
 	int k, first;
 
@@ -609,21 +613,39 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 	fputs("\"/>\n", fp);
 	if (tl->qcounts == NULL)
 		return;
-	/* The p50 and the p99 of every slice, as lines. */
+	/*
+	 * The p50 and the p99 over time, as steps: slices are taken
+	 * together in groups large enough for the quantile (ten samples
+	 * beyond it on average), at most 256 groups; a group with too few
+	 * samples for it is left out.
+	 */
 	for (k = 0; k < 2; k++) {
+		double q = k == 0 ? 0.5 : 0.99, need = 10 / (1 - q);
+		size_t g = 1, j, from;
+		uint64_t cnt;
+
+		while (g < tl->nused && ((double)tl->n * g / tl->nused < need ||
+		    tl->nused / g > 256))
+			g *= 2;
 		fprintf(fp, "<path id=\"%s-%s\" fill=\"none\" stroke=\"%s\" "
-		    "stroke-width=\"1.3\" stroke-linejoin=\"round\" d=\"", id,
+		    "stroke-width=\"1.5\" stroke-linejoin=\"round\" d=\"", id,
 		    k == 0 ? "p50" : "p99", k == 0 ? P50_COLOR : P99_COLOR);
 		first = 1;
-		for (i = 0; i < tl->nused; i++) {
-			q = timeline_slice_quantile(tl, i, k == 0 ? 0.5 : 0.99);
-			if (q < 0) {
+		for (from = 0; from < tl->nused; from += g) {
+			for (cnt = 0, j = from; j < from + g && j < tl->nused;
+			    j++)
+				cnt += tl->slice[j].n;
+			q = k == 0 ? 0.5 : 0.99;
+			if ((double)cnt < need ||
+			    (v = timeline_quantile(tl, from, from + g, q)) < 0) {
 				first = 1;
 				continue;
 			}
-			fprintf(fp, "%s%.1f %.1f", first ? "M" : "L",
-			    XT(((double)i + 0.5) * (double)tl->width),
-			    ylat(ax, (double)q, B_T, B_B));
+			y0 = ylat(ax, (double)v, B_T, B_B);
+			fprintf(fp, "%s%.1f %.1fH%.1f", first ? "M" : "L",
+			    XT((double)from * (double)tl->width), y0,
+			    XT(fmin((double)(from + g) * (double)tl->width,
+			    span)));
 			first = 0;
 		}
 		fputs("\"/>\n", fp);
@@ -637,7 +659,7 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 {
 	const struct timeline *tl = res->timeline;
 	struct label lab[2];
-	double span, step, t, x, y, xa, xb;
+	double span, step, t, x, y, xa, xb, unit;
 	char buf[32];
 	int64_t wend;
 	size_t nlab = 0;
@@ -669,18 +691,20 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 		shade(fp, "suspended", XT(res->susp[i].from),
 		    XT(res->susp[i].to), "#d9d9d9", "suspended", "#444", 1);
 	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
-	/* x axis: seconds into the run, at round steps. */
-	step = nice_step(span / NSEC_PER_SEC, 8);
-	for (t = 0; t * NSEC_PER_SEC <= span * (1 + 1e-9); t += step) {
-		x = XT(t * NSEC_PER_SEC);
+	/* x axis: seconds (milliseconds in a short run), at round steps. */
+	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
+	step = nice_step(span / unit, 8);
+	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
+		x = XT(t * unit);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
 		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
 		    B_B, x, B_B + 4, x, B_B + 15, SMALL,
 		    round(t / step) * step);
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds "
-	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s "
+	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32,
+	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
 	draw_series(fp, res->timer_timeline, ax, span, "timer", TIMER_COLOR,
@@ -712,7 +736,7 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
 		nlab++;
 	}
-	place_labels(fp, lab, nlab, B_T + 10, B_B);
+	place_labels(fp, lab, nlab, B_T + 10, B_B, 4);
 #undef XT
 	fputs("</g>\n", fp);
 }
@@ -756,7 +780,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	xmax = top > 0 ? 100.0 * (double)top / (double)st->n : 10;
 	step = nice_step(xmax, 3);
 	xmax = ceil(xmax / step - 1e-9) * step;
-	for (v = 0; v <= xmax * (1 + 1e-9); v += step) {
+	for (v = 0; bins != NULL && v <= xmax * (1 + 1e-9); v += step) {
 		x = C_L + (C_R - C_L) * v / xmax;
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
@@ -801,8 +825,8 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	} key[] = {
 		{ "wake-up latency", LAT_COLOR, 0 },
 		{ "timer latency (latt's own sleeps)", TIMER_COLOR, 0 },
-		{ "slice p50", P50_COLOR, 1 },
-		{ "slice p99", P99_COLOR, 1 },
+		{ "p50 over time", P50_COLOR, 1 },
+		{ "p99 over time", P99_COLOR, 1 },
 		{ "workload", "#e6f0e0", 0 },
 		{ "suspended", "#d9d9d9", 0 },
 	};
@@ -813,7 +837,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	size_t i;
 
 	(void)cfg;
-	show[0] = 1;
+	show[0] = res->lat.n > 0;
 	show[1] = res->timer.n > 0;
 	show[2] = show[3] = band;
 	show[4] = res->wl.pid > 0;

@@ -30,6 +30,8 @@
 static size_t	hist_nbuckets(unsigned);
 static int64_t	clamp(int64_t, int64_t, int64_t);
 static uint64_t	quantile_rank(double, uint64_t);
+static void	merge_slice(struct timeline_slice *,
+		    const struct timeline_slice *);
 
 /*
  * Returns the number of counters a histogram of precision sub_bits needs.
@@ -401,22 +403,27 @@ qbucket_mid(size_t i)
 }
 
 int64_t
-timeline_slice_quantile(const struct timeline *tl, size_t i, double q)
+timeline_quantile(const struct timeline *tl, size_t from, size_t to, double q)
 {
-	const struct timeline_slice *sl;
+	struct timeline_slice all;
 	uint64_t rank, cum = 0;
-	size_t b;
+	size_t b, i;
 
-	if (tl->qcounts == NULL || i >= TIMELINE_SLICES ||
-	    (sl = &tl->slice[i])->n == 0)
+	if (to > TIMELINE_SLICES)
+		to = TIMELINE_SLICES;
+	memset(&all, 0, sizeof(all));
+	for (i = from; i < to; i++)
+		merge_slice(&all, &tl->slice[i]);
+	if (tl->qcounts == NULL || all.n == 0)
 		return -1;
-	rank = quantile_rank(q, sl->n);
+	rank = quantile_rank(q, all.n);
 	for (b = 0; b < TIMELINE_QBUCKETS; b++) {
-		cum += tl->qcounts[i][b];
+		for (i = from; i < to; i++)
+			cum += tl->qcounts[i][b];
 		if (cum >= rank)
-			return clamp(qbucket_mid(b), sl->min, sl->max);
+			return clamp(qbucket_mid(b), all.min, all.max);
 	}
-	return sl->max;
+	return all.max;
 }
 
 void

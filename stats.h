@@ -135,9 +135,10 @@ void	 timeline_add(struct timeline *, int64_t when, int64_t value);
 /* Keeps a histogram per slice from now on; 0, or -1 with errno set. */
 int	 timeline_keep_quantiles(struct timeline *);
 /*
- * The q quantile (0 < q <= 1) of slice i, clamped to the slice's [min,
- * max]; -1 when the slice is empty or no histograms are kept.
+ * The q quantile (0 < q <= 1) of the samples of slices [from, to), clamped
+ * to their [min, max]; -1 when they are empty or no histograms are kept.
  */
-int64_t	 timeline_slice_quantile(const struct timeline *, size_t i, double q);
+int64_t	 timeline_quantile(const struct timeline *, size_t from, size_t to,
+	    double q);
 
 #endif /* STATS_H */
