@@ -529,6 +529,14 @@ report_failure(const struct config *cfg, const struct result *res)
 	default:
 		break;
 	}
+	if (res->wl_stopsig != 0) {
+		fprintf(stderr, "%s: the workload was stopped by SIG%s from "
+		    "outside latt, %.3f s into the run: the run ended there\n",
+		    progname, sigabbrev_np(res->wl_stopsig) != NULL ?
+		    sigabbrev_np(res->wl_stopsig) : "?",
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		return EXIT_WORKLOAD;
+	}
 	if (workload_failed(&res->wl)) {
 		if (res->wl.exec_errno)
 			fprintf(stderr, "%s: cannot run the workload: %s\n",
@@ -549,23 +557,23 @@ report_failure(const struct config *cfg, const struct result *res)
 static void
 report_break(const struct config *cfg, const struct brk *b)
 {
-	char who[32];
+	char who[32], late[32];
 
 	if (b->timer)
 		snprintf(who, sizeof(who), "the timer");
 	else
 		snprintf(who, sizeof(who), "client %u", b->client);
+	fmt_time(late, sizeof(late), (double)b->latency, 0, "us");
 	if (b->err != 0)
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; writing %s failed: %s\n", progname, who,
-		    (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
+		    late, (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
 		    strerror(b->err));
 	else
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; tracing stopped, marker in %s/trace\n",
-		    progname, who, (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir);
+		    progname, who, late, (double)b->when / NSEC_PER_SEC,
+		    cfg->trace.dir);
 }
 
 /*

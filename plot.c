@@ -566,9 +566,11 @@ shade(FILE *fp, const char *cls, double xa, double xb, const char *fill,
 {
 	if (xb - xa < 1)
 		xb = xa + 1;
-	fprintf(fp, "<g class=\"%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-	    "height=\"%d\" fill=\"%s\"/>", cls, xa, B_T, xb - xa, B_B - B_T,
-	    fill);
+	/* The workload's span is one: it has an id too. */
+	fprintf(fp, "<g class=\"%s\"%s><rect x=\"%.1f\" y=\"%d\" "
+	    "width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", cls,
+	    strcmp(cls, "workload") == 0 ? " id=\"workload\"" : "", xa, B_T,
+	    xb - xa, B_B - B_T, fill);
 	if (name != NULL && xb - xa > strlen(name) * CHAR_W * SMALL + 6)
 		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
 		    "fill=\"%s\" " HALO ">%s</text>", xa + 3,

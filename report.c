@@ -419,8 +419,8 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 			break;
 		}
 		if (v > (double)l->value) {
-			fprintf(fp, "latt: fail-above: %s %.3f usec is above "
-			    "the limit %.3f usec\n", statinfo[l->stat].name,
+			fprintf(fp, "latt: fail-above: %s %.3f us is above "
+			    "the limit %.3f us\n", statinfo[l->stat].name,
 			    usec(v), usec((double)l->value));
 			nfail++;
 		}
@@ -455,7 +455,7 @@ report_per_client(FILE *fp, const struct config *cfg,
 
 	if (res->clients == NULL)
 		return;
-	fprintf(fp, "\nPer client (usec; p99 within 6.25%%):\n");
+	fprintf(fp, "\nPer client (us; p99 within 6.25%%):\n");
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
@@ -503,7 +503,7 @@ report_histogram(FILE *fp, const struct result *res, int width)
 		if (g > hi)
 			hi = g;
 	}
-	fprintf(fp, "\nHistogram (usec, one line per power of two):\n");
+	fprintf(fp, "\nHistogram (us, one line per power of two):\n");
 	fprintf(fp, "  %10s   %10s    %10s %8s\n", "from", "to", "count",
 	    "cum%");
 	if (h->total == 0) {

@@ -137,7 +137,7 @@ job_stop_signal(struct workload *wl)
  * clients.  sig is the stop to pass on: SIGTSTP for Ctrl-Z, SIGTTIN or
  * SIGTTOU for a terminal access from the background (so that the shell
  * says why).  With a terminal, latt's whole group gets it, as from the
- * terminal; without one, latt alone.
+ * terminal; without one, latt alone stops, with SIGSTOP.
  */
 void
 job_suspend(struct workload *wl, int sig)
@@ -161,11 +161,15 @@ job_suspend(struct workload *wl, int sig)
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, &oset);
-	/* latt stops here, and goes on when it is continued. */
+	/*
+	 * latt stops here, and goes on when it is continued.  Without a
+	 * terminal latt's group may be orphaned, where the kernel discards
+	 * a SIGTSTP: SIGSTOP always stops.
+	 */
 	if (wl->tty >= 0)
 		kill(0, sig);
 	else
-		raise(sig);
+		raise(SIGSTOP);
 	sigaction(sig, &old, NULL);
 	sigprocmask(SIG_SETMASK, &oset, NULL);
 	got_tstp = 0;

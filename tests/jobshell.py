@@ -4,7 +4,7 @@
 # latt as a foreground job the way an interactive shell does (its own
 # process group, given the terminal, waited for with WUNTRACED).  Each
 # scenario prints PASS/FAIL/SKIP lines.  python3 standard library only.
-import fcntl, os, re, signal, sys, termios, time
+import fcntl, os, re, select, signal, struct, sys, termios, time
 
 latt, tmp, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -60,7 +60,8 @@ master, slave = os.openpty()
 shell = os.fork()
 if shell != 0:
     os.close(slave)
-    # Drain the terminal so that the run never blocks on a full pty.
+    log = open(tmp + "/tty.log", "wb")
+    # Drain the terminal into tty.log so that the run never blocks on a full pty.
     result = 0
     while True:
         try:
@@ -71,9 +72,9 @@ if shell != 0:
             result = r[1]
             break
         try:
-            import select
             if select.select([master], [], [], 0.1)[0]:
-                os.read(master, 65536)
+                log.write(os.read(master, 65536))
+                log.flush()
         except OSError:
             time.sleep(0.1)
     sys.exit(0)
@@ -83,7 +84,7 @@ fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
 
 
-def start(args, out, err):
+def start(args, out, err, tty_stderr=False):
     pid = os.fork()
     if pid == 0:
         os.setpgid(0, 0)
@@ -93,7 +94,7 @@ def start(args, out, err):
         fo = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         fe = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(fo, 1)
-        os.dup2(fe, 2)
+        os.dup2(slave if tty_stderr else fe, 2)
         os.execv(latt, [latt] + args)
     os.setpgid(pid, pid)
     os.tcsetpgrp(slave, pid)
@@ -231,3 +232,33 @@ elif scenario == "int":
     ok("job: Ctrl-C ends the run normally (%s %s in %.1f s; ran %s)" % (
        how, v, dt, ran), (how, v) == ("exit", 0) and dt < 5 and
        "Interrupt" in ran, open(err).read()[:300])
+
+elif scenario == "progress":
+    # A 40-column terminal: the progress line is cut to 39 columns and
+    # says what runs (no command: the loads).
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+    pid = start(["-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "3.5"], out, err,
+                tty_stderr=True)
+    how, v = wait_job(pid, 20)
+    if how == "timeout":
+        kill_all(pid)
+        wait_job(pid, 5)
+    time.sleep(0.5)
+    raw = open(tmp + "/tty.log", "rb").read().decode("utf-8", "replace")
+    lines = [l.replace("\x1b[K", "") for l in re.split(r"[\r\n]", raw)]
+    prog = [l for l in lines if "samples" in l]
+    ok("progress: shown on the terminal (%d redraws, %s %s)" % (
+       len(prog), how, v), len(prog) >= 1 and (how, v) == ("exit", 0),
+       repr(raw[:200]))
+    ok("progress: cut to the terminal's width (widest %d of 40)" %
+       max([len(l) for l in prog] or [0]),
+       prog and max(len(l) for l in prog) <= 39, repr(prog[:2]))
+    full = [l for l in prog if len(l) < 39]
+    ok("progress: says the loads run, no workload",
+       all("workload" not in l for l in prog) and
+       any("loads running" in l for l in prog) or
+       (prog and all(len(l) == 39 for l in prog) and
+        all("workload" not in l for l in prog)), repr(prog[:2]))
+    ok("progress: erased before the summary (nothing after the last \\r "
+       "but the erase)", raw.rstrip("\n").endswith("\r\x1b[K") or
+       raw.rstrip().endswith("\x1b[K"), repr(raw[-60:]))

@@ -154,7 +154,7 @@ row() {
 
 # Extra checks for the next row only (a function name).
 check_more=
-status_is() { grep -Eq $'^\tstatus\t'"$1" "$OUT" || bad "status line: $(grep -a $'^\tstatus' "$OUT")"; }
+status_is() { grep -Eq $'^\tstatus\t *'"$1" "$OUT" || bad "status line: $(grep -a $'^\tstatus' "$OUT")"; }
 chk_killed9() { status_is 'killed by signal 9'; }
 chk_exit0() { status_is 'exited 0'; }
 chk_notstarted() { status_is 'not started'; }
