@@ -474,6 +474,17 @@ put_run(FILE *fp, const struct result *res)
 	put_string(fp, ended_by(res->stop));
 	put_member(fp, &first, "discarded");
 	fprintf(fp, "%llu", (unsigned long long)res->discarded);
+	put_member(fp, &first, "started_at_ns");
+	fprintf(fp, "%lld", (long long)res->start_wall);
+	put_member(fp, &first, "suspended_ns");
+	fprintf(fp, "%lld", (long long)res->suspended);
+	put_member(fp, &first, "suspensions");
+	fprintf(fp, "%u", res->nsuspend);
+	put_member(fp, &first, "workload_stopped_by");
+	if (res->wl_stopsig != 0)
+		fprintf(fp, "%d", res->wl_stopsig);
+	else
+		fputs("null", fp);
 	fputs("\n  }", fp);
 }
 

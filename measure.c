@@ -416,7 +416,8 @@ check_flags(struct engine *eng, struct result *res)
 	}
 	if (sig == 0 && got_tstp)
 		sig = SIGTSTP;
-	if (sig > 0 && eng != NULL)
+	/* Only once the run has started; before, a Ctrl-Z waits for it. */
+	if (sig > 0 && eng != NULL && res->start != 0)
 		suspend_run(eng, res, sig);
 	return 0;
 }
