@@ -504,7 +504,7 @@ draw_percentiles(FILE *fp, const struct result *res, const struct lax *ax,
 	 */
 	for (i = 0; i < nlab; i++)
 		lab[i].x -= 6;
-	place_labels(fp, lab, nlab, A_T + 12, A_B - 4, -6);
+	place_labels(fp, lab, nlab, A_T + 12, A_B - 4, -9);
 	fputs("</g>\n", fp);
 }
 
