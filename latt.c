@@ -81,7 +81,7 @@ main(int argc, char *argv[])
 	struct cmp_gate gate;
 	struct engine *eng;
 	int status, stopsig, wstatus;
-	int need_sink;
+	int need_sink, dmafd;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -96,7 +96,7 @@ main(int argc, char *argv[])
 	}
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
-	    tune_parent(&cfg) == -1) {
+	    tune_parent(&cfg) == -1 || (dmafd = tune_dma_open(&cfg)) == -1) {
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		return EXIT_RUNTIME;
@@ -131,11 +131,18 @@ main(int argc, char *argv[])
 		res.fail_what = "sched_setaffinity (parent-cpu)";
 		res.fail_errno = errno;
 	}
+	if (res.stop == STOP_NONE && tune_sched_parent(&cfg) == -1) {
+		res.stop = STOP_ERROR;
+		res.fail_what = "sched_setscheduler (latt's own policy)";
+		res.fail_errno = errno;
+	}
 	if (res.stop == STOP_NONE)
 		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
 		    col.log != NULL || col.progress ? collect_tick : NULL,
 		    &col);
 	res.end = now_ns();
+	if (dmafd >= 0)
+		close(dmafd);
 	if (col.shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
@@ -239,7 +246,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -592,7 +599,7 @@ collect_sink(void *arg, const struct sample *s)
 		if (res->timer_timeline != NULL)
 			timeline_add(res->timer_timeline, s->when, s->latency);
 		if (col->log != NULL && fprintf(col->log,
-		    "%lld,%llu,-1,%d,%lld\n", (long long)s->when,
+		    "%lld,%llu,-1,%d,%lld,-1\n", (long long)s->when,
 		    (unsigned long long)s->round, (int)s->cpu,
 		    (long long)s->latency) < 0)
 			return -1;
@@ -610,9 +617,9 @@ collect_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
+	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u\n",
 	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency) < 0)
+	    (int)s->cpu, (long long)s->latency, s->pos) < 0)
 		return -1;
 	return 0;
 }

@@ -12,7 +12,8 @@
  *   - latency over time: every sample up to TIMELINE_POINTS, else the
  *     minimum-to-maximum band of each time slice with its p50 and p99; the
  *     timer series; the workload's span; the stretches when latt was
- *     suspended or stalled (no samples could be taken then);
+ *     suspended or stalled (struct result's stalls: no samples could be
+ *     taken then);
  *   - the distribution, as bars along the same latency axis.
  *
  * Lines are drawn before labels; labels carry their values, a white
@@ -226,7 +227,7 @@ nice_step(double span, int max)
 static int
 supported(uint64_t n, double q)
 {
-	return (double)n * (1 - q) >= 10 - 1e-9;
+	return n >= report_pct_need(q);
 }
 
 /*
@@ -305,8 +306,12 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	}
-	fprintf(fp, ", %llu timer samples</text>\n</g>\n",
-	    (unsigned long long)res->timer.n);
+	fprintf(fp, ", %llu timer samples", (unsigned long long)res->timer.n);
+	if (res->npending > 0)
+		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
+		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
+		    (double)res->pending_age, 3, MICRO));
+	fputs("</text>\n</g>\n", fp);
 }
 
 /*
@@ -692,6 +697,10 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX; i++)
 		shade(fp, "suspended", XT(res->susp[i].from),
 		    XT(res->susp[i].to), "#d9d9d9", "suspended", "#444", 1);
+	for (i = 0; i < res->nstalls && i < STALLS_MAX; i++)
+		shade(fp, "stall", XT(res->stalls[i].when),
+		    XT(res->stalls[i].when + res->stalls[i].len), "#f6d7b0",
+		    "latt stalled", "#8a4b08", 2);
 	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
 	/* x axis: seconds (milliseconds in a short run), at round steps. */
 	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
@@ -831,11 +840,13 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 		{ "p99 over time", P99_COLOR, 1 },
 		{ "workload", "#e6f0e0", 0 },
 		{ "suspended", "#d9d9d9", 0 },
+		{ "latt stalled (no samples)", "#f6d7b0", 0 },
 	};
 	int show[sizeof(key) / sizeof(key[0])];
 	int band = res->timeline != NULL &&
 	    res->timeline->npoints != res->timeline->n;
-	double x = B_L;
+	double x = B_L, w;
+	int y = H - 50;
 	size_t i;
 
 	(void)cfg;
@@ -844,21 +855,28 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	show[2] = show[3] = band;
 	show[4] = res->wl.pid > 0;
 	show[5] = res->nsuspend > 0;
+	show[6] = res->nstalls > 0;
 	fputs("<g id=\"legend\">\n", fp);
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
 		if (!show[i])
 			continue;
+		w = 19 + strlen(key[i].name) * CHAR_W * SMALL;
+		/* A second line when the first is full. */
+		if (x + w > W - 20) {
+			x = B_L;
+			y += 16;
+		}
 		if (key[i].line)
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 			    "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>", x,
-			    H - 44, x + 14, H - 44, key[i].color);
+			    y - 4, x + 14, y - 4, key[i].color);
 		else
 			fprintf(fp, "<rect x=\"%.1f\" y=\"%d\" width=\"14\" "
 			    "height=\"10\" fill=\"%s\" stroke=\"#999\" "
-			    "stroke-width=\"0.5\"/>", x, H - 49, key[i].color);
+			    "stroke-width=\"0.5\"/>", x, y - 9, key[i].color);
 		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s"
-		    "</text>\n", x + 19, H - 40, SMALL, key[i].name);
-		x += 19 + strlen(key[i].name) * CHAR_W * SMALL + 16;
+		    "</text>\n", x + 19, y, SMALL, key[i].name);
+		x += w + 12;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Percentiles are marked only where at least ten samples lie "

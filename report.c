@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 
 static void	 print_timer(FILE *, const struct stats *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
+static void	 print_quantiles(FILE *, const struct stats *, const char *);
+static void	 print_too_few(FILE *, const struct stats *, const char *);
+static void	 print_honesty(FILE *, const struct config *,
+		    const struct result *);
+
+/*
+ * A percentile is shown only when at least PCT_BEYOND samples lie beyond
+ * it (the rule of latt compare): q needs ceil(PCT_BEYOND / (1 - q)).
+ */
+uint64_t
+report_pct_need(double q)
+{
+	return (uint64_t)ceil(PCT_BEYOND / (1 - q) - 1e-6);
+}
 
 static double
 usec(double ns)
@@ -206,23 +221,62 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 static void
 print_work(FILE *fp, const struct config *cfg, const struct stats *st)
 {
-	int64_t pct[NQUANTILES];
-	char label[32];
-	size_t i;
-
 	fprintf(fp, "\nWork after wake-up (us, ns resolution, %u KiB a "
 	    "client):\n", cfg->work_kb);
 	row(fp, "work samples", "%12llu", (unsigned long long)st->n);
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	row_us(fp, "work min", st->min);
-	for (i = 0; i < NQUANTILES; i++) {
-		snprintf(label, sizeof(label), "work %s", qnames[i]);
-		row_us(fp, label, pct[i]);
-	}
+	print_quantiles(fp, st, "work ");
 	row_us(fp, "work worst", st->max);
 	row_us(fp, "work mean", stats_mean(st));
 	row_us(fp, "work sd", stats_stdev(st));
 	row_us(fp, "work se", stats_sterr(st));
+	print_too_few(fp, st, "work ");
+}
+
+/*
+ * The percentile lines of a series, each label prefixed: a value, or "-"
+ * when fewer than PCT_BEYOND samples lie beyond it.
+ */
+static void
+print_quantiles(FILE *fp, const struct stats *st, const char *prefix)
+{
+	int64_t pct[NQUANTILES];
+	char label[32];
+	size_t i;
+
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	for (i = 0; i < NQUANTILES; i++) {
+		snprintf(label, sizeof(label), "%s%s", prefix, qnames[i]);
+		if (st->n >= report_pct_need(quantiles[i]))
+			row_us(fp, label, pct[i]);
+		else
+			row(fp, label, "%12s", "-");
+	}
+}
+
+/*
+ * What each "-" percentile would need, in "too few" lines (the label
+ * prefixed) of at most 80 columns.
+ */
+static void
+print_too_few(FILE *fp, const struct stats *st, const char *prefix)
+{
+	char label[32], text[256];
+	size_t i, len = 0;
+
+	for (i = 0; i < NQUANTILES; i++) {
+		if (st->n >= report_pct_need(quantiles[i]))
+			continue;
+		len += snprintf(text + len, sizeof(text) - len, "%s%s %llu",
+		    len == 0 ? "" : ", ", qnames[i],
+		    (unsigned long long)report_pct_need(quantiles[i]));
+	}
+	if (len == 0)
+		return;
+	snprintf(label, sizeof(label), "%stoo few", prefix);
+	row(fp, label, "- has under %d samples beyond it (%llu taken); it "
+	    "needs", PCT_BEYOND, (unsigned long long)st->n);
+	row(fp, label, "%s samples", text);
 }
 
 static const char *
@@ -261,9 +315,7 @@ void
 report_text(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->lat;
-	int64_t pct[NQUANTILES];
 	char a[32];
-	size_t i;
 
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
 	    (unsigned long long)st->n, cfg->nclients);
@@ -273,19 +325,28 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "\tAvg\t %8.0f usec\n", usec(stats_mean(st)));
 	fprintf(fp, "\tStdev\t %8.0f usec\n", usec(stats_stdev(st)));
 
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fprintf(fp, "\nDetails (us, ns resolution):\n");
 	row_us(fp, "min", st->min);
-	for (i = 0; i < NQUANTILES; i++)
-		row_us(fp, qnames[i], pct[i]);
-	row_us(fp, "worst", st->max);
+	print_quantiles(fp, st, "");
+	/* A wake-up still unanswered was at least this late: censored. */
+	if (res->npending > 0 && res->pending_age > st->max) {
+		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
+		row(fp, "worst", "%12s (unanswered at the end: a lower bound)",
+		    a);
+	} else
+		row_us(fp, "worst", st->max);
 	row_us(fp, "mean", stats_mean(st));
 	row_us(fp, "sd", stats_stdev(st));
 	row_us(fp, "se", stats_sterr(st));
+	print_too_few(fp, st, "");
+	if (st->n < FEW_SAMPLES)
+		row(fp, "few samples", "%llu, under %d: shorten -f/-t, add -c or "
+		    "run longer", (unsigned long long)st->n, FEW_SAMPLES);
 	if (st->n > 0)
 		row(fp, "worst at", "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
+	print_honesty(fp, cfg, res);
 	row(fp, "ran", "%.3f s, ended by %s",
 	    (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC,
 	    describe_stop(res));
@@ -314,25 +375,79 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 print_timer(FILE *fp, const struct stats *st)
 {
-	int64_t pct[NQUANTILES];
-	char label[32];
-	size_t i;
-
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fprintf(fp, "\nTimer latency (us; the parent's sleeps, woke minus "
 	    "deadline):\n");
 	row(fp, "timer samples", "%12llu", (unsigned long long)st->n);
 	row_us(fp, "timer min", st->min);
-	for (i = 0; i < NQUANTILES; i++) {
-		snprintf(label, sizeof(label), "timer %s", qnames[i]);
-		row_us(fp, label, pct[i]);
-	}
+	print_quantiles(fp, st, "timer ");
 	row_us(fp, "timer worst", st->max);
 	row_us(fp, "timer mean", stats_mean(st));
 	row_us(fp, "timer sd", stats_stdev(st));
+	print_too_few(fp, st, "timer ");
 	if (st->n > 0)
 		row(fp, "timer worst at", "%.6f s into the run",
 		    (double)st->max_when / NSEC_PER_SEC);
+}
+
+/*
+ * What the samples cannot show: the loop (closed or open), latt's own
+ * policy and the DMA latency it held, the wake-ups still unanswered at the end (censored),
+ * requests that did not fit a stalled client's pipe, and the times latt
+ * itself could take no sample.
+ */
+static void
+print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	char a[32], text[64];
+	uint64_t i, n;
+
+	row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
+	    "time, replies or not" : "closed: a round waits for every reply "
+	    "(2009)");
+	if (cfg->parent_policy == SCHED_FIFO)
+		row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
+	else if (cfg->parent_policy == SCHED_OTHER)
+		row(fp, "parent", "SCHED_OTHER");
+	if (cfg->dma_latency >= 0)
+		row(fp, "dma latency", "%d us held", cfg->dma_latency);
+	if (res->npending > 0)
+		row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
+		    "oldest", (unsigned long long)res->npending,
+		    res->npending == 1 ? "" : "s");
+	if (res->npending > 0)
+		row(fp, "pending", "%s old (client %u): not in the samples",
+		    fmt_time(a, sizeof(a), res->pending_age, 4, "us"),
+		    res->pending_client);
+	if (res->nunsent > 0)
+		row(fp, "not sent", "%llu request%s: a stalled client's pipe "
+		    "was full", (unsigned long long)res->nunsent,
+		    res->nunsent == 1 ? "" : "s");
+	if (res->nstalls == 0)
+		return;
+	row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
+	    (double)res->stall_total / NSEC_PER_SEC,
+	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
+	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
+	/* Three a line: "0.052 s at 1.234 s, ..." */
+	for (i = 0; i < n; i += 3) {
+		snprintf(text, sizeof(text), "%.3f s at %.3f s",
+		    (double)res->stalls[i].len / NSEC_PER_SEC,
+		    (double)res->stalls[i].when / NSEC_PER_SEC);
+		if (i + 1 < n)
+			snprintf(text + strlen(text), sizeof(text) -
+			    strlen(text), ", %.3f s at %.3f s",
+			    (double)res->stalls[i + 1].len / NSEC_PER_SEC,
+			    (double)res->stalls[i + 1].when / NSEC_PER_SEC);
+		if (i + 2 < n)
+			snprintf(text + strlen(text), sizeof(text) -
+			    strlen(text), ", %.3f s at %.3f s",
+			    (double)res->stalls[i + 2].len / NSEC_PER_SEC,
+			    (double)res->stalls[i + 2].when / NSEC_PER_SEC);
+		row(fp, "stalled", "%s%s", text, i + 3 < n ||
+		    n < res->nstalls ? "," : "");
+	}
+	if (n < res->nstalls)
+		row(fp, "stalled", "...");
 }
 
 static void
@@ -455,16 +570,21 @@ report_per_client(FILE *fp, const struct config *cfg,
 
 	if (res->clients == NULL)
 		return;
-	fprintf(fp, "\nPer client (us; p99 within 6.25%%):\n");
+	fprintf(fp, "\nPer client (us; p99 within 6.25%%, - under %llu "
+	    "samples):\n", (unsigned long long)report_pct_need(q99[0]));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
 		cs = &res->clients[i];
 		stats_percentiles(&cs->lat, q99, &p99, 1);
-		fprintf(fp, "\t%6u %10llu %12.3f %12.3f %12.3f %10llu\n", i,
+		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
-		    usec(cs->lat.max), usec(p99),
-		    (unsigned long long)cs->migrations);
+		    usec(cs->lat.max));
+		if (cs->lat.n >= report_pct_need(q99[0]))
+			fprintf(fp, "%12.3f", usec(p99));
+		else
+			fprintf(fp, "%12s", "-");
+		fprintf(fp, " %10llu\n", (unsigned long long)cs->migrations);
 	}
 }
 
@@ -572,7 +692,8 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
 	    NSEC_PER_SEC, (unsigned long long)res->lat.n,
-	    res->lat.n > 0 ? fmt_time(a, sizeof(a), p99, 3, "us") : "-",
+	    res->lat.n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
+	    3, "us") : "-",
 	    res->lat.n > 0 ? fmt_time(b, sizeof(b), res->lat.max, 3, "us") :
 	    "-", what);
 	if (width < 2)
