@@ -84,11 +84,12 @@ fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
 
 
-def start(args, out, err, tty_stderr=False):
+def start(args, out, err, tty_stderr=False, background=False):
     pid = os.fork()
     if pid == 0:
         os.setpgid(0, 0)
-        os.tcsetpgrp(slave, os.getpid())
+        if not background:
+            os.tcsetpgrp(slave, os.getpid())
         signal.signal(signal.SIGTTOU, signal.SIG_DFL)
         os.dup2(slave, 0)
         fo = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -97,7 +98,8 @@ def start(args, out, err, tty_stderr=False):
         os.dup2(slave if tty_stderr else fe, 2)
         os.execv(latt, [latt] + args)
     os.setpgid(pid, pid)
-    os.tcsetpgrp(slave, pid)
+    if not background:
+        os.tcsetpgrp(slave, pid)
     return pid
 
 
@@ -262,3 +264,31 @@ elif scenario == "progress":
     ok("progress: erased before the summary (nothing after the last \\r "
        "but the erase)", raw.rstrip("\n").endswith("\r\x1b[K") or
        raw.rstrip().endswith("\x1b[K"), repr(raw[-60:]))
+
+elif scenario == "ttin":
+    # "latt ... &": the workload reads the terminal from the background;
+    # the job stops (SIGTTIN), and once in the foreground (fg) it reads.
+    got = tmp + "/got"
+    pid = start(["-q", "-c2", "-f1", "-t3",
+                 'read x; echo "got:$x" > %s' % got], out, err,
+                background=True)
+    how, v = wait_job(pid, 10, untraced=True)
+    ok("job: a workload reading from the background stops the job "
+       "(%s %s)" % (how, v), (how, v) == ("stop", signal.SIGTTIN),
+       open(err).read()[:300])
+    if how == "stop":
+        os.tcsetpgrp(slave, pid)
+        os.killpg(pid, signal.SIGCONT)
+        time.sleep(0.5)
+        typed("from fg\n")
+        how, v = wait_job(pid, 15)
+    if how in ("timeout", "stop"):
+        kill_all(pid)
+        wait_job(pid, 5)
+    text = open(got).read().strip() if os.path.exists(got) else ""
+    ok("job: after fg the workload reads the terminal (got %r, %s %s)" %
+       (text, how, v), text == "got:from fg" and (how, v) == ("exit", 0),
+       open(err).read()[:300])
+    ok("job: the summary says the run was suspended (SIGTTIN)",
+       "SIGTTIN" in (field(out, "suspended") or ""),
+       repr(field(out, "suspended")))

@@ -4,7 +4,9 @@
 # job-control shell (tests/jobshell.py): the workload reads the terminal;
 # Ctrl-Z stops every process of the run and fg resumes them, the time
 # suspended neither measured nor counted towards -d; Ctrl-C ends the run
-# normally; the progress line fits a narrow terminal.  Without a terminal:
+# normally; a workload reading the terminal from the background stops the
+# job (SIGTTIN) until fg; the progress line fits a narrow terminal.
+# Without a terminal:
 # SIGTSTP and SIGCONT suspend and resume the whole run, and a workload
 # stopped from elsewhere ends the run with a message.
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,7 @@ if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "job: Ctrl-Z and fg: timing relations, not run under the sanitizers"
 else
 	pty tstp
+	pty ttin
 	pty progress
 fi
 
