@@ -522,6 +522,8 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "%lld", (long long)res->suspended);
 	put_member(fp, &first, "suspensions");
 	fprintf(fp, "%u", res->nsuspend);
+	put_member(fp, &first, "suspended_dropped");
+	fprintf(fp, "%llu", (unsigned long long)res->susp_dropped);
 	put_member(fp, &first, "workload_stopped_by");
 	if (res->wl_stopsig != 0)
 		fprintf(fp, "%d", res->wl_stopsig);

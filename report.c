@@ -354,6 +354,10 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 		row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
 		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
 		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
+	if (res->susp_dropped > 0)
+		row(fp, "suspended", "%llu wake-up%s in flight across it dropped",
+		    (unsigned long long)res->susp_dropped,
+		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
 	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);

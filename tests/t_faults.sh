@@ -64,6 +64,8 @@ act_stop_parent() {
 # seen when latt goes on.
 act_stop_parent_long() {
 	wait_started "$1" || { bad "the run did not start"; return; }
+	# A few rounds first (the two priming rounds take no sample).
+	sleep 0.3
 	kill -STOP "$1"
 	sleep 2.5
 	kill -CONT "$1"
