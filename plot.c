@@ -24,6 +24,7 @@
 #include <sys/utsname.h>
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -272,8 +273,16 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
 			    load_name(cfg->load[i].kind), cfg->load[i].n);
 	}
-	if (cfg->policy >= 0)
-		fprintf(fp, ", policy %d prio %d", cfg->policy, cfg->prio);
+	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
+		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" : "rr",
+		    cfg->prio);
+	else if (cfg->policy == SCHED_BATCH || cfg->policy == SCHED_IDLE)
+		fprintf(fp, ", %s", cfg->policy == SCHED_BATCH ? "batch" :
+		    "idle");
+	if (cfg->set_nice)
+		fprintf(fp, ", nice %d", cfg->nice);
+	if (cfg->open_loop)
+		fputs(", open loop", fp);
 	if (cfg->work_kb > 0)
 		fprintf(fp, ", %u KiB of work", cfg->work_kb);
 	fprintf(fp, ", seed %llu</text>\n", (unsigned long long)cfg->seed);

@@ -256,27 +256,36 @@ print_quantiles(FILE *fp, const struct stats *st, const char *prefix)
 
 /*
  * What each "-" percentile would need, in "too few" lines (the label
- * prefixed) of at most 80 columns.
+ * prefixed), as many as it takes to stay within 80 columns.
  */
 static void
 print_too_few(FILE *fp, const struct stats *st, const char *prefix)
 {
-	char label[32], text[256];
+	char label[32], text[56], item[40];
 	size_t i, len = 0;
+	int any = 0;
 
+	snprintf(label, sizeof(label), "%stoo few", prefix);
 	for (i = 0; i < NQUANTILES; i++) {
 		if (st->n >= report_pct_need(quantiles[i]))
 			continue;
-		len += snprintf(text + len, sizeof(text) - len, "%s%s %llu",
-		    len == 0 ? "" : ", ", qnames[i],
+		if (!any)
+			row(fp, label, "- has under %d samples beyond (%llu "
+			    "taken); needs", PCT_BEYOND,
+			    (unsigned long long)st->n);
+		any = 1;
+		snprintf(item, sizeof(item), "%s %llu", qnames[i],
 		    (unsigned long long)report_pct_need(quantiles[i]));
+		/* The value column holds 55; the last line ends "samples". */
+		if (len > 0 && len + 2 + strlen(item) + 9 > 55) {
+			row(fp, label, "%s,", text);
+			len = 0;
+		}
+		len += snprintf(text + len, sizeof(text) - len, "%s%s",
+		    len > 0 ? ", " : "", item);
 	}
-	if (len == 0)
-		return;
-	snprintf(label, sizeof(label), "%stoo few", prefix);
-	row(fp, label, "- has under %d samples beyond it (%llu taken); it "
-	    "needs", PCT_BEYOND, (unsigned long long)st->n);
-	row(fp, label, "%s samples", text);
+	if (any)
+		row(fp, label, "%s samples", text);
 }
 
 static const char *

@@ -88,25 +88,34 @@ grep -q 'hello from the workload' "$ERR" || bad "the workload's output is not on
 verdict "--json to stdout: the workload's stdout goes to stderr"
 
 # --- The summary: aligned, within 80 columns, one spelling of us ------------
-run_latt "$OUT" "$ERR" -c2 -f1 -t3 -l cpu:1 -l syscall:1 -x 8 --warmup=0.1 \
-    -d 1 "sleep 5"
-# Every value starts in column 25 (text) or ends in one column (numbers).
-expand "$OUT" | awk '
-	/^        workload / { next }
-	length($0) > 80 { print "long: " $0 }
-	/^Averages/ { blk = 1 } /^$/ { blk = 0 }
-	!blk && /usec|\xc2\xb5s/ { print "unit: " $0 }
-	!blk && /^        [a-z]/ && !/ [-0-9.]+$/ && substr($0, 24, 2) != "  " {
-		print "col: " $0 }
-	!blk && /^        [a-z]/ && !/ [-0-9.]+$/ && substr($0, 26, 1) == " " {
-		print "col: " $0 }
-' >"$TMP/tidy"
-expand "$OUT" | awk '/^        [a-z]/ && / [-0-9.]+$/ && !/^        (seed|workload) / {
-	print length($0) }' | sort -u >"$TMP/ends"
-[ -s "$TMP/tidy" ] && bad "$(head -3 "$TMP/tidy" | tr '\n' '|')"
-[ "$(grep -c . "$TMP/ends")" -eq 1 ] || bad "numbers end in columns $(tr '\n' ' ' <"$TMP/ends")"
-[ "$rc" -eq 0 ] || bad "exit $rc"
-verdict "summary: two aligned columns within 80, 'us' outside the 2009 block"
+tidy() {	# name, latt arguments...
+	local name=$1
+	shift
+	run_latt "$OUT" "$ERR" "$@"
+	# Every value starts in column 25 (text) or ends in one column
+	# (numbers); nothing but the command's line is over 80 columns.
+	expand "$OUT" | awk '
+		/^        workload / { next }
+		length($0) > 80 { print "long: " $0 }
+		/^Averages/ { blk = 1 } /^$/ { blk = 0 }
+		!blk && /usec|\xc2\xb5s/ { print "unit: " $0 }
+		!blk && /^        [a-z]/ && !/ [-0-9.]+$/ &&
+		    substr($0, 24, 2) != "  " { print "col: " $0 }
+		!blk && /^        [a-z]/ && !/ [-0-9.]+$/ &&
+		    substr($0, 26, 1) == " " { print "col: " $0 }
+	' >"$TMP/tidy"
+	expand "$OUT" | awk '/^        [a-z]/ && / [-0-9.]+$/ &&
+	    !/^        (seed|workload) / { print length($0) }' |
+	    sort -u >"$TMP/ends"
+	[ -s "$TMP/tidy" ] && bad "$(head -3 "$TMP/tidy" | tr '\n' '|')"
+	[ "$(grep -c . "$TMP/ends")" -eq 1 ] ||
+	    bad "numbers end in columns $(tr '\n' ' ' <"$TMP/ends")"
+	[ "$rc" -eq 0 ] || bad "exit $rc"
+	verdict "summary ($name): two aligned columns within 80, 'us' outside the 2009 block"
+}
+tidy "loads, -x, warmup" -c2 -f1 -t3 -l cpu:1 -l syscall:1 -x 8 \
+    --warmup=0.1 -d 1 "sleep 5"
+tidy "few samples" -c2 -n 30 -f1 -t2 -x 8 "sleep 5"
 
 # --- --log: timer rows -------------------------------------------------------
 run_latt "$OUT" "$ERR" -q -c2 -f1 -t3 -d 1 --log="$TMP/l.csv"
