@@ -12,8 +12,8 @@
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
- * first sampled round, unmeasured priming rounds wake every client and
- * read its answer, so that no sample pays for first touches.  In the
+ * first sampled round, an unmeasured priming round wakes every client and
+ * reads its answer, so that no sample pays for first touches.  In the
  * closed loop (the 2009 default) a round waits for every reply; in the open
  * loop (--open-loop) each round is sent at its scheduled time whatever the
  * replies do, and a client answers every request it finds, so that a stall
@@ -49,7 +49,7 @@
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
-#define PRIME_ROUNDS	2		/* unmeasured rounds before the first */
+#define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
@@ -144,6 +144,7 @@ static int	 check_break(const struct config *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static uint64_t	 next_random(uint64_t *);
+static int64_t	 now_coarse(void);
 
 int64_t
 now_ns(void)
@@ -754,7 +755,7 @@ sleep_to(struct loop *L, int64_t deadline)
 		target = deadline;
 		if (L->tick != NULL && L->next_tick < target)
 			target = L->next_tick;
-		if ((now = now_ns()) + RECHECK_NS < target)
+		if ((now = now_coarse()) + RECHECK_NS < target)
 			target = now + RECHECK_NS;
 		if ((woke = sleep_until(target)) == -1) {
 			if (check_flags(L->eng, res))
@@ -846,7 +847,7 @@ send_round(struct loop *L, unsigned nsend)
 		fail(res, STOP_ERROR, "write to a client");
 		return -1;
 	}
-	eng->sent[req.round % RING] = now_ns();
+	eng->sent[req.round % RING] = req.send;
 	if (!L->priming)
 		res->nrounds++;
 	return 0;
@@ -865,7 +866,7 @@ collect(struct loop *L, int timeout)
 	struct reply rep[REPLY_BATCH];
 	struct engine *eng = L->eng;
 	struct result *res = L->res;
-	int64_t t0 = now_ns(), now, first = INT64_MAX, from;
+	int64_t t0 = now_coarse(), now, first = INT64_MAX, from;
 	unsigned idx;
 	size_t i;
 	ssize_t n;
@@ -878,7 +879,7 @@ collect(struct loop *L, int timeout)
 		fail(res, STOP_ERROR, "epoll_wait");
 		return -1;
 	}
-	now = now_ns();
+	now = now_coarse();
 	if (timeout > 0 && k == 0 &&
 	    now - (t0 + timeout * NSEC_PER_MSEC) > STALL_NS)
 		stalled(res, t0 + timeout * NSEC_PER_MSEC,
@@ -983,7 +984,7 @@ wait_replies(struct loop *L)
 
 	while (L->outstanding > 0) {
 		check_flags(L->eng, res);
-		now = now_ns();
+		now = now_coarse();
 		if (res->stop == STOP_NONE && now >= L->eng->end)
 			res->stop = STOP_DURATION;
 		switch (res->stop) {
@@ -1103,7 +1104,7 @@ run_tick(struct loop *L)
 {
 	int64_t now;
 
-	if (L->tick == NULL || (now = now_ns()) < L->next_tick)
+	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
 	if (L->tick(L->arg, L->res) == -1) {
@@ -1176,7 +1177,8 @@ sleep_until(int64_t deadline)
 
 /*
  * Ends every client: closing its request pipe makes its read() return 0;
- * one that does not leave within a second (stopped, say) gets SIGKILL.
+ * one that left a request unanswered at the end gets SIGKILL at once, and
+ * one that does not leave within a second gets it then.
  * Every client is reaped.  clients_stop(NULL, res) is safe.
  */
 void
@@ -1194,6 +1196,9 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
+		/* One that left a wake-up unanswered (stopped, say) is stuck. */
+		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
+			kill(eng->c[i].pid, SIGKILL);
 	}
 	giveup = now_ns() + REAP_GRACE_NS;
 	for (;;) {
@@ -1231,6 +1236,20 @@ clients_stop(struct engine *eng, struct result *res)
 	free(eng->c);
 	free(eng->order);
 	free(eng);
+}
+
+/*
+ * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
+ * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
+ * a stamp.  It lags the real time by at most a tick.
+ */
+static int64_t
+now_coarse(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* splitmix64: small, fast, and good enough to spread the sleeps. */

@@ -498,7 +498,8 @@ static const struct {
 /*
  * The --fail-above limits, after the summary: one line on fp for every
  * limit exceeded, and for every statistic that the samples are too few to
- * make meaningful (a quantile q needs at least 1 / (1 - q) samples; min,
+ * make meaningful (a quantile q needs PCT_BEYOND samples beyond it, the
+ * rule of the summary and of latt compare: 10 / (1 - q) samples; min,
  * max and mean one, stdev two), which counts as failed.  Returns how many
  * failed.
  */
@@ -515,8 +516,7 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
 		if (statinfo[l->stat].q > 0)
-			need = (uint64_t)ceil(1 / (1 - statinfo[l->stat].q) -
-			    1e-6);
+			need = report_pct_need(statinfo[l->stat].q);
 		else
 			need = l->stat == STAT_STDEV ? 2 : 1;
 		if (st->n < need) {
