@@ -91,10 +91,10 @@ else
 	    bad "no client with a 100 us slice in /proc: $(grep ^client "$OUT" | tr '\n' '|')"
 	grep -q '^client .*policy : 6 .*parameters: 100000/1000000/2000000' "$OUT" ||
 	    bad "no deadline client 100000/1000000/2000000: $(grep ^client "$OUT" | tr '\n' '|')"
-	grep -q $'^\tfast kernel\tother, nice 0, slice 100.000 us$' "$OUT" ||
-	    bad "no read-back line for fast: $(grep kernel "$OUT" | tr '\n' '|')"
-	grep -q $'^\tdl kernel\tdeadline, runtime 100.000 us, deadline 1000.000 us, period 2000.000 us$' "$OUT" ||
-	    bad "no read-back line for dl"
+	[ "$(field "$OUT" "fast kernel")" = "other, nice 0, slice 100 us" ] ||
+	    bad "read back of fast: '$(field "$OUT" "fast kernel")'"
+	[ "$(field "$OUT" "dl kernel")" = "deadline, runtime 100 us, deadline 1 ms, period 2 ms" ] ||
+	    bad "read back of dl: '$(field "$OUT" "dl kernel")'"
 	python3 - "$TMP/r.json" >"$TMP/py" 2>&1 <<'EOF' || bad "JSON: $(short "$TMP/py")"
 import json, sys
 d = json.load(open(sys.argv[1]))
