@@ -16,6 +16,10 @@
  *     taken then);
  *   - the distribution, as bars along the same latency axis.
  *
+ * With classes of clients (-c N:ATTR...), the percentile panel has one
+ * curve per class in a colour of its own (named in the legend), beside
+ * the thinner curve of all clients together.
+ *
  * Lines are drawn before labels; labels carry their values, a white
  * outline, and are moved apart so that none overlaps another.  The file
  * stays well under 2 MB however long the run.
@@ -62,6 +66,11 @@
 #define P50_COLOR	"#17365d"
 #define P99_COLOR	"#7b3294"
 
+/* The classes' colours (Okabe and Ito's, apart from the ones above). */
+static const char *const class_colors[] = { "#e69f00", "#009e73",
+    "#cc79a7", "#d55e00", "#56b4e9", "#0072b2", "#b8a400" };
+#define NCLASS_COLORS	(sizeof(class_colors) / sizeof(class_colors[0]))
+
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
     "p99.99" };
@@ -90,8 +99,9 @@ static int	 supported(uint64_t, double);
 static void	 draw_title(FILE *, const struct config *, const struct result *);
 static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
 		    int);
-static void	 draw_percentiles(FILE *, const struct result *,
-		    const struct lax *, const int64_t *);
+static void	 draw_percentiles(FILE *, const struct config *,
+		    const struct result *, const struct lax *,
+		    const int64_t *);
 static void	 draw_timeline(FILE *, const struct result *, const struct lax *,
 		    const int64_t *);
 static void	 draw_distribution(FILE *, const struct result *,
@@ -139,7 +149,7 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
 	    W, H);
 	draw_title(fp, cfg, res);
-	draw_percentiles(fp, res, &ax, pct);
+	draw_percentiles(fp, cfg, res, &ax, pct);
 	draw_timeline(fp, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	draw_legend(fp, cfg, res);
@@ -426,12 +436,13 @@ draw_pct_curve(FILE *fp, const struct stats *st, const struct lax *ax,
 }
 
 static void
-draw_percentiles(FILE *fp, const struct result *res, const struct lax *ax,
-    const int64_t *pct)
+draw_percentiles(FILE *fp, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
 {
 	const struct stats *st = &res->lat;
 	struct label lab[NQUANTILES + 1];
-	char buf[32];
+	char buf[32], id[32];
+	unsigned c;
 	double umax, x, y, u;
 	size_t nlab = 0, i;
 	int k;
@@ -485,8 +496,13 @@ draw_percentiles(FILE *fp, const struct result *res, const struct lax *ax,
 	}
 	draw_pct_curve(fp, &res->timer, ax, umax, "timer-percentiles",
 	    TIMER_COLOR, 1.5);
+	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
+		snprintf(id, sizeof(id), "class-%u-percentiles", c);
+		draw_pct_curve(fp, &res->classes[c].lat, ax, umax, id,
+		    class_colors[c % NCLASS_COLORS], 2.0);
+	}
 	draw_pct_curve(fp, st, ax, umax, "latency-percentiles", LAT_COLOR,
-	    2.2);
+	    res->classes != NULL ? 1.2 : 2.2);
 	if (st->n == 0)
 		no_samples(fp, A_L, A_R, A_T, A_B);
 	/* The supported percentiles and the maximum, marked. */
@@ -856,9 +872,9 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	    res->timeline->npoints != res->timeline->n;
 	double x = B_L, w;
 	int y = H - 50;
+	unsigned c;
 	size_t i;
 
-	(void)cfg;
 	show[0] = res->lat.n > 0;
 	show[1] = res->timer.n > 0;
 	show[2] = show[3] = band;
@@ -885,6 +901,26 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 			    "stroke-width=\"0.5\"/>", x, y - 9, key[i].color);
 		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s"
 		    "</text>\n", x + 19, y, SMALL, key[i].name);
+		x += w + 12;
+	}
+	/* The classes, by percentile; their names need no escaping. */
+	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
+		w = 19 + (strlen(cfg->classes[c].name) + 6) * CHAR_W * SMALL;
+		if (x + w > W - 20) {
+			x = B_L;
+			y += 16;
+		}
+		if (y > H - 34) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">"
+			    "\xe2\x80\xa6</text>\n", x, y - 16, SMALL);
+			break;
+		}
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+		    "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/><text "
+		    "class=\"class\" x=\"%.1f\" y=\"%d\" font-size=\"%d\">"
+		    "class %s</text>\n", x, y - 4, x + 14, y - 4,
+		    class_colors[c % NCLASS_COLORS], x + 19, y, SMALL,
+		    cfg->classes[c].name);
 		x += w + 12;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"

@@ -126,8 +126,25 @@ shape "$OUT" >"$TMP/shape.plain"
 grep -q '^Class ' "$OUT" && bad "a plain -c2 run has a class block"
 python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["classes"] != [])' \
     "$TMP/plain.json" || bad "a plain -c2 run has JSON classes"
-run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 1 -f1 -t3 --load=none
+run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 1 -f1 -t3 --load=none \
+    --plot="$TMP/c.svg"
 [ "$rc" -eq 0 ] || bad "classes: exit $rc: $(short "$ERR")"
+# The plot: a percentile curve per class, each in its own colour, and the
+# classes named in the legend.
+python3 - "$TMP/c.svg" >"$TMP/py" 2>&1 <<'EOF2' || bad "plot: $(short "$TMP/py")"
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+paths = {p.getAttribute("id"): p for p in d.getElementsByTagName("path")}
+cols = set()
+for k in range(3):
+    p = paths["class-%d-percentiles" % k]
+    assert p.getAttribute("d").startswith("M"), k
+    cols.add(p.getAttribute("stroke"))
+assert len(cols) == 3, cols
+names = [t.firstChild.data for t in d.getElementsByTagName("text")
+         if t.getAttribute("class") == "class"]
+assert names == ["class a", "class b", "class default"], names
+EOF2
 shape "$OUT" >"$TMP/shape.classes"
 cmp -s "$TMP/shape.plain" "$TMP/shape.classes" ||
     bad "the 2009 block differs: $(tr '\n' '|' <"$TMP/shape.classes")"
@@ -141,7 +158,7 @@ done
 [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$sum" -eq "$n" ] ||
     bad "class samples add up to $sum, Entries is '$n'"
 [ "$(grep -c '^Class ' "$OUT")" -eq 3 ] || bad "not three class blocks"
-verdict "classes: the 2009 block keeps its shape and the class counts add up to Entries ($sum)"
+verdict "classes: the 2009 block keeps its shape, the class counts add up to Entries ($sum), a plot colour per class"
 
 # Two plain -c options are two classes; one plain -c is none.
 run_latt "$OUT" "$ERR" -c1 -c2 -d 1 -f5 -t10 --load=none
