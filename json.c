@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonread.h"
 #include "latt.h"
 
 #define SCHEMA_VERSION	1
@@ -89,41 +90,6 @@ put_key(FILE *fp, int *first, const char *key)
 	fputs("\n  ", fp);
 	put_string(fp, key);
 	fputs(": ", fp);
-}
-
-/*
- * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
- * when s does not start one: a stray continuation byte, a truncated or
- * overlong sequence, a surrogate, or a code point above U+10FFFF.
- */
-size_t
-json_utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 /* The same, one level deeper: a member of a top-level member. */

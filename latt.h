@@ -54,22 +54,10 @@ struct load_spec {
 	unsigned	 n;		/* processes; pipe: pairs */
 };
 
-/* The statistics --fail-above can limit. */
-enum stat_kind {
-	STAT_MIN,
-	STAT_P50,
-	STAT_P90,
-	STAT_P99,
-	STAT_P999,
-	STAT_P9999,
-	STAT_MAX,
-	STAT_MEAN,
-	STAT_STDEV,
-};
-
 /* One --fail-above limit: the run fails when the statistic is above it. */
 struct limit {
-	enum stat_kind	 stat;
+	enum stat_kind	 stat;		/* stats.h */
+	int		 timer;		/* 1: of the timer series */
 	int64_t		 value;		/* ns */
 };
 
@@ -305,8 +293,6 @@ void	 report_progress(FILE *, const struct result *, int64_t now);
 
 /* json.c: returns 0, or -1 with errno set when fp failed. */
 int	 json_write(FILE *, const struct config *, const struct result *);
-/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
-size_t	 json_utf8_len(const unsigned char *s);
 
 /* plot.c: returns 0, or -1 with errno set when fp failed. */
 int	 plot_write(FILE *, const struct config *, const struct result *);

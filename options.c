@@ -42,15 +42,6 @@ static const struct unit time_units[] = {
 	{ NULL, 0 }
 };
 
-static const struct {
-	const char	*name;
-	enum stat_kind	 stat;
-} statnames[] = {
-	{ "min", STAT_MIN }, { "p50", STAT_P50 }, { "p90", STAT_P90 },
-	{ "p99", STAT_P99 }, { "p99.9", STAT_P999 }, { "p99.99", STAT_P9999 },
-	{ "max", STAT_MAX }, { "worst", STAT_MAX }, { "mean", STAT_MEAN },
-	{ "stdev", STAT_STDEV }, { "sd", STAT_STDEV },
-};
 
 static const char *progname = "latt";
 
@@ -481,7 +472,7 @@ static void
 parse_limits(char *arg, struct config *cfg)
 {
 	char *tok, *save, *eq, name[32];
-	size_t i;
+	int k, timer;
 
 	if (*arg == '\0')
 		usage_error("fail-above is empty");
@@ -493,18 +484,17 @@ parse_limits(char *arg, struct config *cfg)
 		if ((eq = strchr(tok, '=')) == NULL)
 			usage_error("fail-above: not STAT=TIME: %s", tok);
 		*eq = '\0';
-		for (i = 0; i < sizeof(statnames) / sizeof(statnames[0]); i++)
-			if (strcmp(tok, statnames[i].name) == 0)
-				break;
-		if (i == sizeof(statnames) / sizeof(statnames[0]))
+		timer = strncmp(tok, "timer.", 6) == 0;
+		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
 			usage_error("fail-above: unknown statistic: %s (one of "
-			    "min, p50, p90, p99, p99.9, p99.99, max, mean, "
-			    "stdev)", tok);
+			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
+			    "p99.99, max, or timer.STAT)", tok);
 		if (cfg->nlimits == MAX_LIMITS)
 			usage_error("fail-above: more than %d limits",
 			    MAX_LIMITS);
 		snprintf(name, sizeof(name), "fail-above %s", tok);
-		cfg->limits[cfg->nlimits].stat = statnames[i].stat;
+		cfg->limits[cfg->nlimits].stat = (enum stat_kind)k;
+		cfg->limits[cfg->nlimits].timer = timer;
 		cfg->limits[cfg->nlimits].value = parse_scaled(name, eq + 1, 0,
 		    HOUR_NS, time_units, NSEC_PER_USEC);
 		cfg->nlimits++;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonread.h"
 #include "latt.h"
 
 #define W		900	/* the picture */
