@@ -37,6 +37,14 @@ struct collector {
 	int			 shown;		/* a progress line is up */
 };
 
+/* The runs written so far, as JSON (json_write_run). */
+struct runs {
+	FILE			*fp;		/* open_memstream, or NULL */
+	char			*buf;
+	size_t			 len;
+	unsigned		 n;
+};
+
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
 
@@ -52,14 +60,27 @@ static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
 static int	 close_output(FILE *, const char *);
-static int	 write_file(const char *, int (*)(FILE *, const struct config *,
-		    const struct result *), const struct config *,
+static int	 write_json(const char *, const struct config *,
+		    const struct result *, const struct runs *);
+static int	 write_plot(const char *, const struct config *,
 		    const struct result *);
+static void	 print_summary(const struct config *, const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
+		    struct collector *, const struct runs *);
+static void	 measure_once(const struct config *, struct result *,
 		    struct collector *);
+static int	 run_may_repeat(const struct result *);
+static void	 reset_result(struct result *);
+static int	 setup_total(struct result *);
+static void	 merge_result(struct result *, const struct result *);
+static int	 runs_open(const struct config *, struct runs *);
+static int	 runs_add(struct runs *, const struct config *,
+		    const struct result *);
+static void	 runs_close(struct runs *);
 static void	 free_result(const struct config *, struct result *);
 static int	 compare_baseline(const struct config *, const struct result *,
-		    struct cmp_side *, const struct cmp_gate *);
+		    const struct runs *, struct cmp_side *,
+		    const struct cmp_gate *);
 static int	 terminal_width(void);
 static void	 report_break(const struct config *, const struct brk *);
 
@@ -67,13 +88,13 @@ int
 main(int argc, char *argv[])
 {
 	struct config cfg;
-	struct result res;
+	struct result res, total;
 	struct collector col;
 	struct cmp_side base;
 	struct cmp_gate gate;
-	struct engine *eng;
-	int status, stopsig, wstatus;
-	int need_sink;
+	struct runs runs;
+	unsigned i;
+	int status = EXIT_OK, wstatus;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -97,52 +118,51 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
-	if (setup_outputs(&cfg, &res, &col) == -1) {
+	memset(&total, 0, sizeof(total));
+	memset(&runs, 0, sizeof(runs));
+	if (setup_outputs(&cfg, &res, &col) == -1 ||
+	    (cfg.repeat > 1 && setup_total(&total) == -1) ||
+	    runs_open(&cfg, &runs) == -1) {
+		total.clients = NULL;
 		free_result(&cfg, &res);
+		free_result(&cfg, &total);
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		return EXIT_RUNTIME;
 	}
-	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
-	    res.timeline != NULL;
 
-	eng = clients_start(&cfg, &res);
-	res.start = now_ns();
-	if (res.stop == STOP_NONE) {
-		if (workload_start(&cfg, &res.wl) == -1) {
-			res.stop = STOP_ERROR;
-			res.fail_what = "fork";
-			res.fail_errno = errno;
-		} else if (res.wl.reaped)
-			res.stop = STOP_WORKLOAD;
-	}
-	if (res.stop == STOP_NONE && tune_pin_parent(&cfg) == -1) {
-		res.stop = STOP_ERROR;
-		res.fail_what = "sched_setaffinity (parent-cpu)";
-		res.fail_errno = errno;
-	}
-	if (res.stop == STOP_NONE)
-		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
-		    col.log != NULL || col.progress ? collect_tick : NULL,
-		    &col);
-	res.end = now_ns();
-	if (col.shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
+	/*
+	 * --repeat: the whole measurement N times back to back, clients,
+	 * workload and loads started afresh each time; a run that fails or
+	 * is interrupted ends the series.
+	 */
+	for (i = 0; i < cfg.repeat; i++) {
+		if (i > 0)
+			reset_result(&res);
+		if (cfg.repeat > 1 && !(cfg.json_path != NULL &&
+		    strcmp(cfg.json_path, "-") == 0))
+			printf("%s--- run %u of %u\n", i > 0 ? "\n" : "", i + 1,
+			    cfg.repeat);
+		measure_once(&cfg, &res, &col);
+		print_summary(&cfg, &res);
+		status = report_failure(&cfg, &res);
+		if (res.stop == STOP_BREAK)
+			report_break(&cfg, &res.brk);
+		if (runs_add(&runs, &cfg, &res) == -1 && status == EXIT_OK)
+			status = EXIT_RUNTIME;
+		if (cfg.repeat > 1)
+			merge_result(&total, &res);
+		if (status != EXIT_OK || !run_may_repeat(&res))
+			break;
 	}
 
-	stopsig = res.stop == STOP_SIGNAL ? res.stop_signal : SIGTERM;
-	workload_stop(&res.wl, stopsig);
-	clients_stop(eng, &res);
-
-	wstatus = write_outputs(&cfg, &res, &col);
-	status = report_failure(&cfg, &res);
-	if (res.stop == STOP_BREAK)
-		report_break(&cfg, &res.brk);
+	wstatus = write_outputs(&cfg, cfg.repeat > 1 ? &total : &res, &col,
+	    &runs);
 	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
 	if (cfg.baseline != NULL) {
-		if (compare_baseline(&cfg, &res, &base,
+		if (compare_baseline(&cfg, cfg.repeat > 1 ? &total : &res,
+		    &runs, &base,
 		    cfg.fail_if_worse != NULL ? &gate : NULL) == 1 &&
 		    status == EXIT_OK)
 			status = EXIT_THRESHOLD;
@@ -153,10 +173,13 @@ main(int argc, char *argv[])
 	 * runtime failure (1) and a failed workload (4) outrank 3.
 	 */
 	fflush(stdout);
-	if (cfg.nlimits > 0 && report_limits(stderr, &cfg, &res) > 0 &&
-	    status == EXIT_OK)
+	if (cfg.nlimits > 0 && report_limits(stderr, &cfg, cfg.repeat > 1 ?
+	    &total : &res) > 0 && status == EXIT_OK)
 		status = EXIT_THRESHOLD;
+	runs_close(&runs);
+	total.clients = NULL;		/* res's, shared */
 	free_result(&cfg, &res);
+	free_result(&cfg, &total);
 	free(cfg.cpus);
 	trace_close(&cfg.trace);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -165,6 +188,164 @@ main(int argc, char *argv[])
 			status = EXIT_RUNTIME;
 	}
 	return status;
+}
+
+/*
+ * One measurement: the clients, the workload and loads, the loop, and
+ * everything stopped again.  Why it ended is in res->stop.
+ */
+static void
+measure_once(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	struct engine *eng;
+	int need_sink, stopsig;
+
+	need_sink = cfg->verbose || col->log != NULL || res->clients != NULL ||
+	    res->timeline != NULL;
+	eng = clients_start(cfg, res);
+	res->start = now_ns();
+	if (res->stop == STOP_NONE) {
+		if (workload_start(cfg, &res->wl) == -1) {
+			res->stop = STOP_ERROR;
+			res->fail_what = "fork";
+			res->fail_errno = errno;
+		} else if (res->wl.reaped)
+			res->stop = STOP_WORKLOAD;
+	}
+	if (res->stop == STOP_NONE && tune_pin_parent(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "sched_setaffinity (parent-cpu)";
+		res->fail_errno = errno;
+	}
+	if (res->stop == STOP_NONE)
+		measure_run(cfg, eng, res, need_sink ? collect_sink : NULL,
+		    col->log != NULL || col->progress ? collect_tick : NULL,
+		    col);
+	res->end = now_ns();
+	if (col->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		col->shown = 0;
+	}
+	stopsig = res->stop == STOP_SIGNAL ? res->stop_signal : SIGTERM;
+	workload_stop(&res->wl, stopsig);
+	clients_stop(eng, res);
+}
+
+/* Whether another run may follow this one: it ended as runs end. */
+static int
+run_may_repeat(const struct result *res)
+{
+	return res->stop == STOP_DURATION || res->stop == STOP_SAMPLES ||
+	    (res->stop == STOP_WORKLOAD && !workload_failed(&res->wl));
+}
+
+/* Empties a run's result for the next run; the per-client table goes on. */
+static void
+reset_result(struct result *res)
+{
+	struct result keep = *res;
+
+	stats_reset(&keep.lat);
+	stats_reset(&keep.work);
+	stats_reset(&keep.timer);
+	if (keep.lat_blocks != NULL)
+		blocks_reset(keep.lat_blocks);
+	if (keep.timer_blocks != NULL)
+		blocks_reset(keep.timer_blocks);
+	if (keep.timeline != NULL) {
+		timeline_free(keep.timeline);
+		keep.timeline = timeline_new();
+	}
+	memset(res, 0, sizeof(*res));
+	res->lat = keep.lat;
+	res->work = keep.work;
+	res->timer = keep.timer;
+	res->lat_blocks = keep.lat_blocks;
+	res->timer_blocks = keep.timer_blocks;
+	res->timeline = keep.timeline;
+	res->clients = keep.clients;
+}
+
+/* The totals of --repeat: statistics of their own; -1 after saying why. */
+static int
+setup_total(struct result *total)
+{
+	if (stats_init(&total->lat, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->work, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->timer, STATS_SUB_BITS) == -1) {
+		fprintf(stderr, "%s: stats_init: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Adds a finished run to the totals: the statistics, rounds and time;
+ * what ended the last run, its workload and loads stand for all.
+ */
+static void
+merge_result(struct result *total, const struct result *res)
+{
+	stats_merge(&total->lat, &res->lat);
+	stats_merge(&total->work, &res->work);
+	stats_merge(&total->timer, &res->timer);
+	total->clients = res->clients;
+	total->nrounds += res->nrounds;
+	total->discarded += res->discarded;
+	if (total->start == 0) {
+		total->start = res->start;
+		total->end = res->end;
+	} else
+		total->end += res->end - res->start;	/* the runs' time */
+	total->stop = res->stop;
+	total->wl = res->wl;
+}
+
+/*
+ * The runs as JSON objects, for the results file and --baseline: kept in
+ * memory (a few tens of KiB a run) until the end.
+ */
+static int
+runs_open(const struct config *cfg, struct runs *runs)
+{
+	if (cfg->json_path == NULL && cfg->baseline == NULL)
+		return 0;
+	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
+		fprintf(stderr, "%s: open_memstream: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+runs_add(struct runs *runs, const struct config *cfg,
+    const struct result *res)
+{
+	if (runs->fp == NULL)
+		return 0;
+	if (runs->n > 0)
+		fputc(',', runs->fp);
+	runs->n++;
+	if (json_write_run(runs->fp, cfg, res) == -1 ||
+	    fflush(runs->fp) == EOF) {
+		fprintf(stderr, "%s: results in memory: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+runs_close(struct runs *runs)
+{
+	if (runs->fp != NULL)
+		fclose(runs->fp);
+	free(runs->buf);
+	memset(runs, 0, sizeof(*runs));
 }
 
 /*
@@ -206,6 +387,16 @@ setup_outputs(const struct config *cfg, struct result *res,
 				    progname, cfg->nclients, strerror(errno));
 				return -1;
 			}
+		}
+	}
+	if (cfg->json_path != NULL || cfg->baseline != NULL) {
+		if ((res->lat_blocks = calloc(1, sizeof(struct blocks))) == NULL ||
+		    (res->timer_blocks = calloc(1, sizeof(struct blocks))) ==
+		    NULL || blocks_init(res->lat_blocks) == -1 ||
+		    blocks_init(res->timer_blocks) == -1) {
+			fprintf(stderr, "%s: blocks_init: %s\n", progname,
+			    strerror(ENOMEM));
+			return -1;
 		}
 	}
 	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
@@ -260,33 +451,62 @@ close_output(FILE *fp, const char *path)
 	return bad ? -1 : 0;
 }
 
-/* Writes one report into the file at path; -1 after saying why it failed. */
+/* Writes the results file: the totals and the runs; -1 after saying why. */
 static int
-write_file(const char *path, int (*writer)(FILE *, const struct config *,
-    const struct result *), const struct config *cfg, const struct result *res)
+write_json(const char *path, const struct config *cfg,
+    const struct result *total, const struct runs *runs)
 {
 	FILE *fp;
 
 	errno = 0;
 	if ((fp = open_output(path)) == NULL)
 		return -1;
-	writer(fp, cfg, res);
+	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
 	return close_output(fp, path);
 }
 
+/* Writes the SVG plot of the last run; -1 after saying why. */
+static int
+write_plot(const char *path, const struct config *cfg,
+    const struct result *res)
+{
+	FILE *fp;
+
+	errno = 0;
+	if ((fp = open_output(path)) == NULL)
+		return -1;
+	plot_write(fp, cfg, res);
+	return close_output(fp, path);
+}
+
+/* A run's text summary, unless the JSON takes stdout. */
+static void
+print_summary(const struct config *cfg, const struct result *res)
+{
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res);
+		if (cfg->per_client && cfg->repeat == 1)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram && cfg->repeat == 1)
+			report_histogram(stdout, res, terminal_width());
+	}
+	fflush(stdout);
+}
+
 /*
- * The reports, once the run is over: the text summary (unless the JSON
- * takes stdout), the per-client table, the histogram, the JSON and the
- * plot; then the log is closed.  Returns EXIT_OK or EXIT_RUNTIME.
+ * The reports, once the runs are over: with --repeat, the per-client table
+ * and the histogram of all runs; the JSON and the plot; then the log is
+ * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
+ * EXIT_RUNTIME.
  */
 static int
 write_outputs(const struct config *cfg, struct result *res,
-    struct collector *col)
+    struct collector *col, const struct runs *runs)
 {
 	int status = EXIT_OK;
 
-	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
-		report_text(stdout, cfg, res);
+	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
+	    strcmp(cfg->json_path, "-") != 0)) {
 		if (cfg->per_client)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
@@ -295,18 +515,18 @@ write_outputs(const struct config *cfg, struct result *res,
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_file(cfg->json_path, json_write, cfg, res) == -1)
+	    write_json(cfg->json_path, cfg, res, runs) == -1)
 		status = EXIT_RUNTIME;
-	if (cfg->plot_path != NULL &&
-	    write_file(cfg->plot_path, plot_write, cfg, res) == -1)
+	if (cfg->plot_path != NULL && col->res->timeline != NULL &&
+	    write_plot(cfg->plot_path, cfg, col->res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */
 		errno = 0;
-		if (res->stop != STOP_SINK &&
+		if (col->res->stop != STOP_SINK &&
 		    close_output(col->log, cfg->log_path) == -1)
 			status = EXIT_RUNTIME;
-		else if (res->stop == STOP_SINK && col->log != stdout)
+		else if (col->res->stop == STOP_SINK && col->log != stdout)
 			fclose(col->log);
 		col->log = NULL;
 	}
@@ -314,15 +534,16 @@ write_outputs(const struct config *cfg, struct result *res,
 }
 
 /*
- * --baseline: this run, written as JSON into memory and read back as side
- * B, against the baseline's side A, after the summary.  The comparison
- * reads the finished results exactly as latt compare would read the file.
- * Returns 1 when --fail-if-worse finds this run worse, 0, or -1 after
- * saying why it could not compare.
+ * --baseline: this run (or these runs), written as JSON into memory and
+ * read back as side B, against the baseline's side A, after the summary.
+ * The comparison reads the finished results exactly as latt compare would
+ * read the file.  Returns 1 when --fail-if-worse finds the runs worse, 0,
+ * or -1 after saying why it could not compare.
  */
 static int
-compare_baseline(const struct config *cfg, const struct result *res,
-    struct cmp_side *base, const struct cmp_gate *gate)
+compare_baseline(const struct config *cfg, const struct result *total,
+    const struct runs *runs, struct cmp_side *base,
+    const struct cmp_gate *gate)
 {
 	struct cmp_side run;
 	char err[512], *buf = NULL;
@@ -335,7 +556,8 @@ compare_baseline(const struct config *cfg, const struct result *res,
 		    strerror(errno));
 		return -1;
 	}
-	json_write(mem, cfg, res);
+	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
+	    "");
 	if (fclose(mem) == EOF) {
 		fprintf(stderr, "%s: baseline: %s\n", progname,
 		    strerror(errno));
@@ -373,6 +595,11 @@ free_result(const struct config *cfg, struct result *res)
 	res->clients = NULL;
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+	blocks_free(res->lat_blocks);
+	blocks_free(res->timer_blocks);
+	free(res->lat_blocks);
+	free(res->timer_blocks);
+	res->lat_blocks = res->timer_blocks = NULL;
 }
 
 /* The width of the terminal on stdout, or 80 when it is not one. */

@@ -106,6 +106,7 @@ struct config {
 	struct trace	 trace;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
+	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
 
 	/* Outputs. */
 	int		 quiet;		/* no progress line */
@@ -222,6 +223,9 @@ struct result {
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
+	struct blocks	*lat_blocks;	/* per-block histograms for latt
+					   compare (--json, --baseline), or NULL */
+	struct blocks	*timer_blocks;
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -291,8 +295,15 @@ void	 report_per_client(FILE *, const struct config *, const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
 void	 report_progress(FILE *, const struct result *, int64_t now);
 
-/* json.c: returns 0, or -1 with errno set when fp failed. */
-int	 json_write(FILE *, const struct config *, const struct result *);
+/*
+ * json.c: json_write_run writes one run as an object of the "runs" array;
+ * json_write writes the whole file: the runs' totals at the top level and
+ * runs (json_write_run's objects, joined by commas) as the array.  Both
+ * return 0, or -1 with errno set when fp failed.
+ */
+int	 json_write_run(FILE *, const struct config *, const struct result *);
+int	 json_write(FILE *, const struct config *, const struct result *total,
+	    unsigned nruns, const char *runs);
 
 /* plot.c: returns 0, or -1 with errno set when fp failed. */
 int	 plot_write(FILE *, const struct config *, const struct result *);

@@ -512,6 +512,9 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 			b.latency = woke - deadline;
 			b.when = deadline - res->start;
 			stats_add(&res->timer, b.latency, 0, b.when);
+			if (res->timer_blocks != NULL)
+				blocks_add(res->timer_blocks, res->nrounds,
+				    b.latency);
 			if (check_break(cfg, res, &b))
 				break;
 		}
@@ -643,6 +646,9 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 				continue;
 			}
 			stats_add(&res->lat, s.latency, idx, s.when);
+			if (res->lat_blocks != NULL)
+				blocks_add(res->lat_blocks, res->nrounds,
+				    s.latency);
 			if (cfg->work_kb > 0)
 				stats_add(&res->work, s.work_ns, idx, s.when);
 			if (sink != NULL && sink(sink_arg, &s) == -1) {

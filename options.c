@@ -22,6 +22,7 @@
 
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_MS	3600000		/* one hour */
+#define MAX_REPEAT	1000
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
 #define BARE_MIN_DELAY_MS	1
@@ -74,6 +75,7 @@ enum {
 	OPT_FAIL_ABOVE,
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
+	OPT_REPEAT,
 };
 
 static const struct option longopts[] = {
@@ -103,6 +105,7 @@ static const struct option longopts[] = {
 	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
 	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
+	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -123,6 +126,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->policy = -1;
 	cfg->parent_policy = -1;
 	cfg->dma_latency = -1;
+	cfg->repeat = 1;
 	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
 	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
@@ -219,6 +223,10 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_PER_CLIENT:
 			cfg->per_client = 1;
+			break;
+		case OPT_REPEAT:
+			cfg->repeat = (unsigned)parse_num("repeat", optarg, 1,
+			    MAX_REPEAT);
 			break;
 		case OPT_BASELINE:
 			cfg->baseline = optarg;

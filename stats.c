@@ -217,6 +217,16 @@ stats_free(struct stats *s)
 	hist_free(&s->hist);
 }
 
+void
+stats_reset(struct stats *s)
+{
+	struct hist h = s->hist;
+
+	hist_reset(&h);
+	memset(s, 0, sizeof(*s));
+	s->hist = h;
+}
+
 /*
  * Adds one sample.  The first sample sets min and max, so that until then
  * both read 0; a later sample equal to the maximum keeps the first one's

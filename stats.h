@@ -93,6 +93,7 @@ int	 hist_merge(struct hist *dst, const struct hist *src);
 /* Statistics.  stats_init returns 0, or -1 with errno set. */
 int	 stats_init(struct stats *, unsigned sub_bits);
 void	 stats_free(struct stats *);		/* stats_free(NULL) is safe */
+void	 stats_reset(struct stats *);	/* empty again, same precision */
 void	 stats_add(struct stats *, int64_t value, uint32_t tag, int64_t when);
 double	 stats_mean(const struct stats *);	/* 0 when n == 0 */
 double	 stats_stdev(const struct stats *);	/* sample stdev; 0 when n < 2 */
