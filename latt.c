@@ -565,12 +565,13 @@ compare_baseline(const struct config *cfg, const struct result *total,
 		return -1;
 	}
 	cmp_side_init(&run, "B");
+	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
 	if (cmp_side_add_buf(&run, "this run", buf, len, err,
 	    sizeof(err)) == -1)
 		fprintf(stderr, "%s: baseline: %s\n", progname, err);
 	else {
-		printf("\nAgainst the baseline (latt compare %s <this run>):\n",
-		    cfg->baseline);
+		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
+		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
 		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
 			fprintf(stderr, "%s: baseline: %s\n", progname,
 			    strerror(ENOMEM));
