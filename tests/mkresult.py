@@ -191,7 +191,7 @@ def make(argv):
         obj, key = path.split(".", 1)
         doc[obj][key] = json.loads(val)
     with open(a.out, "w") as f:
-        json.dump(doc, f, indent=1)
+        json.dump(doc, f)
         f.write("\n")
 
 

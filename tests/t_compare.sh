@@ -17,7 +17,7 @@ $TMP/c1.json --n 4000 --seeds 32 --timer --scale 1.5
 $TMP/v1.json --schema 1 --sub-bits 7 --seeds 1 --timer
 $TMP/v1b.json --schema 1 --sub-bits 7 --seeds 2 --timer
 $TMP/few.json --n 400 --seeds 41,42,43 --timer
-$TMP/f1.json --n 800 --seeds 7,8 --timer
+$TMP/f1.json --n 240 --seeds 7 --timer --clients 4 --sub-bits 7
 $TMP/f2.json --schema 1 --n 50 --sub-bits 3 --seeds 9
 EOF
 
