@@ -632,10 +632,11 @@ usage_error(const char *fmt, ...)
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
 	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
-	"            [command [arg ...]]\n" \
-	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
-	"B.json[,...] [C.json ...]\n"
+	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
+	"            [--fail-if-worse=spec] [command [arg ...]]\n" \
+	"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
+	"A.json[,A2.json...]\n" \
+	"            B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
@@ -673,8 +674,10 @@ help(void)
 "      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
-"                        p99=500us,max=5ms (min p50 p90 p99 p99.9 p99.99\n"
-"                        max mean stdev; a bare number is microseconds)\n"
+"                        p99=500us,timer.max=5ms (min mean stdev p50 p90\n"
+"                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
+"                        series; a bare number is microseconds); with\n"
+"                        --repeat, of all runs together\n"
 "  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
 "                        (default: one per online CPU) in their own process\n"
 "                        group; repeatable.  KIND is cpu (a spin), syscall\n"
@@ -696,19 +699,27 @@ help(void)
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"
+"      --repeat=N        run the whole measurement N times back to back\n"
+"                        (clients, workload and loads started afresh each\n"
+"                        time), a summary each; --json writes all N runs\n"
+"                        into one file, which latt compare reads as N runs\n"
 "      --baseline=A.json[,A2.json...]\n"
-"                        after the summary, compare this run with saved\n"
-"                        results, as latt compare A.json <this run> would\n"
-"      --fail-if-worse=SPEC  with --baseline: exit 3 when this run is worse\n"
-"                        beyond a limit, e.g. p99=10%,max=50%\n"
+"                        after the summary, compare this run (or these\n"
+"                        runs) with saved results, as latt compare would\n"
+"      --fail-if-worse=SPEC  with --baseline: exit 3 when the runs are\n"
+"                        worse beyond a limit and the difference is real,\n"
+"                        e.g. p99=10%,timer.p99=20%; never on an\n"
+"                        inconclusive row: a gate needs --repeat=3 or more\n"
+"                        on both sides (5 find a 20% change)\n"
 "  -v, --verbose         print every latency on stderr as it is logged (a\n"
 "                        stderr that cannot be written ends the run)\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
-"latt compare A.json B.json compares saved results: mean and percentiles\n"
-"with 95% confidence intervals of the change, and a verdict per row (real\n"
-"difference, noise, too few samples); see latt compare --help.\n"
+"latt compare A.json B.json compares saved results run by run: mean and\n"
+"percentiles with 99% intervals of the change, and a verdict per row (real\n"
+"difference, noise, or inconclusive with the reason: a verdict needs 3 runs\n"
+"a side); see latt compare --help.\n"
 "\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded (or latt compare's gate failed), 4 the workload\n"
@@ -718,7 +729,8 @@ help(void)
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
 "              --fail-above=p99=100us,max=1ms\n"
-"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n",
+"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n"
+"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n",
 	    stdout);
 	exit(EXIT_OK);
 }
