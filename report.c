@@ -236,7 +236,6 @@ print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 		fprintf(fp, "marker written, tracing stopped\n");
 }
 
-
 /*
  * The --fail-above limits, after the summary: one line on fp for every
  * limit exceeded, and for every statistic that the samples are too few to
