@@ -1229,16 +1229,28 @@ info_index(const char *key)
 static ssize_t
 warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 {
-	const struct cmp_side *sides[2] = { a, b };
+	const struct cmp_side *sides[2] = { a, b }, *sd;
+	const struct cmp_series *se;
 	char **w = NULL, **nw, *s;
 	size_t n = 0, i, k;
 	const char *x, *y;
 	int r;
 
-	for (i = 0; i < 2 * (a->nnotes + b->nnotes) + NINFO + 4; i++) {
+	for (i = 0; i < 2 + a->nnotes + b->nnotes + NINFO + 2 *
+	    CMP_MAX_SERIES; i++) {
 		s = NULL;
 		r = 0;
-		if (i < 2) {
+		if (i >= 2 + a->nnotes + b->nnotes + NINFO) {
+			k = i - 2 - a->nnotes - b->nnotes - NINFO;
+			sd = sides[k / CMP_MAX_SERIES];
+			if (k % CMP_MAX_SERIES >= sd->nseries)
+				continue;
+			se = &sd->series[k % CMP_MAX_SERIES];
+			if (se->nruns != sd->nruns)
+				r = asprintf(&s, "%s: %zu of %zu runs have a %s "
+				    "series: its rows are left out", sd->name,
+				    se->nruns, sd->nruns, se->name);
+		} else if (i < 2) {
 			k = i;
 			if (sides[k]->nruns < CMP_MIN_RUNS)
 				r = asprintf(&s, "%s has %zu run%s: verdicts "
@@ -1259,8 +1271,7 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 			if (strcmp(x, y) != 0)
 				r = asprintf(&s, "%s differs: %s %s, %s %s",
 				    info_keys[k].key, a->name, x, b->name, y);
-		} else
-			break;
+		}
 		if (r < 0)
 			goto oom;
 		if (s == NULL)
