@@ -1344,7 +1344,7 @@ print_row(FILE *fp, const struct cmp_row *rw)
 	fputc('\n', fp);
 }
 
-/* A gate item whose series is not in both sides, or NULL. */
+/* Whether gate item i names a series not in every run of both sides. */
 static int
 gate_missing(const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *g, size_t i)

@@ -8,7 +8,6 @@
  * characters, quotes and backslashes are escaped, and every byte that is
  * not part of a well-formed UTF-8 sequence becomes U+FFFD.
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
