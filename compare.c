@@ -24,7 +24,7 @@
 #define MAX_FILE	(1L << 30)	/* refuse result files above 1 GiB */
 #define MAX_SIDES	26
 #define MAX_RUNS	10000		/* runs in one side */
-#define MAX_BLOCKS	4096		/* blocks in one series of one run */
+#define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
 /* The series compare knows, in the order of the table. */
 static const char *const series_names[] = { "latency", "timer" };
@@ -770,11 +770,12 @@ within_run(struct cmp_run *r, const struct sblocks *sb, uint64_t seed)
 {
 	const struct sblock **blk = NULL;
 	struct hist shape;
-	uint32_t *all = NULL;
-	uint64_t *cnt = NULL, *tot = NULL, n, state = seed;
+	uint32_t *all = NULL, *pos = NULL;
+	size_t *first = NULL;
+	uint64_t *tot = NULL, n, state = seed;
 	double *vals = NULL, out[STAT_NKINDS], mean[STAT_NKINDS],
 	    m2[STAT_NKINDS], x, d, mn, mx, bmax = 0;
-	size_t K = 0, L, nu = 0, total = 0, i, j, u, rep, chosen, start;
+	size_t K = 0, L, nu = 0, total = 0, i, j, m, u, rep, chosen, start;
 	size_t nrep[STAT_NKINDS];
 	int k, ret = -1;
 
@@ -806,19 +807,28 @@ within_run(struct cmp_run *r, const struct sblocks *sb, uint64_t seed)
 		if (nu == 0 || all[i] != all[nu - 1])
 			all[nu++] = all[i];
 	if ((vals = calloc(nu, sizeof(*vals))) == NULL ||
-	    (cnt = calloc(K * nu, sizeof(*cnt))) == NULL ||
+	    (pos = calloc(total + 1, sizeof(*pos))) == NULL ||
+	    (first = calloc(K + 1, sizeof(*first))) == NULL ||
 	    (tot = calloc(nu, sizeof(*tot))) == NULL)
 		goto out;
 	for (u = 0; u < nu; u++)
 		vals[u] = all[u] >= shape.nbuckets ? bmax :
 		    (double)hist_mid(&shape, all[u]);
-	/* Each block's counts over the distinct buckets (both ascending). */
-	for (i = 0; i < K; i++)
-		for (j = 0, u = 0; j < blk[i]->nb; j++) {
-			while (all[u] != blk[i]->idx[j])
+	/*
+	 * Where each block's buckets stand among the distinct ones (both
+	 * ascending): block i's are pos[first[i] .. first[i + 1]), so that
+	 * a replicate costs the chosen blocks' buckets, not blocks times
+	 * buckets.
+	 */
+	for (i = 0, j = 0; i < K; i++) {
+		first[i] = j;
+		for (m = 0, u = 0; m < blk[i]->nb; m++) {
+			while (all[u] != blk[i]->idx[m])
 				u++;
-			cnt[i * nu + u] = blk[i]->cnt[j];
+			pos[j++] = (uint32_t)u;
 		}
+	}
+	first[K] = j;
 	L = (size_t)lround(cbrt((double)K));
 	if (L < 1)
 		L = 1;
@@ -833,8 +843,9 @@ within_run(struct cmp_run *r, const struct sblocks *sb, uint64_t seed)
 		for (chosen = 0; chosen < K;) {
 			start = (size_t)(rng_next(&state) % (K - L + 1));
 			for (j = start; j < start + L && chosen < K; j++) {
-				for (u = 0; u < nu; u++)
-					tot[u] += cnt[j * nu + u];
+				for (m = first[j]; m < first[j + 1]; m++)
+					tot[pos[m]] += blk[j]->cnt[m -
+					    first[j]];
 				n += blk[j]->n;
 				if ((double)blk[j]->min < mn)
 					mn = (double)blk[j]->min;
@@ -862,7 +873,8 @@ out:
 	free(blk);
 	free(all);
 	free(vals);
-	free(cnt);
+	free(pos);
+	free(first);
 	free(tot);
 	return ret;
 }
