@@ -58,7 +58,7 @@ static const struct info_key info_keys[] = {
 	{ "parameters",	"cpus",			1 },
 	{ "parameters",	"parent_cpu",		1 },
 	{ "parameters",	"parent_policy",	1 },
-	{ "parameters",	"parent_priority",	1 },
+	{ "parameters",	"parent_prio",	1 },
 	{ "parameters",	"mlock",		1 },
 	{ "parameters",	"dma_latency_us",	1 },
 	{ "parameters",	"work_kb",		1 },

@@ -94,7 +94,7 @@ main(int argc, char *argv[])
 	struct cmp_gate gate;
 	struct runs runs;
 	unsigned i;
-	int status = EXIT_OK, wstatus;
+	int status = EXIT_OK, wstatus, dmafd;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -109,7 +109,7 @@ main(int argc, char *argv[])
 	}
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
-	    tune_parent(&cfg) == -1) {
+	    tune_parent(&cfg) == -1 || (dmafd = tune_dma_open(&cfg)) == -1) {
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		return EXIT_RUNTIME;
@@ -156,6 +156,9 @@ main(int argc, char *argv[])
 			break;
 	}
 
+	/* The DMA latency is held for the whole series of runs. */
+	if (dmafd >= 0)
+		close(dmafd);
 	wstatus = write_outputs(&cfg, cfg.repeat > 1 ? &total : &res, &col,
 	    &runs);
 	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
@@ -216,6 +219,11 @@ measure_once(const struct config *cfg, struct result *res,
 	if (res->stop == STOP_NONE && tune_pin_parent(cfg) == -1) {
 		res->stop = STOP_ERROR;
 		res->fail_what = "sched_setaffinity (parent-cpu)";
+		res->fail_errno = errno;
+	}
+	if (res->stop == STOP_NONE && tune_sched_parent(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "sched_setscheduler (latt's own policy)";
 		res->fail_errno = errno;
 	}
 	if (res->stop == STOP_NONE)
@@ -283,12 +291,16 @@ setup_total(struct result *total)
 }
 
 /*
- * Adds a finished run to the totals: the statistics, rounds and time;
- * what ended the last run, its workload and loads stand for all.
+ * Adds a finished run to the totals: the statistics, rounds, time,
+ * wake-ups left pending and stalls (the first STALLS_MAX of all runs, each
+ * timed within its own run); what ended the last run, its workload and
+ * loads stand for all.
  */
 static void
 merge_result(struct result *total, const struct result *res)
 {
+	uint64_t i;
+
 	stats_merge(&total->lat, &res->lat);
 	stats_merge(&total->work, &res->work);
 	stats_merge(&total->timer, &res->timer);
@@ -302,6 +314,18 @@ merge_result(struct result *total, const struct result *res)
 		total->end += res->end - res->start;	/* the runs' time */
 	total->stop = res->stop;
 	total->wl = res->wl;
+	if (res->npending > 0 && (total->npending == 0 ||
+	    res->pending_age > total->pending_age)) {
+		total->pending_age = res->pending_age;
+		total->pending_client = res->pending_client;
+	}
+	total->npending += res->npending;
+	total->nunsent += res->nunsent;
+	for (i = 0; i < res->nstalls && i < STALLS_MAX &&
+	    total->nstalls + i < STALLS_MAX; i++)
+		total->stalls[total->nstalls + i] = res->stalls[i];
+	total->nstalls += res->nstalls;
+	total->stall_total += res->stall_total;
 }
 
 /*
@@ -407,7 +431,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -740,9 +764,9 @@ collect_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
+	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u\n",
 	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency) < 0)
+	    (int)s->cpu, (long long)s->latency, s->pos) < 0)
 		return -1;
 	return 0;
 }

@@ -177,7 +177,7 @@ changes = {
     "parameters": {"clients": 4, "min_delay_ns": 1, "max_delay_ns": 2,
         "loop": "open", "policy": "fifo", "priority": 50, "nice": -5,
         "cpus": [1], "parent_cpu": 0, "parent_policy": "fifo",
-        "parent_priority": 60, "mlock": True, "dma_latency_us": 0,
+        "parent_prio": 60, "mlock": True, "dma_latency_us": 0,
         "work_kb": 64, "loads": [{"kind": "cpu", "procs": 2}],
         "command": "make", "argv": ["make"], "duration_ns": 5,
         "samples_limit": 7, "warmup_ns": 9},
