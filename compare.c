@@ -1394,7 +1394,7 @@ cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    info_of(sides[j], rel), info_of(sides[j], ver));
 	for (i = 0; i < nwarn; i++)
 		fprintf(fp, "warning: %s\n", warn[i]);
-	fprintf(fp, "\n%-12s %12s %12s %9s  %-22s %s\n", "usec", a->name,
+	fprintf(fp, "\n%-12s %12s %12s %9s  %-22s %s\n", "us", a->name,
 	    b->name, "change", "99% CI of change", "verdict");
 	for (i = 0; i < nrows; i++)
 		print_row(fp, &rows[i]);

@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -19,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +35,8 @@ struct collector {
 	const struct config	*cfg;
 	struct result		*res;
 	FILE			*log;
+	int			 json_fd;	/* --json=FILE, opened early */
+	int			 plot_fd;	/* --plot=FILE */
 	int			 progress;	/* stderr is a tty, not -q */
 	int			 shown;		/* a progress line is up */
 };
@@ -47,6 +51,7 @@ struct runs {
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
+volatile sig_atomic_t got_tstp;
 
 static const char *progname = "latt";
 
@@ -59,10 +64,12 @@ static int	 report_failure(const struct config *, const struct result *);
 static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
+static int	 claim_output(const char *);
+static FILE	*open_report(const char *, int *);
 static int	 close_output(FILE *, const char *);
-static int	 write_json(const char *, const struct config *,
+static int	 write_json(const char *, int *, const struct config *,
 		    const struct result *, const struct runs *);
-static int	 write_plot(const char *, const struct config *,
+static int	 write_plot(const char *, int *, const struct config *,
 		    const struct result *);
 static void	 print_summary(const struct config *, const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
@@ -81,8 +88,10 @@ static void	 free_result(const struct config *, struct result *);
 static int	 compare_baseline(const struct config *, const struct result *,
 		    const struct runs *, struct cmp_side *,
 		    const struct cmp_gate *);
-static int	 terminal_width(void);
+static int	 terminal_width(int);
+static int	 terminal_elsewhere(pid_t);
 static void	 report_break(const struct config *, const struct brk *);
+static int64_t	 wall_ns(void);
 
 int
 main(int argc, char *argv[])
@@ -118,6 +127,7 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
+	res.wl.tty = -1;
 	memset(&total, 0, sizeof(total));
 	memset(&runs, 0, sizeof(runs));
 	if (setup_outputs(&cfg, &res, &col) == -1 ||
@@ -208,6 +218,7 @@ measure_once(const struct config *cfg, struct result *res,
 	    res->timeline != NULL;
 	eng = clients_start(cfg, res);
 	res->start = now_ns();
+	res->start_wall = wall_ns();
 	if (res->stop == STOP_NONE) {
 		if (workload_start(cfg, &res->wl) == -1) {
 			res->stop = STOP_ERROR;
@@ -264,7 +275,15 @@ reset_result(struct result *res)
 		blocks_reset(keep.timer_blocks);
 	if (keep.timeline != NULL) {
 		timeline_free(keep.timeline);
-		keep.timeline = timeline_new();
+		if ((keep.timeline = timeline_new()) != NULL &&
+		    timeline_keep_quantiles(keep.timeline) == -1) {
+			timeline_free(keep.timeline);
+			keep.timeline = NULL;
+		}
+	}
+	if (keep.timer_timeline != NULL) {
+		timeline_free(keep.timer_timeline);
+		keep.timer_timeline = timeline_new();
 	}
 	memset(res, 0, sizeof(*res));
 	res->lat = keep.lat;
@@ -273,7 +292,9 @@ reset_result(struct result *res)
 	res->lat_blocks = keep.lat_blocks;
 	res->timer_blocks = keep.timer_blocks;
 	res->timeline = keep.timeline;
+	res->timer_timeline = keep.timer_timeline;
 	res->clients = keep.clients;
+	res->wl.tty = -1;
 }
 
 /* The totals of --repeat: statistics of their own; -1 after saying why. */
@@ -326,6 +347,16 @@ merge_result(struct result *total, const struct result *res)
 		total->stalls[total->nstalls + i] = res->stalls[i];
 	total->nstalls += res->nstalls;
 	total->stall_total += res->stall_total;
+	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX &&
+	    total->nsuspend + i < SUSPEND_MAX; i++)
+		total->susp[total->nsuspend + i] = res->susp[i];
+	total->nsuspend += res->nsuspend;
+	total->suspended += res->suspended;
+	total->susp_dropped += res->susp_dropped;
+	if (total->start_wall == 0)
+		total->start_wall = res->start_wall;
+	total->wl_stopsig = res->wl_stopsig;
+	total->wl_stop_at = res->wl_stop_at;
 }
 
 /*
@@ -384,6 +415,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	unsigned i;
 
 	memset(col, 0, sizeof(*col));
+	col->json_fd = col->plot_fd = -1;
 	col->cfg = cfg;
 	col->res = res;
 	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
@@ -423,11 +455,23 @@ setup_outputs(const struct config *cfg, struct result *res,
 			return -1;
 		}
 	}
-	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
+	if (cfg->plot_path != NULL && ((res->timeline = timeline_new()) ==
+	    NULL || timeline_keep_quantiles(res->timeline) == -1 ||
+	    (res->timer_timeline = timeline_new()) == NULL)) {
 		fprintf(stderr, "%s: timeline_new: %s\n", progname,
 		    strerror(errno));
 		return -1;
 	}
+	/*
+	 * Every output file is opened now, so that a bad path fails before
+	 * a client is forked; the reports are written into them at the end.
+	 */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
+	    (col->json_fd = claim_output(cfg->json_path)) == -1)
+		return -1;
+	if (cfg->plot_path != NULL &&
+	    (col->plot_fd = claim_output(cfg->plot_path)) == -1)
+		return -1;
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
@@ -455,6 +499,53 @@ open_output(const char *path)
 	return fp;
 }
 
+/*
+ * Opens a report file before the run without truncating it, so that an
+ * earlier report is only replaced once the new one is written.  Returns
+ * the descriptor, or -1 after saying why.
+ */
+static int
+claim_output(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) == -1)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+	return fd;
+}
+
+/*
+ * The stream of a report file at the end: through the descriptor opened
+ * before the run (a regular file is truncated first), or stdout for "-".
+ * Returns NULL after saying why.
+ */
+static FILE *
+open_report(const char *path, int *fd)
+{
+	struct stat sb;
+	FILE *fp;
+
+	errno = 0;
+	if (*fd == -1)
+		return open_output(path);
+	if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    ftruncate(*fd, 0) == -1) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	if ((fp = fdopen(*fd, "w")) == NULL) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		close(*fd);
+	}
+	*fd = -1;
+	return fp;
+}
+
 /* Flushes and closes an output file; -1 after saying why it failed. */
 static int
 close_output(FILE *fp, const char *path)
@@ -477,13 +568,12 @@ close_output(FILE *fp, const char *path)
 
 /* Writes the results file: the totals and the runs; -1 after saying why. */
 static int
-write_json(const char *path, const struct config *cfg,
+write_json(const char *path, int *fd, const struct config *cfg,
     const struct result *total, const struct runs *runs)
 {
 	FILE *fp;
 
-	errno = 0;
-	if ((fp = open_output(path)) == NULL)
+	if ((fp = open_report(path, fd)) == NULL)
 		return -1;
 	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
 	return close_output(fp, path);
@@ -491,13 +581,12 @@ write_json(const char *path, const struct config *cfg,
 
 /* Writes the SVG plot of the last run; -1 after saying why. */
 static int
-write_plot(const char *path, const struct config *cfg,
+write_plot(const char *path, int *fd, const struct config *cfg,
     const struct result *res)
 {
 	FILE *fp;
 
-	errno = 0;
-	if ((fp = open_output(path)) == NULL)
+	if ((fp = open_report(path, fd)) == NULL)
 		return -1;
 	plot_write(fp, cfg, res);
 	return close_output(fp, path);
@@ -512,7 +601,8 @@ print_summary(const struct config *cfg, const struct result *res)
 		if (cfg->per_client && cfg->repeat == 1)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram && cfg->repeat == 1)
-			report_histogram(stdout, res, terminal_width());
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
 	}
 	fflush(stdout);
 }
@@ -534,15 +624,16 @@ write_outputs(const struct config *cfg, struct result *res,
 		if (cfg->per_client)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
-			report_histogram(stdout, res, terminal_width());
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_json(cfg->json_path, cfg, res, runs) == -1)
+	    write_json(cfg->json_path, &col->json_fd, cfg, res, runs) == -1)
 		status = EXIT_RUNTIME;
 	if (cfg->plot_path != NULL && col->res->timeline != NULL &&
-	    write_plot(cfg->plot_path, cfg, col->res) == -1)
+	    write_plot(cfg->plot_path, &col->plot_fd, cfg, col->res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */
@@ -620,6 +711,8 @@ free_result(const struct config *cfg, struct result *res)
 	res->clients = NULL;
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+	timeline_free(res->timer_timeline);
+	res->timer_timeline = NULL;
 	blocks_free(res->lat_blocks);
 	blocks_free(res->timer_blocks);
 	free(res->lat_blocks);
@@ -627,16 +720,28 @@ free_result(const struct config *cfg, struct result *res)
 	res->lat_blocks = res->timer_blocks = NULL;
 }
 
-/* The width of the terminal on stdout, or 80 when it is not one. */
+/* The width of the terminal on fd, or 80 when it is not one. */
 static int
-terminal_width(void)
+terminal_width(int fd)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) &&
-	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
 		return ws.ws_col;
 	return 80;
+}
+
+/*
+ * Whether latt runs in the background of the terminal on stderr (bg, or
+ * "latt ... &"): the terminal is another job's then, and the progress line
+ * stays off it.  The workload's group holding it counts as latt's.
+ */
+static int
+terminal_elsewhere(pid_t workload)
+{
+	pid_t fg = tcgetpgrp(STDERR_FILENO);
+
+	return fg > 0 && fg != getpgrp() && fg != workload;
 }
 
 /*
@@ -702,6 +807,14 @@ report_failure(const struct config *cfg, const struct result *res)
 	default:
 		break;
 	}
+	if (res->wl_stopsig != 0) {
+		fprintf(stderr, "%s: the workload was stopped by SIG%s from "
+		    "outside latt, %.3f s into the run: the run ended there\n",
+		    progname, sigabbrev_np(res->wl_stopsig) != NULL ?
+		    sigabbrev_np(res->wl_stopsig) : "?",
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		return EXIT_WORKLOAD;
+	}
 	if (workload_failed(&res->wl)) {
 		if (res->wl.exec_errno)
 			fprintf(stderr, "%s: cannot run the workload: %s\n",
@@ -722,23 +835,23 @@ report_failure(const struct config *cfg, const struct result *res)
 static void
 report_break(const struct config *cfg, const struct brk *b)
 {
-	char who[32];
+	char who[32], late[32];
 
 	if (b->timer)
 		snprintf(who, sizeof(who), "the timer");
 	else
 		snprintf(who, sizeof(who), "client %u", b->client);
+	fmt_time(late, sizeof(late), (double)b->latency, 0, "us");
 	if (b->err != 0)
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; writing %s failed: %s\n", progname, who,
-		    (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
+		    late, (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
 		    strerror(b->err));
 	else
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; tracing stopped, marker in %s/trace\n",
-		    progname, who, (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir);
+		    progname, who, late, (double)b->when / NSEC_PER_SEC,
+		    cfg->trace.dir);
 }
 
 /*
@@ -752,6 +865,17 @@ collect_sink(void *arg, const struct sample *s)
 	struct result *res = col->res;
 	struct client_stats *cs;
 
+	/* A timer sample: the plot's timer series and a log row, client -1. */
+	if (s->timer) {
+		if (res->timer_timeline != NULL)
+			timeline_add(res->timer_timeline, s->when, s->latency);
+		if (col->log != NULL && fprintf(col->log,
+		    "%lld,%llu,-1,%d,%lld,-1\n", (long long)s->when,
+		    (unsigned long long)s->round, (int)s->cpu,
+		    (long long)s->latency) < 0)
+			return -1;
+		return 0;
+	}
 	if (res->clients != NULL) {
 		cs = &res->clients[s->client];
 		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
@@ -784,8 +908,10 @@ collect_tick(void *arg, const struct result *res)
 
 	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
 		return -1;
-	if (col->progress && now - res->start >= PROGRESS_AFTER) {
-		report_progress(stderr, res, now);
+	if (col->progress && now - res->start >= PROGRESS_AFTER &&
+	    !terminal_elsewhere(res->wl.pid)) {
+		report_progress(stderr, col->cfg, res, now,
+		    terminal_width(STDERR_FILENO));
 		col->shown = 1;
 	}
 	return 0;
@@ -795,6 +921,12 @@ static void
 on_stop(int sig)
 {
 	got_stop = sig;
+}
+
+static void
+on_tstp(int sig)
+{
+	got_tstp = sig;
 }
 
 static void
@@ -820,14 +952,32 @@ setup_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
+	sa.sa_handler = on_tstp;
+	sigaction(SIGTSTP, &sa, NULL);
+	/* A stopped workload is noticed: no SA_NOCLDSTOP. */
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
-	sa.sa_flags = 0;
 	sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * latt hands the terminal to the workload and takes it back
+	 * (tcsetpgrp), and writes its progress and summary wherever the
+	 * terminal is: a SIGTTOU must never stop it.
+	 */
+	sigaction(SIGTTOU, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The wall clock, for the reports' date only (never for measuring). */
+static int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* A closed stdin, stdout or stderr would be reused by a pipe: fill them. */
