@@ -1,26 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The JSON report: writes a finished run as one JSON object in the schema
- * of docs/json-schema.md (schema_version 1), with the environment the run
- * took place in.  Strings are always valid JSON and valid UTF-8: control
+ * of docs/json-schema.md (schema_version 2), with every setting that moves
+ * the numbers and the environment the run took place in.  The top level
+ * holds the totals of all runs (--repeat); "runs" holds each run, with the
+ * per-block histograms that latt compare resamples.  Strings are always valid JSON and valid UTF-8: control
  * characters, quotes and backslashes are escaped, and every byte that is
  * not part of a well-formed UTF-8 sequence becomes U+FFFD.
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonread.h"
 #include "latt.h"
 
-#define SCHEMA_VERSION	1
+#define SCHEMA_VERSION	2
 #define SMALL_FILE_MAX	65536	/* /proc/cmdline and friends */
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
@@ -33,22 +36,30 @@ static void	 put_double(FILE *, double);
 static void	 put_key(FILE *, int *, const char *);
 static void	 put_member(FILE *, int *, const char *);
 static void	 put_str_or_null(FILE *, const char *);
+static void	 put_policy(FILE *, int);
+static void	 put_int_or_null(FILE *, int, long long);
+static char	*cpu_model(void);
+static char	*cpufreq_governors(void);
+static const char *virtualization(void);
 static char	*read_small_file(const char *);
 static void	 put_parameters(FILE *, const struct config *);
-static void	 put_environment(FILE *, const struct sched_info *);
+static void	 put_environment(FILE *, const struct config *,
+		    const struct sched_info *);
 static void	 put_scheduler(FILE *, const struct sched_info *);
 static void	 put_classes(FILE *, const struct config *,
-		    const struct result *);
-static void	 put_int_or_null(FILE *, int, long long);
+		    const struct result *, int);
 static void	 put_workload(FILE *, const struct workload *);
 static void	 put_run(FILE *, const struct config *, const struct result *);
-static void	 put_series(FILE *, const struct stats *, int with_client);
+static void	 put_series(FILE *, const struct stats *, int with_client,
+		    const struct blocks *);
 static void	 put_loads(FILE *, const struct workload *);
+static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
 
 int
-json_write(FILE *fp, const struct config *cfg, const struct result *res)
+json_write(FILE *fp, const struct config *cfg, const struct result *total,
+    unsigned nruns, const char *runs)
 {
 	int first = 1;
 
@@ -62,26 +73,58 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 	put_key(fp, &first, "parameters");
 	put_parameters(fp, cfg);
 	put_key(fp, &first, "environment");
-	put_environment(fp, &res->sched);
+	put_environment(fp, cfg, &total->sched);
 	put_key(fp, &first, "workload");
-	put_workload(fp, &res->wl);
+	put_workload(fp, &total->wl);
 	put_key(fp, &first, "run");
-	put_run(fp, cfg, res);
+	put_run(fp, cfg, total);
+	put_key(fp, &first, "nruns");
+	fprintf(fp, "%u", nruns);
 	put_key(fp, &first, "latency");
-	put_series(fp, &res->lat, 1);
+	put_series(fp, &total->lat, 1, NULL);
 	put_key(fp, &first, "timer");
-	put_series(fp, &res->timer, 0);
+	put_series(fp, &total->timer, 0, NULL);
 	if (cfg->work_kb > 0) {
 		put_key(fp, &first, "work");
-		put_series(fp, &res->work, 1);
+		put_series(fp, &total->work, 1, NULL);
 	}
 	put_key(fp, &first, "loads");
-	put_loads(fp, &res->wl);
+	put_loads(fp, &total->wl);
 	put_key(fp, &first, "per_client");
-	put_per_client(fp, cfg, res);
+	put_per_client(fp, cfg, total);
 	put_key(fp, &first, "classes");
-	put_classes(fp, cfg, res);
-	fputs("\n}\n", fp);
+	put_classes(fp, cfg, total, 0);
+	put_key(fp, &first, "runs");
+	fputs("[", fp);
+	fputs(runs, fp);
+	fputs("\n  ]\n}\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
+
+/*
+ * One run, as an element of "runs": what ended it, its workload and
+ * loads, and its series with their blocks.
+ */
+int
+json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	fputs("\n  {\"run\": ", fp);
+	put_run(fp, cfg, res);
+	fputs(",\n  \"workload\": ", fp);
+	put_workload(fp, &res->wl);
+	fputs(",\n  \"latency\": ", fp);
+	put_series(fp, &res->lat, 1, res->lat_blocks);
+	fputs(",\n  \"timer\": ", fp);
+	put_series(fp, &res->timer, 0, res->timer_blocks);
+	if (cfg->work_kb > 0) {
+		fputs(",\n  \"work\": ", fp);
+		put_series(fp, &res->work, 1, NULL);
+	}
+	fputs(",\n  \"loads\": ", fp);
+	put_loads(fp, &res->wl);
+	fputs(",\n  \"classes\": ", fp);
+	put_classes(fp, cfg, res, 1);
+	fputs("}", fp);
 	return ferror(fp) ? -1 : 0;
 }
 
@@ -95,41 +138,6 @@ put_key(FILE *fp, int *first, const char *key)
 	fputs("\n  ", fp);
 	put_string(fp, key);
 	fputs(": ", fp);
-}
-
-/*
- * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
- * when s does not start one: a stray continuation byte, a truncated or
- * overlong sequence, a surrogate, or a code point above U+10FFFF.
- */
-size_t
-json_utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 /* The same, one level deeper: a member of a top-level member. */
@@ -280,6 +288,27 @@ put_parameters(FILE *fp, const struct config *cfg)
 		fprintf(fp, "%u", cfg->work_kb);
 	else
 		fputs("null", fp);
+	put_member(fp, &first, "policy");
+	put_policy(fp, cfg->policy);
+	put_member(fp, &first, "priority");
+	put_int_or_null(fp, cfg->policy == SCHED_FIFO ||
+	    cfg->policy == SCHED_RR, cfg->prio);
+	put_member(fp, &first, "nice");
+	put_int_or_null(fp, cfg->set_nice, cfg->nice);
+	put_member(fp, &first, "cpus");
+	if (cfg->cpus != NULL) {
+		fputc('[', fp);
+		for (i = 0; i < (int)cfg->ncpus; i++)
+			fprintf(fp, "%s%d", i > 0 ? ", " : "", cfg->cpus[i]);
+		fputc(']', fp);
+	} else
+		fputs("null", fp);
+	put_member(fp, &first, "parent_cpu");
+	put_int_or_null(fp, cfg->parent_cpu >= 0, cfg->parent_cpu);
+	put_member(fp, &first, "mlock");
+	fputs(cfg->mlock ? "true" : "false", fp);
+	put_member(fp, &first, "repeat");
+	fprintf(fp, "%u", cfg->repeat);
 	put_member(fp, &first, "bare");
 	fputs(cfg->bare ? "true" : "false", fp);
 	put_member(fp, &first, "loop");
@@ -298,6 +327,44 @@ put_parameters(FILE *fp, const struct config *cfg)
 	else
 		fputs("null", fp);
 	fputs("\n  }", fp);
+}
+
+/* A scheduling policy by name, or null when latt left it as inherited. */
+static void
+put_policy(FILE *fp, int policy)
+{
+	switch (policy) {
+	case -1:
+		fputs("null", fp);
+		break;
+	case SCHED_OTHER:
+		put_string(fp, "other");
+		break;
+	case SCHED_BATCH:
+		put_string(fp, "batch");
+		break;
+	case SCHED_IDLE:
+		put_string(fp, "idle");
+		break;
+	case SCHED_FIFO:
+		put_string(fp, "fifo");
+		break;
+	case SCHED_RR:
+		put_string(fp, "rr");
+		break;
+	default:
+		fprintf(fp, "%d", policy);
+		break;
+	}
+}
+
+static void
+put_int_or_null(FILE *fp, int present, long long v)
+{
+	if (present)
+		fprintf(fp, "%lld", v);
+	else
+		fputs("null", fp);
 }
 
 /*
@@ -330,12 +397,13 @@ read_small_file(const char *path)
 }
 
 static void
-put_environment(FILE *fp, const struct sched_info *si)
+put_environment(FILE *fp, const struct config *cfg,
+    const struct sched_info *si)
 {
 	struct utsname u, *up = NULL;
 	char host[256], *s;
 	long ncpu;
-	int first = 1, slack;
+	int first = 1;
 
 	if (uname(&u) == 0)
 		up = &u;
@@ -368,16 +436,109 @@ put_environment(FILE *fp, const struct sched_info *si)
 	free(s);
 	put_member(fp, &first, "preemption");
 	put_str_or_null(fp, si->preemption);
+	/* What compare warns about: "fair", or "sched_ext: OPS". */
 	put_member(fp, &first, "scheduler");
-	put_scheduler(fp, si);
-	put_member(fp, &first, "timer_slack_ns");
-	if ((slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) >= 0)
-		fprintf(fp, "%d", slack);
+	if (si->ext_state != NULL && strcmp(si->ext_state, "enabled") == 0)
+		fprintf(fp, "\"sched_ext: %s\"", si->ext_ops != NULL ?
+		    si->ext_ops : "?");
 	else
-		fputs("null", fp);
+		put_string(fp, "fair");
+	put_member(fp, &first, "scheduler_detail");
+	put_scheduler(fp, si);
+	put_member(fp, &first, "cpufreq_governor");
+	s = cpufreq_governors();
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "smt");
+	s = read_small_file("/sys/devices/system/cpu/smt/control");
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "cpu_model");
+	s = cpu_model();
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "virtualization");
+	put_str_or_null(fp, virtualization());
+	/* The slack the workload inherited (latt's own is 1 ns). */
+	put_member(fp, &first, "timer_slack_ns");
+	fprintf(fp, "%lu", cfg->inherited_slack);
 	put_member(fp, &first, "latt_version");
 	put_string(fp, LATT_VERSION);
 	fputs("\n  }", fp);
+}
+
+/*
+ * The cpufreq governors of the online CPUs, each once in the order first
+ * seen ("performance" or "schedutil,performance"); NULL without cpufreq.
+ */
+static char *
+cpufreq_governors(void)
+{
+	char path[96], *g, *out = NULL, *n;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
+		    "cpufreq/scaling_governor", cpu);
+		if ((g = read_small_file(path)) == NULL)
+			continue;
+		if (out == NULL)
+			out = g;
+		else {
+			if (strstr(out, g) == NULL) {
+				if (asprintf(&n, "%s,%s", out, g) != -1) {
+					free(out);
+					out = n;
+				}
+			}
+			free(g);
+		}
+	}
+	return out;
+}
+
+/* The first "model name" of /proc/cpuinfo, or NULL. */
+static char *
+cpu_model(void)
+{
+	char *info, *p, *e;
+
+	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+		return NULL;
+	p = strstr(info, "model name");
+	if (p == NULL || (p = strchr(p, ':')) == NULL) {
+		free(info);
+		return NULL;
+	}
+	p += strspn(p + 1, " \t") + 1;
+	if ((e = strchr(p, '\n')) != NULL)
+		*e = '\0';
+	p = strdup(p);
+	free(info);
+	return p;
+}
+
+/*
+ * "hypervisor" when the CPU says it runs under one (the cpuinfo flag),
+ * or the type of /sys/hypervisor; "none" otherwise.
+ */
+static const char *
+virtualization(void)
+{
+	static char type[64];
+	char *s, *info;
+	int found;
+
+	if ((s = read_small_file("/sys/hypervisor/type")) != NULL) {
+		snprintf(type, sizeof(type), "%s", s);
+		free(s);
+		return type;
+	}
+	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+		return NULL;
+	found = strstr(info, " hypervisor") != NULL;
+	free(info);
+	return found ? "hypervisor" : "none";
 }
 
 static void
@@ -507,7 +668,8 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
  * client (it is not for the timer series).
  */
 static void
-put_series(FILE *fp, const struct stats *st, int with_client)
+put_series(FILE *fp, const struct stats *st, int with_client,
+    const struct blocks *bl)
 {
 	const struct hist *h = &st->hist;
 	int64_t pct[NQUANTILES];
@@ -559,7 +721,46 @@ put_series(FILE *fp, const struct stats *st, int with_client)
 		bfirst = 0;
 	}
 	fputs(bfirst ? "]}" : "\n    ]}", fp);
+	if (bl != NULL)
+		put_blocks(fp, bl);
 	fputs("\n  }", fp);
+}
+
+/*
+ * The blocks of a series: each block's samples, extremes and non-empty
+ * buckets as a flat [index, count, index, count...] (index nbuckets: the
+ * overflow), one line a block.
+ */
+static void
+put_blocks(FILE *fp, const struct blocks *bl)
+{
+	const struct block *b;
+	size_t i, j;
+	int first;
+
+	fprintf(fp, ",\n    \"blocks\": {\"sub_bits\": %u, "
+	    "\"rounds_per_block\": %llu, \"list\": [",
+	    bl->b[0].hist.sub_bits, (unsigned long long)bl->rounds_per);
+	for (i = 0; i < bl->nused; i++) {
+		b = &bl->b[i];
+		fprintf(fp, "%s\n      {\"samples\": %llu, \"min_ns\": %lld, "
+		    "\"max_ns\": %lld, \"buckets\": [", i > 0 ? "," : "",
+		    (unsigned long long)b->n, (long long)b->min,
+		    (long long)b->max);
+		first = 1;
+		for (j = 0; j < b->hist.nbuckets; j++)
+			if (b->hist.counts[j] > 0) {
+				fprintf(fp, "%s%zu,%llu", first ? "" : ",", j,
+				    (unsigned long long)b->hist.counts[j]);
+				first = 0;
+			}
+		if (b->hist.overflow > 0)
+			fprintf(fp, "%s%zu,%llu", first ? "" : ",",
+			    b->hist.nbuckets,
+			    (unsigned long long)b->hist.overflow);
+		fputs("]}", fp);
+	}
+	fputs(bl->nused > 0 ? "\n    ]}" : "]}", fp);
 }
 
 static void
@@ -612,15 +813,6 @@ put_loads(FILE *fp, const struct workload *wl)
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
 }
 
-static void
-put_int_or_null(FILE *fp, int present, long long v)
-{
-	if (present)
-		fprintf(fp, "%lld", v);
-	else
-		fputs("null", fp);
-}
-
 /* The scheduler in use: see struct sched_info. */
 static void
 put_scheduler(FILE *fp, const struct sched_info *si)
@@ -652,12 +844,15 @@ put_scheduler(FILE *fp, const struct sched_info *si)
 }
 
 /*
- * The classes of -c N:ATTR...: what was asked, what the kernel read back
- * for the class's first client, and the latency series of its clients.
- * An empty array without classes.
+ * The classes of -c N:ATTR...: at the top level what was asked, what the
+ * kernel read back for the class's first client, and the latency series
+ * of its clients (over all runs); in a run (in_run), each class's name and
+ * its series with its blocks, for compare.  An empty array without
+ * classes.
  */
 static void
-put_classes(FILE *fp, const struct config *cfg, const struct result *res)
+put_classes(FILE *fp, const struct config *cfg, const struct result *res,
+    int in_run)
 {
 	const struct client_class *cl;
 	const struct sched_req *r;
@@ -666,7 +861,16 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res)
 	int rt, dl;
 
 	fputc('[', fp);
-	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++) {
+	for (i = 0; in_run && res->classes != NULL && i < cfg->nclasses; i++) {
+		fprintf(fp, "%s\n    {\"name\": ", i > 0 ? "," : "");
+		put_string(fp, cfg->classes[i].name);
+		fputs(", \"latency\": ", fp);
+		put_series(fp, &res->classes[i].lat, 1,
+		    res->classes[i].blocks);
+		fputc('}', fp);
+	}
+	for (i = 0; !in_run && res->classes != NULL && i < cfg->nclasses;
+	    i++) {
 		cl = &cfg->classes[i];
 		r = &cl->sched;
 		g = &res->classes[i].got;
@@ -722,7 +926,7 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res)
 			fputc('}', fp);
 		}
 		fputs(",\n     \"latency\": ", fp);
-		put_series(fp, &res->classes[i].lat, 1);
+		put_series(fp, &res->classes[i].lat, 1, NULL);
 		fputc('}', fp);
 	}
 	fputs(res->classes != NULL && cfg->nclasses > 0 ? "\n  ]" : "]", fp);

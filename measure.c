@@ -805,6 +805,8 @@ sleep_to(struct loop *L, int64_t deadline)
 		b.latency = woke - deadline;
 		b.when = deadline - res->start;
 		stats_add(&res->timer, b.latency, 0, b.when);
+		if (res->timer_blocks != NULL)
+			blocks_add(res->timer_blocks, res->nrounds, b.latency);
 		if (L->sink != NULL && timer_sample(res, &b, L->sink,
 		    L->arg) == -1)
 			return -1;
@@ -940,6 +942,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	const struct config *cfg = L->cfg;
 	struct result *res = L->res;
 	struct client *c = &L->eng->c[idx];
+	struct class_result *cr;
 	struct sample s;
 	struct brk b;
 
@@ -973,9 +976,14 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		return 0;
 	}
 	stats_add(&res->lat, s.latency, idx, s.when);
-	if (res->classes != NULL)
-		stats_add(&res->classes[cfg->class_of[idx]].lat, s.latency, idx,
-		    s.when);
+	if (res->classes != NULL) {
+		cr = &res->classes[cfg->class_of[idx]];
+		stats_add(&cr->lat, s.latency, idx, s.when);
+		if (cr->blocks != NULL)
+			blocks_add(cr->blocks, s.round - 1, s.latency);
+	}
+	if (res->lat_blocks != NULL)
+		blocks_add(res->lat_blocks, s.round - 1, s.latency);
 	if (cfg->work_kb > 0)
 		stats_add(&res->work, s.work_ns, idx, s.when);
 	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {

@@ -107,8 +107,10 @@ assert (k["policy"], k["runtime_ns"], k["deadline_ns"], k["period_ns"]) == \
     ("deadline", 100000, 1000000, 2000000), k
 assert c["plain"]["kernel"]["policy"] == "other"
 assert c["plain"]["kernel"]["slice_ns"] > 0
-s = d["environment"]["scheduler"]
+s = d["environment"]["scheduler_detail"]
 assert s["fair"] in ("EEVDF", "CFS") and "sched_ext" in s, s
+assert d["environment"]["scheduler"] in ("fair", "sched_ext: " + str(
+    (s["sched_ext"] or {}).get("ops"))), d["environment"]["scheduler"]
 assert sum(k["latency"]["samples"] for k in d["classes"]) == \
     d["latency"]["samples"]
 EOF
@@ -165,6 +167,35 @@ run_latt "$OUT" "$ERR" -c1 -c2 -d 1 -f5 -t10 --load=none
 grep -q '^Class default-2 ' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
     bad "two plain -c: $(grep '^Class' "$OUT" | tr '\n' '|') $(short "$ERR")"
 verdict "-c1 -c2 are two classes of 3 clients in all"
+
+# --- compare: rows per class ------------------------------------------------
+# Three short runs with two classes, compared with themselves: every class
+# gets its rows, labelled with its name, and a gate can name a class.
+run_latt "$OUT" "$ERR" -c1:name=fast:slice=100us -c1 -d 1 -f1 -t3 --load=none \
+    --repeat=3 --json="$TMP/cmp.json"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+python3 - "$TMP/cmp.json" >"$TMP/py" 2>&1 <<'EOF2' || bad "JSON runs: $(short "$TMP/py")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["runs"]) == 3
+for r in d["runs"]:
+    names = [c["name"] for c in r["classes"]]
+    assert names == ["fast", "default"], names
+    assert sum(c["latency"]["samples"] for c in r["classes"]) == \
+        r["latency"]["samples"]
+    assert all("blocks" in c["latency"] for c in r["classes"])
+EOF2
+timeout 60 "$LATT" compare --fail-if-worse=fast.p50=5% "$TMP/cmp.json" \
+    "$TMP/cmp.json" >"$OUT" 2>"$ERR"
+rc=$?
+[ "$rc" -eq 0 ] || bad "compare exit $rc: $(short "$ERR")"
+for r in "fast p50" "fast mean" "default mean" "default max" "timer p50"; do
+	grep -q "^$r  *[0-9]" "$OUT" || bad "no row '$r': $(short "$OUT")"
+done
+grep -q '^gate: fast.p50: not applied' "$OUT" &&
+    bad "the gate did not find the class: $(grep ^gate "$OUT")"
+grep -q '^fast p99 ' "$OUT" || bad "no row 'fast p99'"
+verdict "compare: rows per class (fast p50, default max ...), a gate on fast.p50"
 
 # --- nice -10 against nice 19 under a cpu load --------------------------------
 # Measured here: the nice 19 class's median is 1.5 to 2.4 times the nice
