@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "explain.h"
 #include "latt.h"
 
 #define SPARE_FDS	64		/* descriptors beyond two a client */
@@ -72,6 +74,7 @@ main(int argc, char *argv[])
 	struct cmp_side base;
 	struct cmp_gate gate;
 	struct engine *eng;
+	char err[PATH_MAX + 256];
 	int status, stopsig, wstatus;
 	int need_sink;
 
@@ -86,11 +89,22 @@ main(int argc, char *argv[])
 		if (cfg.fail_if_worse != NULL)
 			cmp_gate_parse(&gate, cfg.fail_if_worse);
 	}
+	/*
+	 * --explain: latt's own tracefs instance, made now so that a
+	 * missing tracefs or right is a usage error before anything runs.
+	 */
+	if (cfg.explain > 0 && explain_open(&cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: explain: %s\n", progname, err);
+		free(cfg.cpus);
+		trace_close(&cfg.trace);
+		return EXIT_USAGE;
+	}
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
 	    tune_parent(&cfg) == -1) {
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
+		explain_close(&cfg);
 		return EXIT_RUNTIME;
 	}
 	/* Orphans of the workload come back to us, to be reaped. */
@@ -101,10 +115,11 @@ main(int argc, char *argv[])
 		free_result(&cfg, &res);
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
+		explain_close(&cfg);
 		return EXIT_RUNTIME;
 	}
 	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
-	    res.timeline != NULL;
+	    res.timeline != NULL || cfg.explain > 0;
 
 	eng = clients_start(&cfg, &res);
 	res.start = now_ns();
@@ -121,6 +136,12 @@ main(int argc, char *argv[])
 		res.fail_what = "sched_setaffinity (parent-cpu)";
 		res.fail_errno = errno;
 	}
+	if (res.stop == STOP_NONE && cfg.explain > 0 &&
+	    explain_start(&cfg) == -1) {
+		res.stop = STOP_ERROR;
+		res.fail_what = "explain: enabling the trace events";
+		res.fail_errno = errno;
+	}
 	if (res.stop == STOP_NONE)
 		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
 		    col.log != NULL || col.progress ? collect_tick : NULL,
@@ -134,6 +155,11 @@ main(int argc, char *argv[])
 	stopsig = res.stop == STOP_SIGNAL ? res.stop_signal : SIGTERM;
 	workload_stop(&res.wl, stopsig);
 	clients_stop(eng, &res);
+	/* The autopsy reads the trace once everything has stopped. */
+	if (cfg.explain > 0) {
+		explain_read(&cfg, &res);
+		explain_close(&cfg);
+	}
 
 	wstatus = write_outputs(&cfg, &res, &col);
 	status = report_failure(&cfg, &res);
@@ -159,6 +185,7 @@ main(int argc, char *argv[])
 	free_result(&cfg, &res);
 	free(cfg.cpus);
 	trace_close(&cfg.trace);
+	explain_close(&cfg);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: stdout: %s\n", progname, strerror(errno));
 		if (status == EXIT_OK)
@@ -207,6 +234,11 @@ setup_outputs(const struct config *cfg, struct result *res,
 				return -1;
 			}
 		}
+	}
+	if (cfg->explain > 0 &&
+	    (res->worst = calloc(cfg->explain, sizeof(*res->worst))) == NULL) {
+		fprintf(stderr, "%s: calloc: %s\n", progname, strerror(errno));
+		return -1;
 	}
 	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
 		fprintf(stderr, "%s: timeline_new: %s\n", progname,
@@ -291,6 +323,8 @@ write_outputs(const struct config *cfg, struct result *res,
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
 			report_histogram(stdout, res, terminal_width());
+		if (res->autopsy != NULL)
+			report_explain(stdout, res);
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
@@ -373,6 +407,7 @@ free_result(const struct config *cfg, struct result *res)
 	res->clients = NULL;
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+	explain_free(res);
 }
 
 /* The width of the terminal on stdout, or 80 when it is not one. */
@@ -509,6 +544,8 @@ collect_sink(void *arg, const struct sample *s)
 	}
 	if (res->timeline != NULL)
 		timeline_add(res->timeline, s->when, s->latency);
+	if (col->cfg->explain > 0)
+		explain_keep(col->cfg, res, s);
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;

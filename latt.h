@@ -6,7 +6,8 @@
  * measure.c owns the clients and the measurement loop, workload.c starts
  * and stops everything that runs beside the measurement, tune.c places and
  * prioritises latt's own processes,
- * trace.c talks to tracefs, report.c prints finished results as text,
+ * trace.c talks to tracefs, explain.c reads latt's own trace instance
+ * after the run (--explain), report.c prints finished results as text,
  * json.c writes them as JSON and plot.c draws them as SVG.
  */
 #ifndef LATT_H
@@ -82,6 +83,19 @@ struct trace {
 	int		 on_fd;		/* tracing_on */
 };
 
+/*
+ * --explain: latt's own tracefs instance (explain.c), made before the run
+ * and removed at its end; a keeper process removes it if latt dies.
+ */
+struct tinst {
+	char		*top;		/* the tracefs mount */
+	char		*dir;		/* top/instances/latt-PID */
+	int		 made;		/* dir exists and is ours to remove */
+	pid_t		 keeper;	/* 0: none */
+	int		 keeper_fd;	/* its pipe; closing it lets it go */
+	unsigned	 buf_kb;	/* buffer_size_kb, a CPU */
+};
+
 struct config {
 	unsigned	 nclients;
 	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
@@ -116,6 +130,8 @@ struct config {
 	unsigned long	 inherited_slack;	/* timer slack to give the workload */
 	int64_t		 breaktrace;	/* ns; 0: off */
 	struct trace	 trace;
+	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
+	struct tinst	 inst;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
 
@@ -246,6 +262,12 @@ struct result {
 	int		 dead_status;	/* wait status, or -1 if not reaped */
 	struct workload	 wl;
 	struct brk	 brk;		/* with STOP_BREAK */
+	/* --explain: the K worst samples, worst first, and the last one. */
+	struct sample	*worst;
+	unsigned	 nworst;
+	struct sample	 last;
+	int		 have_last;
+	struct autopsy	*autopsy;	/* read after the run, or NULL */
 };
 
 /* Flags set by latt.c's signal handlers, read by the loops. */
@@ -290,6 +312,7 @@ int	 tune_client(const struct config *, unsigned, const char **);
 void	 tune_workload(const struct config *);
 
 /* trace.c */
+char	*trace_find(void);
 int	 trace_open(struct trace *, const char **);
 int	 trace_is_on(const struct trace *);
 int	 trace_break(const struct trace *, const struct brk *);

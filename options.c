@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "latt.h"
 
 #define MAX_CLIENTS	1000000
@@ -83,6 +84,7 @@ enum {
 	OPT_FAIL_ABOVE,
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
+	OPT_EXPLAIN,
 };
 
 static const struct option longopts[] = {
@@ -102,6 +104,7 @@ static const struct option longopts[] = {
 	{ "nice",	required_argument,	NULL,	OPT_NICE },
 	{ "mlock",	no_argument,		NULL,	'm' },
 	{ "breaktrace",	required_argument,	NULL,	OPT_BREAKTRACE },
+	{ "explain",	optional_argument,	NULL,	OPT_EXPLAIN },
 	{ "fail-above",	required_argument,	NULL,	OPT_FAIL_ABOVE },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "quiet",	no_argument,		NULL,	'q' },
@@ -133,6 +136,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->parent_policy = -1;
 	cfg->dma_latency = -1;
 	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
+	cfg->inst.keeper_fd = -1;
 	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
 
@@ -197,6 +201,11 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_FAIL_ABOVE:
 			parse_limits(optarg, cfg);
+			break;
+		case OPT_EXPLAIN:
+			cfg->explain = optarg == NULL ? EXPLAIN_DEFAULT :
+			    (unsigned)parse_num("explain", optarg, 1,
+			    EXPLAIN_MAX);
 			break;
 		case 'v':
 			cfg->verbose = 1;
@@ -632,7 +641,8 @@ usage_error(const char *fmt, ...)
 	"usage: latt [-hmqVv] [-c clients] [-f min-ms] [-t max-ms] [-d time]\n" \
 	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
-	"            [--nice=n] [--breaktrace=us] [--fail-above=spec]\n" \
+	"            [--nice=n] [--breaktrace=us] [--explain[=k]]\n" \
+	"            [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
 	"            [command [arg ...]]\n" \
@@ -674,6 +684,11 @@ help(void)
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
+"      --explain[=K]     after the summary, an autopsy of the K worst\n"
+"                        wake-ups (default 3, at most 100) from latt's own\n"
+"                        tracefs instance: a timeline from the write to the\n"
+"                        wake-up, who had the CPU, the IRQs, and a verdict;\n"
+"                        needs tracefs (root), else exit 2 before the run\n"
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
 "                        p99=500us,max=5ms (min p50 p90 p99 p99.9 p99.99\n"
 "                        max mean stdev; a bare number is microseconds)\n"

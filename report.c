@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "latt.h"
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
@@ -448,4 +449,69 @@ report_progress(FILE *fp, const struct result *res, int64_t now)
 	    (unsigned long long)res->lat.n, usec(res->lat.max), usec(p99),
 	    res->wl.reaped ? "ended" : "running");
 	fflush(fp);
+}
+
+/*
+ * --explain: the autopsy of each kept sample: a header, the timeline from
+ * the send stamp (times in microseconds from it, the CPU where each thing
+ * happened), the split of the latency, and the verdict.
+ */
+void
+report_explain(FILE *fp, const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+	const struct autopsy_sample *as;
+	const struct tl_item *t;
+	char who[48], cpu[16], d[5][32];
+	unsigned i, j;
+
+	fprintf(fp, "\nAutopsy of the %u worst wake-up%s (tracefs instance %s,"
+	    " trace_clock mono, %u KiB a CPU; %llu events read, %llu lost):\n",
+	    res->nworst, res->nworst == 1 ? "" : "s", ap->instance != NULL ?
+	    ap->instance : "?", ap->buf_kb, (unsigned long long)ap->events,
+	    (unsigned long long)ap->lost);
+	if (ap->error != NULL) {
+		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
+		    ap->error, strerror(ap->error_errno));
+		return;
+	}
+	if (ap->lost > 0)
+		fprintf(fp, "\t%llu events were lost to a full buffer: the "
+		    "trace is whole only from %.6f s into the run\n",
+		    (unsigned long long)ap->lost,
+		    (double)ap->covered_from / NSEC_PER_SEC);
+	if (ap->n == 0)
+		fprintf(fp, "\tno samples to explain\n");
+	for (i = 0; i < ap->n; i++) {
+		as = &ap->s[i];
+		if (as->timer)
+			snprintf(who, sizeof(who), "the timer (pid %d)",
+			    (int)as->s.pid);
+		else
+			snprintf(who, sizeof(who), "client %u (pid %d)",
+			    as->s.client, (int)as->s.pid);
+		fprintf(fp, "\n#%u %s: %.3f usec, round %llu, %.6f s into the "
+		    "run%s\n", i + 1, who, usec((double)as->s.latency),
+		    (unsigned long long)as->s.round,
+		    (double)as->s.when / NSEC_PER_SEC, as->broke ?
+		    " (the sample that stopped --breaktrace)" : "");
+		for (j = 0; j < as->ntl; j++) {
+			t = &as->tl[j];
+			if (t->cpu >= 0)
+				snprintf(cpu, sizeof(cpu), "cpu%d", (int)t->cpu);
+			else
+				snprintf(cpu, sizeof(cpu), "-");
+			fprintf(fp, "\t%+12.3f us  %-6s %s\n",
+			    usec((double)t->t), cpu, t->what);
+		}
+		if (as->found)
+			fprintf(fp, "\tsplit: write %s, not runnable %s, in "
+			    "flight %s, runqueue %s, switch-in to stamp %s\n",
+			    explain_dur(as->issue, d[0], sizeof(d[0])),
+			    explain_dur(as->not_runnable, d[1], sizeof(d[1])),
+			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
+			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
+			    explain_dur(as->running, d[4], sizeof(d[4])));
+		fprintf(fp, "\tverdict: %s\n", as->verdict);
+	}
 }
