@@ -91,6 +91,7 @@ enum ev_kind {
 	EV_IDLE_NOIPI,
 	EV_VEC_ENTRY,
 	EV_VEC_EXIT,
+	EV_SYSEXIT,
 	EV_NKINDS
 };
 
@@ -100,7 +101,7 @@ struct evdef {
 	const char	*name;
 	enum ev_kind	 kind;
 	int		 required;	/* without it, --explain cannot run */
-	int		 filtered;	/* comm == latt's own */
+	int		 filtered;	/* 1: comm == latt's own; 2: and read() */
 	int		 vec;		/* irq_vectors: which one */
 	const char	*fields[MAX_FIELDS];
 };
@@ -108,7 +109,7 @@ struct evdef {
 static const struct evdef evdefs[] = {
 	{ "sched", "sched_waking", EV_WAKING, 1, 1, 0,
 	    { "pid", "target_cpu", "comm" } },
-	{ "sched", "sched_wakeup", EV_WAKEUP, 1, 1, 0,
+	{ "sched", "sched_wakeup", EV_WAKEUP, 1, 0, 0,
 	    { "pid", "target_cpu" } },
 	{ "sched", "sched_switch", EV_SWITCH, 1, 0, 0,
 	    { "prev_pid", "prev_prio", "next_pid", "next_prio", "prev_state",
@@ -144,6 +145,8 @@ static const struct evdef evdefs[] = {
 	    { "vector" } },
 	{ "irq_vectors", "irq_work_exit", EV_VEC_EXIT, 0, 0, 4,
 	    { "vector" } },
+	/* latt's own returns from read(): a task seen back in user space. */
+	{ "raw_syscalls", "sys_exit", EV_SYSEXIT, 0, 2, 0, { "id" } },
 };
 #define NEVDEFS		(sizeof(evdefs) / sizeof(evdefs[0]))
 
@@ -180,6 +183,7 @@ struct ev {
 	uint8_t		 kind;
 	uint8_t		 vec;
 	uint8_t		 flags;		/* common_flags */
+	uint8_t		 inferred;	/* a switch out of idle, not traced */
 };
 
 /* The interned strings of a read: comms and IRQ names. */
@@ -224,6 +228,7 @@ static void	 parse_page(const unsigned char *, size_t, unsigned,
 static int	 parse_event(const unsigned char *, size_t, int64_t, unsigned,
 		    struct trace_read *);
 static int	 cmp_ev(const void *, const void *);
+static size_t	 infer_idle_exits(struct trace_read *);
 static void	 analyse(const struct trace_read *, struct autopsy_sample *,
 		    int64_t);
 static uint32_t	 intern(struct strtab *, const char *, size_t);
@@ -238,7 +243,7 @@ int
 explain_open(struct config *cfg, char *err, size_t errlen)
 {
 	struct tinst *in = &cfg->inst;
-	char path[PATH_MAX], val[32];
+	char path[PATH_MAX], val[32], filt[96];
 	unsigned i;
 	long ncpu;
 	FILE *fp;
@@ -311,9 +316,17 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 		 * Only latt's own wake-ups and migrations: a filter that
 		 * the kernel refuses costs buffer space, not correctness.
 		 */
-		if (evdefs[i].filtered && own_comm[0] != '\0') {
+		if (evdefs[i].filtered == 1 && own_comm[0] != '\0') {
 			snprintf(val, sizeof(val), "comm == \"%s\"", own_comm);
 			(void)write_file(path, "filter", val);
+		}
+		/* Unfiltered, every system call would flood the buffer. */
+		if (evdefs[i].filtered == 2) {
+			snprintf(filt, sizeof(filt), "id == %d && comm == "
+			    "\"%s\"", (int)SYS_read, own_comm);
+			if (own_comm[0] == '\0' ||
+			    write_file(path, "filter", filt) == -1)
+				fmts[i].id = 0;
 		}
 	}
 	return 0;
@@ -473,6 +486,8 @@ explain_read(const struct config *cfg, struct result *res)
 	ap->covered_from = newest_oldest == INT64_MIN ? 0 :
 	    newest_oldest - res->start;
 	qsort(tr.ev, tr.nev, sizeof(*tr.ev), cmp_ev);
+	if (infer_idle_exits(&tr) > 0)
+		qsort(tr.ev, tr.nev, sizeof(*tr.ev), cmp_ev);
 	for (i = 0; i < ap->n; i++)
 		analyse(&tr, &ap->s[i], res->start);
 out:
@@ -1027,8 +1042,103 @@ cmp_ev(const void *pa, const void *pb)
 		return a->ts < b->ts ? -1 : 1;
 	if (a->cpu != b->cpu)
 		return a->cpu < b->cpu ? -1 : 1;
+	/* An inferred switch comes before the event it was inferred from. */
+	if (a->inferred != b->inferred)
+		return a->inferred ? -1 : 1;
 	/* One CPU's events at one stamp keep their order: by address. */
 	return a < b ? -1 : a > b;
+}
+
+/* Appends a switch out of idle to pid on cpu at ts, marked as inferred. */
+static int
+add_inferred(struct trace_read *tr, int32_t cpu, pid_t pid, int64_t ts)
+{
+	struct ev sw, *nev;
+	char name[24];
+	size_t ncap;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.ts = ts;
+	sw.cpu = cpu;
+	sw.kind = EV_SWITCH;
+	sw.inferred = 1;
+	sw.b = 120;
+	sw.c = pid;
+	sw.d = -1;
+	snprintf(name, sizeof(name), "swapper/%d", (int)cpu);
+	sw.s1 = intern(&tr->strs, name, strlen(name));
+	if (tr->nev == tr->cap) {
+		ncap = tr->cap * 2;
+		if ((nev = realloc(tr->ev, ncap * sizeof(*nev))) == NULL)
+			return -1;
+		tr->ev = nev;
+		tr->cap = ncap;
+	}
+	tr->ev[tr->nev++] = sw;
+	return 0;
+}
+
+/*
+ * Some kernels do not trace every switch out of the idle task (this
+ * one, on all but the boot CPU).  An idle CPU that then shows a task
+ * running has switched to it: at the first wake-up that made that task
+ * runnable there when it is known, else at the first sign of the task
+ * (an event in its context that is not an interrupt, or its own switch
+ * out).  Such switches are added, marked as inferred.  Returns how many.
+ */
+static size_t
+infer_idle_exits(struct trace_read *tr)
+{
+	struct ev *e;
+	int32_t *cur, *pend, c;
+	int64_t *pend_ts, ts;
+	size_t i, n = tr->nev, added = 0;
+	pid_t who;
+	unsigned k;
+
+	cur = calloc(tr->ncpus + 1, sizeof(*cur));
+	pend = calloc(tr->ncpus + 1, sizeof(*pend));
+	pend_ts = calloc(tr->ncpus + 1, sizeof(*pend_ts));
+	if (cur == NULL || pend == NULL || pend_ts == NULL)
+		goto out;
+	for (k = 0; k < tr->ncpus; k++)
+		cur[k] = -1;
+	for (i = 0; i < n; i++) {
+		e = &tr->ev[i];
+		if (e->kind == EV_WAKEUP && e->b >= 0 &&
+		    (unsigned)e->b < tr->ncpus && cur[e->b] == 0 &&
+		    pend[e->b] == 0) {
+			pend[e->b] = e->a;
+			pend_ts[e->b] = e->ts;
+		}
+		if (e->cpu < 0 || (unsigned)e->cpu >= tr->ncpus)
+			continue;
+		c = e->cpu;
+		who = -1;
+		if (e->kind == EV_SWITCH) {
+			if (cur[c] == 0 && e->a != 0)
+				who = e->a;
+		} else if (cur[c] == 0 && e->pid != 0 &&
+		    !(e->flags & CTX_INTERRUPT))
+			who = e->pid;
+		if (who > 0) {
+			ts = pend[c] == who ? pend_ts[c] : e->ts;
+			if (add_inferred(tr, c, who, ts) == -1)
+				break;
+			added++;
+			e = &tr->ev[i];
+			cur[c] = who;
+		}
+		if (e->kind == EV_SWITCH) {
+			cur[c] = e->c;
+			pend[c] = 0;
+		}
+	}
+out:
+	free(cur);
+	free(pend);
+	free(pend_ts);
+	return added;
 }
 
 /* Interns a string of n bytes; returns its index (0: the empty one). */
@@ -1258,8 +1368,12 @@ add_ran(struct autopsy_sample *as, const struct trace_read *tr,
 		snprintf(r->comm, sizeof(r->comm), "%s", str_of(tr,
 		    out != NULL ? out->s1 : in->s2));
 		r->prio = out != NULL ? out->b : in->d;
-		describe_policy(pid, r->prio, r->comm, r->policy,
-		    sizeof(r->policy));
+		if (out == NULL && in->inferred)
+			snprintf(r->policy, sizeof(r->policy), "priority not "
+			    "traced");
+		else
+			describe_policy(pid, r->prio, r->comm, r->policy,
+			    sizeof(r->policy));
 	}
 	return r;
 }
@@ -1720,10 +1834,18 @@ analyse(const struct trace_read *tr, struct autopsy_sample *as, int64_t start)
 				if (nseg < 64)
 					segs[nseg++] = (struct seg){ cur, cpu,
 					    from, e->ts, 0 };
-				add_tl(as, e->ts - as->send, e->cpu, "switch",
-				    "switched in on CPU %d (%s[%d] left it: "
-				    "%s)", (int)e->cpu, str_of(tr, e->s1),
-				    (int)e->a, how_left(e->state));
+				if (e->inferred)
+					add_tl(as, e->ts - as->send, e->cpu,
+					    "switch", "running on CPU %d (seen "
+					    "back from read(); the kernel did "
+					    "not trace its switch out of idle)",
+					    (int)e->cpu);
+				else
+					add_tl(as, e->ts - as->send, e->cpu,
+					    "switch", "switched in on CPU %d "
+					    "(%s[%d] left it: %s)", (int)e->cpu,
+					    str_of(tr, e->s1), (int)e->a,
+					    how_left(e->state));
 				cur = SEG_RUNNING;
 				cpu = e->cpu;
 				as->run_cpu = e->cpu;
