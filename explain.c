@@ -438,6 +438,7 @@ explain_read(const struct config *cfg, struct result *res)
 				as->s.latency = res->brk.latency;
 				as->s.pid = getpid();
 				as->s.cpu = -1;
+				as->s.rq_wait = -1;
 			} else
 				as->s = res->last;
 		}

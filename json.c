@@ -72,6 +72,14 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 		put_key(fp, &first, "work");
 		put_series(fp, &res->work, 1);
 	}
+	put_key(fp, &first, "schedstat");
+	fputs(cfg->schedstat ? "true" : "false", fp);
+	if (cfg->schedstat) {
+		put_key(fp, &first, "runqueue");
+		put_series(fp, &res->rq, 1);
+		put_key(fp, &first, "wake_path");
+		put_series(fp, &res->path, 1);
+	}
 	put_key(fp, &first, "loads");
 	put_loads(fp, &res->wl);
 	put_key(fp, &first, "per_client");
@@ -635,6 +643,11 @@ put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 	fprintf(fp, "%lld", (long long)as->s.when);
 	put_inline(fp, &first, "cpu");
 	fprintf(fp, "%d", (int)as->s.cpu);
+	put_inline(fp, &first, "schedstat_runqueue_ns");
+	if (as->s.rq_wait < 0)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%lld", (long long)as->s.rq_wait);
 	put_inline(fp, &first, "found");
 	fputs(as->found ? "true" : "false", fp);
 	put_inline(fp, &first, "complete");

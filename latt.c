@@ -99,6 +99,12 @@ main(int argc, char *argv[])
 		trace_close(&cfg.trace);
 		return EXIT_USAGE;
 	}
+	/* No schedstat: one line, and the run goes on without the split. */
+	cfg.schedstat = schedstat_probe() == 0;
+	if (!cfg.schedstat)
+		fprintf(stderr, "%s: /proc/thread-self/schedstat cannot be read "
+		    "(%s): no runqueue-wait split in this run\n", progname,
+		    strerror(errno));
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
 	    tune_parent(&cfg) == -1) {
@@ -211,7 +217,9 @@ setup_outputs(const struct config *cfg, struct result *res,
 	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
 	if (stats_init(&res->lat, STATS_SUB_BITS) == -1 ||
 	    stats_init(&res->work, STATS_SUB_BITS) == -1 ||
-	    stats_init(&res->timer, STATS_SUB_BITS) == -1) {
+	    stats_init(&res->timer, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->rq, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->path, STATS_SUB_BITS) == -1) {
 		fprintf(stderr, "%s: stats_init: %s\n", progname,
 		    strerror(errno));
 		return -1;
@@ -248,7 +256,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,rq_wait_ns\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -400,6 +408,8 @@ free_result(const struct config *cfg, struct result *res)
 	stats_free(&res->lat);
 	stats_free(&res->work);
 	stats_free(&res->timer);
+	stats_free(&res->rq);
+	stats_free(&res->path);
 	if (res->clients != NULL)
 		for (i = 0; i < cfg->nclients; i++)
 			stats_free(&res->clients[i].lat);
@@ -549,9 +559,15 @@ collect_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld\n",
-	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency) < 0)
+	if (col->log == NULL)
+		return 0;
+	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,", (long long)s->when,
+	    (unsigned long long)s->round, s->client, (int)s->cpu,
+	    (long long)s->latency) < 0)
+		return -1;
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",
+	    (long long)s->rq_wait) : fputs("\n", col->log)) < 0)
 		return -1;
 	return 0;
 }

@@ -131,6 +131,7 @@ struct config {
 	int64_t		 breaktrace;	/* ns; 0: off */
 	struct trace	 trace;
 	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
+	int		 schedstat;	/* clients read their schedstat */
 	struct tinst	 inst;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
@@ -155,6 +156,8 @@ struct sample {
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
 	int64_t		work_ns;	/* -x: time of the work after waking */
+	int64_t		rq_wait;	/* ns runnable, not running, from the
+					   client's schedstat; -1: unknown */
 };
 
 /*
@@ -247,6 +250,8 @@ struct result {
 	struct stats	 work;		/* -x: time of the work after waking */
 	struct stats	 timer;		/* the parent's timer latency: woke
 					   minus its absolute deadline */
+	struct stats	 rq;		/* runqueue wait of each wake-up */
+	struct stats	 path;		/* the rest: latency minus rq */
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
@@ -317,6 +322,9 @@ int	 trace_open(struct trace *, const char **);
 int	 trace_is_on(const struct trace *);
 int	 trace_break(const struct trace *, const struct brk *);
 void	 trace_close(struct trace *);
+
+/* measure.c: whether a client can read its own run delay. */
+int	 schedstat_probe(void);
 
 /* report.c */
 void	 report_text(FILE *, const struct config *, const struct result *);

@@ -38,6 +38,7 @@
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
+#define SCHEDSTAT	"/proc/thread-self/schedstat"
 
 struct request {
 	int64_t		send;
@@ -88,6 +89,7 @@ static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct config *, struct result *,
 		    const struct brk *);
 static uint64_t	 next_random(uint64_t *);
+static int	 read_schedstat(int, int64_t *, int64_t *);
 
 int64_t
 now_ns(void)
@@ -642,6 +644,7 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 				res->discarded++;
 				continue;
 			}
+			s.rq_wait = -1;
 			stats_add(&res->lat, s.latency, idx, s.when);
 			if (cfg->work_kb > 0)
 				stats_add(&res->work, s.work_ns, idx, s.when);
@@ -737,4 +740,55 @@ next_random(uint64_t *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/*
+ * Whether a client will be able to read its run delay: the second field
+ * of /proc/thread-self/schedstat (time runnable but not running, ns) and
+ * the third (times it got a CPU).  Returns 0, or -1 with errno set
+ * (ENOENT: no such file, a kernel without CONFIG_SCHED_INFO; EINVAL: not
+ * in the expected shape).
+ */
+int
+schedstat_probe(void)
+{
+	int64_t delay, runs;
+	int fd, r;
+
+	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	r = read_schedstat(fd, &delay, &runs);
+	close(fd);
+	return r;
+}
+
+/*
+ * Reads a schedstat file from its start: "cpu_ns delay_ns runs".
+ * Returns 0, or -1 with errno set.
+ */
+static int
+read_schedstat(int fd, int64_t *delay, int64_t *runs)
+{
+	char buf[96], *p, *end;
+	unsigned long long v[3];
+	ssize_t n;
+	int i;
+
+	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (n == 0)
+			errno = EINVAL;
+		return -1;
+	}
+	buf[n] = '\0';
+	for (i = 0, p = buf; i < 3; i++, p = end) {
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (end == p || errno != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	*delay = (int64_t)v[1];
+	*runs = (int64_t)v[2];
+	return 0;
 }

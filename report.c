@@ -22,6 +22,7 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 
 static void	 print_timer(FILE *, const struct stats *);
+static void	 print_split(FILE *, const struct result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 
 static double
@@ -193,6 +194,8 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	print_timer(fp, &res->timer);
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->work);
+	if (cfg->schedstat)
+		print_split(fp, res);
 }
 
 /*
@@ -512,6 +515,37 @@ report_explain(FILE *fp, const struct result *res)
 			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
 			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
 			    explain_dur(as->running, d[4], sizeof(d[4])));
+		if (as->s.rq_wait >= 0)
+			fprintf(fp, "\tschedstat: runqueue wait %s (the "
+			    "client's own run delay)\n", explain_dur(
+			    as->s.rq_wait, d[0], sizeof(d[0])));
 		fprintf(fp, "\tverdict: %s\n", as->verdict);
 	}
+}
+
+/*
+ * Where each wake-up's time went, from the clients' own run delay
+ * (/proc/thread-self/schedstat read before blocking and after waking):
+ * the runqueue wait (runnable, not running) and the rest, the wake-up
+ * path (the write, the wake-up, the switch in).  Labels start with
+ * "runqueue" and "wake path", clear of every other block's.
+ */
+static void
+print_split(FILE *fp, const struct result *res)
+{
+	static const double q[] = { 0.5, 0.99 };
+	int64_t rq[2], path[2];
+
+	stats_percentiles(&res->rq, q, rq, 2);
+	stats_percentiles(&res->path, q, path, 2);
+	fprintf(fp, "\nWhere the time went (usec, ns resolution; each "
+	    "client's schedstat run delay):\n");
+	fprintf(fp, "\tsplit samples\t %llu\n", (unsigned long long)res->rq.n);
+	fprintf(fp, "\trunqueue mean\t %12.3f\n", usec(stats_mean(&res->rq)));
+	fprintf(fp, "\trunqueue p50\t %12.3f\n", usec(rq[0]));
+	fprintf(fp, "\trunqueue p99\t %12.3f\n", usec(rq[1]));
+	fprintf(fp, "\twake path mean\t %12.3f\n",
+	    usec(stats_mean(&res->path)));
+	fprintf(fp, "\twake path p50\t %12.3f\n", usec(path[0]));
+	fprintf(fp, "\twake path p99\t %12.3f\n", usec(path[1]));
 }
