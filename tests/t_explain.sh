@@ -158,7 +158,8 @@ EOF
 	grep -q "verdict: runqueue wait .* behind python3\[$hog\] (SCHED_FIFO 50)" "$TMP/out" ||
 	    bad "the verdict does not name python3[$hog] (SCHED_FIFO 50): $(grep verdict "$TMP/out")"
 	# The hog's time is the runqueue wait within 10% + 200 us, and that
-	# wait is most of a latency of several milliseconds.
+	# wait is most of a latency of several milliseconds; the client's own
+	# schedstat run delay agrees with the trace's wait within 5% + 100 us.
 	why2=$(pyjson "$TMP/hog.json" \
 	    'len(s) == 1' 's[0]["found"] and s[0]["complete"]' \
 	    's[0]["latency_ns"] >= 5000000' \
@@ -166,7 +167,9 @@ EOF
 	    'abs(s[0]["ran"][0]["ns"] - s[0]["split_ns"]["runqueue"]) <= 0.1 * s[0]["split_ns"]["runqueue"] + 200000' \
 	    's[0]["split_ns"]["runqueue"] >= 0.8 * s[0]["latency_ns"]' \
 	    'sum(v for v in s[0]["split_ns"].values()) == s[0]["latency_ns"]' \
-	    'e["lost_events"] == 0')
+	    'e["lost_events"] == 0' \
+	    's[0]["schedstat_runqueue_ns"] is not None' \
+	    'abs(s[0]["schedstat_runqueue_ns"] - s[0]["split_ns"]["runqueue"]) <= 0.05 * s[0]["split_ns"]["runqueue"] + 100000')
 	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
 	after_end "explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait" "$lp"
 fi
