@@ -722,6 +722,14 @@ start_keeper(const char *dir, int *wfd)
 		dup2(p[0], 3);
 		close(p[0]);
 	}
+	/* Nor latt's output: a reader of it must see its end with latt's. */
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 3)
+			close(fd);
+	}
 #ifdef SYS_close_range
 	syscall(SYS_close_range, 4U, ~0U, 0);
 #endif
