@@ -7,7 +7,9 @@
  * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
  * sends the stamp back.  The parent stamps immediately before each write, so
  * a wake-up latency is the client's stamp minus the parent's, in
- * nanoseconds.  The parent waits for a round's replies with epoll, so a
+ * nanoseconds.  Each client also reads its own run delay around the wait
+ * (see run_client), which splits the latency into the runqueue wait and the
+ * rest.  The parent waits for a round's replies with epoll, so a
  * round costs in proportion to the replies, not to clients times wake-ups.
  *
  * This file never prints: samples go to the caller's sink and failures are
@@ -39,6 +41,7 @@
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
 #define SCHEDSTAT	"/proc/thread-self/schedstat"
+#define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
 
 struct request {
 	int64_t		send;
@@ -50,6 +53,7 @@ struct reply {
 	int64_t		wake;
 	int64_t		done;		/* after the -x work; wake without it */
 	uint64_t	round;
+	int64_t		rq_wait;	/* run delay across the wait, or -1 */
 	int32_t		cpu;
 	uint32_t	sum;		/* the work's checksum, kept alive */
 };
@@ -89,7 +93,7 @@ static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct config *, struct result *,
 		    const struct brk *);
 static uint64_t	 next_random(uint64_t *);
-static int	 read_schedstat(int, int64_t *, int64_t *);
+static int	 read_schedstat(int, int64_t *);
 
 int64_t
 now_ns(void)
@@ -252,8 +256,10 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	struct request req;
 	struct reply rep;
 	sigset_t none;
+	int64_t before = -1, after, after_at, gap, quickest = INT64_MAX;
 	ssize_t n;
 	size_t i;
+	int ssfd = -1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
@@ -275,6 +281,21 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			_exit(1);
 		memset(buf, 0, len);
 	}
+	/*
+	 * The runqueue wait of a wake-up is the growth of the client's run
+	 * delay (schedstat) from before it blocks to after it wakes.  The
+	 * reading taken after the previous wake-up stands for "before": it
+	 * is taken again only when the pass from there to the read() took
+	 * more than REREAD_NS longer than the quickest pass, i.e. when the
+	 * client may have been preempted (by the parent its reply woke,
+	 * say), so that such a wait is never counted, and one read a sample
+	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
+	 */
+	if (cfg->schedstat &&
+	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
+	    read_schedstat(ssfd, &before) == -1)
+		before = -1;
+	after_at = now_ns();
 	if (sem_post(&sh->sem) == -1) {
 		free(buf);
 		_exit(1);
@@ -282,6 +303,14 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 
 	memset(&rep, 0, sizeof(rep));
 	for (;;) {
+		if (ssfd != -1 && before >= 0) {
+			gap = now_ns() - after_at;
+			if (gap < quickest)
+				quickest = gap;
+			else if (gap > quickest + REREAD_NS &&
+			    read_schedstat(ssfd, &before) == -1)
+				before = -1;
+		}
 		n = read(in, &req, sizeof(req));
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -291,6 +320,16 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		}
 		rep.wake = now_ns();
 		rep.cpu = sched_getcpu();
+		rep.rq_wait = -1;
+		if (ssfd != -1) {
+			if (read_schedstat(ssfd, &after) == 0) {
+				if (before >= 0)
+					rep.rq_wait = after - before;
+				before = after;
+			} else
+				before = -1;
+			after_at = now_ns();
+		}
 		rep.done = rep.wake;
 		if (buf != NULL) {
 			rep.sum = do_work(buf, len, req.round);
@@ -644,8 +683,20 @@ do_round(const struct config *cfg, struct engine *eng, struct result *res,
 				res->discarded++;
 				continue;
 			}
-			s.rq_wait = -1;
+			/*
+			 * A wait that began before the send (the client
+			 * not yet blocked) is not this wake-up's beyond
+			 * its latency.
+			 */
+			s.rq_wait = rep.rq_wait;
+			if (s.rq_wait > s.latency)
+				s.rq_wait = s.latency;
 			stats_add(&res->lat, s.latency, idx, s.when);
+			if (s.rq_wait >= 0) {
+				stats_add(&res->rq, s.rq_wait, idx, s.when);
+				stats_add(&res->path, s.latency - s.rq_wait,
+				    idx, s.when);
+			}
 			if (cfg->work_kb > 0)
 				stats_add(&res->work, s.work_ns, idx, s.when);
 			if (sink != NULL && sink(sink_arg, &s) == -1) {
@@ -752,22 +803,22 @@ next_random(uint64_t *state)
 int
 schedstat_probe(void)
 {
-	int64_t delay, runs;
+	int64_t delay;
 	int fd, r;
 
 	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
-	r = read_schedstat(fd, &delay, &runs);
+	r = read_schedstat(fd, &delay);
 	close(fd);
 	return r;
 }
 
 /*
- * Reads a schedstat file from its start: "cpu_ns delay_ns runs".
- * Returns 0, or -1 with errno set.
+ * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
+ * *delay.  Returns 0, or -1 with errno set.
  */
 static int
-read_schedstat(int fd, int64_t *delay, int64_t *runs)
+read_schedstat(int fd, int64_t *delay)
 {
 	char buf[96], *p, *end;
 	unsigned long long v[3];
@@ -789,6 +840,5 @@ read_schedstat(int fd, int64_t *delay, int64_t *runs)
 		}
 	}
 	*delay = (int64_t)v[1];
-	*runs = (int64_t)v[2];
 	return 0;
 }
