@@ -79,7 +79,7 @@ ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds
 
 # Against the raw samples of --log.
 lines = open(tmp + "/run.csv").read().splitlines()
-ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns", lines[0])
+ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns,rq_wait_ns", lines[0])
 rows = [tuple(int(x) for x in l.split(",")) for l in lines[1:]]
 lat = [r[4] for r in rows]
 n = len(lat)
