@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,7 @@ static char	*preemption_model(const struct utsname *);
 static void	 put_parameters(FILE *, const struct config *);
 static void	 put_environment(FILE *);
 static void	 put_workload(FILE *, const struct workload *);
-static void	 put_run(FILE *, const struct result *);
+static void	 put_run(FILE *, const struct config *, const struct result *);
 static void	 put_series(FILE *, const struct stats *, int with_client);
 static void	 put_loads(FILE *, const struct workload *);
 static void	 put_per_client(FILE *, const struct config *,
@@ -63,7 +64,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 	put_key(fp, &first, "workload");
 	put_workload(fp, &res->wl);
 	put_key(fp, &first, "run");
-	put_run(fp, res);
+	put_run(fp, cfg, res);
 	put_key(fp, &first, "latency");
 	put_series(fp, &res->lat, 1);
 	put_key(fp, &first, "timer");
@@ -289,6 +290,21 @@ put_parameters(FILE *fp, const struct config *cfg)
 		fputs("null", fp);
 	put_member(fp, &first, "bare");
 	fputs(cfg->bare ? "true" : "false", fp);
+	put_member(fp, &first, "loop");
+	put_string(fp, cfg->open_loop ? "open" : "closed");
+	put_member(fp, &first, "parent_policy");
+	put_str_or_null(fp, cfg->parent_policy == SCHED_FIFO ? "fifo" :
+	    cfg->parent_policy == SCHED_OTHER ? "other" : NULL);
+	put_member(fp, &first, "parent_prio");
+	if (cfg->parent_policy == SCHED_FIFO)
+		fprintf(fp, "%d", cfg->parent_prio);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "dma_latency_us");
+	if (cfg->dma_latency >= 0)
+		fprintf(fp, "%d", cfg->dma_latency);
+	else
+		fputs("null", fp);
 	fputs("\n  }", fp);
 }
 
@@ -474,8 +490,9 @@ ended_by(enum stop_reason stop)
 }
 
 static void
-put_run(FILE *fp, const struct result *res)
+put_run(FILE *fp, const struct config *cfg, const struct result *res)
 {
+	uint64_t i, n;
 	int first = 1;
 
 	fputc('{', fp);
@@ -487,6 +504,31 @@ put_run(FILE *fp, const struct result *res)
 	put_string(fp, ended_by(res->stop));
 	put_member(fp, &first, "discarded");
 	fprintf(fp, "%llu", (unsigned long long)res->discarded);
+	put_member(fp, &first, "loop");
+	put_string(fp, cfg->open_loop ? "open" : "closed");
+	put_member(fp, &first, "pending");
+	fprintf(fp, "%llu", (unsigned long long)res->npending);
+	put_member(fp, &first, "pending_oldest_ns");
+	if (res->npending > 0)
+		fprintf(fp, "%lld", (long long)res->pending_age);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "pending_client");
+	if (res->npending > 0)
+		fprintf(fp, "%u", res->pending_client);
+	else
+		fputs("null", fp);
+	put_member(fp, &first, "not_sent");
+	fprintf(fp, "%llu", (unsigned long long)res->nunsent);
+	put_member(fp, &first, "stalls");
+	fprintf(fp, "{\"count\": %llu, \"total_ns\": %lld, \"first\": [",
+	    (unsigned long long)res->nstalls, (long long)res->stall_total);
+	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s{\"at_ns\": %lld, \"len_ns\": %lld}",
+		    i > 0 ? ", " : "", (long long)res->stalls[i].when,
+		    (long long)res->stalls[i].len);
+	fputs("]}", fp);
 	fputs("\n  }", fp);
 }
 
@@ -529,9 +571,13 @@ put_series(FILE *fp, const struct stats *st, int with_client)
 	put_double(fp, stats_stdev(st));
 	put_member(fp, &first, "stderr_ns");
 	put_double(fp, stats_sterr(st));
+	/* null where fewer than PCT_BEYOND samples lie beyond it. */
 	for (i = 0; i < NQUANTILES; i++) {
 		put_member(fp, &first, qkeys[i]);
-		fprintf(fp, "%lld", (long long)pct[i]);
+		if (st->n >= report_pct_need(quantiles[i]))
+			fprintf(fp, "%lld", (long long)pct[i]);
+		else
+			fputs("null", fp);
 	}
 	put_member(fp, &first, "histogram");
 	fprintf(fp, "{\"sub_bits\": %u, \"buckets\": [", h->sub_bits);
@@ -563,9 +609,14 @@ put_per_client(FILE *fp, const struct config *cfg, const struct result *res)
 		    "\"mean_ns\": ", i > 0 ? "," : "", i,
 		    (unsigned long long)cs->lat.n);
 		put_double(fp, stats_mean(&cs->lat));
-		fprintf(fp, ", \"max_ns\": %lld, \"p99_ns\": %lld, "
-		    "\"migrations\": %llu}", (long long)cs->lat.max,
-		    (long long)p99, (unsigned long long)cs->migrations);
+		fprintf(fp, ", \"max_ns\": %lld, \"p99_ns\": ",
+		    (long long)cs->lat.max);
+		if (cs->lat.n >= report_pct_need(q99[0]))
+			fprintf(fp, "%lld", (long long)p99);
+		else
+			fputs("null", fp);
+		fprintf(fp, ", \"migrations\": %llu}",
+		    (unsigned long long)cs->migrations);
 	}
 	fputs(res->clients != NULL && cfg->nclients > 0 ? "\n  ]" : "]", fp);
 }

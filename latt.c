@@ -76,7 +76,7 @@ main(int argc, char *argv[])
 	struct engine *eng;
 	char err[PATH_MAX + 256];
 	int status, stopsig, wstatus;
-	int need_sink;
+	int need_sink, dmafd;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -107,7 +107,7 @@ main(int argc, char *argv[])
 		    strerror(errno));
 	setup_signals();
 	if (raise_nofile(cfg.nclients) == -1 || tune_check(&cfg) == -1 ||
-	    tune_parent(&cfg) == -1) {
+	    tune_parent(&cfg) == -1 || (dmafd = tune_dma_open(&cfg)) == -1) {
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		explain_close(&cfg);
@@ -142,6 +142,11 @@ main(int argc, char *argv[])
 		res.fail_what = "sched_setaffinity (parent-cpu)";
 		res.fail_errno = errno;
 	}
+	if (res.stop == STOP_NONE && tune_sched_parent(&cfg) == -1) {
+		res.stop = STOP_ERROR;
+		res.fail_what = "sched_setscheduler (latt's own policy)";
+		res.fail_errno = errno;
+	}
 	if (res.stop == STOP_NONE && cfg.explain > 0 &&
 	    explain_start(&cfg) == -1) {
 		res.stop = STOP_ERROR;
@@ -153,6 +158,8 @@ main(int argc, char *argv[])
 		    col.log != NULL || col.progress ? collect_tick : NULL,
 		    &col);
 	res.end = now_ns();
+	if (dmafd >= 0)
+		close(dmafd);
 	if (col.shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
@@ -256,7 +263,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns,rq_wait_ns\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -561,9 +568,9 @@ collect_sink(void *arg, const struct sample *s)
 		return -1;
 	if (col->log == NULL)
 		return 0;
-	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,", (long long)s->when,
+	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u,", (long long)s->when,
 	    (unsigned long long)s->round, s->client, (int)s->cpu,
-	    (long long)s->latency) < 0)
+	    (long long)s->latency, s->pos) < 0)
 		return -1;
 	/* An unknown runqueue wait is an empty field, never a made-up 0. */
 	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",

@@ -152,6 +152,7 @@ struct sample {
 	int64_t		when;		/* ns since the run started */
 	uint64_t	round;
 	uint32_t	client;
+	uint32_t	pos;		/* its place in the round's write order */
 	int32_t		cpu;		/* CPU the client woke on, or -1 */
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
@@ -245,6 +246,14 @@ struct client_stats {
  */
 #define CLIENT_SUB_BITS	3
 
+/* A time when latt itself could take no sample: stopped, or starved. */
+struct stall {
+	int64_t		 when;		/* ns since the run started */
+	int64_t		 len;		/* ns */
+};
+
+#define STALLS_MAX	16		/* stalls kept; all are counted */
+
 struct result {
 	struct stats	 lat;		/* pipe wake-up latency */
 	struct stats	 work;		/* -x: time of the work after waking */
@@ -267,6 +276,18 @@ struct result {
 	int		 dead_status;	/* wait status, or -1 if not reaped */
 	struct workload	 wl;
 	struct brk	 brk;		/* with STOP_BREAK */
+
+	/* Honesty: what the samples above cannot show. */
+	uint64_t	 npending;	/* wake-ups unanswered at the end */
+	int64_t		 pending_age;	/* ns, the oldest one's age: a lower
+					   bound of its latency */
+	uint32_t	 pending_client;	/* whose it was */
+	uint64_t	 nunsent;	/* open loop: requests that did not
+					   fit a stalled client's pipe */
+	struct stall	 stalls[STALLS_MAX];	/* the first ones */
+	uint64_t	 nstalls;	/* all of them */
+	int64_t		 stall_total;	/* ns */
+
 	/* --explain: the K worst samples, worst first, and the last one. */
 	struct sample	*worst;
 	unsigned	 nworst;
@@ -297,6 +318,7 @@ void	 clients_stop(struct engine *, struct result *);
 /* workload.c */
 int	 workload_start(const struct config *, struct workload *);
 int	 workload_poll(struct workload *);
+int	 workload_reap(struct workload *);
 void	 workload_stop(struct workload *, int sig);
 int	 workload_failed(const struct workload *);
 char	*workload_describe(const struct config *);
@@ -313,6 +335,8 @@ void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
 int	 tune_check(const struct config *);
 int	 tune_parent(const struct config *);
 int	 tune_pin_parent(const struct config *);
+int	 tune_sched_parent(const struct config *);
+int	 tune_dma_open(const struct config *);	/* fd, -2: off, -1: failed */
 int	 tune_client(const struct config *, unsigned, const char **);
 void	 tune_workload(const struct config *);
 
@@ -327,6 +351,9 @@ void	 trace_close(struct trace *);
 int	 schedstat_probe(void);
 
 /* report.c */
+#define PCT_BEYOND	10	/* samples beyond a percentile shown */
+#define FEW_SAMPLES	1000	/* fewer: the summary says so */
+uint64_t report_pct_need(double q);	/* samples a quantile needs */
 void	 report_text(FILE *, const struct config *, const struct result *);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
 unsigned report_limits(FILE *, const struct config *, const struct result *);

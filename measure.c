@@ -12,6 +12,17 @@
  * rest.  The parent waits for a round's replies with epoll, so a
  * round costs in proportion to the replies, not to clients times wake-ups.
  *
+ * Every round writes to the clients in a fresh random order (from --seed),
+ * so that no client is systematically woken first or last.  Before the
+ * first sampled round, an unmeasured priming round wakes every client and
+ * reads its answer, so that no sample pays for first touches.  In the
+ * closed loop (the 2009 default) a round waits for every reply; in the open
+ * loop (--open-loop) each round is sent at its scheduled time whatever the
+ * replies do, and a client answers every request it finds, so that a stall
+ * is sampled in proportion to its length.  Whatever ends the run takes
+ * effect within END_GRACE_NS even while replies are outstanding; those
+ * still unanswered are censored samples (counted, with the oldest age).
+ *
  * This file never prints: samples go to the caller's sink and failures are
  * recorded in struct result for latt.c to report.
  */
@@ -42,10 +53,18 @@
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
 #define SCHEDSTAT	"/proc/thread-self/schedstat"
 #define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
+#define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
+#define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
+#define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
+#define RING		4096		/* open loop: rounds' send times kept */
+#define REPLY_BATCH	16		/* replies read at once */
+#define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
 
 struct request {
 	int64_t		send;
 	uint64_t	round;
+	uint32_t	pos;		/* place in its round's write order */
+	uint32_t	pad;
 };
 
 struct reply {
@@ -56,6 +75,8 @@ struct reply {
 	int64_t		rq_wait;	/* run delay across the wait, or -1 */
 	int32_t		cpu;
 	uint32_t	sum;		/* the work's checksum, kept alive */
+	uint32_t	pos;
+	uint32_t	pad;
 };
 
 struct client {
@@ -63,6 +84,9 @@ struct client {
 	int		wfd;		/* request pipe, write end */
 	int		rfd;		/* reply pipe, read end */
 	int		reaped;
+	uint32_t	npending;	/* requests sent, not yet answered */
+	uint64_t	last_round;	/* the last round it answered */
+	int64_t		last_send;	/* stamp of the last request sent */
 };
 
 /* Shared with the clients: the start semaphore, and a setup failure. */
@@ -77,6 +101,25 @@ struct engine {
 	struct client	*c;
 	int		 epfd;
 	struct shared	*sh;
+	uint32_t	*order;		/* the write order of a round */
+	int64_t		 sent[RING];	/* round r's last write: sent[r % RING] */
+};
+
+/* One run of the loop: what every step of it needs. */
+struct loop {
+	const struct config *cfg;
+	struct engine	*eng;
+	struct result	*res;
+	sample_sink	 sink;
+	tick_hook	 tick;
+	void		*arg;
+	int64_t		 end;		/* --duration's end, or INT64_MAX */
+	int64_t		 next_tick;
+	uint64_t	 order_rng;	/* the write order's own stream */
+	uint64_t	 outstanding;	/* requests not yet answered */
+	uint64_t	 seq;		/* requests' round numbers, priming too */
+	int64_t		 limit;		/* the grace for replies ends here */
+	int		 priming;	/* replies are not samples */
 };
 
 static void	 run_client(const struct config *, unsigned, int, int,
@@ -87,13 +130,23 @@ static int	 wait_ready(struct engine *, struct result *);
 static int	 check_flags(struct engine *, struct result *);
 static int	 check_hangups(struct engine *, struct result *, int);
 static void	 client_died(struct engine *, struct result *, unsigned);
-static int	 do_round(const struct config *, struct engine *,
-		    struct result *, sample_sink, void *);
+static int	 prime(struct loop *);
+static int	 closed_loop(struct loop *);
+static int	 open_loop(struct loop *);
+static int	 sleep_to(struct loop *, int64_t);
+static int	 send_round(struct loop *, unsigned);
+static int	 collect(struct loop *, int);
+static int	 take_reply(struct loop *, unsigned, const struct reply *);
+static int	 wait_replies(struct loop *);
+static void	 finish(struct loop *);
+static void	 stalled(struct result *, int64_t, int64_t);
+static int	 run_tick(struct loop *);
 static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct config *, struct result *,
 		    const struct brk *);
 static uint64_t	 next_random(uint64_t *);
 static int	 read_schedstat(int, int64_t *);
+static int64_t	 now_coarse(void);
 
 int64_t
 now_ns(void)
@@ -129,7 +182,11 @@ clients_start(const struct config *cfg, struct result *res)
 	pid_t pid;
 
 	if ((eng = calloc(1, sizeof(*eng))) == NULL ||
-	    (eng->c = calloc(cfg->nclients, sizeof(*eng->c))) == NULL) {
+	    (eng->c = calloc(cfg->nclients, sizeof(*eng->c))) == NULL ||
+	    (eng->order = calloc(cfg->nclients, sizeof(*eng->order))) ==
+	    NULL) {
+		if (eng != NULL)
+			free(eng->c);
 		free(eng);
 		fail(res, STOP_ERROR, "calloc");
 		return NULL;
@@ -183,6 +240,17 @@ clients_start(const struct config *cfg, struct result *res)
 			run_client(cfg, i, req[0], rep[1], eng->sh);
 		close(req[0]);
 		close(rep[1]);
+		/*
+		 * The open loop never blocks on a client: a request that
+		 * does not fit (a client stalled for thousands of rounds)
+		 * is counted as not sent.
+		 */
+		if (cfg->open_loop && fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
+			fail(res, STOP_ERROR, "fcntl");
+			close(req[1]);
+			close(rep[0]);
+			return eng;
+		}
 		eng->c[i].pid = pid;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
@@ -241,7 +309,10 @@ wait_ready(struct engine *eng, struct result *res)
  * it is ready, then answer every request with the time it woke.  A setting
  * it cannot take is left in the shared page for the parent to report.  With
  * work_kb, it also does the work of -x after stamping and stamps again; its
- * buffer is allocated and touched before it says it is ready.
+ * buffer is allocated and touched, and a part of its stack, before it says
+ * it is ready.  Requests are answered one at a time in the order they came,
+ * each stamped when read: in the open loop, a client that finds several
+ * waiting answers each with its own latency.
  */
 static void
 run_client(const struct config *cfg, unsigned idx, int in, int out,
@@ -253,6 +324,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	    SIGTSTP };
 	const char *what = NULL;
 	struct sigaction sa;
+	volatile char stack[CLIENT_STACK];
 	struct request req;
 	struct reply rep;
 	sigset_t none;
@@ -281,6 +353,8 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			_exit(1);
 		memset(buf, 0, len);
 	}
+	for (i = 0; i < sizeof(stack); i += 512)
+		stack[i] = 0;
 	/*
 	 * The runqueue wait of a wake-up is the growth of the client's run
 	 * delay (schedstat) from before it blocks to after it wakes.  The
@@ -337,6 +411,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		}
 		rep.send = req.send;
 		rep.round = req.round;
+		rep.pos = req.pos;
 		if (write(out, &rep, sizeof(rep)) != sizeof(rep)) {
 			free(buf);
 			_exit(1);
@@ -411,8 +486,9 @@ keep_only(int a, int b)
 
 /*
  * Looks at what the signal handlers flagged: a stop request, or a child
- * that changed state (the workload ending).  Returns 1 when the run must
- * end.
+ * that changed state.  On SIGCHLD the workload, its orphans (latt is their
+ * subreaper) and a load's dead are reaped at once; a client that died is
+ * left to its hang-up.  Returns 1 when the run must end.
  */
 static int
 check_flags(struct engine *eng, struct result *res)
@@ -422,20 +498,20 @@ check_flags(struct engine *eng, struct result *res)
 		res->stop_signal = got_stop;
 	}
 	if (got_child) {
-		/* A client that died raises SIGCHLD too. */
 		got_child = 0;
-		if (res->wl.pid > 0 && workload_poll(&res->wl) &&
+		if (workload_reap(&res->wl) && res->wl.pid > 0 &&
 		    res->stop == STOP_NONE)
 			res->stop = STOP_WORKLOAD;
-		else if (eng != NULL)
+		else if (eng != NULL && res->stop == STOP_NONE)
 			check_hangups(eng, res, 0);
 	}
 	return res->stop != STOP_NONE;
 }
 
 /*
- * Between rounds every reply has been read, so any event on a reply pipe is
- * a client that hung up.  Waits up to timeout ms.  Returns 1 when one did.
+ * Any hang-up or error on a reply pipe is a client that died (a reply
+ * waiting to be read is not looked at here).  Waits up to timeout ms.
+ * Returns 1 when one did.
  */
 static int
 check_hangups(struct engine *eng, struct result *res, int timeout)
@@ -490,87 +566,506 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
 }
 
 /*
- * Sleeps a random while to an absolute deadline, records how late the
- * sleep woke as a timer sample, runs a round, and repeats until something
- * ends the run: the workload, a signal, a failure, --duration, --samples
- * or --breaktrace.  The tick, if any, runs at most once a second, between
- * rounds or in the middle of a long sleep.  Returns 0; why the run ended is
- * in res->stop.
+ * Primes the clients, then runs the closed or the open loop until
+ * something ends the run: the workload, a signal, a failure, --duration,
+ * --samples or --breaktrace.  The tick, if any, runs at most once a
+ * second, also while a round waits for its replies.  Returns 0; why the
+ * run ended is in res->stop, what was left unanswered in res->npending.
  */
 int
 measure_run(const struct config *cfg, struct engine *eng, struct result *res,
     sample_sink sink, tick_hook tick, void *sink_arg)
 {
-	uint64_t rng = cfg->seed, span;
-	int64_t deadline, woke = -1, end, next_tick, now, target;
-	struct brk b;
+	struct loop L;
+	unsigned i;
 
-	end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
+	memset(&L, 0, sizeof(L));
+	L.cfg = cfg;
+	L.eng = eng;
+	L.res = res;
+	L.sink = sink;
+	L.tick = tick;
+	L.arg = sink_arg;
+	L.end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
+	L.limit = INT64_MAX;
+	L.next_tick = now_ns() + NSEC_PER_SEC;
+	/* Its own stream, so that the sleeps of a seed stay what they were. */
+	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
+	for (i = 0; i < eng->n; i++)
+		eng->order[i] = i;
+	if (prime(&L) == 0) {
+		if (cfg->open_loop)
+			open_loop(&L);
+		else
+			closed_loop(&L);
+	}
+	finish(&L);
+	return 0;
+}
+
+/*
+ * PRIME_ROUNDS unmeasured rounds: every client is woken and its answer
+ * read before the first sampled round, so that the first touches of
+ * stacks, pipe buffers and caches are paid here, not by a sample.
+ * Returns 0, or -1 when the run ended meanwhile.
+ */
+static int
+prime(struct loop *L)
+{
+	int i;
+
+	L->priming = 1;
+	for (i = 0; i < PRIME_ROUNDS && !check_flags(L->eng, L->res); i++)
+		if (send_round(L, L->eng->n) == -1 || wait_replies(L) == -1)
+			break;
+	L->priming = 0;
+	return L->res->stop == STOP_NONE ? 0 : -1;
+}
+
+/*
+ * The 2009 loop: sleep a random while, write to every client, wait for
+ * every reply, repeat.  A round waits for its slowest reply, so a stall is
+ * sampled about once whatever its length (see "Coordinated omission" in
+ * README.md).
+ */
+static int
+closed_loop(struct loop *L)
+{
+	const struct config *cfg = L->cfg;
+	struct result *res = L->res;
+	uint64_t rng = cfg->seed, span;
+	unsigned nsend;
+
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
-	next_tick = now_ns() + NSEC_PER_SEC;
-	while (!check_flags(eng, res)) {
+	while (!check_flags(L->eng, res)) {
 		if (cfg->samples > 0 && res->lat.n >= cfg->samples) {
 			res->stop = STOP_SAMPLES;
 			break;
 		}
-		deadline = now_ns() + cfg->min_delay +
-		    (int64_t)(next_random(&rng) % span);
-		if (deadline > end)
-			deadline = end;
-		/*
-		 * A sleep cut short by a signal is not a sample; unless the
-		 * signal ends the run (a child of the workload that exited,
-		 * say), latt sleeps on to the same deadline.  A long sleep
-		 * wakes every RECHECK_NS, and for the tick, then sleeps on to
-		 * the same absolute deadline: a signal that lands between
-		 * the look at the flags and clock_nanosleep is then seen
-		 * within RECHECK_NS, not only at the deadline.
-		 */
-		for (;;) {
-			target = deadline;
-			if (tick != NULL && next_tick < target)
-				target = next_tick;
-			if ((now = now_ns()) + RECHECK_NS < target)
-				target = now + RECHECK_NS;
-			while ((woke = sleep_until(target)) == -1 &&
-			    !check_flags(eng, res) && now_ns() < target)
-				;
-			if (res->stop != STOP_NONE || target == deadline ||
-			    check_flags(eng, res))
-				break;
-			if (tick != NULL && (now = now_ns()) >= next_tick) {
-				next_tick = now + NSEC_PER_SEC;
-				if (tick(sink_arg, res) == -1) {
-					fail(res, STOP_SINK, "tick");
-					return 0;
-				}
-			}
-		}
-		if (res->stop == STOP_NONE && woke != -1 &&
-		    deadline - res->start >= cfg->warmup) {
-			memset(&b, 0, sizeof(b));
-			b.timer = 1;
-			b.latency = woke - deadline;
-			b.when = deadline - res->start;
-			stats_add(&res->timer, b.latency, 0, b.when);
-			if (check_break(cfg, res, &b))
-				break;
-		}
-		if (check_flags(eng, res))
+		if (sleep_to(L, now_ns() + cfg->min_delay +
+		    (int64_t)(next_random(&rng) % span)) == -1)
 			break;
-		if (now_ns() >= end) {
+		/* --samples: the last round wakes only the clients needed. */
+		nsend = L->eng->n;
+		if (cfg->samples > 0 && cfg->samples - res->lat.n < nsend)
+			nsend = (unsigned)(cfg->samples - res->lat.n);
+		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
+		    run_tick(L) == -1)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * --open-loop: rounds are scheduled a random while apart, and each is
+ * sent at its time whether or not the earlier replies are in; replies are
+ * read whenever latt is awake.  A latt that falls a whole max-delay behind
+ * its schedule (it was stopped or starved: a stall, recorded as one)
+ * starts a new schedule from now rather than catching up in a burst.
+ */
+static int
+open_loop(struct loop *L)
+{
+	const struct config *cfg = L->cfg;
+	struct result *res = L->res;
+	uint64_t rng = cfg->seed, span, left;
+	int64_t next, now;
+	unsigned nsend;
+
+	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
+	next = now_ns() + cfg->min_delay + (int64_t)(next_random(&rng) % span);
+	while (!check_flags(L->eng, res)) {
+		if (cfg->samples > 0 &&
+		    res->lat.n + L->outstanding >= cfg->samples) {
+			res->stop = STOP_SAMPLES;
+			break;
+		}
+		if (sleep_to(L, next) == -1)
+			break;
+		nsend = L->eng->n;
+		if (cfg->samples > 0) {
+			left = cfg->samples - res->lat.n - L->outstanding;
+			if (left < nsend)
+				nsend = (unsigned)left;
+		}
+		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
+		    run_tick(L) == -1)
+			break;
+		next += cfg->min_delay + (int64_t)(next_random(&rng) % span);
+		if ((now = now_ns()) > next + cfg->max_delay)
+			next = now + cfg->min_delay +
+			    (int64_t)(next_random(&rng) % span);
+	}
+	return 0;
+}
+
+/*
+ * Sleeps to an absolute deadline, clamped to the run's end, in steps of at
+ * most RECHECK_NS and to the tick, so that the flags and the tick are seen
+ * on the way (and, in the open loop, replies read).  A signal that cuts a
+ * step short without ending the run sleeps on to the same deadline; one
+ * that lands after the deadline passed leaves the time it was seen as the
+ * wake-up.  So every sleep that reaches its deadline gives exactly one
+ * timer sample, late ones included; a sleep clamped to the run's end, or
+ * cut by the run's end, gives none.  A step that woke more than STALL_NS
+ * late is a stall of latt.  Returns 0 when the deadline was reached, -1
+ * when the run ends.
+ */
+static int
+sleep_to(struct loop *L, int64_t deadline)
+{
+	struct result *res = L->res;
+	int64_t target, now, woke;
+	struct brk b;
+	int clamped = 0;
+
+	if (deadline >= L->end) {
+		deadline = L->end;
+		clamped = 1;
+	}
+	for (;;) {
+		target = deadline;
+		if (L->tick != NULL && L->next_tick < target)
+			target = L->next_tick;
+		if ((now = now_coarse()) + RECHECK_NS < target)
+			target = now + RECHECK_NS;
+		if ((woke = sleep_until(target)) == -1) {
+			if (check_flags(L->eng, res))
+				return -1;
+			if ((now = now_ns()) < target)
+				continue;
+			woke = now;
+		}
+		if (woke - target > STALL_NS)
+			stalled(res, target, woke - target);
+		if (target == deadline)
+			break;
+		if (check_flags(L->eng, res) ||
+		    (L->cfg->open_loop && collect(L, 0) == -1) ||
+		    run_tick(L) == -1)
+			return -1;
+	}
+	if (clamped) {
+		if (res->stop == STOP_NONE)
 			res->stop = STOP_DURATION;
-			break;
+		return -1;
+	}
+	if (deadline - res->start >= L->cfg->warmup) {
+		memset(&b, 0, sizeof(b));
+		b.timer = 1;
+		b.latency = woke - deadline;
+		b.when = deadline - res->start;
+		stats_add(&res->timer, b.latency, 0, b.when);
+		if (check_break(L->cfg, res, &b))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Writes one request to each of nsend clients, in a fresh random order of
+ * all clients (a Fisher-Yates shuffle from the seed), each stamped just
+ * before its write.  A full request pipe (open loop only) counts the
+ * request as not sent.  Returns -1 when the run must end.
+ */
+static int
+send_round(struct loop *L, unsigned nsend)
+{
+	struct engine *eng = L->eng;
+	struct result *res = L->res;
+	struct request req;
+	struct client *c;
+	uint32_t t;
+	unsigned i, j;
+	ssize_t n;
+
+	for (i = eng->n - 1; i > 0; i--) {
+		j = (unsigned)(next_random(&L->order_rng) % (i + 1));
+		t = eng->order[i];
+		eng->order[i] = eng->order[j];
+		eng->order[j] = t;
+	}
+	memset(&req, 0, sizeof(req));
+	req.round = ++L->seq;
+	for (i = 0; i < nsend; i++) {
+		c = &eng->c[eng->order[i]];
+		req.pos = i;
+		req.send = now_ns();
+		n = write(c->wfd, &req, sizeof(req));
+		if (n == sizeof(req)) {
+			c->npending++;
+			c->last_send = req.send;
+			L->outstanding++;
+			continue;
 		}
-		if (do_round(cfg, eng, res, sink, sink_arg) == -1)
-			break;
-		if (tick != NULL && (now = now_ns()) >= next_tick) {
-			next_tick = now + NSEC_PER_SEC;
-			if (tick(sink_arg, res) == -1) {
-				fail(res, STOP_SINK, "tick");
-				break;
-			}
+		if (n == -1 && errno == EINTR) {
+			i--;
+			continue;
 		}
+		if (n == -1 && errno == EAGAIN) {
+			res->nunsent++;
+			continue;
+		}
+		if (n == -1 && errno == EPIPE) {
+			client_died(eng, res, eng->order[i]);
+			return -1;
+		}
+		fail(res, STOP_ERROR, "write to a client");
+		return -1;
+	}
+	eng->sent[req.round % RING] = req.send;
+	if (!L->priming)
+		res->nrounds++;
+	return 0;
+}
+
+/*
+ * One epoll_wait of up to timeout ms, and every reply it finds.  A reply
+ * that sat unread for more than STALL_NS while latt waited for it means
+ * latt itself was stopped or starved: a stall.  Returns -1 when the run
+ * must end.
+ */
+static int
+collect(struct loop *L, int timeout)
+{
+	struct epoll_event ev[MAXEVENTS];
+	struct reply rep[REPLY_BATCH];
+	struct engine *eng = L->eng;
+	struct result *res = L->res;
+	int64_t t0 = now_coarse(), now, first = INT64_MAX, from;
+	unsigned idx;
+	size_t i;
+	ssize_t n;
+	int k, j;
+
+	k = epoll_wait(eng->epfd, ev, MAXEVENTS, timeout);
+	if (k == -1) {
+		if (errno == EINTR)
+			return 0;
+		fail(res, STOP_ERROR, "epoll_wait");
+		return -1;
+	}
+	now = now_coarse();
+	if (timeout > 0 && k == 0 &&
+	    now - (t0 + timeout * NSEC_PER_MSEC) > STALL_NS)
+		stalled(res, t0 + timeout * NSEC_PER_MSEC,
+		    now - (t0 + timeout * NSEC_PER_MSEC));
+	for (j = 0; j < k; j++) {
+		idx = ev[j].data.u32;
+		if (!(ev[j].events & EPOLLIN)) {
+			client_died(eng, res, idx);
+			return -1;
+		}
+		while ((n = read(eng->c[idx].rfd, rep, sizeof(rep))) == -1 &&
+		    errno == EINTR)
+			;
+		if (n <= 0 || n % sizeof(rep[0]) != 0) {
+			client_died(eng, res, idx);
+			return -1;
+		}
+		for (i = 0; i < (size_t)n / sizeof(rep[0]); i++) {
+			if (rep[i].done < first)
+				first = rep[i].done;
+			if (take_reply(L, idx, &rep[i]) == -1)
+				return -1;
+		}
+	}
+	if (timeout > 0 && first != INT64_MAX) {
+		from = first > t0 ? first : t0;
+		if (now - from > STALL_NS)
+			stalled(res, from, now - from);
+	}
+	return 0;
+}
+
+/*
+ * One reply: checked against what was sent to that client, then a sample
+ * (unless priming or in the --warmup).  Returns -1 when the run must end.
+ */
+static int
+take_reply(struct loop *L, unsigned idx, const struct reply *rep)
+{
+	const struct config *cfg = L->cfg;
+	struct result *res = L->res;
+	struct client *c = &L->eng->c[idx];
+	struct sample s;
+	struct brk b;
+
+	if (c->npending == 0 || rep->round <= c->last_round ||
+	    rep->round > L->seq) {
+		client_died(L->eng, res, idx);
+		return -1;
+	}
+	c->npending--;
+	c->last_round = rep->round;
+	L->outstanding--;
+	if (L->priming)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.when = rep->send - res->start;
+	s.round = rep->round - PRIME_ROUNDS;
+	s.client = idx;
+	s.pos = rep->pos;
+	s.cpu = rep->cpu;
+	s.pid = c->pid;
+	s.latency = rep->wake - rep->send;
+	s.work_ns = rep->done - rep->wake;
+	/*
+	 * A wait that began before the send (the client not yet blocked)
+	 * is not this wake-up's beyond its latency.
+	 */
+	s.rq_wait = rep->rq_wait;
+	if (s.rq_wait > s.latency)
+		s.rq_wait = s.latency;
+	if (s.when < cfg->warmup) {
+		res->discarded++;
+		return 0;
+	}
+	stats_add(&res->lat, s.latency, idx, s.when);
+	if (s.rq_wait >= 0) {
+		stats_add(&res->rq, s.rq_wait, idx, s.when);
+		stats_add(&res->path, s.latency - s.rq_wait, idx, s.when);
+	}
+	if (cfg->work_kb > 0)
+		stats_add(&res->work, s.work_ns, idx, s.when);
+	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
+		fail(res, STOP_SINK, "log");
+		return -1;
+	}
+	memset(&b, 0, sizeof(b));
+	b.client = idx;
+	b.latency = s.latency;
+	b.when = s.when;
+	return check_break(cfg, res, &b) ? -1 : 0;
+}
+
+/*
+ * Waits until every request sent has been answered, the tick running.
+ * A signal or a failure ends the wait at once; the duration's end, the
+ * workload's end and the sample count leave END_GRACE_NS for replies
+ * already on their way.  What is still unanswered then is censored by
+ * finish.  Returns 0 when every reply is in, -1 when the run must end.
+ */
+static int
+wait_replies(struct loop *L)
+{
+	struct result *res = L->res;
+	int64_t now, ms;
+	int timeout;
+
+	while (L->outstanding > 0) {
+		check_flags(L->eng, res);
+		now = now_coarse();
+		if (res->stop == STOP_NONE && now >= L->end)
+			res->stop = STOP_DURATION;
+		switch (res->stop) {
+		case STOP_NONE:
+			break;
+		case STOP_DURATION:
+		case STOP_WORKLOAD:
+		case STOP_SAMPLES:
+			if (L->limit == INT64_MAX)
+				L->limit = now + END_GRACE_NS;
+			if (now >= L->limit)
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+		timeout = TICK_MS;
+		if (L->limit != INT64_MAX) {
+			ms = (L->limit - now) / NSEC_PER_MSEC + 1;
+			if (ms < timeout)
+				timeout = (int)ms;
+		}
+		if (collect(L, timeout) == -1 || run_tick(L) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The end of the loop: replies already on their way are read (within the
+ * grace, unless a signal or a failure ended the run), and every request
+ * still unanswered is a censored sample: counted, and the oldest one's age
+ * (a lower bound of its latency) kept with its client.  The send time of
+ * a client's oldest request is exact when only one is pending; with more
+ * (open loop), it is the end of that round's writes, which keeps the age a
+ * lower bound.
+ */
+static void
+finish(struct loop *L)
+{
+	struct engine *eng = L->eng;
+	struct result *res = L->res;
+	struct client *c;
+	uint64_t r;
+	int64_t now, sent, age;
+	unsigned i;
+
+	if (L->outstanding > 0)
+		wait_replies(L);
+	if (L->outstanding == 0)
+		return;
+	now = now_ns();
+	for (i = 0; i < eng->n; i++) {
+		c = &eng->c[i];
+		if (c->npending == 0)
+			continue;
+		res->npending += c->npending;
+		if (c->npending == 1)
+			sent = c->last_send;
+		else {
+			r = c->last_round + 1;
+			if (L->seq - r >= RING)
+				r = L->seq - RING + 1;
+			sent = eng->sent[r % RING];
+		}
+		age = now - sent;
+		if (age > res->pending_age) {
+			res->pending_age = age;
+			res->pending_client = i;
+		}
+	}
+}
+
+/*
+ * Records a stall of latt itself: from when (CLOCK_MONOTONIC) for len ns
+ * no sample could be taken.  One that starts where the last one ended
+ * extends it.  The first STALLS_MAX are kept; all are counted.
+ */
+static void
+stalled(struct result *res, int64_t when, int64_t len)
+{
+	struct stall *st;
+
+	when -= res->start;
+	if (res->nstalls > 0 && res->nstalls <= STALLS_MAX) {
+		st = &res->stalls[res->nstalls - 1];
+		if (when <= st->when + st->len + NSEC_PER_MSEC) {
+			res->stall_total += when + len - (st->when + st->len);
+			st->len = when + len - st->when;
+			return;
+		}
+	}
+	res->stall_total += len;
+	if (res->nstalls < STALLS_MAX)
+		res->stalls[res->nstalls] = (struct stall){ when, len };
+	res->nstalls++;
+}
+
+/* The tick, at most once a second.  Returns -1 when it failed. */
+static int
+run_tick(struct loop *L)
+{
+	int64_t now;
+
+	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
+		return 0;
+	L->next_tick = now + NSEC_PER_SEC;
+	if (L->tick(L->arg, L->res) == -1) {
+		fail(L->res, STOP_SINK, "tick");
+		return -1;
 	}
 	return 0;
 }
@@ -612,121 +1107,9 @@ sleep_until(int64_t deadline)
 }
 
 /*
- * One round: stamp and write to every client, then collect every reply.
- * Returns -1 when the run must end.
- */
-static int
-do_round(const struct config *cfg, struct engine *eng, struct result *res,
-    sample_sink sink, void *sink_arg)
-{
-	struct epoll_event ev[MAXEVENTS];
-	struct request req;
-	struct reply rep;
-	struct sample s;
-	struct brk b;
-	unsigned i, idx, pending, nsend = eng->n;
-	ssize_t n;
-	int k, j;
-
-	/* --samples: the last round wakes only the clients still needed. */
-	if (cfg->samples > 0 && cfg->samples - res->lat.n < nsend)
-		nsend = (unsigned)(cfg->samples - res->lat.n);
-	req.round = res->nrounds + 1;
-	for (i = 0; i < nsend; i++) {
-		req.send = now_ns();
-		n = write(eng->c[i].wfd, &req, sizeof(req));
-		if (n == sizeof(req))
-			continue;
-		if (n == -1 && errno == EPIPE) {
-			client_died(eng, res, i);
-			return -1;
-		}
-		if (n == -1 && errno == EINTR) {
-			i--;
-			continue;
-		}
-		fail(res, STOP_ERROR, "write to a client");
-		return -1;
-	}
-
-	memset(&s, 0, sizeof(s));
-	for (pending = nsend; pending > 0; ) {
-		k = epoll_wait(eng->epfd, ev, MAXEVENTS, TICK_MS);
-		if (k == -1 && errno != EINTR) {
-			fail(res, STOP_ERROR, "epoll_wait");
-			return -1;
-		}
-		for (j = 0; j < k; j++) {
-			idx = ev[j].data.u32;
-			if (!(ev[j].events & EPOLLIN)) {
-				client_died(eng, res, idx);
-				return -1;
-			}
-			n = read(eng->c[idx].rfd, &rep, sizeof(rep));
-			if (n == -1 && errno == EINTR) {
-				j--;
-				continue;
-			}
-			if (n != sizeof(rep) || rep.round != req.round) {
-				client_died(eng, res, idx);
-				return -1;
-			}
-			pending--;
-			s.when = rep.send - res->start;
-			s.round = rep.round;
-			s.client = idx;
-			s.cpu = rep.cpu;
-			s.pid = eng->c[idx].pid;
-			s.latency = rep.wake - rep.send;
-			s.work_ns = rep.done - rep.wake;
-			if (s.when < cfg->warmup) {
-				res->discarded++;
-				continue;
-			}
-			/*
-			 * A wait that began before the send (the client
-			 * not yet blocked) is not this wake-up's beyond
-			 * its latency.
-			 */
-			s.rq_wait = rep.rq_wait;
-			if (s.rq_wait > s.latency)
-				s.rq_wait = s.latency;
-			stats_add(&res->lat, s.latency, idx, s.when);
-			if (s.rq_wait >= 0) {
-				stats_add(&res->rq, s.rq_wait, idx, s.when);
-				stats_add(&res->path, s.latency - s.rq_wait,
-				    idx, s.when);
-			}
-			if (cfg->work_kb > 0)
-				stats_add(&res->work, s.work_ns, idx, s.when);
-			if (sink != NULL && sink(sink_arg, &s) == -1) {
-				fail(res, STOP_SINK, "log");
-				return -1;
-			}
-			memset(&b, 0, sizeof(b));
-			b.client = idx;
-			b.latency = s.latency;
-			b.when = s.when;
-			if (check_break(cfg, res, &b))
-				return -1;
-		}
-		/*
-		 * A stop request abandons the round: a stopped client
-		 * might never answer.  A workload that ended lets the round
-		 * finish, since its wake-ups were taken under the load.
-		 */
-		if (got_stop) {
-			check_flags(eng, res);
-			return -1;
-		}
-	}
-	res->nrounds++;
-	return 0;
-}
-
-/*
  * Ends every client: closing its request pipe makes its read() return 0;
- * one that does not leave within a second (stopped, say) gets SIGKILL.
+ * one that left a request unanswered at the end gets SIGKILL at once, and
+ * one that does not leave within a second gets it then.
  * Every client is reaped.  clients_stop(NULL, res) is safe.
  */
 void
@@ -744,6 +1127,9 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
+		/* One that left a wake-up unanswered (stopped, say) is stuck. */
+		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
+			kill(eng->c[i].pid, SIGKILL);
 	}
 	giveup = now_ns() + REAP_GRACE_NS;
 	for (;;) {
@@ -779,7 +1165,22 @@ clients_stop(struct engine *eng, struct result *res)
 		munmap(eng->sh, sizeof(*eng->sh));
 	}
 	free(eng->c);
+	free(eng->order);
 	free(eng);
+}
+
+/*
+ * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
+ * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
+ * a stamp.  It lags the real time by at most a tick.
+ */
+static int64_t
+now_coarse(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* splitmix64: small, fast, and good enough to spread the sleeps. */

@@ -29,6 +29,7 @@
 #define BARE_MAX_DELAY_MS	3
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
+#define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -85,6 +86,9 @@ enum {
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
 	OPT_EXPLAIN,
+	OPT_OPEN_LOOP,
+	OPT_DMA_LATENCY,
+	OPT_PARENT_PRIO,
 };
 
 static const struct option longopts[] = {
@@ -115,6 +119,9 @@ static const struct option longopts[] = {
 	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
 	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
+	{ "open-loop",	no_argument,		NULL,	OPT_OPEN_LOOP },
+	{ "dma-latency", required_argument,	NULL,	OPT_DMA_LATENCY },
+	{ "parent-prio", required_argument,	NULL,	OPT_PARENT_PRIO },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
@@ -123,7 +130,7 @@ static const struct option longopts[] = {
 void
 config_parse(int argc, char **argv, struct config *cfg)
 {
-	long long min = -1, max = -1, prio = -1;
+	long long min = -1, max = -1, prio = -1, pprio = -1;
 	int ch;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -244,6 +251,16 @@ config_parse(int argc, char **argv, struct config *cfg)
 		case OPT_FAIL_IF_WORSE:
 			cfg->fail_if_worse = optarg;
 			break;
+		case OPT_OPEN_LOOP:
+			cfg->open_loop = 1;
+			break;
+		case OPT_DMA_LATENCY:
+			cfg->dma_latency = parse_num("dma-latency", optarg, 0,
+			    DMA_LATENCY_MAX);
+			break;
+		case OPT_PARENT_PRIO:
+			pprio = parse_num("parent-prio", optarg, 0, 99);
+			break;
 		case 'h':
 			help();
 		case 'V':
@@ -304,6 +321,24 @@ config_parse(int argc, char **argv, struct config *cfg)
 		usage_error("prio %d is out of range for the policy (%d-%d)",
 		    cfg->prio, sched_get_priority_min(cfg->policy),
 		    sched_get_priority_max(cfg->policy));
+	/*
+	 * latt's own policy.  --parent-prio=0 is SCHED_OTHER, N > 0
+	 * SCHED_FIFO at N.  By default a parent of real-time clients is
+	 * SCHED_FIFO one below them (at 1 when they are at 1): a woken
+	 * client preempts the sender at once, so that its latency is the
+	 * kernel's wake-up, never the rest of latt's round, and the sleeps
+	 * of the timer series are real-time too.
+	 */
+	if (pprio == 0) {
+		cfg->parent_policy = SCHED_OTHER;
+		cfg->parent_prio = 0;
+	} else if (pprio > 0) {
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = (int)pprio;
+	} else if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR) {
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = cfg->prio > 1 ? cfg->prio - 1 : 1;
+	}
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
 	for (ch = 0; ch < (int)cfg->ncpus; ch++)
@@ -641,8 +676,8 @@ usage_error(const char *fmt, ...)
 	"usage: latt [-hmqVv] [-c clients] [-f min-ms] [-t max-ms] [-d time]\n" \
 	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
-	"            [--nice=n] [--breaktrace=us] [--explain[=k]]\n" \
-	"            [--fail-above=spec]\n" \
+	"            [--nice=n] [--parent-prio=n] [--open-loop] [--dma-latency=us]\n" \
+	"            [--breaktrace=us] [--explain[=k]] [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
 	"            [command [arg ...]]\n" \
@@ -681,6 +716,14 @@ help(void)
 "      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
 "      --prio=N          clients' real-time priority (alone: fifo)\n"
 "      --nice=N          clients' nice value\n"
+"      --parent-prio=N   latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO N\n"
+"                        (default with fifo/rr clients: FIFO one below them,\n"
+"                        so a woken client preempts the sender at once)\n"
+"      --open-loop       send each round at its time, replies in or not; a\n"
+"                        client answers every request it finds, so a stall\n"
+"                        is sampled in proportion to its length (default:\n"
+"                        the 2009 closed loop, a round waits for replies)\n"
+"      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
@@ -708,8 +751,9 @@ help(void)
 "                        FILE; to stdout, in place of the summary, with no\n"
 "                        FILE or with -\n"
 "      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
-"                        client, cpu, latency_ns, rq_wait_ns; a write error\n"
-"                        ends the run\n"
+"                        client, cpu, latency_ns, pos (the place in its\n"
+"                        round's random write order), rq_wait_ns; a write\n"
+"                        error ends the run\n"
 "      --plot=FILE       draw the distribution and latency over time as SVG\n"
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
@@ -727,6 +771,11 @@ help(void)
 "latt compare A.json B.json compares saved results: mean and percentiles\n"
 "with 95% confidence intervals of the change, and a verdict per row (real\n"
 "difference, noise, too few samples); see latt compare --help.\n"
+"\n"
+"Each round wakes the clients in a random order from the seed, after an\n"
+"unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
+"it is shown as -.  A wake-up unanswered at the end (a stopped client) is\n"
+"reported as pending, its age a lower bound of the worst.\n"
 "\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded (or latt compare's gate failed), 4 the workload\n"

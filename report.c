@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,20 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 static void	 print_timer(FILE *, const struct stats *);
 static void	 print_split(FILE *, const struct result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
+static void	 print_quantiles(FILE *, const struct stats *, const char *);
+static void	 print_too_few(FILE *, const struct stats *, const char *);
+static void	 print_honesty(FILE *, const struct config *,
+		    const struct result *);
+
+/*
+ * A percentile is shown only when at least PCT_BEYOND samples lie beyond
+ * it (the rule of latt compare): q needs ceil(PCT_BEYOND / (1 - q)).
+ */
+uint64_t
+report_pct_need(double q)
+{
+	return (uint64_t)ceil(PCT_BEYOND / (1 - q) - 1e-6);
+}
 
 static double
 usec(double ns)
@@ -106,20 +121,57 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 static void
 print_work(FILE *fp, const struct config *cfg, const struct stats *st)
 {
-	int64_t pct[NQUANTILES];
-	size_t i;
-
 	fprintf(fp, "\nWork after wake-up (usec, ns resolution, %u KiB a "
 	    "client):\n", cfg->work_kb);
 	fprintf(fp, "\twork samples\t%llu\n", (unsigned long long)st->n);
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fprintf(fp, "\twork min\t %12.3f\n", usec(st->min));
-	for (i = 0; i < NQUANTILES; i++)
-		fprintf(fp, "\twork %s\t %12.3f\n", qnames[i], usec(pct[i]));
+	print_quantiles(fp, st, "work ");
 	fprintf(fp, "\twork worst\t %12.3f\n", usec(st->max));
 	fprintf(fp, "\twork mean\t %12.3f\n", usec(stats_mean(st)));
 	fprintf(fp, "\twork sd\t %12.3f\n", usec(stats_stdev(st)));
 	fprintf(fp, "\twork se\t %12.3f\n", usec(stats_sterr(st)));
+	print_too_few(fp, st, "work ");
+}
+
+/*
+ * The percentile lines of a series, each label prefixed: a value, or "-"
+ * when fewer than PCT_BEYOND samples lie beyond it.
+ */
+static void
+print_quantiles(FILE *fp, const struct stats *st, const char *prefix)
+{
+	int64_t pct[NQUANTILES];
+	size_t i;
+
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	for (i = 0; i < NQUANTILES; i++) {
+		if (st->n >= report_pct_need(quantiles[i]))
+			fprintf(fp, "\t%s%s\t %12.3f\n", prefix, qnames[i],
+			    usec(pct[i]));
+		else
+			fprintf(fp, "\t%s%s\t %12s\n", prefix, qnames[i], "-");
+	}
+}
+
+/* One line naming the samples each "-" percentile would need. */
+static void
+print_too_few(FILE *fp, const struct stats *st, const char *prefix)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < NQUANTILES; i++) {
+		if (st->n >= report_pct_need(quantiles[i]))
+			continue;
+		if (first)
+			fprintf(fp, "\t%spercentiles\t- has fewer than %d "
+			    "samples beyond it: ", prefix, PCT_BEYOND);
+		fprintf(fp, "%s%s needs %llu", first ? "" : ", ", qnames[i],
+		    (unsigned long long)report_pct_need(quantiles[i]));
+		first = 0;
+	}
+	if (!first)
+		fprintf(fp, " (%llu taken)\n", (unsigned long long)st->n);
 }
 
 static const char *
@@ -155,8 +207,6 @@ void
 report_text(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->lat;
-	int64_t pct[NQUANTILES];
-	size_t i;
 
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
 	    (unsigned long long)st->n, cfg->nclients);
@@ -166,19 +216,28 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "\tAvg\t %8.0f usec\n", usec(stats_mean(st)));
 	fprintf(fp, "\tStdev\t %8.0f usec\n", usec(stats_stdev(st)));
 
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fprintf(fp, "\nDetails (usec, ns resolution):\n");
 	fprintf(fp, "\tmin\t %12.3f\n", usec(st->min));
-	for (i = 0; i < NQUANTILES; i++)
-		fprintf(fp, "\t%s\t %12.3f\n", qnames[i], usec(pct[i]));
-	fprintf(fp, "\tworst\t %12.3f\n", usec(st->max));
+	print_quantiles(fp, st, "");
+	/* A wake-up still unanswered was at least this late: censored. */
+	if (res->npending > 0 && res->pending_age > st->max)
+		fprintf(fp, "\tworst\t>=%12.3f (unanswered at the end: a lower "
+		    "bound)\n", usec(res->pending_age));
+	else
+		fprintf(fp, "\tworst\t %12.3f\n", usec(st->max));
 	fprintf(fp, "\tmean\t %12.3f\n", usec(stats_mean(st)));
 	fprintf(fp, "\tsd\t %12.3f\n", usec(stats_stdev(st)));
 	fprintf(fp, "\tse\t %12.3f\n", usec(stats_sterr(st)));
+	print_too_few(fp, st, "");
+	if (st->n < FEW_SAMPLES)
+		fprintf(fp, "\tfew samples\t%llu, under %d: shorten the sleeps "
+		    "(-f, -t), add clients (-c) or run longer (-d)\n",
+		    (unsigned long long)st->n, FEW_SAMPLES);
 	if (st->n > 0)
 		fprintf(fp, "\tworst at\tclient %u, %.6f s into the run\n",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	fprintf(fp, "\trounds\t%llu\n", (unsigned long long)res->nrounds);
+	print_honesty(fp, cfg, res);
 	fprintf(fp, "\tran\t%.3f s, ended by %s\n",
 	    (double)(res->end - res->start) / NSEC_PER_SEC,
 	    describe_stop(res));
@@ -205,22 +264,63 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 print_timer(FILE *fp, const struct stats *st)
 {
-	int64_t pct[NQUANTILES];
-	size_t i;
-
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	fprintf(fp, "\nTimer latency (usec, ns resolution; the parent's "
 	    "sleeps, woke minus deadline):\n");
 	fprintf(fp, "\ttimer samples\t %llu\n", (unsigned long long)st->n);
 	fprintf(fp, "\ttimer min\t %12.3f\n", usec(st->min));
-	for (i = 0; i < NQUANTILES; i++)
-		fprintf(fp, "\ttimer %s\t %12.3f\n", qnames[i], usec(pct[i]));
+	print_quantiles(fp, st, "timer ");
 	fprintf(fp, "\ttimer worst\t %12.3f\n", usec(st->max));
 	fprintf(fp, "\ttimer mean\t %12.3f\n", usec(stats_mean(st)));
 	fprintf(fp, "\ttimer sd\t %12.3f\n", usec(stats_stdev(st)));
+	print_too_few(fp, st, "timer ");
 	if (st->n > 0)
 		fprintf(fp, "\ttimer worst at\t%.6f s into the run\n",
 		    (double)st->max_when / NSEC_PER_SEC);
+}
+
+/*
+ * What the samples cannot show: the loop (closed or open), latt's own
+ * policy and the DMA latency it held, the wake-ups still unanswered at the end (censored),
+ * requests that did not fit a stalled client's pipe, and the times latt
+ * itself could take no sample.
+ */
+static void
+print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	uint64_t i, n;
+
+	fprintf(fp, "\tloop\t%s\n", cfg->open_loop ? "open: each round sent "
+	    "at its time, replies or not" : "closed: a round waits for every "
+	    "reply (the 2009 method)");
+	if (cfg->parent_policy == SCHED_FIFO)
+		fprintf(fp, "\tparent\tSCHED_FIFO %d\n", cfg->parent_prio);
+	else if (cfg->parent_policy == SCHED_OTHER)
+		fprintf(fp, "\tparent\tSCHED_OTHER\n");
+	if (cfg->dma_latency >= 0)
+		fprintf(fp, "\tdma latency\t%d usec held\n", cfg->dma_latency);
+	if (res->npending > 0)
+		fprintf(fp, "\tpending\t%llu wake-up%s unanswered at the end, the "
+		    "oldest %.3f usec old (client %u): not in the samples\n",
+		    (unsigned long long)res->npending,
+		    res->npending == 1 ? "" : "s", usec(res->pending_age),
+		    res->pending_client);
+	if (res->nunsent > 0)
+		fprintf(fp, "\tnot sent\t%llu request%s: a stalled client's "
+		    "pipe was full\n", (unsigned long long)res->nunsent,
+		    res->nunsent == 1 ? "" : "s");
+	if (res->nstalls == 0)
+		return;
+	fprintf(fp, "\tstalled\tlatt itself took no sample for %.3f s in "
+	    "%llu stall%s:", (double)res->stall_total / NSEC_PER_SEC,
+	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
+	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s %.3f s from %.3f s", i > 0 ? "," : "",
+		    (double)res->stalls[i].len / NSEC_PER_SEC,
+		    (double)res->stalls[i].when / NSEC_PER_SEC);
+	if (n < res->nstalls)
+		fprintf(fp, ", ...");
+	fputc('\n', fp);
 }
 
 static void
@@ -258,7 +358,8 @@ static const struct {
 /*
  * The --fail-above limits, after the summary: one line on fp for every
  * limit exceeded, and for every statistic that the samples are too few to
- * make meaningful (a quantile q needs at least 1 / (1 - q) samples; min,
+ * make meaningful (a quantile q needs PCT_BEYOND samples beyond it, the
+ * rule of the summary and of latt compare: 10 / (1 - q) samples; min,
  * max and mean one, stdev two), which counts as failed.  Returns how many
  * failed.
  */
@@ -275,8 +376,7 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
 		if (statinfo[l->stat].q > 0)
-			need = (uint64_t)ceil(1 / (1 - statinfo[l->stat].q) -
-			    1e-6);
+			need = report_pct_need(statinfo[l->stat].q);
 		else
 			need = l->stat == STAT_STDEV ? 2 : 1;
 		if (st->n < need) {
@@ -343,16 +443,21 @@ report_per_client(FILE *fp, const struct config *cfg,
 
 	if (res->clients == NULL)
 		return;
-	fprintf(fp, "\nPer client (usec; p99 within 6.25%%):\n");
+	fprintf(fp, "\nPer client (usec; p99 within 6.25%%, - under %llu "
+	    "samples):\n", (unsigned long long)report_pct_need(q99[0]));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
 		cs = &res->clients[i];
 		stats_percentiles(&cs->lat, q99, &p99, 1);
-		fprintf(fp, "\t%6u %10llu %12.3f %12.3f %12.3f %10llu\n", i,
+		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
-		    usec(cs->lat.max), usec(p99),
-		    (unsigned long long)cs->migrations);
+		    usec(cs->lat.max));
+		if (cs->lat.n >= report_pct_need(q99[0]))
+			fprintf(fp, "%12.3f", usec(p99));
+		else
+			fprintf(fp, "%12s", "-");
+		fprintf(fp, " %10llu\n", (unsigned long long)cs->migrations);
 	}
 }
 
@@ -447,10 +552,14 @@ report_progress(FILE *fp, const struct result *res, int64_t now)
 	int64_t p99;
 
 	stats_percentiles(&res->lat, q99, &p99, 1);
-	fprintf(fp, "\r%.0f s  %llu samples  max %.1f us  p99 %.1f us  "
-	    "workload %s\033[K", (double)(now - res->start) / NSEC_PER_SEC,
-	    (unsigned long long)res->lat.n, usec(res->lat.max), usec(p99),
-	    res->wl.reaped ? "ended" : "running");
+	fprintf(fp, "\r%.0f s  %llu samples  max %.1f us  ",
+	    (double)(now - res->start) / NSEC_PER_SEC,
+	    (unsigned long long)res->lat.n, usec(res->lat.max));
+	if (res->lat.n >= report_pct_need(q99[0]))
+		fprintf(fp, "p99 %.1f us  ", usec(p99));
+	else
+		fprintf(fp, "p99 -  ");
+	fprintf(fp, "workload %s\033[K", res->wl.reaped ? "ended" : "running");
 	fflush(fp);
 }
 
@@ -534,18 +643,26 @@ static void
 print_split(FILE *fp, const struct result *res)
 {
 	static const double q[] = { 0.5, 0.99 };
-	int64_t rq[2], path[2];
+	static const char *const qn[] = { "p50", "p99" };
+	const struct stats *st[] = { &res->rq, &res->path };
+	static const char *const name[] = { "runqueue", "wake path" };
+	int64_t pct[2];
+	size_t i, j;
 
-	stats_percentiles(&res->rq, q, rq, 2);
-	stats_percentiles(&res->path, q, path, 2);
 	fprintf(fp, "\nWhere the time went (usec, ns resolution; each "
 	    "client's schedstat run delay):\n");
 	fprintf(fp, "\tsplit samples\t %llu\n", (unsigned long long)res->rq.n);
-	fprintf(fp, "\trunqueue mean\t %12.3f\n", usec(stats_mean(&res->rq)));
-	fprintf(fp, "\trunqueue p50\t %12.3f\n", usec(rq[0]));
-	fprintf(fp, "\trunqueue p99\t %12.3f\n", usec(rq[1]));
-	fprintf(fp, "\twake path mean\t %12.3f\n",
-	    usec(stats_mean(&res->path)));
-	fprintf(fp, "\twake path p50\t %12.3f\n", usec(path[0]));
-	fprintf(fp, "\twake path p99\t %12.3f\n", usec(path[1]));
+	for (i = 0; i < 2; i++) {
+		stats_percentiles(st[i], q, pct, 2);
+		fprintf(fp, "\t%s mean\t %12.3f\n", name[i],
+		    usec(stats_mean(st[i])));
+		/* The summary's rule: PCT_BEYOND samples beyond, or "-". */
+		for (j = 0; j < 2; j++)
+			if (st[i]->n >= report_pct_need(q[j]))
+				fprintf(fp, "\t%s %s\t %12.3f\n", name[i],
+				    qn[j], usec(pct[j]));
+			else
+				fprintf(fp, "\t%s %s\t %12s\n", name[i],
+				    qn[j], "-");
+	}
 }

@@ -26,8 +26,11 @@
 
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
+#define PARENT_WHAT	"sched_setscheduler (latt's own policy, see --parent-prio)"
+#define DMA_PATH	"/dev/cpu_dma_latency"
 
 static void	 prefault(volatile char *, size_t);
+static int	 set_parent_sched(const struct config *);
 static int	 apply_sched(const struct config *, const char **);
 static void	 explain_refusal(const struct config *, const char *, int);
 static int	 has_cap_sys_nice(void);
@@ -47,7 +50,7 @@ tune_check(const struct config *cfg)
 	ssize_t n;
 	pid_t pid;
 
-	if (cfg->policy == -1 && !cfg->set_nice)
+	if (cfg->policy == -1 && !cfg->set_nice && cfg->parent_policy == -1)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
 		fprintf(stderr, "latt: pipe: %s\n", strerror(errno));
@@ -68,6 +71,9 @@ tune_check(const struct config *cfg)
 		if (apply_sched(cfg, &what) == -1) {
 			r.err = errno;
 			r.what = what;
+		} else if (set_parent_sched(cfg) == -1) {
+			r.err = errno;
+			r.what = PARENT_WHAT;
 		}
 		(void)!write(fd[1], &r, sizeof(r));
 		_exit(0);
@@ -129,6 +135,60 @@ tune_pin_parent(const struct config *cfg)
 	CPU_ZERO(&set);
 	CPU_SET(cfg->parent_cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * The parent's own policy (--parent-prio, or the default that goes with
+ * real-time clients).  Called once the clients and the workload have
+ * started, so that neither inherits it; SCHED_RESET_ON_FORK keeps it from
+ * anything latt forks later.  Returns 0, or -1 with errno set.
+ */
+int
+tune_sched_parent(const struct config *cfg)
+{
+	return set_parent_sched(cfg);
+}
+
+static int
+set_parent_sched(const struct config *cfg)
+{
+	struct sched_param sp;
+
+	if (cfg->parent_policy == -1)
+		return 0;
+	memset(&sp, 0, sizeof(sp));
+	sp.sched_priority = cfg->parent_prio;
+	return sched_setscheduler(0, cfg->parent_policy | SCHED_RESET_ON_FORK,
+	    &sp);
+}
+
+/*
+ * --dma-latency=US: opens /dev/cpu_dma_latency and writes US, which the
+ * kernel's PM QoS holds for as long as the descriptor stays open (as
+ * cyclictest does).  Returns the descriptor, -2 when not asked for, or -1
+ * after saying why on stderr.
+ */
+int
+tune_dma_open(const struct config *cfg)
+{
+	int32_t v = cfg->dma_latency;
+	int fd;
+
+	if (cfg->dma_latency < 0)
+		return -2;
+	if ((fd = open(DMA_PATH, O_WRONLY | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "latt: %s: %s (--dma-latency%s)\n", DMA_PATH,
+		    strerror(errno), errno == EACCES || errno == EPERM ?
+		    " needs root" : "");
+		return -1;
+	}
+	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
+		fprintf(stderr, "latt: %s: write: %s (--dma-latency)\n",
+		    DMA_PATH, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -203,6 +263,12 @@ explain_refusal(const struct config *cfg, const char *what, int e)
 	struct rlimit rl;
 	long long v;
 	int rt = cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR;
+	int prio = cfg->prio;
+
+	if (what != NULL && strcmp(what, PARENT_WHAT) == 0) {
+		rt = cfg->parent_policy == SCHED_FIFO;
+		prio = cfg->parent_prio;
+	}
 
 	if (what == NULL)
 		what = "?";
@@ -222,11 +288,11 @@ explain_refusal(const struct config *cfg, const char *what, int e)
 	if (rt && !has_cap_sys_nice()) {
 		getrlimit(RLIMIT_RTPRIO, &rl);
 		if (rl.rlim_cur != RLIM_INFINITY &&
-		    rl.rlim_cur < (rlim_t)cfg->prio) {
+		    rl.rlim_cur < (rlim_t)prio) {
 			fprintf(stderr, " (priority %d is above RLIMIT_RTPRIO, "
 			    "%lld: raise it with ulimit -r or rtprio in "
 			    "limits.conf, or run with CAP_SYS_NICE)\n",
-			    cfg->prio, (long long)rl.rlim_cur);
+			    prio, (long long)rl.rlim_cur);
 			return;
 		}
 	}

@@ -178,6 +178,52 @@ workload_poll(struct workload *wl)
 }
 
 /*
+ * On SIGCHLD: reaps whatever has ended beside the measurement, so that no
+ * zombie piles up during the run: the workload (its status kept), the
+ * members of its group and its orphans (latt is their subreaper, and a
+ * storm of short-lived grandchildren would otherwise leave one zombie
+ * each), and a load process that died early (counted as ended early).
+ * latt's clients, in latt's own process group, are left for measure.c.
+ * Returns 1 once the workload has been reaped, as workload_poll.
+ */
+int
+workload_reap(struct workload *wl)
+{
+	siginfo_t si;
+	pid_t self = getpgrp(), pg;
+	unsigned i;
+	int st;
+
+	for (i = 0; i < wl->nload; i++)
+		if (wl->load[i].pgid > 0)
+			wl->load[i].nlost += reap_members(wl->load[i].pgid);
+	for (;;) {
+		/* A look first (WNOWAIT): a client's zombie is not ours. */
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (si.si_pid <= 0)
+			break;
+		if (si.si_pid == wl->pid) {
+			if (workload_poll(wl) == 0)
+				break;
+			continue;
+		}
+		if ((pg = getpgid(si.si_pid)) == self)
+			break;
+		for (i = 0; i < wl->nload; i++)
+			if (pg == wl->load[i].pgid)
+				wl->load[i].nlost++;
+		while (waitpid(si.si_pid, &st, 0) == -1 && errno == EINTR)
+			;
+	}
+	return workload_poll(wl);
+}
+
+/*
  * Ends the workload and everything left in its process group: sig first
  * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
  * grace apart.  Returns when the group is gone.

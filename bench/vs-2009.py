@@ -7,8 +7,9 @@ or the path given as the first argument), then runs both tools alternately
 on this machine and prints ratios new / reference:
 
   - idle floor: mean latency at -c1 and -c8 (target <= 1.0);
-  - CPU time (parent + clients, user + system) per sample at -c8 and -c500
-    (target <= 1.0);
+  - CPU time (parent + clients, user + system) per sample at -c8 and -c500,
+    in both of latt's loop modes: the closed loop (default) and --open-loop
+    (target <= 0.8);
   - peak resident memory of the parent (VmHWM) at -c8 and -c4096 (the
     reference silently caps clients at 512, so its -c4096 run is a 512 run).
 
@@ -95,8 +96,8 @@ def main():
         resource.RLIMIT_NOFILE)[1:] * 2)
     work = f"sleep {a.secs}"
 
-    def pair(clients, fmin, fmax):
-        new = [latt, f"-c{clients}", f"-f{fmin}", f"-t{fmax}", work]
+    def pair(clients, fmin, fmax, extra=()):
+        new = [latt, f"-c{clients}", f"-f{fmin}", f"-t{fmax}", *extra, work]
         old = [ref, f"-c{clients}", f"-f{fmin}", f"-t{fmax - fmin}", work]
         res = {"new": [], "old": []}
         for _ in range(a.reps):
@@ -112,15 +113,18 @@ def main():
     print(f"# {os.uname().release}, {os.cpu_count()} CPUs, "
           f"{a.reps} alternating runs of {a.secs} s each; medians")
     print(f"{'measure':34} {'latt':>12} {'2009':>12} {'ratio':>7}")
-    for clients, fmin, fmax in ((1, 10, 20), (8, 10, 20), (500, 50, 100),
-                                (4096, 200, 400)):
-        r = pair(clients, fmin, fmax)
+    for clients, fmin, fmax, extra in (
+            (1, 10, 20, ()), (8, 10, 20, ()), (8, 10, 20, ("--open-loop",)),
+            (500, 50, 100, ()), (500, 50, 100, ("--open-loop",)),
+            (4096, 200, 400, ())):
+        r = pair(clients, fmin, fmax, extra)
         rows = []
-        if clients in (1, 8):
+        mode = " open" if extra else ""
+        if clients in (1, 8) and not extra:
             rows.append((f"mean latency -c{clients} (usec)", 1))
         if clients in (8, 500):
-            rows.append((f"CPU per sample -c{clients} (usec)", 2))
-        if clients in (8, 4096):
+            rows.append((f"CPU per sample -c{clients}{mode} (usec)", 2))
+        if clients in (8, 4096) and not extra:
             rows.append((f"parent peak RSS -c{clients} (KiB)", 3))
         for label, i in rows:
             n, o = med(r["new"], i), med(r["old"], i)

@@ -168,7 +168,8 @@ shape_2009() {	# file
 	done
 }
 
-# Max >= Avg, min <= p50 <= ... <= worst, worst is Max, no nan, no -0.
+# Max >= Avg, min <= p50 <= ... <= worst (of the percentiles shown), worst
+# is Max, no nan, no -0.
 numbers_ok() {	# file
 	local msg
 	msg=$(awk -F'\t' '
@@ -178,6 +179,8 @@ numbers_ok() {	# file
 		val[k] = v + 0; seen[k] = 1
 	}
 	$2 ~ /^(Max|Avg|Stdev)$/ { sub(/ usec$/, "", $3); num($2, $3) }
+	# A percentile with fewer than 10 samples beyond it is "-".
+	$2 ~ /^p[0-9.]+$/ && $3 ~ /^ *-$/ { seen[$2] = 1; dash[$2] = 1; next }
 	$2 ~ /^(min|p50|p90|p99|p99\.9|p99\.99|worst|mean|sd|se)$/ { num($2, $3) }
 	END {
 		n = split("Max Avg Stdev min p50 p90 p99 p99.9 p99.99 worst mean sd se", k, " ")
@@ -186,9 +189,12 @@ numbers_ok() {	# file
 		if (val["Max"] < val["Avg"])
 			printf "Max %s < Avg %s; ", val["Max"], val["Avg"]
 		n = split("min p50 p90 p99 p99.9 p99.99 worst", q, " ")
-		for (i = 1; i < n; i++)
-			if (val[q[i]] > val[q[i + 1]])
-				printf "%s %s > %s %s; ", q[i], val[q[i]], q[i + 1], val[q[i + 1]]
+		m = 0
+		for (i = 1; i <= n; i++)
+			if (!dash[q[i]]) r[++m] = q[i]
+		for (i = 1; i < m; i++)
+			if (val[r[i]] > val[r[i + 1]])
+				printf "%s %s > %s %s; ", r[i], val[r[i]], r[i + 1], val[r[i + 1]]
 		d = val["worst"] - val["Max"]
 		if (d > 0.5001 || d < -0.5001)
 			printf "worst %s is not Max %s; ", val["worst"], val["Max"]

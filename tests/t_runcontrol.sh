@@ -223,12 +223,12 @@ if [ "$rc" -eq 3 ] && [ "$(grep -c 'fail-above: .* is above the limit' "$TMP/err
 else
 	fail "fail-above below: rc $rc: $(cat "$TMP/err")"
 fi
-run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=p99=10s,max=1h --fail-above=mean=5000000 sleep 30
+run_latt "$TMP/out" "$TMP/err" -c 2 -n 1000 -f 0 -t 1 --fail-above=p99=10s,max=1h --fail-above=mean=5000000 sleep 30
 expect "fail-above: limits far above give 0 and say nothing" \
     '[ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]'
 run_latt "$TMP/out" "$TMP/err" -n 50 -f 0 -t 1 --fail-above=p99.9=1h sleep 30
 expect "fail-above: p99.9 from 50 samples is not meaningful, and fails" \
-    '[ "$rc" -eq 3 ] && grep -q "p99.9 is not meaningful from 50 samples (it needs at least 1000)" "$TMP/err"'
+    '[ "$rc" -eq 3 ] && grep -q "p99.9 is not meaningful from 50 samples (it needs at least 10000)" "$TMP/err"'
 run_latt "$TMP/out" "$TMP/err" -f 0 -t 1 --fail-above=min=1ns sh -c 'sleep 0.3; exit 5'
 expect "fail-above: a failed workload (4) outranks a threshold (3)" \
     '[ "$rc" -eq 4 ] && grep -q "fail-above: min" "$TMP/err"'
