@@ -259,6 +259,7 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 	    (int)getpid()) == -1) {
 		in->dir = NULL;
 		snprintf(err, errlen, "%s", strerror(errno));
+		explain_close(cfg);
 		return -1;
 	}
 	if (mkdir(in->dir, 0750) == -1) {
@@ -266,8 +267,7 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 		    in->dir, strerror(errno), errno == EACCES ||
 		    errno == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" :
 		    "");
-		free(in->dir);
-		in->dir = NULL;
+		explain_close(cfg);
 		return -1;
 	}
 	in->made = 1;
