@@ -229,8 +229,7 @@ static int	 parse_event(const unsigned char *, size_t, int64_t, unsigned,
 		    struct trace_read *);
 static int	 cmp_ev(const void *, const void *);
 static size_t	 infer_idle_exits(struct trace_read *);
-static void	 analyse(const struct trace_read *, struct autopsy_sample *,
-		    int64_t);
+static void	 analyse(const struct trace_read *, struct autopsy_sample *);
 static uint32_t	 intern(struct strtab *, const char *, size_t);
 static const char *str_of(const struct trace_read *, uint32_t);
 
@@ -490,7 +489,7 @@ explain_read(const struct config *cfg, struct result *res)
 	if (infer_idle_exits(&tr) > 0)
 		qsort(tr.ev, tr.nev, sizeof(*tr.ev), cmp_ev);
 	for (i = 0; i < ap->n; i++)
-		analyse(&tr, &ap->s[i], res->start);
+		analyse(&tr, &ap->s[i]);
 out:
 	free(tr.ev);
 	free(tr.strs.str);
@@ -1088,8 +1087,8 @@ add_inferred(struct trace_read *tr, int32_t cpu, pid_t pid, int64_t ts)
 }
 
 /*
- * Some kernels do not trace every switch out of the idle task (this
- * one, on all but the boot CPU).  An idle CPU that then shows a task
+ * Some kernels do not trace every switch out of the idle task (the one
+ * this was written on traced none on its second CPU).  An idle CPU that then shows a task
  * running has switched to it: at the first wake-up that made that task
  * runnable there when it is known, else at the first sign of the task
  * (an event in its context that is not an interrupt, or its own switch
@@ -1672,7 +1671,7 @@ verdict(struct autopsy_sample *as)
  * mattered.  The stretches add up to the latency.
  */
 static void
-analyse(const struct trace_read *tr, struct autopsy_sample *as, int64_t start)
+analyse(const struct trace_read *tr, struct autopsy_sample *as)
 {
 	struct seg segs[64];
 	const struct ev *e, *prev = NULL;
@@ -1685,7 +1684,6 @@ analyse(const struct trace_read *tr, struct autopsy_sample *as, int64_t start)
 	size_t k;
 	int seen = 0;
 
-	(void)start;
 	as->waker_cpu = as->target_cpu = as->run_cpu = -1;
 	as->issue = as->not_runnable = as->in_flight = as->rq_wait =
 	    as->running = -1;
@@ -1733,9 +1731,8 @@ analyse(const struct trace_read *tr, struct autopsy_sample *as, int64_t start)
 			cur = SEG_ISSUE;
 	}
 	add_tl(as, 0, -1, "send", "%s: the parent stamps and writes; the "
-	    "%s is %s%s", as->timer ? "the timer's deadline" : "send stamp",
-	    as->timer ? "parent" : "client", as->state, prev != NULL &&
-	    prev->c != pid ? "" : "");
+	    "%s is %s", as->timer ? "the timer's deadline" : "send stamp",
+	    as->timer ? "parent" : "client", as->state);
 	if (prev != NULL && prev->c != pid)
 		add_tl(as, prev->ts - as->send, prev->cpu, "blocked",
 		    "%s[%d] left CPU %d: %s", str_of(tr, prev->s1), (int)pid,
