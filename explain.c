@@ -44,7 +44,7 @@
 
 #define BUF_KB_MAX	8192		/* instance buffer, KiB a CPU */
 #define BUF_KB_TOTAL	65536		/* and at most this over all CPUs */
-#define BUF_KB_MIN	1024
+#define BUF_KB_MIN	256
 #define MAX_FIELDS	8
 #define TL_MAX		96		/* timeline lines of one sample */
 #define RAN_MAX		32		/* tasks listed for one sample */
