@@ -900,7 +900,7 @@ cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	long long lim;
 
 	print_header(fp, a, b);
-	fprintf(fp, "\n%-12s %12s %12s %9s  %-22s %s\n", "usec", a->name,
+	fprintf(fp, "\n%-12s %12s %12s %9s  %-22s %s\n", "us", a->name,
 	    b->name, "change", "95% CI of change", "verdict");
 	for (i = 0; i < CMP_NSERIES; i++) {
 		struct cmp_series *sa = &a->series[i], *sb = &b->series[i];

@@ -529,6 +529,19 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
 		    i > 0 ? ", " : "", (long long)res->stalls[i].when,
 		    (long long)res->stalls[i].len);
 	fputs("]}", fp);
+	put_member(fp, &first, "started_at_ns");
+	fprintf(fp, "%lld", (long long)res->start_wall);
+	put_member(fp, &first, "suspended_ns");
+	fprintf(fp, "%lld", (long long)res->suspended);
+	put_member(fp, &first, "suspensions");
+	fprintf(fp, "%u", res->nsuspend);
+	put_member(fp, &first, "suspended_dropped");
+	fprintf(fp, "%llu", (unsigned long long)res->susp_dropped);
+	put_member(fp, &first, "workload_stopped_by");
+	if (res->wl_stopsig != 0)
+		fprintf(fp, "%d", res->wl_stopsig);
+	else
+		fputs("null", fp);
 	fputs("\n  }", fp);
 }
 

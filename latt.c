@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -20,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,12 +37,15 @@ struct collector {
 	const struct config	*cfg;
 	struct result		*res;
 	FILE			*log;
+	int			 json_fd;	/* --json=FILE, opened early */
+	int			 plot_fd;	/* --plot=FILE */
 	int			 progress;	/* stderr is a tty, not -q */
 	int			 shown;		/* a progress line is up */
 };
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
+volatile sig_atomic_t got_tstp;
 
 static const char *progname = "latt";
 
@@ -53,17 +58,20 @@ static int	 report_failure(const struct config *, const struct result *);
 static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
+static int	 claim_output(const char *);
 static int	 close_output(FILE *, const char *);
-static int	 write_file(const char *, int (*)(FILE *, const struct config *,
-		    const struct result *), const struct config *,
-		    const struct result *);
+static int	 write_file(const char *, int *, int (*)(FILE *,
+		    const struct config *, const struct result *),
+		    const struct config *, const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
 		    struct collector *);
 static void	 free_result(const struct config *, struct result *);
 static int	 compare_baseline(const struct config *, const struct result *,
 		    struct cmp_side *, const struct cmp_gate *);
-static int	 terminal_width(void);
+static int	 terminal_width(int);
+static int	 terminal_elsewhere(pid_t);
 static void	 report_break(const struct config *, const struct brk *);
+static int64_t	 wall_ns(void);
 
 int
 main(int argc, char *argv[])
@@ -117,6 +125,7 @@ main(int argc, char *argv[])
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	memset(&res, 0, sizeof(res));
+	res.wl.tty = -1;
 	if (setup_outputs(&cfg, &res, &col) == -1) {
 		free_result(&cfg, &res);
 		free(cfg.cpus);
@@ -129,6 +138,7 @@ main(int argc, char *argv[])
 
 	eng = clients_start(&cfg, &res);
 	res.start = now_ns();
+	res.start_wall = wall_ns();
 	if (res.stop == STOP_NONE) {
 		if (workload_start(&cfg, &res.wl) == -1) {
 			res.stop = STOP_ERROR;
@@ -219,6 +229,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	unsigned i;
 
 	memset(col, 0, sizeof(*col));
+	col->json_fd = col->plot_fd = -1;
 	col->cfg = cfg;
 	col->res = res;
 	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
@@ -255,11 +266,23 @@ setup_outputs(const struct config *cfg, struct result *res,
 		fprintf(stderr, "%s: calloc: %s\n", progname, strerror(errno));
 		return -1;
 	}
-	if (cfg->plot_path != NULL && (res->timeline = timeline_new()) == NULL) {
+	if (cfg->plot_path != NULL && ((res->timeline = timeline_new()) ==
+	    NULL || timeline_keep_quantiles(res->timeline) == -1 ||
+	    (res->timer_timeline = timeline_new()) == NULL)) {
 		fprintf(stderr, "%s: timeline_new: %s\n", progname,
 		    strerror(errno));
 		return -1;
 	}
+	/*
+	 * Every output file is opened now, so that a bad path fails before
+	 * a client is forked; the reports are written into them at the end.
+	 */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
+	    (col->json_fd = claim_output(cfg->json_path)) == -1)
+		return -1;
+	if (cfg->plot_path != NULL &&
+	    (col->plot_fd = claim_output(cfg->plot_path)) == -1)
+		return -1;
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
@@ -287,6 +310,22 @@ open_output(const char *path)
 	return fp;
 }
 
+/*
+ * Opens a report file before the run without truncating it, so that an
+ * earlier report is only replaced once the new one is written.  Returns
+ * the descriptor, or -1 after saying why.
+ */
+static int
+claim_output(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) == -1)
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+	return fd;
+}
+
 /* Flushes and closes an output file; -1 after saying why it failed. */
 static int
 close_output(FILE *fp, const char *path)
@@ -307,15 +346,39 @@ close_output(FILE *fp, const char *path)
 	return bad ? -1 : 0;
 }
 
-/* Writes one report into the file at path; -1 after saying why it failed. */
+/*
+ * Writes one report into the file at path, through the descriptor opened
+ * before the run (a regular file is truncated first), or stdout for "-".
+ * Returns -1 after saying why it failed.
+ */
 static int
-write_file(const char *path, int (*writer)(FILE *, const struct config *,
-    const struct result *), const struct config *cfg, const struct result *res)
+write_file(const char *path, int *fd, int (*writer)(FILE *,
+    const struct config *, const struct result *), const struct config *cfg,
+    const struct result *res)
 {
+	struct stat sb;
 	FILE *fp;
 
 	errno = 0;
-	if ((fp = open_output(path)) == NULL)
+	if (*fd == -1)
+		fp = open_output(path);
+	else {
+		if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    ftruncate(*fd, 0) == -1) {
+			fprintf(stderr, "%s: %s: %s\n", progname, path,
+			    strerror(errno));
+			close(*fd);
+			*fd = -1;
+			return -1;
+		}
+		if ((fp = fdopen(*fd, "w")) == NULL) {
+			fprintf(stderr, "%s: %s: %s\n", progname, path,
+			    strerror(errno));
+			close(*fd);
+		}
+		*fd = -1;
+	}
+	if (fp == NULL)
 		return -1;
 	writer(fp, cfg, res);
 	return close_output(fp, path);
@@ -337,17 +400,19 @@ write_outputs(const struct config *cfg, struct result *res,
 		if (cfg->per_client)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
-			report_histogram(stdout, res, terminal_width());
+			report_histogram(stdout, res, terminal_width(STDOUT_FILENO));
 		if (res->autopsy != NULL)
 			report_explain(stdout, res);
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_file(cfg->json_path, json_write, cfg, res) == -1)
+	    write_file(cfg->json_path, &col->json_fd, json_write, cfg,
+	    res) == -1)
 		status = EXIT_RUNTIME;
 	if (cfg->plot_path != NULL &&
-	    write_file(cfg->plot_path, plot_write, cfg, res) == -1)
+	    write_file(cfg->plot_path, &col->plot_fd, plot_write, cfg,
+	    res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */
@@ -425,18 +490,32 @@ free_result(const struct config *cfg, struct result *res)
 	timeline_free(res->timeline);
 	res->timeline = NULL;
 	explain_free(res);
+	timeline_free(res->timer_timeline);
+	res->timer_timeline = NULL;
 }
 
-/* The width of the terminal on stdout, or 80 when it is not one. */
+/* The width of the terminal on fd, or 80 when it is not one. */
 static int
-terminal_width(void)
+terminal_width(int fd)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) &&
-	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
 		return ws.ws_col;
 	return 80;
+}
+
+/*
+ * Whether latt runs in the background of the terminal on stderr (bg, or
+ * "latt ... &"): the terminal is another job's then, and the progress line
+ * stays off it.  The workload's group holding it counts as latt's.
+ */
+static int
+terminal_elsewhere(pid_t workload)
+{
+	pid_t fg = tcgetpgrp(STDERR_FILENO);
+
+	return fg > 0 && fg != getpgrp() && fg != workload;
 }
 
 /*
@@ -502,6 +581,14 @@ report_failure(const struct config *cfg, const struct result *res)
 	default:
 		break;
 	}
+	if (res->wl_stopsig != 0) {
+		fprintf(stderr, "%s: the workload was stopped by SIG%s from "
+		    "outside latt, %.3f s into the run: the run ended there\n",
+		    progname, sigabbrev_np(res->wl_stopsig) != NULL ?
+		    sigabbrev_np(res->wl_stopsig) : "?",
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		return EXIT_WORKLOAD;
+	}
 	if (workload_failed(&res->wl)) {
 		if (res->wl.exec_errno)
 			fprintf(stderr, "%s: cannot run the workload: %s\n",
@@ -522,23 +609,23 @@ report_failure(const struct config *cfg, const struct result *res)
 static void
 report_break(const struct config *cfg, const struct brk *b)
 {
-	char who[32];
+	char who[32], late[32];
 
 	if (b->timer)
 		snprintf(who, sizeof(who), "the timer");
 	else
 		snprintf(who, sizeof(who), "client %u", b->client);
+	fmt_time(late, sizeof(late), (double)b->latency, 0, "us");
 	if (b->err != 0)
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; writing %s failed: %s\n", progname, who,
-		    (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
+		    late, (double)b->when / NSEC_PER_SEC, cfg->trace.dir,
 		    strerror(b->err));
 	else
-		fprintf(stderr, "%s: breaktrace: %s woke %.3f usec late, %.6f s "
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; tracing stopped, marker in %s/trace\n",
-		    progname, who, (double)b->latency / NSEC_PER_USEC,
-		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir);
+		    progname, who, late, (double)b->when / NSEC_PER_SEC,
+		    cfg->trace.dir);
 }
 
 /*
@@ -552,6 +639,17 @@ collect_sink(void *arg, const struct sample *s)
 	struct result *res = col->res;
 	struct client_stats *cs;
 
+	/* A timer sample: the plot's timer series and a log row, client -1. */
+	if (s->timer) {
+		if (res->timer_timeline != NULL)
+			timeline_add(res->timer_timeline, s->when, s->latency);
+		if (col->log != NULL && fprintf(col->log,
+		    "%lld,%llu,-1,%d,%lld,-1,\n", (long long)s->when,
+		    (unsigned long long)s->round, (int)s->cpu,
+		    (long long)s->latency) < 0)
+			return -1;
+		return 0;
+	}
 	if (res->clients != NULL) {
 		cs = &res->clients[s->client];
 		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
@@ -592,8 +690,10 @@ collect_tick(void *arg, const struct result *res)
 
 	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
 		return -1;
-	if (col->progress && now - res->start >= PROGRESS_AFTER) {
-		report_progress(stderr, res, now);
+	if (col->progress && now - res->start >= PROGRESS_AFTER &&
+	    !terminal_elsewhere(res->wl.pid)) {
+		report_progress(stderr, col->cfg, res, now,
+		    terminal_width(STDERR_FILENO));
 		col->shown = 1;
 	}
 	return 0;
@@ -603,6 +703,12 @@ static void
 on_stop(int sig)
 {
 	got_stop = sig;
+}
+
+static void
+on_tstp(int sig)
+{
+	got_tstp = sig;
 }
 
 static void
@@ -628,14 +734,32 @@ setup_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
+	sa.sa_handler = on_tstp;
+	sigaction(SIGTSTP, &sa, NULL);
+	/* A stopped workload is noticed: no SA_NOCLDSTOP. */
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
-	sa.sa_flags = 0;
 	sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * latt hands the terminal to the workload and takes it back
+	 * (tcsetpgrp), and writes its progress and summary wherever the
+	 * terminal is: a SIGTTOU must never stop it.
+	 */
+	sigaction(SIGTTOU, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The wall clock, for the reports' date only (never for measuring). */
+static int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* A closed stdin, stdout or stderr would be reused by a pipe: fill them. */

@@ -159,6 +159,8 @@ struct sample {
 	int64_t		work_ns;	/* -x: time of the work after waking */
 	int64_t		rq_wait;	/* ns runnable, not running, from the
 					   client's schedstat; -1: unknown */
+	int		timer;		/* 1: a timer sample (the parent's
+					   sleep; client 0, when = deadline) */
 };
 
 /*
@@ -221,6 +223,11 @@ struct load_run {
 
 struct workload {
 	pid_t		 pid;		/* 0: none running */
+	int		 tty;		/* the controlling terminal on stdin,
+					   for job control; -1: none */
+	int		 stopsig;	/* it was seen stopped by this, or 0 */
+	int		 interrupted;	/* it died of the terminal's SIGINT or
+					   SIGQUIT while it held the terminal */
 	int		 status;	/* wait status once reaped */
 	int		 reaped;
 	int		 stopped_by_us;	/* we signalled it to end the run */
@@ -246,6 +253,14 @@ struct client_stats {
  */
 #define CLIENT_SUB_BITS	3
 
+/* A stretch of the run during which latt was suspended (Ctrl-Z, fg). */
+struct suspension {
+	int64_t		 from;		/* ns since the run started */
+	int64_t		 to;
+	int		 sig;		/* what stopped it: SIGTSTP, SIGTTIN... */
+};
+
+#define SUSPEND_MAX	16		/* suspensions kept for the reports */
 /* A time when latt itself could take no sample: stopped, or starved. */
 struct stall {
 	int64_t		 when;		/* ns since the run started */
@@ -264,6 +279,17 @@ struct result {
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
+	struct timeline	*timer_timeline;	/* the timer's, for --plot */
+	int64_t		 start_wall;	/* CLOCK_REALTIME ns at the start */
+	int64_t		 suspended;	/* ns suspended in all, not measured */
+	unsigned	 nsuspend;	/* times suspended */
+	struct suspension susp[SUSPEND_MAX];	/* the first SUSPEND_MAX */
+	int64_t		 susp_last_from;	/* the last one, CLOCK_MONOTONIC */
+	int64_t		 susp_last_to;
+	uint64_t	 susp_dropped;	/* wake-ups in flight across one */
+	int		 wl_stopsig;	/* the workload was stopped by this
+					   signal from outside latt, or 0 */
+	int64_t		 wl_stop_at;	/* when, ns since the run started */
 	uint64_t	 nrounds;
 	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
@@ -299,6 +325,7 @@ struct result {
 /* Flags set by latt.c's signal handlers, read by the loops. */
 extern volatile sig_atomic_t got_stop;		/* signal number, or 0 */
 extern volatile sig_atomic_t got_child;
+extern volatile sig_atomic_t got_tstp;		/* SIGTSTP: suspend the run */
 
 int64_t	 now_ns(void);
 /* options.c: argv into a struct config; bad input exits 2 with one line. */
@@ -314,12 +341,15 @@ struct engine	*clients_start(const struct config *, struct result *);
 int	 measure_run(const struct config *, struct engine *, struct result *,
 	    sample_sink, tick_hook, void *sink_arg);
 void	 clients_stop(struct engine *, struct result *);
+void	 clients_signal(struct engine *, int sig);
 
 /* workload.c */
 int	 workload_start(const struct config *, struct workload *);
 int	 workload_poll(struct workload *);
 int	 workload_reap(struct workload *);
 void	 workload_stop(struct workload *, int sig);
+int	 job_stop_signal(struct workload *);
+void	 job_suspend(struct workload *, int sig);
 int	 workload_failed(const struct workload *);
 char	*workload_describe(const struct config *);
 
@@ -359,7 +389,9 @@ int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
 unsigned report_limits(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *, const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
-void	 report_progress(FILE *, const struct result *, int64_t now);
+void	 report_progress(FILE *, const struct config *, const struct result *,
+	    int64_t now, int width);
+char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 
 /* json.c: returns 0, or -1 with errno set when fp failed. */
 int	 json_write(FILE *, const struct config *, const struct result *);

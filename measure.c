@@ -103,6 +103,8 @@ struct engine {
 	struct shared	*sh;
 	uint32_t	*order;		/* the write order of a round */
 	int64_t		 sent[RING];	/* round r's last write: sent[r % RING] */
+	int64_t		 end;		/* --duration's end, or INT64_MAX; moved
+					   on by the time suspended */
 };
 
 /* One run of the loop: what every step of it needs. */
@@ -113,7 +115,6 @@ struct loop {
 	sample_sink	 sink;
 	tick_hook	 tick;
 	void		*arg;
-	int64_t		 end;		/* --duration's end, or INT64_MAX */
 	int64_t		 next_tick;
 	uint64_t	 order_rng;	/* the write order's own stream */
 	uint64_t	 outstanding;	/* requests not yet answered */
@@ -128,6 +129,7 @@ static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
 static int	 check_flags(struct engine *, struct result *);
+static void	 suspend_run(struct engine *, struct result *, int);
 static int	 check_hangups(struct engine *, struct result *, int);
 static void	 client_died(struct engine *, struct result *, unsigned);
 static int	 prime(struct loop *);
@@ -144,6 +146,8 @@ static int	 run_tick(struct loop *);
 static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct config *, struct result *,
 		    const struct brk *);
+static int	 timer_sample(struct result *, const struct brk *, sample_sink,
+		    void *);
 static uint64_t	 next_random(uint64_t *);
 static int	 read_schedstat(int, int64_t *);
 static int64_t	 now_coarse(void);
@@ -493,6 +497,8 @@ keep_only(int a, int b)
 static int
 check_flags(struct engine *eng, struct result *res)
 {
+	int sig;
+
 	if (got_stop && res->stop == STOP_NONE) {
 		res->stop = STOP_SIGNAL;
 		res->stop_signal = got_stop;
@@ -500,12 +506,74 @@ check_flags(struct engine *eng, struct result *res)
 	if (got_child) {
 		got_child = 0;
 		if (workload_reap(&res->wl) && res->wl.pid > 0 &&
-		    res->stop == STOP_NONE)
+		    res->stop == STOP_NONE) {
 			res->stop = STOP_WORKLOAD;
-		else if (eng != NULL && res->stop == STOP_NONE)
+			/* The terminal's Ctrl-C reached the workload. */
+			if (res->wl.interrupted) {
+				res->stop = STOP_SIGNAL;
+				res->stop_signal = res->wl.interrupted;
+			}
+		} else if (eng != NULL && res->stop == STOP_NONE)
 			check_hangups(eng, res, 0);
 	}
-	return res->stop != STOP_NONE;
+	if (res->stop != STOP_NONE)
+		return 1;
+	/*
+	 * A stopped workload: a terminal's stop suspends the run; a stop
+	 * from elsewhere ends it (never a silent idle run).  Ctrl-Z at a
+	 * terminal latt holds itself suspends it too.
+	 */
+	if ((sig = job_stop_signal(&res->wl)) < 0) {
+		res->wl_stopsig = -sig;
+		res->wl_stop_at = now_ns() - res->start;
+		res->stop = STOP_WORKLOAD;
+		return 1;
+	}
+	if (sig == 0 && got_tstp)
+		sig = SIGTSTP;
+	/* Only once the run has started; before, a Ctrl-Z waits for it. */
+	if (sig > 0 && eng != NULL && res->start != 0)
+		suspend_run(eng, res, sig);
+	return 0;
+}
+
+/*
+ * Suspends the run (clients, loads, workload, then latt) and records for
+ * how long, once it goes on: that time is neither measured nor counted
+ * towards --duration, a wake-up in flight across it is dropped, and it is
+ * no stall of latt.
+ */
+static void
+suspend_run(struct engine *eng, struct result *res, int sig)
+{
+	int64_t from = now_ns(), to;
+
+	clients_signal(eng, SIGSTOP);
+	job_suspend(&res->wl, sig);
+	clients_signal(eng, SIGCONT);
+	to = now_ns();
+	if (res->nsuspend < SUSPEND_MAX) {
+		res->susp[res->nsuspend].from = from - res->start;
+		res->susp[res->nsuspend].to = to - res->start;
+		res->susp[res->nsuspend].sig = sig;
+	}
+	res->nsuspend++;
+	res->suspended += to - from;
+	res->susp_last_from = from;
+	res->susp_last_to = to;
+	if (eng->end != INT64_MAX)
+		eng->end += to - from;
+}
+
+/* Sends sig to every client (SIGSTOP and SIGCONT, for a suspension). */
+void
+clients_signal(struct engine *eng, int sig)
+{
+	unsigned i;
+
+	for (i = 0; eng != NULL && i < eng->n; i++)
+		if (!eng->c[i].reaped)
+			kill(eng->c[i].pid, sig);
 }
 
 /*
@@ -586,7 +654,8 @@ measure_run(const struct config *cfg, struct engine *eng, struct result *res,
 	L.sink = sink;
 	L.tick = tick;
 	L.arg = sink_arg;
-	L.end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
+	/* suspend_run moves the end on by the time suspended. */
+	eng->end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	L.limit = INT64_MAX;
 	L.next_tick = now_ns() + NSEC_PER_SEC;
 	/* Its own stream, so that the sleeps of a seed stay what they were. */
@@ -715,12 +784,12 @@ static int
 sleep_to(struct loop *L, int64_t deadline)
 {
 	struct result *res = L->res;
-	int64_t target, now, woke;
+	int64_t target, now, woke, susp = res->suspended;
 	struct brk b;
 	int clamped = 0;
 
-	if (deadline >= L->end) {
-		deadline = L->end;
+	if (deadline >= L->eng->end) {
+		deadline = L->eng->end;
 		clamped = 1;
 	}
 	for (;;) {
@@ -745,17 +814,23 @@ sleep_to(struct loop *L, int64_t deadline)
 		    run_tick(L) == -1)
 			return -1;
 	}
-	if (clamped) {
+	if (clamped && deadline >= L->eng->end) {
 		if (res->stop == STOP_NONE)
 			res->stop = STOP_DURATION;
 		return -1;
 	}
+	/* A sleep the run was suspended in is no timer sample. */
+	if (res->suspended != susp)
+		return 0;
 	if (deadline - res->start >= L->cfg->warmup) {
 		memset(&b, 0, sizeof(b));
 		b.timer = 1;
 		b.latency = woke - deadline;
 		b.when = deadline - res->start;
 		stats_add(&res->timer, b.latency, 0, b.when);
+		if (L->sink != NULL && timer_sample(res, &b, L->sink,
+		    L->arg) == -1)
+			return -1;
 		if (check_break(L->cfg, res, &b))
 			return -1;
 	}
@@ -921,6 +996,12 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->discarded++;
 		return 0;
 	}
+	/* A wake-up in flight across a suspension measured the suspension. */
+	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
+	    rep->wake >= res->susp_last_from) {
+		res->susp_dropped++;
+		return 0;
+	}
 	stats_add(&res->lat, s.latency, idx, s.when);
 	if (s.rq_wait >= 0) {
 		stats_add(&res->rq, s.rq_wait, idx, s.when);
@@ -956,7 +1037,7 @@ wait_replies(struct loop *L)
 	while (L->outstanding > 0) {
 		check_flags(L->eng, res);
 		now = now_coarse();
-		if (res->stop == STOP_NONE && now >= L->end)
+		if (res->stop == STOP_NONE && now >= L->eng->end)
 			res->stop = STOP_DURATION;
 		switch (res->stop) {
 		case STOP_NONE:
@@ -1038,6 +1119,21 @@ static void
 stalled(struct result *res, int64_t when, int64_t len)
 {
 	struct stall *st;
+	int64_t lo, hi;
+
+	/* A suspension (Ctrl-Z) in it is no stall: what is left might be. */
+	if (res->nsuspend > 0) {
+		lo = when > res->susp_last_from ? when : res->susp_last_from;
+		hi = when + len < res->susp_last_to ? when + len :
+		    res->susp_last_to;
+		if (hi > lo) {
+			len -= hi - lo;
+			if (lo == when)
+				when = hi;
+			if (len <= STALL_NS)
+				return;
+		}
+	}
 
 	when -= res->start;
 	if (res->nstalls > 0 && res->nstalls <= STALLS_MAX) {
@@ -1065,6 +1161,32 @@ run_tick(struct loop *L)
 	L->next_tick = now + NSEC_PER_SEC;
 	if (L->tick(L->arg, L->res) == -1) {
 		fail(L->res, STOP_SINK, "tick");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Hands a timer sample to the sink: client 0, the parent's pid and CPU,
+ * when its deadline, round the round it precedes.  Returns -1 when the
+ * sink failed (recorded in res).
+ */
+static int
+timer_sample(struct result *res, const struct brk *b, sample_sink sink,
+    void *sink_arg)
+{
+	struct sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.timer = 1;
+	s.when = b->when;
+	s.round = res->nrounds + 1;
+	s.cpu = sched_getcpu();
+	s.pid = getpid();
+	s.latency = b->latency;
+	s.rq_wait = -1;
+	if (sink(sink_arg, &s) == -1) {
+		fail(res, STOP_SINK, "log");
 		return -1;
 	}
 	return 0;
@@ -1099,7 +1221,7 @@ sleep_until(int64_t deadline)
 
 	ts.tv_sec = deadline / NSEC_PER_SEC;
 	ts.tv_nsec = deadline % NSEC_PER_SEC;
-	if (got_stop || got_child)
+	if (got_stop || got_child || got_tstp)
 		return -1;
 	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
 		return -1;

@@ -22,11 +22,11 @@
 #include "latt.h"
 
 #define MAX_CLIENTS	1000000
-#define MAX_DELAY_MS	3600000		/* one hour */
+#define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
-#define BARE_MIN_DELAY_MS	1
-#define BARE_MAX_DELAY_MS	3
+#define BARE_MIN_DELAY_NS	(1 * NSEC_PER_MSEC)
+#define BARE_MAX_DELAY_NS	(3 * NSEC_PER_MSEC)
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
@@ -67,6 +67,8 @@ static void	 check_cpu(const char *, int);
 static void	 check_tracefs(struct config *);
 static void	 parse_load(const char *, struct config *);
 static void	 bare_defaults(struct config *, long long *, long long *);
+static int	 ends_with(const char *, const char *);
+static int	 is_command(const char *);
 
 enum {
 	OPT_JSON = 256,
@@ -131,7 +133,7 @@ void
 config_parse(int argc, char **argv, struct config *cfg)
 {
 	long long min = -1, max = -1, prio = -1, pprio = -1;
-	int ch;
+	int ch, json_bare = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nclients = 1;
@@ -158,11 +160,13 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case 'f':
 		case 's':
-			min = parse_num("min-delay", optarg, 0, MAX_DELAY_MS);
+			min = parse_scaled("min-delay", optarg, 0,
+			    MAX_DELAY_NS, time_units, NSEC_PER_MSEC);
 			break;
 		case 't':
 		case 'S':
-			max = parse_num("max-delay", optarg, 0, MAX_DELAY_MS);
+			max = parse_scaled("max-delay", optarg, 0,
+			    MAX_DELAY_NS, time_units, NSEC_PER_MSEC);
 			break;
 		case 'l':
 			parse_load(optarg, cfg);
@@ -225,6 +229,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 			cfg->quiet = 1;
 			break;
 		case OPT_JSON:
+			json_bare = optarg == NULL;
 			cfg->json_path = optarg != NULL ? optarg : "-";
 			if (*cfg->json_path == '\0')
 				usage_error("json file name is empty");
@@ -283,12 +288,16 @@ config_parse(int argc, char **argv, struct config *cfg)
 	if (optind >= argc)
 		bare_defaults(cfg, &min, &max);
 	if (min == -1)
-		min = 100;
+		min = 100 * NSEC_PER_MSEC;
 	if (max == -1)
-		max = min > 500 ? min : 500;
-	if (min > max)
-		usage_error("min-delay (%lld ms) is above max-delay (%lld ms)",
-		    min, max);
+		max = min > 500 * NSEC_PER_MSEC ? min : 500 * NSEC_PER_MSEC;
+	if (min > max) {
+		char a[32], b[32];
+
+		usage_error("min-delay (%s) is above max-delay (%s)",
+		    fmt_time(a, sizeof(a), min, 0, "us"),
+		    fmt_time(b, sizeof(b), max, 0, "us"));
+	}
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0 &&
 	    (cfg->histogram || cfg->per_client))
 		usage_error("%s prints to stdout, which --json takes: give "
@@ -305,8 +314,8 @@ config_parse(int argc, char **argv, struct config *cfg)
 		usage_error("log cannot be -: stdout takes the summary");
 	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
 		usage_error("plot cannot be -: stdout takes the summary");
-	cfg->min_delay = min * NSEC_PER_MSEC;
-	cfg->max_delay = max * NSEC_PER_MSEC;
+	cfg->min_delay = min;
+	cfg->max_delay = max;
 
 	/* --prio alone means SCHED_FIFO; fifo and rr alone mean prio 1. */
 	if (cfg->policy == -1 && prio != -1)
@@ -350,6 +359,12 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->ncmd = argc - optind;
 	if (cfg->ncmd == 1 && cfg->cmd[0][0] == '\0')
 		usage_error("the workload command is empty");
+	/* "--json run.json": the file would run as the command. */
+	if (json_bare && cfg->ncmd >= 1 && ends_with(cfg->cmd[0], ".json") &&
+	    !is_command(cfg->cmd[0]))
+		usage_error("--json takes its file attached: --json=%s (as "
+		    "given, %s would run as the command)", cfg->cmd[0],
+		    cfg->cmd[0]);
 	if (cfg->breaktrace > 0)
 		check_tracefs(cfg);
 }
@@ -380,10 +395,43 @@ bare_defaults(struct config *cfg, long long *min, long long *max)
 	if (!cfg->clients_given)
 		cfg->nclients = BARE_CLIENTS;
 	if (*min == -1)
-		*min = *max != -1 && *max < BARE_MIN_DELAY_MS ? *max :
-		    BARE_MIN_DELAY_MS;
+		*min = *max != -1 && *max < BARE_MIN_DELAY_NS ? *max :
+		    BARE_MIN_DELAY_NS;
 	if (*max == -1)
-		*max = *min > BARE_MAX_DELAY_MS ? *min : BARE_MAX_DELAY_MS;
+		*max = *min > BARE_MAX_DELAY_NS ? *min : BARE_MAX_DELAY_NS;
+}
+
+static int
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n > k && strcmp(s + n - k, tail) == 0;
+}
+
+/* Whether name is an executable, as a path or found in $PATH. */
+static int
+is_command(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	char *full;
+	int ok = 0;
+
+	if (strchr(name, '/') != NULL)
+		return access(name, X_OK) == 0;
+	for (p = path != NULL ? path : "/bin:/usr/bin"; !ok; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (colon == NULL)
+			colon = p + strlen(p);
+		if (asprintf(&full, "%.*s/%s", colon == p ? 1 :
+		    (int)(colon - p), colon == p ? "." : p, name) == -1)
+			return 0;
+		ok = access(full, X_OK) == 0;
+		free(full);
+		if (*colon == '\0')
+			break;
+	}
+	return ok;
 }
 
 /*
@@ -590,40 +638,77 @@ parse_num(const char *name, const char *s, long long min, long long max)
 /*
  * The same with an optional unit suffix from units (a bare number is in
  * dflt); the result, in the smallest unit, is checked against [min, max]
- * without overflowing.
+ * without overflowing.  With units, the number may have decimals ("1.5",
+ * "0.5s", "200us"), as long as the value is a whole number of the smallest
+ * unit; without, it is a whole number as strtoll reads it.
  */
 static long long
 parse_scaled(const char *name, const char *s, long long min, long long max,
     const struct unit *units, long long dflt)
 {
 	const struct unit *u;
-	long long v, scale = dflt;
+	unsigned __int128 v = 0, frac = 0, div = 1;
+	long long iv, scale = dflt;
+	const char *p = s;
 	char *end;
+	int ndigits = 0;
 
 	if (*s == '\0')
 		usage_error("%s is empty", name);
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s)
-		usage_error("%s is not a number: %s", name, s);
-	if (*end != '\0') {
-		for (u = units; u != NULL && u->suffix != NULL; u++)
-			if (strcmp(end, u->suffix) == 0)
+	if (units == NULL) {
+		errno = 0;
+		iv = strtoll(s, &end, 10);
+		if (end == s || *end != '\0')
+			usage_error("%s is not a number: %s", name, s);
+		if (errno == ERANGE || iv > max)
+			usage_error("%s is too large: %s (at most %lld)", name,
+			    s, max);
+		if (iv < min)
+			usage_error("%s is too small: %s (at least %lld)", name,
+			    s, min);
+		return iv;
+	}
+	/* Digits, an optional fraction, an optional unit; nothing else. */
+	for (; *p >= '0' && *p <= '9'; p++, ndigits++)
+		if ((v = v * 10 + (unsigned)(*p - '0')) > (unsigned __int128)
+		    LLONG_MAX)
+			usage_error("%s is too large: %s (at most %s)", name, s,
+			    show_limit(max, units));
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, ndigits++) {
+			if (div > (unsigned __int128)1000000000000000000ULL)
+				usage_error("%s has too many decimals: %s", name,
+				    s);
+			frac = frac * 10 + (unsigned)(*p - '0');
+			div *= 10;
+		}
+	}
+	if (ndigits == 0)
+		usage_error("%s is not a number%s: %s", name,
+		    " with an optional unit (ns, us, ms, s, m, h)", s);
+	if (*p != '\0') {
+		for (u = units; u->suffix != NULL; u++)
+			if (strcmp(p, u->suffix) == 0)
 				break;
-		if (u == NULL || u->suffix == NULL)
-			usage_error("%s is not a number%s: %s", name,
-			    units != NULL ? " with a unit (ns, us, ms, s, m, h)"
-			    : "", s);
+		if (u->suffix == NULL)
+			usage_error("%s is not a number with an optional unit "
+			    "(ns, us, ms, s, m, h): %s", name, s);
 		scale = u->scale;
 	}
-	if (errno == ERANGE || v > max / scale || v < LLONG_MIN / scale ||
-	    v * scale > max)
+	if (v > (unsigned __int128)max / (unsigned long long)scale + 1)
 		usage_error("%s is too large: %s (at most %s)", name, s,
 		    show_limit(max, units));
-	if (v * scale < min)
+	if (frac * (unsigned long long)scale % div != 0)
+		usage_error("%s is finer than a nanosecond: %s", name, s);
+	v = v * (unsigned long long)scale + frac *
+	    (unsigned long long)scale / div;
+	if (v > (unsigned __int128)max)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if ((long long)v < min)
 		usage_error("%s is too small: %s (at least %s)", name, s,
 		    show_limit(min, units));
-	return v * scale;
+	return (long long)v;
 }
 
 /* A limit of parse_scaled in the largest unit that states it exactly. */
@@ -673,7 +758,7 @@ usage_error(const char *fmt, ...)
 }
 
 #define SYNOPSIS \
-	"usage: latt [-hmqVv] [-c clients] [-f min-ms] [-t max-ms] [-d time]\n" \
+	"usage: latt [-hmqVv] [-c clients] [-f min] [-t max] [-d time]\n" \
 	"            [-n samples] [-l kind[:n]] [-x kb] [--warmup=time] [--seed=n]\n" \
 	"            [--cpus=list] [--parent-cpu=n] [--policy=name] [--prio=n]\n" \
 	"            [--nice=n] [--parent-prio=n] [--open-loop] [--dma-latency=us]\n" \
@@ -700,15 +785,16 @@ help(void)
 "clients and 1-3 ms delays where not given: plain 'latt' is a useful run.\n"
 "\n"
 "  -c, --clients=N       client processes (default 1)\n"
-"  -f, --min-delay=MS    shortest sleep between rounds, ms (default 100);\n"
-"                        -s is the same\n"
-"  -t, --max-delay=MS    longest sleep between rounds, ms (default 500);\n"
+"  -f, --min-delay=TIME  shortest sleep between rounds (default 100 ms; a\n"
+"                        bare number is ms, 200us is shorter); -s too\n"
+"  -t, --max-delay=TIME  longest sleep between rounds (default 500 ms);\n"
 "                        -S is the same\n"
-"  -d, --duration=TIME   stop measuring after TIME (30, 30s, 5m, 2h, 500ms;\n"
+"  -d, --duration=TIME   stop measuring after TIME (30, 1.5, 2.5s, 5m, 2h;\n"
 "                        a bare number is seconds); the workload is then\n"
-"                        stopped, which is a normal end\n"
+"                        stopped, which is a normal end.  Time suspended\n"
+"                        (Ctrl-Z) does not count\n"
 "  -n, --samples=N       stop after exactly N latencies\n"
-"      --warmup=TIME     drop the latencies of the first TIME\n"
+"      --warmup=TIME     drop the latencies of the first TIME (seconds)\n"
 "      --seed=N          seed of the random sleeps (default: from the clock;\n"
 "                        always printed)\n"
 "      --cpus=LIST       pin the clients round-robin over LIST (0-3,8)\n"
@@ -725,7 +811,7 @@ help(void)
 "                        the 2009 closed loop, a round waits for replies)\n"
 "      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
-"      --breaktrace=US   above US microseconds (or 2ms...), write a marker\n"
+"      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
 "      --explain[=K]     after the summary, an autopsy of the K worst\n"
 "                        wake-ups (default 3, at most 100) from latt's own\n"
@@ -734,7 +820,8 @@ help(void)
 "                        needs tracefs (root), else exit 2 before the run\n"
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
 "                        p99=500us,max=5ms (min p50 p90 p99 p99.9 p99.99\n"
-"                        max mean stdev; a bare number is microseconds)\n"
+"                        max mean stdev; a bare number is microseconds;\n"
+"                        every TIME takes decimals and ns, us, ms, s, m, h)\n"
 "  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
 "                        (default: one per online CPU) in their own process\n"
 "                        group; repeatable.  KIND is cpu (a spin), syscall\n"
@@ -748,13 +835,16 @@ help(void)
 "  -q, --quiet           no progress line on stderr (shown only when stderr\n"
 "                        is a terminal, the run is past 2 s and -v is off)\n"
 "      --json[=FILE]     write the results as JSON (docs/json-schema.md) to\n"
-"                        FILE; to stdout, in place of the summary, with no\n"
-"                        FILE or with -\n"
+"                        FILE (attached: --json=FILE); to stdout, in place\n"
+"                        of the summary, with no FILE or with - (the\n"
+"                        workload's stdout then goes to stderr)\n"
 "      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
 "                        client, cpu, latency_ns, pos (the place in its\n"
-"                        round's random write order), rq_wait_ns; a write\n"
-"                        error ends the run\n"
-"      --plot=FILE       draw the distribution and latency over time as SVG\n"
+"                        round's random write order), rq_wait_ns; client\n"
+"                        -1: a timer sample; a write error ends the run\n"
+"      --plot=FILE       draw the run as SVG: latency by percentile (1/(1-p)\n"
+"                        axis), over time, and its distribution\n"
+"                        (output files are opened before the run starts)\n"
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"
@@ -777,9 +867,12 @@ help(void)
 "it is shown as -.  A wake-up unanswered at the end (a stopped client) is\n"
 "reported as pending, its age a lower bound of the worst.\n"
 "\n"
+"At a terminal latt is a well-mannered job: the workload gets the terminal,\n"
+"Ctrl-C ends the run, Ctrl-Z suspends all of it and fg resumes it.\n"
+"\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded (or latt compare's gate failed), 4 the workload\n"
-"failed (1 and 4 outrank 3).\n"
+"failed or was stopped from elsewhere (1 and 4 outrank 3).\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"

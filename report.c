@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,70 +47,171 @@ usec(double ns)
 	return ns / NSEC_PER_USEC;
 }
 
-static void
-print_workload(FILE *fp, const struct config *cfg, const struct workload *wl)
+/*
+ * A time as people write it: the value in the largest unit (ns, us, ms, s)
+ * that keeps it at least 1, with at most digits significant digits (0:
+ * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
+ * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
+ * text, "\xc2\xb5s" in the plot).  Returns buf.
+ */
+char *
+fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
 {
-	char *what;
+	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+	const char *unit[] = { "ns", micro, "ms", "s" };
+	double v, a = fabs(ns);
+	int u = 0, intdig, prec;
+
+	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
+		u++;
+	v = ns / scale[u];
+	if (digits <= 0) {
+		/* Exact: nanoseconds are the last digit. */
+		snprintf(buf, len, "%.*f", u * 3, v);
+		if (strchr(buf, '.') != NULL) {
+			char *e = buf + strlen(buf) - 1;
+
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+		}
+	} else {
+		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
+		prec = digits > intdig ? digits - intdig : 0;
+		if (prec > u * 3)
+			prec = u * 3;
+		snprintf(buf, len, "%.*f", prec, v);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
+	return buf;
+}
+
+/*
+ * One line of the extension blocks: a tab, the label, a tab, then the
+ * value in column 25 whatever the label's length (a label under 8
+ * characters reaches column 16 at its tab, and is padded to 24), after
+ * one space.  Scripts read "\tLABEL\t" and strip the spaces after it.
+ */
+static void
+row(FILE *fp, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', fp);
+}
+
+/* A statistic: microseconds, right-aligned in the number column. */
+static void
+row_us(FILE *fp, const char *label, double ns)
+{
+	row(fp, label, "%12.3f", usec(ns));
+}
+
+/* A signal's name as the shell spells it: SIGTSTP. */
+static const char *
+signame(int sig)
+{
+	static char buf[16];
+
+	if (sigabbrev_np(sig) == NULL)
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	else
+		snprintf(buf, sizeof(buf), "SIG%s", sigabbrev_np(sig));
+	return buf;
+}
+
+static void
+print_workload(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct workload *wl = &res->wl;
+	char *what, a[32], b[32], c[32];
 	double secs = (double)(wl->end - wl->start) / NSEC_PER_SEC;
 	int st = wl->status;
 
 	if (cfg->ncmd == 0) {
-		fprintf(fp, "\tworkload\tnone%s\n",
-		    cfg->nload > 0 ? " (the loads only)" : "");
+		row(fp, "workload", "none%s", cfg->nload > 0 ?
+		    " (the loads only)" : "");
 		if (cfg->bare)
-			fprintf(fp, "\tbare run\tno command: %u clients, "
-			    "delays %lld-%lld ms, for %.3f s (defaults where "
-			    "not given)\n", cfg->nclients,
-			    (long long)(cfg->min_delay / NSEC_PER_MSEC),
-			    (long long)(cfg->max_delay / NSEC_PER_MSEC),
-			    (double)cfg->duration / NSEC_PER_SEC);
+			row(fp, "bare run", "no command: %u clients, delays "
+			    "%s to %s, %s", cfg->nclients,
+			    fmt_time(a, sizeof(a), cfg->min_delay, 0, "us"),
+			    fmt_time(b, sizeof(b), cfg->max_delay, 0, "us"),
+			    fmt_time(c, sizeof(c), cfg->duration, 0, "us"));
 		return;
 	}
 	what = workload_describe(cfg);
-	fprintf(fp, "\tworkload\t%s\n", what != NULL ? what : "?");
+	row(fp, "workload", "%s", what != NULL ? what : "?");
 	free(what);
 	if (wl->pid <= 0)
-		fprintf(fp, "\tstatus\tnot started\n");
+		row(fp, "status", "not started");
 	else if (wl->exec_errno)
-		fprintf(fp, "\tstatus\tcould not run: %s\n",
+		row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
+	else if (res->wl_stopsig != 0)
+		row(fp, "status", "stopped by %s from elsewhere at %.3f s, "
+		    "then ended by latt", signame(res->wl_stopsig),
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
 	else if (!wl->reaped)
-		fprintf(fp, "\tstatus\tstill running\n");
+		row(fp, "status", "still running");
 	else if (wl->stopped_by_us)
-		fprintf(fp, "\tstatus\tstopped by latt after %.3f s\n", secs);
+		row(fp, "status", "stopped by latt after %.3f s", secs);
+	else if (wl->interrupted)
+		row(fp, "status", "interrupted at the terminal (%s) after "
+		    "%.3f s", signame(wl->interrupted), secs);
 	else if (WIFEXITED(st))
-		fprintf(fp, "\tstatus\texited %d after %.3f s\n",
-		    WEXITSTATUS(st), secs);
+		row(fp, "status", "exited %d after %.3f s", WEXITSTATUS(st),
+		    secs);
 	else if (WIFSIGNALED(st))
-		fprintf(fp, "\tstatus\tkilled by signal %d (%s) after %.3f s\n",
+		row(fp, "status", "killed by signal %d (%s) after %.3f s",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)), secs);
+}
+
+/* A rate with 4 significant digits and k, M or G: "362.1M". */
+static const char *
+fmt_rate(char *buf, size_t len, double v)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int k = 0;
+
+	while (k < 4 && v >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
+	    pre[k]);
+	return buf;
 }
 
 /*
  * One line per load: its kind, its processes, and its throughput over the
  * time it ran, so that two kernels can be compared on both; "none" when
- * --load=none was all that was asked.
+ * --load=none was all that was asked.  The exact counts are in the JSON.
  */
 static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
+	char rate[32];
 	double secs;
 	unsigned i;
 
 	if (cfg->load_given && wl->nload == 0)
-		fprintf(fp, "\tload\tnone\n");
+		row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
-		fprintf(fp, "\tload\t%s: %u process%s, %.0f ops/s (%llu %s "
-		    "in %.3f s)", load_name(lr->kind), lr->nproc,
-		    lr->nproc == 1 ? "" : "es",
-		    secs > 0 ? (double)lr->ops / secs : 0.0,
-		    (unsigned long long)lr->ops, load_unit(lr->kind), secs);
+		row(fp, "load", "%s: %u process%s, %s %s/s, %.3f s",
+		    load_name(lr->kind), lr->nproc, lr->nproc == 1 ? "" : "es",
+		    fmt_rate(rate, sizeof(rate), secs > 0 ?
+		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
-			fprintf(fp, ", %u ended early", lr->nlost);
-		fputc('\n', fp);
+			row(fp, "load", "%s: %u of its processes ended early",
+			    load_name(lr->kind), lr->nlost);
 	}
 }
 
@@ -121,15 +223,15 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 static void
 print_work(FILE *fp, const struct config *cfg, const struct stats *st)
 {
-	fprintf(fp, "\nWork after wake-up (usec, ns resolution, %u KiB a "
+	fprintf(fp, "\nWork after wake-up (us, ns resolution, %u KiB a "
 	    "client):\n", cfg->work_kb);
-	fprintf(fp, "\twork samples\t%llu\n", (unsigned long long)st->n);
-	fprintf(fp, "\twork min\t %12.3f\n", usec(st->min));
+	row(fp, "work samples", "%12llu", (unsigned long long)st->n);
+	row_us(fp, "work min", st->min);
 	print_quantiles(fp, st, "work ");
-	fprintf(fp, "\twork worst\t %12.3f\n", usec(st->max));
-	fprintf(fp, "\twork mean\t %12.3f\n", usec(stats_mean(st)));
-	fprintf(fp, "\twork sd\t %12.3f\n", usec(stats_stdev(st)));
-	fprintf(fp, "\twork se\t %12.3f\n", usec(stats_sterr(st)));
+	row_us(fp, "work worst", st->max);
+	row_us(fp, "work mean", stats_mean(st));
+	row_us(fp, "work sd", stats_stdev(st));
+	row_us(fp, "work se", stats_sterr(st));
 	print_too_few(fp, st, "work ");
 }
 
@@ -141,37 +243,51 @@ static void
 print_quantiles(FILE *fp, const struct stats *st, const char *prefix)
 {
 	int64_t pct[NQUANTILES];
+	char label[32];
 	size_t i;
 
 	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	for (i = 0; i < NQUANTILES; i++) {
+		snprintf(label, sizeof(label), "%s%s", prefix, qnames[i]);
 		if (st->n >= report_pct_need(quantiles[i]))
-			fprintf(fp, "\t%s%s\t %12.3f\n", prefix, qnames[i],
-			    usec(pct[i]));
+			row_us(fp, label, pct[i]);
 		else
-			fprintf(fp, "\t%s%s\t %12s\n", prefix, qnames[i], "-");
+			row(fp, label, "%12s", "-");
 	}
 }
 
-/* One line naming the samples each "-" percentile would need. */
+/*
+ * What each "-" percentile would need, in "too few" lines (the label
+ * prefixed), as many as it takes to stay within 80 columns.
+ */
 static void
 print_too_few(FILE *fp, const struct stats *st, const char *prefix)
 {
-	size_t i;
-	int first = 1;
+	char label[32], text[56], item[40];
+	size_t i, len = 0;
+	int any = 0;
 
+	snprintf(label, sizeof(label), "%stoo few", prefix);
 	for (i = 0; i < NQUANTILES; i++) {
 		if (st->n >= report_pct_need(quantiles[i]))
 			continue;
-		if (first)
-			fprintf(fp, "\t%spercentiles\t- has fewer than %d "
-			    "samples beyond it: ", prefix, PCT_BEYOND);
-		fprintf(fp, "%s%s needs %llu", first ? "" : ", ", qnames[i],
+		if (!any)
+			row(fp, label, "- has under %d samples beyond (%llu "
+			    "taken); needs", PCT_BEYOND,
+			    (unsigned long long)st->n);
+		any = 1;
+		snprintf(item, sizeof(item), "%s %llu", qnames[i],
 		    (unsigned long long)report_pct_need(quantiles[i]));
-		first = 0;
+		/* The value column holds 55; the last line ends "samples". */
+		if (len > 0 && len + 2 + strlen(item) + 9 > 55) {
+			row(fp, label, "%s,", text);
+			len = 0;
+		}
+		len += snprintf(text + len, sizeof(text) - len, "%s%s",
+		    len > 0 ? ", " : "", item);
 	}
-	if (!first)
-		fprintf(fp, " (%llu taken)\n", (unsigned long long)st->n);
+	if (any)
+		row(fp, label, "%s samples", text);
 }
 
 static const char *
@@ -179,7 +295,8 @@ describe_stop(const struct result *res)
 {
 	switch (res->stop) {
 	case STOP_WORKLOAD:
-		return "the workload's end";
+		return res->wl_stopsig != 0 ? "the workload's stop" :
+		    "the workload's end";
 	case STOP_SIGNAL:
 		return strsignal(res->stop_signal);
 	case STOP_CLIENT:
@@ -202,11 +319,14 @@ describe_stop(const struct result *res)
  * The summary.  The first block keeps the 2009 tool's exact shape (whole
  * microseconds, "%8.0f" after a tab and a space) so that scripts written for
  * it keep working; no label after it contains Entries, Max, Avg or Stdev.
+ * The blocks after it line up in two columns (see row) within 80 columns,
+ * the command itself aside, and spell microseconds "us".
  */
 void
 report_text(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->lat;
+	char a[32];
 
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
 	    (unsigned long long)st->n, cfg->nclients);
@@ -216,37 +336,45 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "\tAvg\t %8.0f usec\n", usec(stats_mean(st)));
 	fprintf(fp, "\tStdev\t %8.0f usec\n", usec(stats_stdev(st)));
 
-	fprintf(fp, "\nDetails (usec, ns resolution):\n");
-	fprintf(fp, "\tmin\t %12.3f\n", usec(st->min));
+	fprintf(fp, "\nDetails (us, ns resolution):\n");
+	row_us(fp, "min", st->min);
 	print_quantiles(fp, st, "");
 	/* A wake-up still unanswered was at least this late: censored. */
-	if (res->npending > 0 && res->pending_age > st->max)
-		fprintf(fp, "\tworst\t>=%12.3f (unanswered at the end: a lower "
-		    "bound)\n", usec(res->pending_age));
-	else
-		fprintf(fp, "\tworst\t %12.3f\n", usec(st->max));
-	fprintf(fp, "\tmean\t %12.3f\n", usec(stats_mean(st)));
-	fprintf(fp, "\tsd\t %12.3f\n", usec(stats_stdev(st)));
-	fprintf(fp, "\tse\t %12.3f\n", usec(stats_sterr(st)));
+	if (res->npending > 0 && res->pending_age > st->max) {
+		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
+		row(fp, "worst", "%12s (unanswered at the end: a lower bound)",
+		    a);
+	} else
+		row_us(fp, "worst", st->max);
+	row_us(fp, "mean", stats_mean(st));
+	row_us(fp, "sd", stats_stdev(st));
+	row_us(fp, "se", stats_sterr(st));
 	print_too_few(fp, st, "");
 	if (st->n < FEW_SAMPLES)
-		fprintf(fp, "\tfew samples\t%llu, under %d: shorten the sleeps "
-		    "(-f, -t), add clients (-c) or run longer (-d)\n",
-		    (unsigned long long)st->n, FEW_SAMPLES);
+		row(fp, "few samples", "%llu, under %d: shorten -f/-t, add -c or "
+		    "run longer", (unsigned long long)st->n, FEW_SAMPLES);
 	if (st->n > 0)
-		fprintf(fp, "\tworst at\tclient %u, %.6f s into the run\n",
+		row(fp, "worst at", "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
-	fprintf(fp, "\trounds\t%llu\n", (unsigned long long)res->nrounds);
+	row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
 	print_honesty(fp, cfg, res);
-	fprintf(fp, "\tran\t%.3f s, ended by %s\n",
-	    (double)(res->end - res->start) / NSEC_PER_SEC,
+	row(fp, "ran", "%.3f s, ended by %s",
+	    (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC,
 	    describe_stop(res));
-	print_workload(fp, cfg, &res->wl);
+	if (res->nsuspend > 0)
+		row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
+		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
+		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
+	if (res->susp_dropped > 0)
+		row(fp, "suspended", "%llu wake-up%s in flight across it dropped",
+		    (unsigned long long)res->susp_dropped,
+		    res->susp_dropped == 1 ? "" : "s");
+	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
-	fprintf(fp, "\tseed\t%llu\n", (unsigned long long)cfg->seed);
+	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
 	if (cfg->warmup > 0)
-		fprintf(fp, "\twarmup\t%.3f s, %llu samples discarded\n",
-		    (double)cfg->warmup / NSEC_PER_SEC,
+		row(fp, "warmup", "%s, %llu samples discarded",
+		    fmt_time(a, sizeof(a), cfg->warmup, 0, "us"),
 		    (unsigned long long)res->discarded);
 	if (res->stop == STOP_BREAK)
 		print_break(fp, cfg, &res->brk);
@@ -264,17 +392,17 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 print_timer(FILE *fp, const struct stats *st)
 {
-	fprintf(fp, "\nTimer latency (usec, ns resolution; the parent's "
-	    "sleeps, woke minus deadline):\n");
-	fprintf(fp, "\ttimer samples\t %llu\n", (unsigned long long)st->n);
-	fprintf(fp, "\ttimer min\t %12.3f\n", usec(st->min));
+	fprintf(fp, "\nTimer latency (us; the parent's sleeps, woke minus "
+	    "deadline):\n");
+	row(fp, "timer samples", "%12llu", (unsigned long long)st->n);
+	row_us(fp, "timer min", st->min);
 	print_quantiles(fp, st, "timer ");
-	fprintf(fp, "\ttimer worst\t %12.3f\n", usec(st->max));
-	fprintf(fp, "\ttimer mean\t %12.3f\n", usec(stats_mean(st)));
-	fprintf(fp, "\ttimer sd\t %12.3f\n", usec(stats_stdev(st)));
+	row_us(fp, "timer worst", st->max);
+	row_us(fp, "timer mean", stats_mean(st));
+	row_us(fp, "timer sd", stats_stdev(st));
 	print_too_few(fp, st, "timer ");
 	if (st->n > 0)
-		fprintf(fp, "\ttimer worst at\t%.6f s into the run\n",
+		row(fp, "timer worst at", "%.6f s into the run",
 		    (double)st->max_when / NSEC_PER_SEC);
 }
 
@@ -287,57 +415,73 @@ print_timer(FILE *fp, const struct stats *st)
 static void
 print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 {
+	char a[32], text[64];
 	uint64_t i, n;
 
-	fprintf(fp, "\tloop\t%s\n", cfg->open_loop ? "open: each round sent "
-	    "at its time, replies or not" : "closed: a round waits for every "
-	    "reply (the 2009 method)");
+	row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
+	    "time, replies or not" : "closed: a round waits for every reply "
+	    "(2009)");
 	if (cfg->parent_policy == SCHED_FIFO)
-		fprintf(fp, "\tparent\tSCHED_FIFO %d\n", cfg->parent_prio);
+		row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
 	else if (cfg->parent_policy == SCHED_OTHER)
-		fprintf(fp, "\tparent\tSCHED_OTHER\n");
+		row(fp, "parent", "SCHED_OTHER");
 	if (cfg->dma_latency >= 0)
-		fprintf(fp, "\tdma latency\t%d usec held\n", cfg->dma_latency);
+		row(fp, "dma latency", "%d us held", cfg->dma_latency);
 	if (res->npending > 0)
-		fprintf(fp, "\tpending\t%llu wake-up%s unanswered at the end, the "
-		    "oldest %.3f usec old (client %u): not in the samples\n",
-		    (unsigned long long)res->npending,
-		    res->npending == 1 ? "" : "s", usec(res->pending_age),
+		row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
+		    "oldest", (unsigned long long)res->npending,
+		    res->npending == 1 ? "" : "s");
+	if (res->npending > 0)
+		row(fp, "pending", "%s old (client %u): not in the samples",
+		    fmt_time(a, sizeof(a), res->pending_age, 4, "us"),
 		    res->pending_client);
 	if (res->nunsent > 0)
-		fprintf(fp, "\tnot sent\t%llu request%s: a stalled client's "
-		    "pipe was full\n", (unsigned long long)res->nunsent,
+		row(fp, "not sent", "%llu request%s: a stalled client's pipe "
+		    "was full", (unsigned long long)res->nunsent,
 		    res->nunsent == 1 ? "" : "s");
 	if (res->nstalls == 0)
 		return;
-	fprintf(fp, "\tstalled\tlatt itself took no sample for %.3f s in "
-	    "%llu stall%s:", (double)res->stall_total / NSEC_PER_SEC,
+	row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
+	    (double)res->stall_total / NSEC_PER_SEC,
 	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
 	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
-	for (i = 0; i < n; i++)
-		fprintf(fp, "%s %.3f s from %.3f s", i > 0 ? "," : "",
+	/* Three a line: "0.052 s at 1.234 s, ..." */
+	for (i = 0; i < n; i += 3) {
+		snprintf(text, sizeof(text), "%.3f s at %.3f s",
 		    (double)res->stalls[i].len / NSEC_PER_SEC,
 		    (double)res->stalls[i].when / NSEC_PER_SEC);
+		if (i + 1 < n)
+			snprintf(text + strlen(text), sizeof(text) -
+			    strlen(text), ", %.3f s at %.3f s",
+			    (double)res->stalls[i + 1].len / NSEC_PER_SEC,
+			    (double)res->stalls[i + 1].when / NSEC_PER_SEC);
+		if (i + 2 < n)
+			snprintf(text + strlen(text), sizeof(text) -
+			    strlen(text), ", %.3f s at %.3f s",
+			    (double)res->stalls[i + 2].len / NSEC_PER_SEC,
+			    (double)res->stalls[i + 2].when / NSEC_PER_SEC);
+		row(fp, "stalled", "%s%s", text, i + 3 < n ||
+		    n < res->nstalls ? "," : "");
+	}
 	if (n < res->nstalls)
-		fprintf(fp, ", ...");
-	fputc('\n', fp);
+		row(fp, "stalled", "...");
 }
 
 static void
 print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 {
-	fprintf(fp, "\tbreaktrace\t");
+	char who[32], a[32], c[32];
+
 	if (b->timer)
-		fprintf(fp, "timer");
+		snprintf(who, sizeof(who), "timer");
 	else
-		fprintf(fp, "client %u", b->client);
-	fprintf(fp, ", %.3f usec > %.3f usec, %.6f s into the run; ",
-	    usec(b->latency), usec(cfg->breaktrace),
+		snprintf(who, sizeof(who), "client %u", b->client);
+	row(fp, "breaktrace", "%s, %s > %s, %.6f s into the run", who,
+	    fmt_time(a, sizeof(a), b->latency, 0, "us"),
+	    fmt_time(c, sizeof(c), cfg->breaktrace, 0, "us"),
 	    (double)b->when / NSEC_PER_SEC);
-	if (b->err != 0)
-		fprintf(fp, "tracefs: %s\n", strerror(b->err));
-	else
-		fprintf(fp, "marker written, tracing stopped\n");
+	row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
+	    "marker written, tracing stopped");
 }
 
 static const struct {
@@ -407,8 +551,8 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 			break;
 		}
 		if (v > (double)l->value) {
-			fprintf(fp, "latt: fail-above: %s %.3f usec is above "
-			    "the limit %.3f usec\n", statinfo[l->stat].name,
+			fprintf(fp, "latt: fail-above: %s %.3f us is above "
+			    "the limit %.3f us\n", statinfo[l->stat].name,
 			    usec(v), usec((double)l->value));
 			nfail++;
 		}
@@ -443,7 +587,7 @@ report_per_client(FILE *fp, const struct config *cfg,
 
 	if (res->clients == NULL)
 		return;
-	fprintf(fp, "\nPer client (usec; p99 within 6.25%%, - under %llu "
+	fprintf(fp, "\nPer client (us; p99 within 6.25%%, - under %llu "
 	    "samples):\n", (unsigned long long)report_pct_need(q99[0]));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
@@ -496,7 +640,7 @@ report_histogram(FILE *fp, const struct result *res, int width)
 		if (g > hi)
 			hi = g;
 	}
-	fprintf(fp, "\nHistogram (usec, one line per power of two):\n");
+	fprintf(fp, "\nHistogram (us, one line per power of two):\n");
 	fprintf(fp, "  %10s   %10s    %10s %8s\n", "from", "to", "count",
 	    "cum%");
 	if (h->total == 0) {
@@ -543,23 +687,37 @@ report_histogram(FILE *fp, const struct result *res, int width)
 
 /*
  * The progress line on a terminal: carriage return, the figures so far,
- * and an erase to the end of the line, so that it redraws in place.
+ * cut to width - 1 columns so that it never wraps, and an erase to the
+ * end of the line, so that it redraws in place.  It says what runs beside
+ * the measurement: the workload (or that it ended), the loads, or nothing.
  */
 void
-report_progress(FILE *fp, const struct result *res, int64_t now)
+report_progress(FILE *fp, const struct config *cfg, const struct result *res,
+    int64_t now, int width)
 {
 	static const double q99[] = { 0.99 };
+	char line[256], a[32], b[32];
+	const char *what;
 	int64_t p99;
+	int n;
 
 	stats_percentiles(&res->lat, q99, &p99, 1);
-	fprintf(fp, "\r%.0f s  %llu samples  max %.1f us  ",
-	    (double)(now - res->start) / NSEC_PER_SEC,
-	    (unsigned long long)res->lat.n, usec(res->lat.max));
-	if (res->lat.n >= report_pct_need(q99[0]))
-		fprintf(fp, "p99 %.1f us  ", usec(p99));
+	if (cfg->ncmd > 0)
+		what = res->wl.reaped ? "workload ended" : "workload running";
 	else
-		fprintf(fp, "p99 -  ");
-	fprintf(fp, "workload %s\033[K", res->wl.reaped ? "ended" : "running");
+		what = res->wl.nload > 0 ? "loads running" : "no load";
+	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
+	    "max %s  %s", (double)(now - res->start - res->suspended) /
+	    NSEC_PER_SEC, (unsigned long long)res->lat.n,
+	    res->lat.n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
+	    3, "us") : "-",
+	    res->lat.n > 0 ? fmt_time(b, sizeof(b), res->lat.max, 3, "us") :
+	    "-", what);
+	if (width < 2)
+		width = 2;
+	if (n >= width)
+		line[width - 1] = '\0';
+	fprintf(fp, "\r%s\033[K", line);
 	fflush(fp);
 }
 
@@ -602,7 +760,7 @@ report_explain(FILE *fp, const struct result *res)
 		else
 			snprintf(who, sizeof(who), "client %u (pid %d)",
 			    as->s.client, (int)as->s.pid);
-		fprintf(fp, "\n#%u %s: %.3f usec, round %llu, %.6f s into the "
+		fprintf(fp, "\n#%u %s: %.3f us, round %llu, %.6f s into the "
 		    "run%s\n", i + 1, who, usec((double)as->s.latency),
 		    (unsigned long long)as->s.round,
 		    (double)as->s.when / NSEC_PER_SEC, as->broke ?
@@ -646,23 +804,25 @@ print_split(FILE *fp, const struct result *res)
 	static const char *const qn[] = { "p50", "p99" };
 	const struct stats *st[] = { &res->rq, &res->path };
 	static const char *const name[] = { "runqueue", "wake path" };
+	char label[32];
 	int64_t pct[2];
 	size_t i, j;
 
-	fprintf(fp, "\nWhere the time went (usec, ns resolution; each "
-	    "client's schedstat run delay):\n");
-	fprintf(fp, "\tsplit samples\t %llu\n", (unsigned long long)res->rq.n);
+	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
+	    "delay):\n");
+	row(fp, "split samples", "%12llu", (unsigned long long)res->rq.n);
 	for (i = 0; i < 2; i++) {
 		stats_percentiles(st[i], q, pct, 2);
-		fprintf(fp, "\t%s mean\t %12.3f\n", name[i],
-		    usec(stats_mean(st[i])));
+		snprintf(label, sizeof(label), "%s mean", name[i]);
+		row_us(fp, label, stats_mean(st[i]));
 		/* The summary's rule: PCT_BEYOND samples beyond, or "-". */
-		for (j = 0; j < 2; j++)
+		for (j = 0; j < 2; j++) {
+			snprintf(label, sizeof(label), "%s %s", name[i],
+			    qn[j]);
 			if (st[i]->n >= report_pct_need(q[j]))
-				fprintf(fp, "\t%s %s\t %12.3f\n", name[i],
-				    qn[j], usec(pct[j]));
+				row_us(fp, label, pct[j]);
 			else
-				fprintf(fp, "\t%s %s\t %12s\n", name[i],
-				    qn[j], "-");
+				row(fp, label, "%12s", "-");
+		}
 	}
 }

@@ -30,6 +30,8 @@
 static size_t	hist_nbuckets(unsigned);
 static int64_t	clamp(int64_t, int64_t, int64_t);
 static uint64_t	quantile_rank(double, uint64_t);
+static void	merge_slice(struct timeline_slice *,
+		    const struct timeline_slice *);
 
 /*
  * Returns the number of counters a histogram of precision sub_bits needs.
@@ -355,11 +357,81 @@ timeline_new(void)
 	return tl;
 }
 
+int
+timeline_keep_quantiles(struct timeline *tl)
+{
+	if (tl->qcounts != NULL)
+		return 0;
+	tl->qcounts = calloc(TIMELINE_SLICES, sizeof(*tl->qcounts));
+	if (tl->qcounts == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The coarse bucket of a slice's histogram: values below 4 one each, then
+ * four linear sub-buckets per power of two; negative values land in 0.
+ */
+static size_t
+qbucket(int64_t v)
+{
+	unsigned g;
+	size_t i;
+
+	if (v < 4)
+		return v < 0 ? 0 : (size_t)v;
+	g = 63 - (unsigned)__builtin_clzll((uint64_t)v);
+	i = 4 + (size_t)(g - 2) * 4 + (size_t)((v >> (g - 2)) & 3);
+	return i < TIMELINE_QBUCKETS ? i : TIMELINE_QBUCKETS - 1;
+}
+
+/* The midpoint of a coarse bucket. */
+static int64_t
+qbucket_mid(size_t i)
+{
+	unsigned g;
+	int64_t lo, w;
+
+	if (i < 4)
+		return (int64_t)i;
+	g = (unsigned)((i - 4) / 4) + 2;
+	w = (int64_t)1 << (g - 2);
+	lo = ((int64_t)1 << g) + (int64_t)((i - 4) % 4) * w;
+	return lo + w / 2;
+}
+
+int64_t
+timeline_quantile(const struct timeline *tl, size_t from, size_t to, double q)
+{
+	struct timeline_slice all;
+	uint64_t rank, cum = 0;
+	size_t b, i;
+
+	if (to > TIMELINE_SLICES)
+		to = TIMELINE_SLICES;
+	memset(&all, 0, sizeof(all));
+	for (i = from; i < to; i++)
+		merge_slice(&all, &tl->slice[i]);
+	if (tl->qcounts == NULL || all.n == 0)
+		return -1;
+	rank = quantile_rank(q, all.n);
+	for (b = 0; b < TIMELINE_QBUCKETS; b++) {
+		for (i = from; i < to; i++)
+			cum += tl->qcounts[i][b];
+		if (cum >= rank)
+			return clamp(qbucket_mid(b), all.min, all.max);
+	}
+	return all.max;
+}
+
 void
 timeline_free(struct timeline *tl)
 {
 	if (tl == NULL)
 		return;
+	free(tl->qcounts);
 	free(tl->points);
 	free(tl);
 }
@@ -387,13 +459,23 @@ timeline_coarsen(struct timeline *tl)
 	struct timeline_slice tmp;
 	size_t i;
 
+	size_t b;
+
 	for (i = 0; i < TIMELINE_SLICES / 2; i++) {
 		tmp = tl->slice[2 * i];
 		merge_slice(&tmp, &tl->slice[2 * i + 1]);
 		tl->slice[i] = tmp;
+		if (tl->qcounts == NULL)
+			continue;
+		for (b = 0; b < TIMELINE_QBUCKETS; b++)
+			tl->qcounts[i][b] = tl->qcounts[2 * i][b] +
+			    tl->qcounts[2 * i + 1][b];
 	}
 	memset(&tl->slice[TIMELINE_SLICES / 2], 0,
 	    (TIMELINE_SLICES / 2) * sizeof(tl->slice[0]));
+	if (tl->qcounts != NULL)
+		memset(tl->qcounts[TIMELINE_SLICES / 2], 0,
+		    (TIMELINE_SLICES / 2) * sizeof(tl->qcounts[0]));
 	tl->nused = (tl->nused + 1) / 2;
 	tl->width *= 2;
 }
@@ -413,6 +495,8 @@ timeline_add(struct timeline *tl, int64_t when, int64_t value)
 	one.min = value;
 	one.max = value;
 	merge_slice(&tl->slice[i], &one);
+	if (tl->qcounts != NULL && tl->qcounts[i][qbucket(value)] < UINT32_MAX)
+		tl->qcounts[i][qbucket(value)]++;
 	if (i + 1 > tl->nused)
 		tl->nused = i + 1;
 	if (tl->npoints < TIMELINE_POINTS) {

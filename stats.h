@@ -110,6 +110,13 @@ struct timeline_point {
 	int64_t		value;
 };
 
+/*
+ * With timeline_keep_quantiles, every slice also keeps a coarse histogram
+ * of its samples (2 sub-bucket bits: a slice's quantile is within 12.5% of
+ * the truth), TIMELINE_QBUCKETS 32-bit counters a slice, 672 KiB in all.
+ */
+#define TIMELINE_QBUCKETS	168
+
 struct timeline {
 	int64_t			 width;		/* ns per slice */
 	size_t			 nused;		/* slices up to the last used */
@@ -117,6 +124,7 @@ struct timeline {
 	size_t			 npoints;	/* points kept, <= TIMELINE_POINTS */
 	struct timeline_point	*points;
 	struct timeline_slice	 slice[TIMELINE_SLICES];
+	uint32_t		(*qcounts)[TIMELINE_QBUCKETS];	/* or NULL */
 };
 
 /* Returns a new timeline, or NULL with errno set. */
@@ -124,5 +132,13 @@ struct timeline	*timeline_new(void);
 void	 timeline_free(struct timeline *);	/* NULL is safe */
 /* Adds value at time when (ns, negative counts as 0). */
 void	 timeline_add(struct timeline *, int64_t when, int64_t value);
+/* Keeps a histogram per slice from now on; 0, or -1 with errno set. */
+int	 timeline_keep_quantiles(struct timeline *);
+/*
+ * The q quantile (0 < q <= 1) of the samples of slices [from, to), clamped
+ * to their [min, max]; -1 when they are empty or no histograms are kept.
+ */
+int64_t	 timeline_quantile(const struct timeline *, size_t from, size_t to,
+	    double q);
 
 #endif /* STATS_H */

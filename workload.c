@@ -10,6 +10,16 @@
  * Ending is SIGTERM (or the signal latt itself got), then SIGKILL after a
  * short grace: a workload cannot keep latt from ending.
  *
+ * Job control: when stdin is latt's controlling terminal, latt treats the
+ * workload as a shell treats a job.  In the foreground it hands the
+ * workload's group the terminal (tcsetpgrp, SIGTTOU ignored), so that the
+ * workload can read it and the terminal's Ctrl-C and Ctrl-Z reach it.
+ * latt waits for it with WUNTRACED: a Ctrl-Z that stops it suspends the
+ * whole run (job_suspend: the loads and the workload stopped, the terminal
+ * taken back, latt's own job stopped as the terminal would have stopped
+ * it); on fg, the terminal goes back to the workload and everything gets
+ * SIGCONT.  Without a terminal nothing of this happens.
+ *
  * The built-in loads of --load are started here too, before the command:
  * each load is its own process group of forked latt processes (named
  * latt-KIND) running a body from loads.c.  A load process keeps none of
@@ -18,6 +28,7 @@
  * to clean up.  Its operation count is read from the shared slots once it
  * is dead.
  */
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -30,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,7 +51,11 @@
 #define LOAD_REAP_NS	(5 * NSEC_PER_SEC)
 
 static int	 start_command(const struct config *, struct workload *);
-static void	 run_workload(const struct config *, int) __attribute__((noreturn));
+static void	 run_workload(const struct config *, int, int)
+		    __attribute__((noreturn));
+static int	 job_terminal(void);
+static int	 job_foreground(const struct workload *);
+static void	 signal_loads(const struct workload *, int);
 static void	 stop_command(struct workload *, int);
 static int	 reap_group(struct workload *, int64_t);
 static int	 start_loads(const struct config *, struct workload *);
@@ -58,6 +74,7 @@ int
 workload_start(const struct config *cfg, struct workload *wl)
 {
 	memset(wl, 0, sizeof(*wl));
+	wl->tty = job_terminal();
 	if (start_loads(cfg, wl) == -1)
 		return -1;
 	if (cfg->ncmd == 0)
@@ -71,6 +88,110 @@ workload_stop(struct workload *wl, int sig)
 {
 	stop_loads(wl);
 	stop_command(wl, sig);
+	/* The terminal comes back to latt, for the summary. */
+	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
+		tcsetpgrp(wl->tty, getpgrp());
+}
+
+/* stdin, when it is latt's controlling terminal; else -1. */
+static int
+job_terminal(void)
+{
+	if (!isatty(STDIN_FILENO) ||
+	    tcgetsid(STDIN_FILENO) != getsid(0))
+		return -1;
+	return STDIN_FILENO;
+}
+
+/* Whether latt's own group is the terminal's foreground. */
+static int
+job_foreground(const struct workload *wl)
+{
+	return wl->tty >= 0 && tcgetpgrp(wl->tty) == getpgrp();
+}
+
+/*
+ * What a stop of the workload (seen by workload_poll) asks of the loop:
+ * 0 nothing; a signal number: suspend the run with it (a terminal's stop:
+ * Ctrl-Z, or a read or write of the terminal from the background); minus
+ * a signal number: the workload was stopped from elsewhere (SIGSTOP, or
+ * any stop without a terminal), which ends the run.
+ */
+int
+job_stop_signal(struct workload *wl)
+{
+	int sig = wl->stopsig;
+
+	if (sig == 0)
+		return 0;
+	if (wl->tty >= 0 && (sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU))
+		return sig;
+	return -sig;
+}
+
+/*
+ * Suspends everything that runs beside the measurement and then latt
+ * itself, as a shell's job is suspended; returns once latt is continued,
+ * with everything running again.  The caller stops and continues the
+ * clients.  sig is the stop to pass on: SIGTSTP for Ctrl-Z, SIGTTIN or
+ * SIGTTOU for a terminal access from the background (so that the shell
+ * says why).  With a terminal, latt's whole group gets it, as from the
+ * terminal; without one, latt alone stops, with SIGSTOP.
+ */
+void
+job_suspend(struct workload *wl, int sig)
+{
+	struct sigaction dfl, old;
+	sigset_t set, oset;
+	int running = wl->pid > 0 && !wl->reaped;
+
+	signal_loads(wl, SIGSTOP);
+	if (running)
+		kill(-wl->pid, SIGSTOP);
+	if (wl->tty >= 0 && running && tcgetpgrp(wl->tty) == wl->pid)
+		tcsetpgrp(wl->tty, getpgrp());
+	fflush(stdout);
+	fflush(stderr);
+	got_tstp = 0;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &old);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, &oset);
+	/*
+	 * latt stops here, and goes on when it is continued.  Without a
+	 * terminal latt's group may be orphaned, where the kernel discards
+	 * a SIGTSTP: SIGSTOP always stops.
+	 */
+	if (wl->tty >= 0)
+		kill(0, sig);
+	else
+		raise(SIGSTOP);
+	sigaction(sig, &old, NULL);
+	sigprocmask(SIG_SETMASK, &oset, NULL);
+	got_tstp = 0;
+	if (running) {
+		/* fg: the terminal goes back to the workload; bg: it stays. */
+		if (job_foreground(wl))
+			tcsetpgrp(wl->tty, wl->pid);
+		kill(-wl->pid, SIGCONT);
+	}
+	signal_loads(wl, SIGCONT);
+	wl->stopsig = 0;
+}
+
+/* Sends sig to every load's group. */
+static void
+signal_loads(const struct workload *wl, int sig)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nload; i++)
+		if (wl->load[i].pgid > 0)
+			kill(-wl->load[i].pgid, sig);
 }
 
 /*
@@ -82,10 +203,12 @@ workload_stop(struct workload *wl, int sig)
 static int
 start_command(const struct config *cfg, struct workload *wl)
 {
-	int ep[2], e, st;
+	int ep[2], e, st, handover;
 	ssize_t n;
 	pid_t pid;
 
+	/* In the foreground of a terminal, the workload gets it. */
+	handover = job_foreground(wl);
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
 	fflush(stdout);
@@ -99,10 +222,12 @@ start_command(const struct config *cfg, struct workload *wl)
 	}
 	if (pid == 0) {
 		close(ep[0]);
-		run_workload(cfg, ep[1]);
+		run_workload(cfg, ep[1], handover ? wl->tty : -1);
 	}
 	/* Both sides set the group, so neither can race the other. */
 	setpgid(pid, pid);
+	if (handover)
+		tcsetpgrp(wl->tty, pid);
 	close(ep[1]);
 	wl->pid = pid;
 	wl->start = now_ns();
@@ -121,7 +246,7 @@ start_command(const struct config *cfg, struct workload *wl)
 }
 
 static void
-run_workload(const struct config *cfg, int errfd)
+run_workload(const struct config *cfg, int errfd, int tty)
 {
 	static const int deflt[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
 	    SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU };
@@ -131,6 +256,9 @@ run_workload(const struct config *cfg, int errfd)
 	int e;
 
 	setpgid(0, 0);
+	/* SIGTTOU is still ignored here, as in latt. */
+	if (tty >= 0)
+		tcsetpgrp(tty, getpid());
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
@@ -139,6 +267,9 @@ run_workload(const struct config *cfg, int errfd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	tune_workload(cfg);
+	/* A machine-readable stdout is never mixed with the workload's. */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (cfg->ncmd == 1)
 		/* "--": a command that starts with a dash is no option. */
 		execl("/bin/sh", "sh", "-c", "--", cfg->cmd[0], (char *)NULL);
@@ -151,7 +282,8 @@ run_workload(const struct config *cfg, int errfd)
 
 /*
  * Reaps the workload if it has ended.  Returns 1 once it has been reaped,
- * else 0.  A run without a command (loads only) never ends this way.
+ * else 0.  A run without a command (loads only) never ends this way.  A
+ * workload seen stopped is left in wl->stopsig, for job_stop_signal.
  */
 int
 workload_poll(struct workload *wl)
@@ -163,12 +295,20 @@ workload_poll(struct workload *wl)
 		return 0;
 	if (wl->reaped)
 		return 1;
-	while ((r = waitpid(wl->pid, &st, WNOHANG)) == -1 && errno == EINTR)
+	while ((r = waitpid(wl->pid, &st, WNOHANG | WUNTRACED)) == -1 &&
+	    errno == EINTR)
 		;
-	if (r == wl->pid) {
+	if (r == wl->pid && WIFSTOPPED(st)) {
+		wl->stopsig = WSTOPSIG(st);
+	} else if (r == wl->pid) {
 		wl->status = st;
 		wl->reaped = 1;
 		wl->end = now_ns();
+		/* Ctrl-C at the terminal it held: latt was interrupted. */
+		if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT ||
+		    WTERMSIG(st) == SIGQUIT) && wl->tty >= 0 &&
+		    tcgetpgrp(wl->tty) == wl->pid)
+			wl->interrupted = WTERMSIG(st);
 	} else if (r == -1) {
 		/* Not our child any more: nothing left to wait for. */
 		wl->reaped = 1;
@@ -292,7 +432,7 @@ workload_failed(const struct workload *wl)
 		return 0;
 	if (wl->exec_errno)
 		return 1;
-	if (wl->stopped_by_us || !wl->reaped)
+	if (wl->stopped_by_us || !wl->reaped || wl->interrupted)
 		return 0;
 	if (WIFEXITED(wl->status))
 		return WEXITSTATUS(wl->status) != 0;

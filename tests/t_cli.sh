@@ -94,8 +94,8 @@ usage_case "usage: --min-delay=50 --max-delay 10" "$F;;$T;;50;;10" \
 # min-delay, so rounds x 600 ms fit in the run's time (the default 100..500
 # ms would give about 3 rounds in the 1 s); 1..5 ms gives hundreds of
 # rounds in 2 s (the default at most 20, typically 7).
-rounds() { sed -n 's/^\trounds\t\([0-9]*\)$/\1/p' "$1"; }
-ran_ms() { sed -n 's/^\tran\t\([0-9.]*\) s.*/\1/p' "$1" | awk '{ printf "%d", $1 * 1000 }'; }
+rounds() { sed -n 's/^\trounds\t *\([0-9]*\)$/\1/p' "$1"; }
+ran_ms() { sed -n 's/^\tran\t *\([0-9.]*\) s.*/\1/p' "$1" | awk '{ printf "%d", $1 * 1000 }'; }
 for form in "-s 600 -S 700" "-f 600 -t 700" "--min-delay=600 --max-delay=700" \
     "--min-delay 600 --max-delay 700"; do
 	# shellcheck disable=SC2086 # the form splits on purpose
@@ -119,7 +119,7 @@ no_leftovers "delays '-s 1 -S 5'"
 run_latt "$OUT" "$ERR" -c2 -f1 -t2 -- sleep 0.5
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 expect_summary "$OUT" 2
-grep -qx $'\tworkload\tsleep 0.5' "$OUT" || bad "workload line: $(grep workload "$OUT")"
+[ "$(field "$OUT" workload)" = "sleep 0.5" ] || bad "workload line: $(grep workload "$OUT")"
 verdict "-- ends the options"
 no_leftovers "-- ends the options"
 

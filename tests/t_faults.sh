@@ -64,6 +64,8 @@ act_stop_parent() {
 # seen when latt goes on.
 act_stop_parent_long() {
 	wait_started "$1" || { bad "the run did not start"; return; }
+	# A few rounds first (the two priming rounds take no sample).
+	sleep 0.3
 	kill -STOP "$1"
 	sleep 2.5
 	kill -CONT "$1"
@@ -154,7 +156,7 @@ row() {
 
 # Extra checks for the next row only (a function name).
 check_more=
-status_is() { grep -Eq $'^\tstatus\t'"$1" "$OUT" || bad "status line: $(grep -a $'^\tstatus' "$OUT")"; }
+status_is() { grep -Eq $'^\tstatus\t *'"$1" "$OUT" || bad "status line: $(grep -a $'^\tstatus' "$OUT")"; }
 chk_killed9() { status_is 'killed by signal 9'; }
 chk_exit0() { status_is 'exited 0'; }
 chk_notstarted() { status_is 'not started'; }

@@ -56,6 +56,8 @@ order() {
 	by, pos = collections.defaultdict(list), collections.defaultdict(list)
 	for l in lines[1:]:
 	    f = [int(x) if x else -1 for x in l.split(",")]
+	    if f[2] < 0:
+	        continue	# a timer row
 	    by[f[2]].append(f[4])
 	    pos[f[5] if len(f) > 5 else -1].append(f[4])
 	if len(by) != 4 or min(len(v) for v in by.values()) < 200:
@@ -112,7 +114,7 @@ deadline() {
 	"1 wake-up unanswered at the end"*) ;;
 	*) bad "pending line: '$pend'" ;;
 	esac
-	grep -q $'^\tworst\t>= *[0-9.]* (unanswered' "$TMP/d.out" ||
+	grep -q $'^\tworst\t *>=[0-9.]* (unanswered' "$TMP/d.out" ||
 	    bad "worst is not marked as a lower bound: $(grep -a $'^\tworst\t' "$TMP/d.out")"
 	# The age is at least the time the client was stopped before the
 	# end: stopped at about 0.5 s of 2 s, so well over 0.5 s.
@@ -186,7 +188,7 @@ openloop() {
 		    --parent-cpu="$c0" --load=none -f1 -t3 -d 3500ms \
 		    --log="$TMP/$mode.csv" $([ $mode = open ] && echo --open-loop)
 		[ "$rc" -eq 0 ] || bad "$mode: exit $rc: $(short "$TMP/$mode.err")"
-		grep -q $'^\tloop\t'"$mode" "$TMP/$mode.out" ||
+		grep -q $'^\tloop\t *'"$mode" "$TMP/$mode.out" ||
 		    bad "$mode: the summary does not name the loop: $(field "$TMP/$mode.out" loop)"
 	done
 	kill $hog 2>/dev/null
@@ -199,7 +201,8 @@ openloop() {
 	        lines = open("%s/%s.csv" % (tmp, name)).read().splitlines()[1:]
 	    except OSError:
 	        return []
-	    return [int(l.split(",")[4]) / 1e6 for l in lines]
+	    return [int(l.split(",")[4]) / 1e6 for l in lines
+	            if int(l.split(",")[2]) >= 0]
 	op, cl = load("open"), load("closed")
 	bad, say = [], []
 	if len(op) < 500 or len(cl) < 200:

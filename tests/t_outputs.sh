@@ -79,18 +79,28 @@ for label, ns in pairs:
        t not in (None, "-") and ns is not None and
        abs(ns / 1000.0 - t) <= 0.0005 + 1e-9,
        "text %s json %s ns" % (t, ns))
-m = re.search(r"worst at\tclient (\d+), ([0-9.]+) s", text)
+m = re.search(r"worst at\t *client (\d+), ([0-9.]+) s", text)
 ok("json: worst at agrees with the text", m and
    int(m.group(1)) == L["max_client"] and
    abs(L["max_at_ns"] / 1e9 - float(m.group(2))) <= 5e-7, repr(m and m.groups()))
-m = re.search(r"^\trounds\t(\d+)$", text, re.M)
+m = re.search(r"^\trounds\t *(\d+)$", text, re.M)
 ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds"])
 
 # Against the raw samples of --log.
 lines = open(tmp + "/run.csv").read().splitlines()
 ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns",
    lines[0])
-rows = [tuple(int(x) for x in l.split(",")) for l in lines[1:]]
+allrows = [tuple(int(x) if x else -1 for x in l.split(",")) for l in lines[1:]]
+# Rows of client -1 are the timer's samples (pos -1); the others latencies.
+rows = [r for r in allrows if r[2] >= 0]
+trows = [r for r in allrows if r[2] == -1]
+ok("log: one timer row per timer sample (%d)" % len(trows),
+   len(trows) == d["timer"]["samples"] and len(trows) > 0 and
+   len(rows) + len(trows) == len(allrows) and
+   all(r[5] == -1 for r in trows),
+   "log %d json %r" % (len(trows), d.get("timer", {}).get("samples")))
+ok("log: timer rows agree with the JSON's timer maximum",
+   trows and max(r[4] for r in trows) == d["timer"]["max_ns"])
 lat = [r[4] for r in rows]
 n = len(lat)
 ok("log: one line per sample", n == L["samples"] and n > 0,
@@ -189,10 +199,11 @@ def check_svg(path, want):
     ns = "{http://www.w3.org/2000/svg}"
     ok("svg: root is svg", root.tag == ns + "svg", root.tag)
     ids = {e.get("id") for e in root.iter()}
-    ok("svg: both panels (%s)" % want, "distribution" in ids and "timeline" in ids,
-       repr(ids))
+    ok("svg: the three panels (%s)" % want, "distribution" in ids and
+       "timeline" in ids and "percentiles" in ids, repr(ids))
     ok("svg: the workload's span (%s)" % want, "workload" in ids)
-    ok("svg: %s drawn" % want, want in ids, repr(ids))
+    ok("svg: %s drawn" % want, (want if want == "samples" else
+       "samples-" + want) in ids, repr(ids))
     raw = open(path, "rb").read()
     ok("svg: no script, no external reference (%s)" % want,
        b"<script" not in raw and b"href" not in raw and b"url(" not in raw)

@@ -18,7 +18,7 @@ expect() {
 }
 
 # --- usage errors ---------------------------------------------------------
-for bad in "-d 0" "-d 5x" "-d 1.5s" "-d 99999h" "-n 0" "-n x" "--warmup=2 -d 1" \
+for bad in "-d 0" "-d 5x" "-d 1.5.0" "-d 1.0000000001s" "-d -1" "-f 0.0000001" "-d 99999h" "-n 0" "-n x" "--warmup=2 -d 1" \
     "--cpus=9999" "--cpus=1-0" "--cpus=," "--parent-cpu=-1" "--policy=fast" \
     "--prio=100" "--policy=batch --prio=3" "--nice=20" "--seed=x" \
     "--fail-above=p42=1" "--fail-above=p99" "--fail-above=p99=1parsec" \
@@ -43,7 +43,7 @@ ms=$(( (t1 - t0) / 1000000 ))
 n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$ms" -ge 1400 ] && [ "$ms" -lt 8000 ] &&
     [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
-    grep -q $'^\tworkload\tnone' "$TMP/out"; then
+    grep -q $'^\tworkload\t *none' "$TMP/out"; then
 	pass "duration without a command: ran ${ms} ms for -d 1500ms, $n samples"
 else
 	fail "duration without a command: rc $rc, ${ms} ms, n=$n: $(cat "$TMP/err")"
@@ -256,7 +256,7 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 	echo "$was" >"$tdir/tracing_on"
 	if [ "$rc" -eq 0 ] && [ "$now" = 0 ] && [ "$marked" = 1 ] &&
 	    grep -q 'ended by breaktrace' "$TMP/out" &&
-	    grep -q 'breaktrace: .* usec late' "$TMP/err"; then
+	    grep -q 'breaktrace: .* late, ' "$TMP/err"; then
 		pass "breaktrace: marker written, tracing stopped, run ended"
 	else
 		fail "breaktrace: rc $rc, tracing_on $now, marker $marked: $(cat "$TMP/err")"

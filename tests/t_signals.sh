@@ -39,7 +39,7 @@ for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
 	stopped_ok 5000
 	n=$(entries "$OUT" 4)
 	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 1 s"
-	grep -q $'^\tstatus\tstopped by latt' "$OUT" ||
+	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
 	    bad "workload status: $(grep status "$OUT")"
 	verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
 	no_leftovers "SIG$sig mid-run (${how#* })"
@@ -100,7 +100,7 @@ T0=$(usecs)
 wait_gone $pid 20
 [ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
 [ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
-grep -q $'^\tstatus\texited 0' "$OUT" || bad "the run did not end with the workload: $(grep -E 'ended|status' "$OUT" | tr '\n' ' ')"
+grep -q $'^\tstatus\t *exited 0' "$OUT" || bad "the run did not end with the workload: $(grep -E 'ended|status' "$OUT" | tr '\n' ' ')"
 verdict "terminal signals (INT QUIT HUP TSTP) to the clients alone are ignored"
 no_leftovers "terminal signals to the clients"
 

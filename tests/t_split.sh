@@ -39,9 +39,10 @@ head -n 1 "$TMP/log.csv" | grep -q ',latency_ns,.*rq_wait_ns' ||
     bad "log header: $(head -n 1 "$TMP/log.csv")"
 awk -F, -v col="$(head -n 1 "$TMP/log.csv" | tr ',' '\n' | grep -nx rq_wait_ns | cut -d: -f1)" \
     -v lat="$(head -n 1 "$TMP/log.csv" | tr ',' '\n' | grep -nx latency_ns | cut -d: -f1)" '
-	NR > 1 && !($col ~ /^[0-9]+$/ && $col + 0 <= $lat + 0) { bad++ }
+	NR > 1 && $3 >= 0 && !($col ~ /^[0-9]+$/ && $col + 0 <= $lat + 0) { bad++ }
+	NR > 1 && $3 < 0 && $col != "" { bad++ }
 	END { exit bad > 0 || NR < 10 }' "$TMP/log.csv" ||
-    bad "log: a row without a runqueue wait within its latency"
+    bad "log: a client row without a runqueue wait within its latency, or a timer row with one"
 for l in "split samples" "runqueue mean" "runqueue p50" "runqueue p99" \
     "wake path mean" "wake path p50" "wake path p99"; do
 	[ -n "$(field "$TMP/out" "$l")" ] || bad "no '$l' line in the summary"

@@ -132,6 +132,7 @@ static void	test_oracle_lognormal(void);
 static void	test_oracle_pareto(void);
 static void	test_oracle_bimodal(void);
 static void	test_timeline(void);
+static void	test_timeline_quantile(void);
 
 static const struct test tests[] = {
 	{ "hist_init_bad_sub_bits",	test_init_bad_sub_bits },
@@ -158,6 +159,7 @@ static const struct test tests[] = {
 	{ "oracle_pareto",		test_oracle_pareto },
 	{ "oracle_bimodal",		test_oracle_bimodal },
 	{ "timeline_rebin",		test_timeline },
+	{ "timeline_quantile",		test_timeline_quantile },
 };
 
 int
@@ -1318,5 +1320,67 @@ test_timeline(void)
 	}
 	CHECK(total == n, "slices hold %ju of %zu", (uintmax_t)total, n);
 out:
+	timeline_free(tl);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * With quantiles kept, the q quantile of any run of slices, after the
+ * re-binnings, is within 12.5% of the exact one from the raw samples (and
+ * within the slices' [min, max]); an empty range or a timeline without
+ * quantiles answers -1.
+ */
+static void
+test_timeline_quantile(void)
+{
+	static const double qs[] = { 0.5, 0.9, 0.99 };
+	static int64_t vals[200000];
+	struct timeline *tl = NULL;
+	uint64_t rng;
+	int64_t when, got, want, *sel = NULL;
+	size_t i, n = sizeof(vals) / sizeof(vals[0]), from, to, m, j;
+
+	CHECK((tl = timeline_new()) != NULL, "timeline_new");
+	CHECK(timeline_quantile(tl, 0, 4, 0.5) == -1, "no quantiles kept");
+	CHECK(timeline_keep_quantiles(tl) == 0, "keep_quantiles");
+	CHECK(timeline_quantile(tl, 0, 4, 0.5) == -1, "empty range");
+	rng_seed(&rng, 7);
+	for (i = 0; i < n; i++) {
+		/* Log-uniform from 1 ns to about 1 s, over about 500 s. */
+		vals[i] = (int64_t)pow(10, (double)(rng_next(&rng) % 9000) /
+		    1000);
+		timeline_add(tl, (int64_t)i * 2500000, vals[i]);
+	}
+	CHECK((sel = malloc(n * sizeof(*sel))) != NULL, "malloc");
+	for (from = 0; from < tl->nused; from += 97) {
+		to = from + 1 + from % 50;
+		m = 0;
+		for (i = 0; i < n; i++) {
+			when = (int64_t)i * 2500000;
+			if ((size_t)(when / tl->width) >= from &&
+			    (size_t)(when / tl->width) < to)
+				sel[m++] = vals[i];
+		}
+		if (m == 0)
+			continue;
+		qsort(sel, m, sizeof(*sel), cmp_i64);
+		for (j = 0; j < 3; j++) {
+			want = sel[(size_t)ceil(qs[j] * (double)m - 1e-9) - 1];
+			got = timeline_quantile(tl, from, to, qs[j]);
+			CHECK(got >= sel[0] && got <= sel[m - 1] &&
+			    llabs(got - want) <= want / 8 + 1,
+			    "slices %zu-%zu q %g: %jd, exact %jd", from, to,
+			    qs[j], (intmax_t)got, (intmax_t)want);
+		}
+	}
+out:
+	free(sel);
 	timeline_free(tl);
 }

@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# A tiny job-control shell for tests/t_job.sh: it opens a pseudo-terminal,
+# becomes a session leader with it as the controlling terminal, and runs
+# latt as a foreground job the way an interactive shell does (its own
+# process group, given the terminal, waited for with WUNTRACED).  Each
+# scenario prints PASS/FAIL/SKIP lines.  python3 standard library only.
+import fcntl, os, re, select, signal, struct, sys, termios, time
+
+latt, tmp, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def ok(name, cond, why=""):
+    print(("PASS: %s" % name) if cond else ("FAIL: %s: %s" % (name, why)),
+          flush=True)
+
+
+def descendants(root):
+    """pid -> (state, pgrp, comm) of every descendant of root."""
+    kids, info = {}, {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            s = open("/proc/%s/stat" % d).read()
+        except OSError:
+            continue
+        comm = s[s.index("(") + 1:s.rindex(")")]
+        f = s[s.rindex(")") + 2:].split()
+        pid, ppid = int(d), int(f[1])
+        kids.setdefault(ppid, []).append(pid)
+        info[pid] = (f[0], int(f[2]), comm)
+    out, todo = {}, [root]
+    while todo:
+        p = todo.pop()
+        for k in kids.get(p, []):
+            out[k] = info[k]
+            todo.append(k)
+    return out
+
+
+def state(pid):
+    try:
+        s = open("/proc/%d/stat" % pid).read()
+    except OSError:
+        return None
+    return s[s.rindex(")") + 2:].split()[0]
+
+
+def wait_for(cond, limit):
+    t = time.monotonic() + limit
+    while time.monotonic() < t:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+master, slave = os.openpty()
+# The shell: a new session with the pty as its controlling terminal.
+shell = os.fork()
+if shell != 0:
+    os.close(slave)
+    log = open(tmp + "/tty.log", "wb")
+    # Drain the terminal into tty.log so that the run never blocks on a full pty.
+    result = 0
+    while True:
+        try:
+            r = os.waitpid(shell, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if r[0] == shell:
+            result = r[1]
+            break
+        try:
+            if select.select([master], [], [], 0.1)[0]:
+                log.write(os.read(master, 65536))
+                log.flush()
+        except OSError:
+            time.sleep(0.1)
+    sys.exit(0)
+
+os.setsid()
+fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+
+
+def start(args, out, err, tty_stderr=False, background=False):
+    pid = os.fork()
+    if pid == 0:
+        os.setpgid(0, 0)
+        if not background:
+            os.tcsetpgrp(slave, os.getpid())
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+        os.dup2(slave, 0)
+        fo = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fe = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fo, 1)
+        os.dup2(slave if tty_stderr else fe, 2)
+        os.execv(latt, [latt] + args)
+    os.setpgid(pid, pid)
+    if not background:
+        os.tcsetpgrp(slave, pid)
+    return pid
+
+
+def wait_job(pid, limit, untraced=False):
+    """(how, value): ("exit", code), ("signal", n), ("stop", n), or
+    ("timeout", None)."""
+    t = time.monotonic() + limit
+    flags = os.WNOHANG | (os.WUNTRACED if untraced else 0)
+    while time.monotonic() < t:
+        r, st = os.waitpid(pid, flags)
+        if r == pid:
+            os.tcsetpgrp(slave, os.getpgrp())
+            if os.WIFSTOPPED(st):
+                return "stop", os.WSTOPSIG(st)
+            if os.WIFEXITED(st):
+                return "exit", os.WEXITSTATUS(st)
+            return "signal", os.WTERMSIG(st)
+        time.sleep(0.02)
+    return "timeout", None
+
+
+def kill_all(pid):
+    for p in list(descendants(pid)) + [pid]:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def typed(text):
+    """Types text at the terminal: written to the master, as a terminal
+    emulator does with the keys pressed."""
+    os.write(master, text.encode())
+
+
+def field(path, label):
+    for line in open(path, errors="replace"):
+        f = line.rstrip("\n").split("\t")
+        if len(f) >= 3 and f[1] == label:
+            return f[2].strip()
+    return None
+
+
+out, err = tmp + "/job.out", tmp + "/job.err"
+
+if scenario == "read":
+    got = tmp + "/got"
+    pid = start(["-q", "-c2", "-f1", "-t3",
+                 'read x; echo "got:$x" > %s' % got], out, err)
+    time.sleep(1.0)
+    typed("hello\n")
+    how, v = wait_job(pid, 15)
+    if how == "timeout":
+        kill_all(pid)
+        wait_job(pid, 5)
+    text = open(got).read().strip() if os.path.exists(got) else ""
+    ok("job: the workload reads the terminal (got %r, %s %s)" %
+       (text, how, v), text == "got:hello" and (how, v) == ("exit", 0),
+       open(err).read()[:300])
+
+elif scenario == "tstp":
+    pid = start(["-q", "-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "3",
+                 "sleep 30"], out, err)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    typed("\x1a")                       # Ctrl-Z
+    how, v = wait_job(pid, 10, untraced=True)
+    ok("job: Ctrl-Z stops latt's job (%s %s)" % (how, v),
+       (how, v) == ("stop", signal.SIGTSTP), open(err).read()[:300])
+    if how != "stop":
+        kill_all(pid)
+        wait_job(pid, 5)
+        sys.exit(0)
+    kids = {}
+    every = wait_for(lambda: (kids.update(descendants(pid)) or True) and
+                     len(kids) >= 4 and
+                     all(state(p) in ("T", None) for p in kids), 3)
+    ok("job: every process of the run is stopped (%d: %s)" % (
+       len(kids), " ".join("%s:%s" % (c, st) for st, g, c in
+                           (descendants(pid).get(p, ("-", 0, "?"))
+                            for p in kids))), every)
+    time.sleep(2.0)
+    # fg: the terminal back to the job, and SIGCONT to its group.
+    os.tcsetpgrp(slave, pid)
+    os.killpg(pid, signal.SIGCONT)
+    running = wait_for(lambda: all(state(p) not in ("T",)
+                                   for p in descendants(pid)), 3)
+    ok("job: fg resumes every process of the run", running,
+       " ".join("%s:%s" % (c, st) for st, g, c in
+                descendants(pid).values()))
+    wl = [p for p, (st, g, c) in descendants(pid).items()
+          if g == p and not c.startswith("latt")]
+    ok("job: after fg the workload holds the terminal again",
+       wl and wait_for(lambda: os.tcgetpgrp(slave) == wl[0], 2),
+       "tcgetpgrp %d, workload %s" % (os.tcgetpgrp(slave), wl))
+    how, v = wait_job(pid, 15)
+    wall = time.monotonic() - t0 + 1.0
+    if how == "timeout":
+        kill_all(pid)
+        wait_job(pid, 5)
+    ran = field(out, "ran") or ""
+    m = re.match(r"([0-9.]+) s", ran)
+    ran_s = float(m.group(1)) if m else -1
+    susp = field(out, "suspended") or ""
+    m = re.match(r"([0-9.]+) s", susp)
+    susp_s = float(m.group(1)) if m else -1
+    ok("job: -d 3 suspended for 2 s measures about 3 s (ran %.3f s, "
+       "suspended %.3f s, wall %.1f s, %s %s)" % (ran_s, susp_s, wall,
+                                                  how, v),
+       (how, v) == ("exit", 0) and 2.5 <= ran_s <= 4.5 and
+       1.5 <= susp_s <= 4 and wall >= 4.5, open(err).read()[:300])
+    tw = field(out, "timer worst") or "0"
+    try:
+        tw_us = float(tw.split()[0])
+    except ValueError:
+        tw_us = -1
+    ok("job: the suspension is no timer sample (timer worst %s us)" % tw,
+       0 <= tw_us < 1000000)
+
+elif scenario == "int":
+    pid = start(["-q", "-c2", "-f1", "-t3", "-d", "20", "sleep 30"], out,
+                err)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    typed("\x03")                       # Ctrl-C
+    how, v = wait_job(pid, 10)
+    dt = time.monotonic() - t0
+    if how == "timeout":
+        kill_all(pid)
+        wait_job(pid, 5)
+    ran = field(out, "ran") or ""
+    ok("job: Ctrl-C ends the run normally (%s %s in %.1f s; ran %s)" % (
+       how, v, dt, ran), (how, v) == ("exit", 0) and dt < 5 and
+       "Interrupt" in ran, open(err).read()[:300])
+
+elif scenario == "progress":
+    # A 40-column terminal: the progress line is cut to 39 columns and
+    # says what runs (no command: the loads).
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+    pid = start(["-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "3.5"], out, err,
+                tty_stderr=True)
+    how, v = wait_job(pid, 20)
+    if how == "timeout":
+        kill_all(pid)
+        wait_job(pid, 5)
+    time.sleep(0.5)
+    raw = open(tmp + "/tty.log", "rb").read().decode("utf-8", "replace")
+    lines = [l.replace("\x1b[K", "") for l in re.split(r"[\r\n]", raw)]
+    prog = [l for l in lines if "samples" in l]
+    ok("progress: shown on the terminal (%d redraws, %s %s)" % (
+       len(prog), how, v), len(prog) >= 1 and (how, v) == ("exit", 0),
+       repr(raw[:200]))
+    ok("progress: cut to the terminal's width (widest %d of 40)" %
+       max([len(l) for l in prog] or [0]),
+       prog and max(len(l) for l in prog) <= 39, repr(prog[:2]))
+    full = [l for l in prog if len(l) < 39]
+    ok("progress: says the loads run, no workload",
+       all("workload" not in l for l in prog) and
+       any("loads running" in l for l in prog) or
+       (prog and all(len(l) == 39 for l in prog) and
+        all("workload" not in l for l in prog)), repr(prog[:2]))
+    ok("progress: erased before the summary (nothing after the last \\r "
+       "but the erase)", raw.rstrip("\n").endswith("\r\x1b[K") or
+       raw.rstrip().endswith("\x1b[K"), repr(raw[-60:]))
+
+elif scenario == "ttin":
+    # "latt ... &": the workload reads the terminal from the background;
+    # the job stops (SIGTTIN), and once in the foreground (fg) it reads.
+    got = tmp + "/got"
+    pid = start(["-q", "-c2", "-f1", "-t3",
+                 'read x; echo "got:$x" > %s' % got], out, err,
+                background=True)
+    how, v = wait_job(pid, 10, untraced=True)
+    ok("job: a workload reading from the background stops the job "
+       "(%s %s)" % (how, v), (how, v) == ("stop", signal.SIGTTIN),
+       open(err).read()[:300])
+    if how == "stop":
+        os.tcsetpgrp(slave, pid)
+        os.killpg(pid, signal.SIGCONT)
+        time.sleep(0.5)
+        typed("from fg\n")
+        how, v = wait_job(pid, 15)
+    if how in ("timeout", "stop"):
+        kill_all(pid)
+        wait_job(pid, 5)
+    text = open(got).read().strip() if os.path.exists(got) else ""
+    ok("job: after fg the workload reads the terminal (got %r, %s %s)" %
+       (text, how, v), text == "got:from fg" and (how, v) == ("exit", 0),
+       open(err).read()[:300])
+    ok("job: the summary says the run was suspended (SIGTTIN)",
+       "SIGTTIN" in (field(out, "suspended") or ""),
+       repr(field(out, "suspended")))

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# latt as a shell job (issue 12).  Under a pseudo-terminal, with a small
+# job-control shell (tests/jobshell.py): the workload reads the terminal;
+# Ctrl-Z stops every process of the run and fg resumes them, the time
+# suspended neither measured nor counted towards -d; Ctrl-C ends the run
+# normally; a workload reading the terminal from the background stops the
+# job (SIGTTIN) until fg; the progress line fits a narrow terminal.
+# Without a terminal:
+# SIGTSTP and SIGCONT suspend and resume the whole run, and a workload
+# stopped from elsewhere ends the run with a message.
+. "$(dirname "$0")/lib.sh"
+
+abs=$(cd "$(dirname "$LATT")" && pwd)/$(basename "$LATT")
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "job: python3 is not installed"
+	exit 0
+fi
+if ! python3 -c 'import os; os.openpty()' 2>/dev/null; then
+	skip "job: no pseudo-terminal can be opened here"
+	exit 0
+fi
+
+pty() {	# scenario
+	timeout -k 5 60 python3 "$(dirname "$0")/jobshell.py" "$abs" "$TMP" "$1" ||
+	    fail "job: $1: the job-control shell failed (status $?)"
+	no_leftovers "job: $1"
+}
+pty read
+pty int
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "job: Ctrl-Z and fg: timing relations, not run under the sanitizers"
+else
+	pty tstp
+	pty ttin
+	pty progress
+fi
+
+# --- Without a terminal -----------------------------------------------------
+# SIGTSTP to latt suspends the clients, the load and the workload, then
+# latt; SIGCONT resumes them all, and the time between is not measured.
+state_of() { stat_field "$1" 1; }
+all_in_state() {	# latt-pid STATE...: every child of latt in one of STATES
+	local p st
+	for p in $(kids_of "$1" | awk '{ print $1 }'); do
+		st=$(state_of "$p")
+		[[ " ${*:2} " == *" $st "* ]] || return 1
+	done
+}
+T0=$(usecs)
+"$LATT" -q -c2 -f1 -t3 -l cpu:1 -d 2 'sleep 30' >"$TMP/bg.out" 2>"$TMP/bg.err" </dev/null &
+lp=$!
+if ! wait_started "$lp"; then
+	bad "latt did not start its workload"
+else
+	sleep 0.5
+	kill -TSTP "$lp"
+	for i in $(seq 50); do
+		[ "$(state_of "$lp")" = T ] && all_in_state "$lp" T && break
+		sleep 0.1
+	done
+	[ "$(state_of "$lp")" = T ] || bad "latt is not stopped after SIGTSTP ($(state_of "$lp"))"
+	all_in_state "$lp" T || bad "not every process of the run is stopped: $(kids_of "$lp" | while read -r p g c; do printf '%s:%s ' "$c" "$(state_of "$p")"; done)"
+	sleep 1.5
+	kill -CONT "$lp"
+	sleep 0.3
+	all_in_state "$lp" R S D || bad "not every process runs again after SIGCONT"
+fi
+wait_gone "$lp" 20
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/bg.err")"
+susp=$(field "$TMP/bg.out" suspended | awk '{ print $1 }')
+ran=$(field "$TMP/bg.out" ran | awk '{ print $1 }')
+awk -v s="${susp:-0}" -v r="${ran:-0}" -v ms="$ms" \
+    'BEGIN { exit !(s >= 1.2 && r >= 1.8 && r <= 3.5 && ms >= 3200) }' ||
+    bad "suspended '$susp' s, ran '$ran' s, wall $ms ms (want about 1.5, 2, >= 3.2 s)"
+verdict "no terminal: SIGTSTP suspends the whole run, SIGCONT resumes it (suspended $susp s, ran $ran s of -d 2)"
+no_leftovers "no terminal: SIGTSTP"
+
+# A workload stopped from elsewhere is noticed and reported: the run ends.
+T0=$(usecs)
+"$LATT" -q -c2 -f1 -t3 'sleep 30' >"$TMP/st.out" 2>"$TMP/st.err" </dev/null &
+lp=$!
+if wait_started "$lp"; then
+	sleep 0.3
+	kill -STOP "$(workload_of "$lp")"
+else
+	bad "latt did not start its workload"
+fi
+wait_gone "$lp" 15
+[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
+[ "$ms" -lt 8000 ] || bad "took $ms ms to notice"
+grep -q 'stopped by SIGSTOP from outside latt' "$TMP/st.err" ||
+    bad "stderr: $(short "$TMP/st.err")"
+field "$TMP/st.out" status | grep -q 'stopped by SIGSTOP from elsewhere' ||
+    bad "status: $(field "$TMP/st.out" status)"
+verdict "a workload stopped by SIGSTOP ends the run, reported (exit $rc, $ms ms)"
+no_leftovers "a workload stopped from elsewhere"
