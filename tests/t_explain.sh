@@ -106,13 +106,16 @@ after_end() {
 }
 
 # jq-like checks on the JSON, with python3 (stdlib only).
-pyjson() {	# FILE EXPR... : every EXPR must hold; prints what did not
+pyjson() {	# FILE HOGPID EXPR... : every EXPR must hold; prints what did not;
+		# h: the samples whose longest runner was HOGPID
 	python3 - "$@" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = d.get("explain", {})
 s = e.get("samples", [])
-for expr in sys.argv[2:]:
+hog = int(sys.argv[2]) if sys.argv[2].isdigit() else -1
+h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == hog]
+for expr in sys.argv[3:]:
     try:
         ok = eval(expr)
     except Exception as x:
@@ -143,11 +146,11 @@ while time.monotonic() < end:
         pass
     time.sleep(0.070)
 EOF
-	chrt -f 50 taskset -c 1 python3 "$TMP/hog.py" 6 &
+	chrt -f 60 taskset -c 1 python3 "$TMP/hog.py" 6 &
 	hog=$!
 	sleep 0.3
 	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
-	"$LATT" --explain=1 -c1 --cpus=1 -f 3 -t 7 -d 2 -q --load=none \
+	"$LATT" --explain=3 -c1 --cpus=1 -f 3 -t 7 -d 2 -q --load=none \
 	    --json="$TMP/hog.json" >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
 	wait $lp
@@ -156,21 +159,24 @@ EOF
 	wait "$hog" 2>/dev/null
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
-	grep -qF "behind $hogcomm[$hog] (SCHED_FIFO 50)" "$TMP/out" ||
-	    bad "the verdict does not name $hogcomm[$hog] (SCHED_FIFO 50): $(grep verdict "$TMP/out")"
-	# The hog's time is the runqueue wait within 10% + 200 us, and that
-	# wait is most of a latency of several milliseconds; the client's own
-	# schedstat run delay agrees with the trace's wait within 5% + 100 us.
-	why2=$(pyjson "$TMP/hog.json" \
-	    'len(s) == 1' 's[0]["found"] and s[0]["complete"]' \
-	    's[0]["latency_ns"] >= 5000000' \
-	    's[0]["ran"][0]["pid"] == '"$hog" 's[0]["ran"][0]["comm"] == "'"$hogcomm"'"' \
-	    'abs(s[0]["ran"][0]["ns"] - s[0]["split_ns"]["runqueue"]) <= 0.1 * s[0]["split_ns"]["runqueue"] + 200000' \
-	    's[0]["split_ns"]["runqueue"] >= 0.8 * s[0]["latency_ns"]' \
-	    'sum(v for v in s[0]["split_ns"].values()) == s[0]["latency_ns"]' \
-	    'e["lost_events"] == 0' \
-	    's[0]["schedstat_runqueue_ns"] is not None' \
-	    'abs(s[0]["schedstat_runqueue_ns"] - s[0]["split_ns"]["runqueue"]) <= 0.05 * s[0]["split_ns"]["runqueue"] + 100000')
+	grep -qF "behind $hogcomm[$hog] (SCHED_FIFO 60)" "$TMP/out" ||
+	    bad "no verdict names $hogcomm[$hog] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	# The worst samples behind the hog (another test's hog on this shared
+	# machine may take one of them): the hog's time is the runqueue wait
+	# within 10% + 200 us, and that wait is most of a latency of several
+	# milliseconds; the client's own schedstat run delay agrees with the
+	# trace's wait within 5% + 100 us.
+	why2=$(pyjson "$TMP/hog.json" "$hog" \
+	    'len(s) == 3' 'e["lost_events"] == 0' \
+	    'len(h) >= 1' \
+	    'all(x["found"] and x["complete"] for x in h)' \
+	    'all(x["latency_ns"] >= 5000000 for x in h)' \
+	    'all(x["ran"][0]["comm"] == "'"$hogcomm"'" for x in h)' \
+	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
+	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)' \
+	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
+	    'all(x["schedstat_runqueue_ns"] is not None for x in h)' \
+	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
 	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
 	after_end "explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait" "$lp"
 fi
@@ -193,7 +199,7 @@ rc=$?
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 grep -q "verdict: not runnable for .*: stopped until bash\[$$\] woke it" "$TMP/out" ||
     bad "verdict: $(grep verdict "$TMP/out")"
-why2=$(pyjson "$TMP/stop.json" 's[0]["state_at_send"] == "stopped"' \
+why2=$(pyjson "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
     's[0]["split_ns"]["not_runnable"] >= 150000000' \
     's[0]["split_ns"]["runqueue"] < 0.1 * s[0]["latency_ns"]' \
     'all(r["ns"] < 0.1 * s[0]["latency_ns"] for r in s[0]["ran"])' \
@@ -217,7 +223,7 @@ wait "$lp"
 rc=$?
 echo "$was" >"$tdir/tracing_on"
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-why2=$(pyjson "$TMP/brk.json" 'd["run"]["ended_by"] == "breaktrace"' \
+why2=$(pyjson "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
     'any(x["breaktrace"] and x["pid"] == '"${c1:-0}"' and x["found"] for x in s)')
 [ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
 grep -q "(the sample that stopped --breaktrace)" "$TMP/out" || bad "no breaktrace autopsy in the text"
