@@ -29,6 +29,11 @@ latt: $(OBJS)
 tests/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
+# The calibration of latt compare (synthetic runs; tests/calib_compare.c).
+CALIB_SRCS = tests/calib_compare.c compare.c jsonread.c stats.c
+tests/calib_compare: $(CALIB_SRCS) $(HDRS)
+	$(CC) $(LATT_CFLAGS) -I. -o $@ $(CALIB_SRCS) $(LDLIBS)
+
 # The same programs built with AddressSanitizer and UBSan, for make check.
 san/latt: $(SRCS) $(HDRS)
 	@mkdir -p san
@@ -47,7 +52,13 @@ san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
 		-o $@ $(FUZZ_SRCS) $(LDLIBS)
 
-check: latt tests/unit_stats san/latt san/unit_stats san/fuzz_compare
+san/calib_compare: $(CALIB_SRCS) $(HDRS)
+	@mkdir -p san
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
+		-o $@ $(CALIB_SRCS) $(LDLIBS)
+
+check: latt tests/unit_stats tests/calib_compare san/latt san/unit_stats \
+	san/fuzz_compare san/calib_compare
 	@tests/run
 
 install: latt
@@ -59,6 +70,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(OBJS) tests/unit_stats san
+	rm -rf latt $(OBJS) tests/unit_stats tests/calib_compare san
 
 .PHONY: all check install uninstall clean

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * latt compare: reads finished results (JSON, schema_version 1, see
- * docs/json-schema.md), merges the runs of each side, and prints a table
- * of side A against side B with 95% confidence intervals of each change,
- * and a regression gate.  Reports only: nothing here measures.
+ * latt compare: reads finished results (JSON, schema_version 2 or 1, see
+ * docs/json-schema.md) into sides, and compares side A with side B row by
+ * row, a row being one statistic of one named series ("latency", "timer").
+ * Reports only: nothing here measures.
+ *
+ * The unit of evidence is the run.  Each run of a side is summed up, per
+ * series, as its statistics and, from the run's blocks of consecutive
+ * rounds, how much each statistic would vary were the run repeated under
+ * the same conditions (a moving-block bootstrap over the blocks).  A row's
+ * verdict is a Welch t test on the logarithms of the runs' values, with
+ * each side's variance floored by that within-run variance; the method and
+ * its assumptions are in latt.1 (COMPARING RUNS) and docs/compare.md.
  *
  * Use: cmp_side_init, then cmp_side_add_file or cmp_side_add_buf once per
- * run of that side (runs of a side are merged by adding histograms), then
- * cmp_report for A against B, then cmp_side_free.  Loading functions never
- * exit or print: they return -1 with a one-line message in err, which
- * names the file and the place ("b.json:3:14: expected ',' or '}'").
+ * file of that side (a file holds one run or several), then cmp_report for
+ * A against B, then cmp_side_free.  Loading functions never exit or print:
+ * they return -1 with a one-line message in err, which names the file and
+ * the place ("b.json:3:14: expected ',' or '}'").
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -20,21 +28,26 @@
 
 #include "stats.h"
 
-/* The rows of the table, for each series. */
-enum cmp_stat { CMP_MEAN, CMP_P50, CMP_P90, CMP_P99, CMP_P999, CMP_MAX,
-    CMP_NSTATS };
-enum cmp_which { CMP_LATENCY, CMP_TIMER, CMP_NSERIES };
+#define CMP_LEVEL	0.99	/* two-sided confidence of the intervals */
+#define CMP_MIN_RUNS	3	/* runs a side for a verdict */
+#define CMP_MIN_BLOCKS	8	/* blocks a run for a verdict */
+#define CMP_MIN_TAIL	10	/* samples above a percentile, a run */
+#define CMP_MAX_SERIES	8	/* named series a side can hold */
 
-/* One series (latency or timer) of one side, all of its runs merged. */
+/* One series of one run, summed up. */
+struct cmp_run {
+	uint64_t	 n;			/* samples */
+	size_t		 nblocks;		/* non-empty blocks; 0: none kept */
+	double		 val[STAT_NKINDS];	/* ns; NAN: too few samples */
+	double		 wvar[STAT_NKINDS];	/* within-run variance of
+						   log(val); NAN: unknown */
+};
+
+/* A named series over the runs of a side. */
 struct cmp_series {
-	int		 present;	/* in every run of the side */
-	struct stats	 st;		/* merged: n, mean, min, max, hist */
-	size_t		 nruns;
-	struct hist	*runs;		/* each run's histogram, for the
-					   two-level bootstrap */
-	/* Bootstrap replicates of each row, filled by cmp_report. */
-	double		*reps[CMP_NSTATS];
-	size_t		 nreps;
+	char		*name;		/* "latency", "timer", ... */
+	size_t		 nruns;		/* runs that had it */
+	struct cmp_run	*runs;
 };
 
 struct cmp_info;			/* parameters and environment */
@@ -43,15 +56,41 @@ struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
 	char		*label;		/* file names as given */
 	size_t		 nfiles;
-	struct cmp_series series[CMP_NSERIES];
+	size_t		 nruns;		/* runs in all of its files */
+	uint64_t	 nsamples;	/* latency samples in all runs */
+	struct cmp_series series[CMP_MAX_SERIES];
+	size_t		 nseries;
 	struct cmp_info	*info;		/* from the first file */
 	char		**notes;	/* warnings within the side */
 	size_t		 nnotes;
 };
 
-/* --fail-if-worse: a limit in percent per row, or -1. */
+enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
+
+/* One row: a statistic of a series, side a against side b. */
+struct cmp_row {
+	const char	*series;
+	enum stat_kind	 stat;
+	double		 a, b;		/* geometric means of the runs, ns */
+	double		 change;	/* percent; NAN when unknown */
+	double		 lo, hi;	/* the interval of change, percent */
+	int		 has_ci;
+	int		 verdict;	/* CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE */
+	int		 worse;		/* real, and b is higher */
+	char		 reason[112];	/* why inconclusive */
+	long long	 limit;		/* --fail-if-worse, percent; -1: none */
+	int		 failed;	/* the gate failed on this row */
+};
+
+/* --fail-if-worse: limits in percent on named rows. */
+#define CMP_MAX_GATE	32
 struct cmp_gate {
-	long long	 limit[CMP_NSERIES][CMP_NSTATS];
+	size_t		 n;
+	struct {
+		char		 series[32];
+		enum stat_kind	 stat;
+		long long	 limit;
+	} item[CMP_MAX_GATE];
 };
 
 void	 cmp_side_init(struct cmp_side *, const char *name);
@@ -64,12 +103,23 @@ void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
 
 /*
- * Parses a --fail-if-worse SPEC such as "p99=10%,max=50%" into gate
+ * Sums up one series of one run: its statistics from st, and the
+ * within-run variances from its blocks (bl may be NULL: none kept).  The
+ * bootstrap draws from seed, so the same run gives the same answer.
+ * Returns 0, or -1 on ENOMEM.
+ */
+int	 cmp_run_make(struct cmp_run *, const struct stats *st,
+	    const struct blocks *bl, uint64_t seed);
+/* The row of statistic k for runs a[na] against b[nb]. */
+void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
+	    size_t nb, enum stat_kind k, struct cmp_row *row);
+
+/*
+ * Parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%" into gate
  * (which it first clears).  Bad specs are usage errors: the message names
  * the part, and latt exits 2.
  */
 void	 cmp_gate_parse(struct cmp_gate *, const char *spec);
-void	 cmp_gate_clear(struct cmp_gate *);
 
 /*
  * Prints side a against side b to fp: the header, the warnings, the

@@ -342,6 +342,9 @@ explain_start(const struct config *cfg)
 	char path[PATH_MAX];
 	unsigned i;
 
+	/* Empty, with its counts of lost events at 0 (a run of --repeat). */
+	if (write_file(in->dir, "trace", "") == -1)
+		return -1;
 	for (i = 0; i < NEVDEFS; i++) {
 		if (fmts[i].id == 0)
 			continue;
@@ -553,8 +556,6 @@ explain_free(struct result *res)
 	struct autopsy *ap = res->autopsy;
 	unsigned i;
 
-	free(res->worst);
-	res->worst = NULL;
 	if (ap == NULL)
 		return;
 	for (i = 0; i < ap->n; i++) {

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The JSON report: writes a finished run as one JSON object in the schema
- * of docs/json-schema.md (schema_version 1), with the environment the run
- * took place in.  Strings are always valid JSON and valid UTF-8: control
+ * of docs/json-schema.md (schema_version 2), with every setting that moves
+ * the numbers and the environment the run took place in.  The top level
+ * holds the totals of all runs (--repeat); "runs" holds each run, with the
+ * per-block histograms that latt compare resamples.  Strings are always valid JSON and valid UTF-8: control
  * characters, quotes and backslashes are escaped, and every byte that is
  * not part of a well-formed UTF-8 sequence becomes U+FFFD.
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -19,9 +21,10 @@
 #include <unistd.h>
 
 #include "explain.h"
+#include "jsonread.h"
 #include "latt.h"
 
-#define SCHEMA_VERSION	1
+#define SCHEMA_VERSION	2
 #define SMALL_FILE_MAX	65536	/* /proc/cmdline and friends */
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
@@ -34,19 +37,28 @@ static void	 put_double(FILE *, double);
 static void	 put_key(FILE *, int *, const char *);
 static void	 put_member(FILE *, int *, const char *);
 static void	 put_str_or_null(FILE *, const char *);
+static void	 put_policy(FILE *, int);
+static void	 put_int_or_null(FILE *, int, long long);
+static char	*cpu_model(void);
+static char	*cpufreq_governors(void);
+static char	*sched_ext_state(void);
+static const char *virtualization(void);
 static char	*read_small_file(const char *);
 static char	*preemption_model(const struct utsname *);
 static void	 put_parameters(FILE *, const struct config *);
-static void	 put_environment(FILE *);
+static void	 put_environment(FILE *, const struct config *);
 static void	 put_workload(FILE *, const struct workload *);
 static void	 put_run(FILE *, const struct config *, const struct result *);
-static void	 put_series(FILE *, const struct stats *, int with_client);
+static void	 put_series(FILE *, const struct stats *, int with_client,
+		    const struct blocks *);
 static void	 put_loads(FILE *, const struct workload *);
+static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
 
 int
-json_write(FILE *fp, const struct config *cfg, const struct result *res)
+json_write(FILE *fp, const struct config *cfg, const struct result *total,
+    unsigned nruns, const char *runs)
 {
 	int first = 1;
 
@@ -60,36 +72,76 @@ json_write(FILE *fp, const struct config *cfg, const struct result *res)
 	put_key(fp, &first, "parameters");
 	put_parameters(fp, cfg);
 	put_key(fp, &first, "environment");
-	put_environment(fp);
+	put_environment(fp, cfg);
 	put_key(fp, &first, "workload");
-	put_workload(fp, &res->wl);
+	put_workload(fp, &total->wl);
 	put_key(fp, &first, "run");
-	put_run(fp, cfg, res);
+	put_run(fp, cfg, total);
+	put_key(fp, &first, "nruns");
+	fprintf(fp, "%u", nruns);
 	put_key(fp, &first, "latency");
-	put_series(fp, &res->lat, 1);
+	put_series(fp, &total->lat, 1, NULL);
 	put_key(fp, &first, "timer");
-	put_series(fp, &res->timer, 0);
+	put_series(fp, &total->timer, 0, NULL);
 	if (cfg->work_kb > 0) {
 		put_key(fp, &first, "work");
-		put_series(fp, &res->work, 1);
+		put_series(fp, &total->work, 1, NULL);
 	}
 	put_key(fp, &first, "schedstat");
 	fputs(cfg->schedstat ? "true" : "false", fp);
 	if (cfg->schedstat) {
 		put_key(fp, &first, "runqueue");
-		put_series(fp, &res->rq, 1);
+		put_series(fp, &total->rq, 1, NULL);
 		put_key(fp, &first, "wake_path");
-		put_series(fp, &res->path, 1);
+		put_series(fp, &total->path, 1, NULL);
 	}
 	put_key(fp, &first, "loads");
-	put_loads(fp, &res->wl);
+	put_loads(fp, &total->wl);
 	put_key(fp, &first, "per_client");
-	put_per_client(fp, cfg, res);
-	if (res->autopsy != NULL) {
+	put_per_client(fp, cfg, total);
+	if (total->autopsy != NULL) {
 		put_key(fp, &first, "explain");
+		json_explain(fp, total);
+	}
+	put_key(fp, &first, "runs");
+	fputs("[", fp);
+	fputs(runs, fp);
+	fputs("\n  ]\n}\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
+
+/*
+ * One run, as an element of "runs": what ended it, its workload and
+ * loads, and its series with their blocks.
+ */
+int
+json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	fputs("\n  {\"run\": ", fp);
+	put_run(fp, cfg, res);
+	fputs(",\n  \"workload\": ", fp);
+	put_workload(fp, &res->wl);
+	fputs(",\n  \"latency\": ", fp);
+	put_series(fp, &res->lat, 1, res->lat_blocks);
+	fputs(",\n  \"timer\": ", fp);
+	put_series(fp, &res->timer, 0, res->timer_blocks);
+	if (cfg->work_kb > 0) {
+		fputs(",\n  \"work\": ", fp);
+		put_series(fp, &res->work, 1, NULL);
+	}
+	if (cfg->schedstat) {
+		fputs(",\n  \"runqueue\": ", fp);
+		put_series(fp, &res->rq, 1, res->rq_blocks);
+		fputs(",\n  \"wake_path\": ", fp);
+		put_series(fp, &res->path, 1, res->path_blocks);
+	}
+	if (res->autopsy != NULL) {
+		fputs(",\n  \"explain\": ", fp);
 		json_explain(fp, res);
 	}
-	fputs("\n}\n", fp);
+	fputs(",\n  \"loads\": ", fp);
+	put_loads(fp, &res->wl);
+	fputs("}", fp);
 	return ferror(fp) ? -1 : 0;
 }
 
@@ -103,41 +155,6 @@ put_key(FILE *fp, int *first, const char *key)
 	fputs("\n  ", fp);
 	put_string(fp, key);
 	fputs(": ", fp);
-}
-
-/*
- * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
- * when s does not start one: a stray continuation byte, a truncated or
- * overlong sequence, a surrogate, or a code point above U+10FFFF.
- */
-size_t
-json_utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 /* The same, one level deeper: a member of a top-level member. */
@@ -288,6 +305,27 @@ put_parameters(FILE *fp, const struct config *cfg)
 		fprintf(fp, "%u", cfg->work_kb);
 	else
 		fputs("null", fp);
+	put_member(fp, &first, "policy");
+	put_policy(fp, cfg->policy);
+	put_member(fp, &first, "priority");
+	put_int_or_null(fp, cfg->policy == SCHED_FIFO ||
+	    cfg->policy == SCHED_RR, cfg->prio);
+	put_member(fp, &first, "nice");
+	put_int_or_null(fp, cfg->set_nice, cfg->nice);
+	put_member(fp, &first, "cpus");
+	if (cfg->cpus != NULL) {
+		fputc('[', fp);
+		for (i = 0; i < (int)cfg->ncpus; i++)
+			fprintf(fp, "%s%d", i > 0 ? ", " : "", cfg->cpus[i]);
+		fputc(']', fp);
+	} else
+		fputs("null", fp);
+	put_member(fp, &first, "parent_cpu");
+	put_int_or_null(fp, cfg->parent_cpu >= 0, cfg->parent_cpu);
+	put_member(fp, &first, "mlock");
+	fputs(cfg->mlock ? "true" : "false", fp);
+	put_member(fp, &first, "repeat");
+	fprintf(fp, "%u", cfg->repeat);
 	put_member(fp, &first, "bare");
 	fputs(cfg->bare ? "true" : "false", fp);
 	put_member(fp, &first, "loop");
@@ -306,6 +344,44 @@ put_parameters(FILE *fp, const struct config *cfg)
 	else
 		fputs("null", fp);
 	fputs("\n  }", fp);
+}
+
+/* A scheduling policy by name, or null when latt left it as inherited. */
+static void
+put_policy(FILE *fp, int policy)
+{
+	switch (policy) {
+	case -1:
+		fputs("null", fp);
+		break;
+	case SCHED_OTHER:
+		put_string(fp, "other");
+		break;
+	case SCHED_BATCH:
+		put_string(fp, "batch");
+		break;
+	case SCHED_IDLE:
+		put_string(fp, "idle");
+		break;
+	case SCHED_FIFO:
+		put_string(fp, "fifo");
+		break;
+	case SCHED_RR:
+		put_string(fp, "rr");
+		break;
+	default:
+		fprintf(fp, "%d", policy);
+		break;
+	}
+}
+
+static void
+put_int_or_null(FILE *fp, int present, long long v)
+{
+	if (present)
+		fprintf(fp, "%lld", v);
+	else
+		fputs("null", fp);
 }
 
 /*
@@ -374,12 +450,12 @@ preemption_model(const struct utsname *u)
 }
 
 static void
-put_environment(FILE *fp)
+put_environment(FILE *fp, const struct config *cfg)
 {
 	struct utsname u, *up = NULL;
 	char host[256], *s;
 	long ncpu;
-	int first = 1, slack;
+	int first = 1;
 
 	if (uname(&u) == 0)
 		up = &u;
@@ -414,14 +490,127 @@ put_environment(FILE *fp)
 	s = preemption_model(up);
 	put_str_or_null(fp, s);
 	free(s);
+	put_member(fp, &first, "scheduler");
+	s = sched_ext_state();
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "cpufreq_governor");
+	s = cpufreq_governors();
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "smt");
+	s = read_small_file("/sys/devices/system/cpu/smt/control");
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "cpu_model");
+	s = cpu_model();
+	put_str_or_null(fp, s);
+	free(s);
+	put_member(fp, &first, "virtualization");
+	put_str_or_null(fp, virtualization());
+	/* The slack the workload inherited (latt's own is 1 ns). */
 	put_member(fp, &first, "timer_slack_ns");
-	if ((slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) >= 0)
-		fprintf(fp, "%d", slack);
-	else
-		fputs("null", fp);
+	fprintf(fp, "%lu", cfg->inherited_slack);
 	put_member(fp, &first, "latt_version");
 	put_string(fp, LATT_VERSION);
 	fputs("\n  }", fp);
+}
+
+/*
+ * The scheduler in use: "sched_ext: OPS" when a BPF scheduler is loaded
+ * (/sys/kernel/sched_ext), "fair" otherwise.  Returns a malloc'd string.
+ */
+static char *
+sched_ext_state(void)
+{
+	char *state, *ops, *out;
+
+	if ((state = read_small_file("/sys/kernel/sched_ext/state")) == NULL)
+		return strdup("fair");
+	if (strcmp(state, "enabled") != 0) {
+		free(state);
+		return strdup("fair");
+	}
+	ops = read_small_file("/sys/kernel/sched_ext/root/ops");
+	if (asprintf(&out, "sched_ext: %s", ops != NULL ? ops : "?") == -1)
+		out = NULL;
+	free(state);
+	free(ops);
+	return out;
+}
+
+/*
+ * The cpufreq governors of the online CPUs, each once in the order first
+ * seen ("performance" or "schedutil,performance"); NULL without cpufreq.
+ */
+static char *
+cpufreq_governors(void)
+{
+	char path[96], *g, *out = NULL, *n;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
+		    "cpufreq/scaling_governor", cpu);
+		if ((g = read_small_file(path)) == NULL)
+			continue;
+		if (out == NULL)
+			out = g;
+		else {
+			if (strstr(out, g) == NULL) {
+				if (asprintf(&n, "%s,%s", out, g) != -1) {
+					free(out);
+					out = n;
+				}
+			}
+			free(g);
+		}
+	}
+	return out;
+}
+
+/* The first "model name" of /proc/cpuinfo, or NULL. */
+static char *
+cpu_model(void)
+{
+	char *info, *p, *e;
+
+	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+		return NULL;
+	p = strstr(info, "model name");
+	if (p == NULL || (p = strchr(p, ':')) == NULL) {
+		free(info);
+		return NULL;
+	}
+	p += strspn(p + 1, " \t") + 1;
+	if ((e = strchr(p, '\n')) != NULL)
+		*e = '\0';
+	p = strdup(p);
+	free(info);
+	return p;
+}
+
+/*
+ * "hypervisor" when the CPU says it runs under one (the cpuinfo flag),
+ * or the type of /sys/hypervisor; "none" otherwise.
+ */
+static const char *
+virtualization(void)
+{
+	static char type[64];
+	char *s, *info;
+	int found;
+
+	if ((s = read_small_file("/sys/hypervisor/type")) != NULL) {
+		snprintf(type, sizeof(type), "%s", s);
+		free(s);
+		return type;
+	}
+	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+		return NULL;
+	found = strstr(info, " hypervisor") != NULL;
+	free(info);
+	return found ? "hypervisor" : "none";
 }
 
 static void
@@ -551,7 +740,8 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
  * client (it is not for the timer series).
  */
 static void
-put_series(FILE *fp, const struct stats *st, int with_client)
+put_series(FILE *fp, const struct stats *st, int with_client,
+    const struct blocks *bl)
 {
 	const struct hist *h = &st->hist;
 	int64_t pct[NQUANTILES];
@@ -603,7 +793,46 @@ put_series(FILE *fp, const struct stats *st, int with_client)
 		bfirst = 0;
 	}
 	fputs(bfirst ? "]}" : "\n    ]}", fp);
+	if (bl != NULL)
+		put_blocks(fp, bl);
 	fputs("\n  }", fp);
+}
+
+/*
+ * The blocks of a series: each block's samples, extremes and non-empty
+ * buckets as a flat [index, count, index, count...] (index nbuckets: the
+ * overflow), one line a block.
+ */
+static void
+put_blocks(FILE *fp, const struct blocks *bl)
+{
+	const struct block *b;
+	size_t i, j;
+	int first;
+
+	fprintf(fp, ",\n    \"blocks\": {\"sub_bits\": %u, "
+	    "\"rounds_per_block\": %llu, \"list\": [",
+	    bl->b[0].hist.sub_bits, (unsigned long long)bl->rounds_per);
+	for (i = 0; i < bl->nused; i++) {
+		b = &bl->b[i];
+		fprintf(fp, "%s\n      {\"samples\": %llu, \"min_ns\": %lld, "
+		    "\"max_ns\": %lld, \"buckets\": [", i > 0 ? "," : "",
+		    (unsigned long long)b->n, (long long)b->min,
+		    (long long)b->max);
+		first = 1;
+		for (j = 0; j < b->hist.nbuckets; j++)
+			if (b->hist.counts[j] > 0) {
+				fprintf(fp, "%s%zu,%llu", first ? "" : ",", j,
+				    (unsigned long long)b->hist.counts[j]);
+				first = 0;
+			}
+		if (b->hist.overflow > 0)
+			fprintf(fp, "%s%zu,%llu", first ? "" : ",",
+			    b->hist.nbuckets,
+			    (unsigned long long)b->hist.overflow);
+		fputs("]}", fp);
+	}
+	fputs(bl->nused > 0 ? "\n    ]}" : "]}", fp);
 }
 
 static void

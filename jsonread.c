@@ -473,13 +473,82 @@ oom:
 	return -1;
 }
 
+/* Where each key of an object stood, for the duplicate check. */
+struct keypos {
+	const char	*key;
+	unsigned	 line;
+	unsigned	 col;
+	size_t		 order;
+};
+
+static int
+grow_keys(struct parser *ps, struct keypos **kp, size_t *kcap)
+{
+	struct keypos *nk;
+	size_t ncap = *kcap ? *kcap * 2 : 8;
+
+	if ((nk = realloc(*kp, ncap * sizeof(*nk))) == NULL) {
+		fail(ps, ps->p, "out of memory");
+		return -1;
+	}
+	*kp = nk;
+	*kcap = ncap;
+	return 0;
+}
+
+static int
+cmp_keypos(const void *x, const void *y)
+{
+	const struct keypos *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	if (c != 0)
+		return c;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/*
+ * Refuses an object with a key given twice, naming the first repeat in
+ * the text: the keys are sorted (n log n, so that a hostile file of many
+ * keys costs no more), and equal neighbours are repeats.
+ */
+static int
+check_keys(struct parser *ps, const struct json *v, struct keypos *kp)
+{
+	const struct keypos *dup = NULL;
+	size_t i;
+	int n;
+
+	if (v->n < 2)
+		return 0;
+	for (i = 0; i < v->n; i++)
+		kp[i].key = v->keys[i];
+	qsort(kp, v->n, sizeof(*kp), cmp_keypos);
+	for (i = 1; i < v->n; i++)
+		if (strcmp(kp[i - 1].key, kp[i].key) == 0 &&
+		    (dup == NULL || kp[i].order < dup->order))
+			dup = &kp[i];
+	if (dup == NULL)
+		return 0;
+	if (!ps->failed) {
+		ps->failed = 1;
+		n = snprintf(ps->err, ps->errlen, "%u:%u: duplicate key \"",
+		    dup->line, dup->col);
+		if (n >= 0 && (size_t)n < ps->errlen)
+			snprintf(ps->err + n, ps->errlen - (size_t)n, "%s\"",
+			    dup->key);
+	}
+	return -1;
+}
+
 static struct json *
 parse_container(struct parser *ps, int depth)
 {
 	struct json *v, *item;
 	const unsigned char *keyat;
 	char *key;
-	size_t cap = 0, i;
+	struct keypos *kp = NULL;
+	size_t cap = 0, kcap = 0;
 	int obj = *ps->p == '{';
 	char close = obj ? '}' : ']';
 
@@ -506,13 +575,13 @@ parse_container(struct parser *ps, int depth)
 			keyat = ps->p;
 			if ((key = parse_string(ps)) == NULL)
 				goto bad;
-			for (i = 0; i < v->n; i++)
-				if (strcmp(v->keys[i], key) == 0) {
-					fail(ps, keyat, "duplicate key \"%s\"",
-					    key);
-					free(key);
-					goto bad;
-				}
+			if (v->n == kcap && grow_keys(ps, &kp, &kcap) == -1) {
+				free(key);
+				goto bad;
+			}
+			kp[v->n].line = ps->line;
+			kp[v->n].col = (unsigned)(keyat - ps->line_start) + 1;
+			kp[v->n].order = v->n;
 			skip_space(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
 				free(key);
@@ -537,12 +606,16 @@ parse_container(struct parser *ps, int depth)
 		}
 		if (ps->p < ps->end && *ps->p == close) {
 			ps->p++;
+			if (obj && check_keys(ps, v, kp) == -1)
+				goto bad;
+			free(kp);
 			return v;
 		}
 		unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
 		goto bad;
 	}
 bad:
+	free(kp);
 	json_free(v);
 	return NULL;
 }
@@ -732,4 +805,39 @@ json_text(const struct json *v, int bare)
 		return NULL;
 	}
 	return b.s;
+}
+
+/*
+ * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
+ * when s does not start one: a stray continuation byte, a truncated or
+ * overlong sequence, a surrogate, or a code point above U+10FFFF.
+ */
+size_t
+json_utf8_len(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the terminating NUL */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
 }

@@ -57,5 +57,7 @@ const struct json *json_get(const struct json *o, const char *key);
  * into a new string; NULL on ENOMEM.
  */
 char		*json_text(const struct json *v, int bare);
+/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
+size_t		 json_utf8_len(const unsigned char *s);
 
 #endif /* JSONREAD_H */

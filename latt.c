@@ -43,6 +43,14 @@ struct collector {
 	int			 shown;		/* a progress line is up */
 };
 
+/* The runs written so far, as JSON (json_write_run). */
+struct runs {
+	FILE			*fp;		/* open_memstream, or NULL */
+	char			*buf;
+	size_t			 len;
+	unsigned		 n;
+};
+
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
 volatile sig_atomic_t got_tstp;
@@ -59,15 +67,29 @@ static int	 setup_outputs(const struct config *, struct result *,
 		    struct collector *);
 static FILE	*open_output(const char *);
 static int	 claim_output(const char *);
+static FILE	*open_report(const char *, int *);
 static int	 close_output(FILE *, const char *);
-static int	 write_file(const char *, int *, int (*)(FILE *,
-		    const struct config *, const struct result *),
-		    const struct config *, const struct result *);
+static int	 write_json(const char *, int *, const struct config *,
+		    const struct result *, const struct runs *);
+static int	 write_plot(const char *, int *, const struct config *,
+		    const struct result *);
+static void	 print_summary(const struct config *, const struct result *);
 static int	 write_outputs(const struct config *, struct result *,
+		    struct collector *, const struct runs *);
+static void	 measure_once(const struct config *, struct result *,
 		    struct collector *);
+static int	 run_may_repeat(const struct result *);
+static void	 reset_result(struct result *);
+static int	 setup_total(struct result *);
+static void	 merge_result(struct result *, const struct result *);
+static int	 runs_open(const struct config *, struct runs *);
+static int	 runs_add(struct runs *, const struct config *,
+		    const struct result *);
+static void	 runs_close(struct runs *);
 static void	 free_result(const struct config *, struct result *);
 static int	 compare_baseline(const struct config *, const struct result *,
-		    struct cmp_side *, const struct cmp_gate *);
+		    const struct runs *, struct cmp_side *,
+		    const struct cmp_gate *);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
 static void	 report_break(const struct config *, const struct brk *);
@@ -77,14 +99,14 @@ int
 main(int argc, char *argv[])
 {
 	struct config cfg;
-	struct result res;
+	struct result res, total;
 	struct collector col;
 	struct cmp_side base;
 	struct cmp_gate gate;
-	struct engine *eng;
+	struct runs runs;
 	char err[PATH_MAX + 256];
-	int status, stopsig, wstatus;
-	int need_sink, dmafd;
+	unsigned i;
+	int status = EXIT_OK, wstatus, dmafd;
 
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -126,72 +148,58 @@ main(int argc, char *argv[])
 
 	memset(&res, 0, sizeof(res));
 	res.wl.tty = -1;
-	if (setup_outputs(&cfg, &res, &col) == -1) {
+	memset(&total, 0, sizeof(total));
+	memset(&runs, 0, sizeof(runs));
+	if (setup_outputs(&cfg, &res, &col) == -1 ||
+	    (cfg.repeat > 1 && setup_total(&total) == -1) ||
+	    runs_open(&cfg, &runs) == -1) {
+		total.clients = NULL;
 		free_result(&cfg, &res);
+		free_result(&cfg, &total);
 		free(cfg.cpus);
 		trace_close(&cfg.trace);
 		explain_close(&cfg);
 		return EXIT_RUNTIME;
 	}
-	need_sink = cfg.verbose || col.log != NULL || res.clients != NULL ||
-	    res.timeline != NULL || cfg.explain > 0;
 
-	eng = clients_start(&cfg, &res);
-	res.start = now_ns();
-	res.start_wall = wall_ns();
-	if (res.stop == STOP_NONE) {
-		if (workload_start(&cfg, &res.wl) == -1) {
-			res.stop = STOP_ERROR;
-			res.fail_what = "fork";
-			res.fail_errno = errno;
-		} else if (res.wl.reaped)
-			res.stop = STOP_WORKLOAD;
+	/*
+	 * --repeat: the whole measurement N times back to back, clients,
+	 * workload and loads started afresh each time; a run that fails or
+	 * is interrupted ends the series.
+	 */
+	for (i = 0; i < cfg.repeat; i++) {
+		if (i > 0)
+			reset_result(&res);
+		if (cfg.repeat > 1 && !(cfg.json_path != NULL &&
+		    strcmp(cfg.json_path, "-") == 0))
+			printf("%s--- run %u of %u\n", i > 0 ? "\n" : "", i + 1,
+			    cfg.repeat);
+		measure_once(&cfg, &res, &col);
+		print_summary(&cfg, &res);
+		status = report_failure(&cfg, &res);
+		if (res.stop == STOP_BREAK)
+			report_break(&cfg, &res.brk);
+		if (runs_add(&runs, &cfg, &res) == -1 && status == EXIT_OK)
+			status = EXIT_RUNTIME;
+		if (cfg.repeat > 1)
+			merge_result(&total, &res);
+		if (status != EXIT_OK || !run_may_repeat(&res))
+			break;
 	}
-	if (res.stop == STOP_NONE && tune_pin_parent(&cfg) == -1) {
-		res.stop = STOP_ERROR;
-		res.fail_what = "sched_setaffinity (parent-cpu)";
-		res.fail_errno = errno;
-	}
-	if (res.stop == STOP_NONE && tune_sched_parent(&cfg) == -1) {
-		res.stop = STOP_ERROR;
-		res.fail_what = "sched_setscheduler (latt's own policy)";
-		res.fail_errno = errno;
-	}
-	if (res.stop == STOP_NONE && cfg.explain > 0 &&
-	    explain_start(&cfg) == -1) {
-		res.stop = STOP_ERROR;
-		res.fail_what = "explain: enabling the trace events";
-		res.fail_errno = errno;
-	}
-	if (res.stop == STOP_NONE)
-		measure_run(&cfg, eng, &res, need_sink ? collect_sink : NULL,
-		    col.log != NULL || col.progress ? collect_tick : NULL,
-		    &col);
-	res.end = now_ns();
+
+	/* The DMA latency is held for the whole series of runs. */
 	if (dmafd >= 0)
 		close(dmafd);
-	if (col.shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
-
-	stopsig = res.stop == STOP_SIGNAL ? res.stop_signal : SIGTERM;
-	workload_stop(&res.wl, stopsig);
-	clients_stop(eng, &res);
-	/* The autopsy reads the trace once everything has stopped. */
-	if (cfg.explain > 0) {
-		explain_read(&cfg, &res);
-		explain_close(&cfg);
-	}
-
-	wstatus = write_outputs(&cfg, &res, &col);
-	status = report_failure(&cfg, &res);
-	if (res.stop == STOP_BREAK)
-		report_break(&cfg, &res.brk);
+	/* The JSON's top level has the last run's autopsy. */
+	if (cfg.repeat > 1)
+		total.autopsy = res.autopsy;
+	wstatus = write_outputs(&cfg, cfg.repeat > 1 ? &total : &res, &col,
+	    &runs);
 	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
 	if (cfg.baseline != NULL) {
-		if (compare_baseline(&cfg, &res, &base,
+		if (compare_baseline(&cfg, cfg.repeat > 1 ? &total : &res,
+		    &runs, &base,
 		    cfg.fail_if_worse != NULL ? &gate : NULL) == 1 &&
 		    status == EXIT_OK)
 			status = EXIT_THRESHOLD;
@@ -202,10 +210,14 @@ main(int argc, char *argv[])
 	 * runtime failure (1) and a failed workload (4) outrank 3.
 	 */
 	fflush(stdout);
-	if (cfg.nlimits > 0 && report_limits(stderr, &cfg, &res) > 0 &&
-	    status == EXIT_OK)
+	if (cfg.nlimits > 0 && report_limits(stderr, &cfg, cfg.repeat > 1 ?
+	    &total : &res) > 0 && status == EXIT_OK)
 		status = EXIT_THRESHOLD;
+	runs_close(&runs);
+	total.clients = NULL;		/* res's, shared */
+	total.autopsy = NULL;
 	free_result(&cfg, &res);
+	free_result(&cfg, &total);
 	free(cfg.cpus);
 	trace_close(&cfg.trace);
 	explain_close(&cfg);
@@ -215,6 +227,231 @@ main(int argc, char *argv[])
 			status = EXIT_RUNTIME;
 	}
 	return status;
+}
+
+/*
+ * One measurement: the clients, the workload and loads, the loop, and
+ * everything stopped again.  Why it ended is in res->stop.
+ */
+static void
+measure_once(const struct config *cfg, struct result *res,
+    struct collector *col)
+{
+	struct engine *eng;
+	int need_sink, stopsig;
+
+	need_sink = cfg->verbose || col->log != NULL || res->clients != NULL ||
+	    res->timeline != NULL || cfg->explain > 0;
+	eng = clients_start(cfg, res);
+	res->start = now_ns();
+	res->start_wall = wall_ns();
+	if (res->stop == STOP_NONE) {
+		if (workload_start(cfg, &res->wl) == -1) {
+			res->stop = STOP_ERROR;
+			res->fail_what = "fork";
+			res->fail_errno = errno;
+		} else if (res->wl.reaped)
+			res->stop = STOP_WORKLOAD;
+	}
+	if (res->stop == STOP_NONE && tune_pin_parent(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "sched_setaffinity (parent-cpu)";
+		res->fail_errno = errno;
+	}
+	if (res->stop == STOP_NONE && tune_sched_parent(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "sched_setscheduler (latt's own policy)";
+		res->fail_errno = errno;
+	}
+	if (res->stop == STOP_NONE && cfg->explain > 0 &&
+	    explain_start(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "explain: enabling the trace events";
+		res->fail_errno = errno;
+	}
+	if (res->stop == STOP_NONE)
+		measure_run(cfg, eng, res, need_sink ? collect_sink : NULL,
+		    col->log != NULL || col->progress ? collect_tick : NULL,
+		    col);
+	res->end = now_ns();
+	if (col->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		col->shown = 0;
+	}
+	stopsig = res->stop == STOP_SIGNAL ? res->stop_signal : SIGTERM;
+	workload_stop(&res->wl, stopsig);
+	clients_stop(eng, res);
+	/* The autopsy reads the trace once everything has stopped. */
+	if (cfg->explain > 0)
+		explain_read(cfg, res);
+}
+
+/* Whether another run may follow this one: it ended as runs end. */
+static int
+run_may_repeat(const struct result *res)
+{
+	return res->stop == STOP_DURATION || res->stop == STOP_SAMPLES ||
+	    (res->stop == STOP_WORKLOAD && !workload_failed(&res->wl));
+}
+
+/* Empties a run's result for the next run; the per-client table goes on. */
+static void
+reset_result(struct result *res)
+{
+	struct result keep = *res;
+
+	stats_reset(&keep.lat);
+	stats_reset(&keep.work);
+	stats_reset(&keep.timer);
+	stats_reset(&keep.rq);
+	stats_reset(&keep.path);
+	explain_free(&keep);		/* the last run's autopsy, printed */
+	if (keep.lat_blocks != NULL)
+		blocks_reset(keep.lat_blocks);
+	if (keep.timer_blocks != NULL)
+		blocks_reset(keep.timer_blocks);
+	if (keep.rq_blocks != NULL)
+		blocks_reset(keep.rq_blocks);
+	if (keep.path_blocks != NULL)
+		blocks_reset(keep.path_blocks);
+	if (keep.timeline != NULL) {
+		timeline_free(keep.timeline);
+		if ((keep.timeline = timeline_new()) != NULL &&
+		    timeline_keep_quantiles(keep.timeline) == -1) {
+			timeline_free(keep.timeline);
+			keep.timeline = NULL;
+		}
+	}
+	if (keep.timer_timeline != NULL) {
+		timeline_free(keep.timer_timeline);
+		keep.timer_timeline = timeline_new();
+	}
+	memset(res, 0, sizeof(*res));
+	res->lat = keep.lat;
+	res->work = keep.work;
+	res->timer = keep.timer;
+	res->rq = keep.rq;
+	res->path = keep.path;
+	res->worst = keep.worst;
+	res->lat_blocks = keep.lat_blocks;
+	res->timer_blocks = keep.timer_blocks;
+	res->rq_blocks = keep.rq_blocks;
+	res->path_blocks = keep.path_blocks;
+	res->timeline = keep.timeline;
+	res->timer_timeline = keep.timer_timeline;
+	res->clients = keep.clients;
+	res->wl.tty = -1;
+}
+
+/* The totals of --repeat: statistics of their own; -1 after saying why. */
+static int
+setup_total(struct result *total)
+{
+	if (stats_init(&total->lat, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->work, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->timer, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->rq, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->path, STATS_SUB_BITS) == -1) {
+		fprintf(stderr, "%s: stats_init: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Adds a finished run to the totals: the statistics, rounds, time,
+ * wake-ups left pending and stalls (the first STALLS_MAX of all runs, each
+ * timed within its own run); what ended the last run, its workload and
+ * loads stand for all.
+ */
+static void
+merge_result(struct result *total, const struct result *res)
+{
+	uint64_t i;
+
+	stats_merge(&total->lat, &res->lat);
+	stats_merge(&total->work, &res->work);
+	stats_merge(&total->timer, &res->timer);
+	stats_merge(&total->rq, &res->rq);
+	stats_merge(&total->path, &res->path);
+	total->clients = res->clients;
+	total->nrounds += res->nrounds;
+	total->discarded += res->discarded;
+	if (total->start == 0) {
+		total->start = res->start;
+		total->end = res->end;
+	} else
+		total->end += res->end - res->start;	/* the runs' time */
+	total->stop = res->stop;
+	total->wl = res->wl;
+	if (res->npending > 0 && (total->npending == 0 ||
+	    res->pending_age > total->pending_age)) {
+		total->pending_age = res->pending_age;
+		total->pending_client = res->pending_client;
+	}
+	total->npending += res->npending;
+	total->nunsent += res->nunsent;
+	for (i = 0; i < res->nstalls && i < STALLS_MAX &&
+	    total->nstalls + i < STALLS_MAX; i++)
+		total->stalls[total->nstalls + i] = res->stalls[i];
+	total->nstalls += res->nstalls;
+	total->stall_total += res->stall_total;
+	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX &&
+	    total->nsuspend + i < SUSPEND_MAX; i++)
+		total->susp[total->nsuspend + i] = res->susp[i];
+	total->nsuspend += res->nsuspend;
+	total->suspended += res->suspended;
+	total->susp_dropped += res->susp_dropped;
+	if (total->start_wall == 0)
+		total->start_wall = res->start_wall;
+	total->wl_stopsig = res->wl_stopsig;
+	total->wl_stop_at = res->wl_stop_at;
+}
+
+/*
+ * The runs as JSON objects, for the results file and --baseline: kept in
+ * memory (a few tens of KiB a run) until the end.
+ */
+static int
+runs_open(const struct config *cfg, struct runs *runs)
+{
+	if (cfg->json_path == NULL && cfg->baseline == NULL)
+		return 0;
+	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
+		fprintf(stderr, "%s: open_memstream: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+runs_add(struct runs *runs, const struct config *cfg,
+    const struct result *res)
+{
+	if (runs->fp == NULL)
+		return 0;
+	if (runs->n > 0)
+		fputc(',', runs->fp);
+	runs->n++;
+	if (json_write_run(runs->fp, cfg, res) == -1 ||
+	    fflush(runs->fp) == EOF) {
+		fprintf(stderr, "%s: results in memory: %s\n", progname,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+runs_close(struct runs *runs)
+{
+	if (runs->fp != NULL)
+		fclose(runs->fp);
+	free(runs->buf);
+	memset(runs, 0, sizeof(*runs));
 }
 
 /*
@@ -265,6 +502,21 @@ setup_outputs(const struct config *cfg, struct result *res,
 	    (res->worst = calloc(cfg->explain, sizeof(*res->worst))) == NULL) {
 		fprintf(stderr, "%s: calloc: %s\n", progname, strerror(errno));
 		return -1;
+	}
+	if (cfg->json_path != NULL || cfg->baseline != NULL) {
+		if ((res->lat_blocks = calloc(1, sizeof(struct blocks))) == NULL ||
+		    (res->timer_blocks = calloc(1, sizeof(struct blocks))) ==
+		    NULL || blocks_init(res->lat_blocks) == -1 ||
+		    blocks_init(res->timer_blocks) == -1 ||
+		    (cfg->schedstat && ((res->rq_blocks = calloc(1,
+		    sizeof(struct blocks))) == NULL || (res->path_blocks =
+		    calloc(1, sizeof(struct blocks))) == NULL ||
+		    blocks_init(res->rq_blocks) == -1 ||
+		    blocks_init(res->path_blocks) == -1))) {
+			fprintf(stderr, "%s: blocks_init: %s\n", progname,
+			    strerror(ENOMEM));
+			return -1;
+		}
 	}
 	if (cfg->plot_path != NULL && ((res->timeline = timeline_new()) ==
 	    NULL || timeline_keep_quantiles(res->timeline) == -1 ||
@@ -326,6 +578,37 @@ claim_output(const char *path)
 	return fd;
 }
 
+/*
+ * The stream of a report file at the end: through the descriptor opened
+ * before the run (a regular file is truncated first), or stdout for "-".
+ * Returns NULL after saying why.
+ */
+static FILE *
+open_report(const char *path, int *fd)
+{
+	struct stat sb;
+	FILE *fp;
+
+	errno = 0;
+	if (*fd == -1)
+		return open_output(path);
+	if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    ftruncate(*fd, 0) == -1) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	if ((fp = fdopen(*fd, "w")) == NULL) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+		    strerror(errno));
+		close(*fd);
+	}
+	*fd = -1;
+	return fp;
+}
+
 /* Flushes and closes an output file; -1 after saying why it failed. */
 static int
 close_output(FILE *fp, const char *path)
@@ -346,81 +629,84 @@ close_output(FILE *fp, const char *path)
 	return bad ? -1 : 0;
 }
 
-/*
- * Writes one report into the file at path, through the descriptor opened
- * before the run (a regular file is truncated first), or stdout for "-".
- * Returns -1 after saying why it failed.
- */
+/* Writes the results file: the totals and the runs; -1 after saying why. */
 static int
-write_file(const char *path, int *fd, int (*writer)(FILE *,
-    const struct config *, const struct result *), const struct config *cfg,
-    const struct result *res)
+write_json(const char *path, int *fd, const struct config *cfg,
+    const struct result *total, const struct runs *runs)
 {
-	struct stat sb;
 	FILE *fp;
 
-	errno = 0;
-	if (*fd == -1)
-		fp = open_output(path);
-	else {
-		if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    ftruncate(*fd, 0) == -1) {
-			fprintf(stderr, "%s: %s: %s\n", progname, path,
-			    strerror(errno));
-			close(*fd);
-			*fd = -1;
-			return -1;
-		}
-		if ((fp = fdopen(*fd, "w")) == NULL) {
-			fprintf(stderr, "%s: %s: %s\n", progname, path,
-			    strerror(errno));
-			close(*fd);
-		}
-		*fd = -1;
-	}
-	if (fp == NULL)
+	if ((fp = open_report(path, fd)) == NULL)
 		return -1;
-	writer(fp, cfg, res);
+	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
 	return close_output(fp, path);
 }
 
+/* Writes the SVG plot of the last run; -1 after saying why. */
+static int
+write_plot(const char *path, int *fd, const struct config *cfg,
+    const struct result *res)
+{
+	FILE *fp;
+
+	if ((fp = open_report(path, fd)) == NULL)
+		return -1;
+	plot_write(fp, cfg, res);
+	return close_output(fp, path);
+}
+
+/* A run's text summary, unless the JSON takes stdout. */
+static void
+print_summary(const struct config *cfg, const struct result *res)
+{
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res);
+		if (cfg->per_client && cfg->repeat == 1)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram && cfg->repeat == 1)
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
+		if (res->autopsy != NULL)
+			report_explain(stdout, res);
+	}
+	fflush(stdout);
+}
+
 /*
- * The reports, once the run is over: the text summary (unless the JSON
- * takes stdout), the per-client table, the histogram, the JSON and the
- * plot; then the log is closed.  Returns EXIT_OK or EXIT_RUNTIME.
+ * The reports, once the runs are over: with --repeat, the per-client table
+ * and the histogram of all runs; the JSON and the plot; then the log is
+ * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
+ * EXIT_RUNTIME.
  */
 static int
 write_outputs(const struct config *cfg, struct result *res,
-    struct collector *col)
+    struct collector *col, const struct runs *runs)
 {
 	int status = EXIT_OK;
 
-	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
-		report_text(stdout, cfg, res);
+	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
+	    strcmp(cfg->json_path, "-") != 0)) {
 		if (cfg->per_client)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram)
-			report_histogram(stdout, res, terminal_width(STDOUT_FILENO));
-		if (res->autopsy != NULL)
-			report_explain(stdout, res);
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
 	}
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_file(cfg->json_path, &col->json_fd, json_write, cfg,
-	    res) == -1)
+	    write_json(cfg->json_path, &col->json_fd, cfg, res, runs) == -1)
 		status = EXIT_RUNTIME;
-	if (cfg->plot_path != NULL &&
-	    write_file(cfg->plot_path, &col->plot_fd, plot_write, cfg,
-	    res) == -1)
+	if (cfg->plot_path != NULL && col->res->timeline != NULL &&
+	    write_plot(cfg->plot_path, &col->plot_fd, cfg, col->res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
 		/* A log that failed during the run has been reported. */
 		errno = 0;
-		if (res->stop != STOP_SINK &&
+		if (col->res->stop != STOP_SINK &&
 		    close_output(col->log, cfg->log_path) == -1)
 			status = EXIT_RUNTIME;
-		else if (res->stop == STOP_SINK && col->log != stdout)
+		else if (col->res->stop == STOP_SINK && col->log != stdout)
 			fclose(col->log);
 		col->log = NULL;
 	}
@@ -428,15 +714,16 @@ write_outputs(const struct config *cfg, struct result *res,
 }
 
 /*
- * --baseline: this run, written as JSON into memory and read back as side
- * B, against the baseline's side A, after the summary.  The comparison
- * reads the finished results exactly as latt compare would read the file.
- * Returns 1 when --fail-if-worse finds this run worse, 0, or -1 after
- * saying why it could not compare.
+ * --baseline: this run (or these runs), written as JSON into memory and
+ * read back as side B, against the baseline's side A, after the summary.
+ * The comparison reads the finished results exactly as latt compare would
+ * read the file.  Returns 1 when --fail-if-worse finds the runs worse, 0,
+ * or -1 after saying why it could not compare.
  */
 static int
-compare_baseline(const struct config *cfg, const struct result *res,
-    struct cmp_side *base, const struct cmp_gate *gate)
+compare_baseline(const struct config *cfg, const struct result *total,
+    const struct runs *runs, struct cmp_side *base,
+    const struct cmp_gate *gate)
 {
 	struct cmp_side run;
 	char err[512], *buf = NULL;
@@ -449,7 +736,8 @@ compare_baseline(const struct config *cfg, const struct result *res,
 		    strerror(errno));
 		return -1;
 	}
-	json_write(mem, cfg, res);
+	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
+	    "");
 	if (fclose(mem) == EOF) {
 		fprintf(stderr, "%s: baseline: %s\n", progname,
 		    strerror(errno));
@@ -457,12 +745,13 @@ compare_baseline(const struct config *cfg, const struct result *res,
 		return -1;
 	}
 	cmp_side_init(&run, "B");
+	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
 	if (cmp_side_add_buf(&run, "this run", buf, len, err,
 	    sizeof(err)) == -1)
 		fprintf(stderr, "%s: baseline: %s\n", progname, err);
 	else {
-		printf("\nAgainst the baseline (latt compare %s <this run>):\n",
-		    cfg->baseline);
+		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
+		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
 		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
 			fprintf(stderr, "%s: baseline: %s\n", progname,
 			    strerror(ENOMEM));
@@ -492,6 +781,18 @@ free_result(const struct config *cfg, struct result *res)
 	explain_free(res);
 	timeline_free(res->timer_timeline);
 	res->timer_timeline = NULL;
+	blocks_free(res->lat_blocks);
+	blocks_free(res->timer_blocks);
+	blocks_free(res->rq_blocks);
+	blocks_free(res->path_blocks);
+	free(res->lat_blocks);
+	free(res->timer_blocks);
+	free(res->rq_blocks);
+	free(res->path_blocks);
+	res->lat_blocks = res->timer_blocks = NULL;
+	res->rq_blocks = res->path_blocks = NULL;
+	free(res->worst);
+	res->worst = NULL;
 }
 
 /* The width of the terminal on fd, or 80 when it is not one. */

@@ -55,22 +55,10 @@ struct load_spec {
 	unsigned	 n;		/* processes; pipe: pairs */
 };
 
-/* The statistics --fail-above can limit. */
-enum stat_kind {
-	STAT_MIN,
-	STAT_P50,
-	STAT_P90,
-	STAT_P99,
-	STAT_P999,
-	STAT_P9999,
-	STAT_MAX,
-	STAT_MEAN,
-	STAT_STDEV,
-};
-
 /* One --fail-above limit: the run fails when the statistic is above it. */
 struct limit {
-	enum stat_kind	 stat;
+	enum stat_kind	 stat;		/* stats.h */
+	int		 timer;		/* 1: of the timer series */
 	int64_t		 value;		/* ns */
 };
 
@@ -135,6 +123,7 @@ struct config {
 	struct tinst	 inst;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
+	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
 
 	/* Outputs. */
 	int		 quiet;		/* no progress line */
@@ -279,6 +268,11 @@ struct result {
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
+	struct blocks	*lat_blocks;	/* per-block histograms for latt
+					   compare (--json, --baseline), or NULL */
+	struct blocks	*timer_blocks;
+	struct blocks	*rq_blocks;	/* the same, for the schedstat split */
+	struct blocks	*path_blocks;
 	struct timeline	*timer_timeline;	/* the timer's, for --plot */
 	int64_t		 start_wall;	/* CLOCK_REALTIME ns at the start */
 	int64_t		 suspended;	/* ns suspended in all, not measured */
@@ -393,10 +387,15 @@ void	 report_progress(FILE *, const struct config *, const struct result *,
 	    int64_t now, int width);
 char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 
-/* json.c: returns 0, or -1 with errno set when fp failed. */
-int	 json_write(FILE *, const struct config *, const struct result *);
-/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
-size_t	 json_utf8_len(const unsigned char *s);
+/*
+ * json.c: json_write_run writes one run as an object of the "runs" array;
+ * json_write writes the whole file: the runs' totals at the top level and
+ * runs (json_write_run's objects, joined by commas) as the array.  Both
+ * return 0, or -1 with errno set when fp failed.
+ */
+int	 json_write_run(FILE *, const struct config *, const struct result *);
+int	 json_write(FILE *, const struct config *, const struct result *total,
+	    unsigned nruns, const char *runs);
 
 /* plot.c: returns 0, or -1 with errno set when fp failed. */
 int	 plot_write(FILE *, const struct config *, const struct result *);

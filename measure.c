@@ -828,6 +828,8 @@ sleep_to(struct loop *L, int64_t deadline)
 		b.latency = woke - deadline;
 		b.when = deadline - res->start;
 		stats_add(&res->timer, b.latency, 0, b.when);
+		if (res->timer_blocks != NULL)
+			blocks_add(res->timer_blocks, res->nrounds, b.latency);
 		if (L->sink != NULL && timer_sample(res, &b, L->sink,
 		    L->arg) == -1)
 			return -1;
@@ -1006,6 +1008,13 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	if (s.rq_wait >= 0) {
 		stats_add(&res->rq, s.rq_wait, idx, s.when);
 		stats_add(&res->path, s.latency - s.rq_wait, idx, s.when);
+	}
+	if (res->lat_blocks != NULL)
+		blocks_add(res->lat_blocks, s.round - 1, s.latency);
+	if (s.rq_wait >= 0 && res->rq_blocks != NULL) {
+		blocks_add(res->rq_blocks, s.round - 1, s.rq_wait);
+		blocks_add(res->path_blocks, s.round - 1,
+		    s.latency - s.rq_wait);
 	}
 	if (cfg->work_kb > 0)
 		stats_add(&res->work, s.work_ns, idx, s.when);

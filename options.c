@@ -23,6 +23,7 @@
 
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
+#define MAX_REPEAT	1000
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
 #define BARE_MIN_DELAY_NS	(1 * NSEC_PER_MSEC)
@@ -44,15 +45,6 @@ static const struct unit time_units[] = {
 	{ NULL, 0 }
 };
 
-static const struct {
-	const char	*name;
-	enum stat_kind	 stat;
-} statnames[] = {
-	{ "min", STAT_MIN }, { "p50", STAT_P50 }, { "p90", STAT_P90 },
-	{ "p99", STAT_P99 }, { "p99.9", STAT_P999 }, { "p99.99", STAT_P9999 },
-	{ "max", STAT_MAX }, { "worst", STAT_MAX }, { "mean", STAT_MEAN },
-	{ "stdev", STAT_STDEV }, { "sd", STAT_STDEV },
-};
 
 static const char *progname = "latt";
 
@@ -88,6 +80,7 @@ enum {
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
 	OPT_EXPLAIN,
+	OPT_REPEAT,
 	OPT_OPEN_LOOP,
 	OPT_DMA_LATENCY,
 	OPT_PARENT_PRIO,
@@ -121,6 +114,7 @@ static const struct option longopts[] = {
 	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
 	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
 	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
+	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "open-loop",	no_argument,		NULL,	OPT_OPEN_LOOP },
 	{ "dma-latency", required_argument,	NULL,	OPT_DMA_LATENCY },
 	{ "parent-prio", required_argument,	NULL,	OPT_PARENT_PRIO },
@@ -144,6 +138,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->policy = -1;
 	cfg->parent_policy = -1;
 	cfg->dma_latency = -1;
+	cfg->repeat = 1;
 	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
 	cfg->inst.keeper_fd = -1;
 	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
@@ -249,6 +244,10 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_PER_CLIENT:
 			cfg->per_client = 1;
+			break;
+		case OPT_REPEAT:
+			cfg->repeat = (unsigned)parse_num("repeat", optarg, 1,
+			    MAX_REPEAT);
 			break;
 		case OPT_BASELINE:
 			cfg->baseline = optarg;
@@ -573,7 +572,7 @@ static void
 parse_limits(char *arg, struct config *cfg)
 {
 	char *tok, *save, *eq, name[32];
-	size_t i;
+	int k, timer;
 
 	if (*arg == '\0')
 		usage_error("fail-above is empty");
@@ -585,18 +584,17 @@ parse_limits(char *arg, struct config *cfg)
 		if ((eq = strchr(tok, '=')) == NULL)
 			usage_error("fail-above: not STAT=TIME: %s", tok);
 		*eq = '\0';
-		for (i = 0; i < sizeof(statnames) / sizeof(statnames[0]); i++)
-			if (strcmp(tok, statnames[i].name) == 0)
-				break;
-		if (i == sizeof(statnames) / sizeof(statnames[0]))
+		timer = strncmp(tok, "timer.", 6) == 0;
+		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
 			usage_error("fail-above: unknown statistic: %s (one of "
-			    "min, p50, p90, p99, p99.9, p99.99, max, mean, "
-			    "stdev)", tok);
+			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
+			    "p99.99, max, or timer.STAT)", tok);
 		if (cfg->nlimits == MAX_LIMITS)
 			usage_error("fail-above: more than %d limits",
 			    MAX_LIMITS);
 		snprintf(name, sizeof(name), "fail-above %s", tok);
-		cfg->limits[cfg->nlimits].stat = statnames[i].stat;
+		cfg->limits[cfg->nlimits].stat = (enum stat_kind)k;
+		cfg->limits[cfg->nlimits].timer = timer;
 		cfg->limits[cfg->nlimits].value = parse_scaled(name, eq + 1, 0,
 		    HOUR_NS, time_units, NSEC_PER_USEC);
 		cfg->nlimits++;
@@ -764,10 +762,11 @@ usage_error(const char *fmt, ...)
 	"            [--nice=n] [--parent-prio=n] [--open-loop] [--dma-latency=us]\n" \
 	"            [--breaktrace=us] [--explain[=k]] [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [--baseline=file] [--fail-if-worse=spec]\n" \
-	"            [command [arg ...]]\n" \
-	"       latt compare [-h] [--fail-if-worse=SPEC] A.json[,A2.json...] " \
-	"B.json[,...] [C.json ...]\n"
+	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
+	"            [--fail-if-worse=spec] [command [arg ...]]\n" \
+	"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
+	"A.json[,A2.json...]\n" \
+	"            B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
@@ -819,9 +818,11 @@ help(void)
 "                        wake-up, who had the CPU, the IRQs, and a verdict;\n"
 "                        needs tracefs (root), else exit 2 before the run\n"
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
-"                        p99=500us,max=5ms (min p50 p90 p99 p99.9 p99.99\n"
-"                        max mean stdev; a bare number is microseconds;\n"
-"                        every TIME takes decimals and ns, us, ms, s, m, h)\n"
+"                        p99=500us,timer.max=5ms (min mean stdev p50 p90\n"
+"                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
+"                        series; a bare number is microseconds; every TIME\n"
+"                        takes decimals and ns, us, ms, s, m, h); with\n"
+"                        --repeat, of all runs together\n"
 "  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
 "                        (default: one per online CPU) in their own process\n"
 "                        group; repeatable.  KIND is cpu (a spin), syscall\n"
@@ -848,19 +849,27 @@ help(void)
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"
+"      --repeat=N        run the whole measurement N times back to back\n"
+"                        (clients, workload and loads started afresh each\n"
+"                        time), a summary each; --json writes all N runs\n"
+"                        into one file, which latt compare reads as N runs\n"
 "      --baseline=A.json[,A2.json...]\n"
-"                        after the summary, compare this run with saved\n"
-"                        results, as latt compare A.json <this run> would\n"
-"      --fail-if-worse=SPEC  with --baseline: exit 3 when this run is worse\n"
-"                        beyond a limit, e.g. p99=10%,max=50%\n"
+"                        after the summary, compare this run (or these\n"
+"                        runs) with saved results, as latt compare would\n"
+"      --fail-if-worse=SPEC  with --baseline: exit 3 when the runs are\n"
+"                        worse beyond a limit and the difference is real,\n"
+"                        e.g. p99=10%,timer.p99=20%; never on an\n"
+"                        inconclusive row: a gate needs --repeat=3 or more\n"
+"                        on both sides (5 find a 20% change)\n"
 "  -v, --verbose         print every latency on stderr as it is logged (a\n"
 "                        stderr that cannot be written ends the run)\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
-"latt compare A.json B.json compares saved results: mean and percentiles\n"
-"with 95% confidence intervals of the change, and a verdict per row (real\n"
-"difference, noise, too few samples); see latt compare --help.\n"
+"latt compare A.json B.json compares saved results run by run: mean and\n"
+"percentiles with 99% intervals of the change, and a verdict per row (real\n"
+"difference, noise, or inconclusive with the reason: a verdict needs 3 runs\n"
+"a side); see latt compare --help.\n"
 "\n"
 "Each round wakes the clients in a random order from the seed, after an\n"
 "unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
@@ -878,7 +887,8 @@ help(void)
 "          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
 "              --fail-above=p99=100us,max=1ms\n"
-"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n",
+"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n"
+"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n",
 	    stdout);
 	exit(EXIT_OK);
 }

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonread.h"
 #include "latt.h"
 
 #define W		1000	/* the picture */

@@ -484,21 +484,6 @@ print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 	    "marker written, tracing stopped");
 }
 
-static const struct {
-	const char	*name;
-	double		 q;		/* 0: not a percentile */
-} statinfo[] = {
-	[STAT_MIN] = { "min", 0 },
-	[STAT_P50] = { "p50", 0.5 },
-	[STAT_P90] = { "p90", 0.9 },
-	[STAT_P99] = { "p99", 0.99 },
-	[STAT_P999] = { "p99.9", 0.999 },
-	[STAT_P9999] = { "p99.99", 0.9999 },
-	[STAT_MAX] = { "max", 0 },
-	[STAT_MEAN] = { "mean", 0 },
-	[STAT_STDEV] = { "stdev", 0 },
-};
-
 /*
  * The --fail-above limits, after the summary: one line on fp for every
  * limit exceeded, and for every statistic that the samples are too few to
@@ -510,50 +495,36 @@ static const struct {
 unsigned
 report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	const struct stats *st = &res->lat;
+	const struct stats *st;
 	const struct limit *l;
 	uint64_t need;
-	double v = 0;
-	int64_t p;
+	double v;
 	unsigned i, nfail = 0;
+	char name[40];
 
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
-		if (statinfo[l->stat].q > 0)
-			need = report_pct_need(statinfo[l->stat].q);
+		st = l->timer ? &res->timer : &res->lat;
+		snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
+		    stats_kind_name(l->stat));
+		if (stats_kind_q(l->stat) > 0)
+			need = report_pct_need(stats_kind_q(l->stat));
 		else
-			need = l->stat == STAT_STDEV ? 2 : 1;
+			need = stats_kind_need(l->stat);
 		if (st->n < need) {
 			fprintf(fp, "latt: fail-above: %s is not meaningful "
 			    "from %llu samples (it needs at least %llu): "
-			    "counted as failed\n", statinfo[l->stat].name,
+			    "counted as failed\n", name,
 			    (unsigned long long)st->n,
 			    (unsigned long long)need);
 			nfail++;
 			continue;
 		}
-		switch (l->stat) {
-		case STAT_MIN:
-			v = (double)st->min;
-			break;
-		case STAT_MAX:
-			v = (double)st->max;
-			break;
-		case STAT_MEAN:
-			v = stats_mean(st);
-			break;
-		case STAT_STDEV:
-			v = stats_stdev(st);
-			break;
-		default:
-			stats_percentiles(st, &statinfo[l->stat].q, &p, 1);
-			v = (double)p;
-			break;
-		}
+		v = stats_value(st, l->stat);
 		if (v > (double)l->value) {
 			fprintf(fp, "latt: fail-above: %s %.3f us is above "
-			    "the limit %.3f us\n", statinfo[l->stat].name,
-			    usec(v), usec((double)l->value));
+			    "the limit %.3f us\n", name, usec(v),
+			    usec((double)l->value));
 			nfail++;
 		}
 	}

@@ -219,6 +219,16 @@ stats_free(struct stats *s)
 	hist_free(&s->hist);
 }
 
+void
+stats_reset(struct stats *s)
+{
+	struct hist h = s->hist;
+
+	hist_reset(&h);
+	memset(s, 0, sizeof(*s));
+	s->hist = h;
+}
+
 /*
  * Adds one sample.  The first sample sets min and max, so that until then
  * both read 0; a later sample equal to the maximum keeps the first one's
@@ -338,6 +348,214 @@ stats_percentiles(const struct stats *s, const double *q, int64_t *out,
 	}
 	for (; j < nq; j++)
 		out[j] = s->max;
+}
+
+static const struct {
+	const char	*name;
+	double		 q;		/* 0: not a percentile */
+} kinds[STAT_NKINDS] = {
+	[STAT_MIN] = { "min", 0 },
+	[STAT_MEAN] = { "mean", 0 },
+	[STAT_STDEV] = { "stdev", 0 },
+	[STAT_P50] = { "p50", 0.5 },
+	[STAT_P90] = { "p90", 0.9 },
+	[STAT_P95] = { "p95", 0.95 },
+	[STAT_P99] = { "p99", 0.99 },
+	[STAT_P999] = { "p99.9", 0.999 },
+	[STAT_P9999] = { "p99.99", 0.9999 },
+	[STAT_MAX] = { "max", 0 },
+};
+
+const char *
+stats_kind_name(enum stat_kind k)
+{
+	return (unsigned)k < STAT_NKINDS ? kinds[k].name : "?";
+}
+
+int
+stats_kind_find(const char *name)
+{
+	int k;
+
+	if (strcmp(name, "worst") == 0)
+		return STAT_MAX;
+	if (strcmp(name, "sd") == 0)
+		return STAT_STDEV;
+	for (k = 0; k < STAT_NKINDS; k++)
+		if (strcmp(name, kinds[k].name) == 0)
+			return k;
+	return -1;
+}
+
+double
+stats_kind_q(enum stat_kind k)
+{
+	return (unsigned)k < STAT_NKINDS ? kinds[k].q : 0;
+}
+
+uint64_t
+stats_kind_need(enum stat_kind k)
+{
+	if (stats_kind_q(k) > 0)
+		return (uint64_t)ceil(1 / (1 - stats_kind_q(k)) - 1e-6);
+	return k == STAT_STDEV ? 2 : 1;
+}
+
+double
+stats_value(const struct stats *s, enum stat_kind k)
+{
+	double q;
+	int64_t p;
+
+	switch (k) {
+	case STAT_MIN:
+		return s->n > 0 ? (double)s->min : 0;
+	case STAT_MAX:
+		return s->n > 0 ? (double)s->max : 0;
+	case STAT_MEAN:
+		return stats_mean(s);
+	case STAT_STDEV:
+		return stats_stdev(s);
+	default:
+		q = stats_kind_q(k);
+		stats_percentiles(s, &q, &p, 1);
+		return (double)p;
+	}
+}
+
+/*
+ * Chan, Golub and LeVeque's pairwise update of the mean and the sum of
+ * squared deviations, then the histogram and the extremes.
+ */
+int
+stats_merge(struct stats *dst, const struct stats *src)
+{
+	double n, delta;
+
+	if (hist_merge(&dst->hist, &src->hist) == -1)
+		return -1;
+	if (src->n == 0)
+		return 0;
+	if (dst->n == 0) {
+		dst->min = src->min;
+		dst->max = src->max;
+		dst->max_tag = src->max_tag;
+		dst->max_when = src->max_when;
+	} else {
+		if (src->min < dst->min)
+			dst->min = src->min;
+		if (src->max > dst->max) {
+			dst->max = src->max;
+			dst->max_tag = src->max_tag;
+			dst->max_when = src->max_when;
+		}
+	}
+	n = (double)dst->n + (double)src->n;
+	delta = src->mean - dst->mean;
+	dst->m2 += src->m2 + delta * delta * (double)dst->n * (double)src->n /
+	    n;
+	dst->mean += delta * (double)src->n / n;
+	dst->n += src->n;
+	return 0;
+}
+
+int
+blocks_init(struct blocks *bl)
+{
+	size_t i;
+
+	memset(bl, 0, sizeof(*bl));
+	bl->rounds_per = 1;
+	for (i = 0; i < BLOCKS_MAX; i++)
+		if (hist_init(&bl->b[i].hist, BLOCKS_SUB_BITS) == -1) {
+			blocks_free(bl);
+			errno = ENOMEM;
+			return -1;
+		}
+	return 0;
+}
+
+void
+blocks_free(struct blocks *bl)
+{
+	size_t i;
+
+	if (bl == NULL)
+		return;
+	for (i = 0; i < BLOCKS_MAX; i++)
+		hist_free(&bl->b[i].hist);
+	bl->nused = 0;
+}
+
+void
+blocks_reset(struct blocks *bl)
+{
+	size_t i;
+
+	for (i = 0; i < BLOCKS_MAX; i++) {
+		hist_reset(&bl->b[i].hist);
+		bl->b[i].n = 0;
+		bl->b[i].min = bl->b[i].max = 0;
+	}
+	bl->rounds_per = 1;
+	bl->nused = 0;
+}
+
+/* Merges the blocks pairwise into the first half; rounds per block double. */
+static void
+blocks_fold(struct blocks *bl)
+{
+	struct block *d, *a, *b;
+	size_t i;
+
+	for (i = 0; i < BLOCKS_MAX / 2; i++) {
+		d = &bl->b[i];
+		a = &bl->b[2 * i];
+		b = &bl->b[2 * i + 1];
+		if (d != a) {
+			hist_reset(&d->hist);
+			hist_merge(&d->hist, &a->hist);
+			d->n = a->n;
+			d->min = a->min;
+			d->max = a->max;
+		}
+		hist_merge(&d->hist, &b->hist);
+		if (b->n > 0) {
+			if (d->n == 0 || b->min < d->min)
+				d->min = b->min;
+			if (d->n == 0 || b->max > d->max)
+				d->max = b->max;
+			d->n += b->n;
+		}
+	}
+	for (i = BLOCKS_MAX / 2; i < BLOCKS_MAX; i++) {
+		hist_reset(&bl->b[i].hist);
+		bl->b[i].n = 0;
+		bl->b[i].min = bl->b[i].max = 0;
+	}
+	bl->rounds_per *= 2;
+	bl->nused = (bl->nused + 1) / 2;
+}
+
+void
+blocks_add(struct blocks *bl, uint64_t round, int64_t value)
+{
+	struct block *b;
+	uint64_t idx;
+
+	if (bl->b[0].hist.counts == NULL)
+		return;
+	while ((idx = round / bl->rounds_per) >= BLOCKS_MAX)
+		blocks_fold(bl);
+	b = &bl->b[idx];
+	if (b->n == 0 || value < b->min)
+		b->min = value;
+	if (b->n == 0 || value > b->max)
+		b->max = value;
+	b->n++;
+	hist_add(&b->hist, value);
+	if (idx + 1 > bl->nused)
+		bl->nused = (size_t)idx + 1;
 }
 
 struct timeline *

@@ -38,6 +38,24 @@
 #define STATS_SUB_BITS	9	/* default precision: 0.1% */
 #define HIST_MAX_BITS	43	/* values >= 2^43 ns overflow */
 
+/*
+ * The statistics a user can name (--fail-above, --fail-if-worse, the rows
+ * of latt compare), one name each, in the order of the tables.
+ */
+enum stat_kind {
+	STAT_MIN,
+	STAT_MEAN,
+	STAT_STDEV,
+	STAT_P50,
+	STAT_P90,
+	STAT_P95,
+	STAT_P99,
+	STAT_P999,
+	STAT_P9999,
+	STAT_MAX,
+	STAT_NKINDS
+};
+
 struct hist {
 	unsigned	 sub_bits;	/* 2^sub_bits sub-buckets per group */
 	size_t		 nbuckets;
@@ -75,6 +93,7 @@ int	 hist_merge(struct hist *dst, const struct hist *src);
 /* Statistics.  stats_init returns 0, or -1 with errno set. */
 int	 stats_init(struct stats *, unsigned sub_bits);
 void	 stats_free(struct stats *);		/* stats_free(NULL) is safe */
+void	 stats_reset(struct stats *);	/* empty again, same precision */
 void	 stats_add(struct stats *, int64_t value, uint32_t tag, int64_t when);
 double	 stats_mean(const struct stats *);	/* 0 when n == 0 */
 double	 stats_stdev(const struct stats *);	/* sample stdev; 0 when n < 2 */
@@ -86,6 +105,51 @@ double	 stats_sterr(const struct stats *);	/* stdev / sqrt(n); 0 when n < 2 */
  */
 void	 stats_percentiles(const struct stats *, const double *q, int64_t *out,
 	    size_t nq);
+
+/* Statistic names: "p99.9" and the like; find also takes "worst" and "sd". */
+const char *stats_kind_name(enum stat_kind);
+int	 stats_kind_find(const char *name);		/* -1: unknown */
+double	 stats_kind_q(enum stat_kind);		/* 0: not a percentile */
+/* Samples the statistic needs to mean anything: 1/(1-q), 2, or 1. */
+uint64_t stats_kind_need(enum stat_kind);
+/* The statistic of s, ns (0 when n == 0). */
+double	 stats_value(const struct stats *, enum stat_kind);
+/* Adds src into dst (Chan's pairwise update); -1 with EINVAL if the
+ * histograms' precisions differ.  dst's maximum keeps its tag and time. */
+int	 stats_merge(struct stats *dst, const struct stats *src);
+
+/*
+ * Blocks: the histograms of consecutive rounds of a run, for latt compare's
+ * within-run resampling.  There are at most BLOCKS_MAX blocks; a block
+ * starts one round long, and when a round falls past the last block,
+ * neighbours merge pairwise and the rounds per block double, so that a run
+ * of R rounds ends with between BLOCKS_MAX/2 and BLOCKS_MAX blocks (R of
+ * them when R < BLOCKS_MAX), each of whole rounds.  A block's histogram has
+ * BLOCKS_SUB_BITS precision (3% buckets): memory is BLOCKS_MAX * 5 KiB =
+ * 320 KiB, allocated once by blocks_init.
+ */
+#define BLOCKS_MAX	64
+#define BLOCKS_SUB_BITS	4
+
+struct block {
+	uint64_t	 n;
+	int64_t		 min;		/* exact; 0 when n == 0 */
+	int64_t		 max;
+	struct hist	 hist;
+};
+
+struct blocks {
+	uint64_t	 rounds_per;	/* rounds per block, a power of two */
+	size_t		 nused;		/* blocks up to the last used */
+	struct block	 b[BLOCKS_MAX];
+};
+
+/* blocks_init returns 0, or -1 with errno set. */
+int	 blocks_init(struct blocks *);
+void	 blocks_free(struct blocks *);		/* NULL is safe */
+void	 blocks_reset(struct blocks *);
+/* Adds value taken in round (counted from 0). */
+void	 blocks_add(struct blocks *, uint64_t round, int64_t value);
 
 /*
  * A timeline: latency over time in bounded memory.  It keeps the first

@@ -153,9 +153,14 @@ main(int argc, char *argv[])
 		if (lens[k] * 2 + 64 > cap)
 			cap = lens[k] * 2 + 64;
 	buf = malloc(cap);
-	cmp_gate_clear(&gate);
-	gate.limit[0][CMP_P99] = 10;
-	gate.limit[1][CMP_MAX] = 10;
+	memset(&gate, 0, sizeof(gate));
+	snprintf(gate.item[0].series, sizeof(gate.item[0].series), "latency");
+	gate.item[0].stat = STAT_P99;
+	gate.item[0].limit = 10;
+	snprintf(gate.item[1].series, sizeof(gate.item[1].series), "timer");
+	gate.item[1].stat = STAT_MAX;
+	gate.item[1].limit = 10;
+	gate.n = 2;
 	if ((devnull = fopen("/dev/null", "w")) == NULL) {
 		perror("/dev/null");
 		return 1;

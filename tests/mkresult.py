@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Writes a latt results file (docs/json-schema.md, schema_version 1) from a
-known synthetic distribution, so that the tests of `latt compare` do not
-depend on latt's own writer.
+"""Writes a latt results file (docs/json-schema.md) from a known synthetic
+model, so that the tests of `latt compare` do not depend on latt's own
+writer.
 
-Samples are lognormal (median MEDIAN_NS, shape SIGMA) times SCALE, from a
-seeded generator; SEEDS may list several seeds, whose samples are
-concatenated (the file of several runs merged by hand).
+Schema 2 (the default): one run per seed of SEEDS, each of N samples in
+rounds of CLIENTS; a sample's log latency is log(MEDIAN_NS * SCALE) + the
+run's drift (normal, sd RUN_SD) + the round's shared part + its own part
+(normal, the two splitting SIGMA^2 as 0.47 : 0.53, the within-round
+correlation of real logs).  Every run keeps its blocks of consecutive
+rounds (sub_bits 4, at most 64 blocks) as latt does.
+
+Schema 1 (--schema 1): one lognormal run, the samples of all SEEDS
+concatenated, without blocks: the files of latt 1.0.
 
   mkresult.py OUT [--n N] [--seeds S1,S2] [--scale X] [--median NS]
-              [--sigma S] [--sub-bits B] [--timer] [--set obj.key=JSON]
+              [--sigma S] [--run-sd S] [--clients C] [--sub-bits B]
+              [--timer] [--schema 1|2] [--set obj.key=JSON]
 
 Without arguments it reads one such argument list per line from stdin
 (shell words), so that one start of Python writes many files.
@@ -84,6 +91,41 @@ def draw(seed, n, median, sigma, scale):
             for _ in range(n)]
 
 
+def draw_rounds(seed, n, clients, median, sigma, run_sd, scale):
+    """Samples in rounds (a list of lists), the model of the docstring."""
+    rnd = random.Random(seed)
+    base = math.log(median * scale) + rnd.gauss(0, run_sd)
+    sr, se = sigma * math.sqrt(0.47), sigma * math.sqrt(0.53)
+    out = []
+    for _ in range((n + clients - 1) // clients):
+        r = base + rnd.gauss(0, sr)
+        out.append([max(0, int(math.exp(r + rnd.gauss(0, se))))
+                    for _ in range(clients)])
+    return out
+
+
+def blocks(rounds, b=4):
+    """latt's blocks: whole rounds, rounds per block doubling to fit 64."""
+    rpb = 1
+    while (len(rounds) + rpb - 1) // rpb > 64:
+        rpb *= 2
+    lst = []
+    for i in range(0, len(rounds), rpb):
+        v = [x for r in rounds[i:i + rpb] for x in r]
+        cnt = {}
+        for x in v:
+            cnt[index(x, b)] = cnt.get(index(x, b), 0) + 1
+        lst.append({"samples": len(v), "min_ns": min(v), "max_ns": max(v),
+                    "buckets": [y for k in sorted(cnt) for y in (k, cnt[k])]})
+    return {"sub_bits": b, "rounds_per_block": rpb, "list": lst}
+
+
+def run_series(rounds, b):
+    s = series([x for r in rounds for x in r], b)
+    s["blocks"] = blocks(rounds)
+    return s
+
+
 def make(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -94,15 +136,33 @@ def make(argv):
     ap.add_argument("--sigma", type=float, default=0.5)
     ap.add_argument("--sub-bits", type=int, default=9)
     ap.add_argument("--timer", action="store_true")
+    ap.add_argument("--schema", type=int, default=2)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--run-sd", type=float, default=0.04)
     ap.add_argument("--set", action="append", default=[])
     a = ap.parse_args(argv)
 
-    lat, tim = [], []
+    lat, tim, runs = [], [], []
     for s in a.seeds.split(","):
-        lat += draw(int(s), a.n, a.median, a.sigma, a.scale)
-        tim += draw(int(s) + 1000, a.n, a.median / 2, a.sigma, a.scale)
+        if a.schema == 1:
+            lat += draw(int(s), a.n, a.median, a.sigma, a.scale)
+            tim += draw(int(s) + 1000, a.n, a.median / 2, a.sigma, a.scale)
+            continue
+        rl = draw_rounds(int(s), a.n, a.clients, a.median, a.sigma,
+                         a.run_sd, a.scale)
+        lat += [x for r in rl for x in r]
+        run = {"run": {"wall_ns": 1000000000, "rounds": len(rl),
+                       "ended_by": "duration", "discarded": 0},
+               "latency": run_series(rl, a.sub_bits)}
+        if a.timer:
+            rt = draw_rounds(int(s) + 1000, len(rl), 1, a.median / 2,
+                             a.sigma, a.run_sd, a.scale)
+            tim += [x for r in rt for x in r]
+            run["timer"] = run_series(rt, a.sub_bits)
+            run["timer"]["max_client"] = None
+        runs.append(run)
     doc = {
-        "schema_version": 1, "tool": "latt", "version": "1.0",
+        "schema_version": a.schema, "tool": "latt", "version": "1.0",
         "parameters": {
             "clients": 8, "min_delay_ns": 100000000,
             "max_delay_ns": 500000000, "seed": 12345,
@@ -123,12 +183,15 @@ def make(argv):
     if a.timer:
         doc["timer"] = series(tim, a.sub_bits)
         doc["timer"]["max_client"] = None
+    if a.schema == 2:
+        doc["runs"] = runs
+        doc["nruns"] = len(runs)
     for s in a.set:
         path, val = s.split("=", 1)
         obj, key = path.split(".", 1)
         doc[obj][key] = json.loads(val)
     with open(a.out, "w") as f:
-        json.dump(doc, f, indent=1)
+        json.dump(doc, f)
         f.write("\n")
 
 

@@ -232,6 +232,12 @@ expect "fail-above: p99.9 from 50 samples is not meaningful, and fails" \
 run_latt "$TMP/out" "$TMP/err" -f 0 -t 1 --fail-above=min=1ns sh -c 'sleep 0.3; exit 5'
 expect "fail-above: a failed workload (4) outranks a threshold (3)" \
     '[ "$rc" -eq 4 ] && grep -q "fail-above: min" "$TMP/err"'
+run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=timer.min=1ns,p95=1h sleep 30
+expect "fail-above: timer.min below the measurement gives 3, p95 far above says nothing" \
+    '[ "$rc" -eq 3 ] && [ "$(grep -c "fail-above: " "$TMP/err")" -eq 1 ] && grep -q "fail-above: timer.min .* is above the limit" "$TMP/err"'
+run_latt "$TMP/out" "$TMP/err" --fail-above=timer.p98=1ms true
+expect "fail-above: an unknown timer statistic is a usage error" \
+    '[ "$rc" -eq 2 ] && grep -q "unknown statistic: timer.p98" "$TMP/err"'
 no_leftovers "fail-above"
 
 # --- --breaktrace ---------------------------------------------------------------

@@ -132,9 +132,15 @@ static void	test_oracle_lognormal(void);
 static void	test_oracle_pareto(void);
 static void	test_oracle_bimodal(void);
 static void	test_timeline(void);
+static void	test_stats_merge(void);
+static void	test_blocks(void);
+static void	test_kinds(void);
 static void	test_timeline_quantile(void);
 
 static const struct test tests[] = {
+	{ "stats_merge_vs_one_pass",	test_stats_merge },
+	{ "blocks_whole_rounds",	test_blocks },
+	{ "stat_kind_names",		test_kinds },
 	{ "hist_init_bad_sub_bits",	test_init_bad_sub_bits },
 	{ "hist_init_sizes",		test_init_sizes },
 	{ "free_null",			test_free_null },
@@ -1321,6 +1327,116 @@ test_timeline(void)
 	CHECK(total == n, "slices hold %ju of %zu", (uintmax_t)total, n);
 out:
 	timeline_free(tl);
+}
+
+/* Two halves merged equal the whole added at once. */
+static void
+test_stats_merge(void)
+{
+	struct stats all, a, b, e;
+	uint64_t r;
+	int64_t v;
+	int i;
+
+	rng_seed(&r, 77);
+	if (stats_init(&all, 9) || stats_init(&a, 9) || stats_init(&b, 9) ||
+	    stats_init(&e, 9)) {
+		fail("stats_init");
+		return;
+	}
+	for (i = 0; i < 5000; i++) {
+		v = to_ns(1000 * exp(rng_normal(&r)));
+		stats_add(&all, v, (uint32_t)i, i);
+		stats_add(i < 1200 ? &a : &b, v, (uint32_t)i, i);
+	}
+	if (stats_merge(&e, &a) || stats_merge(&e, &b))
+		fail("stats_merge failed");
+	if (e.n != all.n || e.min != all.min || e.max != all.max ||
+	    e.max_tag != all.max_tag || rel_err(e.mean, all.mean) > 1e-12 ||
+	    rel_err(stats_stdev(&e), stats_stdev(&all)) > 1e-9 ||
+	    e.hist.total != all.hist.total ||
+	    stats_value(&e, STAT_P99) != stats_value(&all, STAT_P99))
+		fail("merged n %llu mean %.6f sd %.6f, whole n %llu mean %.6f "
+		    "sd %.6f", (unsigned long long)e.n, e.mean, stats_stdev(&e),
+		    (unsigned long long)all.n, all.mean, stats_stdev(&all));
+	stats_free(&all);
+	stats_free(&a);
+	stats_free(&b);
+	stats_free(&e);
+}
+
+/*
+ * Blocks: rounds 0..R-1, two samples each with the value of the round;
+ * every block holds whole consecutive rounds, rounds per block a power of
+ * two, between 32 and 64 blocks once R >= 64.
+ */
+static void
+test_blocks(void)
+{
+	static const uint64_t nrounds[] = { 1, 7, 64, 65, 1000, 4097 };
+	struct blocks bl;
+	uint64_t R, t, n;
+	size_t i, k;
+
+	if (blocks_init(&bl) == -1) {
+		fail("blocks_init");
+		return;
+	}
+	for (k = 0; k < NELEM(nrounds); k++) {
+		R = nrounds[k];
+		blocks_reset(&bl);
+		for (t = 0; t < R; t++) {
+			blocks_add(&bl, t, (int64_t)(t + 1) * 10);
+			blocks_add(&bl, t, (int64_t)(t + 1) * 10 + 1);
+		}
+		if (R >= 64 ? bl.nused < 32 || bl.nused > 64 : bl.nused != R) {
+			fail("%llu rounds: %zu blocks", (unsigned long long)R,
+			    bl.nused);
+			break;
+		}
+		for (i = 0, n = 0; i < bl.nused; i++) {
+			uint64_t first = i * bl.rounds_per;
+			uint64_t last = first + bl.rounds_per - 1 < R - 1 ?
+			    first + bl.rounds_per - 1 : R - 1;
+
+			n += bl.b[i].n;
+			if (bl.b[i].n != 2 * (last - first + 1) ||
+			    bl.b[i].min != (int64_t)(first + 1) * 10 ||
+			    bl.b[i].max != (int64_t)(last + 1) * 10 + 1 ||
+			    bl.b[i].hist.total != bl.b[i].n) {
+				fail("%llu rounds, block %zu: n %llu min %lld "
+				    "max %lld", (unsigned long long)R, i,
+				    (unsigned long long)bl.b[i].n,
+				    (long long)bl.b[i].min,
+				    (long long)bl.b[i].max);
+				break;
+			}
+		}
+		if (n != 2 * R)
+			fail("%llu rounds: blocks hold %llu samples",
+			    (unsigned long long)R, (unsigned long long)n);
+	}
+	blocks_free(&bl);
+	blocks_free(NULL);
+}
+
+static void
+test_kinds(void)
+{
+	int k;
+
+	for (k = 0; k < STAT_NKINDS; k++)
+		if (stats_kind_find(stats_kind_name((enum stat_kind)k)) != k)
+			fail("%s does not find itself",
+			    stats_kind_name((enum stat_kind)k));
+	if (stats_kind_find("p95") != STAT_P95 ||
+	    stats_kind_find("worst") != STAT_MAX ||
+	    stats_kind_find("sd") != STAT_STDEV ||
+	    stats_kind_find("p98") != -1 || stats_kind_find("") != -1)
+		fail("p95, worst, sd, p98 or the empty name");
+	if (stats_kind_need(STAT_P999) != 1000 ||
+	    stats_kind_need(STAT_STDEV) != 2 || stats_kind_need(STAT_MAX) != 1)
+		fail("stats_kind_need");
 }
 
 static int
