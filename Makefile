@@ -10,9 +10,9 @@ WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c report.c json.c \
+SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c report.c json.c \
 	plot.c stats.c compare.c jsonread.c
-HDRS = latt.h stats.h compare.h jsonread.h
+HDRS = latt.h stats.h compare.h jsonread.h explain.h
 OBJS = $(SRCS:.c=.o)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

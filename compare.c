@@ -27,7 +27,8 @@
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
 /* The series compare knows, in the order of the table. */
-static const char *const series_names[] = { "latency", "timer" };
+static const char *const series_names[] = { "latency", "timer", "runqueue",
+    "wake_path" };
 #define NSERIES_KNOWN	(sizeof(series_names) / sizeof(series_names[0]))
 
 /* The rows shown without a gate asking for more. */
@@ -1362,10 +1363,18 @@ free_strings(char **s, ssize_t n)
 static void
 row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 {
+	/*
+	 * The split's series, shortened in the table to keep its columns
+	 * (the gate's "series.stat" names keep the full name).
+	 */
+	const char *name = strcmp(sep, " ") != 0 ? rw->series :
+	    strcmp(rw->series, "runqueue") == 0 ? "rq" :
+	    strcmp(rw->series, "wake_path") == 0 ? "wake" : rw->series;
+
 	if (strcmp(rw->series, "latency") == 0)
 		snprintf(buf, len, "%s", stats_kind_name(rw->stat));
 	else
-		snprintf(buf, len, "%s%s%s", rw->series, sep,
+		snprintf(buf, len, "%s%s%s", name, sep,
 		    stats_kind_name(rw->stat));
 }
 
@@ -1622,10 +1631,11 @@ compare_usage(void)
 "                        an inconclusive row: a gate needs 3 runs a side,\n"
 "                        better 5); SPEC is STAT=N%[,STAT=N%...], STAT one\n"
 "                        of min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
-"                        p99.99, max, or timer.STAT (CLASS.STAT for a\n"
-"                        class of clients: runs with -c N:ATTR classes get\n"
-"                        rows per class, each against its namesake)\n"
-"      --json            write the table, intervals and verdicts as JSON\n"
+"                        p99.99, max, or SERIES.STAT for the series timer,\n"
+"                        runqueue or wake_path (rq and wake in the table)\n"
+"                        (CLASS.STAT for a class of clients: runs with\n"
+"                        -c N:ATTR classes get rows per class, each\n"
+"                        against its namesake)\n""      --json            write the table, intervals and verdicts as JSON\n"
 "  -h, --help            print this help and exit\n"
 "\n"
 "Exit status: 0 compared, 2 usage or unreadable file, 3 the gate failed.\n"
@@ -1685,8 +1695,8 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 		if (k == -1)
 			compare_error("fail-if-worse: unknown statistic in "
 			    "%s=%s (known: min, mean, stdev, p50, p90, p95, "
-			    "p99, p99.9, p99.99, max, timer.STAT or "
-			    "CLASS.STAT)", orig, eq + 1);
+			    "p99, p99.9, p99.99, max, or SERIES.STAT)", orig,
+			    eq + 1);
 		for (i = 0; i < g->n; i++)
 			if ((int)g->item[i].stat == k &&
 			    strcmp(g->item[i].series, series) == 0)

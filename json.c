@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "jsonread.h"
 #include "latt.h"
 
@@ -88,12 +89,24 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 		put_key(fp, &first, "work");
 		put_series(fp, &total->work, 1, NULL);
 	}
+	put_key(fp, &first, "schedstat");
+	fputs(cfg->schedstat ? "true" : "false", fp);
+	if (cfg->schedstat) {
+		put_key(fp, &first, "runqueue");
+		put_series(fp, &total->rq, 1, NULL);
+		put_key(fp, &first, "wake_path");
+		put_series(fp, &total->path, 1, NULL);
+	}
 	put_key(fp, &first, "loads");
 	put_loads(fp, &total->wl);
 	put_key(fp, &first, "per_client");
 	put_per_client(fp, cfg, total);
 	put_key(fp, &first, "classes");
 	put_classes(fp, cfg, total, 0);
+	if (total->autopsy != NULL) {
+		put_key(fp, &first, "explain");
+		json_explain(fp, total);
+	}
 	put_key(fp, &first, "runs");
 	fputs("[", fp);
 	fputs(runs, fp);
@@ -119,6 +132,16 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	if (cfg->work_kb > 0) {
 		fputs(",\n  \"work\": ", fp);
 		put_series(fp, &res->work, 1, NULL);
+	}
+	if (cfg->schedstat) {
+		fputs(",\n  \"runqueue\": ", fp);
+		put_series(fp, &res->rq, 1, res->rq_blocks);
+		fputs(",\n  \"wake_path\": ", fp);
+		put_series(fp, &res->path, 1, res->path_blocks);
+	}
+	if (res->autopsy != NULL) {
+		fputs(",\n  \"explain\": ", fp);
+		json_explain(fp, res);
 	}
 	fputs(",\n  \"loads\": ", fp);
 	put_loads(fp, &res->wl);
@@ -927,7 +950,210 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res,
 		}
 		fputs(",\n     \"latency\": ", fp);
 		put_series(fp, &res->classes[i].lat, 1, NULL);
+		if (cfg->schedstat) {
+			fputs(",\n     \"runqueue\": ", fp);
+			put_series(fp, &res->classes[i].rq, 1, NULL);
+			fputs(",\n     \"wake_path\": ", fp);
+			put_series(fp, &res->classes[i].path, 1, NULL);
+		}
 		fputc('}', fp);
 	}
 	fputs(res->classes != NULL && cfg->nclasses > 0 ? "\n  ]" : "]", fp);
+}
+
+/* A member of an object written on one line: ", " unless first. */
+static void
+put_inline(FILE *fp, int *first, const char *key)
+{
+	if (!*first)
+		fputs(", ", fp);
+	*first = 0;
+	put_string(fp, key);
+	fputs(": ", fp);
+}
+
+/* A split of the latency: ns, or null where the trace could not say. */
+static void
+put_ns_or_null(FILE *fp, int *first, const char *key, int64_t v)
+{
+	put_inline(fp, first, key);
+	if (v < 0)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%lld", (long long)v);
+}
+
+static void
+put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
+{
+	const struct ran_task *r;
+	const struct irq_span *q;
+	const struct tl_item *t;
+	int first = 1, f2;
+	unsigned i;
+
+	fputs("\n      {", fp);
+	put_inline(fp, &first, "client");
+	if (as->timer)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%u", as->s.client);
+	put_inline(fp, &first, "timer");
+	fputs(as->timer ? "true" : "false", fp);
+	put_inline(fp, &first, "breaktrace");
+	fputs(as->broke ? "true" : "false", fp);
+	put_inline(fp, &first, "pid");
+	fprintf(fp, "%d", (int)as->s.pid);
+	put_inline(fp, &first, "round");
+	fprintf(fp, "%llu", (unsigned long long)as->s.round);
+	put_inline(fp, &first, "latency_ns");
+	fprintf(fp, "%lld", (long long)as->s.latency);
+	put_inline(fp, &first, "at_ns");
+	fprintf(fp, "%lld", (long long)as->s.when);
+	put_inline(fp, &first, "cpu");
+	fprintf(fp, "%d", (int)as->s.cpu);
+	put_inline(fp, &first, "schedstat_runqueue_ns");
+	if (as->s.rq_wait < 0)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%lld", (long long)as->s.rq_wait);
+	put_inline(fp, &first, "found");
+	fputs(as->found ? "true" : "false", fp);
+	put_inline(fp, &first, "complete");
+	fputs(as->complete ? "true" : "false", fp);
+	put_inline(fp, &first, "incomplete");
+	put_str_or_null(fp, as->complete ? NULL : as->lost_note);
+	put_inline(fp, &first, "state_at_send");
+	put_string(fp, as->state);
+	fputs(",\n       \"waker\": ", fp);
+	if (as->waker_cpu < 0)
+		fputs("null", fp);
+	else {
+		f2 = 1;
+		fputc('{', fp);
+		put_inline(fp, &f2, "pid");
+		fprintf(fp, "%d", (int)as->waker_pid);
+		put_inline(fp, &f2, "comm");
+		put_string(fp, as->waker_comm);
+		put_inline(fp, &f2, "cpu");
+		fprintf(fp, "%d", (int)as->waker_cpu);
+		put_inline(fp, &f2, "from_interrupt");
+		fputs(as->waker_irq ? "true" : "false", fp);
+		fputc('}', fp);
+	}
+	fprintf(fp, ", \"target_cpu\": %d, \"run_cpu\": %d, \"idle_target\": "
+	    "%s, \"ipi\": %s, \"migrations\": %u", (int)as->target_cpu,
+	    (int)as->run_cpu, as->idle_target ? "true" : "false",
+	    as->ipi ? "true" : "false", as->migrations);
+	fputs(",\n       \"split_ns\": {", fp);
+	f2 = 1;
+	put_ns_or_null(fp, &f2, "issue", as->issue);
+	put_ns_or_null(fp, &f2, "not_runnable", as->not_runnable);
+	put_ns_or_null(fp, &f2, "in_flight", as->in_flight);
+	put_ns_or_null(fp, &f2, "runqueue", as->rq_wait);
+	put_ns_or_null(fp, &f2, "running", as->running);
+	fputs("},\n       \"ran\": [", fp);
+	for (i = 0; i < as->nran; i++) {
+		r = &as->ran[i];
+		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
+		f2 = 1;
+		put_inline(fp, &f2, "comm");
+		put_string(fp, r->comm);
+		put_inline(fp, &f2, "pid");
+		fprintf(fp, "%d", (int)r->pid);
+		put_inline(fp, &f2, "prio");
+		fprintf(fp, "%d", r->prio);
+		put_inline(fp, &f2, "policy");
+		put_string(fp, r->policy);
+		put_inline(fp, &f2, "cpu");
+		fprintf(fp, "%d", (int)r->cpu);
+		put_inline(fp, &f2, "ns");
+		fprintf(fp, "%lld", (long long)r->ns);
+		put_inline(fp, &f2, "left");
+		put_string(fp, r->left);
+		fputc('}', fp);
+	}
+	fputs("],\n       \"irqs\": [", fp);
+	for (i = 0; i < as->nirqs; i++) {
+		q = &as->irqs[i];
+		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
+		f2 = 1;
+		put_inline(fp, &f2, "kind");
+		put_string(fp, q->kind);
+		put_inline(fp, &f2, "num");
+		fprintf(fp, "%d", q->num);
+		put_inline(fp, &f2, "name");
+		put_string(fp, q->name);
+		put_inline(fp, &f2, "cpu");
+		fprintf(fp, "%d", (int)q->cpu);
+		put_inline(fp, &f2, "start_ns");
+		fprintf(fp, "%lld", (long long)q->start);
+		put_inline(fp, &f2, "ns");
+		fprintf(fp, "%lld", (long long)q->ns);
+		fputc('}', fp);
+	}
+	fputs("],\n       \"timeline\": [", fp);
+	for (i = 0; i < as->ntl; i++) {
+		t = &as->tl[i];
+		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
+		f2 = 1;
+		put_inline(fp, &f2, "t_ns");
+		fprintf(fp, "%lld", (long long)t->t);
+		put_inline(fp, &f2, "cpu");
+		fprintf(fp, "%d", (int)t->cpu);
+		put_inline(fp, &f2, "kind");
+		put_string(fp, t->kind);
+		put_inline(fp, &f2, "what");
+		put_string(fp, t->what);
+		fputc('}', fp);
+	}
+	fputs("],\n       \"verdict\": ", fp);
+	put_string(fp, as->verdict);
+	fputc('}', fp);
+}
+
+/* --explain: the autopsy of the worst wake-ups (docs/json-schema.md). */
+void
+json_explain(FILE *fp, const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+	int first = 1;
+	unsigned i;
+
+	fputc('{', fp);
+	put_member(fp, &first, "instance");
+	put_str_or_null(fp, ap->instance);
+	put_member(fp, &first, "trace_clock");
+	put_string(fp, "mono");
+	put_member(fp, &first, "buffer_kb");
+	fprintf(fp, "%u", ap->buf_kb);
+	put_member(fp, &first, "cpus");
+	fprintf(fp, "%u", ap->ncpus);
+	put_member(fp, &first, "events");
+	fprintf(fp, "%llu", (unsigned long long)ap->events);
+	put_member(fp, &first, "lost_events");
+	fprintf(fp, "%llu", (unsigned long long)ap->lost);
+	put_member(fp, &first, "covered_from_ns");
+	fprintf(fp, "%lld", (long long)ap->covered_from);
+	put_member(fp, &first, "error");
+	if (ap->error == NULL)
+		fputs("null", fp);
+	else {
+		char *msg;
+
+		if (asprintf(&msg, "%s: %s", ap->error,
+		    strerror(ap->error_errno)) == -1)
+			msg = NULL;
+		put_str_or_null(fp, msg != NULL ? msg : ap->error);
+		free(msg);
+	}
+	put_member(fp, &first, "samples");
+	fputc('[', fp);
+	for (i = 0; i < ap->n; i++) {
+		if (i > 0)
+			fputc(',', fp);
+		put_autopsy_sample(fp, &ap->s[i]);
+	}
+	fputs(ap->n > 0 ? "\n    ]" : "]", fp);
+	fputs("\n  }", fp);
 }

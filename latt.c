@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "explain.h"
 #include "latt.h"
 
 #define SPARE_FDS	64		/* descriptors beyond two a client */
@@ -105,6 +107,7 @@ main(int argc, char *argv[])
 	struct cmp_side base;
 	struct cmp_gate gate;
 	struct runs runs;
+	char err[PATH_MAX + 256];
 	unsigned i;
 	int status = EXIT_OK, wstatus, dmafd;
 
@@ -119,6 +122,22 @@ main(int argc, char *argv[])
 		if (cfg.fail_if_worse != NULL)
 			cmp_gate_parse(&gate, cfg.fail_if_worse);
 	}
+	/*
+	 * --explain: latt's own tracefs instance, made now so that a
+	 * missing tracefs or right is a usage error before anything runs.
+	 */
+	if (cfg.explain > 0 && explain_open(&cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: explain: %s\n", progname, err);
+		free(cfg.cpus);
+		trace_close(&cfg.trace);
+		return EXIT_USAGE;
+	}
+	/* No schedstat: one line, and the run goes on without the split. */
+	cfg.schedstat = schedstat_probe() == 0;
+	if (!cfg.schedstat)
+		fprintf(stderr, "%s: /proc/thread-self/schedstat cannot be read "
+		    "(%s): no runqueue-wait split in this run\n", progname,
+		    strerror(errno));
 	setup_signals();
 	/* A class's refused attributes are bad input: status 2. */
 	if (tune_check(&cfg) == -1) {
@@ -177,6 +196,9 @@ main(int argc, char *argv[])
 	/* The DMA latency is held for the whole series of runs. */
 	if (dmafd >= 0)
 		close(dmafd);
+	/* The JSON's top level has the last run's autopsy. */
+	if (cfg.repeat > 1)
+		total.autopsy = res.autopsy;
 	wstatus = write_outputs(&cfg, cfg.repeat > 1 ? &total : &res, &col,
 	    &runs);
 	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
@@ -200,6 +222,7 @@ main(int argc, char *argv[])
 	runs_close(&runs);
 	total.clients = NULL;		/* res's, shared */
 	memset(&total.sched, 0, sizeof(total.sched));
+	total.autopsy = NULL;
 	free_result(&cfg, &res);
 	free_result(&cfg, &total);
 	free_config(&cfg);
@@ -223,7 +246,7 @@ measure_once(const struct config *cfg, struct result *res,
 	int need_sink, stopsig;
 
 	need_sink = cfg->verbose || col->log != NULL || res->clients != NULL ||
-	    res->timeline != NULL;
+	    res->timeline != NULL || cfg->explain > 0;
 	eng = clients_start(cfg, res);
 	res->start = now_ns();
 	res->start_wall = wall_ns();
@@ -245,6 +268,12 @@ measure_once(const struct config *cfg, struct result *res,
 		res->fail_what = "sched_setscheduler (latt's own policy)";
 		res->fail_errno = errno;
 	}
+	if (res->stop == STOP_NONE && cfg->explain > 0 &&
+	    explain_start(cfg) == -1) {
+		res->stop = STOP_ERROR;
+		res->fail_what = "explain: enabling the trace events";
+		res->fail_errno = errno;
+	}
 	if (res->stop == STOP_NONE)
 		measure_run(cfg, eng, res, need_sink ? collect_sink : NULL,
 		    col->log != NULL || col->progress ? collect_tick : NULL,
@@ -258,6 +287,9 @@ measure_once(const struct config *cfg, struct result *res,
 	stopsig = res->stop == STOP_SIGNAL ? res->stop_signal : SIGTERM;
 	workload_stop(&res->wl, stopsig);
 	clients_stop(eng, res);
+	/* The autopsy reads the trace once everything has stopped. */
+	if (cfg->explain > 0)
+		explain_read(cfg, res);
 }
 
 /* Whether another run may follow this one: it ended as runs end. */
@@ -280,6 +312,8 @@ reset_result(const struct config *cfg, struct result *res)
 
 	for (i = 0; keep.classes != NULL && i < cfg->nclasses; i++) {
 		stats_reset(&keep.classes[i].lat);
+		stats_reset(&keep.classes[i].rq);
+		stats_reset(&keep.classes[i].path);
 		if (keep.classes[i].blocks != NULL)
 			blocks_reset(keep.classes[i].blocks);
 		memset(&keep.classes[i].got, 0, sizeof(keep.classes[i].got));
@@ -288,10 +322,17 @@ reset_result(const struct config *cfg, struct result *res)
 	stats_reset(&keep.lat);
 	stats_reset(&keep.work);
 	stats_reset(&keep.timer);
+	stats_reset(&keep.rq);
+	stats_reset(&keep.path);
+	explain_free(&keep);		/* the last run's autopsy, printed */
 	if (keep.lat_blocks != NULL)
 		blocks_reset(keep.lat_blocks);
 	if (keep.timer_blocks != NULL)
 		blocks_reset(keep.timer_blocks);
+	if (keep.rq_blocks != NULL)
+		blocks_reset(keep.rq_blocks);
+	if (keep.path_blocks != NULL)
+		blocks_reset(keep.path_blocks);
 	if (keep.timeline != NULL) {
 		timeline_free(keep.timeline);
 		if ((keep.timeline = timeline_new()) != NULL &&
@@ -308,8 +349,13 @@ reset_result(const struct config *cfg, struct result *res)
 	res->lat = keep.lat;
 	res->work = keep.work;
 	res->timer = keep.timer;
+	res->rq = keep.rq;
+	res->path = keep.path;
+	res->worst = keep.worst;
 	res->lat_blocks = keep.lat_blocks;
 	res->timer_blocks = keep.timer_blocks;
+	res->rq_blocks = keep.rq_blocks;
+	res->path_blocks = keep.path_blocks;
 	res->timeline = keep.timeline;
 	res->timer_timeline = keep.timer_timeline;
 	res->clients = keep.clients;
@@ -327,7 +373,9 @@ setup_total(const struct config *cfg, struct result *total)
 {
 	if (stats_init(&total->lat, STATS_SUB_BITS) == -1 ||
 	    stats_init(&total->work, STATS_SUB_BITS) == -1 ||
-	    stats_init(&total->timer, STATS_SUB_BITS) == -1) {
+	    stats_init(&total->timer, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->rq, STATS_SUB_BITS) == -1 ||
+	    stats_init(&total->path, STATS_SUB_BITS) == -1) {
 		fprintf(stderr, "%s: stats_init: %s\n", progname,
 		    strerror(errno));
 		return -1;
@@ -354,7 +402,9 @@ classes_init(const struct config *cfg, struct result *res, int blocks)
 	}
 	for (i = 0; i < cfg->nclasses; i++) {
 		c = &res->classes[i];
-		if (stats_init(&c->lat, STATS_SUB_BITS) == -1 || (blocks &&
+		if (stats_init(&c->lat, STATS_SUB_BITS) == -1 ||
+		    stats_init(&c->rq, STATS_SUB_BITS) == -1 ||
+		    stats_init(&c->path, STATS_SUB_BITS) == -1 || (blocks &&
 		    ((c->blocks = calloc(1, sizeof(*c->blocks))) == NULL ||
 		    blocks_init(c->blocks) == -1))) {
 			fprintf(stderr, "%s: classes: %s\n", progname,
@@ -379,12 +429,16 @@ merge_result(const struct config *cfg, struct result *total,
 
 	for (i = 0; total->classes != NULL && i < cfg->nclasses; i++) {
 		stats_merge(&total->classes[i].lat, &res->classes[i].lat);
+		stats_merge(&total->classes[i].rq, &res->classes[i].rq);
+		stats_merge(&total->classes[i].path, &res->classes[i].path);
 		total->classes[i].got = res->classes[i].got;
 	}
 	total->sched = res->sched;	/* res's, shared */
 	stats_merge(&total->lat, &res->lat);
 	stats_merge(&total->work, &res->work);
 	stats_merge(&total->timer, &res->timer);
+	stats_merge(&total->rq, &res->rq);
+	stats_merge(&total->path, &res->path);
 	total->clients = res->clients;
 	total->nrounds += res->nrounds;
 	total->discarded += res->discarded;
@@ -481,7 +535,9 @@ setup_outputs(const struct config *cfg, struct result *res,
 	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
 	if (stats_init(&res->lat, STATS_SUB_BITS) == -1 ||
 	    stats_init(&res->work, STATS_SUB_BITS) == -1 ||
-	    stats_init(&res->timer, STATS_SUB_BITS) == -1) {
+	    stats_init(&res->timer, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->rq, STATS_SUB_BITS) == -1 ||
+	    stats_init(&res->path, STATS_SUB_BITS) == -1) {
 		fprintf(stderr, "%s: stats_init: %s\n", progname,
 		    strerror(errno));
 		return -1;
@@ -508,11 +564,21 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (classes_init(cfg, res, cfg->json_path != NULL ||
 	    cfg->baseline != NULL) == -1)
 		return -1;
+	if (cfg->explain > 0 &&
+	    (res->worst = calloc(cfg->explain, sizeof(*res->worst))) == NULL) {
+		fprintf(stderr, "%s: calloc: %s\n", progname, strerror(errno));
+		return -1;
+	}
 	if (cfg->json_path != NULL || cfg->baseline != NULL) {
 		if ((res->lat_blocks = calloc(1, sizeof(struct blocks))) == NULL ||
 		    (res->timer_blocks = calloc(1, sizeof(struct blocks))) ==
 		    NULL || blocks_init(res->lat_blocks) == -1 ||
-		    blocks_init(res->timer_blocks) == -1) {
+		    blocks_init(res->timer_blocks) == -1 ||
+		    (cfg->schedstat && ((res->rq_blocks = calloc(1,
+		    sizeof(struct blocks))) == NULL || (res->path_blocks =
+		    calloc(1, sizeof(struct blocks))) == NULL ||
+		    blocks_init(res->rq_blocks) == -1 ||
+		    blocks_init(res->path_blocks) == -1))) {
 			fprintf(stderr, "%s: blocks_init: %s\n", progname,
 			    strerror(ENOMEM));
 			return -1;
@@ -538,7 +604,7 @@ setup_outputs(const struct config *cfg, struct result *res,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns,pos\n",
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns\n",
 		    col->log) == EOF) {
 			fprintf(stderr, "%s: %s: %s\n", progname,
 			    cfg->log_path, strerror(errno));
@@ -666,6 +732,8 @@ print_summary(const struct config *cfg, const struct result *res)
 		if (cfg->histogram && cfg->repeat == 1)
 			report_histogram(stdout, res,
 			    terminal_width(STDOUT_FILENO));
+		if (res->autopsy != NULL)
+			report_explain(stdout, res);
 	}
 	fflush(stdout);
 }
@@ -767,6 +835,8 @@ free_result(const struct config *cfg, struct result *res)
 	stats_free(&res->lat);
 	stats_free(&res->work);
 	stats_free(&res->timer);
+	stats_free(&res->rq);
+	stats_free(&res->path);
 	if (res->clients != NULL)
 		for (i = 0; i < cfg->nclients; i++)
 			stats_free(&res->clients[i].lat);
@@ -775,6 +845,8 @@ free_result(const struct config *cfg, struct result *res)
 	if (res->classes != NULL)
 		for (i = 0; i < cfg->nclasses; i++) {
 			stats_free(&res->classes[i].lat);
+			stats_free(&res->classes[i].rq);
+			stats_free(&res->classes[i].path);
 			blocks_free(res->classes[i].blocks);
 			free(res->classes[i].blocks);
 		}
@@ -783,16 +855,24 @@ free_result(const struct config *cfg, struct result *res)
 	sched_info_free(&res->sched);
 	timeline_free(res->timeline);
 	res->timeline = NULL;
+	explain_free(res);
 	timeline_free(res->timer_timeline);
 	res->timer_timeline = NULL;
 	blocks_free(res->lat_blocks);
 	blocks_free(res->timer_blocks);
+	blocks_free(res->rq_blocks);
+	blocks_free(res->path_blocks);
 	free(res->lat_blocks);
 	free(res->timer_blocks);
+	free(res->rq_blocks);
+	free(res->path_blocks);
 	res->lat_blocks = res->timer_blocks = NULL;
+	res->rq_blocks = res->path_blocks = NULL;
+	free(res->worst);
+	res->worst = NULL;
 }
 
-/* What config_parse allocated, and tracefs. */
+/* What config_parse allocated, tracefs, and --explain's instance. */
 static void
 free_config(struct config *cfg)
 {
@@ -804,6 +884,7 @@ free_config(struct config *cfg)
 	free(cfg->class_of);
 	free(cfg->cpus);
 	trace_close(&cfg->trace);
+	explain_close(cfg);
 }
 
 /* The width of the terminal on fd, or 80 when it is not one. */
@@ -956,7 +1037,7 @@ collect_sink(void *arg, const struct sample *s)
 		if (res->timer_timeline != NULL)
 			timeline_add(res->timer_timeline, s->when, s->latency);
 		if (col->log != NULL && fprintf(col->log,
-		    "%lld,%llu,-1,%d,%lld,-1\n", (long long)s->when,
+		    "%lld,%llu,-1,%d,%lld,-1,\n", (long long)s->when,
 		    (unsigned long long)s->round, (int)s->cpu,
 		    (long long)s->latency) < 0)
 			return -1;
@@ -971,12 +1052,20 @@ collect_sink(void *arg, const struct sample *s)
 	}
 	if (res->timeline != NULL)
 		timeline_add(res->timeline, s->when, s->latency);
+	if (col->cfg->explain > 0)
+		explain_keep(col->cfg, res, s);
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log != NULL && fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u\n",
-	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency, s->pos) < 0)
+	if (col->log == NULL)
+		return 0;
+	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u,", (long long)s->when,
+	    (unsigned long long)s->round, s->client, (int)s->cpu,
+	    (long long)s->latency, s->pos) < 0)
+		return -1;
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",
+	    (long long)s->rq_wait) : fputs("\n", col->log)) < 0)
 		return -1;
 	return 0;
 }

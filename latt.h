@@ -6,7 +6,8 @@
  * measure.c owns the clients and the measurement loop, workload.c starts
  * and stops everything that runs beside the measurement, tune.c places and
  * prioritises latt's own processes,
- * trace.c talks to tracefs, report.c prints finished results as text,
+ * trace.c talks to tracefs, explain.c reads latt's own trace instance
+ * after the run (--explain), report.c prints finished results as text,
  * json.c writes them as JSON and plot.c draws them as SVG.
  */
 #ifndef LATT_H
@@ -132,6 +133,19 @@ struct trace {
 	int		 on_fd;		/* tracing_on */
 };
 
+/*
+ * --explain: latt's own tracefs instance (explain.c), made before the run
+ * and removed at its end; a keeper process removes it if latt dies.
+ */
+struct tinst {
+	char		*top;		/* the tracefs mount */
+	char		*dir;		/* top/instances/latt-PID */
+	int		 made;		/* dir exists and is ours to remove */
+	pid_t		 keeper;	/* 0: none */
+	int		 keeper_fd;	/* its pipe; closing it lets it go */
+	unsigned	 buf_kb;	/* buffer_size_kb, a CPU */
+};
+
 struct config {
 	unsigned	 nclients;
 	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
@@ -169,6 +183,9 @@ struct config {
 	unsigned long	 inherited_slack;	/* timer slack to give the workload */
 	int64_t		 breaktrace;	/* ns; 0: off */
 	struct trace	 trace;
+	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
+	int		 schedstat;	/* clients read their schedstat */
+	struct tinst	 inst;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
 	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
@@ -194,6 +211,8 @@ struct sample {
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
 	int64_t		work_ns;	/* -x: time of the work after waking */
+	int64_t		rq_wait;	/* ns runnable, not running, from the
+					   client's schedstat; -1: unknown */
 	int		timer;		/* 1: a timer sample (the parent's
 					   sleep; client 0, when = deadline) */
 };
@@ -291,6 +310,8 @@ struct client_stats {
 /* What one class of clients saw, with classes. */
 struct class_result {
 	struct stats	 lat;		/* at STATS_SUB_BITS precision */
+	struct stats	 rq;		/* runqueue wait, as result's rq */
+	struct stats	 path;		/* the rest: latency minus rq */
 	struct blocks	*blocks;	/* its blocks of rounds, or NULL */
 	struct sched_got got;		/* its first client's attributes */
 };
@@ -316,6 +337,8 @@ struct result {
 	struct stats	 work;		/* -x: time of the work after waking */
 	struct stats	 timer;		/* the parent's timer latency: woke
 					   minus its absolute deadline */
+	struct stats	 rq;		/* runqueue wait of each wake-up */
+	struct stats	 path;		/* the rest: latency minus rq */
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct class_result *classes;	/* cfg->nclasses of them, or NULL */
@@ -324,6 +347,8 @@ struct result {
 	struct blocks	*lat_blocks;	/* per-block histograms for latt
 					   compare (--json, --baseline), or NULL */
 	struct blocks	*timer_blocks;
+	struct blocks	*rq_blocks;	/* the same, for the schedstat split */
+	struct blocks	*path_blocks;
 	struct timeline	*timer_timeline;	/* the timer's, for --plot */
 	int64_t		 start_wall;	/* CLOCK_REALTIME ns at the start */
 	int64_t		 suspended;	/* ns suspended in all, not measured */
@@ -358,6 +383,13 @@ struct result {
 	struct stall	 stalls[STALLS_MAX];	/* the first ones */
 	uint64_t	 nstalls;	/* all of them */
 	int64_t		 stall_total;	/* ns */
+
+	/* --explain: the K worst samples, worst first, and the last one. */
+	struct sample	*worst;
+	unsigned	 nworst;
+	struct sample	 last;
+	int		 have_last;
+	struct autopsy	*autopsy;	/* read after the run, or NULL */
 };
 
 /* Flags set by latt.c's signal handlers, read by the loops. */
@@ -413,10 +445,14 @@ void	 sched_info_read(struct sched_info *);
 void	 sched_info_free(struct sched_info *);
 
 /* trace.c */
+char	*trace_find(void);
 int	 trace_open(struct trace *, const char **);
 int	 trace_is_on(const struct trace *);
 int	 trace_break(const struct trace *, const struct brk *);
 void	 trace_close(struct trace *);
+
+/* measure.c: whether a client can read its own run delay. */
+int	 schedstat_probe(void);
 
 /* report.c */
 #define PCT_BEYOND	10	/* samples beyond a percentile shown */

@@ -7,7 +7,9 @@
  * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
  * sends the stamp back.  The parent stamps immediately before each write, so
  * a wake-up latency is the client's stamp minus the parent's, in
- * nanoseconds.  The parent waits for a round's replies with epoll, so a
+ * nanoseconds.  Each client also reads its own run delay around the wait
+ * (see run_client), which splits the latency into the runqueue wait and the
+ * rest.  The parent waits for a round's replies with epoll, so a
  * round costs in proportion to the replies, not to clients times wake-ups.
  *
  * Every round writes to the clients in a fresh random order (from --seed),
@@ -49,6 +51,8 @@
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
+#define SCHEDSTAT	"/proc/thread-self/schedstat"
+#define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
 #define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
@@ -68,6 +72,7 @@ struct reply {
 	int64_t		wake;
 	int64_t		done;		/* after the -x work; wake without it */
 	uint64_t	round;
+	int64_t		rq_wait;	/* run delay across the wait, or -1 */
 	int32_t		cpu;
 	uint32_t	sum;		/* the work's checksum, kept alive */
 	uint32_t	pos;
@@ -150,6 +155,7 @@ static int	 check_break(const struct config *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static uint64_t	 next_random(uint64_t *);
+static int	 read_schedstat(int, int64_t *);
 static int64_t	 now_coarse(void);
 
 int64_t
@@ -337,8 +343,10 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	struct request req;
 	struct reply rep;
 	sigset_t none;
+	int64_t before = -1, after, after_at, gap, quickest = INT64_MAX;
 	ssize_t n;
 	size_t i;
+	int ssfd = -1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
@@ -369,6 +377,21 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	}
 	for (i = 0; i < sizeof(stack); i += 512)
 		stack[i] = 0;
+	/*
+	 * The runqueue wait of a wake-up is the growth of the client's run
+	 * delay (schedstat) from before it blocks to after it wakes.  The
+	 * reading taken after the previous wake-up stands for "before": it
+	 * is taken again only when the pass from there to the read() took
+	 * more than REREAD_NS longer than the quickest pass, i.e. when the
+	 * client may have been preempted (by the parent its reply woke,
+	 * say), so that such a wait is never counted, and one read a sample
+	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
+	 */
+	if (cfg->schedstat &&
+	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
+	    read_schedstat(ssfd, &before) == -1)
+		before = -1;
+	after_at = now_ns();
 	if (sem_post(&sh->sem) == -1) {
 		free(buf);
 		_exit(1);
@@ -376,6 +399,14 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 
 	memset(&rep, 0, sizeof(rep));
 	for (;;) {
+		if (ssfd != -1 && before >= 0) {
+			gap = now_ns() - after_at;
+			if (gap < quickest)
+				quickest = gap;
+			else if (gap > quickest + REREAD_NS &&
+			    read_schedstat(ssfd, &before) == -1)
+				before = -1;
+		}
 		n = read(in, &req, sizeof(req));
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -385,6 +416,16 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		}
 		rep.wake = now_ns();
 		rep.cpu = sched_getcpu();
+		rep.rq_wait = -1;
+		if (ssfd != -1) {
+			if (read_schedstat(ssfd, &after) == 0) {
+				if (before >= 0)
+					rep.rq_wait = after - before;
+				before = after;
+			} else
+				before = -1;
+			after_at = rep.wake;	/* the read is in every pass */
+		}
 		rep.done = rep.wake;
 		if (buf != NULL) {
 			rep.sum = do_work(buf, len, req.round);
@@ -965,6 +1006,13 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.pid = c->pid;
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
+	/*
+	 * A wait that began before the send (the client not yet blocked)
+	 * is not this wake-up's beyond its latency.
+	 */
+	s.rq_wait = rep->rq_wait;
+	if (s.rq_wait > s.latency)
+		s.rq_wait = s.latency;
 	if (s.when < cfg->warmup) {
 		res->discarded++;
 		return 0;
@@ -976,14 +1024,28 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		return 0;
 	}
 	stats_add(&res->lat, s.latency, idx, s.when);
+	if (s.rq_wait >= 0) {
+		stats_add(&res->rq, s.rq_wait, idx, s.when);
+		stats_add(&res->path, s.latency - s.rq_wait, idx, s.when);
+	}
 	if (res->classes != NULL) {
 		cr = &res->classes[cfg->class_of[idx]];
 		stats_add(&cr->lat, s.latency, idx, s.when);
 		if (cr->blocks != NULL)
 			blocks_add(cr->blocks, s.round - 1, s.latency);
+		if (s.rq_wait >= 0) {
+			stats_add(&cr->rq, s.rq_wait, idx, s.when);
+			stats_add(&cr->path, s.latency - s.rq_wait, idx,
+			    s.when);
+		}
 	}
 	if (res->lat_blocks != NULL)
 		blocks_add(res->lat_blocks, s.round - 1, s.latency);
+	if (s.rq_wait >= 0 && res->rq_blocks != NULL) {
+		blocks_add(res->rq_blocks, s.round - 1, s.rq_wait);
+		blocks_add(res->path_blocks, s.round - 1,
+		    s.latency - s.rq_wait);
+	}
 	if (cfg->work_kb > 0)
 		stats_add(&res->work, s.work_ns, idx, s.when);
 	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
@@ -1161,6 +1223,7 @@ timer_sample(struct result *res, const struct brk *b, sample_sink sink,
 	s.cpu = sched_getcpu();
 	s.pid = getpid();
 	s.latency = b->latency;
+	s.rq_wait = -1;
 	if (sink(sink_arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
@@ -1290,4 +1353,54 @@ next_random(uint64_t *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/*
+ * Whether a client will be able to read its run delay: the second field
+ * of /proc/thread-self/schedstat (time runnable but not running, ns) and
+ * the third (times it got a CPU).  Returns 0, or -1 with errno set
+ * (ENOENT: no such file, a kernel without CONFIG_SCHED_INFO; EINVAL: not
+ * in the expected shape).
+ */
+int
+schedstat_probe(void)
+{
+	int64_t delay;
+	int fd, r;
+
+	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	r = read_schedstat(fd, &delay);
+	close(fd);
+	return r;
+}
+
+/*
+ * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
+ * *delay.  Returns 0, or -1 with errno set.
+ */
+static int
+read_schedstat(int fd, int64_t *delay)
+{
+	char buf[96], *p, *end;
+	unsigned long long v[3];
+	ssize_t n;
+	int i;
+
+	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (n == 0)
+			errno = EINVAL;
+		return -1;
+	}
+	buf[n] = '\0';
+	for (i = 0, p = buf; i < 3; i++, p = end) {
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (end == p || errno != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	*delay = (int64_t)v[1];
+	return 0;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "latt.h"
 
 #define MAX_CLIENTS	1000000
@@ -98,6 +99,7 @@ enum {
 	OPT_FAIL_ABOVE,
 	OPT_BASELINE,
 	OPT_FAIL_IF_WORSE,
+	OPT_EXPLAIN,
 	OPT_REPEAT,
 	OPT_OPEN_LOOP,
 	OPT_DMA_LATENCY,
@@ -121,6 +123,7 @@ static const struct option longopts[] = {
 	{ "nice",	required_argument,	NULL,	OPT_NICE },
 	{ "mlock",	no_argument,		NULL,	'm' },
 	{ "breaktrace",	required_argument,	NULL,	OPT_BREAKTRACE },
+	{ "explain",	optional_argument,	NULL,	OPT_EXPLAIN },
 	{ "fail-above",	required_argument,	NULL,	OPT_FAIL_ABOVE },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "quiet",	no_argument,		NULL,	'q' },
@@ -159,6 +162,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->dma_latency = -1;
 	cfg->repeat = 1;
 	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
+	cfg->inst.keeper_fd = -1;
 	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
 
@@ -227,6 +231,11 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_FAIL_ABOVE:
 			parse_limits(optarg, cfg);
+			break;
+		case OPT_EXPLAIN:
+			cfg->explain = optarg == NULL ? EXPLAIN_DEFAULT :
+			    (unsigned)parse_num("explain", optarg, 1,
+			    EXPLAIN_MAX);
 			break;
 		case 'v':
 			cfg->verbose = 1;
@@ -678,6 +687,8 @@ name_classes(struct config *cfg)
 {
 	static const char *const banned[] = { "Entries", "Max", "Avg",
 	    "Stdev" };
+	static const char *const taken[] = { "timer", "work", "latency",
+	    "runqueue", "wake", "wake_path", "split", "rq" };
 	struct client_class *cl;
 	char *p, *q;
 	unsigned i, j, k;
@@ -703,11 +714,11 @@ name_classes(struct config *cfg)
 				usage_error("class name %s: names may not contain "
 				    "%s (a word of the 2009 summary)", cl->name,
 				    banned[k]);
-		if (strcmp(cl->name, "timer") == 0 ||
-		    strcmp(cl->name, "work") == 0 ||
-		    strcmp(cl->name, "latency") == 0)
-			usage_error("class name %s is taken by a block of the "
-			    "summary or the results", cl->name);
+		for (k = 0; k < sizeof(taken) / sizeof(taken[0]); k++)
+			if (strcmp(cl->name, taken[k]) == 0)
+				usage_error("class name %s is taken by a block "
+				    "of the summary or a series of the results",
+				    cl->name);
 		for (j = 0; j < i; j++) {
 			if (strcmp(cl->name, cfg->classes[j].name) != 0)
 				continue;
@@ -1096,7 +1107,8 @@ usage_error(const char *fmt, ...)
 	"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
 	"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 	"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-	"            [--dma-latency=us] [--breaktrace=us] [--fail-above=spec]\n" \
+	"            [--dma-latency=us] [--breaktrace=us] [--explain[=k]]\n" \
+	"            [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
 	"            [--fail-if-worse=spec] [command [arg ...]]\n" \
@@ -1157,6 +1169,11 @@ help(void)
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"
 "                        to tracefs, stop tracing and end the run\n"
+"      --explain[=K]     after the summary, an autopsy of the K worst\n"
+"                        wake-ups (default 3, at most 100) from latt's own\n"
+"                        tracefs instance: a timeline from the write to the\n"
+"                        wake-up, who had the CPU, the IRQs, and a verdict;\n"
+"                        needs tracefs (root), else exit 2 before the run\n"
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
 "                        p99=500us,timer.max=5ms (min mean stdev p50 p90\n"
 "                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
@@ -1181,8 +1198,8 @@ help(void)
 "                        workload's stdout then goes to stderr)\n"
 "      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
 "                        client, cpu, latency_ns, pos (the place in its\n"
-"                        round's random write order); client -1: a timer\n"
-"                        sample; a write error ends the run\n"
+"                        round's random write order), rq_wait_ns; client\n"
+"                        -1: a timer sample; a write error ends the run\n"
 "      --plot=FILE       draw the run as SVG: latency by percentile (1/(1-p)\n"
 "                        axis), over time, and its distribution\n"
 "                        (output files are opened before the run starts)\n"

@@ -7,8 +7,9 @@
  *
  *   - latency by percentile, on a 1/(1-p) axis (HdrHistogram's percentile
  *     distribution), so that the tail is as wide as the body: the wake-up
- *     latency, the timer series beside it, and the percentiles the samples
- *     support marked with their values;
+ *     latency, the timer series and the runqueue wait (the schedstat
+ *     split) beside it, and the percentiles the samples support marked
+ *     with their values;
  *   - latency over time: every sample up to TIMELINE_POINTS, else the
  *     minimum-to-maximum band of each time slice with its p50 and p99; the
  *     timer series; the workload's span; the stretches when latt was
@@ -63,6 +64,7 @@
 #define MICRO	"\xc2\xb5s"
 #define LAT_COLOR	"#2f6db5"
 #define TIMER_COLOR	"#8c8c8c"
+#define RQ_COLOR	"#e08214"
 #define MARK_COLOR	"#b03a2e"
 #define P50_COLOR	"#17365d"
 #define P99_COLOR	"#7b3294"
@@ -497,6 +499,9 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 	}
 	draw_pct_curve(fp, &res->timer, ax, umax, "timer-percentiles",
 	    TIMER_COLOR, 1.5);
+	/* The runqueue wait's share of each wake-up, below its latency. */
+	draw_pct_curve(fp, &res->rq, ax, umax, "runqueue-percentiles",
+	    RQ_COLOR, 1.5);
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
 		draw_pct_curve(fp, &res->classes[c].lat, ax, umax, id,
@@ -862,6 +867,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	} key[] = {
 		{ "wake-up latency", LAT_COLOR, 0 },
 		{ "timer latency (latt's own sleeps)", TIMER_COLOR, 0 },
+		{ "runqueue wait (schedstat)", RQ_COLOR, 0 },
 		{ "p50 over time", P50_COLOR, 1 },
 		{ "p99 over time", P99_COLOR, 1 },
 		{ "workload", "#e6f0e0", 0 },
@@ -878,10 +884,11 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 
 	show[0] = res->lat.n > 0;
 	show[1] = res->timer.n > 0;
-	show[2] = show[3] = band;
-	show[4] = res->wl.pid > 0;
-	show[5] = res->nsuspend > 0;
-	show[6] = res->nstalls > 0;
+	show[2] = res->rq.n > 0;
+	show[3] = show[4] = band;
+	show[5] = res->wl.pid > 0;
+	show[6] = res->nsuspend > 0;
+	show[7] = res->nstalls > 0;
 	fputs("<g id=\"legend\">\n", fp);
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
 		if (!show[i])

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "latt.h"
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
@@ -24,8 +25,11 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 
 static void	 print_timer(FILE *, const struct stats *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
-static void	 print_class(FILE *, const struct client_class *,
-		    const struct class_result *);
+static void	 print_class(FILE *, const struct config *,
+		    const struct client_class *, const struct class_result *);
+static void	 print_split(FILE *, const struct result *);
+static void	 print_split_rows(FILE *, const char *, const struct stats *,
+		    const struct stats *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 static void	 print_quantiles(FILE *, const struct stats *, const char *);
 static void	 print_too_few(FILE *, const struct stats *, const char *);
@@ -384,8 +388,10 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	print_timer(fp, &res->timer);
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->work);
+	if (cfg->schedstat)
+		print_split(fp, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
-		print_class(fp, &cfg->classes[i], &res->classes[i]);
+		print_class(fp, cfg, &cfg->classes[i], &res->classes[i]);
 }
 
 /*
@@ -447,11 +453,11 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 
 /*
  * A class's block: what was asked and what the kernel read back, then the
- * statistics of the details block for its clients alone, every label
- * prefixed with the class's name.
+ * statistics of the details block for its clients alone and their
+ * runqueue-wait split, every label prefixed with the class's name.
  */
 static void
-print_class(FILE *fp, const struct client_class *cl,
+print_class(FILE *fp, const struct config *cfg, const struct client_class *cl,
     const struct class_result *cr)
 {
 	const struct stats *st = &cr->lat;
@@ -480,6 +486,8 @@ print_class(FILE *fp, const struct client_class *cl,
 	if (st->n > 0)
 		row(fp, LABEL("worst at"), "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
+	if (cfg->schedstat)
+		print_split_rows(fp, prefix, &cr->rq, &cr->path);
 #undef LABEL
 }
 
@@ -788,4 +796,121 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 		line[width - 1] = '\0';
 	fprintf(fp, "\r%s\033[K", line);
 	fflush(fp);
+}
+
+/*
+ * --explain: the autopsy of each kept sample: a header, the timeline from
+ * the send stamp (times in microseconds from it, the CPU where each thing
+ * happened), the split of the latency, and the verdict.
+ */
+void
+report_explain(FILE *fp, const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+	const struct autopsy_sample *as;
+	const struct tl_item *t;
+	char who[48], cpu[16], d[5][32];
+	unsigned i, j;
+
+	fprintf(fp, "\nAutopsy of the %u worst wake-up%s (tracefs instance %s,"
+	    " trace_clock mono, %u KiB a CPU; %llu events read, %llu lost):\n",
+	    res->nworst, res->nworst == 1 ? "" : "s", ap->instance != NULL ?
+	    ap->instance : "?", ap->buf_kb, (unsigned long long)ap->events,
+	    (unsigned long long)ap->lost);
+	if (ap->error != NULL) {
+		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
+		    ap->error, strerror(ap->error_errno));
+		return;
+	}
+	if (ap->lost > 0)
+		fprintf(fp, "\t%llu events were lost to a full buffer: the "
+		    "trace is whole only from %.6f s into the run\n",
+		    (unsigned long long)ap->lost,
+		    (double)ap->covered_from / NSEC_PER_SEC);
+	if (ap->n == 0)
+		fprintf(fp, "\tno samples to explain\n");
+	for (i = 0; i < ap->n; i++) {
+		as = &ap->s[i];
+		if (as->timer)
+			snprintf(who, sizeof(who), "the timer (pid %d)",
+			    (int)as->s.pid);
+		else
+			snprintf(who, sizeof(who), "client %u (pid %d)",
+			    as->s.client, (int)as->s.pid);
+		fprintf(fp, "\n#%u %s: %.3f us, round %llu, %.6f s into the "
+		    "run%s\n", i + 1, who, usec((double)as->s.latency),
+		    (unsigned long long)as->s.round,
+		    (double)as->s.when / NSEC_PER_SEC, as->broke ?
+		    " (the sample that stopped --breaktrace)" : "");
+		for (j = 0; j < as->ntl; j++) {
+			t = &as->tl[j];
+			if (t->cpu >= 0)
+				snprintf(cpu, sizeof(cpu), "cpu%d", (int)t->cpu);
+			else
+				snprintf(cpu, sizeof(cpu), "-");
+			fprintf(fp, "\t%+12.3f us  %-6s %s\n",
+			    usec((double)t->t), cpu, t->what);
+		}
+		if (as->found)
+			fprintf(fp, "\tsplit: write %s, not runnable %s, in "
+			    "flight %s, runqueue %s, switch-in to stamp %s\n",
+			    explain_dur(as->issue, d[0], sizeof(d[0])),
+			    explain_dur(as->not_runnable, d[1], sizeof(d[1])),
+			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
+			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
+			    explain_dur(as->running, d[4], sizeof(d[4])));
+		if (as->s.rq_wait >= 0)
+			fprintf(fp, "\tschedstat: runqueue wait %s (the "
+			    "client's own run delay)\n", explain_dur(
+			    as->s.rq_wait, d[0], sizeof(d[0])));
+		fprintf(fp, "\tverdict: %s\n", as->verdict);
+	}
+}
+
+/*
+ * Where each wake-up's time went, from the clients' own run delay
+ * (/proc/thread-self/schedstat read before blocking and after waking):
+ * the runqueue wait (runnable, not running) and the rest, the wake-up
+ * path (the write, the wake-up, the switch in).  Labels start with
+ * "runqueue" and "wake path", clear of every other block's.
+ */
+static void
+print_split(FILE *fp, const struct result *res)
+{
+	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
+	    "delay):\n");
+	row(fp, "split samples", "%12llu", (unsigned long long)res->rq.n);
+	print_split_rows(fp, "", &res->rq, &res->path);
+}
+
+/*
+ * The split's rows, each label prefixed: the runqueue wait and the rest
+ * of the wake-up path, mean, p50 and p99.
+ */
+static void
+print_split_rows(FILE *fp, const char *prefix, const struct stats *rq,
+    const struct stats *path)
+{
+	static const double q[] = { 0.5, 0.99 };
+	static const char *const qn[] = { "p50", "p99" };
+	const struct stats *st[] = { rq, path };
+	static const char *const name[] = { "runqueue", "wake path" };
+	char label[CLASS_NAME_MAX + 32];
+	int64_t pct[2];
+	size_t i, j;
+
+	for (i = 0; i < 2; i++) {
+		stats_percentiles(st[i], q, pct, 2);
+		snprintf(label, sizeof(label), "%s%s mean", prefix, name[i]);
+		row_us(fp, label, stats_mean(st[i]));
+		/* The summary's rule: PCT_BEYOND samples beyond, or "-". */
+		for (j = 0; j < 2; j++) {
+			snprintf(label, sizeof(label), "%s%s %s", prefix,
+			    name[i], qn[j]);
+			if (st[i]->n >= report_pct_need(q[j]))
+				row_us(fp, label, pct[j]);
+			else
+				row(fp, label, "%12s", "-");
+		}
+	}
 }

@@ -19,7 +19,6 @@
 
 #include "latt.h"
 
-static char	*find_tracefs(void);
 static int	 open_in(const char *, const char *, int);
 
 /*
@@ -31,7 +30,7 @@ int
 trace_open(struct trace *tr, const char **file)
 {
 	tr->marker_fd = tr->on_fd = -1;
-	if ((tr->dir = find_tracefs()) == NULL) {
+	if ((tr->dir = trace_find()) == NULL) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -98,8 +97,8 @@ trace_close(struct trace *tr)
 }
 
 /* The first tracefs mount, or debugfs's tracing directory; malloc'd. */
-static char *
-find_tracefs(void)
+char *
+trace_find(void)
 {
 	struct mntent *m;
 	struct stat sb;

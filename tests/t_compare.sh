@@ -211,6 +211,39 @@ done <"$TMP/keys"
 check "settings: each of $n recorded settings warns alone when it differs" \
 	[ $ok -eq 1 -a $n -ge 30 ]
 
+# The settings as latt itself writes them, and compare's warning for each
+# one that differs between two real runs.
+run_latt "$TMP/o1.out" "$TMP/o1.err" -q -c2 -f1 -t2 -n 40 --cpus=0,1 \
+	--parent-cpu=1 --policy=batch --nice=3 --open-loop --warmup=10ms -x 4 \
+	--load=yield:1 --json="$TMP/o1.json" 'sleep 5'
+run_latt "$TMP/o2.out" "$TMP/o2.err" -q -c3 -f1 -t3 -n 60 --load=none \
+	--json="$TMP/o2.json" 'sleep 6'
+cat >"$TMP/rt.py" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["parameters"]
+want = {"clients": 2, "min_delay_ns": 1000000, "max_delay_ns": 2000000,
+        "cpus": [0, 1], "parent_cpu": 1, "policy": "batch", "nice": 3,
+        "priority": None, "loop": "open", "warmup_ns": 10000000,
+        "work_kb": 4, "loads": [{"kind": "yield", "procs": 1}],
+        "command": "sleep 5", "samples_limit": 40, "mlock": False,
+        "dma_latency_us": None, "repeat": 1}
+bad = {k: (p.get(k), v) for k, v in want.items() if p.get(k) != v}
+assert not bad, bad
+PY
+if python3 "$TMP/rt.py" "$TMP/o1.json" 2>"$TMP/py.err"; then
+	pass "settings: latt writes what it was given (policy, nice, CPUs, loop, ...)"
+else
+	fail "settings: $(tail -n 1 "$TMP/py.err")"
+fi
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/o1.json" "$TMP/o2.json"
+ok=1
+for k in clients max_delay_ns loop policy nice cpus parent_cpu work_kb loads \
+    command argv samples_limit warmup_ns; do
+	[ "$(grep -c "^warning: $k differs: " "$TMP/out")" -eq 1 ] ||
+		{ ok=0; echo "  no warning for $k"; }
+done
+check "settings: two real runs that differ warn once for each setting" [ $ok -eq 1 ]
+
 # A hostile file: many keys, one repeated at the end, refused quickly.
 python3 -c 'print("{" + ",".join("\"k%d\": 1" % i for i in range(200000)) + ", \"k7\": 2}")' \
 	>"$TMP/keys.json"

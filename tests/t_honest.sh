@@ -51,11 +51,11 @@ order() {
 	import collections, statistics, sys
 	lines = open(sys.argv[1]).read().splitlines()
 	bad = []
-	if not lines or not lines[0].endswith(",pos"):
+	if not lines or "pos" not in lines[0].split(","):
 	    bad.append("the log has no pos column: %r" % lines[:1])
 	by, pos = collections.defaultdict(list), collections.defaultdict(list)
 	for l in lines[1:]:
-	    f = [int(x) for x in l.split(",")]
+	    f = [int(x) if x else -1 for x in l.split(",")]
 	    if f[2] < 0:
 	        continue	# a timer row
 	    by[f[2]].append(f[4])

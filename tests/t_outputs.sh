@@ -88,9 +88,9 @@ ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds
 
 # Against the raw samples of --log.
 lines = open(tmp + "/run.csv").read().splitlines()
-ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns,pos",
+ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns",
    lines[0])
-allrows = [tuple(int(x) for x in l.split(",")) for l in lines[1:]]
+allrows = [tuple(int(x) if x else -1 for x in l.split(",")) for l in lines[1:]]
 # Rows of client -1 are the timer's samples (pos -1); the others latencies.
 rows = [r for r in allrows if r[2] >= 0]
 trows = [r for r in allrows if r[2] == -1]

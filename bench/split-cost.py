@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""CPU cost of the runqueue-wait split: ./latt against latt built at REV.
+
+Each client of the current latt reads its own /proc/thread-self/schedstat
+after every wake-up (and again before blocking when it may have been
+preempted since).  The target: CPU time per sample (parent + clients, user
++ system) at most 10% above latt without the split.  This script builds
+latt at REV (default: main, whose clients do not read schedstat) from
+`git archive` in a temporary directory, then runs both alternately, -f0 -t0
+with no load so that the sampling loop itself is all there is to measure,
+and prints the median ratio new / REV for each configuration.
+
+Usage: bench/split-cost.py [REV] [--samples N] [--reps N]
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TARGET = 1.10
+
+
+def build_at(rev, tmp):
+    src = os.path.join(tmp, "src")
+    os.mkdir(src)
+    tar = subprocess.run(["git", "-C", ROOT, "archive", rev],
+                         stdout=subprocess.PIPE, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
+    subprocess.run(["make", "-s", "-C", src, "latt"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(src, "latt")
+
+
+def cpu_per_sample(latt, clients, samples):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([latt, f"-c{clients}", "-f0", "-t0", "-n", str(samples),
+                    "--load=none", "-q"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime + after.ru_stime -
+            before.ru_utime - before.ru_stime)
+    return used / samples * 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rev", nargs="?", default="main")
+    ap.add_argument("--samples", type=int, default=60000)
+    ap.add_argument("--reps", type=int, default=7)
+    args = ap.parse_args()
+    new = os.path.join(ROOT, "latt")
+    if not os.access(new, os.X_OK):
+        sys.exit("split-cost: build ./latt first (make latt)")
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        old = build_at(args.rev, tmp)
+        for clients in (1, 8):
+            n = args.samples // (4 if clients == 1 else 1)
+            a, b = [], []
+            for _ in range(args.reps):
+                a.append(cpu_per_sample(old, clients, n))
+                b.append(cpu_per_sample(new, clients, n))
+            ratio = statistics.median(y / x for x, y in zip(a, b))
+            worst = max(worst, ratio)
+            print(f"-c{clients} -f0 -t0 -n{n}: CPU per sample "
+                  f"{args.rev} {statistics.median(a):.2f} us, "
+                  f"split {statistics.median(b):.2f} us, "
+                  f"ratio {ratio:.3f} (target <= {TARGET:.2f}; "
+                  f"median of {args.reps} alternating pairs)")
+    print("within target" if worst <= TARGET else "ABOVE TARGET")
+    return 0 if worst <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

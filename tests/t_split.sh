@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The runqueue-wait split: every client reads its own schedstat run delay
+# around each wake-up.  Without load the runqueue wait is a small share of
+# the latency; with a spin on every CPU it grows; the log, JSON and summary
+# carry it; and where schedstat is missing, one line says so and the run
+# goes on.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+# jq-like checks with python3 (stdlib only): prints the expressions that
+# do not hold.
+pycheck() {
+	python3 - "$@" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for expr in sys.argv[2:]:
+    try:
+        ok = eval(expr)
+    except Exception as x:
+        ok = False
+        expr += " (%s)" % x
+    if not ok:
+        print("not: " + expr)
+EOF
+}
+
+if [ ! -r /proc/thread-self/schedstat ]; then
+	skip "split: this kernel has no /proc/thread-self/schedstat"
+	exit 0
+fi
+
+# The log's column, and the series in the JSON and the summary.
+run_latt "$TMP/out" "$TMP/err" -c2 -f1 -t3 -d1 -q --load=none \
+    --log="$TMP/log.csv" --json="$TMP/run.json"
+[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+[ -s "$TMP/err" ] && bad "stderr: $(short "$TMP/err")"
+head -n 1 "$TMP/log.csv" | grep -q ',latency_ns,.*rq_wait_ns' ||
+    bad "log header: $(head -n 1 "$TMP/log.csv")"
+awk -F, -v col="$(head -n 1 "$TMP/log.csv" | tr ',' '\n' | grep -nx rq_wait_ns | cut -d: -f1)" \
+    -v lat="$(head -n 1 "$TMP/log.csv" | tr ',' '\n' | grep -nx latency_ns | cut -d: -f1)" '
+	NR > 1 && $3 >= 0 && !($col ~ /^[0-9]+$/ && $col + 0 <= $lat + 0) { bad++ }
+	NR > 1 && $3 < 0 && $col != "" { bad++ }
+	END { exit bad > 0 || NR < 10 }' "$TMP/log.csv" ||
+    bad "log: a client row without a runqueue wait within its latency, or a timer row with one"
+for l in "split samples" "runqueue mean" "runqueue p50" "runqueue p99" \
+    "wake path mean" "wake path p50" "wake path p99"; do
+	[ -n "$(field "$TMP/out" "$l")" ] || bad "no '$l' line in the summary"
+done
+# The 2009 block is untouched: its three lines come right after Averages.
+sed -n '3,7p' "$TMP/out" | grep -q 'Stdev' || bad "the 2009 block moved"
+why2=$(pycheck "$TMP/run.json" 'd["schedstat"] is True' \
+    'd["runqueue"]["samples"] == d["latency"]["samples"] > 0' \
+    'd["wake_path"]["samples"] == d["latency"]["samples"]' \
+    'abs(d["runqueue"]["mean_ns"] + d["wake_path"]["mean_ns"] - d["latency"]["mean_ns"]) < 1 + 1e-9 * d["latency"]["mean_ns"]')
+[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+verdict "split: a runqueue wait for every sample, in the log, JSON and summary, adding up to the latency"
+
+# Without load the wait for the CPU is a small share of a wake-up; with a
+# spin on every CPU it grows.  The client has CPU 1 to itself and the
+# sender CPU 0: unpinned, the client often shares the sender's CPU and
+# then rightly waits behind it while it writes the round.
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "split: share of the runqueue wait idle and loaded: timing, not under the sanitizers"
+elif [ "$(nproc)" -lt 2 ]; then
+	skip "split: share of the runqueue wait idle and loaded: needs two CPUs"
+else
+	run_latt "$TMP/idle" "$TMP/err" -c1 --cpus=1 --parent-cpu=0 -f1 -t3 \
+	    -d1 -q --load=none --json="$TMP/idle.json"
+	run_latt "$TMP/busy" "$TMP/err" -c1 --cpus=1 --parent-cpu=0 -f1 -t3 \
+	    -d1 -q --load=cpu --json="$TMP/busy.json"
+	why2=$(pycheck "$TMP/idle.json" \
+	    'd["runqueue"]["p50_ns"] <= 0.2 * d["latency"]["p50_ns"]')
+	[ -n "$why2" ] && bad "idle: $(echo "$why2" | tr '\n' ' ') (runqueue p50 $(field "$TMP/idle" "runqueue p50"), latency p50 $(field "$TMP/idle" p50))"
+	python3 - "$TMP/idle.json" "$TMP/busy.json" <<'EOF' || bad "the loaded runqueue mean is not above the idle one: $(field "$TMP/idle" "runqueue mean") vs $(field "$TMP/busy" "runqueue mean")"
+import json, sys
+i, b = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(0 if b["runqueue"]["mean_ns"] > 2 * i["runqueue"]["mean_ns"] else 1)
+EOF
+	verdict "split: the runqueue wait is a small share idle, and grows under a cpu load"
+fi
+
+# No schedstat (a /proc without it, in a mount namespace): one line, and
+# the run goes on without the split.
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "split: without schedstat: the sanitizers need /proc, which this test hides"
+elif command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	unshare -m bash -c 'mount -t tmpfs none /proc &&
+	    exec timeout -k 5 30 "$0" -c2 -f1 -t3 -d1 -q --load=none \
+	    --json="$1" --log="$2"' "$LATT" "$TMP/nos.json" "$TMP/nos.csv" \
+	    >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+	[ "$(nlines "$TMP/err")" -eq 1 ] && grep -q "schedstat cannot be read.*no runqueue-wait split" "$TMP/err" ||
+	    bad "stderr is not one line about schedstat: $(short "$TMP/err")"
+	expect_summary "$TMP/out" 2
+	grep -q "Where the time went" "$TMP/out" && bad "a split block without schedstat"
+	awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/nos.csv" ||
+	    bad "log rows with a runqueue wait without schedstat"
+	why2=$(pycheck "$TMP/nos.json" 'd["schedstat"] is False' '"runqueue" not in d')
+	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+	verdict "split: without schedstat, one line and the run goes on"
+else
+	skip "split: without schedstat: no mount namespace here (unshare -m)"
+fi
