@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""CPU cost of the runqueue-wait split: ./latt against latt built at REV.
+"""CPU cost of the runqueue-wait split: ./latt against latt without it.
 
-Each client of the current latt reads its own /proc/thread-self/schedstat
-after every wake-up (and again before blocking when it may have been
-preempted since).  The target: CPU time per sample (parent + clients, user
-+ system) at most 10% above latt without the split.  This script builds
-latt at REV (default: main, whose clients do not read schedstat) from
-`git archive` in a temporary directory, then runs both alternately, -f0 -t0
-with no load so that the sampling loop itself is all there is to measure,
-and prints the median ratio new / REV for each configuration.
+Each client of latt reads its own /proc/thread-self/schedstat after every
+wake-up (and again before blocking when it may have been preempted since).
+The target: CPU time per sample (parent + clients, user + system) at most
+10% above latt without the split.  The peer is this same source built with
+-DLATT_NO_SPLIT (its clients read nothing; everything else is identical),
+or with --rev REV latt as it was at REV (git archive).  Both are built in a
+temporary directory and run alternately, -f0 -t0 with no load so that the
+sampling loop itself is all there is to measure; the script prints the
+median ratio latt / peer for each configuration.
 
-Usage: bench/split-cost.py [REV] [--samples N] [--reps N]
+Usage: bench/split-cost.py [--rev REV] [--samples N] [--reps N]
 """
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,14 +28,21 @@ ROOT = os.path.dirname(HERE)
 TARGET = 1.10
 
 
-def build_at(rev, tmp):
+def build_peer(rev, tmp):
     src = os.path.join(tmp, "src")
     os.mkdir(src)
-    tar = subprocess.run(["git", "-C", ROOT, "archive", rev],
-                         stdout=subprocess.PIPE, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
-    subprocess.run(["make", "-s", "-C", src, "latt"], check=True,
-                   stdout=subprocess.DEVNULL)
+    if rev is not None:
+        tar = subprocess.run(["git", "-C", ROOT, "archive", rev],
+                             stdout=subprocess.PIPE, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
+        flags = "-O2 -g"
+    else:
+        for f in os.listdir(ROOT):
+            if f.endswith((".c", ".h")) or f == "Makefile":
+                shutil.copy(os.path.join(ROOT, f), src)
+        flags = "-O2 -g -DLATT_NO_SPLIT"
+    subprocess.run(["make", "-s", "-C", src, "latt", "CFLAGS=" + flags],
+                   check=True, stdout=subprocess.DEVNULL)
     return os.path.join(src, "latt")
 
 
@@ -50,7 +59,7 @@ def cpu_per_sample(latt, clients, samples):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("rev", nargs="?", default="main")
+    ap.add_argument("--rev", default=None)
     ap.add_argument("--samples", type=int, default=60000)
     ap.add_argument("--reps", type=int, default=7)
     args = ap.parse_args()
@@ -59,7 +68,8 @@ def main():
         sys.exit("split-cost: build ./latt first (make latt)")
     worst = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        old = build_at(args.rev, tmp)
+        old = build_peer(args.rev, tmp)
+        peer = args.rev or "no split"
         for clients in (1, 8):
             n = args.samples // (4 if clients == 1 else 1)
             a, b = [], []
@@ -69,7 +79,7 @@ def main():
             ratio = statistics.median(y / x for x, y in zip(a, b))
             worst = max(worst, ratio)
             print(f"-c{clients} -f0 -t0 -n{n}: CPU per sample "
-                  f"{args.rev} {statistics.median(a):.2f} us, "
+                  f"{peer} {statistics.median(a):.2f} us, "
                   f"split {statistics.median(b):.2f} us, "
                   f"ratio {ratio:.3f} (target <= {TARGET:.2f}; "
                   f"median of {args.reps} alternating pairs)")
