@@ -276,23 +276,22 @@ print_too_few(FILE *fp, const struct stats *st, const char *prefix)
 	for (i = 0; i < NQUANTILES; i++) {
 		if (st->n >= report_pct_need(quantiles[i]))
 			continue;
-		if (!any)
-			row(fp, label, "- has under %d samples beyond (%llu "
-			    "taken); needs", PCT_BEYOND,
-			    (unsigned long long)st->n);
-		any = 1;
 		snprintf(item, sizeof(item), "%s %llu", qnames[i],
 		    (unsigned long long)report_pct_need(quantiles[i]));
-		/* The value column holds 55; the last line ends "samples". */
+		/* The value column holds 55; the last item ends "samples". */
 		if (len > 0 && len + 2 + strlen(item) + 9 > 55) {
 			row(fp, label, "%s,", text);
 			len = 0;
 		}
 		len += snprintf(text + len, sizeof(text) - len, "%s%s",
-		    len > 0 ? ", " : "", item);
+		    len > 0 ? ", " : any ? "" : "needs ", item);
+		any = 1;
 	}
-	if (any)
-		row(fp, label, "%s samples", text);
+	if (!any)
+		return;
+	row(fp, label, "%s samples", text);
+	row(fp, label, "(%d beyond each; %llu taken)", PCT_BEYOND,
+	    (unsigned long long)st->n);
 }
 
 static const char *
