@@ -25,7 +25,6 @@
 #include "latt.h"
 
 #define SCHEMA_VERSION	2
-#define SMALL_FILE_MAX	65536	/* /proc/cmdline and friends */
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
@@ -42,7 +41,6 @@ static void	 put_int_or_null(FILE *, int, long long);
 static char	*cpu_model(void);
 static char	*cpufreq_governors(void);
 static const char *virtualization(void);
-static char	*read_small_file(const char *);
 static void	 put_parameters(FILE *, const struct config *);
 static void	 put_environment(FILE *, const struct config *,
 		    const struct sched_info *);
@@ -390,35 +388,6 @@ put_int_or_null(FILE *fp, int present, long long v)
 		fputs("null", fp);
 }
 
-/*
- * Reads a small text file whole, without its trailing newline; NULL when
- * it cannot be read or is empty.
- */
-static char *
-read_small_file(const char *path)
-{
-	FILE *fp;
-	char *buf;
-	size_t n;
-
-	if ((fp = fopen(path, "re")) == NULL)
-		return NULL;
-	if ((buf = malloc(SMALL_FILE_MAX)) == NULL) {
-		fclose(fp);
-		return NULL;
-	}
-	n = fread(buf, 1, SMALL_FILE_MAX - 1, fp);
-	fclose(fp);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	if (n == 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static void
 put_environment(FILE *fp, const struct config *cfg,
     const struct sched_info *si)
@@ -449,12 +418,12 @@ put_environment(FILE *fp, const struct config *cfg,
 	else
 		fputs("null", fp);
 	put_member(fp, &first, "clocksource");
-	s = read_small_file("/sys/devices/system/clocksource/clocksource0/"
+	s = file_text("/sys/devices/system/clocksource/clocksource0/"
 	    "current_clocksource");
 	put_str_or_null(fp, s);
 	free(s);
 	put_member(fp, &first, "cmdline");
-	s = read_small_file("/proc/cmdline");
+	s = file_text("/proc/cmdline");
 	put_str_or_null(fp, s);
 	free(s);
 	put_member(fp, &first, "preemption");
@@ -473,7 +442,7 @@ put_environment(FILE *fp, const struct config *cfg,
 	put_str_or_null(fp, s);
 	free(s);
 	put_member(fp, &first, "smt");
-	s = read_small_file("/sys/devices/system/cpu/smt/control");
+	s = file_text("/sys/devices/system/cpu/smt/control");
 	put_str_or_null(fp, s);
 	free(s);
 	put_member(fp, &first, "cpu_model");
@@ -503,7 +472,7 @@ cpufreq_governors(void)
 	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
 		    "cpufreq/scaling_governor", cpu);
-		if ((g = read_small_file(path)) == NULL)
+		if ((g = file_text(path)) == NULL)
 			continue;
 		if (out == NULL)
 			out = g;
@@ -526,7 +495,7 @@ cpu_model(void)
 {
 	char *info, *p, *e;
 
-	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+	if ((info = file_text("/proc/cpuinfo")) == NULL)
 		return NULL;
 	p = strstr(info, "model name");
 	if (p == NULL || (p = strchr(p, ':')) == NULL) {
@@ -552,12 +521,12 @@ virtualization(void)
 	char *s, *info;
 	int found;
 
-	if ((s = read_small_file("/sys/hypervisor/type")) != NULL) {
+	if ((s = file_text("/sys/hypervisor/type")) != NULL) {
 		snprintf(type, sizeof(type), "%s", s);
 		free(s);
 		return type;
 	}
-	if ((info = read_small_file("/proc/cpuinfo")) == NULL)
+	if ((info = file_text("/proc/cpuinfo")) == NULL)
 		return NULL;
 	found = strstr(info, " hypervisor") != NULL;
 	free(info);

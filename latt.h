@@ -444,6 +444,14 @@ const char *tune_policy_name(int);
 void	 sched_info_read(struct sched_info *);
 void	 sched_info_free(struct sched_info *);
 
+/*
+ * tune.c, for every room: a small /proc or sysfs file read whole (trailing
+ * newlines, spaces and NULs cut; NULL when unreadable or empty) or as one
+ * number (-1 when unreadable).
+ */
+char	*file_text(const char *path);
+long long file_ll(const char *path);
+
 /* trace.c */
 char	*trace_find(void);
 int	 trace_open(struct trace *, const char **);

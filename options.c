@@ -77,7 +77,6 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 		    struct client_class *);
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
-static long long read_proc_ll(const char *);
 static int	 rt_clients(const struct config *);
 static int	 ends_with(const char *, const char *);
 static int	 is_command(const char *);
@@ -661,8 +660,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		usage_error("class %s: deadline (%lld us) is above the period "
 		    "(%lld us)", nm, (long long)(r->deadline / NSEC_PER_USEC),
 		    (long long)(r->period / NSEC_PER_USEC));
-	lo = read_proc_ll("/proc/sys/kernel/sched_deadline_period_min_us");
-	hi = read_proc_ll("/proc/sys/kernel/sched_deadline_period_max_us");
+	lo = file_ll("/proc/sys/kernel/sched_deadline_period_min_us");
+	hi = file_ll("/proc/sys/kernel/sched_deadline_period_max_us");
 	if ((lo > 0 && r->period < lo * NSEC_PER_USEC) ||
 	    (hi > 0 && r->period > hi * NSEC_PER_USEC))
 		usage_error("class %s: period %lld us is outside the kernel's "
@@ -755,21 +754,6 @@ rt_clients(const struct config *cfg)
 			low = r->prio;
 	}
 	return low;
-}
-
-/* The number in a one-number file under /proc, or -1. */
-static long long
-read_proc_ll(const char *path)
-{
-	long long v;
-	FILE *fp;
-	int k;
-
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	k = fscanf(fp, "%lld", &v);
-	fclose(fp);
-	return k == 1 ? v : -1;
 }
 
 /*

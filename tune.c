@@ -36,7 +36,7 @@
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
 #endif
-#define SMALL_TEXT_MAX	8192	/* a sysfs or debugfs text file */
+#define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
 
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
@@ -99,9 +99,7 @@ static void	*probe_thread(void *);
 static void	 explain(char *, size_t, const struct sched_req *, unsigned,
 		    const struct probe_task *);
 static int	 has_cap_sys_nice(void);
-static long long read_ll(const char *);
 static long long cgroup_rt_runtime(void);
-static char	*read_text(const char *);
 
 /*
  * Tries the clients' scheduling in a throw-away child before the run:
@@ -676,8 +674,8 @@ explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 		return;
 	}
 	if (r->policy == SCHED_DEADLINE && e == EBUSY) {
-		rtr = read_ll("/proc/sys/kernel/sched_rt_runtime_us");
-		rtp = read_ll("/proc/sys/kernel/sched_rt_period_us");
+		rtr = file_ll("/proc/sys/kernel/sched_rt_runtime_us");
+		rtp = file_ll("/proc/sys/kernel/sched_rt_period_us");
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		snprintf(buf, len, "sched_setattr: %s: SCHED_DEADLINE admission "
 		    "control refused client %u of the class: each takes "
@@ -721,7 +719,7 @@ explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 		    (long long)rl.rlim_cur);
 		return;
 	}
-	if (rt && read_ll("/proc/sys/kernel/sched_rt_runtime_us") == 0) {
+	if (rt && file_ll("/proc/sys/kernel/sched_rt_runtime_us") == 0) {
 		snprintf(buf, len, "%s: %s (RT throttling gives no RT time: "
 		    "/proc/sys/kernel/sched_rt_runtime_us is 0)", t->what,
 		    strerror(e));
@@ -756,9 +754,9 @@ has_cap_sys_nice(void)
 	return yes;
 }
 
-/* The number a one-number file holds, or -1. */
-static long long
-read_ll(const char *path)
+/* The number a one-number file (/proc, sysfs) holds, or -1. */
+long long
+file_ll(const char *path)
 {
 	long long v;
 	FILE *fp;
@@ -800,7 +798,7 @@ cgroup_rt_runtime(void)
 		for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 			snprintf(path, sizeof(path), "%s%s/cpu.rt_runtime_us",
 			    roots[i], p);
-			if ((v = read_ll(path)) != -1)
+			if ((v = file_ll(path)) != -1)
 				break;
 		}
 	}
@@ -812,8 +810,8 @@ cgroup_rt_runtime(void)
  * A small text file whole, without its trailing newline; NULL when it
  * cannot be read or is empty.
  */
-static char *
-read_text(const char *path)
+char *
+file_text(const char *path)
 {
 	FILE *fp;
 	char *buf;
@@ -850,7 +848,7 @@ preemption_model(const struct utsname *u)
 	char *s, *open, *close, *out = NULL, *cmd, *p;
 	const char *v;
 
-	if ((s = read_text("/sys/kernel/debug/sched/preempt")) != NULL) {
+	if ((s = file_text("/sys/kernel/debug/sched/preempt")) != NULL) {
 		open = strchr(s, '(');
 		close = open != NULL ? strchr(open, ')') : NULL;
 		if (open != NULL && close != NULL) {
@@ -867,7 +865,7 @@ preemption_model(const struct utsname *u)
 	if (strstr(u->version, "PREEMPT_RT") != NULL)
 		return strdup("rt");
 	if (strstr(u->version, "PREEMPT_DYNAMIC") != NULL) {
-		cmd = read_text("/proc/cmdline");
+		cmd = file_text("/proc/cmdline");
 		for (p = cmd; p != NULL && (p = strstr(p, "preempt=")) != NULL;
 		    p += 8)
 			if (p == cmd || p[-1] == ' ') {
@@ -916,19 +914,19 @@ sched_info_read(struct sched_info *si)
 	}
 	si->ext_present = stat("/sys/kernel/sched_ext", &sb) == 0;
 	if (si->ext_present) {
-		si->ext_state = read_text("/sys/kernel/sched_ext/state");
-		si->ext_ops = read_text("/sys/kernel/sched_ext/root/ops");
+		si->ext_state = file_text("/sys/kernel/sched_ext/state");
+		si->ext_ops = file_text("/sys/kernel/sched_ext/root/ops");
 	}
 	si->preemption = preemption_model(up);
-	if ((s = read_text("/sys/kernel/debug/sched/base_slice_ns")) != NULL) {
+	if ((s = file_text("/sys/kernel/debug/sched/base_slice_ns")) != NULL) {
 		si->base_slice = strtoll(s, NULL, 10);
 		si->base_slice_debugfs = 1;
 		free(s);
 	} else if (sys_sched_getattr(&a) == 0 &&
 	    fair_policy((int)a.sched_policy) && a.sched_runtime > 0)
 		si->base_slice = (int64_t)a.sched_runtime;
-	si->features = read_text("/sys/kernel/debug/sched/features");
-	si->autogroup = (int)read_ll("/proc/sys/kernel/sched_autogroup_enabled");
+	si->features = file_text("/sys/kernel/debug/sched/features");
+	si->autogroup = (int)file_ll("/proc/sys/kernel/sched_autogroup_enabled");
 }
 
 void
