@@ -56,28 +56,23 @@ why2=$(pycheck "$TMP/run.json" 'd["schedstat"] is True' \
 [ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
 verdict "split: a runqueue wait for every sample, in the log, JSON and summary, adding up to the latency"
 
-# Without load the wait for the CPU is a small share of a wake-up; with a
-# spin on every CPU it grows.  The client has CPU 1 to itself and the
+# Without load the wait for the CPU is a small share of a wake-up.  (Under
+# a cpu spin it need not grow: EEVDF's wake-up preemption often runs the
+# woken client at once; the FIFO hog of t_explain.sh is the loaded case.)
+# The client has CPU 1 to itself and the
 # sender CPU 0: unpinned, the client often shares the sender's CPU and
 # then rightly waits behind it while it writes the round.
 if [ -n "${LATT_SANITIZED:-}" ]; then
-	skip "split: share of the runqueue wait idle and loaded: timing, not under the sanitizers"
+	skip "split: share of the runqueue wait without load: timing, not under the sanitizers"
 elif [ "$(nproc)" -lt 2 ]; then
-	skip "split: share of the runqueue wait idle and loaded: needs two CPUs"
+	skip "split: share of the runqueue wait without load: needs two CPUs"
 else
 	run_latt "$TMP/idle" "$TMP/err" -c1 --cpus=1 --parent-cpu=0 -f1 -t3 \
 	    -d1 -q --load=none --json="$TMP/idle.json"
-	run_latt "$TMP/busy" "$TMP/err" -c1 --cpus=1 --parent-cpu=0 -f1 -t3 \
-	    -d1 -q --load=cpu --json="$TMP/busy.json"
 	why2=$(pycheck "$TMP/idle.json" \
 	    'd["runqueue"]["p50_ns"] <= 0.2 * d["latency"]["p50_ns"]')
 	[ -n "$why2" ] && bad "idle: $(echo "$why2" | tr '\n' ' ') (runqueue p50 $(field "$TMP/idle" "runqueue p50"), latency p50 $(field "$TMP/idle" p50))"
-	python3 - "$TMP/idle.json" "$TMP/busy.json" <<'EOF' || bad "the loaded runqueue mean is not above the idle one: $(field "$TMP/idle" "runqueue mean") vs $(field "$TMP/busy" "runqueue mean")"
-import json, sys
-i, b = (json.load(open(f)) for f in sys.argv[1:3])
-sys.exit(0 if b["runqueue"]["mean_ns"] > 2 * i["runqueue"]["mean_ns"] else 1)
-EOF
-	verdict "split: the runqueue wait is a small share idle, and grows under a cpu load"
+	verdict "split: the runqueue wait is a small share of a wake-up without load"
 fi
 
 # No schedstat (a /proc without it, in a mount namespace): one line, and
