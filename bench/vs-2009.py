@@ -11,7 +11,11 @@ on this machine and prints ratios new / reference:
     in both of latt's loop modes: the closed loop (default) and --open-loop
     (target <= 0.8);
   - peak resident memory of the parent (VmHWM) at -c8 and -c4096 (the
-    reference silently caps clients at 512, so its -c4096 run is a 512 run).
+    reference silently caps clients at 512, so its -c4096 run is a 512 run);
+  - the wake-up floor (bench/floor.c, run in the same alternation): the CPU per
+    sample of the parent's write and the client's wake-up and read alone,
+    with no stamp, no reply and no statistics. No design of this shape
+    goes below it, so it says how far a CPU ratio target can be met.
 
 The reference sleeps [min, min + max) where latt sleeps [min, max], so the
 reference gets -f MIN -t (MAX - MIN) to sample at the same rate.
@@ -69,6 +73,15 @@ def run(cmd):
     return out, cpu, hwm
 
 
+def build_floor(out):
+    subprocess.run(["cc", "-O2", "-o", out, os.path.join(HERE, "floor.c")],
+                   check=True)
+
+
+def parse_floor(out):
+    return float(re.search(r"^cpu_per_request_us (\S+)", out, re.M).group(1))
+
+
 def parse(out):
     n = int(re.search(r"^Entries: (\d+)", out, re.M).group(1))
     avg = float(re.search(r"^\tAvg\t\s*(\S+) usec", out, re.M).group(1))
@@ -92,6 +105,8 @@ def main():
     tmp = tempfile.mkdtemp()
     ref = os.path.join(tmp, "latt-2009")
     build_reference(a.reference, ref)
+    floor = os.path.join(tmp, "floor")
+    build_floor(floor)
     resource.setrlimit(resource.RLIMIT_NOFILE, resource.getrlimit(
         resource.RLIMIT_NOFILE)[1:] * 2)
     work = f"sleep {a.secs}"
@@ -99,12 +114,16 @@ def main():
     def pair(clients, fmin, fmax, extra=()):
         new = [latt, f"-c{clients}", f"-f{fmin}", f"-t{fmax}", *extra, work]
         old = [ref, f"-c{clients}", f"-f{fmin}", f"-t{fmax - fmin}", work]
-        res = {"new": [], "old": []}
+        base = [floor, str(clients), str(int(a.secs)), str(fmin), str(fmax)]
+        res = {"new": [], "old": [], "floor": []}
         for _ in range(a.reps):
             for name, cmd in (("new", new), ("old", old)):
                 out, cpu, hwm = run(cmd)
                 n, avg = parse(out)
                 res[name].append((n, avg, cpu / max(n, 1) * 1e6, hwm))
+            if clients in (8, 500) and not extra:
+                out, _, _ = run(base)
+                res["floor"].append((0, 0, parse_floor(out), 0))
         return res
 
     def med(rows, i):
@@ -129,6 +148,10 @@ def main():
         for label, i in rows:
             n, o = med(r["new"], i), med(r["old"], i)
             print(f"{label:34} {n:12.2f} {o:12.2f} {n / o if o else 0:7.3f}")
+        if r["floor"]:
+            f, o = med(r["floor"], 2), med(r["old"], 2)
+            print(f"{'wake-up floor per sample -c%d' % clients:34} "
+                  f"{f:12.2f} {o:12.2f} {f / o if o else 0:7.3f}")
         if clients == 4096:
             print("# the reference caps -c4096 at 512 clients "
                   f"(entries per run: {med(r['old'], 0):.0f} vs "
