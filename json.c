@@ -334,6 +334,8 @@ put_parameters(FILE *fp, const struct config *cfg)
 	fputs(cfg->bare ? "true" : "false", fp);
 	put_member(fp, &first, "loop");
 	put_string(fp, cfg->open_loop ? "open" : "closed");
+	put_member(fp, &first, "split");
+	fputs(cfg->no_split ? "false" : "true", fp);
 	put_member(fp, &first, "parent_policy");
 	put_str_or_null(fp, cfg->parent_policy == SCHED_FIFO ? "fifo" :
 	    cfg->parent_policy == SCHED_OTHER ? "other" : NULL);

@@ -132,14 +132,12 @@ main(int argc, char *argv[])
 		trace_close(&cfg.trace);
 		return EXIT_USAGE;
 	}
-	/* No schedstat: one line, and the run goes on without the split. */
-#ifdef LATT_NO_SPLIT
-	cfg.schedstat = 0;	/* the peer of bench/split-cost.py */
-	if (0)
-#else
-	cfg.schedstat = schedstat_probe() == 0;
-	if (!cfg.schedstat)
-#endif
+	/*
+	 * No schedstat: one line, and the run goes on without the split.
+	 * --no-split asks for none (bench/split-cost.py's peer, too).
+	 */
+	cfg.schedstat = !cfg.no_split && schedstat_probe() == 0;
+	if (!cfg.no_split && !cfg.schedstat)
 		fprintf(stderr, "%s: /proc/thread-self/schedstat cannot be read "
 		    "(%s): no runqueue-wait split in this run\n", progname,
 		    strerror(errno));

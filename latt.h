@@ -185,6 +185,7 @@ struct config {
 	struct trace	 trace;
 	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
 	int		 schedstat;	/* clients read their schedstat */
+	int		 no_split;	/* --no-split: they must not */
 	struct tinst	 inst;
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;

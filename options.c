@@ -101,6 +101,7 @@ enum {
 	OPT_EXPLAIN,
 	OPT_REPEAT,
 	OPT_OPEN_LOOP,
+	OPT_NO_SPLIT,
 	OPT_DMA_LATENCY,
 	OPT_PARENT_PRIO,
 };
@@ -135,6 +136,7 @@ static const struct option longopts[] = {
 	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "open-loop",	no_argument,		NULL,	OPT_OPEN_LOOP },
+	{ "no-split",	no_argument,		NULL,	OPT_NO_SPLIT },
 	{ "dma-latency", required_argument,	NULL,	OPT_DMA_LATENCY },
 	{ "parent-prio", required_argument,	NULL,	OPT_PARENT_PRIO },
 	{ "help",	no_argument,		NULL,	'h' },
@@ -280,6 +282,9 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_OPEN_LOOP:
 			cfg->open_loop = 1;
+			break;
+		case OPT_NO_SPLIT:
+			cfg->no_split = 1;
 			break;
 		case OPT_DMA_LATENCY:
 			cfg->dma_latency = parse_num("dma-latency", optarg, 0,
@@ -1091,7 +1096,8 @@ usage_error(const char *fmt, ...)
 	"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
 	"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 	"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-	"            [--dma-latency=us] [--breaktrace=us] [--explain[=k]]\n" \
+	"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
+	"            [--explain[=k]]\n" \
 	"            [--fail-above=spec]\n" \
 	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
@@ -1149,6 +1155,8 @@ help(void)
 "                        client answers every request it finds, so a stall\n"
 "                        is sampled in proportion to its length (default:\n"
 "                        the 2009 closed loop, a round waits for replies)\n"
+"      --no-split        clients do not read their schedstat: no runqueue-\n"
+"                        wait split, one procfs read a sample less\n"
 "      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"

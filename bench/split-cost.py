@@ -5,10 +5,10 @@
 Each client of latt reads its own /proc/thread-self/schedstat after every
 wake-up (and again before blocking when it may have been preempted since).
 The target: CPU time per sample (parent + clients, user + system) at most
-10% above latt without the split.  The peer is this same source built with
--DLATT_NO_SPLIT (its clients read nothing; everything else is identical),
-or with --rev REV latt as it was at REV (git archive).  Both are built in a
-temporary directory and run alternately, -f0 -t0 with no load so that the
+10% above latt without the split.  The peer is this same binary with
+--no-split (its clients read nothing; everything else is identical), or
+with --rev REV latt as it was at REV (git archive, built in a temporary
+directory).  They run alternately, -f0 -t0 with no load so that the
 sampling loop itself is all there is to measure; the script prints the
 median ratio latt / peer for each configuration.
 
@@ -17,7 +17,6 @@ Usage: bench/split-cost.py [--rev REV] [--samples N] [--reps N]
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,27 +27,20 @@ ROOT = os.path.dirname(HERE)
 TARGET = 1.10
 
 
-def build_peer(rev, tmp):
+def build_rev(rev, tmp):
     src = os.path.join(tmp, "src")
     os.mkdir(src)
-    if rev is not None:
-        tar = subprocess.run(["git", "-C", ROOT, "archive", rev],
-                             stdout=subprocess.PIPE, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
-        flags = "-O2 -g"
-    else:
-        for f in os.listdir(ROOT):
-            if f.endswith((".c", ".h")) or f == "Makefile":
-                shutil.copy(os.path.join(ROOT, f), src)
-        flags = "-O2 -g -DLATT_NO_SPLIT"
-    subprocess.run(["make", "-s", "-C", src, "latt", "CFLAGS=" + flags],
+    tar = subprocess.run(["git", "-C", ROOT, "archive", rev],
+                         stdout=subprocess.PIPE, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
+    subprocess.run(["make", "-s", "-C", src, "latt", "CFLAGS=-O2 -g"],
                    check=True, stdout=subprocess.DEVNULL)
-    return os.path.join(src, "latt")
+    return [os.path.join(src, "latt")]
 
 
 def cpu_per_sample(latt, clients, samples):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([latt, f"-c{clients}", "-f0", "-t0", "-n", str(samples),
+    subprocess.run([*latt, f"-c{clients}", "-f0", "-t0", "-n", str(samples),
                     "--load=none", "-q"], stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -68,14 +60,17 @@ def main():
         sys.exit("split-cost: build ./latt first (make latt)")
     worst = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        old = build_peer(args.rev, tmp)
-        peer = args.rev or "no split"
+        if args.rev is not None:
+            old = build_rev(args.rev, tmp)
+        else:
+            old = [new, "--no-split"]
+        peer = args.rev or "--no-split"
         for clients in (1, 8):
             n = args.samples // (4 if clients == 1 else 1)
             a, b = [], []
             for _ in range(args.reps):
                 a.append(cpu_per_sample(old, clients, n))
-                b.append(cpu_per_sample(new, clients, n))
+                b.append(cpu_per_sample([new], clients, n))
             ratio = statistics.median(y / x for x, y in zip(a, b))
             worst = max(worst, ratio)
             print(f"-c{clients} -f0 -t0 -n{n}: CPU per sample "

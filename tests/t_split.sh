@@ -98,3 +98,37 @@ elif command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 else
 	skip "split: without schedstat: no mount namespace here (unshare -m)"
 fi
+
+# --no-split: the clients leave schedstat alone (not even open), and the
+# run says nothing of a split.  The default run beside it holds the file
+# open in each client, so the look at the descriptors can fail.
+schedstat_fds() {	# LABEL ARGS...: schedstat descriptors of a client
+	local label=$1 pid kid n=-1 i
+	shift
+	"$LATT" -c2 -f1 -t3 -d2 -q --load=none "$@" >"$TMP/$label.out" \
+	    2>"$TMP/$label.err" &
+	pid=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.1
+		kid=$(pgrep -P "$pid" -x latt | head -n 1)
+		[ -n "$kid" ] && break
+	done
+	sleep 0.3
+	[ -n "$kid" ] && n=$(ls -l "/proc/$kid/fd" 2>/dev/null | grep -c schedstat)
+	wait "$pid"
+	echo "$? $n"
+}
+read -r rc_on fds_on <<<"$(schedstat_fds on)"
+read -r rc_off fds_off <<<"$(schedstat_fds off --no-split --json="$TMP/off.json" --log="$TMP/off.csv")"
+[ "$rc_on" -eq 0 ] && [ "$rc_off" -eq 0 ] || bad "exit $rc_on, $rc_off: $(short "$TMP/off.err")"
+[ "$fds_on" = 1 ] || bad "a default client holds $fds_on schedstat descriptors, want 1"
+[ "$fds_off" = 0 ] || bad "a --no-split client holds $fds_off schedstat descriptors, want 0"
+[ -s "$TMP/off.err" ] && bad "stderr with --no-split: $(short "$TMP/off.err")"
+grep -q "Where the time went" "$TMP/off.out" && bad "a split block with --no-split"
+grep -q "Where the time went" "$TMP/on.out" || bad "no split block in the default run"
+awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/off.csv" ||
+    bad "log rows with a runqueue wait with --no-split"
+why2=$(pycheck "$TMP/off.json" 'd["schedstat"] is False' '"runqueue" not in d' \
+    'd["parameters"]["split"] is False')
+[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+verdict "split: --no-split leaves schedstat closed and the summary, log and JSON without the split"
