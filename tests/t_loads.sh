@@ -44,12 +44,14 @@ done
 lpgid=$(awk -v l=$lpid '$1 == l { print $3 }' "$TMP/procs")
 for k in $KINDS; do
 	# Load processes are latt's children named latt-KIND; a pipe pair's
-	# second process is the child of its first.
-	set -- $(awk -v l=$lpid -v c="latt-$k" -v g="$lpgid" '
+	# second process is the child of its first.  (A fork worker's own
+	# short-lived children carry its name too: not load processes.)
+	set -- $(awk -v l=$lpid -v c="latt-$k" -v g="$lpgid" -v k="$k" '
 	    $4 == c { comm[$1] = 1; ppid[$1] = $2; pgid[$1] = $3 }
 	    END {
 		for (p in comm)
-			if (ppid[p] == l || (ppid[p] in comm && ppid[ppid[p]] == l)) {
+			if (ppid[p] == l || (k == "pipe" && ppid[p] in comm &&
+			    ppid[ppid[p]] == l)) {
 				n++; groups[pgid[p]] = 1
 				if (pgid[p] == g) bad = 1
 			}
