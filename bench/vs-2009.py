@@ -9,7 +9,7 @@ on this machine and prints ratios new / reference:
   - idle floor: mean latency at -c1 and -c8 (target <= 1.0);
   - CPU time (parent + clients, user + system) per sample at -c8 and -c500,
     in both of latt's loop modes: the closed loop (default) and --open-loop
-    (target <= 0.8);
+    (target <= 0.8), and with --no-split;
   - peak resident memory of the parent (VmHWM) at -c8 and -c4096 (the
     reference silently caps clients at 512, so its -c4096 run is a 512 run);
   - the wake-up floor (bench/floor.c, run in the same alternation): the CPU per
@@ -131,14 +131,17 @@ def main():
 
     print(f"# {os.uname().release}, {os.cpu_count()} CPUs, "
           f"{a.reps} alternating runs of {a.secs} s each; medians")
-    print(f"{'measure':34} {'latt':>12} {'2009':>12} {'ratio':>7}")
+    print(f"{'measure':38} {'latt':>12} {'2009':>12} {'ratio':>7}")
     for clients, fmin, fmax, extra in (
             (1, 10, 20, ()), (8, 10, 20, ()), (8, 10, 20, ("--open-loop",)),
+            (8, 10, 20, ("--no-split",)),
             (500, 50, 100, ()), (500, 50, 100, ("--open-loop",)),
+            (500, 50, 100, ("--no-split",)),
             (4096, 200, 400, ())):
         r = pair(clients, fmin, fmax, extra)
         rows = []
-        mode = " open" if extra else ""
+        mode = "".join(" " + e.lstrip("-").replace("-loop", "")
+                       for e in extra)
         if clients in (1, 8) and not extra:
             rows.append((f"mean latency -c{clients} (usec)", 1))
         if clients in (8, 500):
@@ -147,10 +150,10 @@ def main():
             rows.append((f"parent peak RSS -c{clients} (KiB)", 3))
         for label, i in rows:
             n, o = med(r["new"], i), med(r["old"], i)
-            print(f"{label:34} {n:12.2f} {o:12.2f} {n / o if o else 0:7.3f}")
+            print(f"{label:38} {n:12.2f} {o:12.2f} {n / o if o else 0:7.3f}")
         if r["floor"]:
             f, o = med(r["floor"], 2), med(r["old"], 2)
-            print(f"{'wake-up floor per sample -c%d' % clients:34} "
+            print(f"{'wake-up floor per sample -c%d' % clients:38} "
                   f"{f:12.2f} {o:12.2f} {f / o if o else 0:7.3f}")
         if clients == 4096:
             print("# the reference caps -c4096 at 512 clients "
