@@ -39,11 +39,10 @@ static void	 put_str_or_null(FILE *, const char *);
 static void	 put_policy(FILE *, int);
 static void	 put_int_or_null(FILE *, int, long long);
 static char	*cpu_model(void);
-static char	*cpufreq_governors(void);
 static const char *virtualization(void);
 static void	 put_parameters(FILE *, const struct config *);
 static void	 put_environment(FILE *, const struct config *,
-		    const struct sched_info *);
+		    const struct result *);
 static void	 put_scheduler(FILE *, const struct sched_info *);
 static void	 put_classes(FILE *, const struct config *,
 		    const struct result *, int);
@@ -72,7 +71,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_key(fp, &first, "parameters");
 	put_parameters(fp, cfg);
 	put_key(fp, &first, "environment");
-	put_environment(fp, cfg, &total->sched);
+	put_environment(fp, cfg, total);
 	put_key(fp, &first, "workload");
 	put_workload(fp, &total->wl);
 	put_key(fp, &first, "run");
@@ -392,12 +391,17 @@ put_int_or_null(FILE *fp, int present, long long v)
 
 static void
 put_environment(FILE *fp, const struct config *cfg,
-    const struct sched_info *si)
+    const struct result *total)
 {
+	static const char *keys[] = { "clocksource", "cpufreq_governor",
+	    "smt" };		/* machine_changed's order */
+	const struct sched_info *si = &total->sched;
+	const char *was, *now;
 	struct utsname u, *up = NULL;
 	char host[256], *s;
 	long ncpu;
-	int first = 1;
+	unsigned i = 0;
+	int first = 1, inner = 1;
 
 	if (uname(&u) == 0)
 		up = &u;
@@ -420,10 +424,7 @@ put_environment(FILE *fp, const struct config *cfg,
 	else
 		fputs("null", fp);
 	put_member(fp, &first, "clocksource");
-	s = file_text("/sys/devices/system/clocksource/clocksource0/"
-	    "current_clocksource");
-	put_str_or_null(fp, s);
-	free(s);
+	put_str_or_null(fp, total->mach.clocksource);
 	put_member(fp, &first, "cmdline");
 	s = file_text("/proc/cmdline");
 	put_str_or_null(fp, s);
@@ -440,13 +441,25 @@ put_environment(FILE *fp, const struct config *cfg,
 	put_member(fp, &first, "scheduler_detail");
 	put_scheduler(fp, si);
 	put_member(fp, &first, "cpufreq_governor");
-	s = cpufreq_governors();
-	put_str_or_null(fp, s);
-	free(s);
+	put_str_or_null(fp, total->mach.governor);
 	put_member(fp, &first, "smt");
-	s = file_text("/sys/devices/system/cpu/smt/control");
-	put_str_or_null(fp, s);
-	free(s);
+	put_str_or_null(fp, total->mach.smt);
+	/* What changed between the run's start and its end. */
+	put_member(fp, &first, "changed_during_run");
+	fputc('{', fp);
+	while (machine_changed(&total->mach, &total->mach_end, &was, &now,
+	    &i) != NULL) {
+		if (!inner)
+			fputs(", ", fp);
+		inner = 0;
+		put_string(fp, keys[i - 1]);
+		fputs(": {\"start\": ", fp);
+		put_string(fp, was);
+		fputs(", \"end\": ", fp);
+		put_string(fp, now);
+		fputc('}', fp);
+	}
+	fputc('}', fp);
 	put_member(fp, &first, "cpu_model");
 	s = cpu_model();
 	put_str_or_null(fp, s);
@@ -459,36 +472,6 @@ put_environment(FILE *fp, const struct config *cfg,
 	put_member(fp, &first, "latt_version");
 	put_string(fp, LATT_VERSION);
 	fputs("\n  }", fp);
-}
-
-/*
- * The cpufreq governors of the online CPUs, each once in the order first
- * seen ("performance" or "schedutil,performance"); NULL without cpufreq.
- */
-static char *
-cpufreq_governors(void)
-{
-	char path[96], *g, *out = NULL, *n;
-	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
-		    "cpufreq/scaling_governor", cpu);
-		if ((g = file_text(path)) == NULL)
-			continue;
-		if (out == NULL)
-			out = g;
-		else {
-			if (strstr(out, g) == NULL) {
-				if (asprintf(&n, "%s,%s", out, g) != -1) {
-					free(out);
-					out = n;
-				}
-			}
-			free(g);
-		}
-	}
-	return out;
 }
 
 /* The first "model name" of /proc/cpuinfo, or NULL. */

@@ -250,6 +250,7 @@ measure_once(const struct config *cfg, struct result *res,
 
 	need_sink = cfg->verbose || col->log != NULL || res->clients != NULL ||
 	    res->timeline != NULL || cfg->explain > 0;
+	machine_read(&res->mach);
 	eng = clients_start(cfg, res);
 	res->start = now_ns();
 	res->start_wall = wall_ns();
@@ -282,6 +283,7 @@ measure_once(const struct config *cfg, struct result *res,
 		    col->log != NULL || col->progress ? collect_tick : NULL,
 		    col);
 	res->end = now_ns();
+	machine_read(&res->mach_end);
 	if (col->shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
@@ -328,6 +330,8 @@ reset_result(const struct config *cfg, struct result *res)
 	stats_reset(&keep.rq);
 	stats_reset(&keep.path);
 	explain_free(&keep);		/* the last run's autopsy, printed */
+	machine_free(&keep.mach);	/* read afresh by each run */
+	machine_free(&keep.mach_end);
 	if (keep.lat_blocks != NULL)
 		blocks_reset(keep.lat_blocks);
 	if (keep.timer_blocks != NULL)
@@ -437,6 +441,12 @@ merge_result(const struct config *cfg, struct result *total,
 		total->classes[i].got = res->classes[i].got;
 	}
 	total->sched = res->sched;	/* res's, shared */
+	/* The series: the machine at the first run's start, the last's end. */
+	if (total->mach.clocksource == NULL && total->mach.governor == NULL &&
+	    total->mach.smt == NULL)
+		machine_copy(&total->mach, &res->mach);
+	machine_free(&total->mach_end);
+	machine_copy(&total->mach_end, &res->mach_end);
 	stats_merge(&total->lat, &res->lat);
 	stats_merge(&total->work, &res->work);
 	stats_merge(&total->timer, &res->timer);
@@ -856,6 +866,8 @@ free_result(const struct config *cfg, struct result *res)
 	free(res->classes);
 	res->classes = NULL;
 	sched_info_free(&res->sched);
+	machine_free(&res->mach);
+	machine_free(&res->mach_end);
 	timeline_free(res->timeline);
 	res->timeline = NULL;
 	explain_free(res);

@@ -126,6 +126,18 @@ struct sched_info {
 	int		 autogroup;	/* sched_autogroup_enabled; -1 */
 };
 
+/*
+ * What of the machine can change under a run and move its numbers (a
+ * clocksource found unstable, a governor switched): read when a run starts
+ * and again when it ends.  Strings are malloc'd, or NULL where there is
+ * none (no cpufreq, no SMT control).
+ */
+struct machine {
+	char		*clocksource;	/* current_clocksource */
+	char		*governor;	/* the CPUs' cpufreq governors, each once */
+	char		*smt;		/* smt/control */
+};
+
 /* tracefs, opened before the run by trace_open; fds are -1 when unused. */
 struct trace {
 	char		*dir;		/* the tracefs directory */
@@ -344,6 +356,8 @@ struct result {
 	struct client_stats *clients;	/* nclients of them, or NULL */
 	struct class_result *classes;	/* cfg->nclasses of them, or NULL */
 	struct sched_info sched;	/* the scheduler in use */
+	struct machine	 mach;		/* the machine when the run started */
+	struct machine	 mach_end;	/* and when it ended */
 	struct timeline	*timeline;	/* latency over time for --plot, or NULL */
 	struct blocks	*lat_blocks;	/* per-block histograms for latt
 					   compare (--json, --baseline), or NULL */
@@ -444,6 +458,11 @@ void	 tune_workload(const struct config *);
 const char *tune_policy_name(int);
 void	 sched_info_read(struct sched_info *);
 void	 sched_info_free(struct sched_info *);
+void	 machine_read(struct machine *);
+void	 machine_copy(struct machine *, const struct machine *);
+void	 machine_free(struct machine *);
+const char *machine_changed(const struct machine *, const struct machine *,
+	    const char **, const char **, unsigned *);
 
 /*
  * tune.c, for every room: a small /proc or sysfs file read whole (trailing

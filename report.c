@@ -25,6 +25,7 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 
 static void	 print_timer(FILE *, const struct stats *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
+static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct config *,
 		    const struct client_class *, const struct class_result *);
 static void	 print_split(FILE *, const struct result *);
@@ -377,6 +378,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
 	print_scheduler(fp, &res->sched);
+	print_machine(fp, res);
 	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
 	if (cfg->warmup > 0)
 		row(fp, "warmup", "%s, %llu samples discarded",
@@ -415,6 +417,23 @@ print_scheduler(FILE *fp, const struct sched_info *si)
 		row(fp, "base slice", "%s (%s)", fmt_time(a, sizeof(a),
 		    (double)si->base_slice, 0, "us"), si->base_slice_debugfs ?
 		    "debugfs" : "sched_getattr of latt");
+}
+
+/*
+ * A setting of the machine that changed under the run (a clocksource the
+ * kernel found unstable, a governor switched): the samples on either side
+ * were taken on different machines.
+ */
+static void
+print_machine(FILE *fp, const struct result *res)
+{
+	const char *name, *was, *now;
+	unsigned i = 0;
+
+	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
+	    &i)) != NULL)
+		row(fp, "changed", "%s %s -> %s during the run: samples "
+		    "before and after are not alike", name, was, now);
 }
 
 /*

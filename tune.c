@@ -938,3 +938,87 @@ sched_info_free(struct sched_info *si)
 	free(si->features);
 	si->ext_state = si->ext_ops = si->preemption = si->features = NULL;
 }
+
+/*
+ * The cpufreq governors of the CPUs, each once in the order first seen
+ * ("performance" or "schedutil,performance"); NULL without cpufreq.
+ */
+static char *
+cpufreq_governors(void)
+{
+	char path[96], *g, *out = NULL, *n;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
+		    "cpufreq/scaling_governor", cpu);
+		if ((g = file_text(path)) == NULL)
+			continue;
+		if (out == NULL)
+			out = g;
+		else {
+			if (strstr(out, g) == NULL &&
+			    asprintf(&n, "%s,%s", out, g) != -1) {
+				free(out);
+				out = n;
+			}
+			free(g);
+		}
+	}
+	return out;
+}
+
+/* Reads what of the machine can change under a run (struct machine). */
+void
+machine_read(struct machine *m)
+{
+	m->clocksource = file_text("/sys/devices/system/clocksource/"
+	    "clocksource0/current_clocksource");
+	m->governor = cpufreq_governors();
+	m->smt = file_text("/sys/devices/system/cpu/smt/control");
+}
+
+void
+machine_copy(struct machine *to, const struct machine *from)
+{
+	to->clocksource = from->clocksource != NULL ?
+	    strdup(from->clocksource) : NULL;
+	to->governor = from->governor != NULL ? strdup(from->governor) : NULL;
+	to->smt = from->smt != NULL ? strdup(from->smt) : NULL;
+}
+
+void
+machine_free(struct machine *m)
+{
+	free(m->clocksource);
+	free(m->governor);
+	free(m->smt);
+	m->clocksource = m->governor = m->smt = NULL;
+}
+
+/*
+ * The *i-th (from 0, advanced) setting that differs between a run's start
+ * and its end: returns its name ("clocksource", "cpufreq governor", "smt")
+ * and sets *was and *now ("none" for a setting that came or went), or
+ * returns NULL when no further one differs.
+ */
+const char *
+machine_changed(const struct machine *a, const struct machine *b,
+    const char **was, const char **now, unsigned *i)
+{
+	const char *names[] = { "clocksource", "cpufreq governor", "smt" };
+	const char *va[] = { a->clocksource, a->governor, a->smt };
+	const char *vb[] = { b->clocksource, b->governor, b->smt };
+
+	for (; *i < 3; (*i)++) {
+		if (va[*i] == NULL && vb[*i] == NULL)
+			continue;
+		if (va[*i] != NULL && vb[*i] != NULL &&
+		    strcmp(va[*i], vb[*i]) == 0)
+			continue;
+		*was = va[*i] != NULL ? va[*i] : "none";
+		*now = vb[*i] != NULL ? vb[*i] : "none";
+		return names[(*i)++];
+	}
+	return NULL;
+}

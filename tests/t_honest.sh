@@ -20,6 +20,10 @@
 # 4. A storm of exiting grandchildren (orphans that come back to latt, the
 #    subreaper): exactly one timer sample per sleep (timer samples equal
 #    rounds), and no zombies pile up during the run.
+# 5. The machine changing under a run: the clocksource switched mid-run
+#    (and switched back after) is named in the summary's "changed" row and
+#    in the JSON's changed_during_run; a run where nothing changed has
+#    neither.
 #
 # Usage: LATT=./latt bash tests/t_honest.sh
 . tests/lib.sh
@@ -272,3 +276,52 @@ storm() {
 	no_leftovers "storm"
 }
 storm
+
+# ---------------------------------------------------------------------------
+# 5. The machine changing under a run.
+CS=/sys/devices/system/clocksource/clocksource0
+machine() {
+	local was other py
+	was=$(cat "$CS/current_clocksource" 2>/dev/null)
+	for other in $(cat "$CS/available_clocksource" 2>/dev/null); do
+		[ "$other" != "$was" ] && break
+	done
+	if [ -z "$was" ] || [ -z "$other" ] || [ "$other" = "$was" ] ||
+	    ! [ -w "$CS/current_clocksource" ]; then
+		skip "machine: no second clocksource to switch to (needs root and two in $CS)"
+		return
+	fi
+	py='import json, sys
+d = json.load(open(sys.argv[1]))["environment"]
+want = {} if sys.argv[2] == "-" else {"clocksource": {"start": sys.argv[2], "end": sys.argv[3]}}
+if d.get("changed_during_run") != want or d.get("clocksource") != sys.argv[4]:
+    print("environment: clocksource %r, changed_during_run %r, want %r" % (d.get("clocksource"), d.get("changed_during_run"), want))'
+	# Nothing changes: no row, an empty object.
+	run_latt "$TMP/m0.out" "$TMP/m0.err" -q -c2 -d1 --load=none \
+	    --json="$TMP/m0.json"
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/m0.err")"
+	grep -q "changed" "$TMP/m0.out" && bad "a 'changed' row with nothing changed: $(grep changed "$TMP/m0.out")"
+	w=$(python3 -c "$py" "$TMP/m0.json" - - "$was")
+	[ -n "$w" ] && bad "unchanged run: $w"
+	# Switched mid-run, and back once the run is over whatever happens.
+	trap 'echo "$was" >"$CS/current_clocksource" 2>/dev/null' EXIT
+	env --default-signal "$LATT" -q -c2 -d2 --load=none \
+	    --json="$TMP/m1.json" >"$TMP/m1.out" 2>"$TMP/m1.err" &
+	pid=$!
+	wait_nclients $pid 2 || bad "the run did not start"
+	sleep 0.5
+	echo "$other" >"$CS/current_clocksource"
+	wait_gone $pid 15
+	echo "$was" >"$CS/current_clocksource"
+	trap - EXIT
+	[ "$(cat "$CS/current_clocksource")" = "$was" ] ||
+	    bad "the clocksource was not restored to $was"
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/m1.err")"
+	grep -q "changed.*clocksource $was -> $other during the run" "$TMP/m1.out" ||
+	    bad "no 'changed' row for $was -> $other: $(grep -i changed "$TMP/m1.out")"
+	w=$(python3 -c "$py" "$TMP/m1.json" "$was" "$other" "$was")
+	[ -n "$w" ] && bad "switched run: $w"
+	verdict "machine: a clocksource switched mid-run ($was -> $other) is named in the summary and the JSON; none otherwise"
+	no_leftovers "machine"
+}
+machine
