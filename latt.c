@@ -1024,7 +1024,13 @@ report_break(const struct config *cfg, const struct brk *b)
 	else
 		snprintf(who, sizeof(who), "client %u", b->client);
 	fmt_time(late, sizeof(late), (double)b->latency, 0, "us");
-	if (b->err != 0)
+	/* The kernel's answer to a marker while its ring buffer is off. */
+	if (b->err == EBADF)
+		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
+		    "into the run; tracing was off (%s/tracing_on 0): no "
+		    "marker recorded\n", progname, who, late,
+		    (double)b->when / NSEC_PER_SEC, cfg->trace.dir);
+	else if (b->err != 0)
 		fprintf(stderr, "%s: breaktrace: %s woke %s late, %.6f s "
 		    "into the run; writing %s failed: %s\n", progname, who,
 		    late, (double)b->when / NSEC_PER_SEC, cfg->trace.dir,

@@ -268,6 +268,18 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 		fail "breaktrace: rc $rc, tracing_on $now, marker $marked: $(cat "$TMP/err")"
 	fi
 	check "breaktrace: tracing_on restored to $was" [ "$(cat "$tdir/tracing_on")" = "$was" ]
+	# Tracing already off: a warning before the run, and at the break a
+	# plain word that no marker was recorded (not the kernel's EBADF).
+	echo 0 >"$tdir/tracing_on"
+	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
+	now=$(cat "$tdir/tracing_on")
+	echo "$was" >"$tdir/tracing_on"
+	expect "breaktrace with tracing off: warned, run ended, 'no marker recorded', no EBADF" \
+	    '[ "$rc" -eq 0 ] && [ "$now" = 0 ] &&
+	     grep -q "tracing_on is 0: nothing is being traced" "$TMP/err" &&
+	     grep -q "tracing was off (.*tracing_on 0): no marker recorded" "$TMP/err" &&
+	     ! grep -q "Bad file descriptor" "$TMP/err" &&
+	     grep -q "ended by breaktrace" "$TMP/out"'
 	if [ -n "$mounted" ]; then
 		umount "$tdir"
 		mkdir -p "$TMP/rotrace"
