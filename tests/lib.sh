@@ -16,6 +16,18 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 skip() { echo "SKIP: $*"; }
 
+# rt_room H_MS P_MS: whether a SCHED_FIFO hog (tests/hog.py) may spin H ms
+# of every P ms.  RT throttling caps it at runtime/period of a CPU (95% by
+# default); H/P must be well inside that (half of it at most).  When not,
+# $rt_why says why.
+rt_room() {
+	local rt period
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null || echo -1)
+	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
+	rt_why="RT throttling allows ${rt}/${period} us, too little for $1 ms of every $2 ms"
+	[ "$rt" = -1 ] || [ $((rt * 100 / period)) -ge $(($1 * 200 / $2)) ]
+}
+
 # check NAME COMMAND...: PASS when the command succeeds, else FAIL.
 check() {
 	local name=$1

@@ -78,7 +78,7 @@ no_leftovers "client stopped for a known time"
 H_MS=30
 P_MS=150
 hog_rt() {
-	local cpus c0 c1 rt period
+	local cpus c0 c1
 	if [ -n "${LATT_SANITIZED:-}" ]; then
 		skip "RT hog: timing is checked with the plain build only"
 		return
@@ -97,39 +97,10 @@ hog_rt() {
 	fi
 	c0=$1
 	c1=${!#}
-	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null || echo -1)
-	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
-	# RT throttling caps a FIFO hog at runtime/period of a CPU (95% by
-	# default); H/P must be well inside it.
-	if [ "$rt" != -1 ] && [ $((rt * 100 / period)) -lt $((H_MS * 200 / P_MS)) ]; then
-		skip "RT hog: RT throttling allows ${rt}/${period} us, too little for $H_MS ms of every $P_MS ms"
+	if ! rt_room $H_MS $P_MS; then
+		skip "RT hog: $rt_why"
 		return
 	fi
-	cat >"$TMP/hog.py" <<-'EOF'
-	# Spins H ms of every P ms at SCHED_FIFO 50 on one CPU, for S seconds.
-	import os, sys, time
-	cpu, h, p, secs = int(sys.argv[1]), float(sys.argv[2]) / 1e3, \
-	    float(sys.argv[3]) / 1e3, float(sys.argv[4])
-	try:
-	    os.sched_setaffinity(0, {cpu})
-	    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
-	except OSError as e:
-	    print("hog: %s" % e, file=sys.stderr)
-	    sys.exit(3)
-	print("ready", flush=True)
-	start = time.monotonic()
-	k = 0
-	while True:
-	    t0 = start + k * p
-	    if t0 - start > secs:
-	        break
-	    while time.monotonic() < t0 + h:
-	        pass
-	    k += 1
-	    d = start + k * p - time.monotonic()
-	    if d > 0:
-	        time.sleep(d)
-	EOF
 	# run_pinned NAME: latt on c0, its client moved to c1 once started;
 	# -v lines of samples taken on c1 go to $TMP/NAME.c1.
 	run_pinned() {
@@ -156,7 +127,7 @@ hog_rt() {
 		    sed -n 's/^log delay *\([0-9.]*\) usec.*/\1/p' >"$TMP/$1.c1"
 	}
 	run_pinned idle
-	python3 "$TMP/hog.py" "$c1" $H_MS $P_MS 8 >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	python3 tests/hog.py "$c1" $H_MS $P_MS 8 >"$TMP/hog.out" 2>"$TMP/hog.err" &
 	hog=$!
 	for _ in $(seq 50); do
 		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break

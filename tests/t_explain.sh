@@ -134,19 +134,8 @@ before=$(global_state)
 # autopsy names it, for about the runqueue wait.
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
-elif ! command -v chrt >/dev/null || ! command -v taskset >/dev/null; then
-	skip "explain: fifo hog: needs chrt and taskset"
 else
-	cat >"$TMP/hog.py" <<'EOF'
-import sys, time
-end = time.monotonic() + float(sys.argv[1])
-while time.monotonic() < end:
-    t = time.monotonic()
-    while time.monotonic() - t < 0.030:
-        pass
-    time.sleep(0.070)
-EOF
-	chrt -f 60 taskset -c 1 python3 "$TMP/hog.py" 6 &
+	python3 tests/hog.py 1 30 100 6 60 >/dev/null &
 	hog=$!
 	sleep 0.3
 	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)

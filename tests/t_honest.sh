@@ -137,7 +137,7 @@ deadline
 H_MS=40
 P_MS=100
 openloop() {
-	local rt period hog
+	local hog
 	if [ -n "${LATT_SANITIZED:-}" ]; then
 		skip "open loop accuracy: timing is checked with the plain build only"
 		return
@@ -146,36 +146,11 @@ openloop() {
 		skip "open loop accuracy: needs two CPUs"
 		return
 	fi
-	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null || echo -1)
-	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
-	if [ "$rt" != -1 ] && [ $((rt * 100 / period)) -lt $((H_MS * 200 / P_MS)) ]; then
-		skip "open loop accuracy: RT throttling allows ${rt}/${period} us, too little for $H_MS ms of every $P_MS ms"
+	if ! rt_room $H_MS $P_MS; then
+		skip "open loop accuracy: $rt_why"
 		return
 	fi
-	cat >"$TMP/hog.py" <<-'EOF'
-	# Spins H ms of every P ms at SCHED_FIFO 50 on one CPU, for S seconds.
-	import os, sys, time
-	cpu, h, p, secs = int(sys.argv[1]), float(sys.argv[2]) / 1e3, \
-	    float(sys.argv[3]) / 1e3, float(sys.argv[4])
-	try:
-	    os.sched_setaffinity(0, {cpu})
-	    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
-	except OSError as e:
-	    print("hog: %s" % e, file=sys.stderr)
-	    sys.exit(3)
-	print("ready", flush=True)
-	start = time.monotonic()
-	k = 0
-	while start + k * p - start <= secs:
-	    t0 = start + k * p
-	    while time.monotonic() < t0 + h:
-	        pass
-	    k += 1
-	    d = start + k * p - time.monotonic()
-	    if d > 0:
-	        time.sleep(d)
-	EOF
-	python3 "$TMP/hog.py" "$c1" $H_MS $P_MS 9 >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	python3 tests/hog.py "$c1" $H_MS $P_MS 9 >"$TMP/hog.out" 2>"$TMP/hog.err" &
 	hog=$!
 	for _ in $(seq 50); do
 		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break
