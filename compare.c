@@ -590,6 +590,21 @@ load_tree(struct cmp_side *side, const char *fname, const struct json *root,
 		}
 	}
 
+	/* A run the machine changed under (a clocksource, a governor). */
+	if ((obj = json_get(root, "environment")) != NULL &&
+	    obj->type == JSON_OBJECT &&
+	    (v = json_get(obj, "changed_during_run")) != NULL &&
+	    v->type == JSON_OBJECT && v->n > 0) {
+		char *t = json_text(v, 1);
+
+		if (t == NULL || add_note(side, "%s: the machine changed during "
+		    "the run of %s: %s", side->name, fname, t) == -1) {
+			free(t);
+			goto oom;
+		}
+		free(t);
+	}
+
 	if (version == 1) {
 		if (load_run(side, fname, root, 0, err, errlen) == -1)
 			goto out;

@@ -22,8 +22,8 @@
 #    rounds), and no zombies pile up during the run.
 # 5. The machine changing under a run: the clocksource switched mid-run
 #    (and switched back after) is named in the summary's "changed" row and
-#    in the JSON's changed_during_run; a run where nothing changed has
-#    neither.
+#    in the JSON's changed_during_run, and latt compare warns of that
+#    side; a run where nothing changed has none of these.
 #
 # Usage: LATT=./latt bash tests/t_honest.sh
 . tests/lib.sh
@@ -296,7 +296,13 @@ if d.get("changed_during_run") != want or d.get("clocksource") != sys.argv[4]:
 	    bad "no 'changed' row for $was -> $other: $(grep -i changed "$TMP/m1.out")"
 	w=$(python3 -c "$py" "$TMP/m1.json" "$was" "$other" "$was")
 	[ -n "$w" ] && bad "switched run: $w"
-	verdict "machine: a clocksource switched mid-run ($was -> $other) is named in the summary and the JSON; none otherwise"
+	# compare says so of the side the machine changed under, only.
+	"$LATT" compare "$TMP/m1.json" "$TMP/m0.json" >"$TMP/mc.out" 2>&1
+	grep -q "^warning: A: the machine changed during the run of .*m1.json: .*\"$was\".*\"$other\"" "$TMP/mc.out" ||
+	    bad "compare: no warning that the machine changed under A: $(grep warning "$TMP/mc.out" | tr '\n' '|')"
+	grep -q "^warning: B: the machine changed" "$TMP/mc.out" &&
+	    bad "compare: a machine-change warning for B"
+	verdict "machine: a clocksource switched mid-run ($was -> $other) is named in the summary, the JSON and compare; none otherwise"
 	no_leftovers "machine"
 }
 machine
