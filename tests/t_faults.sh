@@ -74,7 +74,18 @@ act_stop_parent_long() {
 # A signal while the clients are still starting: as soon as the first
 # exists (a thousand take a good while to fork).
 act_startup_sig() {	# pid signal
-	wait_nclients "$1" 1 || { bad "clients did not start"; return; }
+	# As soon as latt has a child: 1000 forks take a tenth of a second or
+	# so, less than wait_nclients' step, so look every 2 ms (a read of
+	# /proc, no process started) for up to 10 s.
+	local kids i
+	for i in $(seq 5000); do
+		kids=
+		read -r kids <"/proc/$1/task/$1/children" 2>/dev/null
+		[ -n "$kids" ] && break
+		[ -d "/proc/$1" ] || break
+		sleep 0.002
+	done
+	[ -n "$kids" ] || { bad "clients did not start"; return; }
 	kill -"$2" "$1"
 }
 act_startup_INT() { act_startup_sig "$1" INT; }
