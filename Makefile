@@ -10,7 +10,7 @@ WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c report.c json.c \
+SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c keeper.c report.c json.c \
 	plot.c stats.c compare.c jsonread.c
 HDRS = latt.h stats.h compare.h jsonread.h explain.h
 OBJS = $(SRCS:.c=.o)

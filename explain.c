@@ -9,17 +9,21 @@
  * are one clock), gives it a bounded buffer, reads the format file of
  * every event it needs (the field layouts are never guessed) and filters
  * the wake-up and migration events to latt's own processes.  A keeper
- * process, which does nothing but wait for latt to go away, removes the
- * instance even when latt is killed outright.  explain_start enables the
- * events once the clients and the workload run; the sink hands every
- * sample to explain_keep, which keeps the K worst.  After the run,
- * explain_read stops the instance, reads every CPU's raw buffer, and
- * builds, for each kept sample, the timeline from the parent's write to
- * the client's wake-up and a one-line verdict (struct autopsy, which
- * report.c and json.c print).  explain_close removes the instance.
+ * process (keeper.c) removes the instance when latt goes away, even when
+ * latt is killed outright; meanwhile it drains every CPU's buffer and
+ * keeps the pages around the K worst samples so far (their windows, which
+ * explain_keep publishes in a shared page) and the last second, so that a
+ * long run's early worst samples do not fall out of the ring buffer.  explain_start enables the events once the clients and the
+ * workload run; the sink hands every sample to explain_keep, which keeps
+ * the K worst.  After the run, explain_read stops the instance, takes the
+ * keeper's pages, and builds, for each kept sample, the timeline from the
+ * parent's write to the client's wake-up and a one-line verdict (struct
+ * autopsy, which report.c and json.c print).  explain_close removes the
+ * instance.
  *
  * Nothing here prints: failures come back as messages or in the autopsy.
  */
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -30,9 +34,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +57,9 @@
 #define IRQ_MAX		64		/* interrupts listed for one sample */
 #define TICK_NEAR_NS	(30 * NSEC_PER_USEC)	/* a switch after a tick */
 #define KEEPER_WAIT_NS	(2 * NSEC_PER_SEC)
+#define LOOKBACK_NS	(200 * NSEC_PER_MSEC)	/* the keeper keeps before a
+						   kept sample's send */
+#define AFTER_NS	(5 * NSEC_PER_MSEC)	/* and after its wake-up */
 
 /* prev_state of sched_switch, as its format file prints it. */
 #define TS_INTERRUPTIBLE	0x01
@@ -186,6 +195,13 @@ struct ev {
 	uint8_t		 inferred;	/* a switch out of idle, not traced */
 };
 
+/* A stretch of a CPU's events the read does not have. */
+struct gap {
+	int32_t		 cpu;
+	int		 kernel;	/* lost by the ring buffer, not let go */
+	int64_t		 from, to;
+};
+
 /* The interned strings of a read: comms and IRQ names. */
 struct strtab {
 	char		(*str)[COMM_LEN * 2];
@@ -201,6 +217,8 @@ struct trace_read {
 	struct strtab	 strs;
 	int64_t		*oldest;	/* a CPU's oldest event, when it lost some */
 	uint64_t	*lost;		/* a CPU's lost events */
+	struct gap	*gaps;		/* stretches missing in the middle */
+	size_t		 ngaps;
 	unsigned	 ncpus;
 	pid_t		 parent;
 };
@@ -221,8 +239,10 @@ static char		 own_comm[COMM_LEN];
 static int	 write_file(const char *, const char *, const char *);
 static int	 read_format(const char *, const struct evdef *,
 		    struct evfmt *);
-static pid_t	 start_keeper(const char *, int *);
-static int	 read_cpu(const char *, unsigned, size_t, struct trace_read *);
+static int	 keeper_pages(const struct tinst *, size_t,
+		    struct trace_read *);
+static uint64_t	 get64(const unsigned char *);
+static void	 read_lost(const char *, unsigned, struct trace_read *);
 static void	 parse_page(const unsigned char *, size_t, unsigned,
 		    struct trace_read *, int *);
 static int	 parse_event(const unsigned char *, size_t, int64_t, unsigned,
@@ -248,7 +268,8 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 	FILE *fp;
 
 	in->keeper = 0;
-	in->keeper_fd = -1;
+	in->keeper_fd = in->keeper_rfd = -1;
+	in->win = NULL;
 	if ((in->top = trace_find()) == NULL) {
 		snprintf(err, errlen, "tracefs is not mounted (mount -t "
 		    "tracefs nodev /sys/kernel/tracing)");
@@ -270,7 +291,15 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 		return -1;
 	}
 	in->made = 1;
-	if ((in->keeper = start_keeper(in->dir, &in->keeper_fd)) == -1) {
+	in->win = mmap(NULL, sizeof(*in->win), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (in->win == MAP_FAILED) {
+		in->win = NULL;
+		snprintf(err, errlen, "mmap: %s", strerror(errno));
+		goto fail;
+	}
+	if ((in->keeper = keeper_start(in->dir, &in->keeper_fd,
+	    &in->keeper_rfd, in->win)) == -1) {
 		in->keeper = 0;
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		goto fail;
@@ -365,6 +394,7 @@ void
 explain_keep(const struct config *cfg, struct result *res,
     const struct sample *s)
 {
+	struct kwin *win;
 	unsigned i;
 
 	res->last = *s;
@@ -378,6 +408,19 @@ explain_keep(const struct config *cfg, struct result *res,
 	for (; i > 0 && res->worst[i - 1].latency < s->latency; i--)
 		res->worst[i] = res->worst[i - 1];
 	res->worst[i] = *s;
+	/* The keeper keeps their pages from now on. */
+	if ((win = cfg->inst.win) == NULL)
+		return;
+	atomic_fetch_add(&win->seq, 1);
+	atomic_thread_fence(memory_order_release);
+	for (i = 0; i < res->nworst; i++) {
+		win->w[i].from = res->start + res->worst[i].when - LOOKBACK_NS;
+		win->w[i].to = res->start + res->worst[i].when +
+		    res->worst[i].latency + AFTER_NS;
+	}
+	win->n = res->nworst;
+	atomic_thread_fence(memory_order_release);
+	atomic_fetch_add(&win->seq, 1);
 }
 
 /*
@@ -395,10 +438,9 @@ explain_read(const struct config *cfg, struct result *res)
 	struct autopsy_sample *as;
 	char path[PATH_MAX];
 	struct stat sb;
-	size_t page = 0;
+	size_t page;
 	unsigned i, n, cpu;
 	int64_t newest_oldest = INT64_MIN;
-	FILE *fp;
 	int have_brk;
 
 	if ((ap = calloc(1, sizeof(*ap))) == NULL)
@@ -451,16 +493,7 @@ explain_read(const struct config *cfg, struct result *res)
 	}
 
 	/* Every CPU's buffer, and what each lost. */
-	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", in->dir);
-	if ((fp = fopen(path, "re")) != NULL) {
-		unsigned kb;
-
-		if (fscanf(fp, "%u", &kb) == 1 && kb > 0 && kb <= 1024)
-			page = (size_t)kb * 1024;
-		fclose(fp);
-	}
-	if (page == 0)
-		page = (size_t)sysconf(_SC_PAGESIZE);
+	page = trace_page_size(in->dir);
 	for (cpu = 0; ; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", in->dir, cpu);
 		if (stat(path, &sb) == -1)
@@ -475,12 +508,14 @@ explain_read(const struct config *cfg, struct result *res)
 		ap->error_errno = ENOMEM;
 		goto out;
 	}
+	/* The pages the keeper kept, and what each CPU lost. */
+	if (keeper_pages(in, page, &tr) == -1) {
+		ap->error = "taking the trace from latt's keeper";
+		ap->error_errno = errno;
+		goto out;
+	}
 	for (cpu = 0; cpu < tr.ncpus; cpu++) {
-		if (read_cpu(in->dir, cpu, page, &tr) == -1) {
-			ap->error = "reading the trace";
-			ap->error_errno = errno;
-			goto out;
-		}
+		read_lost(in->dir, cpu, &tr);
 		ap->lost += tr.lost[cpu];
 		if (tr.lost[cpu] > 0 && tr.oldest[cpu] > newest_oldest)
 			newest_oldest = tr.oldest[cpu];
@@ -499,6 +534,72 @@ out:
 	free(tr.strs.hash);
 	free(tr.oldest);
 	free(tr.lost);
+	free(tr.gaps);
+}
+
+/* Records a stretch of a CPU's events the read does not have. */
+static void
+add_gap(struct trace_read *tr, int32_t cpu, int kernel, int64_t from,
+    int64_t to)
+{
+	struct gap *ng;
+
+	if ((ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) == NULL)
+		return;
+	tr->gaps = ng;
+	tr->gaps[tr->ngaps].cpu = cpu;
+	tr->gaps[tr->ngaps].kernel = kernel;
+	tr->gaps[tr->ngaps].from = from;
+	tr->gaps[tr->ngaps].to = to;
+	tr->ngaps++;
+}
+
+/*
+ * Asks the keeper for the pages it kept and parses them, CPU by CPU; a
+ * page after ones it let go, or after events the ring buffer lost, marks
+ * a gap from the CPU's last event read to the page.  Returns 0, or -1
+ * with errno set.
+ */
+static int
+keeper_pages(const struct tinst *in, size_t page, struct trace_read *tr)
+{
+	int64_t *last;
+	unsigned char *buf;
+	uint32_t cpu, len;
+	size_t before;
+	int *first, gap, r, ret = -1;
+
+	last = calloc(tr->ncpus > 0 ? tr->ncpus : 1, sizeof(*last));
+	first = calloc(tr->ncpus > 0 ? tr->ncpus : 1, sizeof(*first));
+	buf = malloc(page);
+	if (last == NULL || first == NULL || buf == NULL)
+		goto out;
+	for (cpu = 0; cpu < tr->ncpus; cpu++) {
+		last[cpu] = INT64_MIN;
+		first[cpu] = 1;
+	}
+	if (keeper_ask(in->keeper_fd) == -1)
+		goto out;
+	while ((r = keeper_record(in->keeper_rfd, page, buf, &cpu, &gap,
+	    &len)) == 1) {
+		if (cpu >= tr->ncpus) {
+			errno = EPROTO;
+			goto out;
+		}
+		if (gap || ((get64(buf + 8) & RB_MISSED_EVENTS) && !first[cpu]))
+			add_gap(tr, (int32_t)cpu, !gap, last[cpu],
+			    (int64_t)get64(buf));
+		before = tr->nev;
+		parse_page(buf, len, cpu, tr, &first[cpu]);
+		if (tr->nev > before)
+			last[cpu] = tr->ev[tr->nev - 1].ts;
+	}
+	ret = r == 0 ? 0 : -1;
+out:
+	free(last);
+	free(first);
+	free(buf);
+	return ret;
 }
 
 /*
@@ -515,8 +616,13 @@ explain_close(struct config *cfg)
 	int i, st;
 	pid_t r;
 
-	if (in->made && in->dir != NULL) {
+	/* The keeper lets go of its descriptors and removes it too. */
+	if (in->made && in->dir != NULL)
 		(void)write_file(in->dir, "tracing_on", "0");
+	if (in->keeper_fd != -1)
+		close(in->keeper_fd);
+	in->keeper_fd = -1;
+	if (in->made && in->dir != NULL) {
 		for (i = 0; i < 100; i++) {
 			if (rmdir(in->dir) == 0 || errno == ENOENT)
 				break;
@@ -526,9 +632,9 @@ explain_close(struct config *cfg)
 		}
 		in->made = 0;
 	}
-	if (in->keeper_fd != -1)
-		close(in->keeper_fd);
-	in->keeper_fd = -1;
+	if (in->keeper_rfd != -1)
+		close(in->keeper_rfd);
+	in->keeper_rfd = -1;
 	if (in->keeper > 0) {
 		giveup = now_ns() + KEEPER_WAIT_NS;
 		while ((r = waitpid(in->keeper, &st, WNOHANG)) == 0 ||
@@ -544,6 +650,9 @@ explain_close(struct config *cfg)
 		}
 		in->keeper = 0;
 	}
+	if (in->win != NULL)
+		munmap(in->win, sizeof(*in->win));
+	in->win = NULL;
 	free(in->dir);
 	in->dir = NULL;
 	free(in->top);
@@ -681,113 +790,25 @@ read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 }
 
 /*
- * The keeper: a child in a process group of its own, deaf to the
- * signals a terminal or a script sends, that waits for its pipe to close
- * (latt ended, however) and then removes the instance.  It holds no
- * descriptor of tracefs, so that it never keeps the instance busy.
+ * Reads what one CPU's stats file says was lost (overwritten, or dropped
+ * when full).
  */
-static pid_t
-start_keeper(const char *dir, int *wfd)
-{
-	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
-	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2 };
-	struct timespec ms = { 0, 20 * NSEC_PER_MSEC };
-	struct sigaction sa;
-	char c, on[PATH_MAX];
-	size_t i;
-	pid_t pid;
-	int p[2], fd;
-
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid > 0) {
-		close(p[0]);
-		*wfd = p[1];
-		return pid;
-	}
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "latt-tracefs", 0, 0, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
-		sigaction(deaf[i], &sa, NULL);
-	if (p[0] != 3) {
-		dup2(p[0], 3);
-		close(p[0]);
-	}
-	/* Nor latt's output: a reader of it must see its end with latt's. */
-	if ((fd = open("/dev/null", O_RDWR)) != -1) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 3)
-			close(fd);
-	}
-#ifdef SYS_close_range
-	syscall(SYS_close_range, 4U, ~0U, 0);
-#endif
-	while (read(3, &c, 1) == -1 && errno == EINTR)
-		;
-	snprintf(on, sizeof(on), "%s/tracing_on", dir);
-	for (i = 0; i < 100; i++) {
-		if (rmdir(dir) == 0 || errno == ENOENT)
-			_exit(0);
-		if (errno != EBUSY)
-			_exit(1);
-		if ((fd = open(on, O_WRONLY)) != -1) {
-			(void)write(fd, "0", 1);
-			close(fd);
-		}
-		nanosleep(&ms, NULL);
-	}
-	_exit(1);
-}
-
-/*
- * Reads one CPU's raw buffer, page by page, and what its stats file says
- * was lost (overwritten, or dropped when full).
- */
-static int
-read_cpu(const char *dir, unsigned cpu, size_t page, struct trace_read *tr)
+static void
+read_lost(const char *dir, unsigned cpu, struct trace_read *tr)
 {
 	char path[PATH_MAX], line[128];
-	unsigned char *buf;
 	unsigned long long v;
-	ssize_t n;
 	FILE *fp;
-	int fd, first = 1;
 
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", dir, cpu);
-	if ((fp = fopen(path, "re")) != NULL) {
-		while (fgets(line, sizeof(line), fp) != NULL)
-			if (sscanf(line, "overrun: %llu", &v) == 1 ||
-			    sscanf(line, "dropped events: %llu", &v) == 1 ||
-			    sscanf(line, "commit overrun: %llu", &v) == 1)
-				tr->lost[cpu] += v;
-		fclose(fp);
-	}
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw", dir,
-	    cpu);
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
-		return -1;
-	if ((buf = malloc(page)) == NULL) {
-		close(fd);
-		return -1;
-	}
-	while ((n = read(fd, buf, page)) > 0)
-		parse_page(buf, (size_t)n, cpu, tr, &first);
-	free(buf);
-	close(fd);
-	if (n == -1 && errno != EAGAIN && errno != EINTR)
-		return -1;
-	return 0;
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "overrun: %llu", &v) == 1 ||
+		    sscanf(line, "dropped events: %llu", &v) == 1 ||
+		    sscanf(line, "commit overrun: %llu", &v) == 1)
+			tr->lost[cpu] += v;
+	fclose(fp);
 }
 
 static uint32_t
@@ -1698,6 +1719,15 @@ analyse(const struct trace_read *tr, struct autopsy_sample *as)
 			    "from before this sample", c,
 			    (unsigned long long)tr->lost[c]);
 			break;
+		}
+	for (k = 0; as->complete && k < tr->ngaps; k++)
+		if (tr->gaps[k].to >= as->send && tr->gaps[k].from <= as->wake) {
+			as->complete = 0;
+			snprintf(as->lost_note, sizeof(as->lost_note), "CPU %d "
+			    "%s during this sample", (int)tr->gaps[k].cpu,
+			    tr->gaps[k].kernel ? "lost events to a full buffer" :
+			    "has a stretch latt's keeper let go (its memory "
+			    "bound)");
 		}
 
 	/* The task's state at the send stamp: how it last left a CPU. */

@@ -103,6 +103,25 @@ struct autopsy {
 	struct autopsy_sample *s;
 };
 
+/*
+ * The windows of the samples kept so far (CLOCK_MONOTONIC ns), written by
+ * explain_keep and read by the keeper under a sequence count.
+ */
+struct kwin {
+	_Atomic uint32_t seq;		/* odd while being written */
+	uint32_t	 n;
+	struct {
+		int64_t	 from, to;
+	}		 w[EXPLAIN_MAX + 1];
+};
+
+/* keeper.c */
+pid_t	 keeper_start(const char *, int *, int *, struct kwin *);
+int	 keeper_ask(int);
+int	 keeper_record(int, size_t, unsigned char *, uint32_t *, int *,
+	    uint32_t *);
+size_t	 trace_page_size(const char *);
+
 /* explain.c */
 int	 explain_open(struct config *, char *, size_t);
 int	 explain_start(const struct config *);

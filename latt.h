@@ -149,12 +149,16 @@ struct trace {
  * --explain: latt's own tracefs instance (explain.c), made before the run
  * and removed at its end; a keeper process removes it if latt dies.
  */
+struct kwin;
+
 struct tinst {
 	char		*top;		/* the tracefs mount */
 	char		*dir;		/* top/instances/latt-PID */
 	int		 made;		/* dir exists and is ours to remove */
 	pid_t		 keeper;	/* 0: none */
 	int		 keeper_fd;	/* its pipe; closing it lets it go */
+	int		 keeper_rfd;	/* the pages it kept come back here */
+	struct kwin	*win;		/* shared with it: what to keep */
 	unsigned	 buf_kb;	/* buffer_size_kb, a CPU */
 };
 
