@@ -204,7 +204,7 @@ trace_page_size(const char *dir)
 static unsigned
 keeper_windows(const struct kwin *win, int64_t (*w)[2])
 {
-	uint32_t s1, s2, n, i;
+	uint32_t s1, s2, n = 0, i;
 	unsigned tries = 0;
 
 	do {

@@ -126,6 +126,24 @@ for expr in sys.argv[3:]:
 EOF
 }
 
+# beside_hog SECS ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
+# 100 ms on CPU 1 for SECS seconds, and beside it latt with its one client
+# on CPU 1 and ARGS; sets hog, hogcomm, lp and rc, output in $TMP/out.
+beside_hog() {
+	local secs=$1
+	shift
+	python3 tests/hog.py 1 30 100 "$secs" 60 >/dev/null &
+	hog=$!
+	sleep 0.3
+	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
+	"$LATT" -c1 --cpus=1 -f 3 -t 7 -q "$@" >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	wait $lp
+	rc=$?
+	kill "$hog" 2>/dev/null
+	wait "$hog" 2>/dev/null
+}
+
 ncpu=$(nproc)
 before=$(global_state)
 
@@ -135,17 +153,7 @@ before=$(global_state)
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
 else
-	python3 tests/hog.py 1 30 100 6 60 >/dev/null &
-	hog=$!
-	sleep 0.3
-	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
-	"$LATT" --explain=3 -c1 --cpus=1 -f 3 -t 7 -d 2 -q --load=none \
-	    --json="$TMP/hog.json" >"$TMP/out" 2>"$TMP/err" &
-	lp=$!
-	wait $lp
-	rc=$?
-	kill "$hog" 2>/dev/null
-	wait "$hog" 2>/dev/null
+	beside_hog 6 --explain=3 -d 2 --load=none --json="$TMP/hog.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
 	grep -qF "behind $hogcomm[$hog] (SCHED_FIFO 60)" "$TMP/out" ||
@@ -179,17 +187,7 @@ fi
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: an early worst sample in a long run: needs two CPUs"
 else
-	python3 tests/hog.py 1 30 100 1.2 60 >/dev/null &
-	hog=$!
-	sleep 0.3
-	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
-	"$LATT" --explain=1 -c1 --cpus=1 -f 3 -t 7 -d 6 -q -l pipe:2 \
-	    --json="$TMP/long.json" >"$TMP/out" 2>"$TMP/err" &
-	lp=$!
-	wait $lp
-	rc=$?
-	kill "$hog" 2>/dev/null
-	wait "$hog" 2>/dev/null
+	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	why2=$(pyjson "$TMP/long.json" "$hog" \
 	    'len(s) == 1' 's[0]["at_ns"] < 2000000000' \
