@@ -93,6 +93,8 @@ keeper_start(const char *dir, int *wfd, int *rfd, struct kwin *win)
 		return -1;
 	}
 	if (pid > 0) {
+		/* Its own group from now on, not from when it first runs. */
+		setpgid(pid, pid);
 		close(p[0]);
 		close(q[1]);
 		*wfd = p[1];
