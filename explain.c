@@ -13,18 +13,17 @@
  * latt is killed outright; meanwhile it drains every CPU's buffer and
  * keeps the pages around the K worst samples so far (their windows, which
  * explain_keep publishes in a shared page) and the last second, so that a
- * long run's early worst samples do not fall out of the ring buffer.  explain_start enables the events once the clients and the
- * workload run; the sink hands every sample to explain_keep, which keeps
- * the K worst.  After the run, explain_read stops the instance, takes the
- * keeper's pages, and builds, for each kept sample, the timeline from the
- * parent's write to the client's wake-up and a one-line verdict (struct
- * autopsy, which report.c and json.c print).  explain_close removes the
- * instance.
+ * long run's early worst samples do not fall out of the ring buffer.
+ * explain_start enables the events once the clients and the workload run;
+ * the sink hands every sample to explain_keep, which keeps the K worst.
+ * After the run, explain_read stops the instance, takes the keeper's
+ * pages, and builds, for each kept sample, the timeline from the parent's
+ * write to the client's wake-up and a one-line verdict (struct autopsy,
+ * which report.c and json.c print).  explain_close removes the instance.
  *
  * Nothing here prints: failures come back as messages or in the autopsy.
  */
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -34,7 +33,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>

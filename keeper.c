@@ -12,9 +12,9 @@
  * prints, and nothing here knows the events' layout: a page is its time
  * stamp and its bytes.
  */
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 
 #include <errno.h>
