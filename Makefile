@@ -8,11 +8,13 @@ CFLAGS ?= -O2 -g
 WARNFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wformat=2
 LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
+DEPFLAGS = -MMD -MP
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c keeper.c report.c json.c \
-	plot.c stats.c compare.c jsonread.c
-HDRS = latt.h stats.h compare.h jsonread.h explain.h
+SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c \
+	keeper.c report.c json.c plot.c stats.c compare.c jsonread.c common.c \
+	env.c result.c jsonw.c outputs.c
+HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -23,14 +25,16 @@ all: latt
 latt: $(OBJS)
 	$(CC) $(LDFLAGS) -pthread -o $@ $(OBJS) $(LDLIBS)
 
-%.o: %.c $(HDRS)
-	$(CC) $(LATT_CFLAGS) -c -o $@ $<
+%.o: %.c
+	$(CC) $(LATT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+-include $(OBJS:.o=.d)
 
 tests/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).
-CALIB_SRCS = tests/calib_compare.c compare.c jsonread.c stats.c
+CALIB_SRCS = tests/calib_compare.c compare.c jsonread.c stats.c common.c
 tests/calib_compare: $(CALIB_SRCS) $(HDRS)
 	$(CC) $(LATT_CFLAGS) -I. -o $@ $(CALIB_SRCS) $(LDLIBS)
 
@@ -46,7 +50,7 @@ san/unit_stats: tests/unit_stats.c stats.c stats.h
 		-o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # The mutation fuzzer of the result-file reader (tests/fuzz_compare.c).
-FUZZ_SRCS = tests/fuzz_compare.c compare.c jsonread.c stats.c
+FUZZ_SRCS = tests/fuzz_compare.c compare.c jsonread.c stats.c common.c
 san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
 	@mkdir -p san
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
@@ -70,6 +74,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(OBJS) tests/unit_stats tests/calib_compare san
+	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare san
 
 .PHONY: all check install uninstall clean

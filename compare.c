@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "compare.h"
 #include "jsonread.h"
-#include "latt.h"
 
 #define NREPS		200		/* within-run bootstrap replicates */
 #define BOOT_SEED	0x6c617474636d70ULL	/* fixed: same files, same answer */
@@ -111,8 +111,6 @@ static uint64_t	 rng_next(uint64_t *);
 static int	 load_tree(struct cmp_side *, const char *, const struct json *,
 		    char *, size_t);
 static void	 compare_usage(void) __attribute__((noreturn));
-static void	 compare_error(const char *, ...)
-		    __attribute__((noreturn, format(printf, 1, 2)));
 
 /* ---- loading ---- */
 
@@ -1660,19 +1658,6 @@ compare_usage(void)
 	exit(EXIT_OK);
 }
 
-static void
-compare_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("latt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
-}
-
 void
 cmp_gate_parse(struct cmp_gate *g, const char *spec)
 {
@@ -1684,16 +1669,16 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 
 	memset(g, 0, sizeof(*g));
 	if (*spec == '\0')
-		compare_error("fail-if-worse is empty");
+		usage_error("fail-if-worse is empty");
 	len = strlen(spec);
 	if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
-		compare_error("fail-if-worse has an empty part: %s", spec);
+		usage_error("fail-if-worse has an empty part: %s", spec);
 	if ((copy = strdup(spec)) == NULL)
-		compare_error("fail-if-worse: %s", strerror(errno));
+		usage_error("fail-if-worse: %s", strerror(errno));
 	for (part = strtok_r(copy, ",", &save); part != NULL;
 	    part = strtok_r(NULL, ",", &save)) {
 		if ((eq = strchr(part, '=')) == NULL)
-			compare_error("fail-if-worse: %s is not STAT=N%%",
+			usage_error("fail-if-worse: %s is not STAT=N%%",
 			    part);
 		*eq = '\0';
 		snprintf(orig, sizeof(orig), "%s", part);
@@ -1708,22 +1693,22 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 			k = stats_kind_find(dot + 1);
 		}
 		if (k == -1)
-			compare_error("fail-if-worse: unknown statistic in "
+			usage_error("fail-if-worse: unknown statistic in "
 			    "%s=%s (known: min, mean, stdev, p50, p90, p95, "
 			    "p99, p99.9, p99.99, max, or SERIES.STAT)", orig,
 			    eq + 1);
 		for (i = 0; i < g->n; i++)
 			if ((int)g->item[i].stat == k &&
 			    strcmp(g->item[i].series, series) == 0)
-				compare_error("fail-if-worse: %s=%s: %s is "
+				usage_error("fail-if-worse: %s=%s: %s is "
 				    "given twice", orig, eq + 1, orig);
 		if (g->n == CMP_MAX_GATE)
-			compare_error("fail-if-worse: more than %d limits",
+			usage_error("fail-if-worse: more than %d limits",
 			    CMP_MAX_GATE);
 		pct = eq + 1;
 		len = strlen(pct);
 		if (len == 0 || pct[len - 1] != '%')
-			compare_error("fail-if-worse: %s=%s: the limit needs a "
+			usage_error("fail-if-worse: %s=%s: the limit needs a "
 			    "%% sign (for example p99=10%%)", orig, pct);
 		pct[len - 1] = '\0';
 		snprintf(what, sizeof(what), "fail-if-worse %s",
@@ -1757,15 +1742,15 @@ cmp_side_load(struct cmp_side *side, const char *arg)
 
 	if (len == 0 || arg[0] == ',' || arg[len - 1] == ',' ||
 	    strstr(arg, ",,") != NULL)
-		compare_error("compare: empty file name in side %s: '%s'",
+		usage_error("compare: empty file name in side %s: '%s'",
 		    side->name, arg);
 	if ((side->label = strdup(arg)) == NULL ||
 	    (copy = strdup(arg)) == NULL)
-		compare_error("compare: %s", strerror(errno));
+		usage_error("compare: %s", strerror(errno));
 	for (f = strtok_r(copy, ",", &save); f != NULL;
 	    f = strtok_r(NULL, ",", &save))
 		if (cmp_side_add_file(side, f, err, sizeof(err)) == -1)
-			compare_error("%s", err);
+			usage_error("%s", err);
 	free(copy);
 }
 
@@ -1794,22 +1779,22 @@ compare_main(int argc, char *argv[])
 		case 'h':
 			compare_usage();
 		case ':':
-			compare_error("option %s needs a value",
+			usage_error("option %s needs a value",
 			    argv[optind - 1]);
 		default:
 			if (optopt != 0)
-				compare_error("unknown option: -%c", optopt);
-			compare_error("unknown option: %s", argv[optind - 1]);
+				usage_error("unknown option: -%c", optopt);
+			usage_error("unknown option: %s", argv[optind - 1]);
 		}
 	}
 	nsides = argc - optind;
 	if (nsides < 2)
-		compare_error("compare needs two sides or more (for example: "
+		usage_error("compare needs two sides or more (for example: "
 		    "latt compare a.json b.json)");
 	if (nsides > MAX_SIDES)
-		compare_error("compare takes at most %d sides", MAX_SIDES);
+		usage_error("compare takes at most %d sides", MAX_SIDES);
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
-		compare_error("compare: %s", strerror(errno));
+		usage_error("compare: %s", strerror(errno));
 	for (i = 0; i < nsides; i++) {
 		snprintf(name, sizeof(name), "%c", 'A' + i);
 		cmp_side_init(&sides[i], name);
@@ -1849,11 +1834,11 @@ compare_main(int argc, char *argv[])
 		cmp_side_free(&sides[i]);
 	free(sides);
 	if (r == -1) {
-		fprintf(stderr, "latt: compare: %s\n", strerror(ENOMEM));
+		lwarnc(ENOMEM, "compare");
 		return EXIT_RUNTIME;
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "latt: stdout: %s\n", strerror(errno));
+		lwarn("stdout");
 		return EXIT_RUNTIME;
 	}
 	return failed ? EXIT_THRESHOLD : EXIT_OK;

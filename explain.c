@@ -43,8 +43,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "autopsy.h"
+#include "common.h"
+#include "config.h"
+#include "trace.h"
 #include "explain.h"
-#include "latt.h"
+#include "keeper.h"
+#include "result.h"
 
 #define BUF_KB_MAX	8192		/* instance buffer, KiB a CPU */
 #define BUF_KB_TOTAL	65536		/* and at most this over all CPUs */
@@ -257,9 +262,8 @@ static const char *str_of(const struct trace_read *, uint32_t);
  * missing, or latt may not use it): the caller exits 2 before the run.
  */
 int
-explain_open(struct config *cfg, char *err, size_t errlen)
+explain_open(struct tinst *in, char *err, size_t errlen)
 {
-	struct tinst *in = &cfg->inst;
 	char path[PATH_MAX], val[32], filt[96];
 	unsigned i;
 	long ncpu;
@@ -277,7 +281,7 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 	    (int)getpid()) == -1) {
 		in->dir = NULL;
 		snprintf(err, errlen, "%s", strerror(errno));
-		explain_close(cfg);
+		explain_close(in);
 		return -1;
 	}
 	if (mkdir(in->dir, 0750) == -1) {
@@ -285,7 +289,7 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 		    in->dir, strerror(errno), errno == EACCES ||
 		    errno == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" :
 		    "");
-		explain_close(cfg);
+		explain_close(in);
 		return -1;
 	}
 	in->made = 1;
@@ -357,15 +361,14 @@ explain_open(struct config *cfg, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	explain_close(cfg);
+	explain_close(in);
 	return -1;
 }
 
 /* Enables the events and starts tracing.  Returns 0, or -1 with errno. */
 int
-explain_start(const struct config *cfg)
+explain_start(const struct tinst *in)
 {
-	const struct tinst *in = &cfg->inst;
 	char path[PATH_MAX];
 	unsigned i;
 
@@ -389,7 +392,7 @@ explain_start(const struct config *cfg)
  * sample (the one --breaktrace may have stopped at).
  */
 void
-explain_keep(const struct config *cfg, struct result *res,
+explain_keep(const struct config *cfg, struct tinst *in, struct result *res,
     const struct sample *s)
 {
 	struct kwin *win;
@@ -407,7 +410,7 @@ explain_keep(const struct config *cfg, struct result *res,
 		res->worst[i] = res->worst[i - 1];
 	res->worst[i] = *s;
 	/* The keeper keeps their pages from now on. */
-	if ((win = cfg->inst.win) == NULL)
+	if ((win = in->win) == NULL)
 		return;
 	atomic_fetch_add(&win->seq, 1);
 	atomic_thread_fence(memory_order_release);
@@ -428,9 +431,8 @@ explain_keep(const struct config *cfg, struct result *res,
  * recorded there, never fatal to the run's other reports.
  */
 void
-explain_read(const struct config *cfg, struct result *res)
+explain_read(const struct tinst *in, struct result *res)
 {
-	const struct tinst *in = &cfg->inst;
 	struct trace_read tr;
 	struct autopsy *ap;
 	struct autopsy_sample *as;
@@ -606,9 +608,8 @@ out:
  * twice, and on a config that never opened one.
  */
 void
-explain_close(struct config *cfg)
+explain_close(struct tinst *in)
 {
-	struct tinst *in = &cfg->inst;
 	struct timespec ms = { 0, NSEC_PER_MSEC };
 	int64_t giveup;
 	int i, st;

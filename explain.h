@@ -1,139 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The autopsy of --explain: what latt's own tracefs instance recorded
- * around each of the K worst wake-ups, as explain.c reads it after the
- * run.  The structures are finished results: report.c prints them as
- * text and json.c as JSON; neither looks at tracefs.
- *
- * Times in an autopsy are nanoseconds from the sample's send stamp (the
- * parent's CLOCK_MONOTONIC stamp just before its write), since the
- * instance's trace_clock is "mono", the same clock.
+ * explain.h: the API of --explain's measuring side: latt's own tracefs
+ * instance, made before the run (explain_open), its events enabled at the
+ * start (explain_start), the K worst samples kept as they come
+ * (explain_keep) and the trace read into res->autopsy once everything has
+ * stopped (explain_read).  The autopsy itself is a result: autopsy.h.
  */
 #ifndef EXPLAIN_H
 #define EXPLAIN_H
 
 #include <sys/types.h>
 
-#include <stdint.h>
+#include <stddef.h>
 
-#include "latt.h"
-
-#define EXPLAIN_DEFAULT	3		/* --explain without =K */
-#define EXPLAIN_MAX	100		/* the largest K */
-#define COMM_LEN	16		/* the kernel's TASK_COMM_LEN */
-
-/* One task that had the CPU while the sample's task waited for it. */
-struct ran_task {
-	char		 comm[COMM_LEN];
-	pid_t		 pid;		/* 0: the idle task */
-	int		 prio;		/* the kernel's prio, as traced */
-	char		 policy[40];	/* "SCHED_FIFO 50", "SCHED_OTHER nice 0" */
-	int32_t		 cpu;
-	int64_t		 ns;		/* its time within the wait */
-	char		 left[40];	/* how it left the CPU */
-};
-
-/* One interrupt or softirq on a CPU that mattered, inside the window. */
-struct irq_span {
-	char		 kind[8];	/* "irq", "softirq", "vector" */
-	int		 num;		/* IRQ, softirq vector, or APIC vector */
-	char		 name[32];
-	int32_t		 cpu;
-	int64_t		 start;		/* ns from the send stamp */
-	int64_t		 ns;
-};
-
-/* One line of an autopsy's timeline. */
-struct tl_item {
-	int64_t		 t;		/* ns from the send stamp */
-	int32_t		 cpu;		/* -1: not tied to one */
-	char		 kind[12];	/* send, waking, ipi, wakeup, migrate,
-					   ran, irq, softirq, vector, switch,
-					   preempted, blocked, stamp */
-	char		 what[160];
-};
-
-/* The autopsy of one sample. */
-struct autopsy_sample {
-	struct sample	 s;		/* the sample as the sink saw it */
-	int		 timer;		/* the timer sample --breaktrace caught */
-	int		 broke;		/* the sample that stopped the trace */
-	int64_t		 send;		/* CLOCK_MONOTONIC ns */
-	int64_t		 wake;
-	int		 found;		/* the trace has the task's wake-up */
-	int		 complete;	/* no events lost around it */
-	char		 lost_note[120];	/* why incomplete, or "" */
-	char		 state[24];	/* the task's state at the send stamp */
-	pid_t		 waker_pid;	/* 0: not found */
-	int		 waker_irq;	/* woken from an interrupt over it */
-	char		 waker_comm[COMM_LEN];
-	int32_t		 waker_cpu;
-	int32_t		 target_cpu;	/* where the wake-up sent it */
-	int32_t		 run_cpu;	/* where it ran, -1: unknown */
-	int		 idle_target;	/* the target CPU was idle */
-	int		 ipi;		/* an IPI went to the target CPU */
-	unsigned	 migrations;
-	/* The split of the latency, ns; -1 where the trace cannot say. */
-	int64_t		 issue;		/* send stamp to the wake-up issued */
-	int64_t		 not_runnable;	/* stopped or asleep past the write */
-	int64_t		 in_flight;	/* wake-up issued to enqueued */
-	int64_t		 rq_wait;	/* runnable, not running */
-	int64_t		 running;	/* switched in, until the stamp */
-	struct ran_task	*ran;
-	unsigned	 nran;
-	struct irq_span	*irqs;
-	unsigned	 nirqs;
-	struct tl_item	*tl;
-	unsigned	 ntl;
-	char		 verdict[320];
-};
-
-/* The whole autopsy of a run. */
-struct autopsy {
-	char		*instance;	/* the instance's directory */
-	unsigned	 buf_kb;	/* its buffer, KiB a CPU */
-	unsigned	 ncpus;		/* CPU buffers read */
-	uint64_t	 events;	/* events read */
-	uint64_t	 lost;		/* overrun + dropped, all CPUs */
-	int64_t		 covered_from;	/* ns since the run's start: the
-					   oldest event every CPU still has */
-	const char	*error;		/* reading failed: why, or NULL */
-	int		 error_errno;
-	unsigned	 n;
-	struct autopsy_sample *s;
-};
+#include "config.h"
+#include "result.h"
 
 /*
- * The windows of the samples kept so far (CLOCK_MONOTONIC ns), written by
- * explain_keep and read by the keeper under a sequence count.
+ * --explain: latt's own tracefs instance (explain.c), made before the run
+ * and removed at its end; a keeper process removes it if latt dies.
  */
-struct kwin {
-	_Atomic uint32_t seq;		/* odd while being written */
-	uint32_t	 n;
-	struct {
-		int64_t	 from, to;
-	}		 w[EXPLAIN_MAX + 1];
+struct kwin;
+
+struct tinst {
+	char		*top;		/* the tracefs mount */
+	char		*dir;		/* top/instances/latt-PID */
+	int		 made;		/* dir exists and is ours to remove */
+	pid_t		 keeper;	/* 0: none */
+	int		 keeper_fd;	/* its pipe; closing it lets it go */
+	int		 keeper_rfd;	/* the pages it kept come back here */
+	struct kwin	*win;		/* shared with it: what to keep */
+	unsigned	 buf_kb;	/* buffer_size_kb, a CPU */
 };
 
-/* keeper.c */
-pid_t	 keeper_start(const char *, int *, int *, struct kwin *);
-int	 keeper_ask(int);
-int	 keeper_record(int, size_t, unsigned char *, uint32_t *, int *,
-	    uint32_t *);
-size_t	 trace_page_size(const char *);
-
-/* explain.c */
-int	 explain_open(struct config *, char *, size_t);
-int	 explain_start(const struct config *);
-void	 explain_keep(const struct config *, struct result *,
+int	 explain_open(struct tinst *, char *, size_t);
+int	 explain_start(const struct tinst *);
+void	 explain_keep(const struct config *, struct tinst *, struct result *,
 	    const struct sample *);
-void	 explain_read(const struct config *, struct result *);
-void	 explain_close(struct config *);
-void	 explain_free(struct result *);
-const char *explain_dur(int64_t, char *, size_t);
-
-/* report.c and json.c */
-void	 report_explain(FILE *, const struct result *);
-void	 json_explain(FILE *, const struct result *);
+void	 explain_read(const struct tinst *, struct result *);
+void	 explain_close(struct tinst *);
 
 #endif /* EXPLAIN_H */

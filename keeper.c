@@ -30,8 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "explain.h"
-#include "latt.h"
+#include "common.h"
+#include "keeper.h"
 
 #define DRAIN_MS	100		/* how often it drains the buffers */
 #define HISTORY_NS	(1 * NSEC_PER_SEC)	/* the last stretch it keeps */

@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "latt.h"
+#include "common.h"
+#include "loads.h"
 
 #define MEM_MIN		(32UL << 20)	/* mem: at least 32 MiB a process */
 #define MEM_MAX		(256UL << 20)	/* and at most 256 MiB */

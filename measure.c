@@ -43,7 +43,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "latt.h"
+#include "common.h"
+#include "config.h"
+#include "explain.h"
+#include "measure.h"
+#include "result.h"
+#include "run.h"
+#include "trace.h"
+#include "tune.h"
+#include "workload.h"
 
 #define MAXEVENTS	256
 #define TICK_MS		100		/* how often a wait looks at the flags */
@@ -116,6 +124,7 @@ struct engine {
 /* One run of the loop: what every step of it needs. */
 struct loop {
 	const struct config *cfg;
+	const struct trace *trace;	/* --breaktrace's */
 	struct engine	*eng;
 	struct result	*res;
 	sample_sink	 sink;
@@ -130,7 +139,7 @@ struct loop {
 };
 
 static void	 run_client(const struct config *, unsigned, int, int,
-		    struct shared *) __attribute__((noreturn));
+		    struct shared *, int) __attribute__((noreturn));
 static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
@@ -144,28 +153,20 @@ static int	 open_loop(struct loop *);
 static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
+static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
 static int	 run_tick(struct loop *);
 static int64_t	 sleep_until(int64_t);
-static int	 check_break(const struct config *, struct result *,
+static int	 check_break(const struct loop *, struct result *,
 		    const struct brk *);
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static uint64_t	 next_random(uint64_t *);
 static int	 read_schedstat(int, int64_t *);
 static int64_t	 now_coarse(void);
-
-int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -183,7 +184,8 @@ fail(struct result *res, enum stop_reason why, const char *what)
  * res->stop and the caller still hands the engine to clients_stop.
  */
 struct engine *
-clients_start(const struct config *cfg, struct result *res)
+clients_start(const struct config *cfg, const struct run *run,
+    struct result *res)
 {
 	struct engine *eng;
 	struct epoll_event ev;
@@ -249,7 +251,8 @@ clients_start(const struct config *cfg, struct result *res)
 			return eng;
 		}
 		if (pid == 0)
-			run_client(cfg, i, req[0], rep[1], eng->sh);
+			run_client(cfg, i, req[0], rep[1], eng->sh,
+			    run->schedstat);
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -330,7 +333,7 @@ wait_ready(struct engine *eng, struct result *res)
  */
 static void
 run_client(const struct config *cfg, unsigned idx, int in, int out,
-    struct shared *sh)
+    struct shared *sh, int schedstat)
 {
 	unsigned char *buf = NULL;
 	size_t len = (size_t)cfg->work_kb * 1024;
@@ -387,7 +390,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	 * say), so that such a wait is never counted, and one read a sample
 	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
 	 */
-	if (cfg->schedstat &&
+	if (schedstat &&
 	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
 	    read_schedstat(ssfd, &before) == -1)
 		before = -1;
@@ -659,14 +662,15 @@ client_died(struct engine *eng, struct result *res, unsigned idx)
  * run ended is in res->stop, what was left unanswered in res->npending.
  */
 int
-measure_run(const struct config *cfg, struct engine *eng, struct result *res,
-    sample_sink sink, tick_hook tick, void *sink_arg)
+measure_run(const struct config *cfg, struct run *run, struct engine *eng,
+    struct result *res, sample_sink sink, tick_hook tick, void *sink_arg)
 {
 	struct loop L;
 	unsigned i;
 
 	memset(&L, 0, sizeof(L));
 	L.cfg = cfg;
+	L.trace = &run->trace;
 	L.eng = eng;
 	L.res = res;
 	L.sink = sink;
@@ -725,7 +729,7 @@ closed_loop(struct loop *L)
 
 	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	while (!check_flags(L->eng, res)) {
-		if (cfg->samples > 0 && res->lat.n >= cfg->samples) {
+		if (cfg->samples > 0 && res->ser[SER_LATENCY].st.n >= cfg->samples) {
 			res->stop = STOP_SAMPLES;
 			break;
 		}
@@ -734,8 +738,8 @@ closed_loop(struct loop *L)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
 		nsend = L->eng->n;
-		if (cfg->samples > 0 && cfg->samples - res->lat.n < nsend)
-			nsend = (unsigned)(cfg->samples - res->lat.n);
+		if (cfg->samples > 0 && cfg->samples - res->ser[SER_LATENCY].st.n < nsend)
+			nsend = (unsigned)(cfg->samples - res->ser[SER_LATENCY].st.n);
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    run_tick(L) == -1)
 			break;
@@ -763,7 +767,7 @@ open_loop(struct loop *L)
 	next = now_ns() + cfg->min_delay + (int64_t)(next_random(&rng) % span);
 	while (!check_flags(L->eng, res)) {
 		if (cfg->samples > 0 &&
-		    res->lat.n + L->outstanding >= cfg->samples) {
+		    res->ser[SER_LATENCY].st.n + L->outstanding >= cfg->samples) {
 			res->stop = STOP_SAMPLES;
 			break;
 		}
@@ -771,7 +775,7 @@ open_loop(struct loop *L)
 			break;
 		nsend = L->eng->n;
 		if (cfg->samples > 0) {
-			left = cfg->samples - res->lat.n - L->outstanding;
+			left = cfg->samples - res->ser[SER_LATENCY].st.n - L->outstanding;
 			if (left < nsend)
 				nsend = (unsigned)left;
 		}
@@ -845,13 +849,12 @@ sleep_to(struct loop *L, int64_t deadline)
 		b.timer = 1;
 		b.latency = woke - deadline;
 		b.when = deadline - res->start;
-		stats_add(&res->timer, b.latency, 0, b.when);
-		if (res->timer_blocks != NULL)
-			blocks_add(res->timer_blocks, res->nrounds, b.latency);
+		series_add(&res->ser[SER_TIMER], b.latency, 0, b.when,
+		    res->nrounds);
 		if (L->sink != NULL && timer_sample(res, &b, L->sink,
 		    L->arg) == -1)
 			return -1;
-		if (check_break(L->cfg, res, &b))
+		if (check_break(L, res, &b))
 			return -1;
 	}
 	return 0;
@@ -974,6 +977,21 @@ collect(struct loop *L, int timeout)
 }
 
 /*
+ * A wake-up into a list of series (the run's, or its class's): its
+ * latency, and the runqueue wait and the rest of it when known.
+ */
+static void
+add_wake(struct series *ser, const struct sample *s, unsigned idx)
+{
+	series_add(&ser[SER_LATENCY], s->latency, idx, s->when, s->round - 1);
+	if (s->rq_wait < 0)
+		return;
+	series_add(&ser[SER_RUNQUEUE], s->rq_wait, idx, s->when, s->round - 1);
+	series_add(&ser[SER_WAKE_PATH], s->latency - s->rq_wait, idx, s->when,
+	    s->round - 1);
+}
+
+/*
  * One reply: checked against what was sent to that client, then a sample
  * (unless priming or in the --warmup).  Returns -1 when the run must end.
  */
@@ -983,7 +1001,6 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	const struct config *cfg = L->cfg;
 	struct result *res = L->res;
 	struct client *c = &L->eng->c[idx];
-	struct class_result *cr;
 	struct sample s;
 	struct brk b;
 
@@ -1023,31 +1040,12 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->susp_dropped++;
 		return 0;
 	}
-	stats_add(&res->lat, s.latency, idx, s.when);
-	if (s.rq_wait >= 0) {
-		stats_add(&res->rq, s.rq_wait, idx, s.when);
-		stats_add(&res->path, s.latency - s.rq_wait, idx, s.when);
-	}
-	if (res->classes != NULL) {
-		cr = &res->classes[cfg->class_of[idx]];
-		stats_add(&cr->lat, s.latency, idx, s.when);
-		if (cr->blocks != NULL)
-			blocks_add(cr->blocks, s.round - 1, s.latency);
-		if (s.rq_wait >= 0) {
-			stats_add(&cr->rq, s.rq_wait, idx, s.when);
-			stats_add(&cr->path, s.latency - s.rq_wait, idx,
-			    s.when);
-		}
-	}
-	if (res->lat_blocks != NULL)
-		blocks_add(res->lat_blocks, s.round - 1, s.latency);
-	if (s.rq_wait >= 0 && res->rq_blocks != NULL) {
-		blocks_add(res->rq_blocks, s.round - 1, s.rq_wait);
-		blocks_add(res->path_blocks, s.round - 1,
-		    s.latency - s.rq_wait);
-	}
-	if (cfg->work_kb > 0)
-		stats_add(&res->work, s.work_ns, idx, s.when);
+	add_wake(res->ser, &s, idx);
+	if (res->classes != NULL)
+		add_wake(res->classes[cfg->class_of[idx]].ser, &s, idx);
+	if (res->ser[SER_WORK].on)
+		series_add(&res->ser[SER_WORK], s.work_ns, idx, s.when,
+		    s.round - 1);
 	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
@@ -1056,7 +1054,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	b.client = idx;
 	b.latency = s.latency;
 	b.when = s.when;
-	return check_break(cfg, res, &b) ? -1 : 0;
+	return check_break(L, res, &b) ? -1 : 0;
 }
 
 /*
@@ -1236,12 +1234,14 @@ timer_sample(struct result *res, const struct brk *b, sample_sink sink,
  * tracing and ends the run.  Returns 1 when it did.
  */
 static int
-check_break(const struct config *cfg, struct result *res, const struct brk *b)
+check_break(const struct loop *L, struct result *res, const struct brk *b)
 {
+	const struct config *cfg = L->cfg;
+
 	if (cfg->breaktrace <= 0 || b->latency <= cfg->breaktrace)
 		return 0;
 	res->brk = *b;
-	if (trace_break(&cfg->trace, b) == -1)
+	if (trace_break(L->trace, b) == -1)
 		res->brk.err = errno;
 	res->stop = STOP_BREAK;
 	return 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * options.c: turns latt's argv into a struct config.  Every number from
- * the user goes through parse_num or parse_scaled; every bad value or
+ * the user goes through parse_num or parse_time (common.c); every bad value or
  * combination is a one-line usage error and exit status 2, before anything
  * runs.  --help lives here too, beside the options it describes.
  */
@@ -18,8 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explain.h"
-#include "latt.h"
+#include "common.h"
+#include "config.h"
+#include "loads.h"
+#include "options.h"
+#include "tune.h"
 
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
@@ -33,21 +36,8 @@
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 
-/* A unit suffix of a number, and what it multiplies by. */
-struct unit {
-	const char	*suffix;
-	long long	 scale;
-};
-
-/* Times: a bare number is in the caller's default unit. */
-static const struct unit time_units[] = {
-	{ "ns", 1 }, { "us", NSEC_PER_USEC }, { "ms", NSEC_PER_MSEC },
-	{ "s", NSEC_PER_SEC }, { "m", 60 * NSEC_PER_SEC }, { "h", HOUR_NS },
-	{ NULL, 0 }
-};
 
 
-static const char *progname = "latt";
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -61,14 +51,10 @@ struct class_arg {
 };
 
 static void	 help(void) __attribute__((noreturn));
-static long long parse_scaled(const char *, const char *, long long,
-		    long long, const struct unit *, long long);
-static const char *show_limit(long long, const struct unit *);
 static void	 parse_cpus(const char *, const char *, int **, unsigned *);
 static void	 parse_policy(const char *, struct config *);
 static void	 parse_limits(char *, struct config *);
 static void	 check_cpu(const char *, int);
-static void	 check_tracefs(struct config *);
 static void	 parse_load(const char *, struct config *);
 static void	 bare_defaults(struct config *, long long *, long long *);
 static int	 policy_by_name(const char *);
@@ -162,10 +148,6 @@ config_parse(int argc, char **argv, struct config *cfg)
 	cfg->parent_policy = -1;
 	cfg->dma_latency = -1;
 	cfg->repeat = 1;
-	cfg->trace.marker_fd = cfg->trace.on_fd = -1;
-	cfg->inst.keeper_fd = -1;
-	cfg->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
-	    0, 0);
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+:c:d:f:l:mn:qs:t:S:vx:hV", longopts,
@@ -180,28 +162,28 @@ config_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case 'f':
 		case 's':
-			min = parse_scaled("min-delay", optarg, 0,
-			    MAX_DELAY_NS, time_units, NSEC_PER_MSEC);
+			min = parse_time("min-delay", optarg, 0,
+			    MAX_DELAY_NS, NSEC_PER_MSEC);
 			break;
 		case 't':
 		case 'S':
-			max = parse_scaled("max-delay", optarg, 0,
-			    MAX_DELAY_NS, time_units, NSEC_PER_MSEC);
+			max = parse_time("max-delay", optarg, 0,
+			    MAX_DELAY_NS, NSEC_PER_MSEC);
 			break;
 		case 'l':
 			parse_load(optarg, cfg);
 			break;
 		case 'd':
-			cfg->duration = parse_scaled("duration", optarg, 1,
-			    MAX_TIME_NS, time_units, NSEC_PER_SEC);
+			cfg->duration = parse_time("duration", optarg, 1,
+			    MAX_TIME_NS, NSEC_PER_SEC);
 			break;
 		case 'n':
 			cfg->samples = parse_num("samples", optarg, 1,
 			    LLONG_MAX);
 			break;
 		case OPT_WARMUP:
-			cfg->warmup = parse_scaled("warmup", optarg, 0,
-			    MAX_TIME_NS, time_units, NSEC_PER_SEC);
+			cfg->warmup = parse_time("warmup", optarg, 0,
+			    MAX_TIME_NS, NSEC_PER_SEC);
 			break;
 		case OPT_SEED:
 			cfg->seed = parse_num("seed", optarg, 0, LLONG_MAX);
@@ -227,8 +209,8 @@ config_parse(int argc, char **argv, struct config *cfg)
 			cfg->mlock = 1;
 			break;
 		case OPT_BREAKTRACE:
-			cfg->breaktrace = parse_scaled("breaktrace", optarg, 1,
-			    HOUR_NS, time_units, NSEC_PER_USEC);
+			cfg->breaktrace = parse_time("breaktrace", optarg, 1,
+			    HOUR_NS, NSEC_PER_USEC);
 			break;
 		case OPT_FAIL_ABOVE:
 			parse_limits(optarg, cfg);
@@ -404,8 +386,6 @@ config_parse(int argc, char **argv, struct config *cfg)
 		usage_error("--json takes its file attached: --json=%s (as "
 		    "given, %s would run as the command)", cfg->cmd[0],
 		    cfg->cmd[0]);
-	if (cfg->breaktrace > 0)
-		check_tracefs(cfg);
 }
 
 /*
@@ -557,19 +537,19 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 		} else if (strcmp(tok, "prio") == 0)
 			ca->prio = parse_num("class prio", eq, 1, 99);
 		else if (strcmp(tok, "slice") == 0)
-			r->slice = parse_scaled("class slice", eq, 1,
-			    NSEC_PER_SEC, time_units, NSEC_PER_USEC);
+			r->slice = parse_time("class slice", eq, 1,
+			    NSEC_PER_SEC, NSEC_PER_USEC);
 		else if (strcmp(tok, "runtime") == 0) {
-			r->runtime = parse_scaled("class runtime", eq, 1,
-			    HOUR_NS, time_units, NSEC_PER_USEC);
+			r->runtime = parse_time("class runtime", eq, 1,
+			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
 		} else if (strcmp(tok, "deadline") == 0) {
-			r->deadline = parse_scaled("class deadline", eq, 1,
-			    HOUR_NS, time_units, NSEC_PER_USEC);
+			r->deadline = parse_time("class deadline", eq, 1,
+			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = ca->deadline_given = 1;
 		} else if (strcmp(tok, "period") == 0) {
-			r->period = parse_scaled("class period", eq, 1,
-			    HOUR_NS, time_units, NSEC_PER_USEC);
+			r->period = parse_time("class period", eq, 1,
+			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
 		} else if (strcmp(tok, "cpus") == 0)
 			parse_cpus("class cpus", eq, &cl->cpus, &cl->ncpus);
@@ -931,164 +911,10 @@ parse_limits(char *arg, struct config *cfg)
 		snprintf(name, sizeof(name), "fail-above %s", tok);
 		cfg->limits[cfg->nlimits].stat = (enum stat_kind)k;
 		cfg->limits[cfg->nlimits].timer = timer;
-		cfg->limits[cfg->nlimits].value = parse_scaled(name, eq + 1, 0,
-		    HOUR_NS, time_units, NSEC_PER_USEC);
+		cfg->limits[cfg->nlimits].value = parse_time(name, eq + 1, 0,
+		    HOUR_NS, NSEC_PER_USEC);
 		cfg->nlimits++;
 	}
-}
-
-/*
- * --breaktrace needs tracefs: found and opened now, so that its absence
- * is a usage error before anything starts.
- */
-static void
-check_tracefs(struct config *cfg)
-{
-	const char *file = NULL;
-
-	if (trace_open(&cfg->trace, &file) == -1) {
-		if (cfg->trace.dir == NULL)
-			usage_error("breaktrace: tracefs is not mounted (mount "
-			    "-t tracefs nodev /sys/kernel/tracing)");
-		usage_error("breaktrace: %s/%s: %s", cfg->trace.dir, file,
-		    strerror(errno));
-	}
-	if (trace_is_on(&cfg->trace) == 0)
-		fprintf(stderr, "%s: breaktrace: %s/tracing_on is 0: nothing "
-		    "is being traced, and the marker will not be recorded\n",
-		    progname, cfg->trace.dir);
-}
-
-/*
- * The one parser for every number from the user: the whole string must be
- * a decimal number within [min, max], else a usage error names the option.
- */
-long long
-parse_num(const char *name, const char *s, long long min, long long max)
-{
-	return parse_scaled(name, s, min, max, NULL, 1);
-}
-
-/*
- * The same with an optional unit suffix from units (a bare number is in
- * dflt); the result, in the smallest unit, is checked against [min, max]
- * without overflowing.  With units, the number may have decimals ("1.5",
- * "0.5s", "200us"), as long as the value is a whole number of the smallest
- * unit; without, it is a whole number as strtoll reads it.
- */
-static long long
-parse_scaled(const char *name, const char *s, long long min, long long max,
-    const struct unit *units, long long dflt)
-{
-	const struct unit *u;
-	unsigned __int128 v = 0, frac = 0, div = 1;
-	long long iv, scale = dflt;
-	const char *p = s;
-	char *end;
-	int ndigits = 0;
-
-	if (*s == '\0')
-		usage_error("%s is empty", name);
-	if (units == NULL) {
-		errno = 0;
-		iv = strtoll(s, &end, 10);
-		if (end == s || *end != '\0')
-			usage_error("%s is not a number: %s", name, s);
-		if (errno == ERANGE || iv > max)
-			usage_error("%s is too large: %s (at most %lld)", name,
-			    s, max);
-		if (iv < min)
-			usage_error("%s is too small: %s (at least %lld)", name,
-			    s, min);
-		return iv;
-	}
-	/* Digits, an optional fraction, an optional unit; nothing else. */
-	for (; *p >= '0' && *p <= '9'; p++, ndigits++)
-		if ((v = v * 10 + (unsigned)(*p - '0')) > (unsigned __int128)
-		    LLONG_MAX)
-			usage_error("%s is too large: %s (at most %s)", name, s,
-			    show_limit(max, units));
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, ndigits++) {
-			if (div > (unsigned __int128)1000000000000000000ULL)
-				usage_error("%s has too many decimals: %s", name,
-				    s);
-			frac = frac * 10 + (unsigned)(*p - '0');
-			div *= 10;
-		}
-	}
-	if (ndigits == 0)
-		usage_error("%s is not a number%s: %s", name,
-		    " with an optional unit (ns, us, ms, s, m, h)", s);
-	if (*p != '\0') {
-		for (u = units; u->suffix != NULL; u++)
-			if (strcmp(p, u->suffix) == 0)
-				break;
-		if (u->suffix == NULL)
-			usage_error("%s is not a number with an optional unit "
-			    "(ns, us, ms, s, m, h): %s", name, s);
-		scale = u->scale;
-	}
-	if (v > (unsigned __int128)max / (unsigned long long)scale + 1)
-		usage_error("%s is too large: %s (at most %s)", name, s,
-		    show_limit(max, units));
-	if (frac * (unsigned long long)scale % div != 0)
-		usage_error("%s is finer than a nanosecond: %s", name, s);
-	v = v * (unsigned long long)scale + frac *
-	    (unsigned long long)scale / div;
-	if (v > (unsigned __int128)max)
-		usage_error("%s is too large: %s (at most %s)", name, s,
-		    show_limit(max, units));
-	if ((long long)v < min)
-		usage_error("%s is too small: %s (at least %s)", name, s,
-		    show_limit(min, units));
-	return (long long)v;
-}
-
-/* A limit of parse_scaled in the largest unit that states it exactly. */
-static const char *
-show_limit(long long v, const struct unit *units)
-{
-	static char buf[48];
-	const struct unit *u, *best = NULL;
-
-	for (u = units; u != NULL && u->suffix != NULL; u++)
-		if (v % u->scale == 0)
-			best = u;
-	if (best == NULL || v == 0)
-		snprintf(buf, sizeof(buf), "%lld", v);
-	else
-		snprintf(buf, sizeof(buf), "%lld%s", v / best->scale,
-		    best->suffix);
-	return buf;
-}
-
-void
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	char *msg, *p;
-
-	/*
-	 * The message quotes what the user typed: control bytes (a newline
-	 * in a value, say) are escaped, so that it stays one line.
-	 */
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
-	va_end(ap);
-	fprintf(stderr, "%s: ", progname);
-	for (p = msg; p != NULL && *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	if (msg == NULL)
-		fputs("usage error", stderr);
-	fputc('\n', stderr);
-	free(msg);
-	exit(EXIT_USAGE);
 }
 
 #define SYNOPSIS \
@@ -1242,4 +1068,16 @@ help(void)
 "          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n",
 	    stdout);
 	exit(EXIT_OK);
+}
+
+void
+config_free(struct config *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		free(cfg->classes[i].cpus);
+	free(cfg->classes);
+	free(cfg->class_of);
+	free(cfg->cpus);
 }

@@ -35,8 +35,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+#include "config.h"
 #include "jsonread.h"
-#include "latt.h"
+#include "loads.h"
+#include "plot.h"
+#include "report.h"
+#include "result.h"
 
 #define W		1000	/* the picture */
 #define H		850
@@ -118,7 +123,7 @@ static void	 no_samples(FILE *, int, int, int, int);
 int
 plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	const struct stats *st = &res->lat, *tm = &res->timer;
+	const struct stats *st = &res->ser[SER_LATENCY].st, *tm = &res->ser[SER_TIMER].st;
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
 
@@ -251,7 +256,7 @@ supported(uint64_t n, double q)
 static void
 draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	const struct stats *st = &res->lat;
+	const struct stats *st = &res->ser[SER_LATENCY].st;
 	struct utsname u;
 	char host[256], date[64], a[32], b[32], *what;
 	time_t t;
@@ -328,7 +333,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	}
-	fprintf(fp, ", %llu timer samples", (unsigned long long)res->timer.n);
+	fprintf(fp, ", %llu timer samples", (unsigned long long)res->ser[SER_TIMER].st.n);
 	if (res->npending > 0)
 		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
@@ -442,7 +447,7 @@ static void
 draw_percentiles(FILE *fp, const struct config *cfg,
     const struct result *res, const struct lax *ax, const int64_t *pct)
 {
-	const struct stats *st = &res->lat;
+	const struct stats *st = &res->ser[SER_LATENCY].st;
 	struct label lab[NQUANTILES + 1];
 	char buf[32], id[32];
 	unsigned c;
@@ -452,8 +457,8 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 
 	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
 	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
-	if (res->timer.n > st->n)
-		umax = ceil(log10(2.0 * (double)res->timer.n) - 1e-9);
+	if (res->ser[SER_TIMER].st.n > st->n)
+		umax = ceil(log10(2.0 * (double)res->ser[SER_TIMER].st.n) - 1e-9);
 	if (umax < 3)
 		umax = 3;
 	fputs("<g id=\"percentiles\">\n", fp);
@@ -492,19 +497,19 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 	    "percentile</text>\n", (A_L + A_R) / 2, A_B + 32);
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
-	if (st->n == 0 && res->timer.n == 0) {
+	if (st->n == 0 && res->ser[SER_TIMER].st.n == 0) {
 		no_samples(fp, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
 		return;
 	}
-	draw_pct_curve(fp, &res->timer, ax, umax, "timer-percentiles",
+	draw_pct_curve(fp, &res->ser[SER_TIMER].st, ax, umax, "timer-percentiles",
 	    TIMER_COLOR, 1.5);
 	/* The runqueue wait's share of each wake-up, below its latency. */
-	draw_pct_curve(fp, &res->rq, ax, umax, "runqueue-percentiles",
+	draw_pct_curve(fp, &res->ser[SER_RUNQUEUE].st, ax, umax, "runqueue-percentiles",
 	    RQ_COLOR, 1.5);
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
-		draw_pct_curve(fp, &res->classes[c].lat, ax, umax, id,
+		draw_pct_curve(fp, &res->classes[c].ser[SER_LATENCY].st, ax, umax, id,
 		    class_colors[c % NCLASS_COLORS], 2.0);
 	}
 	draw_pct_curve(fp, st, ax, umax, "latency-percentiles", LAT_COLOR,
@@ -695,7 +700,7 @@ static void
 draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
     const int64_t *pct)
 {
-	const struct timeline *tl = res->timeline;
+	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct label lab[2];
 	double span, step, t, x, y, xa, xb, unit;
 	char buf[32];
@@ -749,19 +754,19 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
-	draw_series(fp, res->timer_timeline, ax, span, "timer", TIMER_COLOR,
+	draw_series(fp, res->ser[SER_TIMER].tl, ax, span, "timer", TIMER_COLOR,
 	    2);
 	draw_series(fp, tl, ax, span, "samples", LAT_COLOR, 3);
-	if (res->lat.n == 0) {
+	if (res->ser[SER_LATENCY].st.n == 0) {
 		no_samples(fp, B_L, B_R, B_T, B_B);
 		fputs("</g>\n", fp);
 		return;
 	}
 	/* The p99 (when supported) and the maximum, labelled in the gutter. */
 	for (i = 0; i < 2; i++) {
-		int64_t v = i == 0 ? pct[2] : res->lat.max;
+		int64_t v = i == 0 ? pct[2] : res->ser[SER_LATENCY].st.max;
 
-		if (i == 0 && !supported(res->lat.n, 0.99))
+		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
 			continue;
 		y = ylat(ax, (double)v, B_T, B_B);
 		fprintf(fp, "<line class=\"ref\" x1=\"%d\" y1=\"%.1f\" "
@@ -787,7 +792,7 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 static void
 draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 {
-	const struct stats *st = &res->lat;
+	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct hist *h = &st->hist;
 	uint64_t *bins, top = 0;
 	size_t nbins, i, b;
@@ -875,16 +880,16 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 		{ "latt stalled (no samples)", "#f6d7b0", 0 },
 	};
 	int show[sizeof(key) / sizeof(key[0])];
-	int band = res->timeline != NULL &&
-	    res->timeline->npoints != res->timeline->n;
+	int band = res->ser[SER_LATENCY].tl != NULL &&
+	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
 	double x = B_L, w;
 	int y = H - 50;
 	unsigned c;
 	size_t i;
 
-	show[0] = res->lat.n > 0;
-	show[1] = res->timer.n > 0;
-	show[2] = res->rq.n > 0;
+	show[0] = res->ser[SER_LATENCY].st.n > 0;
+	show[1] = res->ser[SER_TIMER].st.n > 0;
+	show[2] = res->ser[SER_RUNQUEUE].st.n > 0;
 	show[3] = show[4] = band;
 	show[5] = res->wl.pid > 0;
 	show[6] = res->nsuspend > 0;

@@ -9,14 +9,20 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "latt.h"
+#include "autopsy.h"
+#include "common.h"
+#include "config.h"
+#include "loads.h"
+#include "report.h"
+#include "result.h"
+#include "tune.h"
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
@@ -26,7 +32,7 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
 static void	 print_timer(FILE *, const struct stats *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_machine(FILE *, const struct result *);
-static void	 print_class(FILE *, const struct config *,
+static void	 print_class(FILE *, const struct result *,
 		    const struct client_class *, const struct class_result *);
 static void	 print_split(FILE *, const struct result *);
 static void	 print_split_rows(FILE *, const char *, const struct stats *,
@@ -51,46 +57,6 @@ static double
 usec(double ns)
 {
 	return ns / NSEC_PER_USEC;
-}
-
-/*
- * A time as people write it: the value in the largest unit (ns, us, ms, s)
- * that keeps it at least 1, with at most digits significant digits (0:
- * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
- * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
- * text, "\xc2\xb5s" in the plot).  Returns buf.
- */
-char *
-fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
-{
-	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
-	const char *unit[] = { "ns", micro, "ms", "s" };
-	double v, a = fabs(ns);
-	int u = 0, intdig, prec;
-
-	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
-		u++;
-	v = ns / scale[u];
-	if (digits <= 0) {
-		/* Exact: nanoseconds are the last digit. */
-		snprintf(buf, len, "%.*f", u * 3, v);
-		if (strchr(buf, '.') != NULL) {
-			char *e = buf + strlen(buf) - 1;
-
-			while (*e == '0')
-				*e-- = '\0';
-			if (*e == '.')
-				*e = '\0';
-		}
-	} else {
-		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
-		prec = digits > intdig ? digits - intdig : 0;
-		if (prec > u * 3)
-			prec = u * 3;
-		snprintf(buf, len, "%.*f", prec, v);
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
-	return buf;
 }
 
 /*
@@ -330,7 +296,7 @@ describe_stop(const struct result *res)
 void
 report_text(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	const struct stats *st = &res->lat;
+	const struct stats *st = &res->ser[SER_LATENCY].st;
 	unsigned i;
 	char a[32];
 
@@ -386,13 +352,13 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 		    (unsigned long long)res->discarded);
 	if (res->stop == STOP_BREAK)
 		print_break(fp, cfg, &res->brk);
-	print_timer(fp, &res->timer);
+	print_timer(fp, &res->ser[SER_TIMER].st);
 	if (cfg->work_kb > 0)
-		print_work(fp, cfg, &res->work);
-	if (cfg->schedstat)
+		print_work(fp, cfg, &res->ser[SER_WORK].st);
+	if (res->ser[SER_RUNQUEUE].on)
 		print_split(fp, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
-		print_class(fp, cfg, &cfg->classes[i], &res->classes[i]);
+		print_class(fp, res, &cfg->classes[i], &res->classes[i]);
 }
 
 /*
@@ -475,10 +441,10 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
  * runqueue-wait split, every label prefixed with the class's name.
  */
 static void
-print_class(FILE *fp, const struct config *cfg, const struct client_class *cl,
+print_class(FILE *fp, const struct result *res, const struct client_class *cl,
     const struct class_result *cr)
 {
-	const struct stats *st = &cr->lat;
+	const struct stats *st = &cr->ser[SER_LATENCY].st;
 	char prefix[CLASS_NAME_MAX + 2], label[CLASS_NAME_MAX + 16];
 
 	snprintf(prefix, sizeof(prefix), "%s ", cl->name);
@@ -504,8 +470,8 @@ print_class(FILE *fp, const struct config *cfg, const struct client_class *cl,
 	if (st->n > 0)
 		row(fp, LABEL("worst at"), "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
-	if (cfg->schedstat)
-		print_split_rows(fp, prefix, &cr->rq, &cr->path);
+	if (res->ser[SER_RUNQUEUE].on)
+		print_split_rows(fp, prefix, &cr->ser[SER_RUNQUEUE].st, &cr->ser[SER_WAKE_PATH].st);
 #undef LABEL
 }
 
@@ -628,7 +594,7 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
-		st = l->timer ? &res->timer : &res->lat;
+		st = l->timer ? &res->ser[SER_TIMER].st : &res->ser[SER_LATENCY].st;
 		snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
 		    stats_kind_name(l->stat));
 		if (stats_kind_q(l->stat) > 0)
@@ -718,7 +684,7 @@ group_of(int64_t v)
 void
 report_histogram(FILE *fp, const struct result *res, int width)
 {
-	const struct hist *h = &res->lat.hist;
+	const struct hist *h = &res->ser[SER_LATENCY].st.hist;
 	uint64_t groups[HIST_MAX_BITS], cum = 0, top = 0, c;
 	unsigned g, lo = HIST_MAX_BITS, hi = 0;
 	int barw, len, k;
@@ -796,17 +762,17 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	int64_t p99;
 	int n;
 
-	stats_percentiles(&res->lat, q99, &p99, 1);
+	stats_percentiles(&res->ser[SER_LATENCY].st, q99, &p99, 1);
 	if (cfg->ncmd > 0)
 		what = res->wl.reaped ? "workload ended" : "workload running";
 	else
 		what = res->wl.nload > 0 ? "loads running" : "no load";
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
-	    NSEC_PER_SEC, (unsigned long long)res->lat.n,
-	    res->lat.n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
+	    NSEC_PER_SEC, (unsigned long long)res->ser[SER_LATENCY].st.n,
+	    res->ser[SER_LATENCY].st.n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
 	    3, "us") : "-",
-	    res->lat.n > 0 ? fmt_time(b, sizeof(b), res->lat.max, 3, "us") :
+	    res->ser[SER_LATENCY].st.n > 0 ? fmt_time(b, sizeof(b), res->ser[SER_LATENCY].st.max, 3, "us") :
 	    "-", what);
 	if (width < 2)
 		width = 2;
@@ -897,8 +863,8 @@ print_split(FILE *fp, const struct result *res)
 {
 	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
 	    "delay):\n");
-	row(fp, "split samples", "%12llu", (unsigned long long)res->rq.n);
-	print_split_rows(fp, "", &res->rq, &res->path);
+	row(fp, "split samples", "%12llu", (unsigned long long)res->ser[SER_RUNQUEUE].st.n);
+	print_split_rows(fp, "", &res->ser[SER_RUNQUEUE].st, &res->ser[SER_WAKE_PATH].st);
 }
 
 /*
@@ -931,4 +897,110 @@ print_split_rows(FILE *fp, const char *prefix, const struct stats *rq,
 				row(fp, label, "%12s", "-");
 		}
 	}
+}
+
+/*
+ * Says on stderr, in one line, why the run failed, and returns the exit
+ * status.  A runtime failure outranks a failed workload.
+ */
+int
+report_failure(const struct config *cfg, const struct result *res)
+{
+	int st = res->dead_status;
+
+	switch (res->stop) {
+	case STOP_ERROR:
+		if (res->dead_pid == 0)
+			break;
+		/* A client could not take its CPU, policy or memory lock. */
+		lwarnc(res->fail_errno, "client %u (pid %d): %s",
+		    res->dead_client, (int)res->dead_pid, res->fail_what);
+		return EXIT_RUNTIME;
+	default:
+		break;
+	}
+	switch (res->stop) {
+	case STOP_CLIENT:
+		if (st == -1)
+			lwarnx("client %u (pid %d) hung up", res->dead_client,
+			    (int)res->dead_pid);
+		else if (WIFSIGNALED(st))
+			lwarnx("client %u (pid %d) was killed by signal %d "
+			    "(%s)", res->dead_client, (int)res->dead_pid,
+			    WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else
+			lwarnx("client %u (pid %d) exited with status %d",
+			    res->dead_client, (int)res->dead_pid,
+			    WEXITSTATUS(st));
+		return EXIT_RUNTIME;
+	case STOP_SINK:
+		if (cfg->log_path != NULL)
+			lwarnx("cannot write the log %s: %s (the run ended "
+			    "there)", cfg->log_path, strerror(res->fail_errno));
+		else
+			lwarnx("cannot write -v lines to stderr: %s (the run "
+			    "ended there)", strerror(res->fail_errno));
+		return EXIT_RUNTIME;
+	case STOP_ERROR:
+		if (res->fail_errno == EAGAIN &&
+		    strcmp(res->fail_what, "fork") == 0)
+			lwarnx("fork: %s (the process limit, ulimit -u, is "
+			    "too low for the clients asked for)",
+			    strerror(res->fail_errno));
+		else if (res->fail_errno == EMFILE || res->fail_errno == ENFILE)
+			lwarnx("%s: %s (raise the open files limit, ulimit -n)",
+			    res->fail_what, strerror(res->fail_errno));
+		else
+			lwarnc(res->fail_errno, "%s", res->fail_what);
+		return EXIT_RUNTIME;
+	default:
+		break;
+	}
+	if (res->wl_stopsig != 0) {
+		lwarnx("the workload was stopped by SIG%s from outside latt, "
+		    "%.3f s into the run: the run ended there",
+		    sigabbrev_np(res->wl_stopsig) != NULL ?
+		    sigabbrev_np(res->wl_stopsig) : "?",
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		return EXIT_WORKLOAD;
+	}
+	if (workload_failed(&res->wl)) {
+		if (res->wl.exec_errno)
+			lwarnc(res->wl.exec_errno, "cannot run the workload");
+		else if (WIFEXITED(res->wl.status))
+			lwarnx("the workload exited with status %d",
+			    WEXITSTATUS(res->wl.status));
+		else
+			lwarnx("the workload was killed by signal %d (%s)",
+			    WTERMSIG(res->wl.status),
+			    strsignal(WTERMSIG(res->wl.status)));
+		return EXIT_WORKLOAD;
+	}
+	return EXIT_OK;
+}
+
+/* Says on stderr that --breaktrace ended the run, and where to look. */
+void
+report_break(const char *trace_dir, const struct brk *b)
+{
+	char who[32], late[32];
+
+	if (b->timer)
+		snprintf(who, sizeof(who), "the timer");
+	else
+		snprintf(who, sizeof(who), "client %u", b->client);
+	fmt_time(late, sizeof(late), (double)b->latency, 0, "us");
+	/* The kernel's answer to a marker while its ring buffer is off. */
+	if (b->err == EBADF)
+		lwarnx("breaktrace: %s woke %s late, %.6f s into the run; "
+		    "tracing was off (%s/tracing_on 0): no marker recorded",
+		    who, late, (double)b->when / NSEC_PER_SEC, trace_dir);
+	else if (b->err != 0)
+		lwarnc(b->err, "breaktrace: %s woke %s late, %.6f s into the "
+		    "run; writing %s failed", who, late,
+		    (double)b->when / NSEC_PER_SEC, trace_dir);
+	else
+		lwarnx("breaktrace: %s woke %s late, %.6f s into the run; "
+		    "tracing stopped, marker in %s/trace", who, late,
+		    (double)b->when / NSEC_PER_SEC, trace_dir);
 }

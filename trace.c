@@ -4,7 +4,8 @@
  * trace_marker and tracing_on before the run (so that a missing or
  * read-only tracefs is known before anything starts), and when a latency
  * breaks the limit writes a marker naming it and stops tracing.  The
- * measurement loop calls trace_break; nothing here prints.
+ * measurement loop calls trace_break, which never prints; trace_prepare,
+ * before the run, turns a missing tracefs into a usage error.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -17,16 +18,41 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "latt.h"
+#include "common.h"
+#include "result.h"
+#include "trace.h"
 
+static int	 trace_open(struct trace *, const char **);
+static int	 trace_is_on(const struct trace *);
 static int	 open_in(const char *, const char *, int);
+
+/*
+ * --breaktrace needs tracefs: found and opened now, so that its absence
+ * is a usage error before anything starts.
+ */
+void
+trace_prepare(struct trace *tr)
+{
+	const char *file = NULL;
+
+	if (trace_open(tr, &file) == -1) {
+		if (tr->dir == NULL)
+			usage_error("breaktrace: tracefs is not mounted (mount "
+			    "-t tracefs nodev /sys/kernel/tracing)");
+		usage_error("breaktrace: %s/%s: %s", tr->dir, file,
+		    strerror(errno));
+	}
+	if (trace_is_on(tr) == 0)
+		lwarnx("breaktrace: %s/tracing_on is 0: nothing is being "
+		    "traced, and the marker will not be recorded", tr->dir);
+}
 
 /*
  * Finds tracefs and opens its two files for writing.  Returns 0; -1 with
  * errno ENOENT when no tracefs is mounted (tr->dir NULL); -1 with errno set
  * when a file could not be opened (tr->dir set, and *file naming it).
  */
-int
+static int
 trace_open(struct trace *tr, const char **file)
 {
 	tr->marker_fd = tr->on_fd = -1;
@@ -44,7 +70,7 @@ trace_open(struct trace *tr, const char **file)
 }
 
 /* Whether tracing is on now: 1, 0, or -1 when tracing_on cannot be read. */
-int
+static int
 trace_is_on(const struct trace *tr)
 {
 	char c;

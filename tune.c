@@ -31,7 +31,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "latt.h"
+#include "common.h"
+#include "config.h"
+#include "result.h"
+#include "run.h"
+#include "tune.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -126,13 +130,13 @@ tune_check(const struct config *cfg)
 	    i == cfg->nclasses) && cfg->parent_policy == -1)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
-		fprintf(stderr, "latt: pipe: %s\n", strerror(errno));
+		lwarn("pipe");
 		return -1;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
-		fprintf(stderr, "latt: fork: %s\n", strerror(errno));
+		lwarn("fork");
 		close(fd[0]);
 		close(fd[1]);
 		return -1;
@@ -155,13 +159,13 @@ tune_check(const struct config *cfg)
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
 	if (got != sizeof(r)) {
-		fprintf(stderr, "latt: the scheduling probe died\n");
+		lwarnx("the scheduling probe died");
 		return -1;
 	}
 	if (r.err == 0)
 		return 0;
 	r.msg[sizeof(r.msg) - 1] = '\0';
-	fprintf(stderr, "latt: %s\n", r.msg);
+	lwarnx("%s", r.msg);
 	return -1;
 }
 
@@ -296,17 +300,20 @@ probe_thread(void *arg)
  * Returns 0, or -1 after saying why on stderr.
  */
 int
-tune_parent(const struct config *cfg)
+tune_parent(const struct config *cfg, struct run *run)
 {
 	volatile char stack[PREFAULT_STACK];
 
+	/* What the workload is to get back: latt's own is 1 ns. */
+	run->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
+	    0, 0);
 	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == -1)
-		fprintf(stderr, "latt: prctl PR_SET_TIMERSLACK: %s "
-		    "(sleeps may be rounded up)\n", strerror(errno));
+		lwarnx("prctl PR_SET_TIMERSLACK: %s (sleeps may be rounded up)",
+		    strerror(errno));
 	if (!cfg->mlock)
 		return 0;
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) == -1) {
-		fprintf(stderr, "latt: mlockall: %s (%s)\n", strerror(errno),
+		lwarnx("mlockall: %s (%s)", strerror(errno),
 		    errno == ENOMEM || errno == EPERM ? "RLIMIT_MEMLOCK, "
 		    "ulimit -l, is too low, or CAP_IPC_LOCK is missing" :
 		    "--mlock");
@@ -372,14 +379,14 @@ tune_dma_open(const struct config *cfg)
 	if (cfg->dma_latency < 0)
 		return -2;
 	if ((fd = open(DMA_PATH, O_WRONLY | O_CLOEXEC)) == -1) {
-		fprintf(stderr, "latt: %s: %s (--dma-latency%s)\n", DMA_PATH,
-		    strerror(errno), errno == EACCES || errno == EPERM ?
+		lwarnx("%s: %s (--dma-latency%s)", DMA_PATH, strerror(errno),
+		    errno == EACCES || errno == EPERM ?
 		    " needs root" : "");
 		return -1;
 	}
 	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
-		fprintf(stderr, "latt: %s: write: %s (--dma-latency)\n",
-		    DMA_PATH, strerror(errno));
+		lwarnx("%s: write: %s (--dma-latency)", DMA_PATH,
+		    strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -476,9 +483,9 @@ tune_policy_name(int policy)
 
 /* In the workload, before exec: the timer slack latt inherited. */
 void
-tune_workload(const struct config *cfg)
+tune_workload(unsigned long slack)
 {
-	prctl(PR_SET_TIMERSLACK, cfg->inherited_slack, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 }
 
 /* Touches every page of a stack buffer, so that it is mapped (and locked). */
@@ -754,21 +761,6 @@ has_cap_sys_nice(void)
 	return yes;
 }
 
-/* The number a one-number file (/proc, sysfs) holds, or -1. */
-long long
-file_ll(const char *path)
-{
-	long long v;
-	FILE *fp;
-	int k;
-
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	k = fscanf(fp, "%lld", &v);
-	fclose(fp);
-	return k == 1 ? v : -1;
-}
-
 /*
  * cpu.rt_runtime_us of latt's cgroup under the cgroup v1 cpu controller
  * (RT group scheduling), or -1 when there is none.
@@ -807,218 +799,16 @@ cgroup_rt_runtime(void)
 }
 
 /*
- * A small text file whole, without its trailing newline; NULL when it
- * cannot be read or is empty.
+ * latt's own slice as sched_getattr reports it, when it is a fair task (a
+ * fair task without a slice of its own has the base slice), or -1.
  */
-char *
-file_text(const char *path)
+int64_t
+tune_own_slice(void)
 {
-	FILE *fp;
-	char *buf;
-	size_t n;
-
-	if ((fp = fopen(path, "re")) == NULL)
-		return NULL;
-	if ((buf = malloc(SMALL_TEXT_MAX)) == NULL) {
-		fclose(fp);
-		return NULL;
-	}
-	n = fread(buf, 1, SMALL_TEXT_MAX - 1, fp);
-	fclose(fp);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
-	    buf[n - 1] == '\0'))
-		n--;
-	if (n == 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
-/*
- * The preemption model: debugfs's sched/preempt marks the dynamic model in
- * use with parentheses, as in "none voluntary (full) lazy"; without it the
- * kernel version string says PREEMPT_RT, PREEMPT_DYNAMIC or PREEMPT, and a
- * preempt= on the kernel's command line names a dynamic kernel's mode.
- */
-static char *
-preemption_model(const struct utsname *u)
-{
-	char *s, *open, *close, *out = NULL, *cmd, *p;
-	const char *v;
-
-	if ((s = file_text("/sys/kernel/debug/sched/preempt")) != NULL) {
-		open = strchr(s, '(');
-		close = open != NULL ? strchr(open, ')') : NULL;
-		if (open != NULL && close != NULL) {
-			*close = '\0';
-			if (asprintf(&out, "dynamic (%s)", open + 1) == -1)
-				out = NULL;
-			free(s);
-			return out;
-		}
-		free(s);
-	}
-	if (u == NULL)
-		return NULL;
-	if (strstr(u->version, "PREEMPT_RT") != NULL)
-		return strdup("rt");
-	if (strstr(u->version, "PREEMPT_DYNAMIC") != NULL) {
-		cmd = file_text("/proc/cmdline");
-		for (p = cmd; p != NULL && (p = strstr(p, "preempt=")) != NULL;
-		    p += 8)
-			if (p == cmd || p[-1] == ' ') {
-				p[8 + strcspn(p + 8, " ")] = '\0';
-				if (asprintf(&out, "dynamic (%s, from the "
-				    "command line)", p + 8) == -1)
-					out = NULL;
-				break;
-			}
-		free(cmd);
-		return out != NULL ? out : strdup("dynamic");
-	}
-	if (strstr(u->version, "PREEMPT_LAZY") != NULL)
-		return strdup("lazy");
-	for (v = u->version; (v = strstr(v, "PREEMPT")) != NULL; v += 7)
-		if (v[7] == ' ' || v[7] == '\0')
-			return strdup("full");
-	return strdup("none or voluntary");
-}
-
-/*
- * The scheduler in use: the fair class (EEVDF since Linux 6.6), sched_ext's
- * state and loaded scheduler where /sys/kernel/sched_ext exists, the
- * preemption mode, and the EEVDF knobs that can be read: the base slice
- * from debugfs, or else as sched_getattr reports latt's own slice (a fair
- * task without a slice of its own has the base slice), and debugfs's
- * sched/features.  What cannot be read stays NULL or -1.
- */
-void
-sched_info_read(struct sched_info *si)
-{
-	struct utsname u, *up = NULL;
 	struct attr a;
-	struct stat sb;
-	char *s;
-	int major = 0, minor = 0;
 
-	memset(si, 0, sizeof(*si));
-	si->base_slice = -1;
-	si->autogroup = -1;
-	if (uname(&u) == 0) {
-		up = &u;
-		if (sscanf(u.release, "%d.%d", &major, &minor) == 2)
-			si->fair = major > 6 || (major == 6 && minor >= 6) ?
-			    "EEVDF" : "CFS";
-	}
-	si->ext_present = stat("/sys/kernel/sched_ext", &sb) == 0;
-	if (si->ext_present) {
-		si->ext_state = file_text("/sys/kernel/sched_ext/state");
-		si->ext_ops = file_text("/sys/kernel/sched_ext/root/ops");
-	}
-	si->preemption = preemption_model(up);
-	if ((s = file_text("/sys/kernel/debug/sched/base_slice_ns")) != NULL) {
-		si->base_slice = strtoll(s, NULL, 10);
-		si->base_slice_debugfs = 1;
-		free(s);
-	} else if (sys_sched_getattr(&a) == 0 &&
-	    fair_policy((int)a.sched_policy) && a.sched_runtime > 0)
-		si->base_slice = (int64_t)a.sched_runtime;
-	si->features = file_text("/sys/kernel/debug/sched/features");
-	si->autogroup = (int)file_ll("/proc/sys/kernel/sched_autogroup_enabled");
-}
-
-void
-sched_info_free(struct sched_info *si)
-{
-	free(si->ext_state);
-	free(si->ext_ops);
-	free(si->preemption);
-	free(si->features);
-	si->ext_state = si->ext_ops = si->preemption = si->features = NULL;
-}
-
-/*
- * The cpufreq governors of the CPUs, each once in the order first seen
- * ("performance" or "schedutil,performance"); NULL without cpufreq.
- */
-static char *
-cpufreq_governors(void)
-{
-	char path[96], *g, *out = NULL, *n;
-	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
-		    "cpufreq/scaling_governor", cpu);
-		if ((g = file_text(path)) == NULL)
-			continue;
-		if (out == NULL)
-			out = g;
-		else {
-			if (strstr(out, g) == NULL &&
-			    asprintf(&n, "%s,%s", out, g) != -1) {
-				free(out);
-				out = n;
-			}
-			free(g);
-		}
-	}
-	return out;
-}
-
-/* Reads what of the machine can change under a run (struct machine). */
-void
-machine_read(struct machine *m)
-{
-	m->clocksource = file_text("/sys/devices/system/clocksource/"
-	    "clocksource0/current_clocksource");
-	m->governor = cpufreq_governors();
-	m->smt = file_text("/sys/devices/system/cpu/smt/control");
-}
-
-void
-machine_copy(struct machine *to, const struct machine *from)
-{
-	to->clocksource = from->clocksource != NULL ?
-	    strdup(from->clocksource) : NULL;
-	to->governor = from->governor != NULL ? strdup(from->governor) : NULL;
-	to->smt = from->smt != NULL ? strdup(from->smt) : NULL;
-}
-
-void
-machine_free(struct machine *m)
-{
-	free(m->clocksource);
-	free(m->governor);
-	free(m->smt);
-	m->clocksource = m->governor = m->smt = NULL;
-}
-
-/*
- * The *i-th (from 0, advanced) setting that differs between a run's start
- * and its end: returns its name ("clocksource", "cpufreq governor", "smt")
- * and sets *was and *now ("none" for a setting that came or went), or
- * returns NULL when no further one differs.
- */
-const char *
-machine_changed(const struct machine *a, const struct machine *b,
-    const char **was, const char **now, unsigned *i)
-{
-	const char *names[] = { "clocksource", "cpufreq governor", "smt" };
-	const char *va[] = { a->clocksource, a->governor, a->smt };
-	const char *vb[] = { b->clocksource, b->governor, b->smt };
-
-	for (; *i < 3; (*i)++) {
-		if (va[*i] == NULL && vb[*i] == NULL)
-			continue;
-		if (va[*i] != NULL && vb[*i] != NULL &&
-		    strcmp(va[*i], vb[*i]) == 0)
-			continue;
-		*was = va[*i] != NULL ? va[*i] : "none";
-		*now = vb[*i] != NULL ? vb[*i] : "none";
-		return names[(*i)++];
-	}
-	return NULL;
+	if (sys_sched_getattr(&a) == 0 && fair_policy((int)a.sched_policy) &&
+	    a.sched_runtime > 0)
+		return (int64_t)a.sched_runtime;
+	return -1;
 }

@@ -45,13 +45,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "latt.h"
+#include "common.h"
+#include "config.h"
+#include "loads.h"
+#include "run.h"
+#include "tune.h"
+#include "workload.h"
 
 #define GRACE_NS	(1 * NSEC_PER_SEC)
 #define LOAD_REAP_NS	(5 * NSEC_PER_SEC)
 
-static int	 start_command(const struct config *, struct workload *);
-static void	 run_workload(const struct config *, int, int)
+static int	 start_command(const struct config *, unsigned long,
+		    struct workload *);
+static void	 run_workload(const struct config *, unsigned long, int, int)
 		    __attribute__((noreturn));
 static int	 job_terminal(void);
 static int	 job_foreground(const struct workload *);
@@ -71,7 +77,8 @@ static void	 close_from(unsigned);
  * be started; whatever did start is still ended by workload_stop.
  */
 int
-workload_start(const struct config *cfg, struct workload *wl)
+workload_start(const struct config *cfg, const struct run *run,
+    struct workload *wl)
 {
 	memset(wl, 0, sizeof(*wl));
 	wl->tty = job_terminal();
@@ -79,7 +86,7 @@ workload_start(const struct config *cfg, struct workload *wl)
 		return -1;
 	if (cfg->ncmd == 0)
 		return 0;
-	return start_command(cfg, wl);
+	return start_command(cfg, run->inherited_slack, wl);
 }
 
 /* Ends the loads and the command, and reaps them all. */
@@ -201,7 +208,8 @@ signal_loads(const struct workload *wl, int sig)
  * reaped at once and its errno kept in wl->exec_errno.
  */
 static int
-start_command(const struct config *cfg, struct workload *wl)
+start_command(const struct config *cfg, unsigned long slack,
+    struct workload *wl)
 {
 	int ep[2], e, st, handover;
 	ssize_t n;
@@ -222,7 +230,7 @@ start_command(const struct config *cfg, struct workload *wl)
 	}
 	if (pid == 0) {
 		close(ep[0]);
-		run_workload(cfg, ep[1], handover ? wl->tty : -1);
+		run_workload(cfg, slack, ep[1], handover ? wl->tty : -1);
 	}
 	/* Both sides set the group, so neither can race the other. */
 	setpgid(pid, pid);
@@ -246,7 +254,8 @@ start_command(const struct config *cfg, struct workload *wl)
 }
 
 static void
-run_workload(const struct config *cfg, int errfd, int tty)
+run_workload(const struct config *cfg, unsigned long slack, int errfd,
+    int tty)
 {
 	static const int deflt[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
 	    SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU };
@@ -266,7 +275,7 @@ run_workload(const struct config *cfg, int errfd, int tty)
 		sigaction(deflt[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	tune_workload(cfg);
+	tune_workload(slack);
 	/* A machine-readable stdout is never mixed with the workload's. */
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);

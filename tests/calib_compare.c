@@ -51,16 +51,6 @@
 #define P_STALL		0.003
 #define SHIFT		1.2
 
-/* compare.c's gate parser uses options.c's parse_num; never reached here. */
-long long	parse_num(const char *, const char *, long long, long long);
-
-long long
-parse_num(const char *name, const char *s, long long min, long long max)
-{
-	(void)name, (void)s, (void)min, (void)max;
-	abort();
-}
-
 static uint64_t rng = 0x9d2c5680a5a5a5a5ULL;
 
 static uint64_t

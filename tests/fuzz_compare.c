@@ -20,16 +20,6 @@
 
 #define FNAME	"mutant.json"
 
-/* compare.c's gate parser uses latt.c's parse_num; never reached here. */
-long long	parse_num(const char *, const char *, long long, long long);
-
-long long
-parse_num(const char *name, const char *s, long long min, long long max)
-{
-	(void)name, (void)s, (void)min, (void)max;
-	abort();
-}
-
 static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t

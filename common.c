@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.c: what every room uses (common.h): the clocks, the bounded
+ * parser of numbers, the one-line error messages, small file readers and
+ * the signal flags.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+
+#define HOUR_NS		(3600 * NSEC_PER_SEC)
+#define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
+
+/* A unit suffix of a number, and what it multiplies by. */
+struct unit {
+	const char	*suffix;
+	long long	 scale;
+};
+
+/* Times: a bare number is in the caller's default unit. */
+static const struct unit time_units[] = {
+	{ "ns", 1 }, { "us", NSEC_PER_USEC }, { "ms", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC }, { "m", 60 * NSEC_PER_SEC }, { "h", HOUR_NS },
+	{ NULL, 0 }
+};
+
+static const char progname[] = "latt";
+
+volatile sig_atomic_t got_stop;
+volatile sig_atomic_t got_child;
+volatile sig_atomic_t got_tstp;
+
+static long long parse_scaled(const char *, const char *, long long,
+		    long long, const struct unit *, long long);
+static const char *show_limit(long long, const struct unit *);
+static void	 vsay(int, const char *, va_list);
+
+int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+long long
+parse_num(const char *name, const char *s, long long min, long long max)
+{
+	return parse_scaled(name, s, min, max, NULL, 1);
+}
+
+long long
+parse_time(const char *name, const char *s, long long min, long long max,
+    long long dflt)
+{
+	return parse_scaled(name, s, min, max, time_units, dflt);
+}
+
+/*
+ * The same with an optional unit suffix from units (a bare number is in
+ * dflt); the result, in the smallest unit, is checked against [min, max]
+ * without overflowing.  With units, the number may have decimals ("1.5",
+ * "0.5s", "200us"), as long as the value is a whole number of the smallest
+ * unit; without, it is a whole number as strtoll reads it.
+ */
+static long long
+parse_scaled(const char *name, const char *s, long long min, long long max,
+    const struct unit *units, long long dflt)
+{
+	const struct unit *u;
+	unsigned __int128 v = 0, frac = 0, div = 1;
+	long long iv, scale = dflt;
+	const char *p = s;
+	char *end;
+	int ndigits = 0;
+
+	if (*s == '\0')
+		usage_error("%s is empty", name);
+	if (units == NULL) {
+		errno = 0;
+		iv = strtoll(s, &end, 10);
+		if (end == s || *end != '\0')
+			usage_error("%s is not a number: %s", name, s);
+		if (errno == ERANGE || iv > max)
+			usage_error("%s is too large: %s (at most %lld)", name,
+			    s, max);
+		if (iv < min)
+			usage_error("%s is too small: %s (at least %lld)", name,
+			    s, min);
+		return iv;
+	}
+	/* Digits, an optional fraction, an optional unit; nothing else. */
+	for (; *p >= '0' && *p <= '9'; p++, ndigits++)
+		if ((v = v * 10 + (unsigned)(*p - '0')) > (unsigned __int128)
+		    LLONG_MAX)
+			usage_error("%s is too large: %s (at most %s)", name, s,
+			    show_limit(max, units));
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, ndigits++) {
+			if (div > (unsigned __int128)1000000000000000000ULL)
+				usage_error("%s has too many decimals: %s", name,
+				    s);
+			frac = frac * 10 + (unsigned)(*p - '0');
+			div *= 10;
+		}
+	}
+	if (ndigits == 0)
+		usage_error("%s is not a number%s: %s", name,
+		    " with an optional unit (ns, us, ms, s, m, h)", s);
+	if (*p != '\0') {
+		for (u = units; u->suffix != NULL; u++)
+			if (strcmp(p, u->suffix) == 0)
+				break;
+		if (u->suffix == NULL)
+			usage_error("%s is not a number with an optional unit "
+			    "(ns, us, ms, s, m, h): %s", name, s);
+		scale = u->scale;
+	}
+	if (v > (unsigned __int128)max / (unsigned long long)scale + 1)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if (frac * (unsigned long long)scale % div != 0)
+		usage_error("%s is finer than a nanosecond: %s", name, s);
+	v = v * (unsigned long long)scale + frac *
+	    (unsigned long long)scale / div;
+	if (v > (unsigned __int128)max)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if ((long long)v < min)
+		usage_error("%s is too small: %s (at least %s)", name, s,
+		    show_limit(min, units));
+	return (long long)v;
+}
+
+/* A limit of parse_scaled in the largest unit that states it exactly. */
+static const char *
+show_limit(long long v, const struct unit *units)
+{
+	static char buf[48];
+	const struct unit *u, *best = NULL;
+
+	for (u = units; u != NULL && u->suffix != NULL; u++)
+		if (v % u->scale == 0)
+			best = u;
+	if (best == NULL || v == 0)
+		snprintf(buf, sizeof(buf), "%lld", v);
+	else
+		snprintf(buf, sizeof(buf), "%lld%s", v / best->scale,
+		    best->suffix);
+	return buf;
+}
+
+/*
+ * The message, then ": " and strerror(err) unless err is 0.  The message
+ * quotes what the user typed: control bytes (a newline in a value, say)
+ * are escaped, so that it stays one line.
+ */
+static void
+vsay(int err, const char *fmt, va_list ap)
+{
+	char *msg, *p;
+
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	fprintf(stderr, "%s: ", progname);
+	for (p = msg; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, stderr);
+	}
+	if (msg == NULL)
+		fputs(fmt, stderr);
+	if (err != 0)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+	free(msg);
+}
+
+void
+lwarnc(int err, const char *fmt, ...)
+{
+	va_list ap;
+	int saved = errno;
+
+	va_start(ap, fmt);
+	vsay(err, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(0, fmt, ap);
+	va_end(ap);
+	exit(EXIT_USAGE);
+}
+
+long long
+file_ll(const char *path)
+{
+	long long v;
+	FILE *fp;
+	int k;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	k = fscanf(fp, "%lld", &v);
+	fclose(fp);
+	return k == 1 ? v : -1;
+}
+
+char *
+file_text(const char *path)
+{
+	FILE *fp;
+	char *buf;
+	size_t n;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return NULL;
+	if ((buf = malloc(SMALL_TEXT_MAX)) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	n = fread(buf, 1, SMALL_TEXT_MAX - 1, fp);
+	fclose(fp);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+	    buf[n - 1] == '\0'))
+		n--;
+	if (n == 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * A time as people write it: the value in the largest unit (ns, us, ms, s)
+ * that keeps it at least 1, with at most digits significant digits (0:
+ * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
+ * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
+ * text, "\xc2\xb5s" in the plot).  Returns buf.
+ */
+char *
+fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
+{
+	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+	const char *unit[] = { "ns", micro, "ms", "s" };
+	double v, a = fabs(ns);
+	int u = 0, intdig, prec;
+
+	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
+		u++;
+	v = ns / scale[u];
+	if (digits <= 0) {
+		/* Exact: nanoseconds are the last digit. */
+		snprintf(buf, len, "%.*f", u * 3, v);
+		if (strchr(buf, '.') != NULL) {
+			char *e = buf + strlen(buf) - 1;
+
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+		}
+	} else {
+		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
+		prec = digits > intdig ? digits - intdig : 0;
+		if (prec > u * 3)
+			prec = u * 3;
+		snprintf(buf, len, "%.*f", prec, v);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
+	return buf;
+}

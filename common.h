@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.h: the little that every room of latt uses, and nothing more:
+ * the exit statuses, the monotonic clock, the one bounded parser of
+ * numbers from the user, one-line error messages, small /proc and sysfs
+ * readers, and the flags that the signal handlers set.  It includes no
+ * other header of latt's, so that any room may include it.
+ */
+#ifndef COMMON_H
+#define COMMON_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LATT_VERSION	"1.0"
+
+/* Exit statuses, as documented in latt.1 and README.md. */
+#define EXIT_OK		0
+#define EXIT_RUNTIME	1	/* fork, pipe, a client died, a write failed */
+#define EXIT_USAGE	2
+#define EXIT_THRESHOLD	3	/* a --fail-above limit was exceeded */
+#define EXIT_WORKLOAD	4	/* the workload failed; summary printed */
+
+#define NSEC_PER_SEC	1000000000LL
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_USEC	1000LL
+
+/*
+ * Flags set by latt.c's signal handlers and acted on by the loops that
+ * wait (measure.c, workload.c): a handler does nothing else.
+ */
+extern volatile sig_atomic_t got_stop;		/* signal number, or 0 */
+extern volatile sig_atomic_t got_child;
+extern volatile sig_atomic_t got_tstp;		/* SIGTSTP: suspend the run */
+
+/* CLOCK_MONOTONIC in ns: every time latt measures.  */
+int64_t	 now_ns(void);
+/* CLOCK_REALTIME in ns: only for the date a report gives.  */
+int64_t	 wall_ns(void);
+
+/*
+ * The one parser of every number from the user: the whole string, decimal,
+ * within [min, max]; anything else is a usage error naming the option
+ * (`latt: clients is too large: 99999999 (at most 1000000)`).  parse_time
+ * takes an optional unit (ns, us, ms, s, m, h; a bare number is in dflt ns)
+ * and decimals that come to a whole number of ns; it returns ns.
+ */
+long long parse_num(const char *name, const char *s, long long min,
+	    long long max);
+long long parse_time(const char *name, const char *s, long long min,
+	    long long max, long long dflt);
+
+/*
+ * One-line messages on stderr, err(3)-style: "latt: " and the message;
+ * lwarn adds ": " and strerror(errno), lwarnc the same for the errno given
+ * (none when it is 0); errno is left as it was.
+ * usage_error escapes the control bytes of what it quotes (the line stays
+ * one line) and exits with EXIT_USAGE.
+ */
+void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
+#define	 lwarn(...)	lwarnc(errno, __VA_ARGS__)
+#define	 lwarnx(...)	lwarnc(0, __VA_ARGS__)
+void	 usage_error(const char *, ...)
+	    __attribute__((noreturn, format(printf, 1, 2)));
+
+/*
+ * A time as people write it: "1.5 ms", "200 us", "12.5 s", with at most
+ * digits significant digits (0: exact); micro spells microseconds ("us",
+ * or "\xc2\xb5s" in the plot).  Returns buf.
+ */
+char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
+
+/*
+ * A small /proc or sysfs file read whole (trailing newlines, spaces and
+ * NULs cut; NULL when unreadable or empty), or as one number (-1 when
+ * unreadable).
+ */
+char	*file_text(const char *path);
+long long file_ll(const char *path);
+
+#endif /* COMMON_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * config.h: what was asked of a run, and nothing else: the settings that
+ * options.c makes of argv, read by every room that takes part in a run.
+ * No descriptor, pid, mapping or probe lives here; what a run holds while
+ * it runs is in run.h, and what it produced in result.h.
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+#define LOAD_MAX	16		/* --load options in one run */
+#define LOAD_NMAX	1024		/* processes (pipe: pairs) of one load */
+#define WORK_KB_MAX	1048576		/* -x: 1 GiB a client */
+
+/* The built-in loads of --load; LOAD_NONE starts nothing. */
+enum load_kind {
+	LOAD_NONE,
+	LOAD_CPU,
+	LOAD_SYSCALL,
+	LOAD_YIELD,
+	LOAD_FORK,
+	LOAD_PIPE,
+	LOAD_MEM,
+};
+
+/* One --load=KIND:N as given. */
+struct load_spec {
+	enum load_kind	 kind;
+	unsigned	 n;		/* processes; pipe: pairs */
+};
+
+/* One --fail-above limit: the run fails when the statistic is above it. */
+struct limit {
+	enum stat_kind	 stat;		/* stats.h */
+	int		 timer;		/* 1: of the timer series */
+	int64_t		 value;		/* ns */
+};
+
+#define MAX_LIMITS	16
+
+#define CLASS_MAX	32		/* -c N:ATTR classes in one run */
+#define CLASS_NAME_MAX	24		/* bytes of a class's name */
+#define EXPLAIN_DEFAULT	3		/* --explain without =K */
+#define EXPLAIN_MAX	100		/* --explain=K: the largest K */
+
+/*
+ * How a client is to be scheduled: from its class (-c N:ATTR...), or from
+ * --policy, --prio and --nice.  Set with sched_setattr(2) and read back
+ * with sched_getattr(2) in tune.c.
+ */
+struct sched_req {
+	int		 policy;	/* SCHED_*, or -1: inherited */
+	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
+	int		 nice;
+	int		 set_nice;	/* nice given */
+	int64_t		 slice;		/* ns, a fair task's slice; 0: default */
+	int64_t		 runtime;	/* SCHED_DEADLINE, ns */
+	int64_t		 deadline;
+	int64_t		 period;
+};
+
+/*
+ * A class of clients, one -c N:ATTR=VALUE:... each: clients first to
+ * first + n - 1, every one set to the same attributes.  A run with one
+ * plain -c has no classes at all (nclasses 0), exactly as in 2009.
+ */
+struct client_class {
+	char		 name[CLASS_NAME_MAX + 1];
+	const char	*spec;		/* the attributes as given, "" none */
+	unsigned	 first;
+	unsigned	 n;
+	struct sched_req sched;		/* --policy/--prio/--nice, overridden */
+	int		*cpus;		/* cpus=, or NULL: --cpus applies */
+	unsigned	 ncpus;
+};
+
+/*
+ * The settings of a run, as config_parse left them; freed by config_free.
+ */
+struct config {
+	unsigned	 nclients;
+	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
+	int64_t		 max_delay;	/* ns */
+	int		 verbose;
+	uint64_t	 seed;
+	char		**cmd;		/* workload argv, NULL-terminated */
+	int		 ncmd;		/* 1: run as /bin/sh -c cmd[0]; 0: none */
+	struct load_spec load[LOAD_MAX];
+	unsigned	 nload;
+	int		 load_given;	/* any --load, even --load=none */
+	int		 clients_given;	/* -c given */
+	int		 bare;		/* no command: the defaults of a bare run */
+	unsigned	 work_kb;	/* -x: work after each wake-up, 0: none */
+
+	/* Run control. */
+	int64_t		 duration;	/* ns; 0: until the workload ends */
+	uint64_t	 samples;	/* stop after this many; 0: no limit */
+	int64_t		 warmup;	/* ns; samples sent earlier are dropped */
+	int		*cpus;		/* clients pinned round-robin; NULL: no */
+	unsigned	 ncpus;
+	int		 parent_cpu;	/* -1: not pinned */
+	int		 policy;	/* SCHED_*, or -1: inherited */
+	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
+	int		 nice;
+	int		 set_nice;	/* --nice given */
+	struct client_class *classes;	/* -c N:ATTR...; NULL: none */
+	unsigned	 nclasses;
+	unsigned char	*class_of;	/* each client's class, with classes */
+	int		 mlock;
+	int		 parent_policy;	/* latt's own SCHED_*, or -1: inherited */
+	int		 parent_prio;	/* with a real-time parent_policy */
+	int		 dma_latency;	/* --dma-latency, us; -1: not held */
+	int		 open_loop;	/* --open-loop: rounds keep their times */
+	int64_t		 breaktrace;	/* ns; 0: off */
+	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
+	int		 no_split;	/* --no-split: they must not */
+	struct limit	 limits[MAX_LIMITS];
+	unsigned	 nlimits;
+	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
+
+	/* Outputs. */
+	int		 quiet;		/* no progress line */
+	int		 per_client;	/* the per-client table */
+	int		 histogram;	/* the text histogram */
+	const char	*json_path;	/* "-": stdout, in place of the text */
+	const char	*log_path;	/* CSV of every sample */
+	const char	*plot_path;	/* SVG */
+	const char	*baseline;	/* --baseline: results to compare with */
+	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
+};
+
+#endif /* CONFIG_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * env.h: the API of env.c, what latt records of the machine and kernel a
+ * run took place on: read when a run starts (and, for what can change
+ * under it, again when it ends), kept in the result, and only printed by
+ * the reports, which never read /proc or sysfs themselves.
+ */
+#ifndef ENV_H
+#define ENV_H
+
+#include <stdint.h>
+
+/*
+ * The scheduler in use, read before the run: what the fair class is,
+ * sched_ext's state and scheduler, the preemption mode and the EEVDF
+ * knobs that can be read.  Strings are malloc'd or NULL when unknown.
+ */
+struct sched_info {
+	const char	*fair;		/* "EEVDF" (6.6 and later) or "CFS" */
+	char		*ext_state;	/* /sys/kernel/sched_ext/state */
+	char		*ext_ops;	/* /sys/kernel/sched_ext/root/ops */
+	int		 ext_present;	/* /sys/kernel/sched_ext exists */
+	char		*preemption;	/* "dynamic (full)", "full", "rt"... */
+	int64_t		 base_slice;	/* ns; -1: unknown */
+	int		 base_slice_debugfs;	/* from debugfs, not a probe */
+	char		*features;	/* debugfs sched/features, or NULL */
+	int		 autogroup;	/* sched_autogroup_enabled; -1 */
+};
+
+/*
+ * What of the machine can change under a run and move its numbers (a
+ * clocksource found unstable, a governor switched): read when a run starts
+ * and again when it ends.  Strings are malloc'd, or NULL where there is
+ * none (no cpufreq, no SMT control).
+ */
+struct machine {
+	char		*clocksource;	/* current_clocksource */
+	char		*governor;	/* the CPUs' cpufreq governors, each once */
+	char		*smt;		/* smt/control */
+};
+
+/*
+ * The rest of the environment, read once when latt starts.  Strings are
+ * malloc'd, or NULL when unknown.
+ */
+struct environment {
+	char		*kernel_release;	/* uname */
+	char		*kernel_version;
+	char		*arch;
+	char		*hostname;
+	long		 cpus_online;	/* -1: unknown */
+	char		*cmdline;	/* /proc/cmdline */
+	char		*cpu_model;	/* the first "model name" */
+	char		*virtualization;	/* "none", "hypervisor", or
+						   /sys/hypervisor/type */
+	unsigned long	 timer_slack;	/* what the workload inherited */
+};
+
+void	 env_read(struct environment *, unsigned long slack);
+void	 env_free(struct environment *);
+void	 sched_info_read(struct sched_info *);
+void	 sched_info_free(struct sched_info *);
+void	 machine_read(struct machine *);
+void	 machine_copy(struct machine *, const struct machine *);
+void	 machine_free(struct machine *);
+const char *machine_changed(const struct machine *, const struct machine *,
+	    const char **, const char **, unsigned *);
+
+#endif /* ENV_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * loads.h: the API of loads.c, the bodies of the built-in loads of --load
+ * (what one load process does, forever, until it is stopped) and their
+ * names and units.
+ */
+#ifndef LOADS_H
+#define LOADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+/*
+ * One counter slot per load process, a cache line each so that the
+ * processes never share a line; the process stores its running count
+ * every few thousand operations (relaxed), the parent reads it at the end.
+ */
+struct load_slot {
+	uint64_t	 ops;
+	char		 pad[56];
+} __attribute__((aligned(64)));
+
+int	 load_kind(const char *name, size_t len);
+const char *load_name(enum load_kind);
+const char *load_unit(enum load_kind);
+unsigned load_nproc(enum load_kind, unsigned n);
+size_t	 load_mem_bytes(void);
+void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
+	    __attribute__((noreturn));
+
+#endif /* LOADS_H */

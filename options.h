@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * options.h: the API of options.c, which turns argv into a struct config.
+ */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include "config.h"
+
+/* argv into cfg; bad input exits 2 with one line.  */
+void	 config_parse(int, char **, struct config *);
+/* What config_parse allocated.  */
+void	 config_free(struct config *);
+
+#endif /* OPTIONS_H */

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * outputs.c: where a run's reports go (outputs.h).  Every file is opened
+ * before anything starts, so that a bad path costs nothing; the sink and
+ * the tick feed the log, -v, the per-client table, the plot's timelines
+ * and the progress line while the run goes on; and once the runs are
+ * over the summary, the results file, the plot and the comparison with
+ * --baseline are written from the finished results.  Nothing here
+ * measures.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "compare.h"
+#include "config.h"
+#include "explain.h"
+#include "json.h"
+#include "outputs.h"
+#include "plot.h"
+#include "report.h"
+#include "result.h"
+#include "run.h"
+
+#define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
+
+static int	 runs_open(const struct config *, struct runs *);
+static FILE	*open_output(const char *);
+static int	 claim_output(const char *);
+static FILE	*open_report(const char *, int *);
+static int	 close_output(FILE *, const char *);
+static int	 write_json(const char *, int *, const struct config *,
+		    const struct result *, const struct runs *);
+static int	 write_plot(const char *, int *, const struct config *,
+		    const struct result *);
+static int	 terminal_width(int);
+static int	 terminal_elsewhere(pid_t);
+
+/* Whether the run must hand every sample to outputs_sink. */
+int
+outputs_want_samples(const struct outputs *col)
+{
+	const struct config *cfg = col->cfg;
+
+	return cfg->verbose || col->log != NULL || col->res->clients != NULL ||
+	    col->res->ser[SER_LATENCY].tl != NULL || cfg->explain > 0;
+}
+
+/* Whether the run must call outputs_tick once a second. */
+int
+outputs_want_ticks(const struct outputs *col)
+{
+	return col->log != NULL || col->progress;
+}
+
+/* Takes the progress line off the terminal, if one is up. */
+void
+outputs_progress_off(struct outputs *col)
+{
+	if (!col->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	col->shown = 0;
+}
+
+/*
+ * The runs as JSON objects, for the results file and --baseline: kept in
+ * memory (a few tens of KiB a run) until the end.
+ */
+static int
+runs_open(const struct config *cfg, struct runs *runs)
+{
+	if (cfg->json_path == NULL && cfg->baseline == NULL)
+		return 0;
+	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
+		lwarn("open_memstream");
+		return -1;
+	}
+	return 0;
+}
+
+int
+outputs_add_run(struct outputs *col, const struct result *res)
+{
+	struct runs *runs = &col->runs;
+	const struct config *cfg = col->cfg;
+
+	if (runs->fp == NULL)
+		return 0;
+	if (runs->n > 0)
+		fputc(',', runs->fp);
+	runs->n++;
+	if (json_write_run(runs->fp, cfg, res) == -1 ||
+	    fflush(runs->fp) == EOF) {
+		lwarn("results in memory");
+		return -1;
+	}
+	return 0;
+}
+
+void
+outputs_close(struct outputs *col)
+{
+	struct runs *runs = &col->runs;
+
+	if (runs->fp != NULL)
+		fclose(runs->fp);
+	free(runs->buf);
+	memset(runs, 0, sizeof(*runs));
+}
+
+/*
+ * Opens the output files, so that a file that cannot be written fails
+ * before anything starts, and the memory the runs' JSON is kept in.  res
+ * is the result the runs are measured into.  Returns 0, or -1 after
+ * saying why.
+ */
+int
+outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
+    struct result *res)
+{
+	memset(col, 0, sizeof(*col));
+	col->json_fd = col->plot_fd = -1;
+	col->cfg = cfg;
+	col->run = run;
+	col->res = res;
+	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
+	if (runs_open(cfg, &col->runs) == -1)
+		return -1;
+	/*
+	 * Every output file is opened now, so that a bad path fails before
+	 * a client is forked; the reports are written into them at the end.
+	 */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
+	    (col->json_fd = claim_output(cfg->json_path)) == -1)
+		return -1;
+	if (cfg->plot_path != NULL &&
+	    (col->plot_fd = claim_output(cfg->plot_path)) == -1)
+		return -1;
+	if (cfg->log_path != NULL) {
+		if ((col->log = open_output(cfg->log_path)) == NULL)
+			return -1;
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns\n",
+		    col->log) == EOF) {
+			lwarn("%s", cfg->log_path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Opens an output file, or stdout for "-"; NULL after saying why. */
+static FILE *
+open_output(const char *path)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if ((fp = fopen(path, "we")) == NULL)
+		lwarn("%s", path);
+	return fp;
+}
+
+/*
+ * Opens a report file before the run without truncating it, so that an
+ * earlier report is only replaced once the new one is written.  Returns
+ * the descriptor, or -1 after saying why.
+ */
+static int
+claim_output(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) == -1)
+		lwarn("%s", path);
+	return fd;
+}
+
+/*
+ * The stream of a report file at the end: through the descriptor opened
+ * before the run (a regular file is truncated first), or stdout for "-".
+ * Returns NULL after saying why.
+ */
+static FILE *
+open_report(const char *path, int *fd)
+{
+	struct stat sb;
+	FILE *fp;
+
+	errno = 0;
+	if (*fd == -1)
+		return open_output(path);
+	if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    ftruncate(*fd, 0) == -1) {
+		lwarn("%s", path);
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	if ((fp = fdopen(*fd, "w")) == NULL) {
+		lwarn("%s", path);
+		close(*fd);
+	}
+	*fd = -1;
+	return fp;
+}
+
+/* Flushes and closes an output file; -1 after saying why it failed. */
+static int
+close_output(FILE *fp, const char *path)
+{
+	int bad;
+
+	if (fp == stdout)
+		return 0;	/* main checks stdout, once, at the end */
+	bad = fflush(fp) == EOF || ferror(fp);
+	if (bad)
+		lwarnx("%s: %s", path,
+		    errno != 0 ? strerror(errno) : "write error");
+	if (fclose(fp) == EOF && !bad) {
+		lwarn("%s", path);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* Writes the results file: the totals and the runs; -1 after saying why. */
+static int
+write_json(const char *path, int *fd, const struct config *cfg,
+    const struct result *total, const struct runs *runs)
+{
+	FILE *fp;
+
+	if ((fp = open_report(path, fd)) == NULL)
+		return -1;
+	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
+	return close_output(fp, path);
+}
+
+/* Writes the SVG plot of the last run; -1 after saying why. */
+static int
+write_plot(const char *path, int *fd, const struct config *cfg,
+    const struct result *res)
+{
+	FILE *fp;
+
+	if ((fp = open_report(path, fd)) == NULL)
+		return -1;
+	plot_write(fp, cfg, res);
+	return close_output(fp, path);
+}
+
+/* A run's text summary, unless the JSON takes stdout. */
+void
+outputs_summary(const struct config *cfg, const struct result *res)
+{
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res);
+		if (cfg->per_client && cfg->repeat == 1)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram && cfg->repeat == 1)
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
+		if (res->autopsy != NULL)
+			report_explain(stdout, res);
+	}
+	fflush(stdout);
+}
+
+/*
+ * The reports, once the runs are over: with --repeat, the per-client table
+ * and the histogram of all runs; the JSON and the plot; then the log is
+ * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
+ * EXIT_RUNTIME.
+ */
+int
+outputs_write(struct outputs *col, struct result *res)
+{
+	const struct config *cfg = col->cfg;
+	const struct runs *runs = &col->runs;
+	int status = EXIT_OK;
+
+	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
+	    strcmp(cfg->json_path, "-") != 0)) {
+		if (cfg->per_client)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram)
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
+	}
+	/* stdout goes first, so that a failing file cannot hide the summary. */
+	fflush(stdout);
+	if (cfg->json_path != NULL &&
+	    write_json(cfg->json_path, &col->json_fd, cfg, res, runs) == -1)
+		status = EXIT_RUNTIME;
+	if (cfg->plot_path != NULL && col->res->ser[SER_LATENCY].tl != NULL &&
+	    write_plot(cfg->plot_path, &col->plot_fd, cfg, col->res) == -1)
+		status = EXIT_RUNTIME;
+	if (col->log != NULL) {
+		/* A log that failed during the run has been reported. */
+		errno = 0;
+		if (col->res->stop != STOP_SINK &&
+		    close_output(col->log, cfg->log_path) == -1)
+			status = EXIT_RUNTIME;
+		else if (col->res->stop == STOP_SINK && col->log != stdout)
+			fclose(col->log);
+		col->log = NULL;
+	}
+	return status;
+}
+
+/*
+ * --baseline: this run (or these runs), written as JSON into memory and
+ * read back as side B, against the baseline's side A, after the summary.
+ * The comparison reads the finished results exactly as latt compare would
+ * read the file.  Returns 1 when --fail-if-worse finds the runs worse, 0,
+ * or -1 after saying why it could not compare.
+ */
+int
+outputs_baseline(struct outputs *col, const struct result *total,
+    struct cmp_side *base, const struct cmp_gate *gate)
+{
+	const struct config *cfg = col->cfg;
+	const struct runs *runs = &col->runs;
+	struct cmp_side run;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r = -1;
+
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		lwarn("open_memstream");
+		return -1;
+	}
+	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
+	    "");
+	if (fclose(mem) == EOF) {
+		lwarn("baseline");
+		free(buf);
+		return -1;
+	}
+	cmp_side_init(&run, "B");
+	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
+	if (cmp_side_add_buf(&run, "this run", buf, len, err,
+	    sizeof(err)) == -1)
+		lwarnx("baseline: %s", err);
+	else {
+		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
+		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
+		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
+			lwarnc(ENOMEM, "baseline");
+	}
+	cmp_side_free(&run);
+	free(buf);
+	return r;
+}
+
+/* The width of the terminal on fd, or 80 when it is not one. */
+static int
+terminal_width(int fd)
+{
+	struct winsize ws;
+
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/*
+ * Whether latt runs in the background of the terminal on stderr (bg, or
+ * "latt ... &"): the terminal is another job's then, and the progress line
+ * stays off it.  The workload's group holding it counts as latt's.
+ */
+static int
+terminal_elsewhere(pid_t workload)
+{
+	pid_t fg = tcgetpgrp(STDERR_FILENO);
+
+	return fg > 0 && fg != getpgrp() && fg != workload;
+}
+
+/*
+ * Sees every sample: the per-client statistics, the timeline of the plot,
+ * the log and -v.  Returns -1 with errno set when the log fails.
+ */
+int
+outputs_sink(void *arg, const struct sample *s)
+{
+	struct outputs *col = arg;
+	struct result *res = col->res;
+	struct client_stats *cs;
+
+	/* A timer sample: the plot's timer series and a log row, client -1. */
+	if (s->timer) {
+		if (res->ser[SER_TIMER].tl != NULL)
+			timeline_add(res->ser[SER_TIMER].tl, s->when,
+			    s->latency);
+		if (col->log != NULL && fprintf(col->log,
+		    "%lld,%llu,-1,%d,%lld,-1,\n", (long long)s->when,
+		    (unsigned long long)s->round, (int)s->cpu,
+		    (long long)s->latency) < 0)
+			return -1;
+		return 0;
+	}
+	if (res->clients != NULL) {
+		cs = &res->clients[s->client];
+		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
+			cs->migrations++;
+		cs->last_cpu = s->cpu;
+		stats_add(&cs->lat, s->latency, s->client, s->when);
+	}
+	if (res->ser[SER_LATENCY].tl != NULL)
+		timeline_add(res->ser[SER_LATENCY].tl, s->when, s->latency);
+	if (col->cfg->explain > 0)
+		explain_keep(col->cfg, &col->run->inst, res, s);
+	/* -v to a stderr that cannot be written ends the run like a log. */
+	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
+		return -1;
+	if (col->log == NULL)
+		return 0;
+	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u,", (long long)s->when,
+	    (unsigned long long)s->round, s->client, (int)s->cpu,
+	    (long long)s->latency, s->pos) < 0)
+		return -1;
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",
+	    (long long)s->rq_wait) : fputs("\n", col->log)) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Once a second: pushes the log to its file (so that a full disk shows
+ * within a second) and redraws the progress line once the run is past
+ * two seconds.
+ */
+int
+outputs_tick(void *arg, const struct result *res)
+{
+	struct outputs *col = arg;
+	int64_t now = now_ns();
+
+	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
+		return -1;
+	if (col->progress && now - res->start >= PROGRESS_AFTER &&
+	    !terminal_elsewhere(res->wl.pid)) {
+		report_progress(stderr, col->cfg, res, now,
+		    terminal_width(STDERR_FILENO));
+		col->shown = 1;
+	}
+	return 0;
+}

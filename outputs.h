@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * outputs.h: the API of outputs.c, where a run's reports go: opened
+ * before the run, fed during it by the sink and the tick, written from
+ * the finished results after it.
+ */
+#ifndef OUTPUTS_H
+#define OUTPUTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "result.h"
+
+struct run;
+struct cmp_side;
+struct cmp_gate;
+
+/* The runs written so far, as JSON (json_write_run). */
+struct runs {
+	FILE			*fp;		/* open_memstream, or NULL */
+	char			*buf;
+	size_t			 len;
+	unsigned		 n;
+};
+
+/* What the sink and the tick need: the outputs that go along with a run. */
+struct outputs {
+	const struct config	*cfg;
+	struct run		*run;
+	struct result		*res;		/* the run being measured */
+	FILE			*log;
+	int			 json_fd;	/* --json=FILE, opened early */
+	int			 plot_fd;	/* --plot=FILE */
+	int			 progress;	/* stderr is a tty, not -q */
+	int			 shown;		/* a progress line is up */
+	struct runs		 runs;
+};
+
+int	 outputs_open(struct outputs *, const struct config *, struct run *,
+	    struct result *);
+int	 outputs_want_samples(const struct outputs *);
+int	 outputs_want_ticks(const struct outputs *);
+int	 outputs_sink(void *, const struct sample *);
+int	 outputs_tick(void *, const struct result *);
+void	 outputs_progress_off(struct outputs *);
+/* A run's text summary, unless the JSON takes stdout. */
+void	 outputs_summary(const struct config *, const struct result *);
+/* Keeps a finished run's JSON for the results file and --baseline. */
+int	 outputs_add_run(struct outputs *, const struct result *);
+/* The reports of res (the run, or the totals of all runs): EXIT_*. */
+int	 outputs_write(struct outputs *, struct result *);
+/* 1: --fail-if-worse finds the runs worse; 0; -1: could not compare. */
+int	 outputs_baseline(struct outputs *, const struct result *total,
+	    struct cmp_side *, const struct cmp_gate *);
+void	 outputs_close(struct outputs *);
+
+#endif /* OUTPUTS_H */

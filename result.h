@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * result.h: what a run produced, and what the reports read: the
+ * statistics of its series, the per-client and per-class figures, the
+ * record of the scheduler and the machine, how the run ended, and what
+ * the samples cannot show.  Written by the rooms that measure; read, once
+ * the run is over, by report.c, json.c, plot.c and compare's writer.
+ */
+#ifndef RESULT_H
+#define RESULT_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "config.h"
+#include "env.h"
+#include "stats.h"
+#include "workload.h"
+
+/* What the kernel said a client's attributes were (sched_getattr). */
+struct sched_got {
+	int		 valid;		/* 0: not read back */
+	int		 policy;
+	int		 prio;
+	int		 nice;
+	uint64_t	 runtime;	/* a fair task's slice, or deadline's */
+	uint64_t	 deadline;
+	uint64_t	 period;
+};
+
+/* One wake-up, as the measurement loop hands it to a sample sink. */
+struct sample {
+	int64_t		when;		/* ns since the run started */
+	uint64_t	round;
+	uint32_t	client;
+	uint32_t	pos;		/* its place in the round's write order */
+	int32_t		cpu;		/* CPU the client woke on, or -1 */
+	pid_t		pid;		/* the client's pid */
+	int64_t		latency;	/* ns */
+	int64_t		work_ns;	/* -x: time of the work after waking */
+	int64_t		rq_wait;	/* ns runnable, not running, from the
+					   client's schedstat; -1: unknown */
+	int		timer;		/* 1: a timer sample (the parent's
+					   sleep; client 0, when = deadline) */
+};
+
+enum stop_reason {
+	STOP_NONE,
+	STOP_WORKLOAD,		/* the workload exited */
+	STOP_SIGNAL,		/* latt got SIGINT, SIGTERM or SIGHUP */
+	STOP_CLIENT,		/* a client died */
+	STOP_ERROR,		/* a system call failed */
+	STOP_SINK,		/* a sample sink failed */
+	STOP_DURATION,		/* --duration elapsed */
+	STOP_SAMPLES,		/* --samples were taken */
+	STOP_BREAK,		/* --breaktrace: a latency above the limit */
+};
+
+/* What --breaktrace caught, for the report. */
+struct brk {
+	int		 timer;		/* 1: the timer series, 0: a client */
+	uint32_t	 client;
+	int64_t		 latency;	/* ns */
+	int64_t		 when;		/* ns since the run started */
+	int		 err;		/* errno of writing tracefs, or 0 */
+};
+
+/* What one client saw, kept with --per-client and --json. */
+struct client_stats {
+	struct stats	 lat;		/* at CLIENT_SUB_BITS precision */
+	int32_t		 last_cpu;	/* -1 before the first sample */
+	uint64_t	 migrations;	/* wake CPU differed from the last one */
+};
+
+/*
+ * Per-client histograms are coarse to keep memory at 2.6 KiB a client:
+ * a per-client percentile is within 1/2^(3+1) = 6.25% of the truth.
+ */
+#define CLIENT_SUB_BITS	3
+
+/*
+ * The series a run can take, each a statistic of its own over the run's
+ * samples.  A new series is an entry here and in series_info (result.c):
+ * making, resetting, merging and freeing results, the JSON, and latt
+ * compare's rows walk the list.
+ */
+enum series_id {
+	SER_LATENCY,		/* pipe wake-up latency */
+	SER_TIMER,		/* the parent's timer latency: woke minus its
+				   absolute deadline */
+	SER_WORK,		/* -x: time of the work after waking */
+	SER_RUNQUEUE,		/* runqueue wait of each wake-up (schedstat) */
+	SER_WAKE_PATH,		/* the rest: latency minus runqueue wait */
+	SER_N
+};
+
+/* One series of a run. */
+struct series {
+	int		 on;		/* this run takes it */
+	struct stats	 st;
+	struct blocks	*blocks;	/* per-block histograms for latt compare
+					   (--json, --baseline), or NULL */
+	struct timeline	*tl;		/* over time, for --plot, or NULL */
+};
+
+/* What each series is, for the rooms that walk the list. */
+struct series_info {
+	const char	*name;		/* its JSON key and compare's name */
+	int		 client;	/* its samples are a client's (the JSON
+					   names the worst one's client) */
+};
+
+extern const struct series_info series_info[SER_N];
+
+/* What one class of clients saw, with classes. */
+struct class_result {
+	struct series	 ser[SER_N];	/* latency and the split, as the
+					   run's; blocks of the latency only */
+	struct sched_got got;		/* its first client's attributes */
+};
+
+/* A stretch of the run during which latt was suspended (Ctrl-Z, fg). */
+struct suspension {
+	int64_t		 from;		/* ns since the run started */
+	int64_t		 to;
+	int		 sig;		/* what stopped it: SIGTSTP, SIGTTIN... */
+};
+
+#define SUSPEND_MAX	16		/* suspensions kept for the reports */
+/* A time when latt itself could take no sample: stopped, or starved. */
+struct stall {
+	int64_t		 when;		/* ns since the run started */
+	int64_t		 len;		/* ns */
+};
+
+#define STALLS_MAX	16		/* stalls kept; all are counted */
+
+struct result {
+	struct series	 ser[SER_N];	/* what the run measured */
+	uint64_t	 discarded;	/* samples dropped in the --warmup */
+	struct client_stats *clients;	/* nclients of them, or NULL */
+	struct class_result *classes;	/* cfg->nclasses of them, or NULL */
+	struct environment env;		/* the machine and kernel */
+	struct sched_info sched;	/* the scheduler in use */
+	struct machine	 mach;		/* the machine when the run started */
+	struct machine	 mach_end;	/* and when it ended */
+	int64_t		 start_wall;	/* CLOCK_REALTIME ns at the start */
+	int64_t		 suspended;	/* ns suspended in all, not measured */
+	unsigned	 nsuspend;	/* times suspended */
+	struct suspension susp[SUSPEND_MAX];	/* the first SUSPEND_MAX */
+	int64_t		 susp_last_from;	/* the last one, CLOCK_MONOTONIC */
+	int64_t		 susp_last_to;
+	uint64_t	 susp_dropped;	/* wake-ups in flight across one */
+	int		 wl_stopsig;	/* the workload was stopped by this
+					   signal from outside latt, or 0 */
+	int64_t		 wl_stop_at;	/* when, ns since the run started */
+	uint64_t	 nrounds;
+	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
+	int64_t		 end;
+	enum stop_reason stop;
+	int		 stop_signal;	/* with STOP_SIGNAL */
+	const char	*fail_what;	/* with STOP_ERROR or STOP_SINK */
+	int		 fail_errno;
+	unsigned	 dead_client;	/* with STOP_CLIENT */
+	pid_t		 dead_pid;
+	int		 dead_status;	/* wait status, or -1 if not reaped */
+	struct workload	 wl;
+	struct brk	 brk;		/* with STOP_BREAK */
+
+	/* Honesty: what the samples above cannot show. */
+	uint64_t	 npending;	/* wake-ups unanswered at the end */
+	int64_t		 pending_age;	/* ns, the oldest one's age: a lower
+					   bound of its latency */
+	uint32_t	 pending_client;	/* whose it was */
+	uint64_t	 nunsent;	/* open loop: requests that did not
+					   fit a stalled client's pipe */
+	struct stall	 stalls[STALLS_MAX];	/* the first ones */
+	uint64_t	 nstalls;	/* all of them */
+	int64_t		 stall_total;	/* ns */
+
+	/* --explain: the K worst samples, worst first, and the last one. */
+	struct sample	*worst;
+	unsigned	 nworst;
+	struct sample	 last;
+	int		 have_last;
+	struct autopsy	*autopsy;	/* read after the run, or NULL */
+};
+
+/* A value into a series: its statistics, and its block if it keeps them. */
+static inline void
+series_add(struct series *s, int64_t v, uint32_t tag, int64_t when,
+    uint64_t block)
+{
+	stats_add(&s->st, v, tag, when);
+	if (s->blocks != NULL)
+		blocks_add(s->blocks, block, v);
+}
+
+int	 result_init(struct result *, const struct config *, int split,
+	    int keep);
+void	 result_reset(struct result *, const struct config *);
+void	 result_merge(struct result *total, const struct result *,
+	    const struct config *);
+void	 result_free(struct result *, const struct config *, int owned);
+
+#endif /* RESULT_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run.h: what a run holds while it runs, apart from what was asked
+ * (config.h) and what came out (result.h): the tracefs handles of
+ * --breaktrace, --explain's instance and its keeper, and what latt probed
+ * of the machine before starting.  latt.c owns it and hands it to the
+ * rooms that need it.
+ */
+#ifndef RUN_H
+#define RUN_H
+
+#include "explain.h"
+#include "trace.h"
+
+struct run {
+	struct trace	 trace;		/* --breaktrace; fds -1 when unused */
+	struct tinst	 inst;		/* --explain's instance */
+	unsigned long	 inherited_slack;	/* timer slack to give the
+						   workload */
+	int		 schedstat;	/* clients read their schedstat */
+};
+
+#endif /* RUN_H */
