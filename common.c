@@ -115,8 +115,8 @@ parse_scaled(const char *name, const char *s, long long min, long long max,
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, ndigits++) {
 			if (div > (unsigned __int128)1000000000000000000ULL)
-				usage_error("%s has too many decimals: %s", name,
-				    s);
+				usage_error("%s has too many decimals: %s",
+				    name, s);
 			frac = frac * 10 + (unsigned)(*p - '0');
 			div *= 10;
 		}

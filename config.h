@@ -13,7 +13,7 @@
 #include "stats.h"
 
 #define LOAD_MAX	16		/* --load options in one run */
-#define LOAD_NMAX	1024		/* processes (pipe: pairs) of one load */
+#define LOAD_NMAX	1024	/* processes (pipe: pairs) of one load */
 #define WORK_KB_MAX	1048576		/* -x: 1 GiB a client */
 
 /* The built-in loads of --load; LOAD_NONE starts nothing. */
@@ -57,7 +57,7 @@ struct sched_req {
 	int		 prio;		/* with SCHED_FIFO and SCHED_RR */
 	int		 nice;
 	int		 set_nice;	/* nice given */
-	int64_t		 slice;		/* ns, a fair task's slice; 0: default */
+	int64_t		 slice;	/* ns, a fair task's slice; 0: default */
 	int64_t		 runtime;	/* SCHED_DEADLINE, ns */
 	int64_t		 deadline;
 	int64_t		 period;
@@ -83,24 +83,24 @@ struct client_class {
  */
 struct config {
 	unsigned	 nclients;
-	int64_t		 min_delay;	/* ns, the parent's sleep between rounds */
+	int64_t		 min_delay; /* ns, the parent's sleep between rounds */
 	int64_t		 max_delay;	/* ns */
 	int		 verbose;
 	uint64_t	 seed;
 	char		**cmd;		/* workload argv, NULL-terminated */
-	int		 ncmd;		/* 1: run as /bin/sh -c cmd[0]; 0: none */
+	int		 ncmd;	/* 1: run as /bin/sh -c cmd[0]; 0: none */
 	struct load_spec load[LOAD_MAX];
 	unsigned	 nload;
 	int		 load_given;	/* any --load, even --load=none */
 	int		 clients_given;	/* -c given */
-	int		 bare;		/* no command: the defaults of a bare run */
-	unsigned	 work_kb;	/* -x: work after each wake-up, 0: none */
+	int		 bare;	/* no command: the defaults of a bare run */
+	unsigned	 work_kb; /* -x: work after each wake-up, 0: none */
 
 	/* Run control. */
 	int64_t		 duration;	/* ns; 0: until the workload ends */
 	uint64_t	 samples;	/* stop after this many; 0: no limit */
-	int64_t		 warmup;	/* ns; samples sent earlier are dropped */
-	int		*cpus;		/* clients pinned round-robin; NULL: no */
+	int64_t		 warmup; /* ns; samples sent earlier are dropped */
+	int		*cpus;	/* clients pinned round-robin; NULL: no */
 	unsigned	 ncpus;
 	int		 parent_cpu;	/* -1: not pinned */
 	int		 policy;	/* SCHED_*, or -1: inherited */
@@ -111,10 +111,11 @@ struct config {
 	unsigned	 nclasses;
 	unsigned char	*class_of;	/* each client's class, with classes */
 	int		 mlock;
-	int		 parent_policy;	/* latt's own SCHED_*, or -1: inherited */
+	int		 parent_policy;	/* latt's own SCHED_*, or -1:
+					   inherited */
 	int		 parent_prio;	/* with a real-time parent_policy */
 	int		 dma_latency;	/* --dma-latency, us; -1: not held */
-	int		 open_loop;	/* --open-loop: rounds keep their times */
+	int		 open_loop; /* --open-loop: rounds keep their times */
 	int64_t		 breaktrace;	/* ns; 0: off */
 	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
 	int		 no_split;	/* --no-split: they must not */
@@ -129,7 +130,7 @@ struct config {
 	const char	*json_path;	/* "-": stdout, in place of the text */
 	const char	*log_path;	/* CSV of every sample */
 	const char	*plot_path;	/* SVG */
-	const char	*baseline;	/* --baseline: results to compare with */
+	const char	*baseline; /* --baseline: results to compare with */
 	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
 };
 

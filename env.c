@@ -189,7 +189,8 @@ sched_info_read(struct sched_info *si)
 	} else
 		si->base_slice = tune_own_slice();
 	si->features = file_text("/sys/kernel/debug/sched/features");
-	si->autogroup = (int)file_ll("/proc/sys/kernel/sched_autogroup_enabled");
+	si->autogroup =
+	    (int)file_ll("/proc/sys/kernel/sched_autogroup_enabled");
 }
 
 void

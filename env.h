@@ -35,7 +35,7 @@ struct sched_info {
  */
 struct machine {
 	char		*clocksource;	/* current_clocksource */
-	char		*governor;	/* the CPUs' cpufreq governors, each once */
+	char		*governor; /* the CPUs' cpufreq governors, each once */
 	char		*smt;		/* smt/control */
 };
 

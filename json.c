@@ -218,29 +218,14 @@ put_parameters(FILE *fp, const struct config *cfg)
 static void
 put_policy(FILE *fp, int policy)
 {
-	switch (policy) {
-	case -1:
+	const char *name = tune_policy_name(policy);
+
+	if (policy == -1)
 		fputs("null", fp);
-		break;
-	case SCHED_OTHER:
-		jw_string(fp, "other");
-		break;
-	case SCHED_BATCH:
-		jw_string(fp, "batch");
-		break;
-	case SCHED_IDLE:
-		jw_string(fp, "idle");
-		break;
-	case SCHED_FIFO:
-		jw_string(fp, "fifo");
-		break;
-	case SCHED_RR:
-		jw_string(fp, "rr");
-		break;
-	default:
+	else if (strcmp(name, "?") == 0)
 		fprintf(fp, "%d", policy);
-		break;
-	}
+	else
+		jw_string(fp, name);
 }
 
 static void
@@ -599,7 +584,8 @@ put_loads(FILE *fp, const struct workload *wl)
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
 		    "\"ended_early\": %u}", i > 0 ? "," : "",
 		    load_name(lr->kind), lr->nproc,
-		    (unsigned long long)lr->ops, (long long)(lr->end - lr->start),
+		    (unsigned long long)lr->ops,
+		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
 	}
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);

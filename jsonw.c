@@ -21,51 +21,31 @@ jw_key(FILE *fp, int *first, const char *sep, const char *key)
 	fputs(": ", fp);
 }
 
-/* Writes s as a JSON string; see the header comment for what is escaped. */
+/* Writes s as a JSON string; see jsonw.h for what is escaped. */
 void
 jw_string(FILE *fp, const char *str)
 {
+	static const char from[] = "\"\\\n\t\r\b\f";
+	static const char *const to[] = { "\\\"", "\\\\", "\\n", "\\t",
+	    "\\r", "\\b", "\\f" };
 	const unsigned char *s = (const unsigned char *)str;
+	const char *e;
 	size_t n;
 
 	fputc('"', fp);
 	while (*s != '\0') {
-		switch (*s) {
-		case '"':
-			fputs("\\\"", fp);
-			break;
-		case '\\':
-			fputs("\\\\", fp);
-			break;
-		case '\n':
-			fputs("\\n", fp);
-			break;
-		case '\t':
-			fputs("\\t", fp);
-			break;
-		case '\r':
-			fputs("\\r", fp);
-			break;
-		case '\b':
-			fputs("\\b", fp);
-			break;
-		case '\f':
-			fputs("\\f", fp);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f) {
-				fprintf(fp, "\\u%04x", *s);
-				break;
-			}
-			if ((n = json_utf8_len(s)) == 0) {
-				fputs("\\ufffd", fp);
-				break;
-			}
+		if ((e = strchr(from, *s)) != NULL) {
+			fputs(to[e - from], fp);
+			s++;
+		} else if (*s < 0x20 || *s == 0x7f)
+			fprintf(fp, "\\u%04x", *s++);
+		else if ((n = json_utf8_len(s)) == 0) {
+			fputs("\\ufffd", fp);
+			s++;
+		} else {
 			fwrite(s, 1, n, fp);
 			s += n;
-			continue;
 		}
-		s++;
 	}
 	fputc('"', fp);
 }

@@ -150,8 +150,8 @@ outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
 	if (cfg->log_path != NULL) {
 		if ((col->log = open_output(cfg->log_path)) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns\n",
-		    col->log) == EOF) {
+		if (fputs("time_ns,round,client,cpu,latency_ns,pos,"
+		    "rq_wait_ns\n", col->log) == EOF) {
 			lwarn("%s", cfg->log_path);
 			return -1;
 		}

@@ -26,7 +26,6 @@
  * stays well under 2 MB however long the run.
  */
 #include <sys/types.h>
-#include <sys/utsname.h>
 
 #include <math.h>
 #include <sched.h>
@@ -104,14 +103,15 @@ static double	 lfrac(const struct lax *, double);
 static double	 ylat(const struct lax *, double, int, int);
 static double	 nice_step(double, int);
 static int	 supported(uint64_t, double);
-static void	 draw_title(FILE *, const struct config *, const struct result *);
+static void	 draw_title(FILE *, const struct config *,
+		    const struct result *);
 static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
 		    int);
 static void	 draw_percentiles(FILE *, const struct config *,
 		    const struct result *, const struct lax *,
 		    const int64_t *);
-static void	 draw_timeline(FILE *, const struct result *, const struct lax *,
-		    const int64_t *);
+static void	 draw_timeline(FILE *, const struct result *,
+		    const struct lax *, const int64_t *);
 static void	 draw_distribution(FILE *, const struct result *,
 		    const struct lax *);
 static void	 draw_legend(FILE *, const struct config *,
@@ -123,7 +123,8 @@ static void	 no_samples(FILE *, int, int, int, int);
 int
 plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	const struct stats *st = &res->ser[SER_LATENCY].st, *tm = &res->ser[SER_TIMER].st;
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
 
@@ -257,8 +258,7 @@ static void
 draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
-	struct utsname u;
-	char host[256], date[64], a[32], b[32], *what;
+	char date[64], a[32], b[32], *what;
 	time_t t;
 	struct tm tm;
 	unsigned i;
@@ -292,8 +292,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 			    load_name(cfg->load[i].kind), cfg->load[i].n);
 	}
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
-		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" : "rr",
-		    cfg->prio);
+		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :
+		    "rr", cfg->prio);
 	else if (cfg->policy == SCHED_BATCH || cfg->policy == SCHED_IDLE)
 		fprintf(fp, ", %s", cfg->policy == SCHED_BATCH ? "batch" :
 		    "idle");
@@ -305,19 +305,15 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		fprintf(fp, ", %u KiB of work", cfg->work_kb);
 	fprintf(fp, ", seed %llu</text>\n", (unsigned long long)cfg->seed);
 
-	if (uname(&u) != 0)
-		strcpy(u.release, "?");
-	if (gethostname(host, sizeof(host)) != 0)
-		strcpy(host, "?");
-	host[sizeof(host) - 1] = '\0';
 	t = (time_t)(res->start_wall / NSEC_PER_SEC);
 	if (res->start_wall <= 0 || gmtime_r(&t, &tm) == NULL ||
 	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
 		strcpy(date, "?");
 	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
-	put_cut(fp, u.release, 40);
+	put_cut(fp, res->env.kernel_release != NULL ?
+	    res->env.kernel_release : "?", 40);
 	fputs(", host ", fp);
-	put_cut(fp, host, 40);
+	put_cut(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
 	fprintf(fp, ", %s</text>\n", date);
 
 	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "
@@ -333,7 +329,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	}
-	fprintf(fp, ", %llu timer samples", (unsigned long long)res->ser[SER_TIMER].st.n);
+	fprintf(fp, ", %llu timer samples",
+	    (unsigned long long)res->ser[SER_TIMER].st.n);
 	if (res->npending > 0)
 		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
@@ -448,6 +445,7 @@ draw_percentiles(FILE *fp, const struct config *cfg,
     const struct result *res, const struct lax *ax, const int64_t *pct)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
 	struct label lab[NQUANTILES + 1];
 	char buf[32], id[32];
 	unsigned c;
@@ -457,8 +455,8 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 
 	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
 	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
-	if (res->ser[SER_TIMER].st.n > st->n)
-		umax = ceil(log10(2.0 * (double)res->ser[SER_TIMER].st.n) - 1e-9);
+	if (tm->n > st->n)
+		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
 	if (umax < 3)
 		umax = 3;
 	fputs("<g id=\"percentiles\">\n", fp);
@@ -497,20 +495,20 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 	    "percentile</text>\n", (A_L + A_R) / 2, A_B + 32);
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
-	if (st->n == 0 && res->ser[SER_TIMER].st.n == 0) {
+	if (st->n == 0 && tm->n == 0) {
 		no_samples(fp, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
 		return;
 	}
-	draw_pct_curve(fp, &res->ser[SER_TIMER].st, ax, umax, "timer-percentiles",
-	    TIMER_COLOR, 1.5);
+	draw_pct_curve(fp, tm, ax, umax, "timer-percentiles", TIMER_COLOR,
+	    1.5);
 	/* The runqueue wait's share of each wake-up, below its latency. */
-	draw_pct_curve(fp, &res->ser[SER_RUNQUEUE].st, ax, umax, "runqueue-percentiles",
-	    RQ_COLOR, 1.5);
+	draw_pct_curve(fp, &res->ser[SER_RUNQUEUE].st, ax, umax,
+	    "runqueue-percentiles", RQ_COLOR, 1.5);
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
-		draw_pct_curve(fp, &res->classes[c].ser[SER_LATENCY].st, ax, umax, id,
-		    class_colors[c % NCLASS_COLORS], 2.0);
+		draw_pct_curve(fp, &res->classes[c].ser[SER_LATENCY].st, ax,
+		    umax, id, class_colors[c % NCLASS_COLORS], 2.0);
 	}
 	draw_pct_curve(fp, st, ax, umax, "latency-percentiles", LAT_COLOR,
 	    res->classes != NULL ? 1.2 : 2.2);
@@ -679,8 +677,8 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 			    j++)
 				cnt += tl->slice[j].n;
 			q = k == 0 ? 0.5 : 0.99;
-			if ((double)cnt < need ||
-			    (v = timeline_quantile(tl, from, from + g, q)) < 0) {
+			if ((double)cnt < need || (v = timeline_quantile(tl,
+			    from, from + g, q)) < 0) {
 				first = 1;
 				continue;
 			}
@@ -924,8 +922,9 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 			y += 16;
 		}
 		if (y > H - 34) {
-			fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">"
-			    "\xe2\x80\xa6</text>\n", x, y - 16, SMALL);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
+			    "font-size=\"%d\">\xe2\x80\xa6</text>\n", x, y - 16,
+			    SMALL);
 			break;
 		}
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "

@@ -323,8 +323,8 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	row_us(fp, "se", stats_sterr(st));
 	print_too_few(fp, st, "");
 	if (st->n < FEW_SAMPLES)
-		row(fp, "few samples", "%llu, under %d: shorten -f/-t, add -c or "
-		    "run longer", (unsigned long long)st->n, FEW_SAMPLES);
+		row(fp, "few samples", "%llu, under %d: shorten -f/-t, add -c "
+		    "or run longer", (unsigned long long)st->n, FEW_SAMPLES);
 	if (st->n > 0)
 		row(fp, "worst at", "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
@@ -338,8 +338,8 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
 		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
 	if (res->susp_dropped > 0)
-		row(fp, "suspended", "%llu wake-up%s in flight across it dropped",
-		    (unsigned long long)res->susp_dropped,
+		row(fp, "suspended", "%llu wake-up%s in flight across it "
+		    "dropped", (unsigned long long)res->susp_dropped,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
@@ -471,7 +471,8 @@ print_class(FILE *fp, const struct result *res, const struct client_class *cl,
 		row(fp, LABEL("worst at"), "client %u, %.6f s into the run",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split_rows(fp, prefix, &cr->ser[SER_RUNQUEUE].st, &cr->ser[SER_WAKE_PATH].st);
+		print_split_rows(fp, prefix, &cr->ser[SER_RUNQUEUE].st,
+		    &cr->ser[SER_WAKE_PATH].st);
 #undef LABEL
 }
 
@@ -498,9 +499,9 @@ print_timer(FILE *fp, const struct stats *st)
 
 /*
  * What the samples cannot show: the loop (closed or open), latt's own
- * policy and the DMA latency it held, the wake-ups still unanswered at the end (censored),
- * requests that did not fit a stalled client's pipe, and the times latt
- * itself could take no sample.
+ * policy and the DMA latency it held, the wake-ups still unanswered at
+ * the end (censored), requests that did not fit a stalled client's pipe,
+ * and the times latt itself could take no sample.
  */
 static void
 print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
@@ -594,7 +595,7 @@ report_limits(FILE *fp, const struct config *cfg, const struct result *res)
 
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
-		st = l->timer ? &res->ser[SER_TIMER].st : &res->ser[SER_LATENCY].st;
+		st = &res->ser[l->timer ? SER_TIMER : SER_LATENCY].st;
 		snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
 		    stats_kind_name(l->stat));
 		if (stats_kind_q(l->stat) > 0)
@@ -736,7 +737,8 @@ report_histogram(FILE *fp, const struct result *res, int width)
 			    (unsigned long long)c);
 		}
 		cum += c;
-		fprintf(fp, " %7.2f%% ", 100.0 * (double)cum / (double)h->total);
+		fprintf(fp, " %7.2f%% ",
+		    100.0 * (double)cum / (double)h->total);
 		len = (int)((double)c * barw / (double)top + 0.5);
 		if (len == 0 && c > 0)
 			len = 1;
@@ -757,23 +759,24 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
     int64_t now, int width)
 {
 	static const double q99[] = { 0.99 };
+	const struct stats *lat = &res->ser[SER_LATENCY].st;
 	char line[256], a[32], b[32];
 	const char *what;
 	int64_t p99;
 	int n;
 
-	stats_percentiles(&res->ser[SER_LATENCY].st, q99, &p99, 1);
+	stats_percentiles(lat, q99, &p99, 1);
 	if (cfg->ncmd > 0)
 		what = res->wl.reaped ? "workload ended" : "workload running";
 	else
 		what = res->wl.nload > 0 ? "loads running" : "no load";
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
-	    NSEC_PER_SEC, (unsigned long long)res->ser[SER_LATENCY].st.n,
-	    res->ser[SER_LATENCY].st.n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
+	    NSEC_PER_SEC, (unsigned long long)lat->n,
+	    lat->n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
 	    3, "us") : "-",
-	    res->ser[SER_LATENCY].st.n > 0 ? fmt_time(b, sizeof(b), res->ser[SER_LATENCY].st.max, 3, "us") :
-	    "-", what);
+	    lat->n > 0 ? fmt_time(b, sizeof(b), lat->max, 3, "us") : "-",
+	    what);
 	if (width < 2)
 		width = 2;
 	if (n >= width)
@@ -829,7 +832,8 @@ report_explain(FILE *fp, const struct result *res)
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
 			if (t->cpu >= 0)
-				snprintf(cpu, sizeof(cpu), "cpu%d", (int)t->cpu);
+				snprintf(cpu, sizeof(cpu), "cpu%d",
+				    (int)t->cpu);
 			else
 				snprintf(cpu, sizeof(cpu), "-");
 			fprintf(fp, "\t%+12.3f us  %-6s %s\n",
@@ -863,8 +867,10 @@ print_split(FILE *fp, const struct result *res)
 {
 	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
 	    "delay):\n");
-	row(fp, "split samples", "%12llu", (unsigned long long)res->ser[SER_RUNQUEUE].st.n);
-	print_split_rows(fp, "", &res->ser[SER_RUNQUEUE].st, &res->ser[SER_WAKE_PATH].st);
+	row(fp, "split samples", "%12llu",
+	    (unsigned long long)res->ser[SER_RUNQUEUE].st.n);
+	print_split_rows(fp, "", &res->ser[SER_RUNQUEUE].st,
+	    &res->ser[SER_WAKE_PATH].st);
 }
 
 /*

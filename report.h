@@ -20,7 +20,8 @@ uint64_t report_pct_need(double q);	/* samples a quantile needs */
 void	 report_text(FILE *, const struct config *, const struct result *);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
 unsigned report_limits(FILE *, const struct config *, const struct result *);
-void	 report_per_client(FILE *, const struct config *, const struct result *);
+void	 report_per_client(FILE *, const struct config *,
+	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
 void	 report_progress(FILE *, const struct config *, const struct result *,
 	    int64_t now, int width);

@@ -34,7 +34,7 @@ struct sample {
 	int64_t		when;		/* ns since the run started */
 	uint64_t	round;
 	uint32_t	client;
-	uint32_t	pos;		/* its place in the round's write order */
+	uint32_t	pos;	/* its place in the round's write order */
 	int32_t		cpu;		/* CPU the client woke on, or -1 */
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
@@ -70,7 +70,7 @@ struct brk {
 struct client_stats {
 	struct stats	 lat;		/* at CLIENT_SUB_BITS precision */
 	int32_t		 last_cpu;	/* -1 before the first sample */
-	uint64_t	 migrations;	/* wake CPU differed from the last one */
+	uint64_t	 migrations; /* wake CPU differed from the last one */
 };
 
 /*
@@ -124,7 +124,7 @@ struct class_result {
 struct suspension {
 	int64_t		 from;		/* ns since the run started */
 	int64_t		 to;
-	int		 sig;		/* what stopped it: SIGTSTP, SIGTTIN... */
+	int		 sig;	/* what stopped it: SIGTSTP, SIGTTIN... */
 };
 
 #define SUSPEND_MAX	16		/* suspensions kept for the reports */
@@ -149,14 +149,14 @@ struct result {
 	int64_t		 suspended;	/* ns suspended in all, not measured */
 	unsigned	 nsuspend;	/* times suspended */
 	struct suspension susp[SUSPEND_MAX];	/* the first SUSPEND_MAX */
-	int64_t		 susp_last_from;	/* the last one, CLOCK_MONOTONIC */
+	int64_t		 susp_last_from; /* the last one, CLOCK_MONOTONIC */
 	int64_t		 susp_last_to;
 	uint64_t	 susp_dropped;	/* wake-ups in flight across one */
 	int		 wl_stopsig;	/* the workload was stopped by this
 					   signal from outside latt, or 0 */
 	int64_t		 wl_stop_at;	/* when, ns since the run started */
 	uint64_t	 nrounds;
-	int64_t		 start;		/* CLOCK_MONOTONIC ns of the run's start */
+	int64_t		 start;	/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
 	enum stop_reason stop;
 	int		 stop_signal;	/* with STOP_SIGNAL */

@@ -154,23 +154,15 @@ hist_lower(const struct hist *h, size_t idx)
 }
 
 /*
- * Returns the last value of bucket idx; INT64_MAX for the overflow range.
+ * Returns the last value of bucket idx (the next bucket's first, less
+ * one: the buckets tile the range); INT64_MAX for the overflow range.
  */
 int64_t
 hist_upper(const struct hist *h, size_t idx)
 {
-	uint64_t s, k;
-	unsigned b, shift;
-
-	b = h->sub_bits;
-	s = (uint64_t)1 << b;
 	if (idx >= h->nbuckets)
 		return INT64_MAX;
-	if (idx < 2 * s)
-		return (int64_t)idx;
-	k = idx - 2 * s;
-	shift = (unsigned)(k / s) + 1;
-	return (int64_t)(((s + k % s) << shift) + ((uint64_t)1 << shift) - 1);
+	return hist_lower(h, idx + 1) - 1;
 }
 
 /*
@@ -193,7 +185,8 @@ hist_merge(struct hist *dst, const struct hist *src)
 	size_t i;
 
 	if (dst->sub_bits != src->sub_bits || dst->nbuckets != src->nbuckets ||
-	    (dst->nbuckets > 0 && (dst->counts == NULL || src->counts == NULL))) {
+	    (dst->nbuckets > 0 &&
+	    (dst->counts == NULL || src->counts == NULL))) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -97,7 +97,7 @@ void	 stats_reset(struct stats *);	/* empty again, same precision */
 void	 stats_add(struct stats *, int64_t value, uint32_t tag, int64_t when);
 double	 stats_mean(const struct stats *);	/* 0 when n == 0 */
 double	 stats_stdev(const struct stats *);	/* sample stdev; 0 when n < 2 */
-double	 stats_sterr(const struct stats *);	/* stdev / sqrt(n); 0 when n < 2 */
+double	 stats_sterr(const struct stats *); /* stdev / sqrt(n); 0 when n < 2 */
 
 /*
  * Fills out[i] with the q[i] quantile (0 < q[i] <= 1), for q sorted in
@@ -185,7 +185,7 @@ struct timeline {
 	int64_t			 width;		/* ns per slice */
 	size_t			 nused;		/* slices up to the last used */
 	uint64_t		 n;		/* samples added */
-	size_t			 npoints;	/* points kept, <= TIMELINE_POINTS */
+	size_t			 npoints; /* points kept, <= TIMELINE_POINTS */
 	struct timeline_point	*points;
 	struct timeline_slice	 slice[TIMELINE_SLICES];
 	uint32_t		(*qcounts)[TIMELINE_QBUCKETS];	/* or NULL */

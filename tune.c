@@ -44,7 +44,8 @@
 
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
-#define PARENT_WHAT	"sched_setscheduler (latt's own policy, see --parent-prio)"
+#define PARENT_WHAT	\
+	"sched_setscheduler (latt's own policy, see --parent-prio)"
 #define DMA_PATH	"/dev/cpu_dma_latency"
 
 /*
@@ -222,8 +223,8 @@ probe(const struct config *cfg, struct probe_reply *r)
 			t[nt].done = &done;
 			t[nt].cpus = cl->ncpus > 0 ? cl->cpus :
 			    cfg->ncpus > 0 && cfg->nclasses == 0 ? cfg->cpus :
-			    cfg->ncpus > 0 ? &cfg->cpus[cl->first % cfg->ncpus] :
-			    NULL;
+			    cfg->ncpus > 0 ?
+			    &cfg->cpus[cl->first % cfg->ncpus] : NULL;
 			if ((errno = pthread_create(&t[nt].thread, NULL,
 			    probe_thread, &t[nt])) != 0) {
 				r->err = errno;
@@ -250,7 +251,7 @@ probe(const struct config *cfg, struct probe_reply *r)
 			break;
 		}
 	}
-	/* The parent's own policy (--parent-prio, or with real-time clients). */
+	/* latt's own policy (--parent-prio, or with real-time clients). */
 	if (r->err == 0 && set_parent_sched(cfg) == -1) {
 		memset(&parent, 0, sizeof(parent));
 		parent.err = r->err = errno;
@@ -684,10 +685,10 @@ explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 		rtr = file_ll("/proc/sys/kernel/sched_rt_runtime_us");
 		rtp = file_ll("/proc/sys/kernel/sched_rt_period_us");
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		snprintf(buf, len, "sched_setattr: %s: SCHED_DEADLINE admission "
-		    "control refused client %u of the class: each takes "
-		    "runtime/period = %.1f%% of a CPU, and deadline tasks may "
-		    "take at most %.0f%% of each of %ld CPUs "
+		snprintf(buf, len, "sched_setattr: %s: SCHED_DEADLINE "
+		    "admission control refused client %u of the class: each "
+		    "takes runtime/period = %.1f%% of a CPU, and deadline "
+		    "tasks may take at most %.0f%% of each of %ld CPUs "
 		    "(sched_rt_runtime_us/sched_rt_period_us), less what other "
 		    "deadline tasks hold", strerror(e), nth + 1,
 		    100.0 * (double)r->runtime / (double)r->period,

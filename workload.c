@@ -450,8 +450,8 @@ workload_failed(const struct workload *wl)
 
 /*
  * The workload as a user would type it: a single argument as it is, an
- * argument vector with the words that need it single-quoted, none as "".  The caller
- * frees the string; NULL when memory ran out.
+ * argument vector with the words that need it single-quoted, none as "".
+ * The caller frees the string; NULL when memory ran out.
  */
 char *
 workload_describe(const struct config *cfg)
@@ -472,7 +472,8 @@ workload_describe(const struct config *cfg)
 	}
 	for (i = 0; i < (size_t)cfg->ncmd; i++) {
 		s = cfg->cmd[i];
-		quote = *s == '\0' || s[strcspn(s, " \t\n\\'\"$`*?[]{}()<>|&;#~!")];
+		quote = *s == '\0' ||
+		    s[strcspn(s, " \t\n\\'\"$`*?[]{}()<>|&;#~!")];
 		if (i > 0)
 			*p++ = ' ';
 		if (quote)

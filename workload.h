@@ -21,7 +21,7 @@ struct load_run {
 	enum load_kind	 kind;
 	unsigned	 n;		/* as given */
 	unsigned	 nproc;		/* processes it runs (pipe: 2n) */
-	unsigned	 nlost;		/* processes that ended before the run */
+	unsigned	 nlost;	/* processes that ended before the run */
 	pid_t		 pgid;		/* its process group, 0: not started */
 	uint64_t	 ops;		/* operations completed */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns, all forked */
@@ -44,7 +44,7 @@ struct workload {
 	int64_t		 end;
 	struct load_run	 load[LOAD_MAX];
 	unsigned	 nload;
-	struct load_slot *slots;	/* shared mapping of every load's slots */
+	struct load_slot *slots; /* shared mapping of every load's slots */
 	size_t		 nslots;
 };
 
