@@ -18,7 +18,7 @@
 #include "cmp_int.h"
 #include "common.h"
 #include "compare.h"
-#include "jsonread.h"
+#include "jsonw.h"
 #include "stats.h"
 
 #define MAX_SIDES	26
@@ -29,8 +29,19 @@ static const int default_row[STAT_NKINDS] = {
 	[STAT_P99] = 1, [STAT_P999] = 1, [STAT_MAX] = 1,
 };
 
+/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: words, keys. */
 static const char *const verdict_names[] = {
 	"real difference", "noise", "inconclusive"
+};
+static const char *const verdict_keys[] = { "real", "noise", "inconclusive" };
+
+/* One comparison as both reports show it (view_make). */
+struct view {
+	char		**warn;
+	ssize_t		  nwarn;
+	struct cmp_row	 *rows;
+	ssize_t		  nrows;
+	int		  failed;	/* the gate failed on a row */
 };
 
 static const struct option compare_longopts[] = {
@@ -131,6 +142,16 @@ info_index(const char *key)
 	return 0;
 }
 
+static void
+free_strings(char **s, ssize_t n)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
 /*
  * The warnings of a against b, one string each: differences within a
  * side, every setting that differs between the sides, and a side too
@@ -197,20 +218,8 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 	*out = w;
 	return (ssize_t)n;
 oom:
-	for (i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
+	free_strings(w, (ssize_t)n);
 	return -1;
-}
-
-static void
-free_strings(char **s, ssize_t n)
-{
-	ssize_t i;
-
-	for (i = 0; i < n; i++)
-		free(s[i]);
-	free(s);
 }
 
 static void
@@ -272,24 +281,51 @@ gate_missing(const struct cmp_side *a, const struct cmp_side *b,
 	    full_series(b, g->item[i].series) == NULL;
 }
 
+/*
+ * What both reports of a against b show: the warnings, the rows, and
+ * whether the gate failed on one.  Returns 0, or -1 on ENOMEM (with
+ * nothing to free).
+ */
+static int
+view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	ssize_t i;
+
+	memset(v, 0, sizeof(*v));
+	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
+		return -1;
+	if ((v->nrows = build_rows(a, b, gate, &v->rows)) == -1) {
+		free_strings(v->warn, v->nwarn);
+		return -1;
+	}
+	for (i = 0; i < v->nrows; i++)
+		v->failed |= v->rows[i].failed;
+	return 0;
+}
+
+static void
+view_free(struct view *v)
+{
+	free(v->rows);
+	free_strings(v->warn, v->nwarn);
+}
+
 int
 cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate)
 {
 	const struct cmp_side *sides[2] = { a, b };
-	struct cmp_row *rows;
-	char **warn, label[48];
-	ssize_t nrows, nwarn, i;
+	const struct cmp_row *rw;
+	struct view v;
+	char label[48];
 	size_t rel = info_index("kernel_release"),
 	    ver = info_index("kernel_version"), j;
-	int failed = 0, width = 12;
+	ssize_t i;
+	int width = 12;
 
-	if ((nwarn = warnings(a, b, &warn)) == -1)
+	if (view_make(&v, a, b, gate) == -1)
 		return -1;
-	if ((nrows = build_rows(a, b, gate, &rows)) == -1) {
-		free_strings(warn, nwarn);
-		return -1;
-	}
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "%s: %s (%zu run%s, %llu samples)\n",
 		    sides[j]->name, sides[j]->label != NULL ?
@@ -299,31 +335,30 @@ cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel), info_of(sides[j], ver));
-	for (i = 0; i < nwarn; i++)
-		fprintf(fp, "warning: %s\n", warn[i]);
+	for (i = 0; i < v.nwarn; i++)
+		fprintf(fp, "warning: %s\n", v.warn[i]);
 	/* The label column: 12, or wider for a class's rows. */
-	for (i = 0; i < nrows; i++) {
-		row_label(label, sizeof(label), &rows[i], " ");
+	for (i = 0; i < v.nrows; i++) {
+		row_label(label, sizeof(label), &v.rows[i], " ");
 		if ((int)strlen(label) > width)
 			width = (int)strlen(label);
 	}
 	fprintf(fp, "\n%-*s %12s %12s %9s  %-22s %s\n", width, "us", a->name,
 	    b->name, "change", "99% CI of change", "verdict");
-	for (i = 0; i < nrows; i++)
-		print_row(fp, &rows[i], width);
-	for (i = 0; i < nrows; i++) {
-		if (rows[i].limit < 0)
+	for (i = 0; i < v.nrows; i++)
+		print_row(fp, &v.rows[i], width);
+	for (i = 0; i < v.nrows; i++) {
+		rw = &v.rows[i];
+		if (rw->limit < 0)
 			continue;
-		row_label(label, sizeof(label), &rows[i], ".");
-		if (rows[i].verdict == CMP_INCONCLUSIVE)
-			fprintf(fp, "gate: %s: not applied: inconclusive (%s)\n",
-			    label, rows[i].reason);
-		else if (rows[i].failed) {
+		row_label(label, sizeof(label), rw, ".");
+		if (rw->verdict == CMP_INCONCLUSIVE)
+			fprintf(fp, "gate: %s: not applied: inconclusive "
+			    "(%s)\n", label, rw->reason);
+		else if (rw->failed)
 			fprintf(fp, "gate: %s: %s is %+.1f%% worse than %s "
 			    "(limit %lld%%): FAIL\n", label, b->name,
-			    rows[i].change, a->name, rows[i].limit);
-			failed = 1;
-		}
+			    rw->change, a->name, rw->limit);
 	}
 	for (j = 0; gate != NULL && j < gate->n; j++)
 		if (gate_missing(a, b, gate, j))
@@ -332,41 +367,53 @@ cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 			    gate->item[j].series,
 			    stats_kind_name(gate->item[j].stat),
 			    gate->item[j].series);
-	free(rows);
-	free_strings(warn, nwarn);
-	return failed;
+	view_free(&v);
+	return v.failed;
 }
 
-/* Writes s as a JSON string, every invalid UTF-8 byte as U+FFFD. */
+/* One row of the JSON report: print_row's, as data. */
 static void
-put_jstr(FILE *fp, const char *str)
+put_row(FILE *fp, const struct cmp_row *rw)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
+	char label[48];
+	int first = 1;
 
-	fputc('"', fp);
-	for (; *s != '\0'; s += n) {
-		n = 1;
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if (*s < 0x20 || *s == 0x7f)
-			fprintf(fp, "\\u%04x", *s);
-		else if ((n = json_utf8_len(s)) == 0) {
-			fputs("\\ufffd", fp);
-			n = 1;
-		} else
-			fwrite(s, 1, n, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
-put_jnum(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
+	row_label(label, sizeof(label), rw, ".");
+	fputc('{', fp);
+	jw_key(fp, &first, "", "row");
+	jw_string(fp, label);
+	jw_key(fp, &first, " ", "series");
+	jw_string(fp, rw->series);
+	jw_key(fp, &first, " ", "stat");
+	jw_string(fp, stats_kind_name(rw->stat));
+	jw_key(fp, &first, " ", "a_ns");
+	jw_double(fp, rw->a);
+	jw_key(fp, &first, " ", "b_ns");
+	jw_double(fp, rw->b);
+	jw_key(fp, &first, " ", "change_pct");
+	jw_double(fp, rw->change);
+	jw_key(fp, &first, " ", "ci_pct");
+	if (rw->has_ci) {
+		fputc('[', fp);
+		jw_double(fp, rw->lo);
+		fputs(", ", fp);
+		jw_double(fp, rw->hi);
+		fputc(']', fp);
+	} else
 		fputs("null", fp);
+	jw_key(fp, &first, " ", "verdict");
+	jw_string(fp, verdict_keys[rw->verdict]);
+	jw_key(fp, &first, " ", "reason");
+	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
+	    NULL);
+	jw_key(fp, &first, " ", "worse");
+	fputs(rw->worse ? "true" : "false", fp);
+	jw_key(fp, &first, " ", "limit_pct");
+	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
+	jw_key(fp, &first, " ", "gate");
+	jw_str_or_null(fp, rw->limit < 0 ? NULL : rw->verdict ==
+	    CMP_INCONCLUSIVE ? "not applied" : rw->failed ? "fail" : "pass");
+	fputc('}', fp);
 }
 
 /* One comparison, a against b, as a JSON object; like cmp_report. */
@@ -374,83 +421,120 @@ static int
 report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate)
 {
-	struct cmp_row *rows, *rw;
-	char **warn, label[48];
-	ssize_t nrows, nwarn, i;
-	size_t j;
-	int failed = 0, first = 1;
+	struct view v;
+	char label[48];
+	ssize_t i;
+	size_t j, nmissing = 0;
+	int first = 1;
 
-	if ((nwarn = warnings(a, b, &warn)) == -1)
+	if (view_make(&v, a, b, gate) == -1)
 		return -1;
-	if ((nrows = build_rows(a, b, gate, &rows)) == -1) {
-		free_strings(warn, nwarn);
-		return -1;
-	}
-	fputs("{\"a\": ", fp);
-	put_jstr(fp, a->name);
-	fputs(", \"b\": ", fp);
-	put_jstr(fp, b->name);
-	fputs(", \"warnings\": [", fp);
-	for (i = 0; i < nwarn; i++) {
+	fputc('{', fp);
+	jw_key(fp, &first, "", "a");
+	jw_string(fp, a->name);
+	jw_key(fp, &first, " ", "b");
+	jw_string(fp, b->name);
+	jw_key(fp, &first, " ", "warnings");
+	fputc('[', fp);
+	for (i = 0; i < v.nwarn; i++) {
 		fputs(i > 0 ? ", " : "", fp);
-		put_jstr(fp, warn[i]);
+		jw_string(fp, v.warn[i]);
 	}
-	fputs("],\n    \"rows\": [", fp);
-	for (i = 0; i < nrows; i++) {
-		rw = &rows[i];
-		row_label(label, sizeof(label), rw, ".");
-		fprintf(fp, "%s\n      {\"row\": ", i > 0 ? "," : "");
-		put_jstr(fp, label);
-		fputs(", \"series\": ", fp);
-		put_jstr(fp, rw->series);
-		fprintf(fp, ", \"stat\": \"%s\", \"a_ns\": ",
-		    stats_kind_name(rw->stat));
-		put_jnum(fp, rw->a);
-		fputs(", \"b_ns\": ", fp);
-		put_jnum(fp, rw->b);
-		fputs(", \"change_pct\": ", fp);
-		put_jnum(fp, rw->change);
-		fputs(", \"ci_pct\": ", fp);
-		if (rw->has_ci) {
-			fputc('[', fp);
-			put_jnum(fp, rw->lo);
-			fputs(", ", fp);
-			put_jnum(fp, rw->hi);
-			fputc(']', fp);
-		} else
-			fputs("null", fp);
-		fprintf(fp, ", \"verdict\": \"%s\", \"reason\": ",
-		    rw->verdict == CMP_REAL ? "real" : rw->verdict ==
-		    CMP_NOISE ? "noise" : "inconclusive");
-		if (rw->verdict == CMP_INCONCLUSIVE)
-			put_jstr(fp, rw->reason);
-		else
-			fputs("null", fp);
-		fprintf(fp, ", \"worse\": %s, \"limit_pct\": ",
-		    rw->worse ? "true" : "false");
-		if (rw->limit >= 0)
-			fprintf(fp, "%lld, \"gate\": \"%s\"}", rw->limit,
-			    rw->verdict == CMP_INCONCLUSIVE ? "not applied" :
-			    rw->failed ? "fail" : "pass");
-		else
-			fputs("null, \"gate\": null}", fp);
-		failed |= rw->failed;
+	fputc(']', fp);
+	jw_key(fp, &first, "\n    ", "rows");
+	fputc('[', fp);
+	for (i = 0; i < v.nrows; i++) {
+		fputs(i > 0 ? ",\n      " : "\n      ", fp);
+		put_row(fp, &v.rows[i]);
 	}
-	fputs(nrows > 0 ? "\n    ],\n    \"gate_not_applied\": [" :
-	    "],\n    \"gate_not_applied\": [", fp);
+	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
+	jw_key(fp, &first, "\n    ", "gate_not_applied");
+	fputc('[', fp);
 	for (j = 0; gate != NULL && j < gate->n; j++)
 		if (gate_missing(a, b, gate, j)) {
 			snprintf(label, sizeof(label), "%s.%s",
 			    gate->item[j].series,
 			    stats_kind_name(gate->item[j].stat));
-			fputs(first ? "" : ", ", fp);
-			put_jstr(fp, label);
-			first = 0;
+			fputs(nmissing++ > 0 ? ", " : "", fp);
+			jw_string(fp, label);
 		}
-	fprintf(fp, "],\n    \"gate_failed\": %s}", failed ? "true" :
-	    "false");
-	free(rows);
-	free_strings(warn, nwarn);
+	fputc(']', fp);
+	jw_key(fp, &first, "\n    ", "gate_failed");
+	fputs(v.failed ? "true" : "false", fp);
+	fputc('}', fp);
+	view_free(&v);
+	return v.failed;
+}
+
+/*
+ * The JSON report's opening, up to its list of comparisons: the sides,
+ * their files, runs and samples.  *first is report_all's, for the members
+ * that follow.
+ */
+static void
+json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
+{
+	int i, f;
+
+	fputc('{', fp);
+	jw_key(fp, first, "\n  ", "tool");
+	jw_string(fp, "latt");
+	jw_key(fp, first, "\n  ", "compare_version");
+	fputs("1", fp);
+	jw_key(fp, first, "\n  ", "level");
+	jw_double(fp, CMP_LEVEL);
+	jw_key(fp, first, "\n  ", "sides");
+	fputc('[', fp);
+	for (i = 0; i < nsides; i++) {
+		fputs(i > 0 ? ",\n    {" : "\n    {", fp);
+		f = 1;
+		jw_key(fp, &f, "", "name");
+		jw_string(fp, sides[i].name);
+		jw_key(fp, &f, " ", "files");
+		jw_string(fp, sides[i].label);
+		jw_key(fp, &f, " ", "runs");
+		fprintf(fp, "%zu", sides[i].nruns);
+		jw_key(fp, &f, " ", "samples");
+		fprintf(fp, "%llu", (unsigned long long)sides[i].nsamples);
+		fputc('}', fp);
+	}
+	fputs(nsides > 0 ? "\n  ]" : "]", fp);
+	jw_key(fp, first, "\n  ", "comparisons");
+	fputc('[', fp);
+}
+
+/*
+ * Every later side against the first, as tables or as one JSON object.
+ * Returns 1 when the gate failed on one of them, 0 when not, -1 on ENOMEM
+ * (the JSON then left unfinished).
+ */
+static int
+report_all(FILE *fp, struct cmp_side *sides, int nsides,
+    const struct cmp_gate *gate, int json)
+{
+	int first = 1, failed = 0, i, r = 0;
+
+	if (json)
+		json_head(fp, sides, nsides, &first);
+	for (i = 1; i < nsides && r != -1; i++) {
+		if (json) {
+			fputs(i > 1 ? ",\n    " : "\n    ", fp);
+			r = report_json(fp, &sides[0], &sides[i], gate);
+		} else {
+			if (i > 1)
+				fputc('\n', fp);
+			r = cmp_report(fp, &sides[0], &sides[i], gate);
+		}
+		if (r == 1)
+			failed = 1;
+	}
+	if (r == -1)
+		return -1;
+	if (json) {
+		fputs("\n  ]", fp);
+		jw_key(fp, &first, "\n  ", "gate_failed");
+		fputs(failed ? "true\n}\n" : "false\n}\n", fp);
+	}
 	return failed;
 }
 
@@ -563,7 +647,7 @@ compare_main(int argc, char *argv[])
 {
 	struct cmp_side *sides;
 	struct cmp_gate gate;
-	int ch, nsides, i, failed = 0, r = 0, have_gate = 0, json = 0;
+	int ch, nsides, i, r, have_gate = 0, json = 0;
 	char name[4];
 
 	memset(&gate, 0, sizeof(gate));
@@ -604,36 +688,7 @@ compare_main(int argc, char *argv[])
 		cmp_side_init(&sides[i], name);
 		cmp_side_load(&sides[i], argv[optind + i]);
 	}
-	if (json) {
-		printf("{\n  \"tool\": \"latt\",\n  \"compare_version\": 1,\n"
-		    "  \"level\": %g,\n  \"sides\": [", CMP_LEVEL);
-		for (i = 0; i < nsides; i++) {
-			printf("%s\n    {\"name\": \"%s\", \"files\": ",
-			    i > 0 ? "," : "", sides[i].name);
-			put_jstr(stdout, sides[i].label);
-			printf(", \"runs\": %zu, \"samples\": %llu}",
-			    sides[i].nruns,
-			    (unsigned long long)sides[i].nsamples);
-		}
-		fputs("\n  ],\n  \"comparisons\": [", stdout);
-	}
-	for (i = 1; i < nsides && r != -1; i++) {
-		if (json) {
-			fputs(i > 1 ? ",\n    " : "\n    ", stdout);
-			r = report_json(stdout, &sides[0], &sides[i],
-			    have_gate ? &gate : NULL);
-		} else {
-			if (i > 1)
-				putchar('\n');
-			r = cmp_report(stdout, &sides[0], &sides[i],
-			    have_gate ? &gate : NULL);
-		}
-		if (r == 1)
-			failed = 1;
-	}
-	if (json && r != -1)
-		printf("\n  ],\n  \"gate_failed\": %s\n}\n", failed ? "true" :
-		    "false");
+	r = report_all(stdout, sides, nsides, have_gate ? &gate : NULL, json);
 	for (i = 0; i < nsides; i++)
 		cmp_side_free(&sides[i]);
 	free(sides);
@@ -645,5 +700,5 @@ compare_main(int argc, char *argv[])
 		lwarn("stdout");
 		return EXIT_RUNTIME;
 	}
-	return failed ? EXIT_THRESHOLD : EXIT_OK;
+	return r == 1 ? EXIT_THRESHOLD : EXIT_OK;
 }
