@@ -116,6 +116,26 @@ get_count(const char *fname, const struct json *o, const char *key,
 	return 0;
 }
 
+/*
+ * Fetches member key of o, which must be there and be an object or an
+ * array (type); NULL after the message naming what is wrong.
+ */
+static const struct json *
+get_member(const char *fname, const struct json *o, const char *key,
+    enum json_type type, char *err, size_t errlen)
+{
+	const struct json *v = json_get(o, key);
+
+	if (v == NULL)
+		where(err, errlen, fname, o, "\"%s\" is missing", key);
+	else if (v->type != type)
+		where(err, errlen, fname, v, "\"%s\" is not %s", key,
+		    type == JSON_OBJECT ? "an object" : "an array");
+	else
+		return v;
+	return NULL;
+}
+
 /* Fetches sub_bits of o, between 1 and 12. */
 static int
 get_sub_bits(const char *fname, const struct json *o, unsigned *out,
@@ -171,22 +191,16 @@ load_stats(struct stats *st, const char *fname, const struct json *o,
 	    (sd->type != JSON_NUMBER || sd->num < 0))
 		return where(err, errlen, fname, sd, "\"stdev_ns\" is not a "
 		    "non-negative number");
-	h = json_get(o, "histogram");
-	if (h == NULL)
-		return where(err, errlen, fname, o, "\"histogram\" is missing");
-	if (h->type != JSON_OBJECT)
-		return where(err, errlen, fname, h, "\"histogram\" is not an "
-		    "object");
+	if ((h = get_member(fname, o, "histogram", JSON_OBJECT, err,
+	    errlen)) == NULL)
+		return -1;
 	if (get_sub_bits(fname, h, &sub, err, errlen) == -1)
 		return -1;
 	if (stats_init(st, sub) == -1)
 		return where(err, errlen, fname, h, "%s", strerror(errno));
-	bk = json_get(h, "buckets");
-	if (bk == NULL)
-		return where(err, errlen, fname, h, "\"buckets\" is missing");
-	if (bk->type != JSON_ARRAY)
-		return where(err, errlen, fname, bk, "\"buckets\" is not an "
-		    "array");
+	if ((bk = get_member(fname, h, "buckets", JSON_ARRAY, err,
+	    errlen)) == NULL)
+		return -1;
 	sum = (uint64_t)overflow;
 	for (i = 0; i < bk->n; i++) {
 		b = bk->items[i];

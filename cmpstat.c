@@ -19,6 +19,7 @@
 #include "stats.h"
 
 #define NREPS		200		/* within-run bootstrap replicates */
+#define TINY		1e-300		/* Lentz's stand-in for zero */
 
 /* splitmix64: small, fast, and good enough for resampling. */
 static uint64_t
@@ -308,31 +309,39 @@ out:
 	return ret;
 }
 
+/*
+ * One step of Lentz's method for a continued fraction whose next partial
+ * numerator is aa: c and d move on, and the returned factor multiplies
+ * the value so far.  TINY stands in for a zero that would divide.
+ */
+static double
+lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	*c = 1 + aa / *c;
+	*d = 1 / (fabs(*d) < TINY ? TINY : *d);
+	*c = fabs(*c) < TINY ? TINY : *c;
+	return *d * *c;
+}
+
 /* The continued fraction of the incomplete beta function (Lentz). */
 static double
 beta_cf(double a, double b, double x)
 {
-	double c = 1, d, h, aa, del, tiny = 1e-300;
+	double c = 1, d, h, aa, del;
 	int m;
 
 	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < TINY)
+		d = TINY;
 	d = 1 / d;
 	h = d;
 	for (m = 1; m <= 300; m++) {
 		aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		del = d * c;
+		h *= lentz_step(aa, &c, &d);
+		aa = -(a + m) * (a + b + m) * x /
+		    ((a + 2 * m) * (a + 2 * m + 1));
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-14)
 			break;
