@@ -21,6 +21,23 @@
 #define NREPS		200		/* within-run bootstrap replicates */
 #define TINY		1e-300		/* Lentz's stand-in for zero */
 
+/*
+ * A run's non-empty blocks laid out for resampling (boot_init): the
+ * distinct buckets of the run, ascending, with their values, and where
+ * each block's buckets stand among them (block i's are pos[first[i] ..
+ * first[i + 1])), so that a replicate costs the chosen blocks' buckets,
+ * not blocks times buckets.
+ */
+struct boot {
+	const struct cmp_sblock **blk;	/* the K non-empty blocks */
+	size_t		  K;
+	size_t		  nu;		/* distinct buckets */
+	double		 *vals;		/* their values, ns */
+	uint64_t	 *tot;		/* a replicate's count of each */
+	uint32_t	 *pos;
+	size_t		 *first;
+};
+
 /* splitmix64: small, fast, and good enough for resampling. */
 static uint64_t
 rng_next(uint64_t *state)
@@ -95,6 +112,113 @@ replicate_stats(const double *vals, const uint64_t *tot, size_t nu,
 	}
 }
 
+static void
+boot_free(struct boot *bt)
+{
+	free(bt->blk);
+	free(bt->vals);
+	free(bt->tot);
+	free(bt->pos);
+	free(bt->first);
+	memset(bt, 0, sizeof(*bt));
+}
+
+/*
+ * Lays out sb's non-empty blocks for resampling; with fewer than two
+ * there is nothing to resample, and only bt->K is set.  Returns 0, or -1
+ * on ENOMEM (boot_free then frees what was allocated).
+ */
+static int
+boot_init(struct boot *bt, const struct cmp_sblocks *sb)
+{
+	struct hist shape;
+	uint32_t *all = NULL;
+	double bmax = 0;
+	size_t total = 0, i, j, m, u;
+	int ret = -1;
+
+	memset(bt, 0, sizeof(*bt));
+	memset(&shape, 0, sizeof(shape));
+	for (i = 0; i < sb->n; i++)
+		if (sb->b[i].n > 0) {
+			bt->K++;
+			total += sb->b[i].nb;
+		}
+	if (bt->K < 2)
+		return 0;
+	if ((bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
+	    (all = calloc(total, sizeof(*all))) == NULL ||
+	    hist_init(&shape, sb->sub_bits) == -1)
+		goto out;
+	/* The distinct buckets of the run, ascending. */
+	for (i = 0, j = 0, u = 0; i < sb->n; i++) {
+		if (sb->b[i].n == 0)
+			continue;
+		bt->blk[j++] = &sb->b[i];
+		memcpy(all + u, sb->b[i].idx, sb->b[i].nb * sizeof(*all));
+		u += sb->b[i].nb;
+		if ((double)sb->b[i].max > bmax)
+			bmax = (double)sb->b[i].max;
+	}
+	qsort(all, total, sizeof(*all), cmp_u32);
+	for (i = 0; i < total; i++)
+		if (bt->nu == 0 || all[i] != all[bt->nu - 1])
+			all[bt->nu++] = all[i];
+	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
+	    (bt->pos = calloc(total + 1, sizeof(*bt->pos))) == NULL ||
+	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL ||
+	    (bt->tot = calloc(bt->nu, sizeof(*bt->tot))) == NULL)
+		goto out;
+	for (u = 0; u < bt->nu; u++)
+		bt->vals[u] = all[u] >= shape.nbuckets ? bmax :
+		    (double)hist_mid(&shape, all[u]);
+	/* Where each block's buckets stand among the distinct ones. */
+	for (i = 0, j = 0; i < bt->K; i++) {
+		bt->first[i] = j;
+		for (m = 0, u = 0; m < bt->blk[i]->nb; m++) {
+			while (all[u] != bt->blk[i]->idx[m])
+				u++;
+			bt->pos[j++] = (uint32_t)u;
+		}
+	}
+	bt->first[bt->K] = j;
+	ret = 0;
+out:
+	hist_free(&shape);
+	free(all);
+	return ret;
+}
+
+/*
+ * One replicate: windows of L consecutive blocks, each starting at random,
+ * until it has K blocks; its statistics into out.
+ */
+static void
+boot_replicate(struct boot *bt, size_t L, uint64_t *state, double *out)
+{
+	const struct cmp_sblock *b;
+	uint64_t n = 0;
+	double mn = INFINITY, mx = -INFINITY;
+	size_t chosen, start, j, m;
+
+	memset(bt->tot, 0, bt->nu * sizeof(*bt->tot));
+	for (chosen = 0; chosen < bt->K;) {
+		start = (size_t)(rng_next(state) % (bt->K - L + 1));
+		for (j = start; j < start + L && chosen < bt->K; j++) {
+			b = bt->blk[j];
+			for (m = bt->first[j]; m < bt->first[j + 1]; m++)
+				bt->tot[bt->pos[m]] += b->cnt[m - bt->first[j]];
+			n += b->n;
+			if ((double)b->min < mn)
+				mn = (double)b->min;
+			if ((double)b->max > mx)
+				mx = (double)b->max;
+			chosen++;
+		}
+	}
+	replicate_stats(bt->vals, bt->tot, bt->nu, n, mn, mx, out);
+}
+
 /*
  * The within-run variances: a moving-block bootstrap (Kuensch 1989) over
  * the run's K non-empty blocks.  A replicate strings together windows of
@@ -106,93 +230,27 @@ replicate_stats(const double *vals, const uint64_t *tot, size_t nu,
 static int
 within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 {
-	const struct cmp_sblock **blk = NULL;
-	struct hist shape;
-	uint32_t *all = NULL, *pos = NULL;
-	size_t *first = NULL;
-	uint64_t *tot = NULL, n, state = seed;
-	double *vals = NULL, out[STAT_NKINDS], mean[STAT_NKINDS],
-	    m2[STAT_NKINDS], x, d, mn, mx, bmax = 0;
-	size_t K = 0, L, nu = 0, total = 0, i, j, m, u, rep, chosen, start;
-	size_t nrep[STAT_NKINDS];
-	int k, ret = -1;
+	struct boot bt;
+	uint64_t state = seed;
+	double out[STAT_NKINDS], mean[STAT_NKINDS], m2[STAT_NKINDS], x, d;
+	size_t nrep[STAT_NKINDS], L, rep;
+	int k;
 
-	memset(&shape, 0, sizeof(shape));
-	for (i = 0; i < sb->n; i++)
-		if (sb->b[i].n > 0) {
-			K++;
-			total += sb->b[i].nb;
-		}
-	r->nblocks = K;
-	if (K < 2)
+	if (boot_init(&bt, sb) == -1) {
+		boot_free(&bt);
+		return -1;
+	}
+	r->nblocks = bt.K;
+	if (bt.K < 2)
 		return 0;
-	if ((blk = calloc(K, sizeof(*blk))) == NULL ||
-	    (all = calloc(total, sizeof(*all))) == NULL ||
-	    hist_init(&shape, sb->sub_bits) == -1)
-		goto out;
-	/* The distinct buckets of the run, ascending. */
-	for (i = 0, j = 0, u = 0; i < sb->n; i++) {
-		if (sb->b[i].n == 0)
-			continue;
-		blk[j++] = &sb->b[i];
-		memcpy(all + u, sb->b[i].idx, sb->b[i].nb * sizeof(*all));
-		u += sb->b[i].nb;
-		if ((double)sb->b[i].max > bmax)
-			bmax = (double)sb->b[i].max;
-	}
-	qsort(all, total, sizeof(*all), cmp_u32);
-	for (i = 0; i < total; i++)
-		if (nu == 0 || all[i] != all[nu - 1])
-			all[nu++] = all[i];
-	if ((vals = calloc(nu, sizeof(*vals))) == NULL ||
-	    (pos = calloc(total + 1, sizeof(*pos))) == NULL ||
-	    (first = calloc(K + 1, sizeof(*first))) == NULL ||
-	    (tot = calloc(nu, sizeof(*tot))) == NULL)
-		goto out;
-	for (u = 0; u < nu; u++)
-		vals[u] = all[u] >= shape.nbuckets ? bmax :
-		    (double)hist_mid(&shape, all[u]);
-	/*
-	 * Where each block's buckets stand among the distinct ones (both
-	 * ascending): block i's are pos[first[i] .. first[i + 1]), so that
-	 * a replicate costs the chosen blocks' buckets, not blocks times
-	 * buckets.
-	 */
-	for (i = 0, j = 0; i < K; i++) {
-		first[i] = j;
-		for (m = 0, u = 0; m < blk[i]->nb; m++) {
-			while (all[u] != blk[i]->idx[m])
-				u++;
-			pos[j++] = (uint32_t)u;
-		}
-	}
-	first[K] = j;
-	L = (size_t)lround(cbrt((double)K));
+	L = (size_t)lround(cbrt((double)bt.K));
 	if (L < 1)
 		L = 1;
 	memset(mean, 0, sizeof(mean));
 	memset(m2, 0, sizeof(m2));
 	memset(nrep, 0, sizeof(nrep));
 	for (rep = 0; rep < NREPS; rep++) {
-		memset(tot, 0, nu * sizeof(*tot));
-		n = 0;
-		mn = INFINITY;
-		mx = -INFINITY;
-		for (chosen = 0; chosen < K;) {
-			start = (size_t)(rng_next(&state) % (K - L + 1));
-			for (j = start; j < start + L && chosen < K; j++) {
-				for (m = first[j]; m < first[j + 1]; m++)
-					tot[pos[m]] += blk[j]->cnt[m -
-					    first[j]];
-				n += blk[j]->n;
-				if ((double)blk[j]->min < mn)
-					mn = (double)blk[j]->min;
-				if ((double)blk[j]->max > mx)
-					mx = (double)blk[j]->max;
-				chosen++;
-			}
-		}
-		replicate_stats(vals, tot, nu, n, mn, mx, out);
+		boot_replicate(&bt, L, &state, out);
 		for (k = 0; k < STAT_NKINDS; k++) {
 			if (isnan(r->val[k]))
 				continue;
@@ -205,16 +263,8 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 	for (k = 0; k < STAT_NKINDS; k++)
 		if (nrep[k] > 1)
 			r->wvar[k] = m2[k] / (double)(nrep[k] - 1);
-	ret = 0;
-out:
-	hist_free(&shape);
-	free(blk);
-	free(all);
-	free(vals);
-	free(pos);
-	free(first);
-	free(tot);
-	return ret;
+	boot_free(&bt);
+	return 0;
 }
 
 /*
