@@ -12,8 +12,8 @@ DEPFLAGS = -MMD -MP
 LDLIBS = -lrt -lm -lpthread
 
 SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c \
-	keeper.c report.c json.c plot.c stats.c compare.c jsonread.c common.c \
-	env.c result.c jsonw.c outputs.c
+	keeper.c report.c json.c plot.c stats.c compare.c cmpread.c cmpstat.c \
+	jsonread.c common.c env.c result.c jsonw.c outputs.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -33,8 +33,12 @@ latt: $(OBJS)
 tests/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
+# latt compare's rooms and all they call, for the test programs below.
+COMPARE_SRCS = compare.c cmpread.c cmpstat.c jsonread.c jsonw.c stats.c \
+	common.c
+
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).
-CALIB_SRCS = tests/calib_compare.c compare.c jsonread.c stats.c common.c
+CALIB_SRCS = tests/calib_compare.c $(COMPARE_SRCS)
 tests/calib_compare: $(CALIB_SRCS) $(HDRS)
 	$(CC) $(LATT_CFLAGS) -I. -o $@ $(CALIB_SRCS) $(LDLIBS)
 
@@ -50,7 +54,7 @@ san/unit_stats: tests/unit_stats.c stats.c stats.h
 		-o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # The mutation fuzzer of the result-file reader (tests/fuzz_compare.c).
-FUZZ_SRCS = tests/fuzz_compare.c compare.c jsonread.c stats.c common.c
+FUZZ_SRCS = tests/fuzz_compare.c $(COMPARE_SRCS)
 san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
 	@mkdir -p san
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \

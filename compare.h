@@ -18,6 +18,9 @@
  * A against B, then cmp_side_free.  Loading functions never exit or print:
  * they return -1 with a one-line message in err, which names the file and
  * the place ("b.json:3:14: expected ',' or '}'").
+ *
+ * The sides are read by cmpread.c, the runs summed up and tested by
+ * cmpstat.c, and the reports and the subcommand are compare.c's.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -94,6 +97,7 @@ struct cmp_gate {
 	} item[CMP_MAX_GATE];
 };
 
+/* cmpread.c: the sides. */
 void	 cmp_side_init(struct cmp_side *, const char *name);
 int	 cmp_side_add_file(struct cmp_side *, const char *path, char *err,
 	    size_t errlen);
@@ -104,7 +108,7 @@ void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
 
 /*
- * Sums up one series of one run: its statistics from st, and the
+ * cmpstat.c: sums up one series of one run: its statistics from st, and the
  * within-run variances from its blocks (bl may be NULL: none kept).  The
  * bootstrap draws from seed, so the same run gives the same answer.
  * Returns 0, or -1 on ENOMEM.
@@ -116,7 +120,7 @@ void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	    size_t nb, enum stat_kind k, struct cmp_row *row);
 
 /*
- * Parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%" into gate
+ * compare.c: parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%" into gate
  * (which it first clears).  Bad specs are usage errors: the message names
  * the part, and latt exits 2.
  */

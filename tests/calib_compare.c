@@ -2,7 +2,7 @@
 /*
  * The calibration of latt compare: synthetic runs from a documented model
  * of latency, fed through the same block collection (stats.c) and the same
- * summary and test (compare.c) as real runs, counting how often each row
+ * summary and test (cmpstat.c) as real runs, counting how often each row
  * is called a real difference.
  *
  * The model (docs/compare.md): the log latency, in ns, of client c in round

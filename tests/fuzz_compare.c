@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A bounded random-mutation fuzzer of the result-file reader (jsonread.c
- * and the loading half of compare.c), built with ASan and UBSan by make
- * check.  It mutates valid files (flips bits, overwrites bytes with JSON
- * punctuation, deletes, duplicates and inserts ranges, truncates) with a
- * fixed seed, and checks that every mutant is either accepted or refused
- * with one line naming the file; now and then an accepted mutant is also
- * compared with itself.  A sanitizer report or a bad message
+ * and cmpread.c), built with ASan and UBSan by make check.  It mutates
+ * valid files (flips bits, overwrites bytes with JSON punctuation,
+ * deletes, duplicates and inserts ranges, truncates) with a fixed seed,
+ * and checks that every mutant is either accepted or refused with one
+ * line naming the file; now and then an accepted mutant is also compared
+ * with itself (compare.c's table).  A sanitizer report or a bad message
  * fails the run.
  *
  * usage: fuzz_compare ITERATIONS SEED FILE...

@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmpread.c: reads latt's result files (JSON, schema_version 2 or 1, see
+ * docs/json-schema.md) into the sides of latt compare: every run's series,
+ * checked strictly and summed up by cmpstat.c, the settings and
+ * environment of the side's first file, and notes on what differs within
+ * the side.  It never prints; only cmp_side_load, for the command line,
+ * exits.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmp_int.h"
+#include "common.h"
+#include "compare.h"
+#include "jsonread.h"
+#include "stats.h"
+
+#define BOOT_SEED	0x6c617474636d70ULL	/* fixed: same files, same answer */
+#define MAX_FILE	(1L << 30)	/* refuse result files above 1 GiB */
+#define MAX_RUNS	10000		/* runs in one side */
+#define MAX_BLOCKS	1024		/* blocks in one series of one run */
+
+/* The series compare knows, in the order of the table. */
+static const char *const series_names[] = { "latency", "timer", "runqueue",
+    "wake_path" };
+#define NSERIES_KNOWN	(sizeof(series_names) / sizeof(series_names[0]))
+
+/* The settings and environment a side keeps (cmp_int.h). */
+const struct cmp_info_key cmp_info_keys[] = {
+	{ "parameters",	"clients",		1 },
+	{ "parameters",	"min_delay_ns",		1 },
+	{ "parameters",	"max_delay_ns",		1 },
+	{ "parameters",	"loop",			1 },
+	{ "parameters",	"policy",		1 },
+	{ "parameters",	"priority",		1 },
+	{ "parameters",	"nice",			1 },
+	{ "parameters",	"cpus",			1 },
+	{ "parameters",	"parent_cpu",		1 },
+	{ "parameters",	"parent_policy",	1 },
+	{ "parameters",	"parent_prio",		1 },
+	{ "parameters",	"mlock",		1 },
+	{ "parameters",	"dma_latency_us",	1 },
+	{ "parameters",	"work_kb",		1 },
+	{ "parameters",	"loads",		1 },
+	{ "parameters",	"command",		1 },
+	{ "parameters",	"argv",			1 },
+	{ "parameters",	"duration_ns",		1 },
+	{ "parameters",	"samples_limit",	1 },
+	{ "parameters",	"warmup_ns",		1 },
+	{ "environment", "timer_slack_ns",	1 },
+	{ "environment", "kernel_release",	1 },
+	{ "environment", "cmdline",		1 },
+	{ "environment", "preemption",		1 },
+	{ "environment", "scheduler",		1 },
+	{ "environment", "cpufreq_governor",	1 },
+	{ "environment", "smt",			1 },
+	{ "environment", "cpu_model",		1 },
+	{ "environment", "cpus_online",		1 },
+	{ "environment", "virtualization",	1 },
+	{ "environment", "machine",		1 },
+	{ "environment", "hostname",		1 },
+	{ "environment", "clocksource",		1 },
+	{ "environment", "latt_version",	1 },
+	{ "environment", "kernel_version",	0 },
+};
+_Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
+    "CMP_NINFO is the length of cmp_info_keys");
+
+static int	 where(char *, size_t, const char *, const struct json *,
+		    const char *, ...) __attribute__((format(printf, 5, 6)));
+static int	 add_note(struct cmp_side *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* Writes "FILE:LINE:COL: message" to err and returns -1. */
+static int
+where(char *err, size_t errlen, const char *fname, const struct json *v,
+    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(err, errlen, "%s:%u:%u: ", fname, v->line, v->col);
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * Fetches member key of o as a non-negative integer (an integer lexeme
+ * within int64).  Returns 0, 1 when absent and optional, -1 on error.
+ */
+static int
+get_count(const char *fname, const struct json *o, const char *key,
+    int optional, int64_t *out, char *err, size_t errlen)
+{
+	const struct json *v = json_get(o, key);
+
+	if (v == NULL) {
+		if (optional)
+			return 1;
+		return where(err, errlen, fname, o, "\"%s\" is missing", key);
+	}
+	if (v->type != JSON_NUMBER || !v->isint || v->ival < 0)
+		return where(err, errlen, fname, v, "\"%s\" is not a "
+		    "non-negative integer", key);
+	*out = v->ival;
+	return 0;
+}
+
+/*
+ * Fetches member key of o, which must be there and be an object or an
+ * array (type); NULL after the message naming what is wrong.
+ */
+static const struct json *
+get_member(const char *fname, const struct json *o, const char *key,
+    enum json_type type, char *err, size_t errlen)
+{
+	const struct json *v = json_get(o, key);
+
+	if (v == NULL)
+		where(err, errlen, fname, o, "\"%s\" is missing", key);
+	else if (v->type != type)
+		where(err, errlen, fname, v, "\"%s\" is not %s", key,
+		    type == JSON_OBJECT ? "an object" : "an array");
+	else
+		return v;
+	return NULL;
+}
+
+/* Fetches sub_bits of o, between 1 and 12. */
+static int
+get_sub_bits(const char *fname, const struct json *o, unsigned *out,
+    char *err, size_t errlen)
+{
+	int64_t sub = 0;
+
+	if (get_count(fname, o, "sub_bits", 0, &sub, err, errlen))
+		return -1;
+	if (sub < 1 || sub > 12)
+		return where(err, errlen, fname, json_get(o, "sub_bits"),
+		    "\"sub_bits\" is %lld, not between 1 and 12",
+		    (long long)sub);
+	*out = (unsigned)sub;
+	return 0;
+}
+
+/*
+ * Reads a series object (docs/json-schema.md) into st: its count, mean,
+ * deviation, extremes and histogram, checked against each other.
+ */
+static int
+load_stats(struct stats *st, const char *fname, const struct json *o,
+    const char *name, char *err, size_t errlen)
+{
+	const struct json *h, *bk, *b, *mean, *sd;
+	int64_t samples, overflow = 0, min, max, lo, hi, cnt;
+	uint64_t sum;
+	unsigned sub = 0;
+	size_t i, idx, last = 0;
+	struct hist *run = &st->hist;
+
+	if (o->type != JSON_OBJECT)
+		return where(err, errlen, fname, o, "\"%s\" is not an object",
+		    name);
+	if (get_count(fname, o, "samples", 0, &samples, err, errlen) ||
+	    get_count(fname, o, "overflow", 1, &overflow, err, errlen) == -1 ||
+	    get_count(fname, o, "min_ns", 0, &min, err, errlen) ||
+	    get_count(fname, o, "max_ns", 0, &max, err, errlen))
+		return -1;
+	mean = json_get(o, "mean_ns");
+	if (mean == NULL)
+		return where(err, errlen, fname, o, "\"mean_ns\" is missing");
+	if (mean->type != JSON_NUMBER || mean->num < 0)
+		return where(err, errlen, fname, mean, "\"mean_ns\" is not a "
+		    "non-negative number");
+	if (samples > 0 && (min > max || mean->num < (double)min * 0.999 ||
+	    mean->num > (double)max * 1.001 + 1))
+		return where(err, errlen, fname, o, "min_ns, mean_ns and "
+		    "max_ns of \"%s\" are out of order", name);
+	sd = json_get(o, "stdev_ns");
+	if (sd != NULL && sd->type != JSON_NULL &&
+	    (sd->type != JSON_NUMBER || sd->num < 0))
+		return where(err, errlen, fname, sd, "\"stdev_ns\" is not a "
+		    "non-negative number");
+	if ((h = get_member(fname, o, "histogram", JSON_OBJECT, err,
+	    errlen)) == NULL)
+		return -1;
+	if (get_sub_bits(fname, h, &sub, err, errlen) == -1)
+		return -1;
+	if (stats_init(st, sub) == -1)
+		return where(err, errlen, fname, h, "%s", strerror(errno));
+	if ((bk = get_member(fname, h, "buckets", JSON_ARRAY, err,
+	    errlen)) == NULL)
+		return -1;
+	sum = (uint64_t)overflow;
+	for (i = 0; i < bk->n; i++) {
+		b = bk->items[i];
+		if (b->type != JSON_ARRAY || b->n != 3 ||
+		    b->items[0]->type != JSON_NUMBER || !b->items[0]->isint ||
+		    b->items[1]->type != JSON_NUMBER || !b->items[1]->isint ||
+		    b->items[2]->type != JSON_NUMBER || !b->items[2]->isint ||
+		    b->items[2]->ival < 0)
+			return where(err, errlen, fname, b, "a bucket is not "
+			    "[lower_ns, upper_ns, count] in integers");
+		lo = b->items[0]->ival;
+		hi = b->items[1]->ival;
+		cnt = b->items[2]->ival;
+		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
+		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
+		    hist_upper(run, idx) != hi)
+			return where(err, errlen, fname, b, "bucket [%lld, "
+			    "%lld] is not a bucket of a sub_bits %u "
+			    "histogram", (long long)lo, (long long)hi, sub);
+		if (i > 0 && idx <= last)
+			return where(err, errlen, fname, b, "buckets are not "
+			    "in ascending order");
+		last = idx;
+		if (__builtin_add_overflow(sum, (uint64_t)cnt, &sum))
+			return where(err, errlen, fname, b, "bucket counts "
+			    "overflow");
+		hist_add_count(run, lo, (uint64_t)cnt);
+	}
+	if (sum != (uint64_t)samples)
+		return where(err, errlen, fname, o, "the histogram's counts "
+		    "and overflow add up to %llu, but \"samples\" is %lld",
+		    (unsigned long long)sum, (long long)samples);
+	run->overflow = (uint64_t)overflow;
+	run->total = sum;
+	st->n = (uint64_t)samples;
+	st->min = min;
+	st->max = max;
+	st->mean = mean->num;
+	if (sd != NULL && sd->type == JSON_NUMBER && samples > 1)
+		st->m2 = sd->num * sd->num * (double)(samples - 1);
+	else
+		st->m2 = NAN;
+	return 0;
+}
+
+/*
+ * Reads the "blocks" of a series (schema 2) into sb: every block's
+ * samples, extremes and sparse histogram [index, count, index, count...],
+ * whose counts add up to its samples; all blocks add up to the series.
+ */
+static int
+load_blocks(struct cmp_sblocks *sb, const char *fname, const struct json *o,
+    uint64_t samples, char *err, size_t errlen)
+{
+	const struct json *list, *bo, *bk, *x, *c;
+	struct hist shape;
+	int64_t n, min, max;
+	uint64_t sum, total = 0;
+	size_t i, j, nbk;
+	struct cmp_sblock *b;
+
+	memset(sb, 0, sizeof(*sb));
+	memset(&shape, 0, sizeof(shape));
+	if (o->type != JSON_OBJECT)
+		return where(err, errlen, fname, o, "\"blocks\" is not an "
+		    "object");
+	if (get_sub_bits(fname, o, &sb->sub_bits, err, errlen) == -1)
+		return -1;
+	if (hist_init(&shape, sb->sub_bits) == -1)
+		return where(err, errlen, fname, o, "%s", strerror(errno));
+	nbk = shape.nbuckets;
+	hist_free(&shape);
+	list = json_get(o, "list");
+	if (list == NULL || list->type != JSON_ARRAY)
+		return where(err, errlen, fname, list != NULL ? list : o,
+		    "\"list\" of the blocks is %s", list != NULL ?
+		    "not an array" : "missing");
+	if (list->n > MAX_BLOCKS)
+		return where(err, errlen, fname, list, "more than %d blocks",
+		    MAX_BLOCKS);
+	if (list->n > 0 && (sb->b = calloc(list->n, sizeof(*sb->b))) == NULL)
+		return where(err, errlen, fname, list, "out of memory");
+	sb->n = list->n;
+	for (i = 0; i < list->n; i++) {
+		bo = list->items[i];
+		b = &sb->b[i];
+		if (bo->type != JSON_OBJECT)
+			return where(err, errlen, fname, bo, "a block is not "
+			    "an object");
+		if (get_count(fname, bo, "samples", 0, &n, err, errlen) ||
+		    get_count(fname, bo, "min_ns", 0, &min, err, errlen) ||
+		    get_count(fname, bo, "max_ns", 0, &max, err, errlen))
+			return -1;
+		if (n > 0 && min > max)
+			return where(err, errlen, fname, bo, "min_ns is above "
+			    "max_ns");
+		bk = json_get(bo, "buckets");
+		if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
+			return where(err, errlen, fname, bk != NULL ? bk : bo,
+			    "a block's \"buckets\" is not [index, count, ...]");
+		b->n = (uint64_t)n;
+		b->min = min;
+		b->max = max;
+		b->nb = bk->n / 2;
+		if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
+		    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
+			return where(err, errlen, fname, bk, "out of memory");
+		sum = 0;
+		for (j = 0; j < b->nb; j++) {
+			x = bk->items[2 * j];
+			c = bk->items[2 * j + 1];
+			if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
+			    (uint64_t)x->ival > nbk ||
+			    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
+				return where(err, errlen, fname, x, "a block's "
+				    "bucket index is not ascending within "
+				    "0..%zu", nbk);
+			if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
+				return where(err, errlen, fname, c, "a block's "
+				    "bucket count is not a positive integer");
+			b->idx[j] = (uint32_t)x->ival;
+			b->cnt[j] = (uint64_t)c->ival;
+			if (__builtin_add_overflow(sum, b->cnt[j], &sum))
+				return where(err, errlen, fname, c, "bucket "
+				    "counts overflow");
+		}
+		if (sum != b->n)
+			return where(err, errlen, fname, bo, "a block's counts "
+			    "add up to %llu, but its \"samples\" is %llu",
+			    (unsigned long long)sum, (unsigned long long)b->n);
+		if (__builtin_add_overflow(total, b->n, &total))
+			return where(err, errlen, fname, bo, "block samples "
+			    "overflow");
+	}
+	if (total != samples)
+		return where(err, errlen, fname, o, "the blocks hold %llu "
+		    "samples, but the series %llu", (unsigned long long)total,
+		    (unsigned long long)samples);
+	return 0;
+}
+
+static int
+add_note(struct cmp_side *side, const char *fmt, ...)
+{
+	char **nn, *s;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -1;
+	nn = realloc(side->notes, (side->nnotes + 1) * sizeof(*nn));
+	if (nn == NULL) {
+		free(s);
+		return -1;
+	}
+	side->notes = nn;
+	side->notes[side->nnotes++] = s;
+	return 0;
+}
+
+/* The side's series called name, added (empty) when new; NULL: full. */
+static struct cmp_series *
+side_series(struct cmp_side *side, const char *name)
+{
+	struct cmp_series *s;
+	size_t i;
+
+	for (i = 0; i < side->nseries; i++)
+		if (strcmp(side->series[i].name, name) == 0)
+			return &side->series[i];
+	if (side->nseries == CMP_MAX_SERIES)
+		return NULL;
+	s = &side->series[side->nseries];
+	memset(s, 0, sizeof(*s));
+	if ((s->name = strdup(name)) == NULL)
+		return NULL;
+	side->nseries++;
+	return s;
+}
+
+/*
+ * One series of one run, summed up and appended to the side's series of
+ * that name; k seeds its bootstrap.
+ */
+static int
+load_series(struct cmp_side *side, const char *fname, const struct json *ser,
+    const char *name, size_t k, int with_blocks, char *err, size_t errlen)
+{
+	const struct json *bo;
+	struct cmp_series *s;
+	struct cmp_run *nr, run;
+	struct stats st;
+	struct cmp_sblocks sb;
+	int r;
+
+	memset(&st, 0, sizeof(st));
+	memset(&sb, 0, sizeof(sb));
+	r = load_stats(&st, fname, ser, name, err, errlen);
+	bo = r == 0 ? json_get(ser, "blocks") : NULL;
+	if (r == 0 && with_blocks && bo == NULL)
+		r = where(err, errlen, fname, ser, "\"blocks\" is missing");
+	if (r == 0 && bo != NULL)
+		r = load_blocks(&sb, fname, bo, st.n, err, errlen);
+	if (r == 0 && cmp_summarize(&run, &st, bo != NULL ? &sb : NULL,
+	    BOOT_SEED ^ (side->nruns * 0x9e3779b97f4a7c15ULL) ^ k) == -1)
+		r = where(err, errlen, fname, ser, "out of memory");
+	stats_free(&st);
+	cmp_sblocks_free(&sb);
+	if (r == -1)
+		return -1;
+	if ((s = side_series(side, name)) == NULL && side->nseries ==
+	    CMP_MAX_SERIES)
+		return where(err, errlen, fname, ser, "more than %d series "
+		    "(classes)", CMP_MAX_SERIES);
+	if (s == NULL)
+		return where(err, errlen, fname, ser, "out of memory");
+	nr = realloc(s->runs, (s->nruns + 1) * sizeof(*nr));
+	if (nr == NULL)
+		return where(err, errlen, fname, ser, "out of memory");
+	s->runs = nr;
+	s->runs[s->nruns++] = run;
+	if (k == 0)
+		side->nsamples += run.n;
+	return 0;
+}
+
+/*
+ * One run: every known series of o (the run object of schema 2, or the
+ * top level of schema 1) summed up and appended to the side's series,
+ * then each class's series (schema 2: "classes", [{"name", "latency"}]),
+ * named by the class.
+ */
+static int
+load_run(struct cmp_side *side, const char *fname, const struct json *o,
+    int with_blocks, char *err, size_t errlen)
+{
+	const struct json *ser, *cls, *c, *nm;
+	size_t i, k;
+
+	if (o->type != JSON_OBJECT)
+		return where(err, errlen, fname, o, "a run is not an object");
+	if (json_get(o, "latency") == NULL)
+		return where(err, errlen, fname, o, "\"latency\" is missing");
+	if (side->nruns >= MAX_RUNS)
+		return where(err, errlen, fname, o, "more than %d runs in "
+		    "side %s", MAX_RUNS, side->name);
+	for (i = 0; i < NSERIES_KNOWN; i++) {
+		ser = json_get(o, series_names[i]);
+		if (ser == NULL || ser->type == JSON_NULL)
+			continue;
+		if (load_series(side, fname, ser, series_names[i], i,
+		    with_blocks, err, errlen) == -1)
+			return -1;
+	}
+	cls = with_blocks ? json_get(o, "classes") : NULL;
+	if (cls != NULL && cls->type != JSON_ARRAY)
+		return where(err, errlen, fname, cls, "\"classes\" is not an "
+		    "array");
+	for (i = 0; cls != NULL && i < cls->n; i++) {
+		c = cls->items[i];
+		nm = c->type == JSON_OBJECT ? json_get(c, "name") : NULL;
+		if (nm == NULL || nm->type != JSON_STRING || *nm->str == '\0')
+			return where(err, errlen, fname, c, "a class has no "
+			    "\"name\"");
+		for (k = 0; k < NSERIES_KNOWN; k++)
+			if (strcmp(nm->str, series_names[k]) == 0)
+				return where(err, errlen, fname, nm, "a class "
+				    "is named %s", nm->str);
+		if ((ser = json_get(c, "latency")) == NULL)
+			return where(err, errlen, fname, c, "class %s: "
+			    "\"latency\" is missing", nm->str);
+		if (load_series(side, fname, ser, nm->str, NSERIES_KNOWN + i,
+		    with_blocks, err, errlen) == -1)
+			return -1;
+	}
+	side->nruns++;
+	return 0;
+}
+
+/* Frees the texts of info, which stays valid (and empty). */
+static void
+info_clear(struct cmp_info *info)
+{
+	size_t k;
+
+	for (k = 0; k < CMP_NINFO; k++) {
+		free(info->text[k]);
+		info->text[k] = NULL;
+	}
+}
+
+/* Reads the settings and environment of a file (cmp_info_keys) into info. */
+static int
+read_info(struct cmp_info *info, const char *fname, const struct json *root,
+    char *err, size_t errlen)
+{
+	const struct json *obj, *v;
+	size_t k;
+
+	for (k = 0; k < CMP_NINFO; k++) {
+		obj = json_get(root, cmp_info_keys[k].obj);
+		if (obj == NULL)
+			continue;
+		if (obj->type != JSON_OBJECT)
+			return where(err, errlen, fname, obj, "\"%s\" is not "
+			    "an object", cmp_info_keys[k].obj);
+		v = json_get(obj, cmp_info_keys[k].key);
+		if (v != NULL && (info->text[k] = json_text(v, 1)) == NULL)
+			return where(err, errlen, fname, v, "out of memory");
+	}
+	return 0;
+}
+
+/*
+ * A note on a run the machine changed under (a clocksource, a governor).
+ * Returns 0, or -1 on ENOMEM.
+ */
+static int
+note_changed(struct cmp_side *side, const char *fname, const struct json *root)
+{
+	const struct json *env, *v;
+	char *t;
+	int r;
+
+	if ((env = json_get(root, "environment")) == NULL ||
+	    env->type != JSON_OBJECT ||
+	    (v = json_get(env, "changed_during_run")) == NULL ||
+	    v->type != JSON_OBJECT || v->n == 0)
+		return 0;
+	if ((t = json_text(v, 1)) == NULL)
+		return -1;
+	r = add_note(side, "%s: the machine changed during the run of %s: %s",
+	    side->name, fname, t);
+	free(t);
+	return r;
+}
+
+/*
+ * Keeps the first file's settings and environment as the side's (taking
+ * info's texts), and notes every one that differs in a later file.
+ * Returns 0, or -1 on ENOMEM.
+ */
+static int
+keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
+{
+	const char *x, *y;
+	size_t k;
+
+	if (side->nfiles == 0) {
+		if ((side->info = malloc(sizeof(*side->info))) == NULL)
+			return -1;
+		*side->info = *info;
+		memset(info, 0, sizeof(*info));
+		return 0;
+	}
+	for (k = 0; k < CMP_NINFO; k++) {
+		x = side->info->text[k];
+		y = info->text[k];
+		if (!cmp_info_keys[k].warn)
+			continue;
+		if ((x == NULL) != (y == NULL) ||
+		    (x != NULL && strcmp(x, y) != 0))
+			if (add_note(side, "%s: %s differs between the runs: "
+			    "%s in the first, %s in %s", side->name,
+			    cmp_info_keys[k].key, x ? x : "(absent)",
+			    y ? y : "(absent)", fname) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * The runs of a schema 2 file (into *runs), or NULL for schema 1, whose
+ * top level is its one run; -1 when root is no latt results file.
+ */
+static int
+find_runs(const char *fname, const struct json *root,
+    const struct json **runs, char *err, size_t errlen)
+{
+	const struct json *v;
+
+	*runs = NULL;
+	if (root->type != JSON_OBJECT)
+		return where(err, errlen, fname, root, "not a latt results "
+		    "file: the top level is not an object");
+	v = json_get(root, "tool");
+	if (v == NULL || v->type != JSON_STRING || strcmp(v->str, "latt"))
+		return where(err, errlen, fname, v != NULL ? v : root,
+		    "not a latt results file: no \"tool\": \"latt\"");
+	v = json_get(root, "schema_version");
+	if (v == NULL)
+		return where(err, errlen, fname, root, "\"schema_version\" is "
+		    "missing");
+	if (v->type != JSON_NUMBER || !v->isint ||
+	    (v->ival != 1 && v->ival != 2))
+		return where(err, errlen, fname, v, "schema_version is %s, "
+		    "this latt reads versions 1 and 2",
+		    v->type == JSON_NUMBER ? "another" : "not a number");
+	if (v->ival == 1) {
+		if (json_get(root, "latency") == NULL)
+			return where(err, errlen, fname, root, "\"latency\" is "
+			    "missing");
+		return 0;
+	}
+	*runs = json_get(root, "runs");
+	if (*runs == NULL || (*runs)->type != JSON_ARRAY || (*runs)->n == 0)
+		return where(err, errlen, fname, *runs != NULL ? *runs : root,
+		    "\"runs\" is %s", *runs == NULL ? "missing" :
+		    "not an array of one run or more");
+	return 0;
+}
+
+/* One parsed file into the side: its runs, settings and notes. */
+static int
+load_tree(struct cmp_side *side, const char *fname, const struct json *root,
+    char *err, size_t errlen)
+{
+	const struct json *runs;
+	struct cmp_info info;
+	size_t i;
+	int ret = -1;
+
+	memset(&info, 0, sizeof(info));
+	if (find_runs(fname, root, &runs, err, errlen) == -1)
+		return -1;
+	if (read_info(&info, fname, root, err, errlen) == -1)
+		goto out;
+	if (note_changed(side, fname, root) == -1)
+		goto oom;
+	if (runs == NULL) {
+		if (load_run(side, fname, root, 0, err, errlen) == -1)
+			goto out;
+	} else
+		for (i = 0; i < runs->n; i++)
+			if (load_run(side, fname, runs->items[i], 1, err,
+			    errlen) == -1)
+				goto out;
+	if (keep_info(side, &info, fname) == -1)
+		goto oom;
+	side->nfiles++;
+	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "%s: out of memory", fname);
+out:
+	info_clear(&info);
+	return ret;
+}
+
+void
+cmp_side_init(struct cmp_side *side, const char *name)
+{
+	memset(side, 0, sizeof(*side));
+	snprintf(side->name, sizeof(side->name), "%s", name);
+}
+
+int
+cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
+    size_t len, char *err, size_t errlen)
+{
+	struct json *root;
+	char perr[256];
+	int r;
+
+	root = json_parse(buf, len, perr, sizeof(perr));
+	if (root == NULL) {
+		snprintf(err, errlen, "%s:%s", fname, perr);
+		return -1;
+	}
+	r = load_tree(side, fname, root, err, errlen);
+	json_free(root);
+	return r;
+}
+
+int
+cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
+    size_t errlen)
+{
+	FILE *fp;
+	char *buf = NULL, *nb;
+	size_t len = 0, cap = 0, got;
+	int r;
+
+	if ((fp = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (cap - len < 65536) {
+			if (cap >= MAX_FILE) {
+				snprintf(err, errlen, "%s: larger than %ld "
+				    "bytes: not a latt results file", path,
+				    MAX_FILE);
+				goto bad;
+			}
+			cap = cap ? cap * 2 : 65536 * 2;
+			if ((nb = realloc(buf, cap)) == NULL) {
+				snprintf(err, errlen, "%s: out of memory",
+				    path);
+				goto bad;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
+		goto bad;
+	}
+	fclose(fp);
+	r = cmp_side_add_buf(side, path, buf, len, err, errlen);
+	free(buf);
+	return r;
+bad:
+	fclose(fp);
+	free(buf);
+	return -1;
+}
+
+void
+cmp_side_free(struct cmp_side *side)
+{
+	size_t i, k;
+
+	if (side == NULL)
+		return;
+	for (i = 0; i < side->nseries; i++) {
+		free(side->series[i].name);
+		free(side->series[i].runs);
+	}
+	if (side->info != NULL)
+		info_clear(side->info);
+	free(side->info);
+	for (k = 0; k < side->nnotes; k++)
+		free(side->notes[k]);
+	free(side->notes);
+	free(side->label);
+	memset(side, 0, sizeof(*side));
+}
+
+/*
+ * Loads one side given as FILE[,FILE...]: the runs of one kernel.  A file
+ * that cannot be read or is not latt's is a usage error: one line naming
+ * the file and the place, and latt exits 2.
+ */
+void
+cmp_side_load(struct cmp_side *side, const char *arg)
+{
+	char err[512], *copy, *f, *save = NULL;
+	size_t len = strlen(arg);
+
+	if (len == 0 || arg[0] == ',' || arg[len - 1] == ',' ||
+	    strstr(arg, ",,") != NULL)
+		usage_error("compare: empty file name in side %s: '%s'",
+		    side->name, arg);
+	if ((side->label = strdup(arg)) == NULL ||
+	    (copy = strdup(arg)) == NULL)
+		usage_error("compare: %s", strerror(errno));
+	for (f = strtok_r(copy, ",", &save); f != NULL;
+	    f = strtok_r(NULL, ",", &save))
+		if (cmp_side_add_file(side, f, err, sizeof(err)) == -1)
+			usage_error("%s", err);
+	free(copy);
+}
