@@ -66,6 +66,9 @@ static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static int	 rt_clients(const struct config *);
 static int	 ends_with(const char *, const char *);
 static int	 is_command(const char *);
+static int	 empty_item(const char *, char);
+static unsigned	 load_default_n(void);
+static void	 too_many_classes(const char *) __attribute__((noreturn));
 
 enum {
 	OPT_JSON = 256,
@@ -155,8 +158,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 		switch (ch) {
 		case 'c':
 			if (nc == CLASS_MAX + 1)
-				usage_error("too many -c options: %s (at most %d "
-				    "classes)", optarg, CLASS_MAX);
+				too_many_classes(optarg);
 			cargs[nc++].arg = optarg;
 			cfg->clients_given = 1;
 			break;
@@ -399,16 +401,12 @@ config_parse(int argc, char **argv, struct config *cfg)
 static void
 bare_defaults(struct config *cfg, long long *min, long long *max)
 {
-	long ncpu;
-
 	cfg->bare = 1;
 	if (cfg->duration == 0)
 		cfg->duration = BARE_DURATION_NS;
 	if (!cfg->load_given) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		cfg->load[0].kind = LOAD_CPU;
-		cfg->load[0].n = ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX :
-		    (unsigned)ncpu;
+		cfg->load[0].n = load_default_n();
 		cfg->nload = 1;
 	}
 	if (!cfg->clients_given)
@@ -453,6 +451,24 @@ is_command(const char *name)
 	return ok;
 }
 
+/* Whether a list of items split by sep is empty or has an empty item. */
+static int
+empty_item(const char *s, char sep)
+{
+	const char two[] = { sep, sep, '\0' };
+
+	return *s == '\0' || *s == sep || s[strlen(s) - 1] == sep ||
+	    strstr(s, two) != NULL;
+}
+
+/* The -c beyond the CLASS_MAX classes a run may have. */
+static void
+too_many_classes(const char *arg)
+{
+	usage_error("too many -c options: %s (at most %d classes)", arg,
+	    CLASS_MAX);
+}
+
 /*
  * Several -c options, or one with attributes: each is a class of clients,
  * numbered in the order given (the first class's clients come first).
@@ -465,8 +481,7 @@ make_classes(struct config *cfg, struct class_arg *ca, unsigned nc)
 	unsigned i, j;
 
 	if (nc > CLASS_MAX)
-		usage_error("too many -c options: %s (at most %d classes)",
-		    ca[CLASS_MAX].arg, CLASS_MAX);
+		too_many_classes(ca[CLASS_MAX].arg);
 	if ((cfg->classes = calloc(nc, sizeof(*cfg->classes))) == NULL)
 		usage_error("classes: %s", strerror(errno));
 	cfg->nclasses = nc;
@@ -515,8 +530,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
 	free(num);
 	cl->spec = colon != NULL ? colon + 1 : "";
-	if (colon != NULL && (colon[1] == '\0' || strstr(colon, "::") != NULL ||
-	    colon[strlen(colon) - 1] == ':'))
+	if (colon != NULL && empty_item(cl->spec, ':'))
 		usage_error("clients: an empty attribute in -c %s", ca->arg);
 	if ((buf = strdup(cl->spec)) == NULL)
 		usage_error("clients: %s", strerror(errno));
@@ -751,7 +765,6 @@ parse_load(const char *arg, struct config *cfg)
 {
 	const char *colon = strchr(arg, ':');
 	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
-	long ncpu;
 	int kind;
 
 	if ((kind = load_kind(arg, len)) == -1)
@@ -767,15 +780,18 @@ parse_load(const char *arg, struct config *cfg)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
 	cfg->load[cfg->nload].kind = kind;
-	if (colon != NULL)
-		cfg->load[cfg->nload].n = parse_num("load count", colon + 1, 1,
-		    LOAD_NMAX);
-	else {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		cfg->load[cfg->nload].n = ncpu < 1 ? 1 :
-		    ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
-	}
+	cfg->load[cfg->nload].n = colon != NULL ? (unsigned)parse_num(
+	    "load count", colon + 1, 1, LOAD_NMAX) : load_default_n();
 	cfg->nload++;
+}
+
+/* A load's count when none is given: the CPUs online, within LOAD_NMAX. */
+static unsigned
+load_default_n(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
 }
 
 /*
@@ -809,8 +825,7 @@ parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 			CPU_SET(c, &set);
 	}
 	free(list);
-	if (CPU_COUNT(&set) == 0 || arg[strlen(arg) - 1] == ',' ||
-	    strstr(arg, ",,") != NULL || *arg == ',')
+	if (CPU_COUNT(&set) == 0 || empty_item(arg, ','))
 		usage_error("%s is not a CPU list: %s", name, arg);
 	free(*cpus);
 	if ((*cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
@@ -892,8 +907,7 @@ parse_limits(char *arg, struct config *cfg)
 
 	if (*arg == '\0')
 		usage_error("fail-above is empty");
-	if (arg[strlen(arg) - 1] == ',' || *arg == ',' ||
-	    strstr(arg, ",,") != NULL)
+	if (empty_item(arg, ','))
 		usage_error("fail-above has an empty item: %s", arg);
 	for (tok = strtok_r(arg, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
