@@ -41,6 +41,8 @@
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
+#define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
+	"period, cpus, name)"
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -694,9 +696,8 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	for (tok = strtok_r(buf, ":", &save); tok != NULL;
 	    tok = strtok_r(NULL, ":", &save)) {
 		if ((eq = strchr(tok, '=')) == NULL)
-			usage_error("clients: not ATTR=VALUE: %s in -c %s (nice, "
-			    "policy, prio, slice, runtime, deadline, period, "
-			    "cpus, name)", tok, ca->arg);
+			usage_error("clients: not ATTR=VALUE: %s in -c %s "
+			    CLASS_ATTRS, tok, ca->arg);
 		*eq++ = '\0';
 		if (strcmp(tok, "nice") == 0) {
 			ca->nice = parse_num("class nice", eq, -20, 19);
@@ -728,13 +729,13 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
 			    strspn(eq, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
 			    "NOPQRSTUVWXYZ0123456789_.,+=-") != strlen(eq))
-				usage_error("class name must be 1 to %d letters, "
-				    "digits or _.,+=-: %s", CLASS_NAME_MAX, eq);
+				usage_error("class name must be 1 to %d "
+				    "letters, digits or _.,+=-: %s",
+				    CLASS_NAME_MAX, eq);
 			strcpy(cl->name, eq);
 		} else
 			usage_error("clients: unknown attribute %s in -c %s "
-			    "(nice, policy, prio, slice, runtime, deadline, "
-			    "period, cpus, name)", tok, ca->arg);
+			    CLASS_ATTRS, tok, ca->arg);
 	}
 	free(buf);
 }
@@ -789,8 +790,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		return;
 	}
 	if (ca->set_nice)
-		usage_error("class %s: nice has no meaning under SCHED_DEADLINE",
-		    nm);
+		usage_error("class %s: nice has no meaning under "
+		    "SCHED_DEADLINE", nm);
 	r->set_nice = 0;
 	if (r->slice > 0)
 		usage_error("class %s: slice is for the fair policies; "
@@ -866,9 +867,9 @@ name_classes(struct config *cfg)
 		cl = &cfg->classes[i];
 		for (k = 0; k < sizeof(banned) / sizeof(banned[0]); k++)
 			if (strstr(cl->name, banned[k]) != NULL)
-				usage_error("class name %s: names may not contain "
-				    "%s (a word of the 2009 summary)", cl->name,
-				    banned[k]);
+				usage_error("class name %s: names may not "
+				    "contain %s (a word of the 2009 summary)",
+				    cl->name, banned[k]);
 		for (k = 0; k < sizeof(taken) / sizeof(taken[0]); k++)
 			if (strcmp(cl->name, taken[k]) == 0)
 				usage_error("class name %s is taken by a block "
@@ -878,7 +879,8 @@ name_classes(struct config *cfg)
 			if (strcmp(cl->name, cfg->classes[j].name) != 0)
 				continue;
 			if (strstr(cl->spec, "name=") != NULL)
-				usage_error("two classes are named %s", cl->name);
+				usage_error("two classes are named %s",
+				    cl->name);
 			/* Same attributes twice: number the later ones. */
 			p = cl->name + strlen(cl->name);
 			q = cl->name + CLASS_NAME_MAX - 4;
@@ -927,8 +929,8 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 
 	(void)o;
 	if ((kind = load_kind(arg, len)) == -1)
-		usage_error("load has an unknown kind: %s (cpu, syscall, yield, "
-		    "fork, pipe, mem or none)", arg);
+		usage_error("load has an unknown kind: %s (cpu, syscall, "
+		    "yield, fork, pipe, mem or none)", arg);
 	cfg->load_given = 1;
 	if (kind == LOAD_NONE) {
 		if (colon != NULL)
@@ -1094,19 +1096,19 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 }
 
 #define SYNOPSIS \
-	"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
-	"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
-	"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
-	"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-	"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
-	"            [--explain[=k]]\n" \
-	"            [--fail-above=spec]\n" \
-	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
-	"            [--fail-if-worse=spec] [command [arg ...]]\n" \
-	"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
-	"A.json[,A2.json...]\n" \
-	"            B.json[,...] [C.json ...]\n"
+"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
+"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
+"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
+"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
+"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
+"            [--explain[=k]]\n" \
+"            [--fail-above=spec]\n" \
+"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
+"            [--per-client] [--repeat=n] [--baseline=file]\n" \
+"            [--fail-if-worse=spec] [command [arg ...]]\n" \
+"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
+"A.json[,A2.json...]\n" \
+"            B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
