@@ -31,8 +31,8 @@
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
 #define MAX_REPEAT	1000
-#define MIN_DELAY_NS	(100 * NSEC_PER_MSEC)	/* -f by default */
-#define MAX_DELAY_DFLT_NS	(500 * NSEC_PER_MSEC)	/* -t by default */
+#define DFLT_MIN_DELAY_NS	(100 * NSEC_PER_MSEC)	/* -f by default */
+#define DFLT_MAX_DELAY_NS	(500 * NSEC_PER_MSEC)	/* -t by default */
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
 #define BARE_MIN_DELAY_NS	(1 * NSEC_PER_MSEC)
@@ -247,7 +247,7 @@ start_parse(struct parse *p)
 /*
  * getopt_long's two tables, made from opts[]: "+" stops at the command,
  * ":" makes a missing value ':' rather than '?'.  lo holds NOPTS + 1
- * entries, s 3 + 3 bytes a letter.
+ * entries; s holds 3 bytes, and 3 more for each letter.
  */
 static void
 make_getopt(struct option *lo, char *s)
@@ -295,8 +295,9 @@ find_opt(int ch)
 }
 
 /*
- * An option getopt_long refused, arg the argument it stopped at: a long
- * option given a value it does not take, or an unknown option.
+ * An option getopt_long refused: a long option given a value it does not
+ * take, or an unknown option.  arg is argv[optind - 1], as it always was
+ * (after -zv, with -z unknown, it is the argument before -zv).
  */
 static void
 bad_option(const char *arg)
@@ -432,10 +433,10 @@ settle_delays(struct parse *p, int bare)
 	if (bare)
 		bare_defaults(p);
 	if (p->min == -1)
-		p->min = MIN_DELAY_NS;
+		p->min = DFLT_MIN_DELAY_NS;
 	if (p->max == -1)
-		p->max = p->min > MAX_DELAY_DFLT_NS ? p->min :
-		    MAX_DELAY_DFLT_NS;
+		p->max = p->min > DFLT_MAX_DELAY_NS ? p->min :
+		    DFLT_MAX_DELAY_NS;
 	if (p->min > p->max)
 		usage_error("min-delay (%s) is above max-delay (%s)",
 		    fmt_time(a, sizeof(a), p->min, 0, "us"),
