@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * options.c: turns latt's argv into a struct config.  Every number from
- * the user goes through parse_num or parse_time (common.c); every bad value or
+ * options.c: turns latt's argv into a struct config.  The options are one
+ * table, opts[]: for each its names, the kind of value it takes with the
+ * bounds of that value, and where the value lands.  config_parse walks it
+ * with getopt_long, then checks the combinations.  Every number from the
+ * user goes through parse_num or parse_time (common.c); every bad value or
  * combination is a one-line usage error and exit status 2, before anything
  * runs.  --help lives here too, beside the options it describes.
  */
@@ -13,6 +16,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,8 @@
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
 #define MAX_REPEAT	1000
+#define DFLT_MIN_DELAY_NS	(100 * NSEC_PER_MSEC)	/* -f by default */
+#define DFLT_MAX_DELAY_NS	(500 * NSEC_PER_MSEC)	/* -t by default */
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
 #define BARE_MIN_DELAY_NS	(1 * NSEC_PER_MSEC)
@@ -35,9 +41,8 @@
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
-
-
-
+#define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
+	"period, cpus, name)"
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -50,13 +55,90 @@ struct class_arg {
 	int		 deadline_given;	/* deadline= */
 };
 
+/*
+ * What the option loop gathers: the settings, and the few values that are
+ * settled only once every option is read.  cfg goes to the caller whole.
+ */
+struct parse {
+	struct config	 cfg;
+	struct class_arg cargs[CLASS_MAX + 1];	/* the -c options, in order */
+	unsigned	 nc;
+	int64_t		 min;		/* -f, ns; -1: not given */
+	int64_t		 max;		/* -t, ns; -1: not given */
+	int		 prio;		/* --prio; -1: not given */
+	int		 pprio;		/* --parent-prio; -1: not given */
+	int		 json_bare;	/* --json without =FILE */
+};
+
+/* The kind of value an option takes, and so how the loop reads it. */
+enum value {
+	V_FLAG,		/* none: the int it lands in becomes 1 */
+	V_NUM,		/* parse_num within [min, max] */
+	V_TIME,		/* parse_time within [min, max]; a bare number: unit */
+	V_FILE,		/* a file name, never empty */
+	V_STR,		/* a string, as given */
+	V_CALL,		/* a value, read by set */
+	V_CALL_OPT,	/* set, with the value attached (--json=FILE) or NULL */
+	V_CALL_NONE,	/* set, without a value */
+};
+
+/*
+ * One option: its long name, its short letters (at most two), its value
+ * and the bounds of that value, and where the value lands: off and size
+ * place an int, a 64-bit integer or a string in struct parse; set is
+ * called for a value that needs more than that.
+ */
+struct opt {
+	const char	*name;
+	char		 letters[3];
+	enum value	 value;
+	long long	 min;
+	long long	 max;
+	long long	 unit;		/* V_TIME: a bare number's, in ns */
+	size_t		 off;
+	size_t		 size;
+	void		(*set)(struct parse *, const struct opt *, char *);
+};
+
+/* The columns of a row after its names, for each kind of value. */
+#define AT(f)	offsetof(struct parse, f), sizeof(((struct parse *)0)->f)
+#define FLAG(f)			V_FLAG, 0, 0, 0, AT(f), NULL
+#define NUM(min, max, f)	V_NUM, min, max, 0, AT(f), NULL
+#define TIME(min, max, unit, f)	V_TIME, min, max, unit, AT(f), NULL
+#define FILENAME(f)		V_FILE, 0, 0, 0, AT(f), NULL
+#define STRING(f)		V_STR, 0, 0, 0, AT(f), NULL
+#define CALL(v, min, max, fn)	v, min, max, 0, 0, 0, fn
+
+/* getopt_long's val of a long option: OPT_BASE + its row, past any letter. */
+#define OPT_BASE	256
+
 static void	 help(void) __attribute__((noreturn));
+static void	 add_class(struct parse *, const struct opt *, char *);
+static void	 parse_load(struct parse *, const struct opt *, char *);
+static void	 set_cpus(struct parse *, const struct opt *, char *);
+static void	 parse_policy(struct parse *, const struct opt *, char *);
+static void	 set_nice(struct parse *, const struct opt *, char *);
+static void	 set_explain(struct parse *, const struct opt *, char *);
+static void	 parse_limits(struct parse *, const struct opt *, char *);
+static void	 set_json(struct parse *, const struct opt *, char *);
+static void	 show_help(struct parse *, const struct opt *, char *);
+static void	 show_version(struct parse *, const struct opt *, char *);
+static void	 start_parse(struct parse *);
+static void	 make_getopt(struct option *, char *);
+static const struct opt *find_opt(int);
+static void	 bad_option(const char *) __attribute__((noreturn));
+static void	 take(struct parse *, const struct opt *, char *);
+static const char *file_name(const struct opt *, const char *);
+static void	 settle_clients(struct parse *);
+static void	 settle_delays(struct parse *, int);
+static void	 check_outputs(const struct config *);
+static void	 settle_sched(struct parse *);
+static void	 check_run(const struct config *);
+static void	 take_command(struct parse *, char **, int);
+static int	 is_stdout(const char *);
 static void	 parse_cpus(const char *, const char *, int **, unsigned *);
-static void	 parse_policy(const char *, struct config *);
-static void	 parse_limits(char *, struct config *);
 static void	 check_cpu(const char *, int);
-static void	 parse_load(const char *, struct config *);
-static void	 bare_defaults(struct config *, long long *, long long *);
+static void	 bare_defaults(struct parse *);
 static int	 policy_by_name(const char *);
 static void	 parse_class(struct class_arg *, struct client_class *);
 static void	 resolve_class(const struct config *, struct class_arg *,
@@ -66,287 +148,352 @@ static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static int	 rt_clients(const struct config *);
 static int	 ends_with(const char *, const char *);
 static int	 is_command(const char *);
+static int	 empty_item(const char *, char);
+static unsigned	 load_default_n(void);
+static void	 too_many_classes(const char *) __attribute__((noreturn));
 
-enum {
-	OPT_JSON = 256,
-	OPT_LOG,
-	OPT_PLOT,
-	OPT_HISTOGRAM,
-	OPT_PER_CLIENT,
-	OPT_WARMUP,
-	OPT_SEED,
-	OPT_CPUS,
-	OPT_PARENT_CPU,
-	OPT_POLICY,
-	OPT_PRIO,
-	OPT_NICE,
-	OPT_BREAKTRACE,
-	OPT_FAIL_ABOVE,
-	OPT_BASELINE,
-	OPT_FAIL_IF_WORSE,
-	OPT_EXPLAIN,
-	OPT_REPEAT,
-	OPT_OPEN_LOOP,
-	OPT_NO_SPLIT,
-	OPT_DMA_LATENCY,
-	OPT_PARENT_PRIO,
+/*
+ * latt's options.  A long name may be shortened (--cl) while it fits only
+ * one.  The bounds of a time are in ns, a bare number in its unit; the
+ * long name is the one that error messages give.
+ */
+static const struct opt opts[] = {
+	{ "clients", "c", CALL(V_CALL, 0, 0, add_class) },
+	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min) },
+	{ "max-delay", "tS", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, max) },
+	{ "load", "l", CALL(V_CALL, 0, 0, parse_load) },
+	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb) },
+	{ "duration", "d", TIME(1, MAX_TIME_NS, NSEC_PER_SEC, cfg.duration) },
+	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples) },
+	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup) },
+	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed) },
+	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus) },
+	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu) },
+	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy) },
+	{ "prio", "", NUM(0, 99, prio) },
+	{ "nice", "", CALL(V_CALL, -20, 19, set_nice) },
+	{ "mlock", "m", FLAG(cfg.mlock) },
+	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace) },
+	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain) },
+	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits) },
+	{ "verbose", "v", FLAG(cfg.verbose) },
+	{ "quiet", "q", FLAG(cfg.quiet) },
+	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json) },
+	{ "log", "", FILENAME(cfg.log_path) },
+	{ "plot", "", FILENAME(cfg.plot_path) },
+	{ "histogram", "", FLAG(cfg.histogram) },
+	{ "per-client", "", FLAG(cfg.per_client) },
+	{ "baseline", "", STRING(cfg.baseline) },
+	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
+	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
+	{ "open-loop", "", FLAG(cfg.open_loop) },
+	{ "no-split", "", FLAG(cfg.no_split) },
+	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
+	{ "parent-prio", "", NUM(0, 99, pprio) },
+	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
+	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_version) },
 };
 
-static const struct option longopts[] = {
-	{ "clients",	required_argument,	NULL,	'c' },
-	{ "min-delay",	required_argument,	NULL,	'f' },
-	{ "max-delay",	required_argument,	NULL,	't' },
-	{ "load",	required_argument,	NULL,	'l' },
-	{ "work",	required_argument,	NULL,	'x' },
-	{ "duration",	required_argument,	NULL,	'd' },
-	{ "samples",	required_argument,	NULL,	'n' },
-	{ "warmup",	required_argument,	NULL,	OPT_WARMUP },
-	{ "seed",	required_argument,	NULL,	OPT_SEED },
-	{ "cpus",	required_argument,	NULL,	OPT_CPUS },
-	{ "parent-cpu",	required_argument,	NULL,	OPT_PARENT_CPU },
-	{ "policy",	required_argument,	NULL,	OPT_POLICY },
-	{ "prio",	required_argument,	NULL,	OPT_PRIO },
-	{ "nice",	required_argument,	NULL,	OPT_NICE },
-	{ "mlock",	no_argument,		NULL,	'm' },
-	{ "breaktrace",	required_argument,	NULL,	OPT_BREAKTRACE },
-	{ "explain",	optional_argument,	NULL,	OPT_EXPLAIN },
-	{ "fail-above",	required_argument,	NULL,	OPT_FAIL_ABOVE },
-	{ "verbose",	no_argument,		NULL,	'v' },
-	{ "quiet",	no_argument,		NULL,	'q' },
-	{ "json",	optional_argument,	NULL,	OPT_JSON },
-	{ "log",	required_argument,	NULL,	OPT_LOG },
-	{ "plot",	required_argument,	NULL,	OPT_PLOT },
-	{ "histogram",	no_argument,		NULL,	OPT_HISTOGRAM },
-	{ "per-client",	no_argument,		NULL,	OPT_PER_CLIENT },
-	{ "baseline",	required_argument,	NULL,	OPT_BASELINE },
-	{ "fail-if-worse", required_argument,	NULL,	OPT_FAIL_IF_WORSE },
-	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
-	{ "open-loop",	no_argument,		NULL,	OPT_OPEN_LOOP },
-	{ "no-split",	no_argument,		NULL,	OPT_NO_SPLIT },
-	{ "dma-latency", required_argument,	NULL,	OPT_DMA_LATENCY },
-	{ "parent-prio", required_argument,	NULL,	OPT_PARENT_PRIO },
-	{ "help",	no_argument,		NULL,	'h' },
-	{ "version",	no_argument,		NULL,	'V' },
-	{ NULL,		0,			NULL,	0 }
-};
+#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
 
 void
 config_parse(int argc, char **argv, struct config *cfg)
 {
-	struct class_arg cargs[CLASS_MAX + 1];
-	long long min = -1, max = -1, prio = -1, pprio = -1;
-	unsigned nc = 0;
-	int ch, rtmin, json_bare = 0;
+	struct option lopts[NOPTS + 1];
+	char sopts[3 + 3 * sizeof(opts[0].letters) * NOPTS];
+	const struct opt *o;
+	struct parse p;
+	int ch;
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->nclients = 1;
-	/* 63 bits, so that --seed takes back any seed latt prints. */
-	cfg->seed = ((uint64_t)now_ns() ^ ((uint64_t)getpid() << 32)) &
-	    INT64_MAX;
-	cfg->parent_cpu = -1;
-	cfg->policy = -1;
-	cfg->parent_policy = -1;
-	cfg->dma_latency = -1;
-	cfg->repeat = 1;
-
+	start_parse(&p);
+	make_getopt(lopts, sopts);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:c:d:f:l:mn:qs:t:S:vx:hV", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			if (nc == CLASS_MAX + 1)
-				usage_error("too many -c options: %s (at most %d "
-				    "classes)", optarg, CLASS_MAX);
-			cargs[nc++].arg = optarg;
-			cfg->clients_given = 1;
-			break;
-		case 'f':
-		case 's':
-			min = parse_time("min-delay", optarg, 0,
-			    MAX_DELAY_NS, NSEC_PER_MSEC);
-			break;
-		case 't':
-		case 'S':
-			max = parse_time("max-delay", optarg, 0,
-			    MAX_DELAY_NS, NSEC_PER_MSEC);
-			break;
-		case 'l':
-			parse_load(optarg, cfg);
-			break;
-		case 'd':
-			cfg->duration = parse_time("duration", optarg, 1,
-			    MAX_TIME_NS, NSEC_PER_SEC);
-			break;
-		case 'n':
-			cfg->samples = parse_num("samples", optarg, 1,
-			    LLONG_MAX);
-			break;
-		case OPT_WARMUP:
-			cfg->warmup = parse_time("warmup", optarg, 0,
-			    MAX_TIME_NS, NSEC_PER_SEC);
-			break;
-		case OPT_SEED:
-			cfg->seed = parse_num("seed", optarg, 0, LLONG_MAX);
-			break;
-		case OPT_CPUS:
-			parse_cpus("cpus", optarg, &cfg->cpus, &cfg->ncpus);
-			break;
-		case OPT_PARENT_CPU:
-			cfg->parent_cpu = parse_num("parent-cpu", optarg, 0,
-			    CPU_SETSIZE - 1);
-			break;
-		case OPT_POLICY:
-			parse_policy(optarg, cfg);
-			break;
-		case OPT_PRIO:
-			prio = parse_num("prio", optarg, 0, 99);
-			break;
-		case OPT_NICE:
-			cfg->nice = parse_num("nice", optarg, -20, 19);
-			cfg->set_nice = 1;
-			break;
-		case 'm':
-			cfg->mlock = 1;
-			break;
-		case OPT_BREAKTRACE:
-			cfg->breaktrace = parse_time("breaktrace", optarg, 1,
-			    HOUR_NS, NSEC_PER_USEC);
-			break;
-		case OPT_FAIL_ABOVE:
-			parse_limits(optarg, cfg);
-			break;
-		case OPT_EXPLAIN:
-			cfg->explain = optarg == NULL ? EXPLAIN_DEFAULT :
-			    (unsigned)parse_num("explain", optarg, 1,
-			    EXPLAIN_MAX);
-			break;
-		case 'v':
-			cfg->verbose = 1;
-			break;
-		case 'x':
-			cfg->work_kb = parse_num("work", optarg, 0,
-			    WORK_KB_MAX);
-			break;
-		case 'q':
-			cfg->quiet = 1;
-			break;
-		case OPT_JSON:
-			json_bare = optarg == NULL;
-			cfg->json_path = optarg != NULL ? optarg : "-";
-			if (*cfg->json_path == '\0')
-				usage_error("json file name is empty");
-			break;
-		case OPT_LOG:
-			cfg->log_path = optarg;
-			if (*optarg == '\0')
-				usage_error("log file name is empty");
-			break;
-		case OPT_PLOT:
-			cfg->plot_path = optarg;
-			if (*optarg == '\0')
-				usage_error("plot file name is empty");
-			break;
-		case OPT_HISTOGRAM:
-			cfg->histogram = 1;
-			break;
-		case OPT_PER_CLIENT:
-			cfg->per_client = 1;
-			break;
-		case OPT_REPEAT:
-			cfg->repeat = (unsigned)parse_num("repeat", optarg, 1,
-			    MAX_REPEAT);
-			break;
-		case OPT_BASELINE:
-			cfg->baseline = optarg;
-			break;
-		case OPT_FAIL_IF_WORSE:
-			cfg->fail_if_worse = optarg;
-			break;
-		case OPT_OPEN_LOOP:
-			cfg->open_loop = 1;
-			break;
-		case OPT_NO_SPLIT:
-			cfg->no_split = 1;
-			break;
-		case OPT_DMA_LATENCY:
-			cfg->dma_latency = parse_num("dma-latency", optarg, 0,
-			    DMA_LATENCY_MAX);
-			break;
-		case OPT_PARENT_PRIO:
-			pprio = parse_num("parent-prio", optarg, 0, 99);
-			break;
-		case 'h':
-			help();
-		case 'V':
-			printf("latt %s\n", LATT_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			usage_error("option %s needs a value", argv[optind - 1]);
-		default:
-			/* A long option given a value it does not take. */
-			if (strncmp(argv[optind - 1], "--", 2) == 0 &&
-			    strchr(argv[optind - 1], '=') != NULL &&
-			    optopt != 0)
-				usage_error("option takes no value: %s",
-				    argv[optind - 1]);
-			if (optopt != 0)
-				usage_error("unknown option: -%c", optopt);
-			usage_error("unknown option: %s", argv[optind - 1]);
+	while ((ch = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		if (ch == ':')
+			usage_error("option %s needs a value",
+			    argv[optind - 1]);
+		if ((o = find_opt(ch)) == NULL)
+			bad_option(argv[optind - 1]);
+		take(&p, o, optarg);
+	}
+	/* The combinations, in the order in which their errors come. */
+	settle_clients(&p);
+	settle_delays(&p, optind >= argc);
+	check_outputs(&p.cfg);
+	settle_sched(&p);
+	check_run(&p.cfg);
+	take_command(&p, argv + optind, argc - optind);
+	*cfg = p.cfg;
+}
+
+/* The settings before any option: those of a run given none. */
+static void
+start_parse(struct parse *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->cfg.nclients = 1;
+	/* 63 bits, so that --seed takes back any seed latt prints. */
+	p->cfg.seed = ((uint64_t)now_ns() ^ ((uint64_t)getpid() << 32)) &
+	    INT64_MAX;
+	p->cfg.parent_cpu = -1;
+	p->cfg.policy = -1;
+	p->cfg.parent_policy = -1;
+	p->cfg.dma_latency = -1;
+	p->cfg.repeat = 1;
+	p->min = p->max = -1;
+	p->prio = p->pprio = -1;
+}
+
+/*
+ * getopt_long's two tables, made from opts[]: "+" stops at the command,
+ * ":" makes a missing value ':' rather than '?'.  lo holds NOPTS + 1
+ * entries; s holds 3 bytes, and 3 more for each letter.
+ */
+static void
+make_getopt(struct option *lo, char *s)
+{
+	const struct opt *o;
+	size_t i, k;
+
+	*s++ = '+';
+	*s++ = ':';
+	for (i = 0; i < NOPTS; i++) {
+		o = &opts[i];
+		lo[i].name = o->name;
+		lo[i].has_arg = o->value == V_FLAG ||
+		    o->value == V_CALL_NONE ? no_argument :
+		    o->value == V_CALL_OPT ? optional_argument :
+		    required_argument;
+		lo[i].flag = NULL;
+		lo[i].val = OPT_BASE + (int)i;
+		for (k = 0; k < sizeof(o->letters) && o->letters[k] != '\0';
+		    k++) {
+			*s++ = o->letters[k];
+			if (lo[i].has_arg != no_argument)
+				*s++ = ':';
+			if (lo[i].has_arg == optional_argument)
+				*s++ = ':';
 		}
 	}
-	if (nc == 1 && strchr(cargs[0].arg, ':') == NULL)
-		/* A plain -c N: no classes, exactly as in 2009. */
-		cfg->nclients = parse_num("clients", cargs[0].arg, 1,
-		    MAX_CLIENTS);
-	else if (nc > 0)
-		make_classes(cfg, cargs, nc);
-	if (optind >= argc)
-		bare_defaults(cfg, &min, &max);
-	if (min == -1)
-		min = 100 * NSEC_PER_MSEC;
-	if (max == -1)
-		max = min > 500 * NSEC_PER_MSEC ? min : 500 * NSEC_PER_MSEC;
-	if (min > max) {
-		char a[32], b[32];
+	*s = '\0';
+	memset(&lo[NOPTS], 0, sizeof(lo[NOPTS]));
+}
 
-		usage_error("min-delay (%s) is above max-delay (%s)",
-		    fmt_time(a, sizeof(a), min, 0, "us"),
-		    fmt_time(b, sizeof(b), max, 0, "us"));
+/* The row of what getopt_long returned, or NULL: an option it refused. */
+static const struct opt *
+find_opt(int ch)
+{
+	size_t i;
+
+	if (ch >= OPT_BASE && ch < OPT_BASE + (int)NOPTS)
+		return &opts[ch - OPT_BASE];
+	for (i = 0; ch > 0 && ch < OPT_BASE && i < NOPTS; i++)
+		if (memchr(opts[i].letters, ch, sizeof(opts[i].letters)) !=
+		    NULL)
+			return &opts[i];
+	return NULL;
+}
+
+/*
+ * An option getopt_long refused: a long option given a value it does not
+ * take, or an unknown option.  arg is argv[optind - 1], as it always was
+ * (after -zv, with -z unknown, it is the argument before -zv).
+ */
+static void
+bad_option(const char *arg)
+{
+	if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL &&
+	    optopt != 0)
+		usage_error("option takes no value: %s", arg);
+	if (optopt != 0)
+		usage_error("unknown option: -%c", optopt);
+	usage_error("unknown option: %s", arg);
+}
+
+/* One option: its value read as its row says, and put where it lands. */
+static void
+take(struct parse *p, const struct opt *o, char *arg)
+{
+	char *at = (char *)p + o->off;
+	long long v;
+
+	switch (o->value) {
+	case V_FLAG:
+		*(int *)at = 1;
+		return;
+	case V_NUM:
+		v = parse_num(o->name, arg, o->min, o->max);
+		break;
+	case V_TIME:
+		v = parse_time(o->name, arg, o->min, o->max, o->unit);
+		break;
+	case V_FILE:
+		*(const char **)at = file_name(o, arg);
+		return;
+	case V_STR:
+		*(const char **)at = arg;
+		return;
+	default:
+		o->set(p, o, arg);
+		return;
 	}
-	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0 &&
-	    (cfg->histogram || cfg->per_client))
+	/* Signed or not, an int or a 64-bit integer holds it: see opts[]. */
+	if (o->size == sizeof(int64_t))
+		*(int64_t *)at = v;
+	else
+		*(int *)at = (int)v;
+}
+
+/* A file name, which may not be empty. */
+static const char *
+file_name(const struct opt *o, const char *arg)
+{
+	if (*arg == '\0')
+		usage_error("%s file name is empty", o->name);
+	return arg;
+}
+
+/* -c: kept as given until every option is read (settle_clients). */
+static void
+add_class(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)o;
+	if (p->nc == CLASS_MAX + 1)
+		too_many_classes(arg);
+	p->cargs[p->nc++].arg = arg;
+	p->cfg.clients_given = 1;
+}
+
+static void
+set_cpus(struct parse *p, const struct opt *o, char *arg)
+{
+	parse_cpus(o->name, arg, &p->cfg.cpus, &p->cfg.ncpus);
+}
+
+static void
+set_nice(struct parse *p, const struct opt *o, char *arg)
+{
+	p->cfg.nice = (int)parse_num(o->name, arg, o->min, o->max);
+	p->cfg.set_nice = 1;
+}
+
+/* --explain alone is --explain=EXPLAIN_DEFAULT. */
+static void
+set_explain(struct parse *p, const struct opt *o, char *arg)
+{
+	p->cfg.explain = arg == NULL ? EXPLAIN_DEFAULT :
+	    (unsigned)parse_num(o->name, arg, o->min, o->max);
+}
+
+/* --json alone, or --json=-, is stdout. */
+static void
+set_json(struct parse *p, const struct opt *o, char *arg)
+{
+	p->json_bare = arg == NULL;
+	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+static void
+show_help(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)p;
+	(void)o;
+	(void)arg;
+	help();
+}
+
+static void
+show_version(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)p;
+	(void)o;
+	(void)arg;
+	printf("latt %s\n", LATT_VERSION);
+	exit(EXIT_OK);
+}
+
+/* -c: one plain -c N is a count, anything else classes. */
+static void
+settle_clients(struct parse *p)
+{
+	if (p->nc == 1 && strchr(p->cargs[0].arg, ':') == NULL)
+		/* A plain -c N: no classes, exactly as in 2009. */
+		p->cfg.nclients = parse_num("clients", p->cargs[0].arg, 1,
+		    MAX_CLIENTS);
+	else if (p->nc > 0)
+		make_classes(&p->cfg, p->cargs, p->nc);
+}
+
+/* -f and -t, once it is known whether a command was given (bare: none). */
+static void
+settle_delays(struct parse *p, int bare)
+{
+	char a[32], b[32];
+
+	if (bare)
+		bare_defaults(p);
+	if (p->min == -1)
+		p->min = DFLT_MIN_DELAY_NS;
+	if (p->max == -1)
+		p->max = p->min > DFLT_MAX_DELAY_NS ? p->min :
+		    DFLT_MAX_DELAY_NS;
+	if (p->min > p->max)
+		usage_error("min-delay (%s) is above max-delay (%s)",
+		    fmt_time(a, sizeof(a), p->min, 0, "us"),
+		    fmt_time(b, sizeof(b), p->max, 0, "us"));
+	p->cfg.min_delay = p->min;
+	p->cfg.max_delay = p->max;
+}
+
+/* Outputs that would share stdout, or take it from the summary. */
+static void
+check_outputs(const struct config *cfg)
+{
+	if (is_stdout(cfg->json_path) && (cfg->histogram || cfg->per_client))
 		usage_error("%s prints to stdout, which --json takes: give "
 		    "--json=FILE", cfg->histogram ? "--histogram" :
 		    "--per-client");
-	if (cfg->baseline != NULL && cfg->json_path != NULL &&
-	    strcmp(cfg->json_path, "-") == 0)
+	if (cfg->baseline != NULL && is_stdout(cfg->json_path))
 		usage_error("--baseline prints a table to stdout, which --json "
 		    "takes: give --json=FILE");
 	if (cfg->fail_if_worse != NULL && cfg->baseline == NULL)
 		usage_error("--fail-if-worse=%s needs --baseline=FILE",
 		    cfg->fail_if_worse);
-	if (cfg->log_path != NULL && strcmp(cfg->log_path, "-") == 0)
+	if (is_stdout(cfg->log_path))
 		usage_error("log cannot be -: stdout takes the summary");
-	if (cfg->plot_path != NULL && strcmp(cfg->plot_path, "-") == 0)
+	if (is_stdout(cfg->plot_path))
 		usage_error("plot cannot be -: stdout takes the summary");
-	cfg->min_delay = min;
-	cfg->max_delay = max;
+}
+
+static int
+is_stdout(const char *path)
+{
+	return path != NULL && strcmp(path, "-") == 0;
+}
+
+/* The clients' policy and priority, their classes', and latt's own. */
+static void
+settle_sched(struct parse *p)
+{
+	struct config *cfg = &p->cfg;
+	unsigned i;
+	int rtmin;
 
 	/* --prio alone means SCHED_FIFO; fifo and rr alone mean prio 1. */
-	if (cfg->policy == -1 && prio != -1)
+	if (cfg->policy == -1 && p->prio != -1)
 		cfg->policy = SCHED_FIFO;
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
-		cfg->prio = prio == -1 ? 1 : (int)prio;
-	else if (prio > 0)
-		usage_error("prio %lld needs policy fifo or rr", prio);
+		cfg->prio = p->prio == -1 ? 1 : p->prio;
+	else if (p->prio > 0)
+		usage_error("prio %d needs policy fifo or rr", p->prio);
 	if (cfg->policy != -1 && (cfg->prio <
 	    sched_get_priority_min(cfg->policy) ||
 	    cfg->prio > sched_get_priority_max(cfg->policy)))
 		usage_error("prio %d is out of range for the policy (%d-%d)",
 		    cfg->prio, sched_get_priority_min(cfg->policy),
 		    sched_get_priority_max(cfg->policy));
-	for (ch = 0; ch < (int)cfg->nclasses; ch++)
-		resolve_class(cfg, &cargs[ch], &cfg->classes[ch]);
+	for (i = 0; i < cfg->nclasses; i++)
+		resolve_class(cfg, &p->cargs[i], &cfg->classes[i]);
 	/*
 	 * latt's own policy.  --parent-prio=0 is SCHED_OTHER, N > 0
 	 * SCHED_FIFO at N.  By default a parent of real-time clients is
@@ -359,33 +506,45 @@ config_parse(int argc, char **argv, struct config *cfg)
 	 * of its round and so favour the real-time ones.
 	 */
 	rtmin = rt_clients(cfg);
-	if (pprio == 0) {
+	if (p->pprio == 0) {
 		cfg->parent_policy = SCHED_OTHER;
 		cfg->parent_prio = 0;
-	} else if (pprio > 0) {
+	} else if (p->pprio > 0) {
 		cfg->parent_policy = SCHED_FIFO;
-		cfg->parent_prio = (int)pprio;
+		cfg->parent_prio = p->pprio;
 	} else if (rtmin > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
 	}
+}
+
+/* The run's length and the CPUs named. */
+static void
+check_run(const struct config *cfg)
+{
+	unsigned i;
+
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
-	for (ch = 0; ch < (int)cfg->ncpus; ch++)
-		check_cpu("cpus", cfg->cpus[ch]);
+	for (i = 0; i < cfg->ncpus; i++)
+		check_cpu("cpus", cfg->cpus[i]);
 	if (cfg->parent_cpu >= 0)
 		check_cpu("parent-cpu", cfg->parent_cpu);
+}
 
-	cfg->cmd = argv + optind;
-	cfg->ncmd = argc - optind;
-	if (cfg->ncmd == 1 && cfg->cmd[0][0] == '\0')
+/* The workload: what is left of argv after the options. */
+static void
+take_command(struct parse *p, char **cmd, int ncmd)
+{
+	p->cfg.cmd = cmd;
+	p->cfg.ncmd = ncmd;
+	if (ncmd == 1 && cmd[0][0] == '\0')
 		usage_error("the workload command is empty");
 	/* "--json run.json": the file would run as the command. */
-	if (json_bare && cfg->ncmd >= 1 && ends_with(cfg->cmd[0], ".json") &&
-	    !is_command(cfg->cmd[0]))
+	if (p->json_bare && ncmd >= 1 && ends_with(cmd[0], ".json") &&
+	    !is_command(cmd[0]))
 		usage_error("--json takes its file attached: --json=%s (as "
-		    "given, %s would run as the command)", cfg->cmd[0],
-		    cfg->cmd[0]);
+		    "given, %s would run as the command)", cmd[0], cmd[0]);
 }
 
 /*
@@ -397,27 +556,26 @@ config_parse(int argc, char **argv, struct config *cfg)
  * the user gave is kept; the summary says what ran.
  */
 static void
-bare_defaults(struct config *cfg, long long *min, long long *max)
+bare_defaults(struct parse *p)
 {
-	long ncpu;
+	struct config *cfg = &p->cfg;
 
 	cfg->bare = 1;
 	if (cfg->duration == 0)
 		cfg->duration = BARE_DURATION_NS;
 	if (!cfg->load_given) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		cfg->load[0].kind = LOAD_CPU;
-		cfg->load[0].n = ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX :
-		    (unsigned)ncpu;
+		cfg->load[0].n = load_default_n();
 		cfg->nload = 1;
 	}
 	if (!cfg->clients_given)
 		cfg->nclients = BARE_CLIENTS;
-	if (*min == -1)
-		*min = *max != -1 && *max < BARE_MIN_DELAY_NS ? *max :
+	if (p->min == -1)
+		p->min = p->max != -1 && p->max < BARE_MIN_DELAY_NS ? p->max :
 		    BARE_MIN_DELAY_NS;
-	if (*max == -1)
-		*max = *min > BARE_MAX_DELAY_NS ? *min : BARE_MAX_DELAY_NS;
+	if (p->max == -1)
+		p->max = p->min > BARE_MAX_DELAY_NS ? p->min :
+		    BARE_MAX_DELAY_NS;
 }
 
 static int
@@ -453,6 +611,24 @@ is_command(const char *name)
 	return ok;
 }
 
+/* Whether a list of items split by sep is empty or has an empty item. */
+static int
+empty_item(const char *s, char sep)
+{
+	const char two[] = { sep, sep, '\0' };
+
+	return *s == '\0' || *s == sep || s[strlen(s) - 1] == sep ||
+	    strstr(s, two) != NULL;
+}
+
+/* The -c beyond the CLASS_MAX classes a run may have. */
+static void
+too_many_classes(const char *arg)
+{
+	usage_error("too many -c options: %s (at most %d classes)", arg,
+	    CLASS_MAX);
+}
+
 /*
  * Several -c options, or one with attributes: each is a class of clients,
  * numbered in the order given (the first class's clients come first).
@@ -465,8 +641,7 @@ make_classes(struct config *cfg, struct class_arg *ca, unsigned nc)
 	unsigned i, j;
 
 	if (nc > CLASS_MAX)
-		usage_error("too many -c options: %s (at most %d classes)",
-		    ca[CLASS_MAX].arg, CLASS_MAX);
+		too_many_classes(ca[CLASS_MAX].arg);
 	if ((cfg->classes = calloc(nc, sizeof(*cfg->classes))) == NULL)
 		usage_error("classes: %s", strerror(errno));
 	cfg->nclasses = nc;
@@ -515,17 +690,15 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
 	free(num);
 	cl->spec = colon != NULL ? colon + 1 : "";
-	if (colon != NULL && (colon[1] == '\0' || strstr(colon, "::") != NULL ||
-	    colon[strlen(colon) - 1] == ':'))
+	if (colon != NULL && empty_item(cl->spec, ':'))
 		usage_error("clients: an empty attribute in -c %s", ca->arg);
 	if ((buf = strdup(cl->spec)) == NULL)
 		usage_error("clients: %s", strerror(errno));
 	for (tok = strtok_r(buf, ":", &save); tok != NULL;
 	    tok = strtok_r(NULL, ":", &save)) {
 		if ((eq = strchr(tok, '=')) == NULL)
-			usage_error("clients: not ATTR=VALUE: %s in -c %s (nice, "
-			    "policy, prio, slice, runtime, deadline, period, "
-			    "cpus, name)", tok, ca->arg);
+			usage_error("clients: not ATTR=VALUE: %s in -c %s "
+			    CLASS_ATTRS, tok, ca->arg);
 		*eq++ = '\0';
 		if (strcmp(tok, "nice") == 0) {
 			ca->nice = parse_num("class nice", eq, -20, 19);
@@ -557,13 +730,13 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
 			    strspn(eq, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
 			    "NOPQRSTUVWXYZ0123456789_.,+=-") != strlen(eq))
-				usage_error("class name must be 1 to %d letters, "
-				    "digits or _.,+=-: %s", CLASS_NAME_MAX, eq);
+				usage_error("class name must be 1 to %d "
+				    "letters, digits or _.,+=-: %s",
+				    CLASS_NAME_MAX, eq);
 			strcpy(cl->name, eq);
 		} else
 			usage_error("clients: unknown attribute %s in -c %s "
-			    "(nice, policy, prio, slice, runtime, deadline, "
-			    "period, cpus, name)", tok, ca->arg);
+			    CLASS_ATTRS, tok, ca->arg);
 	}
 	free(buf);
 }
@@ -618,8 +791,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		return;
 	}
 	if (ca->set_nice)
-		usage_error("class %s: nice has no meaning under SCHED_DEADLINE",
-		    nm);
+		usage_error("class %s: nice has no meaning under "
+		    "SCHED_DEADLINE", nm);
 	r->set_nice = 0;
 	if (r->slice > 0)
 		usage_error("class %s: slice is for the fair policies; "
@@ -695,9 +868,9 @@ name_classes(struct config *cfg)
 		cl = &cfg->classes[i];
 		for (k = 0; k < sizeof(banned) / sizeof(banned[0]); k++)
 			if (strstr(cl->name, banned[k]) != NULL)
-				usage_error("class name %s: names may not contain "
-				    "%s (a word of the 2009 summary)", cl->name,
-				    banned[k]);
+				usage_error("class name %s: names may not "
+				    "contain %s (a word of the 2009 summary)",
+				    cl->name, banned[k]);
 		for (k = 0; k < sizeof(taken) / sizeof(taken[0]); k++)
 			if (strcmp(cl->name, taken[k]) == 0)
 				usage_error("class name %s is taken by a block "
@@ -707,7 +880,8 @@ name_classes(struct config *cfg)
 			if (strcmp(cl->name, cfg->classes[j].name) != 0)
 				continue;
 			if (strstr(cl->spec, "name=") != NULL)
-				usage_error("two classes are named %s", cl->name);
+				usage_error("two classes are named %s",
+				    cl->name);
 			/* Same attributes twice: number the later ones. */
 			p = cl->name + strlen(cl->name);
 			q = cl->name + CLASS_NAME_MAX - 4;
@@ -747,16 +921,17 @@ rt_clients(const struct config *cfg)
  * given.  The count goes through parse_num like every number.
  */
 static void
-parse_load(const char *arg, struct config *cfg)
+parse_load(struct parse *p, const struct opt *o, char *arg)
 {
+	struct config *cfg = &p->cfg;
 	const char *colon = strchr(arg, ':');
 	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
-	long ncpu;
 	int kind;
 
+	(void)o;
 	if ((kind = load_kind(arg, len)) == -1)
-		usage_error("load has an unknown kind: %s (cpu, syscall, yield, "
-		    "fork, pipe, mem or none)", arg);
+		usage_error("load has an unknown kind: %s (cpu, syscall, "
+		    "yield, fork, pipe, mem or none)", arg);
 	cfg->load_given = 1;
 	if (kind == LOAD_NONE) {
 		if (colon != NULL)
@@ -767,15 +942,18 @@ parse_load(const char *arg, struct config *cfg)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
 	cfg->load[cfg->nload].kind = kind;
-	if (colon != NULL)
-		cfg->load[cfg->nload].n = parse_num("load count", colon + 1, 1,
-		    LOAD_NMAX);
-	else {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		cfg->load[cfg->nload].n = ncpu < 1 ? 1 :
-		    ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
-	}
+	cfg->load[cfg->nload].n = colon != NULL ? (unsigned)parse_num(
+	    "load count", colon + 1, 1, LOAD_NMAX) : load_default_n();
 	cfg->nload++;
+}
+
+/* A load's count when none is given: the CPUs online, within LOAD_NMAX. */
+static unsigned
+load_default_n(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
 }
 
 /*
@@ -809,8 +987,7 @@ parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 			CPU_SET(c, &set);
 	}
 	free(list);
-	if (CPU_COUNT(&set) == 0 || arg[strlen(arg) - 1] == ',' ||
-	    strstr(arg, ",,") != NULL || *arg == ',')
+	if (CPU_COUNT(&set) == 0 || empty_item(arg, ','))
 		usage_error("%s is not a CPU list: %s", name, arg);
 	free(*cpus);
 	if ((*cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
@@ -871,10 +1048,11 @@ policy_by_name(const char *arg)
 }
 
 static void
-parse_policy(const char *arg, struct config *cfg)
+parse_policy(struct parse *p, const struct opt *o, char *arg)
 {
-	cfg->policy = policy_by_name(arg);
-	if (cfg->policy == -1 || cfg->policy == SCHED_DEADLINE)
+	(void)o;
+	p->cfg.policy = policy_by_name(arg);
+	if (p->cfg.policy == -1 || p->cfg.policy == SCHED_DEADLINE)
 		usage_error("policy is not one of other, batch, idle, fifo, "
 		    "rr: %s (deadline is for a class: -c N:policy=deadline:"
 		    "runtime=T:period=T)", arg);
@@ -885,15 +1063,16 @@ parse_policy(const char *arg, struct config *cfg)
  * Several --fail-above options add up.
  */
 static void
-parse_limits(char *arg, struct config *cfg)
+parse_limits(struct parse *p, const struct opt *o, char *arg)
 {
+	struct config *cfg = &p->cfg;
 	char *tok, *save, *eq, name[32];
 	int k, timer;
 
+	(void)o;
 	if (*arg == '\0')
 		usage_error("fail-above is empty");
-	if (arg[strlen(arg) - 1] == ',' || *arg == ',' ||
-	    strstr(arg, ",,") != NULL)
+	if (empty_item(arg, ','))
 		usage_error("fail-above has an empty item: %s", arg);
 	for (tok = strtok_r(arg, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
@@ -918,19 +1097,19 @@ parse_limits(char *arg, struct config *cfg)
 }
 
 #define SYNOPSIS \
-	"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
-	"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
-	"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
-	"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-	"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
-	"            [--explain[=k]]\n" \
-	"            [--fail-above=spec]\n" \
-	"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-	"            [--per-client] [--repeat=n] [--baseline=file]\n" \
-	"            [--fail-if-worse=spec] [command [arg ...]]\n" \
-	"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
-	"A.json[,A2.json...]\n" \
-	"            B.json[,...] [C.json ...]\n"
+"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
+"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
+"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
+"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
+"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
+"            [--explain[=k]]\n" \
+"            [--fail-above=spec]\n" \
+"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
+"            [--per-client] [--repeat=n] [--baseline=file]\n" \
+"            [--fail-if-worse=spec] [command [arg ...]]\n" \
+"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
+"A.json[,A2.json...]\n" \
+"            B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
