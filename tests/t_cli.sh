@@ -268,10 +268,14 @@ for h in -h --help; do
 	run_latt "$OUT" "$ERR" $h
 	[ "$rc" -eq 0 ] || bad "exit $rc"
 	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
-	# The options of the issue, and any other in latt.c's table.
+	# Every option of options.c's table (there are dozens: a table that
+	# cannot be read is a failure, not an empty list).
+	table=$(sed -n '/^static const struct opt opts\[\]/,/^};/p' options.c |
+	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p')
+	[ "$(wc -w <<<"$table")" -ge 30 ] ||
+	    bad "options.c's table not found ($(wc -w <<<"$table") options)"
 	for o in --clients --min-delay --max-delay --verbose --help --version \
-	    $(sed -n '/^static const struct option longopts/,/^};/p' latt.c |
-	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p'); do
+	    $table; do
 		grep -q -- "$o" "$OUT" || bad "help does not mention $o"
 	done
 	verdict "$h prints help on stdout, exit 0"
