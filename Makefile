@@ -74,6 +74,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare san
+	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare \
+		san
 
 .PHONY: all check install uninstall clean

@@ -216,7 +216,8 @@ finish(const struct config *cfg, struct latt *L, int status)
 	if (cfg->repeat > 1)
 		L->total.autopsy = L->res.autopsy;
 	wstatus = outputs_write(&L->out, done);
-	if (wstatus != EXIT_OK && (status == EXIT_OK || status == EXIT_WORKLOAD))
+	if (wstatus != EXIT_OK &&
+	    (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
 	if (cfg->baseline != NULL && outputs_baseline(&L->out, done, &L->base,
 	    cfg->fail_if_worse != NULL ? &L->gate : NULL) == 1 &&

@@ -52,7 +52,7 @@
 #include "workload.h"
 
 #define MAXEVENTS	256
-#define TICK_MS		100		/* how often a wait looks at the flags */
+#define TICK_MS		100		/* how often waits look at the flags */
 #define RECHECK_NS	(100 * NSEC_PER_MSEC)	/* and a long sleep */
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
@@ -80,7 +80,8 @@ struct engine {
 	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
 	uint32_t	*order;		/* the write order of a round */
-	int64_t		 sent[RING];	/* round r's last write: sent[r % RING] */
+	int64_t		 sent[RING];	/* round r's last write, at
+					   sent[r % RING] */
 	int64_t		 end;		/* --duration's end, or INT64_MAX; moved
 					   on by the time suspended */
 };
@@ -97,7 +98,8 @@ struct loop {
 	int64_t		 next_tick;
 	uint64_t	 order_rng;	/* the write order's own stream */
 	uint64_t	 outstanding;	/* requests not yet answered */
-	uint64_t	 seq;		/* requests' round numbers, priming too */
+	uint64_t	 seq;		/* requests' round numbers, priming
+					   too */
 	int64_t		 limit;		/* the grace for replies ends here */
 	int		 priming;	/* replies are not samples */
 };
@@ -219,7 +221,8 @@ clients_start(const struct config *cfg, const struct run *run,
 		 * does not fit (a client stalled for thousands of rounds)
 		 * is counted as not sent.
 		 */
-		if (cfg->open_loop && fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
+		if (cfg->open_loop &&
+		    fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
 			fail(res, STOP_ERROR, "fcntl");
 			close(req[1]);
 			close(rep[0]);
@@ -1057,7 +1060,7 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
-		/* One that left a wake-up unanswered (stopped, say) is stuck. */
+		/* One with a wake-up unanswered (stopped, say) is stuck. */
 		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);
 	}
