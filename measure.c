@@ -97,6 +97,8 @@ struct loop {
 	void		*arg;
 	int64_t		 next_tick;
 	uint64_t	 order_rng;	/* the write order's own stream */
+	uint64_t	 sleep_rng;	/* the sleeps', from the seed itself */
+	uint64_t	 span;		/* of a sleep: max - min delay + 1 */
 	uint64_t	 outstanding;	/* requests not yet answered */
 	uint64_t	 seq;		/* requests' round numbers, priming
 					   too */
@@ -112,6 +114,8 @@ static void	 client_died(struct engine *, struct result *, unsigned);
 static int	 prime(struct loop *);
 static int	 closed_loop(struct loop *);
 static int	 open_loop(struct loop *);
+static uint64_t	 samples_left(const struct loop *);
+static int64_t	 next_delay(struct loop *);
 static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
@@ -452,6 +456,8 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	eng->end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	L.limit = INT64_MAX;
 	L.next_tick = now_ns() + NSEC_PER_SEC;
+	L.sleep_rng = cfg->seed;
+	L.span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	/* Its own stream, so that the sleeps of a seed stay what they were. */
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
 	for (i = 0; i < eng->n; i++)
@@ -494,24 +500,19 @@ prime(struct loop *L)
 static int
 closed_loop(struct loop *L)
 {
-	const struct config *cfg = L->cfg;
-	struct result *res = L->res;
-	uint64_t rng = cfg->seed, span;
+	uint64_t left;
 	unsigned nsend;
 
-	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
-	while (!check_flags(L->eng, res)) {
-		if (cfg->samples > 0 && res->ser[SER_LATENCY].st.n >= cfg->samples) {
-			res->stop = STOP_SAMPLES;
+	while (!check_flags(L->eng, L->res)) {
+		if (samples_left(L) == 0) {
+			L->res->stop = STOP_SAMPLES;
 			break;
 		}
-		if (sleep_to(L, now_ns() + cfg->min_delay +
-		    (int64_t)(next_random(&rng) % span)) == -1)
+		if (sleep_to(L, now_ns() + next_delay(L)) == -1)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
-		nsend = L->eng->n;
-		if (cfg->samples > 0 && cfg->samples - res->ser[SER_LATENCY].st.n < nsend)
-			nsend = (unsigned)(cfg->samples - res->ser[SER_LATENCY].st.n);
+		left = samples_left(L);
+		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    run_tick(L) == -1)
 			break;
@@ -529,37 +530,53 @@ closed_loop(struct loop *L)
 static int
 open_loop(struct loop *L)
 {
-	const struct config *cfg = L->cfg;
-	struct result *res = L->res;
-	uint64_t rng = cfg->seed, span, left;
+	uint64_t left;
 	int64_t next, now;
 	unsigned nsend;
 
-	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
-	next = now_ns() + cfg->min_delay + (int64_t)(next_random(&rng) % span);
-	while (!check_flags(L->eng, res)) {
-		if (cfg->samples > 0 &&
-		    res->ser[SER_LATENCY].st.n + L->outstanding >= cfg->samples) {
-			res->stop = STOP_SAMPLES;
+	next = now_ns() + next_delay(L);
+	while (!check_flags(L->eng, L->res)) {
+		if (samples_left(L) == 0) {
+			L->res->stop = STOP_SAMPLES;
 			break;
 		}
 		if (sleep_to(L, next) == -1)
 			break;
-		nsend = L->eng->n;
-		if (cfg->samples > 0) {
-			left = cfg->samples - res->ser[SER_LATENCY].st.n - L->outstanding;
-			if (left < nsend)
-				nsend = (unsigned)left;
-		}
+		left = samples_left(L);
+		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
-		next += cfg->min_delay + (int64_t)(next_random(&rng) % span);
-		if ((now = now_ns()) > next + cfg->max_delay)
-			next = now + cfg->min_delay +
-			    (int64_t)(next_random(&rng) % span);
+		next += next_delay(L);
+		if ((now = now_ns()) > next + L->cfg->max_delay)
+			next = now + next_delay(L);
 	}
 	return 0;
+}
+
+/*
+ * With --samples, how many more requests the run may send: the samples
+ * still wanted, less the requests on their way (each will be one).  In
+ * the closed loop none is on its way when this is asked.  UINT64_MAX
+ * without --samples.
+ */
+static uint64_t
+samples_left(const struct loop *L)
+{
+	uint64_t due;
+
+	if (L->cfg->samples == 0)
+		return UINT64_MAX;
+	due = L->res->ser[SER_LATENCY].st.n + L->outstanding;
+	return due < L->cfg->samples ? L->cfg->samples - due : 0;
+}
+
+/* How long the parent sleeps before a round: min to max delay, at random. */
+static int64_t
+next_delay(struct loop *L)
+{
+	return L->cfg->min_delay +
+	    (int64_t)(next_random(&L->sleep_rng) % L->span);
 }
 
 /*
