@@ -11,9 +11,9 @@ LATT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(CFLAGS)
 DEPFLAGS = -MMD -MP
 LDLIBS = -lrt -lm -lpthread
 
-SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c \
-	keeper.c report.c json.c plot.c stats.c compare.c cmpread.c cmpstat.c \
-	jsonread.c common.c env.c result.c jsonw.c outputs.c
+SRCS = latt.c options.c measure.c client.c workload.c loads.c tune.c trace.c \
+	explain.c keeper.c report.c json.c plot.c stats.c compare.c cmpread.c \
+	cmpstat.c jsonread.c common.c env.c result.c jsonw.c outputs.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -78,6 +78,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare san
+	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare \
+		san
 
 .PHONY: all check install uninstall clean

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "autopsy.h"
+#include "client.h"
 #include "common.h"
 #include "compare.h"
 #include "config.h"

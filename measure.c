@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The clients and the measurement loop.
+ * The parent's side of a measurement: starting and stopping the clients,
+ * the measurement loop, and taking the clients' replies into the result.
  *
- * Each client is a forked process that holds exactly two descriptors of the
- * run: the read end of its request pipe and the write end of its reply pipe.
- * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
- * sends the stamp back.  The parent stamps immediately before each write, so
- * a wake-up latency is the client's stamp minus the parent's, in
- * nanoseconds.  Each client also reads its own run delay around the wait
- * (see run_client), which splits the latency into the runqueue wait and the
- * rest.  The parent waits for a round's replies with epoll, so a
- * round costs in proportion to the replies, not to clients times wake-ups.
+ * The clients (client.c) block reading their request pipes.  The parent
+ * stamps CLOCK_MONOTONIC immediately before each write, and a wake-up
+ * latency is the stamp of the client's reply minus the parent's, in
+ * nanoseconds; the run delay the client read around its wait splits it
+ * into the runqueue wait and the rest.  The parent waits for a round's
+ * replies with epoll, so a round costs in proportion to the replies, not
+ * to clients times wake-ups.
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
@@ -28,65 +27,42 @@
  */
 #include <sys/epoll.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "common.h"
 #include "config.h"
-#include "explain.h"
 #include "measure.h"
 #include "result.h"
 #include "run.h"
 #include "trace.h"
-#include "tune.h"
 #include "workload.h"
 
 #define MAXEVENTS	256
-#define TICK_MS		100		/* how often a wait looks at the flags */
+#define TICK_MS		100		/* how often waits look at the flags */
 #define RECHECK_NS	(100 * NSEC_PER_MSEC)	/* and a long sleep */
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
-#define WORK_TABLE	4096		/* match-finder slots of the -x work */
-#define SCHEDSTAT	"/proc/thread-self/schedstat"
-#define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
 #define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
-#define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
 
-struct request {
-	int64_t		send;
-	uint64_t	round;
-	uint32_t	pos;		/* place in its round's write order */
-	uint32_t	pad;
-};
-
-struct reply {
-	int64_t		send;
-	int64_t		wake;
-	int64_t		done;		/* after the -x work; wake without it */
-	uint64_t	round;
-	int64_t		rq_wait;	/* run delay across the wait, or -1 */
-	int32_t		cpu;
-	uint32_t	sum;		/* the work's checksum, kept alive */
-	uint32_t	pos;
-	uint32_t	pad;
-};
-
+/* A client as the parent holds it. */
 struct client {
 	pid_t		pid;
 	int		wfd;		/* request pipe, write end */
@@ -97,26 +73,15 @@ struct client {
 	int64_t		last_send;	/* stamp of the last request sent */
 };
 
-/*
- * Shared with the clients: the start semaphore, a setup failure, and the
- * scheduling attributes each class's first client read back (one slot
- * without classes).
- */
-struct shared {
-	sem_t		 sem;
-	int		 setup_errno;	/* a client could not apply --cpus... */
-	const char	*setup_what;	/* the call that failed (static) */
-	struct sched_got got[];
-};
-
 struct engine {
 	unsigned	 n;		/* clients started */
 	struct client	*c;
 	int		 epfd;
-	struct shared	*sh;
+	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
 	uint32_t	*order;		/* the write order of a round */
-	int64_t		 sent[RING];	/* round r's last write: sent[r % RING] */
+	int64_t		 sent[RING];	/* round r's last write, at
+					   sent[r % RING] */
 	int64_t		 end;		/* --duration's end, or INT64_MAX; moved
 					   on by the time suspended */
 };
@@ -132,16 +97,15 @@ struct loop {
 	void		*arg;
 	int64_t		 next_tick;
 	uint64_t	 order_rng;	/* the write order's own stream */
+	uint64_t	 sleep_rng;	/* the sleeps', from the seed itself */
+	uint64_t	 span;		/* of a sleep: max - min delay + 1 */
 	uint64_t	 outstanding;	/* requests not yet answered */
-	uint64_t	 seq;		/* requests' round numbers, priming too */
+	uint64_t	 seq;		/* requests' round numbers, priming
+					   too */
 	int64_t		 limit;		/* the grace for replies ends here */
 	int		 priming;	/* replies are not samples */
 };
 
-static void	 run_client(const struct config *, unsigned, int, int,
-		    struct shared *, int) __attribute__((noreturn));
-static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
-static void	 keep_only(int, int);
 static int	 wait_ready(struct engine *, struct result *);
 static int	 check_flags(struct engine *, struct result *);
 static void	 suspend_run(struct engine *, struct result *, int);
@@ -150,6 +114,8 @@ static void	 client_died(struct engine *, struct result *, unsigned);
 static int	 prime(struct loop *);
 static int	 closed_loop(struct loop *);
 static int	 open_loop(struct loop *);
+static uint64_t	 samples_left(const struct loop *);
+static int64_t	 next_delay(struct loop *);
 static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
@@ -165,7 +131,6 @@ static int	 check_break(const struct loop *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static uint64_t	 next_random(uint64_t *);
-static int	 read_schedstat(int, int64_t *);
 static int64_t	 now_coarse(void);
 
 static void
@@ -260,7 +225,8 @@ clients_start(const struct config *cfg, const struct run *run,
 		 * does not fit (a client stalled for thousands of rounds)
 		 * is counted as not sent.
 		 */
-		if (cfg->open_loop && fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
+		if (cfg->open_loop &&
+		    fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
 			fail(res, STOP_ERROR, "fcntl");
 			close(req[1]);
 			close(rep[0]);
@@ -317,196 +283,6 @@ wait_ready(struct engine *eng, struct result *res)
 		}
 	}
 	return 0;
-}
-
-/*
- * The client: ignore the signals a terminal sends to the whole process
- * group (latt stops its clients by closing their pipes, or by SIGKILL),
- * keep only its own two pipe ends, take its CPU, policy and priority, say
- * it is ready, then answer every request with the time it woke.  A setting
- * it cannot take is left in the shared page for the parent to report.  With
- * work_kb, it also does the work of -x after stamping and stamps again; its
- * buffer is allocated and touched, and a part of its stack, before it says
- * it is ready.  Requests are answered one at a time in the order they came,
- * each stamped when read: in the open loop, a client that finds several
- * waiting answers each with its own latency.
- */
-static void
-run_client(const struct config *cfg, unsigned idx, int in, int out,
-    struct shared *sh, int schedstat)
-{
-	unsigned char *buf = NULL;
-	size_t len = (size_t)cfg->work_kb * 1024;
-	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
-	    SIGTSTP };
-	const char *what = NULL;
-	struct sched_got got;
-	struct sigaction sa;
-	volatile char stack[CLIENT_STACK];
-	struct request req;
-	struct reply rep;
-	sigset_t none;
-	int64_t before = -1, after, after_at, gap, quickest = INT64_MAX;
-	ssize_t n;
-	size_t i;
-	int ssfd = -1;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		sigaction(ignored[i], &sa, NULL);
-	sa.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	keep_only(in, out);
-	memset(&got, 0, sizeof(got));
-	if (tune_client(cfg, idx, &what, &got) == -1) {
-		sh->setup_errno = errno;
-		sh->setup_what = what;
-		_exit(1);
-	}
-	/* The first client of a class says what the kernel read back. */
-	if (cfg->nclasses == 0 && idx == 0)
-		sh->got[0] = got;
-	else if (cfg->nclasses > 0 &&
-	    cfg->classes[cfg->class_of[idx]].first == idx)
-		sh->got[cfg->class_of[idx]] = got;
-	if (len > 0) {
-		if ((buf = malloc(len)) == NULL)
-			_exit(1);
-		memset(buf, 0, len);
-	}
-	for (i = 0; i < sizeof(stack); i += 512)
-		stack[i] = 0;
-	/*
-	 * The runqueue wait of a wake-up is the growth of the client's run
-	 * delay (schedstat) from before it blocks to after it wakes.  The
-	 * reading taken after the previous wake-up stands for "before": it
-	 * is taken again only when the pass from there to the read() took
-	 * more than REREAD_NS longer than the quickest pass, i.e. when the
-	 * client may have been preempted (by the parent its reply woke,
-	 * say), so that such a wait is never counted, and one read a sample
-	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
-	 */
-	if (schedstat &&
-	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
-	    read_schedstat(ssfd, &before) == -1)
-		before = -1;
-	after_at = now_ns();
-	if (sem_post(&sh->sem) == -1) {
-		free(buf);
-		_exit(1);
-	}
-
-	memset(&rep, 0, sizeof(rep));
-	for (;;) {
-		if (ssfd != -1 && before >= 0) {
-			gap = now_ns() - after_at;
-			if (gap < quickest)
-				quickest = gap;
-			else if (gap > quickest + REREAD_NS &&
-			    read_schedstat(ssfd, &before) == -1)
-				before = -1;
-		}
-		n = read(in, &req, sizeof(req));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n != sizeof(req)) {
-			free(buf);
-			_exit(n == 0 ? 0 : 1);
-		}
-		rep.wake = now_ns();
-		rep.cpu = sched_getcpu();
-		rep.rq_wait = -1;
-		if (ssfd != -1) {
-			if (read_schedstat(ssfd, &after) == 0) {
-				if (before >= 0)
-					rep.rq_wait = after - before;
-				before = after;
-			} else
-				before = -1;
-			after_at = rep.wake;	/* the read is in every pass */
-		}
-		rep.done = rep.wake;
-		if (buf != NULL) {
-			rep.sum = do_work(buf, len, req.round);
-			rep.done = now_ns();
-		}
-		rep.send = req.send;
-		rep.round = req.round;
-		rep.pos = req.pos;
-		if (write(out, &rep, sizeof(rep)) != sizeof(rep)) {
-			free(buf);
-			_exit(1);
-		}
-	}
-}
-
-/*
- * The work after a wake-up (-x): fill the buffer from a xorshift64
- * generator seeded by the round, with half of every byte's bits masked so
- * that the data repeats, then run an LZ77-like match finder over it: a
- * hash of every 4 bytes looks up where they last occurred, and a repeat
- * adds to the checksum.  Fixed and deterministic for a given size, in
- * proportion to it, and both CPU and memory bound.  The checksum goes back
- * in the reply so that none of it can be optimised away.
- */
-static uint32_t
-do_work(unsigned char *buf, size_t len, uint64_t seed)
-{
-	uint32_t table[WORK_TABLE], w = 0, cw, h, sum = 0;
-	uint64_t x = seed * 0x9e3779b97f4a7c15ULL | 1, v;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		v = x & 0x0303030303030303ULL;
-		memcpy(buf + i, &v, 8);
-	}
-	memset(table, 0, sizeof(table));
-	for (i = 0; i + 4 <= len; i++) {
-		memcpy(&w, buf + i, 4);
-		h = (w * 2654435761U) >> 20;
-		if (table[h] != 0) {
-			memcpy(&cw, buf + table[h] - 1, 4);
-			if (cw == w)
-				sum += (uint32_t)i - table[h];
-		}
-		table[h] = (uint32_t)i + 1;
-	}
-	return sum ^ w;
-}
-
-/* Closes every descriptor above stderr except a and b. */
-static void
-close_span(unsigned lo, unsigned hi)
-{
-	unsigned fd;
-
-	if (lo > hi)
-		return;
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, lo, hi, 0) == 0)
-		return;
-#endif
-	if (hi > 65535)
-		hi = 65535;
-	for (fd = lo; fd <= hi; fd++)
-		close(fd);
-}
-
-static void
-keep_only(int a, int b)
-{
-	unsigned lo = a < b ? a : b, hi = a < b ? b : a;
-
-	close_span(3, lo - 1);
-	close_span(lo + 1, hi - 1);
-	close_span(hi + 1, UINT_MAX);
 }
 
 /*
@@ -680,6 +456,8 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	eng->end = cfg->duration > 0 ? res->start + cfg->duration : INT64_MAX;
 	L.limit = INT64_MAX;
 	L.next_tick = now_ns() + NSEC_PER_SEC;
+	L.sleep_rng = cfg->seed;
+	L.span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	/* Its own stream, so that the sleeps of a seed stay what they were. */
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
 	for (i = 0; i < eng->n; i++)
@@ -722,24 +500,19 @@ prime(struct loop *L)
 static int
 closed_loop(struct loop *L)
 {
-	const struct config *cfg = L->cfg;
-	struct result *res = L->res;
-	uint64_t rng = cfg->seed, span;
+	uint64_t left;
 	unsigned nsend;
 
-	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
-	while (!check_flags(L->eng, res)) {
-		if (cfg->samples > 0 && res->ser[SER_LATENCY].st.n >= cfg->samples) {
-			res->stop = STOP_SAMPLES;
+	while (!check_flags(L->eng, L->res)) {
+		if (samples_left(L) == 0) {
+			L->res->stop = STOP_SAMPLES;
 			break;
 		}
-		if (sleep_to(L, now_ns() + cfg->min_delay +
-		    (int64_t)(next_random(&rng) % span)) == -1)
+		if (sleep_to(L, now_ns() + next_delay(L)) == -1)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
-		nsend = L->eng->n;
-		if (cfg->samples > 0 && cfg->samples - res->ser[SER_LATENCY].st.n < nsend)
-			nsend = (unsigned)(cfg->samples - res->ser[SER_LATENCY].st.n);
+		left = samples_left(L);
+		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    run_tick(L) == -1)
 			break;
@@ -757,37 +530,53 @@ closed_loop(struct loop *L)
 static int
 open_loop(struct loop *L)
 {
-	const struct config *cfg = L->cfg;
-	struct result *res = L->res;
-	uint64_t rng = cfg->seed, span, left;
+	uint64_t left;
 	int64_t next, now;
 	unsigned nsend;
 
-	span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
-	next = now_ns() + cfg->min_delay + (int64_t)(next_random(&rng) % span);
-	while (!check_flags(L->eng, res)) {
-		if (cfg->samples > 0 &&
-		    res->ser[SER_LATENCY].st.n + L->outstanding >= cfg->samples) {
-			res->stop = STOP_SAMPLES;
+	next = now_ns() + next_delay(L);
+	while (!check_flags(L->eng, L->res)) {
+		if (samples_left(L) == 0) {
+			L->res->stop = STOP_SAMPLES;
 			break;
 		}
 		if (sleep_to(L, next) == -1)
 			break;
-		nsend = L->eng->n;
-		if (cfg->samples > 0) {
-			left = cfg->samples - res->ser[SER_LATENCY].st.n - L->outstanding;
-			if (left < nsend)
-				nsend = (unsigned)left;
-		}
+		left = samples_left(L);
+		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
-		next += cfg->min_delay + (int64_t)(next_random(&rng) % span);
-		if ((now = now_ns()) > next + cfg->max_delay)
-			next = now + cfg->min_delay +
-			    (int64_t)(next_random(&rng) % span);
+		next += next_delay(L);
+		if ((now = now_ns()) > next + L->cfg->max_delay)
+			next = now + next_delay(L);
 	}
 	return 0;
+}
+
+/*
+ * With --samples, how many more requests the run may send: the samples
+ * still wanted, less the requests on their way (each will be one).  In
+ * the closed loop none is on its way when this is asked.  UINT64_MAX
+ * without --samples.
+ */
+static uint64_t
+samples_left(const struct loop *L)
+{
+	uint64_t due;
+
+	if (L->cfg->samples == 0)
+		return UINT64_MAX;
+	due = L->res->ser[SER_LATENCY].st.n + L->outstanding;
+	return due < L->cfg->samples ? L->cfg->samples - due : 0;
+}
+
+/* How long the parent sleeps before a round: min to max delay, at random. */
+static int64_t
+next_delay(struct loop *L)
+{
+	return L->cfg->min_delay +
+	    (int64_t)(next_random(&L->sleep_rng) % L->span);
 }
 
 /*
@@ -1288,7 +1077,7 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
-		/* One that left a wake-up unanswered (stopped, say) is stuck. */
+		/* One with a wake-up unanswered (stopped, say) is stuck. */
 		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);
 	}
@@ -1353,54 +1142,4 @@ next_random(uint64_t *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
-}
-
-/*
- * Whether a client will be able to read its run delay: the second field
- * of /proc/thread-self/schedstat (time runnable but not running, ns) and
- * the third (times it got a CPU).  Returns 0, or -1 with errno set
- * (ENOENT: no such file, a kernel without CONFIG_SCHED_INFO; EINVAL: not
- * in the expected shape).
- */
-int
-schedstat_probe(void)
-{
-	int64_t delay;
-	int fd, r;
-
-	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	r = read_schedstat(fd, &delay);
-	close(fd);
-	return r;
-}
-
-/*
- * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
- * *delay.  Returns 0, or -1 with errno set.
- */
-static int
-read_schedstat(int fd, int64_t *delay)
-{
-	char buf[96], *p, *end;
-	unsigned long long v[3];
-	ssize_t n;
-	int i;
-
-	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		if (n == 0)
-			errno = EINVAL;
-		return -1;
-	}
-	buf[n] = '\0';
-	for (i = 0, p = buf; i < 3; i++, p = end) {
-		errno = 0;
-		v[i] = strtoull(p, &end, 10);
-		if (end == p || errno != 0) {
-			errno = EINVAL;
-			return -1;
-		}
-	}
-	*delay = (int64_t)v[1];
-	return 0;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * measure.h: the API of measure.c, the clients and the measurement loop:
- * clients_start forks them, measure_run takes samples until the run ends
- * and hands each to a sink, clients_stop ends them.  The loop never
- * prints: what it sees goes into the result and through the sink.
+ * measure.h: the API of measure.c, the parent's side of a measurement:
+ * clients_start forks the clients (what they run is client.c's),
+ * measure_run takes samples until the run ends and hands each to a sink,
+ * clients_stop ends them.  The loop never prints: what it sees goes into
+ * the result and through the sink.
  */
 #ifndef MEASURE_H
 #define MEASURE_H
@@ -34,8 +35,5 @@ int	 measure_run(const struct config *, struct run *, struct engine *,
 	    struct result *, sample_sink, tick_hook, void *sink_arg);
 void	 clients_stop(struct engine *, struct result *);
 void	 clients_signal(struct engine *, int sig);
-
-/* Whether a client can read its own run delay. */
-int	 schedstat_probe(void);
 
 #endif /* MEASURE_H */

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The client's side of a measurement: everything a client does after the
+ * fork, until it leaves through _exit.
+ *
+ * Each client is a forked process that holds exactly two descriptors of the
+ * run: the read end of its request pipe and the write end of its reply pipe.
+ * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
+ * sends the stamp back.  The parent (measure.c) stamps immediately before
+ * each write, so a wake-up latency is the client's stamp minus the
+ * parent's, in nanoseconds.  Each client also reads its own run delay
+ * around the wait (see run_client), which splits the latency into the
+ * runqueue wait and the rest.  The request, the reply and the page shared
+ * at the start are the contract with the parent, in client.h.
+ *
+ * This is the hot path: what a client does between two wake-ups is all
+ * here, in one file, so that the compiler sees it whole.
+ */
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "common.h"
+#include "config.h"
+#include "result.h"
+#include "tune.h"
+
+#define WORK_TABLE	4096		/* match-finder slots of the -x work */
+#define SCHEDSTAT	"/proc/thread-self/schedstat"
+#define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
+#define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
+
+static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
+static void	 close_span(unsigned, unsigned);
+static void	 keep_only(int, int);
+static int	 read_schedstat(int, int64_t *);
+
+/*
+ * The client: ignore the signals a terminal sends to the whole process
+ * group (latt stops its clients by closing their pipes, or by SIGKILL),
+ * keep only its own two pipe ends, take its CPU, policy and priority, say
+ * it is ready, then answer every request with the time it woke.  A setting
+ * it cannot take is left in the shared page for the parent to report.  With
+ * work_kb, it also does the work of -x after stamping and stamps again; its
+ * buffer is allocated and touched, and a part of its stack, before it says
+ * it is ready.  Requests are answered one at a time in the order they came,
+ * each stamped when read: in the open loop, a client that finds several
+ * waiting answers each with its own latency.
+ */
+void
+run_client(const struct config *cfg, unsigned idx, int in, int out,
+    struct shared *sh, int schedstat)
+{
+	unsigned char *buf = NULL;
+	size_t len = (size_t)cfg->work_kb * 1024;
+	static const int ignored[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP,
+	    SIGTSTP };
+	const char *what = NULL;
+	struct sched_got got;
+	struct sigaction sa;
+	volatile char stack[CLIENT_STACK];
+	struct request req;
+	struct reply rep;
+	sigset_t none;
+	int64_t before = -1, after, after_at, gap, quickest = INT64_MAX;
+	ssize_t n;
+	size_t i;
+	int ssfd = -1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	keep_only(in, out);
+	memset(&got, 0, sizeof(got));
+	if (tune_client(cfg, idx, &what, &got) == -1) {
+		sh->setup_errno = errno;
+		sh->setup_what = what;
+		_exit(1);
+	}
+	/* The first client of a class says what the kernel read back. */
+	if (cfg->nclasses == 0 && idx == 0)
+		sh->got[0] = got;
+	else if (cfg->nclasses > 0 &&
+	    cfg->classes[cfg->class_of[idx]].first == idx)
+		sh->got[cfg->class_of[idx]] = got;
+	if (len > 0) {
+		if ((buf = malloc(len)) == NULL)
+			_exit(1);
+		memset(buf, 0, len);
+	}
+	for (i = 0; i < sizeof(stack); i += 512)
+		stack[i] = 0;
+	/*
+	 * The runqueue wait of a wake-up is the growth of the client's run
+	 * delay (schedstat) from before it blocks to after it wakes.  The
+	 * reading taken after the previous wake-up stands for "before": it
+	 * is taken again only when the pass from there to the read() took
+	 * more than REREAD_NS longer than the quickest pass, i.e. when the
+	 * client may have been preempted (by the parent its reply woke,
+	 * say), so that such a wait is never counted, and one read a sample
+	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
+	 */
+	if (schedstat &&
+	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
+	    read_schedstat(ssfd, &before) == -1)
+		before = -1;
+	after_at = now_ns();
+	if (sem_post(&sh->sem) == -1) {
+		free(buf);
+		_exit(1);
+	}
+
+	memset(&rep, 0, sizeof(rep));
+	for (;;) {
+		if (ssfd != -1 && before >= 0) {
+			gap = now_ns() - after_at;
+			if (gap < quickest)
+				quickest = gap;
+			else if (gap > quickest + REREAD_NS &&
+			    read_schedstat(ssfd, &before) == -1)
+				before = -1;
+		}
+		n = read(in, &req, sizeof(req));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n != sizeof(req)) {
+			free(buf);
+			_exit(n == 0 ? 0 : 1);
+		}
+		rep.wake = now_ns();
+		rep.cpu = sched_getcpu();
+		rep.rq_wait = -1;
+		if (ssfd != -1) {
+			if (read_schedstat(ssfd, &after) == 0) {
+				if (before >= 0)
+					rep.rq_wait = after - before;
+				before = after;
+			} else
+				before = -1;
+			after_at = rep.wake;	/* the read is in every pass */
+		}
+		rep.done = rep.wake;
+		if (buf != NULL) {
+			rep.sum = do_work(buf, len, req.round);
+			rep.done = now_ns();
+		}
+		rep.send = req.send;
+		rep.round = req.round;
+		rep.pos = req.pos;
+		if (write(out, &rep, sizeof(rep)) != sizeof(rep)) {
+			free(buf);
+			_exit(1);
+		}
+	}
+}
+
+/*
+ * The work after a wake-up (-x): fill the buffer from a xorshift64
+ * generator seeded by the round, with half of every byte's bits masked so
+ * that the data repeats, then run an LZ77-like match finder over it: a
+ * hash of every 4 bytes looks up where they last occurred, and a repeat
+ * adds to the checksum.  Fixed and deterministic for a given size, in
+ * proportion to it, and both CPU and memory bound.  The checksum goes back
+ * in the reply so that none of it can be optimised away.
+ */
+static uint32_t
+do_work(unsigned char *buf, size_t len, uint64_t seed)
+{
+	uint32_t table[WORK_TABLE], w = 0, cw, h, sum = 0;
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL | 1, v;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x & 0x0303030303030303ULL;
+		memcpy(buf + i, &v, 8);
+	}
+	memset(table, 0, sizeof(table));
+	for (i = 0; i + 4 <= len; i++) {
+		memcpy(&w, buf + i, 4);
+		h = (w * 2654435761U) >> 20;
+		if (table[h] != 0) {
+			memcpy(&cw, buf + table[h] - 1, 4);
+			if (cw == w)
+				sum += (uint32_t)i - table[h];
+		}
+		table[h] = (uint32_t)i + 1;
+	}
+	return sum ^ w;
+}
+
+/*
+ * Closes the descriptors lo to hi, with close_range(2) where the kernel
+ * has it, one by one (up to 65535) where it has not.
+ */
+static void
+close_span(unsigned lo, unsigned hi)
+{
+	unsigned fd;
+
+	if (lo > hi)
+		return;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return;
+#endif
+	if (hi > 65535)
+		hi = 65535;
+	for (fd = lo; fd <= hi; fd++)
+		close(fd);
+}
+
+/*
+ * Closes every descriptor above stderr except a and b, so that a client
+ * holds nothing of the run but its own two pipe ends: a request pipe's
+ * write end inherited by another client would keep that pipe's client
+ * from the end-of-file that stops it.
+ */
+static void
+keep_only(int a, int b)
+{
+	unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+
+	close_span(3, lo - 1);
+	close_span(lo + 1, hi - 1);
+	close_span(hi + 1, UINT_MAX);
+}
+
+/*
+ * Whether a client will be able to read its run delay: the second field
+ * of /proc/thread-self/schedstat (time runnable but not running, ns) and
+ * the third (times it got a CPU).  Returns 0, or -1 with errno set
+ * (ENOENT: no such file, a kernel without CONFIG_SCHED_INFO; EINVAL: not
+ * in the expected shape).
+ */
+int
+schedstat_probe(void)
+{
+	int64_t delay;
+	int fd, r;
+
+	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	r = read_schedstat(fd, &delay);
+	close(fd);
+	return r;
+}
+
+/*
+ * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
+ * *delay.  Returns 0, or -1 with errno set.
+ */
+static int
+read_schedstat(int fd, int64_t *delay)
+{
+	char buf[96], *p, *end;
+	unsigned long long v[3];
+	ssize_t n;
+	int i;
+
+	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (n == 0)
+			errno = EINVAL;
+		return -1;
+	}
+	buf[n] = '\0';
+	for (i = 0, p = buf; i < 3; i++, p = end) {
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (end == p || errno != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	*delay = (int64_t)v[1];
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * client.h: the API of client.c, the client's side of a measurement, and
+ * the contract between a client and the parent (measure.c): the request
+ * and the reply that cross the pipes, and the page they share while the
+ * clients start.  The parent calls run_client in the child of each fork;
+ * nothing in client.c calls back into the parent's side.
+ */
+#ifndef CLIENT_H
+#define CLIENT_H
+
+#include <semaphore.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "result.h"
+
+/* What the parent writes to a client to wake it, one per wake-up. */
+struct request {
+	int64_t		send;		/* the parent's stamp, just before */
+	uint64_t	round;
+	uint32_t	pos;		/* place in its round's write order */
+	uint32_t	pad;
+};
+
+/* What a client writes back, one per request, in the order they came. */
+struct reply {
+	int64_t		send;		/* the request's stamp, echoed */
+	int64_t		wake;		/* stamped as read() returned */
+	int64_t		done;		/* after the -x work; wake without it */
+	uint64_t	round;
+	int64_t		rq_wait;	/* run delay across the wait, or -1 */
+	int32_t		cpu;
+	uint32_t	sum;		/* the work's checksum, kept alive */
+	uint32_t	pos;
+	uint32_t	pad;
+};
+
+/*
+ * Shared with the clients: the start semaphore, a setup failure, and the
+ * scheduling attributes each class's first client read back (one slot
+ * without classes).  The parent maps it and initialises the semaphore
+ * before the first fork; a client posts once it is ready, or leaves the
+ * call that failed here before it exits.
+ */
+struct shared {
+	sem_t		 sem;
+	int		 setup_errno;	/* a client could not apply --cpus... */
+	const char	*setup_what;	/* the call that failed (static) */
+	struct sched_got got[];
+};
+
+/*
+ * The client idx, in the child of a fork: in is the read end of its
+ * request pipe, out the write end of its reply pipe, schedstat whether it
+ * reads its run delay (schedstat_probe).  It never returns: it leaves
+ * through _exit, 0 once the parent closes its request pipe, 1 on failure.
+ */
+void	 run_client(const struct config *, unsigned idx, int in, int out,
+	    struct shared *, int schedstat) __attribute__((noreturn));
+
+/* Whether a client can read its own run delay: 0, or -1 with errno set. */
+int	 schedstat_probe(void);
+
+#endif /* CLIENT_H */
