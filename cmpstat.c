@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cmp_int.h"
+#include "common.h"
 #include "compare.h"
 #include "stats.h"
 
@@ -37,17 +38,6 @@ struct boot {
 	uint32_t	 *pos;
 	size_t		 *first;
 };
-
-/* splitmix64: small, fast, and good enough for resampling. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Samples a run needs for statistic k to mean anything. */
 static uint64_t
@@ -203,7 +193,7 @@ boot_replicate(struct boot *bt, size_t L, uint64_t *state, double *out)
 
 	memset(bt->tot, 0, bt->nu * sizeof(*bt->tot));
 	for (chosen = 0; chosen < bt->K;) {
-		start = (size_t)(rng_next(state) % (bt->K - L + 1));
+		start = (size_t)(splitmix64(state) % (bt->K - L + 1));
 		for (j = start; j < start + L && chosen < bt->K; j++) {
 			b = bt->blk[j];
 			for (m = bt->first[j]; m < bt->first[j + 1]; m++)

@@ -66,6 +66,20 @@ void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 
 /*
+ * splitmix64: small, fast, and good enough to spread the sleeps, order
+ * the writes and resample blocks; each caller keeps its own state.
+ */
+static inline uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
  * A time as people write it: "1.5 ms", "200 us", "12.5 s", with at most
  * digits significant digits (0: exact); micro spells microseconds ("us",
  * or "\xc2\xb5s" in the plot).  Returns buf.

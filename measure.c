@@ -130,7 +130,6 @@ static int	 check_break(const struct loop *, struct result *,
 		    const struct brk *);
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
-static uint64_t	 next_random(uint64_t *);
 static int64_t	 now_coarse(void);
 
 static void
@@ -576,7 +575,7 @@ static int64_t
 next_delay(struct loop *L)
 {
 	return L->cfg->min_delay +
-	    (int64_t)(next_random(&L->sleep_rng) % L->span);
+	    (int64_t)(splitmix64(&L->sleep_rng) % L->span);
 }
 
 /*
@@ -667,7 +666,7 @@ send_round(struct loop *L, unsigned nsend)
 	ssize_t n;
 
 	for (i = eng->n - 1; i > 0; i--) {
-		j = (unsigned)(next_random(&L->order_rng) % (i + 1));
+		j = (unsigned)(splitmix64(&L->order_rng) % (i + 1));
 		t = eng->order[i];
 		eng->order[i] = eng->order[j];
 		eng->order[j] = t;
@@ -1131,15 +1130,4 @@ now_coarse(void)
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-/* splitmix64: small, fast, and good enough to spread the sleeps. */
-static uint64_t
-next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
