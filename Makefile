@@ -13,7 +13,7 @@ LDLIBS = -lrt -lm -lpthread
 
 SRCS = latt.c options.c measure.c workload.c loads.c tune.c trace.c explain.c \
 	keeper.c report.c json.c plot.c stats.c compare.c jsonread.c common.c \
-	env.c result.c jsonw.c outputs.c tracedec.c
+	env.c result.c jsonw.c outputs.c tracedec.c autopsy.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
