@@ -12,8 +12,9 @@ DEPFLAGS = -MMD -MP
 LDLIBS = -lrt -lm -lpthread
 
 SRCS = latt.c options.c measure.c client.c workload.c loads.c tune.c trace.c \
-	explain.c keeper.c report.c json.c plot.c stats.c compare.c cmpread.c \
-	cmpstat.c jsonread.c common.c env.c result.c jsonw.c outputs.c
+	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
+	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
+	outputs.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The autopsy of --explain: what latt's own tracefs instance recorded
- * around each of the K worst wake-ups, as explain.c reads it after the
- * run.  The structures are finished results: report.c prints them as
- * text and json.c as JSON; neither looks at tracefs.
+ * around each of the K worst wake-ups, as autopsy.c makes it of the trace
+ * that explain.c reads after the run.  The structures are finished
+ * results: report.c prints them as text and json.c as JSON; neither looks
+ * at tracefs.
  *
  * Times in an autopsy are nanoseconds from the sample's send stamp (the
  * parent's CLOCK_MONOTONIC stamp just before its write), since the
@@ -100,6 +101,20 @@ struct autopsy {
 	unsigned	 n;
 	struct autopsy_sample *s;
 };
+
+struct tdec_trace;
+
+/*
+ * For explain.c, once the run is over: autopsy_new makes res->autopsy
+ * with its subjects, the K worst samples and the one --breaktrace stopped
+ * at (parent: latt's pid, the timer's task); NULL when memory ran out,
+ * and ->error set when it has no room for its samples.  autopsy_analyse
+ * then follows each of them through the decoded trace (tracedec.h).
+ */
+struct autopsy *autopsy_new(struct result *, const char *instance,
+	    unsigned buf_kb, pid_t parent);
+void	 autopsy_analyse(struct autopsy *, const struct tdec_trace *,
+	    pid_t parent);
 
 /* Frees res->autopsy and sets it to NULL; safe without one. */
 void	 explain_free(struct result *);

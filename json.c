@@ -720,14 +720,128 @@ put_ns_or_null(FILE *fp, int *first, const char *key, int64_t v)
 		fprintf(fp, "%lld", (long long)v);
 }
 
+/* Who issued the sample's wake-up: null when the trace does not say. */
+static void
+put_waker(FILE *fp, const struct autopsy_sample *as)
+{
+	int first = 1;
+
+	fputs(",\n       \"waker\": ", fp);
+	if (as->waker_cpu < 0) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	jw_key(fp, &first, " ", "pid");
+	fprintf(fp, "%d", (int)as->waker_pid);
+	jw_key(fp, &first, " ", "comm");
+	jw_string(fp, as->waker_comm);
+	jw_key(fp, &first, " ", "cpu");
+	fprintf(fp, "%d", (int)as->waker_cpu);
+	jw_key(fp, &first, " ", "from_interrupt");
+	fputs(as->waker_irq ? "true" : "false", fp);
+	fputc('}', fp);
+}
+
+/* The opening of the i-th object of a sample's list. */
+static void
+put_item(FILE *fp, unsigned i)
+{
+	fputs(i > 0 ? ",\n         {" : "\n         {", fp);
+}
+
+/* The tasks that had the CPU while the sample's task waited for it. */
+static void
+put_ran(FILE *fp, const struct autopsy_sample *as)
+{
+	const struct ran_task *r;
+	unsigned i;
+	int first;
+
+	fputs(",\n       \"ran\": [", fp);
+	for (i = 0; i < as->nran; i++) {
+		r = &as->ran[i];
+		put_item(fp, i);
+		first = 1;
+		jw_key(fp, &first, " ", "comm");
+		jw_string(fp, r->comm);
+		jw_key(fp, &first, " ", "pid");
+		fprintf(fp, "%d", (int)r->pid);
+		jw_key(fp, &first, " ", "prio");
+		fprintf(fp, "%d", r->prio);
+		jw_key(fp, &first, " ", "policy");
+		jw_string(fp, r->policy);
+		jw_key(fp, &first, " ", "cpu");
+		fprintf(fp, "%d", (int)r->cpu);
+		jw_key(fp, &first, " ", "ns");
+		fprintf(fp, "%lld", (long long)r->ns);
+		jw_key(fp, &first, " ", "left");
+		jw_string(fp, r->left);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+/* The interrupts on the CPUs that mattered. */
+static void
+put_irqs(FILE *fp, const struct autopsy_sample *as)
+{
+	const struct irq_span *q;
+	unsigned i;
+	int first;
+
+	fputs(",\n       \"irqs\": [", fp);
+	for (i = 0; i < as->nirqs; i++) {
+		q = &as->irqs[i];
+		put_item(fp, i);
+		first = 1;
+		jw_key(fp, &first, " ", "kind");
+		jw_string(fp, q->kind);
+		jw_key(fp, &first, " ", "num");
+		fprintf(fp, "%d", q->num);
+		jw_key(fp, &first, " ", "name");
+		jw_string(fp, q->name);
+		jw_key(fp, &first, " ", "cpu");
+		fprintf(fp, "%d", (int)q->cpu);
+		jw_key(fp, &first, " ", "start_ns");
+		fprintf(fp, "%lld", (long long)q->start);
+		jw_key(fp, &first, " ", "ns");
+		fprintf(fp, "%lld", (long long)q->ns);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+/* The timeline from the send stamp to the sample's own stamp. */
+static void
+put_timeline(FILE *fp, const struct autopsy_sample *as)
+{
+	const struct tl_item *t;
+	unsigned i;
+	int first;
+
+	fputs(",\n       \"timeline\": [", fp);
+	for (i = 0; i < as->ntl; i++) {
+		t = &as->tl[i];
+		put_item(fp, i);
+		first = 1;
+		jw_key(fp, &first, " ", "t_ns");
+		fprintf(fp, "%lld", (long long)t->t);
+		jw_key(fp, &first, " ", "cpu");
+		fprintf(fp, "%d", (int)t->cpu);
+		jw_key(fp, &first, " ", "kind");
+		jw_string(fp, t->kind);
+		jw_key(fp, &first, " ", "what");
+		jw_string(fp, t->what);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
 static void
 put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 {
-	const struct ran_task *r;
-	const struct irq_span *q;
-	const struct tl_item *t;
 	int first = 1, f2;
-	unsigned i;
 
 	fputs("\n      {", fp);
 	jw_key(fp, &first, " ", "client");
@@ -749,11 +863,7 @@ put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 	fprintf(fp, "%lld", (long long)as->s.when);
 	jw_key(fp, &first, " ", "cpu");
 	fprintf(fp, "%d", (int)as->s.cpu);
-	jw_key(fp, &first, " ", "schedstat_runqueue_ns");
-	if (as->s.rq_wait < 0)
-		fputs("null", fp);
-	else
-		fprintf(fp, "%lld", (long long)as->s.rq_wait);
+	put_ns_or_null(fp, &first, "schedstat_runqueue_ns", as->s.rq_wait);
 	jw_key(fp, &first, " ", "found");
 	fputs(as->found ? "true" : "false", fp);
 	jw_key(fp, &first, " ", "complete");
@@ -762,22 +872,7 @@ put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 	jw_str_or_null(fp, as->complete ? NULL : as->lost_note);
 	jw_key(fp, &first, " ", "state_at_send");
 	jw_string(fp, as->state);
-	fputs(",\n       \"waker\": ", fp);
-	if (as->waker_cpu < 0)
-		fputs("null", fp);
-	else {
-		f2 = 1;
-		fputc('{', fp);
-		jw_key(fp, &f2, " ", "pid");
-		fprintf(fp, "%d", (int)as->waker_pid);
-		jw_key(fp, &f2, " ", "comm");
-		jw_string(fp, as->waker_comm);
-		jw_key(fp, &f2, " ", "cpu");
-		fprintf(fp, "%d", (int)as->waker_cpu);
-		jw_key(fp, &f2, " ", "from_interrupt");
-		fputs(as->waker_irq ? "true" : "false", fp);
-		fputc('}', fp);
-	}
+	put_waker(fp, as);
 	fprintf(fp, ", \"target_cpu\": %d, \"run_cpu\": %d, \"idle_target\": "
 	    "%s, \"ipi\": %s, \"migrations\": %u", (int)as->target_cpu,
 	    (int)as->run_cpu, as->idle_target ? "true" : "false",
@@ -789,62 +884,11 @@ put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 	put_ns_or_null(fp, &f2, "in_flight", as->in_flight);
 	put_ns_or_null(fp, &f2, "runqueue", as->rq_wait);
 	put_ns_or_null(fp, &f2, "running", as->running);
-	fputs("},\n       \"ran\": [", fp);
-	for (i = 0; i < as->nran; i++) {
-		r = &as->ran[i];
-		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
-		f2 = 1;
-		jw_key(fp, &f2, " ", "comm");
-		jw_string(fp, r->comm);
-		jw_key(fp, &f2, " ", "pid");
-		fprintf(fp, "%d", (int)r->pid);
-		jw_key(fp, &f2, " ", "prio");
-		fprintf(fp, "%d", r->prio);
-		jw_key(fp, &f2, " ", "policy");
-		jw_string(fp, r->policy);
-		jw_key(fp, &f2, " ", "cpu");
-		fprintf(fp, "%d", (int)r->cpu);
-		jw_key(fp, &f2, " ", "ns");
-		fprintf(fp, "%lld", (long long)r->ns);
-		jw_key(fp, &f2, " ", "left");
-		jw_string(fp, r->left);
-		fputc('}', fp);
-	}
-	fputs("],\n       \"irqs\": [", fp);
-	for (i = 0; i < as->nirqs; i++) {
-		q = &as->irqs[i];
-		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
-		f2 = 1;
-		jw_key(fp, &f2, " ", "kind");
-		jw_string(fp, q->kind);
-		jw_key(fp, &f2, " ", "num");
-		fprintf(fp, "%d", q->num);
-		jw_key(fp, &f2, " ", "name");
-		jw_string(fp, q->name);
-		jw_key(fp, &f2, " ", "cpu");
-		fprintf(fp, "%d", (int)q->cpu);
-		jw_key(fp, &f2, " ", "start_ns");
-		fprintf(fp, "%lld", (long long)q->start);
-		jw_key(fp, &f2, " ", "ns");
-		fprintf(fp, "%lld", (long long)q->ns);
-		fputc('}', fp);
-	}
-	fputs("],\n       \"timeline\": [", fp);
-	for (i = 0; i < as->ntl; i++) {
-		t = &as->tl[i];
-		fputs(i > 0 ? ",\n         {" : "\n         {", fp);
-		f2 = 1;
-		jw_key(fp, &f2, " ", "t_ns");
-		fprintf(fp, "%lld", (long long)t->t);
-		jw_key(fp, &f2, " ", "cpu");
-		fprintf(fp, "%d", (int)t->cpu);
-		jw_key(fp, &f2, " ", "kind");
-		jw_string(fp, t->kind);
-		jw_key(fp, &f2, " ", "what");
-		jw_string(fp, t->what);
-		fputc('}', fp);
-	}
-	fputs("],\n       \"verdict\": ", fp);
+	fputc('}', fp);
+	put_ran(fp, as);
+	put_irqs(fp, as);
+	put_timeline(fp, as);
+	fputs(",\n       \"verdict\": ", fp);
 	jw_string(fp, as->verdict);
 	fputc('}', fp);
 }
