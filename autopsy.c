@@ -197,15 +197,14 @@ mark_breaktrace(struct autopsy *ap, const struct result *res, pid_t parent)
 	struct autopsy_sample *as;
 	unsigned i;
 
+	/* A client's sample may be among the K worst; the timer's never is. */
 	for (i = 0; !res->brk.timer && i < ap->n; i++)
 		if (ap->s[i].s.client == res->last.client &&
 		    ap->s[i].s.round == res->last.round &&
-		    ap->s[i].s.latency == res->last.latency)
-			break;
-	if (i < ap->n) {
-		ap->s[i].broke = 1;
-		return;
-	}
+		    ap->s[i].s.latency == res->last.latency) {
+			ap->s[i].broke = 1;
+			return;
+		}
 	as = &ap->s[ap->n++];
 	as->broke = 1;
 	if (res->brk.timer) {
