@@ -9,8 +9,57 @@ LATT=${LATT:-./latt}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TMP=$(mktemp -d /tmp/latt-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 export LATT_TEST_TAG="latt-test-$$-$RANDOM"
+
+# ---------------------------------------------------------------------------
+# Clean-up.  However the script ends (its end, exit, SIGINT, SIGTERM or
+# SIGHUP), cleanup ends every process of its runs, runs what the script
+# registered with on_exit (a cgroup to remove, a setting to restore), puts
+# back a tracing_on saved and not yet restored, unmounts what is mounted
+# below $TMP, and removes $TMP.  A signal that arrives while a foreground
+# command runs takes effect once that command is over (bash waits for it
+# first).
+exit_hooks=()
+
+# on_exit COMMAND: COMMAND is eval'd by cleanup, after the processes and
+# before the mounts and $TMP go; the last registered runs first.
+on_exit() { exit_hooks=("$1" "${exit_hooks[@]}"); }
+
+cleanup() {
+	local h m
+	trap - EXIT INT TERM HUP
+	end_leftovers
+	for h in "${exit_hooks[@]}"; do
+		eval "$h"
+	done
+	restore_tracing_on 2>/dev/null
+	# Innermost mount first, and never a file removed inside a mount.
+	for m in $(awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' \
+	    /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	rm -rf --one-file-system "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# save_tracing_on TDIR: remembers TDIR/tracing_on (in $tracing_was) before
+# a test changes it, or lets a run of latt change it; restore_tracing_on
+# puts it back, and cleanup does if the script ends before that.  Only
+# what this script changed is put back: other tests on this machine may
+# change tracing_on too.
+tracing_was=
+save_tracing_on() {
+	tracing_dir=$1
+	tracing_was=$(cat "$1/tracing_on")
+}
+restore_tracing_on() {
+	[ -n "$tracing_was" ] || return 0
+	echo "$tracing_was" >"$tracing_dir/tracing_on"
+	tracing_was=
+}
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
@@ -56,6 +105,29 @@ leftovers() {
 		*) echo "$p" ;;
 		esac
 	done
+}
+
+# end_leftovers: ends whatever of the script's runs is still alive: SIGTERM
+# to the processes the script started itself (latt then ends its clients,
+# loads and workload as it does at any end, and its keeper removes the
+# tracefs instance), SIGCONT to all (a stopped one must see it), then
+# SIGKILL to what is left after 5 s.
+end_leftovers() {
+	local left all p i
+	left=$(leftovers)
+	[ -n "$left" ] || return 0
+	all=" $(echo $left) "
+	for p in $left; do
+		[[ $all == *" $(stat_field "$p" 2) "* ]] ||
+		    kill -TERM "$p" 2>/dev/null
+	done
+	kill -CONT $left 2>/dev/null
+	for i in $(seq 50); do
+		left=$(leftovers)
+		[ -n "$left" ] || return 0
+		sleep 0.1
+	done
+	kill -KILL $left 2>/dev/null
 }
 
 # no_leftovers NAME: waits up to 3 s for the run's processes to be gone.

@@ -39,13 +39,11 @@ else
 	skip "explain: without tracefs: no mount namespace here (unshare -m)"
 fi
 
+# A tracefs mounted here, below $TMP, is unmounted by cleanup (lib.sh).
 tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-mounted=
 if [ -z "$tdir" ] && mkdir -p "$TMP/tracefs" &&
     mount -t tracefs nodev "$TMP/tracefs" 2>/dev/null; then
 	tdir=$TMP/tracefs
-	mounted=$tdir
-	trap 'umount "$mounted" 2>/dev/null; rm -rf "$TMP"' EXIT
 fi
 if [ -z "$tdir" ] || ! [ -d "$tdir/instances" ] || ! [ -w "$tdir/instances" ]; then
 	skip "explain: tracefs is neither mounted writable nor mountable here (the autopsy tests need it)"
@@ -225,7 +223,7 @@ why2=$(pyjson "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
 after_end "explain: a stopped client is not runnable until SIGCONT, nothing else blamed" "$lp"
 
 # --breaktrace: the sample that stopped the trace is among the autopsies.
-was=$(cat "$tdir/tracing_on")
+save_tracing_on "$tdir"
 "$LATT" --explain=1 --breaktrace=100ms -c2 -f 20 -t 30 -d 5 -q --load=none \
     --json="$TMP/brk.json" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
@@ -238,7 +236,7 @@ if wait_clients "$lp" 2; then
 fi
 wait "$lp"
 rc=$?
-echo "$was" >"$tdir/tracing_on"
+restore_tracing_on
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 why2=$(pyjson "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
     'any(x["breaktrace"] and x["pid"] == '"${c1:-0}"' and x["found"] for x in s)')

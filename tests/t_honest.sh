@@ -255,6 +255,15 @@ storm
 # ---------------------------------------------------------------------------
 # 5. The machine changing under a run.
 CS=/sys/devices/system/clocksource/clocksource0
+cs_was=
+# restore_clocksource: back to the clocksource machine() switched from, if
+# it switched one (registered with on_exit: also when the script is cut).
+restore_clocksource() {
+	[ -n "$cs_was" ] || return 0
+	echo "$cs_was" >"$CS/current_clocksource"
+	cs_was=
+}
+on_exit restore_clocksource
 machine() {
 	local was other py
 	was=$(cat "$CS/current_clocksource" 2>/dev/null)
@@ -279,16 +288,15 @@ if d.get("changed_during_run") != want or d.get("clocksource") != sys.argv[4]:
 	w=$(python3 -c "$py" "$TMP/m0.json" - - "$was")
 	[ -n "$w" ] && bad "unchanged run: $w"
 	# Switched mid-run, and back once the run is over whatever happens.
-	trap 'echo "$was" >"$CS/current_clocksource" 2>/dev/null' EXIT
 	env --default-signal "$LATT" -q -c2 -d2 --load=none \
 	    --json="$TMP/m1.json" >"$TMP/m1.out" 2>"$TMP/m1.err" &
 	pid=$!
 	wait_nclients $pid 2 || bad "the run did not start"
 	sleep 0.5
+	cs_was=$was
 	echo "$other" >"$CS/current_clocksource"
 	wait_gone $pid 15
-	echo "$was" >"$CS/current_clocksource"
-	trap - EXIT
+	restore_clocksource
 	[ "$(cat "$CS/current_clocksource")" = "$was" ] ||
 	    bad "the clocksource was not restored to $was"
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/m1.err")"

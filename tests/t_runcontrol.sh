@@ -254,12 +254,13 @@ if [ -z "$tdir" ]; then
 	fi
 fi
 if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
-	was=$(cat "$tdir/tracing_on")
+	save_tracing_on "$tdir"
+	was=$tracing_was
 	echo 1 >"$tdir/tracing_on"
 	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
 	grep -q 'latt breaktrace: ' "$tdir/trace" && marked=1 || marked=0
-	echo "$was" >"$tdir/tracing_on"
+	restore_tracing_on
 	if [ "$rc" -eq 0 ] && [ "$now" = 0 ] && [ "$marked" = 1 ] &&
 	    grep -q 'ended by breaktrace' "$TMP/out" &&
 	    grep -q 'breaktrace: .* late, ' "$TMP/err"; then
@@ -270,10 +271,11 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 	check "breaktrace: tracing_on restored to $was" [ "$(cat "$tdir/tracing_on")" = "$was" ]
 	# Tracing already off: a warning before the run, and at the break a
 	# plain word that no marker was recorded (not the kernel's EBADF).
+	save_tracing_on "$tdir"
 	echo 0 >"$tdir/tracing_on"
 	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
-	echo "$was" >"$tdir/tracing_on"
+	restore_tracing_on
 	expect "breaktrace with tracing off: warned, run ended, 'no marker recorded', no EBADF" \
 	    '[ "$rc" -eq 0 ] && [ "$now" = 0 ] &&
 	     grep -q "tracing_on is 0: nothing is being traced" "$TMP/err" &&
