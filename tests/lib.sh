@@ -13,12 +13,12 @@ export LATT_TEST_TAG="latt-test-$$-$RANDOM"
 
 # ---------------------------------------------------------------------------
 # Clean-up.  However the script ends (its end, exit, SIGINT, SIGTERM or
-# SIGHUP), cleanup ends every process of its runs, runs what the script
-# registered with on_exit (a cgroup to remove, a setting to restore), puts
-# back a tracing_on saved and not yet restored, unmounts what is mounted
-# below $TMP, and removes $TMP.  A signal that arrives while a foreground
-# command runs takes effect once that command is over (bash waits for it
-# first).
+# SIGHUP), cleanup ends the hog and every process of its runs, runs what
+# the script registered with on_exit (a cgroup to remove, a setting to
+# restore), puts back a tracing_on saved and not yet restored, unmounts
+# what is mounted below $TMP, and removes $TMP.  A signal that arrives
+# while a foreground command runs takes effect once that command is over
+# (bash waits for it first).
 exit_hooks=()
 
 # on_exit COMMAND: COMMAND is eval'd by cleanup, after the processes and
@@ -28,6 +28,7 @@ on_exit() { exit_hooks=("$1" "${exit_hooks[@]}"); }
 cleanup() {
 	local h m
 	trap - EXIT INT TERM HUP
+	stop_hog
 	end_leftovers
 	for h in "${exit_hooks[@]}"; do
 		eval "$h"
@@ -75,6 +76,54 @@ rt_room() {
 	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
 	rt_why="RT throttling allows ${rt}/${period} us, too little for $1 ms of every $2 ms"
 	[ "$rt" = -1 ] || [ $((rt * 100 / period)) -ge $(($1 * 200 / $2)) ]
+}
+
+# two_cpus: the lowest and the highest of the CPUs this script may use
+# (all of them in $cpus) into $c0 and $c1; false when it has only one.
+two_cpus() {
+	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
+	set -- $cpus
+	[ $# -ge 2 ] || return 1
+	c0=$1
+	c1=${!#}
+}
+
+# start_hog CPU H_MS P_MS SECS [PRIO]: tests/hog.py in the background,
+# pinned to CPU at SCHED_FIFO PRIO (50 by default), spinning H ms of every
+# P ms for SECS s.  Returns once the hog holds its CPU and its policy (it
+# said "ready"), its pid in $hog and its name in $hog_comm; else returns 1,
+# the hog gone and why in $hog_why.  One hog at a time: stop_hog ends it,
+# and cleanup does, however the script ends.
+HOG_PY=$(dirname "${BASH_SOURCE[0]}")/hog.py
+hog=
+start_hog() {
+	local i
+	stop_hog
+	python3 "$HOG_PY" "$@" >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	hog=$!
+	# Up to 10 s: python starts slowly on a loaded machine.
+	for i in $(seq 200); do
+		grep -qx ready "$TMP/hog.out" && break
+		case $(stat_field "$hog" 1) in '' | Z) break ;; esac
+		sleep 0.05
+	done
+	if grep -qx ready "$TMP/hog.out"; then
+		hog_comm=$(cat "/proc/$hog/comm")
+		return 0
+	fi
+	if [ -s "$TMP/hog.err" ]; then
+		hog_why="the SCHED_FIFO hog did not start: $(short "$TMP/hog.err")"
+	else
+		hog_why="the SCHED_FIFO hog was not ready within 10 s"
+	fi
+	stop_hog
+	return 1
+}
+stop_hog() {
+	[ -n "$hog" ] || return 0
+	kill "$hog" 2>/dev/null
+	wait "$hog" 2>/dev/null
+	hog=
 }
 
 # check NAME COMMAND...: PASS when the command succeeds, else FAIL.

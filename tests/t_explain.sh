@@ -125,21 +125,19 @@ EOF
 }
 
 # beside_hog SECS ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
-# 100 ms on CPU 1 for SECS seconds, and beside it latt with its one client
-# on CPU 1 and ARGS; sets hog, hogcomm, lp and rc, output in $TMP/out.
+# 100 ms on CPU 1 for SECS seconds, and once it runs, latt beside it with
+# its one client on CPU 1 and ARGS; sets hogpid, lp and rc, output in
+# $TMP/out.  False, the reason in $hog_why, when the hog cannot start.
 beside_hog() {
 	local secs=$1
 	shift
-	python3 tests/hog.py 1 30 100 "$secs" 60 >/dev/null &
-	hog=$!
-	sleep 0.3
-	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
+	start_hog 1 30 100 "$secs" 60 || return 1
+	hogpid=$hog
 	"$LATT" -c1 --cpus=1 -f 3 -t 7 -q "$@" >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
 	wait $lp
 	rc=$?
-	kill "$hog" 2>/dev/null
-	wait "$hog" 2>/dev/null
+	stop_hog
 }
 
 ncpu=$(nproc)
@@ -148,32 +146,34 @@ before=$(global_state)
 # A SCHED_FIFO hog spinning 30 ms of every 100 ms on CPU 1, where the one
 # client is pinned: the worst wake-up waited behind the hog, and the
 # autopsy names it, for about the runqueue wait.
+name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
+elif ! beside_hog 6 --explain=3 -d 2 --load=none --json="$TMP/hog.json"; then
+	fail "$name: $hog_why"
 else
-	beside_hog 6 --explain=3 -d 2 --load=none --json="$TMP/hog.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
-	grep -qF "behind $hogcomm[$hog] (SCHED_FIFO 60)" "$TMP/out" ||
-	    bad "no verdict names $hogcomm[$hog] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	grep -qF "behind $hog_comm[$hogpid] (SCHED_FIFO 60)" "$TMP/out" ||
+	    bad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
 	# The worst samples behind the hog (another test's hog on this shared
 	# machine may take one of them): the hog's time is the runqueue wait
 	# within 10% + 200 us, and that wait is most of a latency of several
 	# milliseconds; the client's own schedstat run delay agrees with the
 	# trace's wait within 5% + 100 us.
-	why2=$(pyjson "$TMP/hog.json" "$hog" \
+	why2=$(pyjson "$TMP/hog.json" "$hogpid" \
 	    'len(s) == 3' 'e["lost_events"] == 0' \
 	    'len(h) >= 1' \
 	    'all(x["found"] and x["complete"] for x in h)' \
 	    'all(x["latency_ns"] >= 5000000 for x in h)' \
-	    'all(x["ran"][0]["comm"] == "'"$hogcomm"'" for x in h)' \
+	    'all(x["ran"][0]["comm"] == "'"$hog_comm"'" for x in h)' \
 	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
 	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)' \
 	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
 	    'all(x["schedstat_runqueue_ns"] is not None for x in h)' \
 	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
 	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
-	after_end "explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait" "$lp"
+	after_end "$name" "$lp"
 fi
 
 # A long run whose worst wake-up comes early: the hog holds the client's
@@ -182,18 +182,20 @@ fi
 # second of it here).  latt's keeper drains the buffers as the run goes and
 # keeps the pages around the worst sample, so its autopsy is whole and
 # names the hog; read only at the end, it would have none of it.
+name="explain: an early worst sample of a long run keeps a whole autopsy, naming the hog"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: an early worst sample in a long run: needs two CPUs"
+elif ! beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"; then
+	fail "$name: $hog_why"
 else
-	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-	why2=$(pyjson "$TMP/long.json" "$hog" \
+	why2=$(pyjson "$TMP/long.json" "$hogpid" \
 	    'len(s) == 1' 's[0]["at_ns"] < 2000000000' \
 	    's[0]["latency_ns"] >= 5000000' \
 	    's[0]["found"] and s[0]["complete"]' \
 	    'len(h) == 1')
 	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ') (verdict: $(grep verdict "$TMP/out" | head -n 1))"
-	after_end "explain: an early worst sample of a long run keeps a whole autopsy, naming the hog" "$lp"
+	after_end "$name" "$lp"
 fi
 
 # A client stopped with SIGSTOP for 300 ms: not runnable, woken by the

@@ -29,16 +29,6 @@
 . tests/lib.sh
 export LATT
 
-# Two CPUs we may use, lowest and highest, into $c0 and $c1.
-two_cpus() {
-	local cpus
-	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
-	set -- $cpus
-	[ $# -ge 2 ] || return 1
-	c0=$1
-	c1=${!#}
-}
-
 # ---------------------------------------------------------------------------
 # 1. Order.
 order() {
@@ -137,7 +127,6 @@ deadline
 H_MS=40
 P_MS=100
 openloop() {
-	local hog
 	if [ -n "${LATT_SANITIZED:-}" ]; then
 		skip "open loop accuracy: timing is checked with the plain build only"
 		return
@@ -150,16 +139,8 @@ openloop() {
 		skip "open loop accuracy: $rt_why"
 		return
 	fi
-	python3 tests/hog.py "$c1" $H_MS $P_MS 9 >"$TMP/hog.out" 2>"$TMP/hog.err" &
-	hog=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break
-		sleep 0.05
-	done
-	if ! grep -q ready "$TMP/hog.out"; then
-		kill $hog 2>/dev/null
-		wait $hog 2>/dev/null
-		skip "open loop accuracy: SCHED_FIFO refused: $(short "$TMP/hog.err")"
+	if ! start_hog "$c1" $H_MS $P_MS 9; then
+		skip "open loop accuracy: $hog_why"
 		return
 	fi
 	for mode in open closed; do
@@ -170,8 +151,7 @@ openloop() {
 		grep -q $'^\tloop\t *'"$mode" "$TMP/$mode.out" ||
 		    bad "$mode: the summary does not name the loop: $(field "$TMP/$mode.out" loop)"
 	done
-	kill $hog 2>/dev/null
-	wait $hog 2>/dev/null
+	stop_hog
 	python3 - "$TMP" $H_MS $P_MS >"$TMP/ol.verdict" <<-'EOF'
 	import sys
 	tmp, h, p = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
