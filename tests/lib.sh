@@ -126,6 +126,46 @@ stop_hog() {
 	hog=
 }
 
+# pycheck [--with PYTHON] FILE EXPR...: python3 expressions over the JSON
+# in FILE, named d (PYTHON, statements run first, may name more).  Prints
+# on one line each expression that does not hold or raises, and nothing
+# when all of them hold.
+pycheck() {
+	local with=
+	if [ "$1" = --with ]; then
+		with=$2
+		shift 2
+	fi
+	python3 - "$with" "$@" 2>"$TMP/pycheck.err" <<'EOF' ||
+import json, sys
+with_, path, exprs = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    names = {"d": json.load(open(path))}
+    exec(with_, names)
+except Exception as x:
+    print("%s: %s" % (path, x))
+    sys.exit(0)
+bad = []
+for expr in exprs:
+    try:
+        ok = eval(expr, names)
+    except Exception as x:
+        ok, expr = False, "%s (%s)" % (expr, x)
+    if not ok:
+        bad.append("not: " + expr)
+print("; ".join(bad))
+EOF
+	    echo "pycheck: python3 exited $?: $(short "$TMP/pycheck.err")"
+}
+
+# expect_json FILE EXPR...: bad (see verdict) unless every expression holds
+# (see pycheck).
+expect_json() {
+	local w
+	w=$(pycheck "$@")
+	[ -z "$w" ] || bad "$w"
+}
+
 # check NAME COMMAND...: PASS when the command succeeds, else FAIL.
 check() {
 	local name=$1

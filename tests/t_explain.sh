@@ -103,25 +103,16 @@ after_end() {
 	verdict "$1"
 }
 
-# jq-like checks on the JSON, with python3 (stdlib only).
-pyjson() {	# FILE HOGPID EXPR... : every EXPR must hold; prints what did not;
-		# h: the samples whose longest runner was HOGPID
-	python3 - "$@" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = d.get("explain", {})
+# autopsy_check FILE HOGPID EXPR...: pycheck over the JSON, where e is its
+# explain object, s the autopsies, and h those whose longest runner was
+# HOGPID (none for -).
+autopsy_check() {
+	local f=$1 hp=$2
+	shift 2
+	[ "$hp" = - ] && hp=-1
+	pycheck --with 'e = d.get("explain", {})
 s = e.get("samples", [])
-hog = int(sys.argv[2]) if sys.argv[2].isdigit() else -1
-h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == hog]
-for expr in sys.argv[3:]:
-    try:
-        ok = eval(expr)
-    except Exception as x:
-        ok = False
-        expr += " (%s)" % x
-    if not ok:
-        print("not: " + expr)
-EOF
+h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == '"$hp"']' "$f" "$@"
 }
 
 # beside_hog SECS ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
@@ -161,7 +152,7 @@ else
 	# within 10% + 200 us, and that wait is most of a latency of several
 	# milliseconds; the client's own schedstat run delay agrees with the
 	# trace's wait within 5% + 100 us.
-	why2=$(pyjson "$TMP/hog.json" "$hogpid" \
+	why2=$(autopsy_check "$TMP/hog.json" "$hogpid" \
 	    'len(s) == 3' 'e["lost_events"] == 0' \
 	    'len(h) >= 1' \
 	    'all(x["found"] and x["complete"] for x in h)' \
@@ -172,7 +163,7 @@ else
 	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
 	    'all(x["schedstat_runqueue_ns"] is not None for x in h)' \
 	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
-	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+	[ -n "$why2" ] && bad "$why2"
 	after_end "$name" "$lp"
 fi
 
@@ -189,12 +180,12 @@ elif ! beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"; then
 	fail "$name: $hog_why"
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-	why2=$(pyjson "$TMP/long.json" "$hogpid" \
+	why2=$(autopsy_check "$TMP/long.json" "$hogpid" \
 	    'len(s) == 1' 's[0]["at_ns"] < 2000000000' \
 	    's[0]["latency_ns"] >= 5000000' \
 	    's[0]["found"] and s[0]["complete"]' \
 	    'len(h) == 1')
-	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ') (verdict: $(grep verdict "$TMP/out" | head -n 1))"
+	[ -n "$why2" ] && bad "$why2 (verdict: $(grep verdict "$TMP/out" | head -n 1))"
 	after_end "$name" "$lp"
 fi
 
@@ -216,12 +207,12 @@ rc=$?
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 grep -q "verdict: not runnable for .*: stopped until bash\[$$\] woke it" "$TMP/out" ||
     bad "verdict: $(grep verdict "$TMP/out")"
-why2=$(pyjson "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
+why2=$(autopsy_check "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
     's[0]["split_ns"]["not_runnable"] >= 150000000' \
     's[0]["split_ns"]["runqueue"] < 0.1 * s[0]["latency_ns"]' \
     'all(r["ns"] < 0.1 * s[0]["latency_ns"] for r in s[0]["ran"])' \
     's[0]["waker"]["pid"] == '"$$")
-[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+[ -n "$why2" ] && bad "$why2"
 after_end "explain: a stopped client is not runnable until SIGCONT, nothing else blamed" "$lp"
 
 # --breaktrace: the sample that stopped the trace is among the autopsies.
@@ -240,9 +231,9 @@ wait "$lp"
 rc=$?
 restore_tracing_on
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-why2=$(pyjson "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
+why2=$(autopsy_check "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
     'any(x["breaktrace"] and x["pid"] == '"${c1:-0}"' and x["found"] for x in s)')
-[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+[ -n "$why2" ] && bad "$why2"
 grep -q "(the sample that stopped --breaktrace)" "$TMP/out" || bad "no breaktrace autopsy in the text"
 after_end "explain: --breaktrace: the sample that stopped the trace is explained" "$lp"
 
