@@ -144,9 +144,12 @@ if [ "$ncpu" -ge 2 ] && taskset -p 3 $$ >/dev/null 2>&1; then
 	nl=$(grep -c '^log delay' "$TMP/err")
 	expect "cpus: client i woke on CPU i, $nl wake-ups" \
 	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 20 ] && [ "$bad" -eq 0 ]'
+	# Every one of the 9 wake-ups is there, and none on another CPU.
 	run_latt "$TMP/out" "$TMP/err" -v -c 3 --cpus=1 -n 9 -f 0 -t 5 sleep 30
 	bad=$(grep '^log delay' "$TMP/err" | grep -vc 'cpu 1,')
-	expect "cpus: every client woke on CPU 1" '[ "$rc" -eq 0 ] && [ "$bad" -eq 0 ]'
+	nl=$(grep -c '^log delay' "$TMP/err")
+	expect "cpus: every client woke on CPU 1, $nl wake-ups" \
+	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 9 ] && [ "$bad" -eq 0 ]'
 	# The parent is pinned once the workload started; the workload is not.
 	run_latt "$TMP/out" "$TMP/err" --parent-cpu=1 -d 5 -f 5 -t 20 \
 	    sh -c 'sleep 0.5; grep Cpus_allowed_list /proc/$PPID/status; grep Cpus_allowed_list /proc/$$/status'
