@@ -345,6 +345,18 @@ verdict() {
 	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
 	why=
 }
+# verdict_from NAME FILE: the verdict of a check written in python3 that
+# printed FILE: its first line says what was measured, shown after NAME,
+# and each line "BAD why" is a failure.  An empty FILE (the check died) is
+# one too.
+verdict_from() {
+	local line
+	[ -s "$2" ] || bad "the python3 check printed nothing"
+	while IFS= read -r line; do
+		case $line in BAD\ *) bad "${line#BAD }" ;; esac
+	done <"$2"
+	verdict "$1: $(head -n 1 "$2")"
+}
 nlines() { awk 'END { print NR }' "$1"; }
 short() { head -c 300 "$1" | tr '\n' '|'; }
 

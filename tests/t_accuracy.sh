@@ -173,10 +173,7 @@ hog_rt() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/verdict"
-	verdict "RT hog $H_MS of every $P_MS ms on CPU $c1: $(head -n 1 "$TMP/verdict")"
+	verdict_from "RT hog $H_MS of every $P_MS ms on CPU $c1" "$TMP/verdict"
 	no_leftovers "RT hog"
 }
 hog_rt

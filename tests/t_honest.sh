@@ -71,10 +71,7 @@ order() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/o.verdict"
-	verdict "order: no client is systematically faster: $(head -n 1 "$TMP/o.verdict")"
+	verdict_from "order: no client is systematically faster" "$TMP/o.verdict"
 	no_leftovers "order"
 }
 order
@@ -183,10 +180,7 @@ openloop() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/ol.verdict"
-	verdict "open loop, hog $H_MS of every $P_MS ms on CPU $c1: $(head -n 1 "$TMP/ol.verdict")"
+	verdict_from "open loop, hog $H_MS of every $P_MS ms on CPU $c1" "$TMP/ol.verdict"
 	no_leftovers "open loop accuracy"
 }
 openloop
