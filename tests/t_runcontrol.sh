@@ -120,6 +120,62 @@ run_latt "$TMP/out" "$TMP/err" --seed="$s1" -n 2 -f 0 -t 1 sleep 30
 expect "a printed seed is accepted back" \
     '[ "$rc" -eq 0 ] && [ "$(field "$TMP/out" seed)" = "$s1" ]'
 
+# The same seed, the same sleeps.  In the open loop each round is due a
+# random while (the seed's next draw, -f to -t) after the one before, so
+# the differences of the timer rows' deadlines (time_ns of client -1) are
+# those draws to the nanosecond, however late any round ran.  Only a latt
+# that falls a whole -t behind starts a new schedule from now, with one
+# more draw: that gap is longer than -t, and is left out with the two draws
+# it took.  (In the closed loop a sleep starts once the round's replies are
+# in, so its deadline moves with the wake-ups: not a function of the seed.)
+top_ms=3
+for s in 12345:a 12345:b 54321:c; do
+	run_latt "$TMP/out" "$TMP/err" --seed="${s%:*}" --open-loop -c1 -f1 \
+	    -t$top_ms -n 200 --load=none --log="$TMP/seed-${s#*:}.csv"
+	[ "$rc" -eq 0 ] || bad "--seed=${s%:*}: rc $rc: $(short "$TMP/err")"
+done
+python3 - $((top_ms * 1000000)) "$TMP"/seed-{a,b,c}.csv \
+    >"$TMP/seed.verdict" <<'EOF'
+import sys
+top = int(sys.argv[1])
+def draws(path):
+    """The schedule's draws by their place in the seed's stream, the
+    number of timer rows, and whether they are rounds 1, 2, ... N."""
+    dl = {}
+    for line in open(path).read().splitlines()[1:]:
+        f = line.split(",")
+        if f[2] == "-1":
+            dl[int(f[1])] = int(f[0])
+    rounds = sorted(dl)
+    out, k = {}, 1
+    for r in rounds[1:]:
+        gap = dl[r] - dl.get(r - 1, 0)
+        if gap > top:
+            k += 2
+        else:
+            k += 1
+            out[k] = gap
+    return out, len(rounds), rounds == list(range(1, len(rounds) + 1))
+(a, na, fa), (b, nb, fb), (c, nc, fc) = (draws(p) for p in sys.argv[2:])
+same = [k for k in a if k in b]
+other = [k for k in a if k in c]
+eq = sum(a[k] == b[k] for k in same)
+eq_other = sum(a[k] == c[k] for k in other)
+print("the same seed: %d of %d sleeps equal; another seed: %d of %d"
+      % (eq, len(same), eq_other, len(other)))
+if not (fa and fb and fc) or min(na, nb, nc) == 0:
+    print("BAD a timer row missing: rounds with one %d, %d, %d" % (na, nb, nc))
+if 2 * len(same) < na or 2 * len(other) < na:
+    print("BAD fewer than half of the %d rounds to compare" % na)
+if eq != len(same):
+    k = min(k for k in same if a[k] != b[k])
+    print("BAD the same seed, draw %d: %d ns, then %d ns" % (k, a[k], b[k]))
+if 10 * eq_other >= len(other):
+    print("BAD another seed gives %d of %d sleeps equal" % (eq_other, len(other)))
+EOF
+verdict_from "seed: the same seed gives the same sleeps, another seed others" \
+    "$TMP/seed.verdict"
+
 # --- the timer series -------------------------------------------------------
 for d in "-f 5 -t 10" "-f 0 -t 0"; do
 	# shellcheck disable=SC2086
