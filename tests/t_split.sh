@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The runqueue-wait split: every client reads its own schedstat run delay
-# around each wake-up.  Without load the runqueue wait is a small share of
-# the latency; with a spin on every CPU it grows; the log, JSON and summary
-# carry it; and where schedstat is missing, one line says so and the run
-# goes on.
+# around each wake-up.  The log, JSON and summary carry it, and the two
+# parts add up to the latency; without load the runqueue wait is a small
+# share of a wake-up; where schedstat is missing, one line says so and the
+# run goes on without the split; and --no-split leaves schedstat closed.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
@@ -41,9 +41,9 @@ verdict "split: a runqueue wait for every sample, in the log, JSON and summary, 
 # Without load the wait for the CPU is a small share of a wake-up.  (Under
 # a cpu spin it need not grow: EEVDF's wake-up preemption often runs the
 # woken client at once; the FIFO hog of t_explain.sh is the loaded case.)
-# The client has CPU 1 to itself and the
-# sender CPU 0: unpinned, the client often shares the sender's CPU and
-# then rightly waits behind it while it writes the round.
+# The client has CPU 1 to itself and the sender CPU 0: unpinned, the
+# client often shares the sender's CPU and then rightly waits behind it
+# while it writes the round.
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "split: share of the runqueue wait without load: timing, not under the sanitizers"
 elif [ "$(nproc)" -lt 2 ]; then
