@@ -240,6 +240,14 @@ run_latt() {
 	rc=$?
 }
 
+# timed_latt OUT ERR ARGS...: run_latt, and $ms, the milliseconds it took.
+timed_latt() {
+	local t0
+	t0=$(usecs)
+	run_latt "$@"
+	ms=$((($(usecs) - t0) / 1000))
+}
+
 # ---------------------------------------------------------------------------
 # Process helpers: finding latt's clients and workload in /proc without a fork
 # per process, waiting for a run to start or end with a time limit, feature

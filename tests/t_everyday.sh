@@ -50,10 +50,8 @@ verdict "times: bad values are one-line usage errors"
 # --- Output files are checked before anything runs -------------------------
 for opt in --json --plot --log; do
 	rm -f "$TMP/ran"
-	T0=$(usecs)
-	run_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x" -c2 -f1 -t2 \
+	timed_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x" -c2 -f1 -t2 \
 	    "touch $TMP/ran; sleep 1"
-	ms=$(( ($(usecs) - T0) / 1000 ))
 	[ "$rc" -eq 1 ] || bad "exit $rc"
 	[ ! -e "$TMP/ran" ] || bad "the workload ran"
 	[ ! -s "$OUT" ] || bad "stdout: $(short "$OUT")"

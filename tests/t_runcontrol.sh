@@ -36,10 +36,7 @@ run_latt "$TMP/out" "$TMP/err" --cpus=$((ncpu + 50)) true
 check "an offline CPU is named" grep -q "CPU $((ncpu + 50)) is not online" "$TMP/err"
 
 # --- --duration -------------------------------------------------------------
-t0=$(date +%s%N)
-run_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+timed_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
 n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$ms" -ge 1400 ] && [ "$ms" -lt 8000 ] &&
     [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
@@ -57,10 +54,7 @@ expect "duration without a command, with a policy, runs its time" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
 
 # A workload that ignores SIGTERM is killed after the grace: a normal end.
-t0=$(date +%s%N)
-run_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+timed_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
 if [ "$rc" -eq 0 ] && [ "$ms" -lt 10000 ] &&
     grep -q 'ended by the duration' "$TMP/out" &&
     grep -q 'stopped by latt' "$TMP/out"; then
