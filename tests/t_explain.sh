@@ -9,15 +9,20 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
+# refused NAME PATTERN: the run just made was refused before it started:
+# status 2, nothing on stdout, PATTERN on stderr.
+refused() {
+	[ "$rc" -eq 2 ] || bad "rc $rc"
+	[ -s "$TMP/out" ] && bad "stdout: $(short "$TMP/out")"
+	grep -q "$2" "$TMP/err" || bad "stderr: $(short "$TMP/err")"
+	verdict "$1"
+}
+
 # Bad values are usage errors before anything runs.
 for v in 0 101 x 3x ''; do
 	run_latt "$TMP/out" "$TMP/err" --explain="$v" -c1 -d1 sleep 1
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(nlines "$TMP/err")" -eq 1 ] &&
-	    grep -q explain "$TMP/err"; then
-		pass "explain: --explain=$v is a usage error"
-	else
-		fail "explain: --explain=$v: rc $rc, $(short "$TMP/err")"
-	fi
+	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
+	refused "explain: --explain=$v is a usage error" explain
 done
 
 # Without tracefs (a mount namespace without it): status 2 before the run.
@@ -29,12 +34,8 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		exec timeout -k 5 30 "$0" --explain -c1 -d1 sleep 1' "$LATT" \
 	    >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] &&
-	    grep -q "explain: tracefs is not mounted" "$TMP/err"; then
-		pass "explain: without tracefs, status 2 before the run"
-	else
-		fail "explain: without tracefs: rc $rc, $(short "$TMP/out") $(short "$TMP/err")"
-	fi
+	refused "explain: without tracefs, status 2 before the run" \
+	    "explain: tracefs is not mounted"
 else
 	skip "explain: without tracefs: no mount namespace here (unshare -m)"
 fi
@@ -57,12 +58,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	    timeout -k 5 30 "$LATT" --explain -c1 -d1 sleep 1 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] &&
-	    grep -q "explain: cannot make a tracefs instance" "$TMP/err"; then
-		pass "explain: without the right to trace, status 2 before the run"
-	else
-		fail "explain: unprivileged: rc $rc, $(short "$TMP/err")"
-	fi
+	refused "explain: without the right to trace, status 2 before the run" \
+	    "explain: cannot make a tracefs instance"
 else
 	skip "explain: unprivileged: not root, or no setpriv, or latt not reachable by nobody"
 fi
