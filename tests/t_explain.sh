@@ -112,17 +112,51 @@ s = e.get("samples", [])
 h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == '"$hp"']' "$f" "$@"
 }
 
-# beside_hog SECS ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
-# 100 ms on CPU 1 for SECS seconds, and once it runs, latt beside it with
-# its one client on CPU 1 and ARGS; sets hogpid, lp and rc, output in
-# $TMP/out.  False, the reason in $hog_why, when the hog cannot start.
+# client_up PID: whether latt PID has its client, a child in latt's own
+# process group (its keeper and loads have groups of their own).  Reads
+# only latt's children, with builtins: quick on a loaded machine.
+client_up() {
+	local f c line g
+	local -a kids f3
+	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
+	read -r -a f3 <<<"${line##*) }"
+	g=${f3[2]}
+	for f in /proc/"$1"/task/*/children; do
+		kids=()
+		read -r -a kids 2>/dev/null <"$f"
+		for c in "${kids[@]}"; do
+			read -r line 2>/dev/null <"/proc/$c/stat" || continue
+			read -r -a f3 <<<"${line##*) }"
+			[ "${f3[2]}" = "$g" ] && return 0
+		done
+	done
+	return 1
+}
+
+# beside_hog FOR ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
+# 100 ms on CPU 1, and once it runs, latt beside it with its one client on
+# CPU 1 and ARGS.  The hog runs for the whole run when FOR is "run", else
+# it stops FOR seconds after latt's client is up (the run's clock, at_ns,
+# starts then), so that the time latt takes to start (tracefs, its keeper)
+# is not taken from the hog's.  Meanwhile this shell only sleeps: anything
+# it ran on CPU 1 would wait beside the client too.  Sets hogpid, lp and
+# rc, output in $TMP/out.  False, the reason in $hog_why, when the hog
+# cannot start.
 beside_hog() {
-	local secs=$1
+	local for=$1
 	shift
-	start_hog 1 30 100 "$secs" 60 || return 1
+	start_hog 1 30 100 600 60 || return 1
 	hogpid=$hog
 	"$LATT" -c1 --cpus=1 -f 3 -t 7 -q "$@" >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
+	if [ "$for" != run ]; then
+		until client_up "$lp"; do
+			case $(stat_field "$lp" 1) in '' | Z) break ;; esac
+			sleep 0.01
+		done
+		sleep "$for"
+		stop_hog
+	fi
 	wait $lp
 	rc=$?
 	stop_hog
@@ -137,7 +171,7 @@ before=$(global_state)
 name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
-elif ! beside_hog 6 --explain=3 -d 2 --load=none --json="$TMP/hog.json"; then
+elif ! beside_hog run --explain=3 -d 2 --load=none --json="$TMP/hog.json"; then
 	fail "$name: $hog_why"
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
