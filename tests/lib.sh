@@ -272,6 +272,21 @@ stat_field() {
 	echo "${f[$2 - 1]}"
 }
 
+# children_of PID: sets the array $kids to PID's children, read from its
+# tasks' children files with builtins only (no fork: quick on a loaded
+# machine); false when the kernel has no such files (CONFIG_PROC_CHILDREN).
+children_of() {
+	local f
+	local -a k
+	kids=()
+	[ -r "/proc/$1/task/$1/children" ] || return 1
+	for f in /proc/"$1"/task/*/children; do
+		k=()
+		read -r -a k 2>/dev/null <"$f"
+		kids+=("${k[@]}")
+	done
+}
+
 # clients_of PID: latt's clients, its children in its own process group
 # (the workload and each load have a group of their own), sorted by pid.
 clients_of() {

@@ -116,19 +116,16 @@ h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == '"$hp"']' "$f" "$@"
 # process group (its keeper and loads have groups of their own).  Reads
 # only latt's children, with builtins: quick on a loaded machine.
 client_up() {
-	local f c line g
-	local -a kids f3
+	local c line g
+	local -a f
+	children_of "$1" || { [ -n "$(clients_of "$1")" ]; return; }
 	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
-	read -r -a f3 <<<"${line##*) }"
-	g=${f3[2]}
-	for f in /proc/"$1"/task/*/children; do
-		kids=()
-		read -r -a kids 2>/dev/null <"$f"
-		for c in "${kids[@]}"; do
-			read -r line 2>/dev/null <"/proc/$c/stat" || continue
-			read -r -a f3 <<<"${line##*) }"
-			[ "${f3[2]}" = "$g" ] && return 0
-		done
+	read -r -a f <<<"${line##*) }"
+	g=${f[2]}
+	for c in "${kids[@]}"; do
+		read -r line 2>/dev/null <"/proc/$c/stat" || continue
+		read -r -a f <<<"${line##*) }"
+		[ "${f[2]}" = "$g" ] && return 0
 	done
 	return 1
 }

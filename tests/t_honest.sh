@@ -193,23 +193,18 @@ openloop
 # machine, too few looks in the run.  Without the children files (a
 # kernel without CONFIG_PROC_CHILDREN), every process is scanned.
 zombies_of() {
-	local f c line
-	local -a kids
+	local c line
 	z=0
-	if [ ! -r "/proc/$1/task/$1/children" ]; then
+	if ! children_of "$1"; then
 		z=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
 		    s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
 		    if (f[2] == P && f[1] == "Z") n++ } END { print n + 0 }')
 		return
 	fi
-	for f in /proc/"$1"/task/*/children; do
-		kids=()
-		read -r -a kids 2>/dev/null <"$f"
-		for c in "${kids[@]}"; do
-			read -r line 2>/dev/null <"/proc/$c/stat" || continue
-			line=${line##*) }
-			[ "${line%% *}" = Z ] && z=$((z + 1))
-		done
+	for c in "${kids[@]}"; do
+		read -r line 2>/dev/null <"/proc/$c/stat" || continue
+		line=${line##*) }
+		[ "${line%% *}" = Z ] && z=$((z + 1))
 	done
 }
 storm() {
