@@ -129,6 +129,13 @@ def kill_all(pid):
             pass
 
 
+def reap(pid, how):
+    """Kills and reaps the job unless how (from wait_job) says it ended."""
+    if how not in ("exit", "signal"):
+        kill_all(pid)
+        wait_job(pid, 5)
+
+
 def typed(text):
     """Types text at the terminal: written to the master, as a terminal
     emulator does with the keys pressed."""
@@ -144,21 +151,24 @@ def field(path, label):
 
 
 out, err = tmp + "/job.out", tmp + "/job.err"
+got = tmp + "/got"     # what the workload read from the terminal
+
+
+def got_line(name, want, how, v):
+    """The workload read want from the terminal, and the job exited 0."""
+    text = open(got).read().strip() if os.path.exists(got) else ""
+    ok("%s (got %r, %s %s)" % (name, text, how, v),
+       text == want and (how, v) == ("exit", 0), open(err).read()[:300])
+
 
 if scenario == "read":
-    got = tmp + "/got"
     pid = start(["-q", "-c2", "-f1", "-t3",
                  'read x; echo "got:$x" > %s' % got], out, err)
     time.sleep(1.0)
     typed("hello\n")
     how, v = wait_job(pid, 15)
-    if how == "timeout":
-        kill_all(pid)
-        wait_job(pid, 5)
-    text = open(got).read().strip() if os.path.exists(got) else ""
-    ok("job: the workload reads the terminal (got %r, %s %s)" %
-       (text, how, v), text == "got:hello" and (how, v) == ("exit", 0),
-       open(err).read()[:300])
+    reap(pid, how)
+    got_line("job: the workload reads the terminal", "got:hello", how, v)
 
 elif scenario == "tstp":
     pid = start(["-q", "-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "3",
@@ -170,8 +180,7 @@ elif scenario == "tstp":
     ok("job: Ctrl-Z stops latt's job (%s %s)" % (how, v),
        (how, v) == ("stop", signal.SIGTSTP), open(err).read()[:300])
     if how != "stop":
-        kill_all(pid)
-        wait_job(pid, 5)
+        reap(pid, how)
         sys.exit(0)
     kids = {}
     every = wait_for(lambda: (kids.update(descendants(pid)) or True) and
@@ -197,9 +206,7 @@ elif scenario == "tstp":
        "tcgetpgrp %d, workload %s" % (os.tcgetpgrp(slave), wl))
     how, v = wait_job(pid, 15)
     wall = time.monotonic() - t0 + 1.0
-    if how == "timeout":
-        kill_all(pid)
-        wait_job(pid, 5)
+    reap(pid, how)
     ran = field(out, "ran") or ""
     m = re.match(r"([0-9.]+) s", ran)
     ran_s = float(m.group(1)) if m else -1
@@ -227,9 +234,7 @@ elif scenario == "int":
     typed("\x03")                       # Ctrl-C
     how, v = wait_job(pid, 10)
     dt = time.monotonic() - t0
-    if how == "timeout":
-        kill_all(pid)
-        wait_job(pid, 5)
+    reap(pid, how)
     ran = field(out, "ran") or ""
     ok("job: Ctrl-C ends the run normally (%s %s in %.1f s; ran %s)" % (
        how, v, dt, ran), (how, v) == ("exit", 0) and dt < 5 and
@@ -242,9 +247,7 @@ elif scenario == "progress":
     pid = start(["-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "3.5"], out, err,
                 tty_stderr=True)
     how, v = wait_job(pid, 20)
-    if how == "timeout":
-        kill_all(pid)
-        wait_job(pid, 5)
+    reap(pid, how)
     time.sleep(0.5)
     raw = open(tmp + "/tty.log", "rb").read().decode("utf-8", "replace")
     lines = [l.replace("\x1b[K", "") for l in re.split(r"[\r\n]", raw)]
@@ -268,7 +271,6 @@ elif scenario == "progress":
 elif scenario == "ttin":
     # "latt ... &": the workload reads the terminal from the background;
     # the job stops (SIGTTIN), and once in the foreground (fg) it reads.
-    got = tmp + "/got"
     pid = start(["-q", "-c2", "-f1", "-t3",
                  'read x; echo "got:$x" > %s' % got], out, err,
                 background=True)
@@ -282,13 +284,9 @@ elif scenario == "ttin":
         time.sleep(0.5)
         typed("from fg\n")
         how, v = wait_job(pid, 15)
-    if how in ("timeout", "stop"):
-        kill_all(pid)
-        wait_job(pid, 5)
-    text = open(got).read().strip() if os.path.exists(got) else ""
-    ok("job: after fg the workload reads the terminal (got %r, %s %s)" %
-       (text, how, v), text == "got:from fg" and (how, v) == ("exit", 0),
-       open(err).read()[:300])
+    reap(pid, how)
+    got_line("job: after fg the workload reads the terminal", "got:from fg",
+             how, v)
     ok("job: the summary says the run was suspended (SIGTTIN)",
        "SIGTTIN" in (field(out, "suspended") or ""),
        repr(field(out, "suspended")))

@@ -9,8 +9,58 @@ LATT=${LATT:-./latt}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TMP=$(mktemp -d /tmp/latt-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 export LATT_TEST_TAG="latt-test-$$-$RANDOM"
+
+# ---------------------------------------------------------------------------
+# Clean-up.  However the script ends (its end, exit, SIGINT, SIGTERM or
+# SIGHUP), cleanup ends the hog and every process of its runs, runs what
+# the script registered with on_exit (a cgroup to remove, a setting to
+# restore), puts back a tracing_on saved and not yet restored, unmounts
+# what is mounted below $TMP, and removes $TMP.  A signal that arrives
+# while a foreground command runs takes effect once that command is over
+# (bash waits for it first).
+exit_hooks=()
+
+# on_exit COMMAND: COMMAND is eval'd by cleanup, after the processes and
+# before the mounts and $TMP go; the last registered runs first.
+on_exit() { exit_hooks=("$1" "${exit_hooks[@]}"); }
+
+cleanup() {
+	local h m
+	trap - EXIT INT TERM HUP
+	stop_hog
+	end_leftovers
+	for h in "${exit_hooks[@]}"; do
+		eval "$h"
+	done
+	restore_tracing_on 2>/dev/null
+	# Innermost mount first, and never a file removed inside a mount.
+	for m in $(awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' \
+	    /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	rm -rf --one-file-system "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# save_tracing_on TDIR: remembers TDIR/tracing_on (in $tracing_was) before
+# a test changes it, or lets a run of latt change it; restore_tracing_on
+# puts it back, and cleanup does if the script ends before that.  Only
+# what this script changed is put back: other tests on this machine may
+# change tracing_on too.
+tracing_was=
+save_tracing_on() {
+	tracing_dir=$1
+	tracing_was=$(cat "$1/tracing_on")
+}
+restore_tracing_on() {
+	[ -n "$tracing_was" ] || return 0
+	echo "$tracing_was" >"$tracing_dir/tracing_on"
+	tracing_was=
+}
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
@@ -26,6 +76,94 @@ rt_room() {
 	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
 	rt_why="RT throttling allows ${rt}/${period} us, too little for $1 ms of every $2 ms"
 	[ "$rt" = -1 ] || [ $((rt * 100 / period)) -ge $(($1 * 200 / $2)) ]
+}
+
+# two_cpus: the lowest and the highest of the CPUs this script may use
+# (all of them in $cpus) into $c0 and $c1; false when it has only one.
+two_cpus() {
+	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
+	set -- $cpus
+	[ $# -ge 2 ] || return 1
+	c0=$1
+	c1=${!#}
+}
+
+# start_hog CPU H_MS P_MS SECS [PRIO]: tests/hog.py in the background,
+# pinned to CPU at SCHED_FIFO PRIO (50 by default), spinning H ms of every
+# P ms for SECS s.  Returns once the hog holds its CPU and its policy (it
+# said "ready"), its pid in $hog and its name in $hog_comm; else returns 1,
+# the hog gone and why in $hog_why.  One hog at a time: stop_hog ends it,
+# and cleanup does, however the script ends.
+HOG_PY=$(dirname "${BASH_SOURCE[0]}")/hog.py
+hog=
+start_hog() {
+	local i
+	stop_hog
+	python3 "$HOG_PY" "$@" >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	hog=$!
+	# Up to 10 s: python starts slowly on a loaded machine.
+	for i in $(seq 200); do
+		grep -qx ready "$TMP/hog.out" && break
+		case $(stat_field "$hog" 1) in '' | Z) break ;; esac
+		sleep 0.05
+	done
+	if grep -qx ready "$TMP/hog.out"; then
+		hog_comm=$(cat "/proc/$hog/comm")
+		return 0
+	fi
+	if [ -s "$TMP/hog.err" ]; then
+		hog_why="the SCHED_FIFO hog did not start: $(short "$TMP/hog.err")"
+	else
+		hog_why="the SCHED_FIFO hog was not ready within 10 s"
+	fi
+	stop_hog
+	return 1
+}
+stop_hog() {
+	[ -n "$hog" ] || return 0
+	kill "$hog" 2>/dev/null
+	wait "$hog" 2>/dev/null
+	hog=
+}
+
+# pycheck [--with PYTHON] FILE EXPR...: python3 expressions over the JSON
+# in FILE, named d (PYTHON, statements run first, may name more).  Prints
+# on one line each expression that does not hold or raises, and nothing
+# when all of them hold.
+pycheck() {
+	local with=
+	if [ "$1" = --with ]; then
+		with=$2
+		shift 2
+	fi
+	python3 - "$with" "$@" 2>"$TMP/pycheck.err" <<'EOF' ||
+import json, sys
+with_, path, exprs = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    names = {"d": json.load(open(path))}
+    exec(with_, names)
+except Exception as x:
+    print("%s: %s" % (path, x))
+    sys.exit(0)
+bad = []
+for expr in exprs:
+    try:
+        ok = eval(expr, names)
+    except Exception as x:
+        ok, expr = False, "%s (%s)" % (expr, x)
+    if not ok:
+        bad.append("not: " + expr)
+print("; ".join(bad))
+EOF
+	    echo "pycheck: python3 exited $?: $(short "$TMP/pycheck.err")"
+}
+
+# expect_json FILE EXPR...: bad (see verdict) unless every expression holds
+# (see pycheck).
+expect_json() {
+	local w
+	w=$(pycheck "$@")
+	[ -z "$w" ] || bad "$w"
 }
 
 # check NAME COMMAND...: PASS when the command succeeds, else FAIL.
@@ -58,6 +196,29 @@ leftovers() {
 	done
 }
 
+# end_leftovers: ends whatever of the script's runs is still alive: SIGTERM
+# to the processes the script started itself (latt then ends its clients,
+# loads and workload as it does at any end, and its keeper removes the
+# tracefs instance), SIGCONT to all (a stopped one must see it), then
+# SIGKILL to what is left after 5 s.
+end_leftovers() {
+	local left all p i
+	left=$(leftovers)
+	[ -n "$left" ] || return 0
+	all=" $(echo $left) "
+	for p in $left; do
+		[[ $all == *" $(stat_field "$p" 2) "* ]] ||
+		    kill -TERM "$p" 2>/dev/null
+	done
+	kill -CONT $left 2>/dev/null
+	for i in $(seq 50); do
+		left=$(leftovers)
+		[ -n "$left" ] || return 0
+		sleep 0.1
+	done
+	kill -KILL $left 2>/dev/null
+}
+
 # no_leftovers NAME: waits up to 3 s for the run's processes to be gone.
 no_leftovers() {
 	local i left
@@ -77,6 +238,14 @@ run_latt() {
 	shift 2
 	timeout -k 5 60 "$LATT" "$@" >"$out" 2>"$err"
 	rc=$?
+}
+
+# timed_latt OUT ERR ARGS...: run_latt, and $ms, the milliseconds it took.
+timed_latt() {
+	local t0
+	t0=$(usecs)
+	run_latt "$@"
+	ms=$((($(usecs) - t0) / 1000))
 }
 
 # ---------------------------------------------------------------------------
@@ -101,6 +270,21 @@ stat_field() {
 	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
 	read -r -a f <<<"${line##*) }"
 	echo "${f[$2 - 1]}"
+}
+
+# children_of PID: sets the array $kids to PID's children, read from its
+# tasks' children files with builtins only (no fork: quick on a loaded
+# machine); false when the kernel has no such files (CONFIG_PROC_CHILDREN).
+children_of() {
+	local f
+	local -a k
+	kids=()
+	[ -r "/proc/$1/task/$1/children" ] || return 1
+	for f in /proc/"$1"/task/*/children; do
+		k=()
+		read -r -a k 2>/dev/null <"$f"
+		kids+=("${k[@]}")
+	done
 }
 
 # clients_of PID: latt's clients, its children in its own process group
@@ -183,6 +367,18 @@ bad() { why="${why:+$why; }$*"; }
 verdict() {
 	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
 	why=
+}
+# verdict_from NAME FILE: the verdict of a check written in python3 that
+# printed FILE: its first line says what was measured, shown after NAME,
+# and each line "BAD why" is a failure.  An empty FILE (the check died) is
+# one too.
+verdict_from() {
+	local line
+	[ -s "$2" ] || bad "the python3 check printed nothing"
+	while IFS= read -r line; do
+		case $line in BAD\ *) bad "${line#BAD }" ;; esac
+	done <"$2"
+	verdict "$1: $(head -n 1 "$2")"
 }
 nlines() { awk 'END { print NR }' "$1"; }
 short() { head -c 300 "$1" | tr '\n' '|'; }

@@ -78,7 +78,6 @@ no_leftovers "client stopped for a known time"
 H_MS=30
 P_MS=150
 hog_rt() {
-	local cpus c0 c1
 	if [ -n "${LATT_SANITIZED:-}" ]; then
 		skip "RT hog: timing is checked with the plain build only"
 		return
@@ -89,14 +88,10 @@ hog_rt() {
 	fi
 	# Two CPUs we may use: the parent on the first, the client and the
 	# hog on the last.
-	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
-	set -- $cpus
-	if [ $# -lt 2 ]; then
+	if ! two_cpus; then
 		skip "RT hog: needs two CPUs to pin to, have '$cpus'"
 		return
 	fi
-	c0=$1
-	c1=${!#}
 	if ! rt_room $H_MS $P_MS; then
 		skip "RT hog: $rt_why"
 		return
@@ -127,21 +122,12 @@ hog_rt() {
 		    sed -n 's/^log delay *\([0-9.]*\) usec.*/\1/p' >"$TMP/$1.c1"
 	}
 	run_pinned idle
-	python3 tests/hog.py "$c1" $H_MS $P_MS 8 >"$TMP/hog.out" 2>"$TMP/hog.err" &
-	hog=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break
-		sleep 0.05
-	done
-	if ! grep -q ready "$TMP/hog.out"; then
-		kill $hog 2>/dev/null
-		wait $hog 2>/dev/null
-		skip "RT hog: SCHED_FIFO refused: $(short "$TMP/hog.err")"
+	if ! start_hog "$c1" $H_MS $P_MS 8; then
+		skip "RT hog: $hog_why"
 		return
 	fi
 	run_pinned hog
-	kill $hog 2>/dev/null
-	wait $hog 2>/dev/null
+	stop_hog
 	# R, the mean round length, from the idle run: run time / rounds.
 	python3 - "$TMP" $H_MS $P_MS <<-'EOF' >"$TMP/verdict"
 	import sys
@@ -187,10 +173,7 @@ hog_rt() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/verdict"
-	verdict "RT hog $H_MS of every $P_MS ms on CPU $c1: $(head -n 1 "$TMP/verdict")"
+	verdict_from "RT hog $H_MS of every $P_MS ms on CPU $c1" "$TMP/verdict"
 	no_leftovers "RT hog"
 }
 hog_rt

@@ -18,12 +18,8 @@ OUT=$TMP/out ERR=$TMP/err
 # --- Times with decimals and units ----------------------------------------
 run_latt "$OUT" "$ERR" -q -c2 -f 200us -t 1ms -d 1.5 --warmup=0.25s \
     --json="$TMP/t.json" --fail-above=p99=1.5s
-python3 - "$TMP/t.json" <<'EOF' || bad "json parameters"
-import json, sys
-p = json.load(open(sys.argv[1]))["parameters"]
-ok = p["min_delay_ns"] == 200000 and p["max_delay_ns"] == 1000000
-sys.exit(0 if ok else 1)
-EOF
+expect_json "$TMP/t.json" 'd["parameters"]["min_delay_ns"] == 200000' \
+    'd["parameters"]["max_delay_ns"] == 1000000'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 ran=$(field "$OUT" ran | awk '{ print $1 }')
 awk -v r="${ran:-0}" 'BEGIN { exit !(r >= 1.49 && r <= 1.7) }' ||
@@ -54,10 +50,8 @@ verdict "times: bad values are one-line usage errors"
 # --- Output files are checked before anything runs -------------------------
 for opt in --json --plot --log; do
 	rm -f "$TMP/ran"
-	T0=$(usecs)
-	run_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x" -c2 -f1 -t2 \
+	timed_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x" -c2 -f1 -t2 \
 	    "touch $TMP/ran; sleep 1"
-	ms=$(( ($(usecs) - T0) / 1000 ))
 	[ "$rc" -eq 1 ] || bad "exit $rc"
 	[ ! -e "$TMP/ran" ] || bad "the workload ran"
 	[ ! -s "$OUT" ] || bad "stdout: $(short "$OUT")"

@@ -9,15 +9,20 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
+# refused NAME PATTERN: the run just made was refused before it started:
+# status 2, nothing on stdout, PATTERN on stderr.
+refused() {
+	[ "$rc" -eq 2 ] || bad "rc $rc"
+	[ -s "$TMP/out" ] && bad "stdout: $(short "$TMP/out")"
+	grep -q "$2" "$TMP/err" || bad "stderr: $(short "$TMP/err")"
+	verdict "$1"
+}
+
 # Bad values are usage errors before anything runs.
 for v in 0 101 x 3x ''; do
 	run_latt "$TMP/out" "$TMP/err" --explain="$v" -c1 -d1 sleep 1
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(nlines "$TMP/err")" -eq 1 ] &&
-	    grep -q explain "$TMP/err"; then
-		pass "explain: --explain=$v is a usage error"
-	else
-		fail "explain: --explain=$v: rc $rc, $(short "$TMP/err")"
-	fi
+	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
+	refused "explain: --explain=$v is a usage error" explain
 done
 
 # Without tracefs (a mount namespace without it): status 2 before the run.
@@ -29,23 +34,17 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		exec timeout -k 5 30 "$0" --explain -c1 -d1 sleep 1' "$LATT" \
 	    >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] &&
-	    grep -q "explain: tracefs is not mounted" "$TMP/err"; then
-		pass "explain: without tracefs, status 2 before the run"
-	else
-		fail "explain: without tracefs: rc $rc, $(short "$TMP/out") $(short "$TMP/err")"
-	fi
+	refused "explain: without tracefs, status 2 before the run" \
+	    "explain: tracefs is not mounted"
 else
 	skip "explain: without tracefs: no mount namespace here (unshare -m)"
 fi
 
+# A tracefs mounted here, below $TMP, is unmounted by cleanup (lib.sh).
 tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-mounted=
 if [ -z "$tdir" ] && mkdir -p "$TMP/tracefs" &&
     mount -t tracefs nodev "$TMP/tracefs" 2>/dev/null; then
 	tdir=$TMP/tracefs
-	mounted=$tdir
-	trap 'umount "$mounted" 2>/dev/null; rm -rf "$TMP"' EXIT
 fi
 if [ -z "$tdir" ] || ! [ -d "$tdir/instances" ] || ! [ -w "$tdir/instances" ]; then
 	skip "explain: tracefs is neither mounted writable nor mountable here (the autopsy tests need it)"
@@ -59,12 +58,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	    timeout -k 5 30 "$LATT" --explain -c1 -d1 sleep 1 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] &&
-	    grep -q "explain: cannot make a tracefs instance" "$TMP/err"; then
-		pass "explain: without the right to trace, status 2 before the run"
-	else
-		fail "explain: unprivileged: rc $rc, $(short "$TMP/err")"
-	fi
+	refused "explain: without the right to trace, status 2 before the run" \
+	    "explain: cannot make a tracefs instance"
 else
 	skip "explain: unprivileged: not root, or no setpriv, or latt not reachable by nobody"
 fi
@@ -105,43 +100,63 @@ after_end() {
 	verdict "$1"
 }
 
-# jq-like checks on the JSON, with python3 (stdlib only).
-pyjson() {	# FILE HOGPID EXPR... : every EXPR must hold; prints what did not;
-		# h: the samples whose longest runner was HOGPID
-	python3 - "$@" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = d.get("explain", {})
+# autopsy_check FILE HOGPID EXPR...: pycheck over the JSON, where e is its
+# explain object, s the autopsies, and h those whose longest runner was
+# HOGPID (none for -).
+autopsy_check() {
+	local f=$1 hp=$2
+	shift 2
+	[ "$hp" = - ] && hp=-1
+	pycheck --with 'e = d.get("explain", {})
 s = e.get("samples", [])
-hog = int(sys.argv[2]) if sys.argv[2].isdigit() else -1
-h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == hog]
-for expr in sys.argv[3:]:
-    try:
-        ok = eval(expr)
-    except Exception as x:
-        ok = False
-        expr += " (%s)" % x
-    if not ok:
-        print("not: " + expr)
-EOF
+h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == '"$hp"']' "$f" "$@"
 }
 
-# beside_hog SECS ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
-# 100 ms on CPU 1 for SECS seconds, and beside it latt with its one client
-# on CPU 1 and ARGS; sets hog, hogcomm, lp and rc, output in $TMP/out.
+# client_up PID: whether latt PID has its client, a child in latt's own
+# process group (its keeper and loads have groups of their own).  Reads
+# only latt's children, with builtins: quick on a loaded machine.
+client_up() {
+	local c line g
+	local -a f
+	children_of "$1" || { [ -n "$(clients_of "$1")" ]; return; }
+	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
+	read -r -a f <<<"${line##*) }"
+	g=${f[2]}
+	for c in "${kids[@]}"; do
+		read -r line 2>/dev/null <"/proc/$c/stat" || continue
+		read -r -a f <<<"${line##*) }"
+		[ "${f[2]}" = "$g" ] && return 0
+	done
+	return 1
+}
+
+# beside_hog FOR ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
+# 100 ms on CPU 1, and once it runs, latt beside it with its one client on
+# CPU 1 and ARGS.  The hog runs for the whole run when FOR is "run", else
+# it stops FOR seconds after latt's client is up (the run's clock, at_ns,
+# starts then), so that the time latt takes to start (tracefs, its keeper)
+# is not taken from the hog's.  Meanwhile this shell only sleeps: anything
+# it ran on CPU 1 would wait beside the client too.  Sets hogpid, lp and
+# rc, output in $TMP/out.  False, the reason in $hog_why, when the hog
+# cannot start.
 beside_hog() {
-	local secs=$1
+	local for=$1
 	shift
-	python3 tests/hog.py 1 30 100 "$secs" 60 >/dev/null &
-	hog=$!
-	sleep 0.3
-	hogcomm=$(cat "/proc/$hog/comm" 2>/dev/null)
+	start_hog 1 30 100 600 60 || return 1
+	hogpid=$hog
 	"$LATT" -c1 --cpus=1 -f 3 -t 7 -q "$@" >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
+	if [ "$for" != run ]; then
+		until client_up "$lp"; do
+			case $(stat_field "$lp" 1) in '' | Z) break ;; esac
+			sleep 0.01
+		done
+		sleep "$for"
+		stop_hog
+	fi
 	wait $lp
 	rc=$?
-	kill "$hog" 2>/dev/null
-	wait "$hog" 2>/dev/null
+	stop_hog
 }
 
 ncpu=$(nproc)
@@ -150,32 +165,34 @@ before=$(global_state)
 # A SCHED_FIFO hog spinning 30 ms of every 100 ms on CPU 1, where the one
 # client is pinned: the worst wake-up waited behind the hog, and the
 # autopsy names it, for about the runqueue wait.
+name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
+elif ! beside_hog run --explain=3 -d 2 --load=none --json="$TMP/hog.json"; then
+	fail "$name: $hog_why"
 else
-	beside_hog 6 --explain=3 -d 2 --load=none --json="$TMP/hog.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
-	grep -qF "behind $hogcomm[$hog] (SCHED_FIFO 60)" "$TMP/out" ||
-	    bad "no verdict names $hogcomm[$hog] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	grep -qF "behind $hog_comm[$hogpid] (SCHED_FIFO 60)" "$TMP/out" ||
+	    bad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
 	# The worst samples behind the hog (another test's hog on this shared
 	# machine may take one of them): the hog's time is the runqueue wait
 	# within 10% + 200 us, and that wait is most of a latency of several
 	# milliseconds; the client's own schedstat run delay agrees with the
 	# trace's wait within 5% + 100 us.
-	why2=$(pyjson "$TMP/hog.json" "$hog" \
+	why2=$(autopsy_check "$TMP/hog.json" "$hogpid" \
 	    'len(s) == 3' 'e["lost_events"] == 0' \
 	    'len(h) >= 1' \
 	    'all(x["found"] and x["complete"] for x in h)' \
 	    'all(x["latency_ns"] >= 5000000 for x in h)' \
-	    'all(x["ran"][0]["comm"] == "'"$hogcomm"'" for x in h)' \
+	    'all(x["ran"][0]["comm"] == "'"$hog_comm"'" for x in h)' \
 	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
 	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)' \
 	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
 	    'all(x["schedstat_runqueue_ns"] is not None for x in h)' \
 	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
-	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
-	after_end "explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait" "$lp"
+	[ -n "$why2" ] && bad "$why2"
+	after_end "$name" "$lp"
 fi
 
 # A long run whose worst wake-up comes early: the hog holds the client's
@@ -184,18 +201,20 @@ fi
 # second of it here).  latt's keeper drains the buffers as the run goes and
 # keeps the pages around the worst sample, so its autopsy is whole and
 # names the hog; read only at the end, it would have none of it.
+name="explain: an early worst sample of a long run keeps a whole autopsy, naming the hog"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: an early worst sample in a long run: needs two CPUs"
+elif ! beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"; then
+	fail "$name: $hog_why"
 else
-	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --json="$TMP/long.json"
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-	why2=$(pyjson "$TMP/long.json" "$hog" \
+	why2=$(autopsy_check "$TMP/long.json" "$hogpid" \
 	    'len(s) == 1' 's[0]["at_ns"] < 2000000000' \
 	    's[0]["latency_ns"] >= 5000000' \
 	    's[0]["found"] and s[0]["complete"]' \
 	    'len(h) == 1')
-	[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ') (verdict: $(grep verdict "$TMP/out" | head -n 1))"
-	after_end "explain: an early worst sample of a long run keeps a whole autopsy, naming the hog" "$lp"
+	[ -n "$why2" ] && bad "$why2 (verdict: $(grep verdict "$TMP/out" | head -n 1))"
+	after_end "$name" "$lp"
 fi
 
 # A client stopped with SIGSTOP for 300 ms: not runnable, woken by the
@@ -216,16 +235,16 @@ rc=$?
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 grep -q "verdict: not runnable for .*: stopped until bash\[$$\] woke it" "$TMP/out" ||
     bad "verdict: $(grep verdict "$TMP/out")"
-why2=$(pyjson "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
+why2=$(autopsy_check "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
     's[0]["split_ns"]["not_runnable"] >= 150000000' \
     's[0]["split_ns"]["runqueue"] < 0.1 * s[0]["latency_ns"]' \
     'all(r["ns"] < 0.1 * s[0]["latency_ns"] for r in s[0]["ran"])' \
     's[0]["waker"]["pid"] == '"$$")
-[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+[ -n "$why2" ] && bad "$why2"
 after_end "explain: a stopped client is not runnable until SIGCONT, nothing else blamed" "$lp"
 
 # --breaktrace: the sample that stopped the trace is among the autopsies.
-was=$(cat "$tdir/tracing_on")
+save_tracing_on "$tdir"
 "$LATT" --explain=1 --breaktrace=100ms -c2 -f 20 -t 30 -d 5 -q --load=none \
     --json="$TMP/brk.json" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
@@ -238,11 +257,11 @@ if wait_clients "$lp" 2; then
 fi
 wait "$lp"
 rc=$?
-echo "$was" >"$tdir/tracing_on"
+restore_tracing_on
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
-why2=$(pyjson "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
+why2=$(autopsy_check "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
     'any(x["breaktrace"] and x["pid"] == '"${c1:-0}"' and x["found"] for x in s)')
-[ -n "$why2" ] && bad "$(echo "$why2" | tr '\n' ' ')"
+[ -n "$why2" ] && bad "$why2"
 grep -q "(the sample that stopped --breaktrace)" "$TMP/out" || bad "no breaktrace autopsy in the text"
 after_end "explain: --breaktrace: the sample that stopped the trace is explained" "$lp"
 

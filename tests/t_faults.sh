@@ -275,6 +275,8 @@ pids_cgroup() {
 	CG=$base/latt-test-$$
 	mkdir "$CG" 2>/dev/null && [ -w "$CG/pids.max" ] ||
 	    { rmdir "$CG" 2>/dev/null; return 1; }
+	# Removed at the end however the script ends, once its runs are gone.
+	on_exit 'rmdir "$CG" 2>/dev/null'
 }
 cg_row() {	# name need max rc err summary clients args...
 	local name=$1 need=$2 max=$3 want=$4 err=$5 sum=$6 nc=$7

@@ -29,16 +29,6 @@
 . tests/lib.sh
 export LATT
 
-# Two CPUs we may use, lowest and highest, into $c0 and $c1.
-two_cpus() {
-	local cpus
-	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
-	set -- $cpus
-	[ $# -ge 2 ] || return 1
-	c0=$1
-	c1=${!#}
-}
-
 # ---------------------------------------------------------------------------
 # 1. Order.
 order() {
@@ -81,10 +71,7 @@ order() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/o.verdict"
-	verdict "order: no client is systematically faster: $(head -n 1 "$TMP/o.verdict")"
+	verdict_from "order: no client is systematically faster" "$TMP/o.verdict"
 	no_leftovers "order"
 }
 order
@@ -92,7 +79,7 @@ order
 # ---------------------------------------------------------------------------
 # 2. A stopped client and -d 2.
 deadline() {
-	local victim t1 t2 stop_us pend age
+	local victim t1 t2 stop_us pend
 	env --default-signal "$LATT" -q -c3 -f1 -t3 -d2 --load=none \
 	    --json="$TMP/d.json" >"$TMP/d.out" 2>"$TMP/d.err" &
 	pid=$!
@@ -122,11 +109,8 @@ deadline() {
 	    bad "worst is not marked as a lower bound: $(grep -a $'^\tworst\t' "$TMP/d.out")"
 	# The age is at least the time the client was stopped before the
 	# end: stopped at about 0.5 s of 2 s, so well over 0.5 s.
-	age=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["run"]
-print(r["pending"], r["pending_oldest_ns"] or 0)' "$TMP/d.json" 2>&1)
-	set -- $age
-	[ "${1:-}" = 1 ] && [ "${2:-0}" -ge 500000000 ] 2>/dev/null ||
-	    bad "json run.pending, pending_oldest_ns: '$age'"
+	expect_json "$TMP/d.json" 'd["run"]["pending"] == 1' \
+	    'd["run"]["pending_oldest_ns"] >= 500000000'
 	verdict "a stopped client with -d 2: ended after $ms ms, status 0, $pend"
 	no_leftovers "stopped client with -d 2"
 }
@@ -137,7 +121,6 @@ deadline
 H_MS=40
 P_MS=100
 openloop() {
-	local hog
 	if [ -n "${LATT_SANITIZED:-}" ]; then
 		skip "open loop accuracy: timing is checked with the plain build only"
 		return
@@ -150,16 +133,8 @@ openloop() {
 		skip "open loop accuracy: $rt_why"
 		return
 	fi
-	python3 tests/hog.py "$c1" $H_MS $P_MS 9 >"$TMP/hog.out" 2>"$TMP/hog.err" &
-	hog=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/hog.out" ] || [ -s "$TMP/hog.err" ] && break
-		sleep 0.05
-	done
-	if ! grep -q ready "$TMP/hog.out"; then
-		kill $hog 2>/dev/null
-		wait $hog 2>/dev/null
-		skip "open loop accuracy: SCHED_FIFO refused: $(short "$TMP/hog.err")"
+	if ! start_hog "$c1" $H_MS $P_MS 9; then
+		skip "open loop accuracy: $hog_why"
 		return
 	fi
 	for mode in open closed; do
@@ -170,8 +145,7 @@ openloop() {
 		grep -q $'^\tloop\t *'"$mode" "$TMP/$mode.out" ||
 		    bad "$mode: the summary does not name the loop: $(field "$TMP/$mode.out" loop)"
 	done
-	kill $hog 2>/dev/null
-	wait $hog 2>/dev/null
+	stop_hog
 	python3 - "$TMP" $H_MS $P_MS >"$TMP/ol.verdict" <<-'EOF'
 	import sys
 	tmp, h, p = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
@@ -206,20 +180,32 @@ openloop() {
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$TMP/ol.verdict"
-	verdict "open loop, hog $H_MS of every $P_MS ms on CPU $c1: $(head -n 1 "$TMP/ol.verdict")"
+	verdict_from "open loop, hog $H_MS of every $P_MS ms on CPU $c1" "$TMP/ol.verdict"
 	no_leftovers "open loop accuracy"
 }
 openloop
 
 # ---------------------------------------------------------------------------
 # 4. A storm of exiting grandchildren.
-zombies_of() {	# pid: its children that are zombies
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
-		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
-		if (f[2] == P && f[1] == "Z") n++ } END { print n + 0 }'
+# zombies_of PID: sets $z, how many children of PID are zombies.  Only
+# PID's children are read (its tasks' children files), with builtins: a
+# scan of every process took over half a second a look on a loaded
+# machine, too few looks in the run.  Without the children files (a
+# kernel without CONFIG_PROC_CHILDREN), every process is scanned.
+zombies_of() {
+	local c line
+	z=0
+	if ! children_of "$1"; then
+		z=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
+		    s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
+		    if (f[2] == P && f[1] == "Z") n++ } END { print n + 0 }')
+		return
+	fi
+	for c in "${kids[@]}"; do
+		read -r line 2>/dev/null <"/proc/$c/stat" || continue
+		line=${line##*) }
+		[ "${line%% *}" = Z ] && z=$((z + 1))
+	done
 }
 storm() {
 	local z zmax=0 k=0 r tn
@@ -233,7 +219,7 @@ storm() {
 	sleep 0.5
 	while [ -n "$(stat_field $pid 1)" ] && [ "$(stat_field $pid 1)" != Z ] &&
 	    [ $k -lt 20 ]; do
-		z=$(zombies_of $pid)
+		zombies_of $pid
 		[ "$z" -gt "$zmax" ] && zmax=$z
 		k=$((k + 1))
 		sleep 0.1
@@ -255,6 +241,15 @@ storm
 # ---------------------------------------------------------------------------
 # 5. The machine changing under a run.
 CS=/sys/devices/system/clocksource/clocksource0
+cs_was=
+# restore_clocksource: back to the clocksource machine() switched from, if
+# it switched one (registered with on_exit: also when the script is cut).
+restore_clocksource() {
+	[ -n "$cs_was" ] || return 0
+	echo "$cs_was" >"$CS/current_clocksource"
+	cs_was=
+}
+on_exit restore_clocksource
 machine() {
 	local was other py
 	was=$(cat "$CS/current_clocksource" 2>/dev/null)
@@ -279,16 +274,15 @@ if d.get("changed_during_run") != want or d.get("clocksource") != sys.argv[4]:
 	w=$(python3 -c "$py" "$TMP/m0.json" - - "$was")
 	[ -n "$w" ] && bad "unchanged run: $w"
 	# Switched mid-run, and back once the run is over whatever happens.
-	trap 'echo "$was" >"$CS/current_clocksource" 2>/dev/null' EXIT
 	env --default-signal "$LATT" -q -c2 -d2 --load=none \
 	    --json="$TMP/m1.json" >"$TMP/m1.out" 2>"$TMP/m1.err" &
 	pid=$!
 	wait_nclients $pid 2 || bad "the run did not start"
 	sleep 0.5
+	cs_was=$was
 	echo "$other" >"$CS/current_clocksource"
 	wait_gone $pid 15
-	echo "$was" >"$CS/current_clocksource"
-	trap - EXIT
+	restore_clocksource
 	[ "$(cat "$CS/current_clocksource")" = "$was" ] ||
 	    bad "the clocksource was not restored to $was"
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/m1.err")"

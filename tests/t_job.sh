@@ -40,12 +40,14 @@ fi
 # SIGTSTP to latt suspends the clients, the load and the workload, then
 # latt; SIGCONT resumes them all, and the time between is not measured.
 state_of() { stat_field "$1" 1; }
-all_in_state() {	# latt-pid STATE...: every child of latt in one of STATES
-	local p st
+all_in_state() {	# latt-pid STATE...: latt has children, all in one of STATES
+	local p st n=0
 	for p in $(kids_of "$1" | awk '{ print $1 }'); do
 		st=$(state_of "$p")
 		[[ " ${*:2} " == *" $st "* ]] || return 1
+		n=$((n + 1))
 	done
+	[ "$n" -gt 0 ]
 }
 T0=$(usecs)
 "$LATT" -q -c2 -f1 -t3 -l cpu:1 -d 2 'sleep 30' >"$TMP/bg.out" 2>"$TMP/bg.err" </dev/null &

@@ -132,18 +132,24 @@ else
 	fail "cpu load raises the mean latency: usec, idle->loaded:$seen"
 fi
 
+# run_ends NAME RC WHAT FILE PCRE: latt $lpid, just told to end, exits RC,
+# FILE matches PCRE (it says WHAT), and no process of the run is left.
+run_ends() {
+	wait $lpid
+	rc=$?
+	check "$1: exit $2 (got $rc)" [ "$rc" -eq "$2" ]
+	check "$1: $3" grep -qP "$5" "$4"
+	no_leftovers "$1"
+}
+
 # --- the loads end with the run: SIGINT
 env --default-signal "$LATT" -c1 -f5 -t10 -l cpu:2 -l fork:1 -l pipe:1 \
     sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
 lpid=$!
 sleep 1
 kill -INT $lpid
-wait $lpid
-rc=$?
-check "SIGINT with loads: exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "SIGINT with loads: summary has the loads" \
-    grep -qP "^\tload\t *fork: 1 process, " "$TMP/int.out"
-no_leftovers "SIGINT with loads"
+run_ends "SIGINT with loads" 0 "summary has the loads" "$TMP/int.out" \
+    "^\tload\t *fork: 1 process, "
 
 # --- and when a client is killed
 env --default-signal "$LATT" -c2 -f5 -t10 -l cpu:1 -l pipe:1 -l fork:1 \
@@ -155,62 +161,62 @@ victim=$(proc_table | awk -v l=$lpid '
     $1 == l { g = $3 } $2 == l { ppid[$1] = $3; comm[$1] = $4 }
     END { for (p in ppid) if (ppid[p] == g && comm[p] == "latt") { print p; exit } }')
 [ -n "$victim" ] && kill -KILL "$victim"
-wait $lpid
-rc=$?
-check "killed client with loads: exit 1 (got $rc)" [ "$rc" -eq 1 ]
-check "killed client with loads: named on stderr" \
-    grep -q "was killed by signal 9" "$TMP/kc.err"
-no_leftovers "killed client with loads"
+run_ends "killed client with loads" 1 "named on stderr" "$TMP/kc.err" \
+    "was killed by signal 9"
 
 # --- bad --load and -x values are usage errors: one line, status 2
-for bad in foo cpu:0 cpu: cpu:x cpu:-1 cpu:99999 none:2 '' :3 cpu:2:3 CPU; do
-	run_latt "$TMP/b.out" "$TMP/b.err" -l "$bad" true
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
-	    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && grep -q load "$TMP/b.err"; then
-		pass "--load='$bad' is a usage error"
-	else
-		fail "--load='$bad': rc $rc, stderr '$(cat "$TMP/b.err")'"
-	fi
-done
+# usage_errors OPT WORD VALUE...: for each VALUE, latt OPT VALUE exits 2
+# with nothing on stdout and one line on stderr that says WORD.
+usage_errors() {
+	local opt=$1 word=$2 v
+	shift 2
+	for v in "$@"; do
+		run_latt "$TMP/b.out" "$TMP/b.err" "$opt" "$v" true
+		if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
+		    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] &&
+		    grep -q "$word" "$TMP/b.err"; then
+			pass "$opt '$v' is a usage error"
+		else
+			fail "$opt '$v': rc $rc, stderr '$(cat "$TMP/b.err")'"
+		fi
+	done
+}
+usage_errors -l load foo cpu:0 cpu: cpu:x cpu:-1 cpu:99999 none:2 '' :3 \
+    cpu:2:3 CPU
+usage_errors -x work -1 abc '' 1048577 64k
 args=()
 for i in $(seq 17); do args+=(-l cpu:1); done
 run_latt "$TMP/b.out" "$TMP/b.err" "${args[@]}" true
 check "17 loads is a usage error (rc $rc)" [ "$rc" -eq 2 ]
-for bad in -1 abc '' 1048577 64k; do
-	run_latt "$TMP/b.out" "$TMP/b.err" -x "$bad" true
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
-	    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && grep -q work "$TMP/b.err"; then
-		pass "-x '$bad' is a usage error"
-	else
-		fail "-x '$bad': rc $rc, stderr '$(cat "$TMP/b.err")'"
-	fi
-done
+# ran_for MIN_MS MAX_MS OUT ERE...: the run just timed (timed_latt) exited
+# 0 after MIN_MS to MAX_MS, and its summary OUT has a line matching each
+# ERE (grep -E); else bad.
+ran_for() {
+	local lo=$1 hi=$2 out=$3 re
+	shift 3
+	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "${out%.out}.err")"
+	[ "$ms" -ge "$lo" ] && [ "$ms" -lt "$hi" ] ||
+	    bad "took $ms ms, want $lo to $hi"
+	for re in "$@"; do
+		grep -Eq -- "$re" "$out" ||
+		    bad "no line /$re/: $(tr '\n' '|' <"$out" | tail -c 400)"
+	done
+}
+
 # --load without a command: the loads alone, for the duration.
-t0=$(date +%s%N)
-run_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 2 -c2 -f1 -t3
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-if [ "$rc" -eq 0 ] && grep -q '^	workload	 *none (the loads only)$' "$TMP/b.out" &&
-    grep -Eq '^	load	 *cpu: 1 process, [1-9][0-9.]*[kMGT]? increments/s' "$TMP/b.out" &&
-    [ "$ms" -ge 1900 ] && [ "$ms" -lt 15000 ]; then
-	pass "--load without a command runs the loads alone for -d 2 (${ms} ms)"
-else
-	fail "--load without a command: rc $rc, ${ms} ms: $(tr '\n' '|' <"$TMP/b.out" | tail -c 400) $(cat "$TMP/b.err")"
-fi
+timed_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 2 -c2 -f1 -t3
+ran_for 1900 15000 "$TMP/b.out" $'^\tworkload\t *none \\(the loads only\\)$' \
+    $'^\tload\t *cpu: 1 process, [1-9][0-9.]*[kMGT]? increments/s'
+verdict "--load without a command runs the loads alone for -d 2 (${ms} ms)"
 no_leftovers "--load without a command"
 
 # A bare latt: cpu on every CPU, 10 s, enough samples for its p99.9.
-t0=$(date +%s%N)
-run_latt "$TMP/bare.out" "$TMP/bare.err"
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-n=$(sed -n 's/^Entries: \([0-9]*\) (clients=8)$/\1/p' "$TMP/bare.out")
-if [ "$rc" -eq 0 ] && [ "${n:-0}" -ge 10000 ] &&
-    grep -q "^	load	 *cpu: $(nproc) process" "$TMP/bare.out" &&
-    grep -q '^	bare run	 *no command: 8 clients, delays 1 ms to 3 ms, 10 s' "$TMP/bare.out" &&
-    [ "$ms" -ge 9900 ] && [ "$ms" -lt 30000 ]; then
-	pass "bare latt: $n samples in ${ms} ms beside cpu:$(nproc), says what it ran"
-else
-	fail "bare latt: rc $rc, n=${n:-none}, ${ms} ms: $(tr '\n' '|' <"$TMP/bare.out" | head -c 600) $(cat "$TMP/bare.err")"
-fi
+timed_latt "$TMP/bare.out" "$TMP/bare.err"
+n=$(entries "$TMP/bare.out" 8)
+[ "${n:-0}" -ge 10000 ] || bad "'$n' samples from 8 clients, want 10000"
+ran_for 9900 30000 "$TMP/bare.out" $'^\tload\t *cpu: '"$(nproc)"' process' \
+    $'^\tbare run\t *no command: 8 clients, delays 1 ms to 3 ms, 10 s'
+verdict "bare latt: $n samples in ${ms} ms beside cpu:$(nproc), says what it ran"
 no_leftovers "bare latt"
 run_latt "$TMP/idle.out" "$TMP/idle.err" --load=none -d 1
 if [ "$rc" -eq 0 ] && grep -q '^	load	 *none$' "$TMP/idle.out" &&

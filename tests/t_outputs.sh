@@ -372,7 +372,9 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 	else
 		fail "progress: stdout: $(cat -A "$TMP/prog.out" | head -3)"
 	fi
-	if ! grep -q 'workload running' "$TMP/prog.json"; then
+	if [ ! -s "$TMP/prog.json" ]; then
+		fail "progress: never in the JSON: no JSON was written"
+	elif ! grep -q 'workload running' "$TMP/prog.json"; then
 		pass "progress: never in the JSON"
 	else
 		fail "progress: the JSON holds it"

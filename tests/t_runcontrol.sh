@@ -36,10 +36,7 @@ run_latt "$TMP/out" "$TMP/err" --cpus=$((ncpu + 50)) true
 check "an offline CPU is named" grep -q "CPU $((ncpu + 50)) is not online" "$TMP/err"
 
 # --- --duration -------------------------------------------------------------
-t0=$(date +%s%N)
-run_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+timed_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
 n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$ms" -ge 1400 ] && [ "$ms" -lt 8000 ] &&
     [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
@@ -57,10 +54,7 @@ expect "duration without a command, with a policy, runs its time" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
 
 # A workload that ignores SIGTERM is killed after the grace: a normal end.
-t0=$(date +%s%N)
-run_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+timed_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
 if [ "$rc" -eq 0 ] && [ "$ms" -lt 10000 ] &&
     grep -q 'ended by the duration' "$TMP/out" &&
     grep -q 'stopped by latt' "$TMP/out"; then
@@ -120,6 +114,62 @@ run_latt "$TMP/out" "$TMP/err" --seed="$s1" -n 2 -f 0 -t 1 sleep 30
 expect "a printed seed is accepted back" \
     '[ "$rc" -eq 0 ] && [ "$(field "$TMP/out" seed)" = "$s1" ]'
 
+# The same seed, the same sleeps.  In the open loop each round is due a
+# random while (the seed's next draw, -f to -t) after the one before, so
+# the differences of the timer rows' deadlines (time_ns of client -1) are
+# those draws to the nanosecond, however late any round ran.  Only a latt
+# that falls a whole -t behind starts a new schedule from now, with one
+# more draw: that gap is longer than -t, and is left out with the two draws
+# it took.  (In the closed loop a sleep starts once the round's replies are
+# in, so its deadline moves with the wake-ups: not a function of the seed.)
+top_ms=3
+for s in 12345:a 12345:b 54321:c; do
+	run_latt "$TMP/out" "$TMP/err" --seed="${s%:*}" --open-loop -c1 -f1 \
+	    -t$top_ms -n 200 --load=none --log="$TMP/seed-${s#*:}.csv"
+	[ "$rc" -eq 0 ] || bad "--seed=${s%:*}: rc $rc: $(short "$TMP/err")"
+done
+python3 - $((top_ms * 1000000)) "$TMP"/seed-{a,b,c}.csv \
+    >"$TMP/seed.verdict" <<'EOF'
+import sys
+top = int(sys.argv[1])
+def draws(path):
+    """The schedule's draws by their place in the seed's stream, the
+    number of timer rows, and whether they are rounds 1, 2, ... N."""
+    dl = {}
+    for line in open(path).read().splitlines()[1:]:
+        f = line.split(",")
+        if f[2] == "-1":
+            dl[int(f[1])] = int(f[0])
+    rounds = sorted(dl)
+    out, k = {}, 1
+    for r in rounds[1:]:
+        gap = dl[r] - dl.get(r - 1, 0)
+        if gap > top:
+            k += 2
+        else:
+            k += 1
+            out[k] = gap
+    return out, len(rounds), rounds == list(range(1, len(rounds) + 1))
+(a, na, fa), (b, nb, fb), (c, nc, fc) = (draws(p) for p in sys.argv[2:])
+same = [k for k in a if k in b]
+other = [k for k in a if k in c]
+eq = sum(a[k] == b[k] for k in same)
+eq_other = sum(a[k] == c[k] for k in other)
+print("the same seed: %d of %d sleeps equal; another seed: %d of %d"
+      % (eq, len(same), eq_other, len(other)))
+if not (fa and fb and fc) or min(na, nb, nc) == 0:
+    print("BAD a timer row missing: rounds with one %d, %d, %d" % (na, nb, nc))
+if 2 * len(same) < na or 2 * len(other) < na:
+    print("BAD fewer than half of the %d rounds to compare" % na)
+if eq != len(same):
+    k = min(k for k in same if a[k] != b[k])
+    print("BAD the same seed, draw %d: %d ns, then %d ns" % (k, a[k], b[k]))
+if 10 * eq_other >= len(other):
+    print("BAD another seed gives %d of %d sleeps equal" % (eq_other, len(other)))
+EOF
+verdict_from "seed: the same seed gives the same sleeps, another seed others" \
+    "$TMP/seed.verdict"
+
 # --- the timer series -------------------------------------------------------
 for d in "-f 5 -t 10" "-f 0 -t 0"; do
 	# shellcheck disable=SC2086
@@ -144,9 +194,12 @@ if [ "$ncpu" -ge 2 ] && taskset -p 3 $$ >/dev/null 2>&1; then
 	nl=$(grep -c '^log delay' "$TMP/err")
 	expect "cpus: client i woke on CPU i, $nl wake-ups" \
 	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 20 ] && [ "$bad" -eq 0 ]'
+	# Every one of the 9 wake-ups is there, and none on another CPU.
 	run_latt "$TMP/out" "$TMP/err" -v -c 3 --cpus=1 -n 9 -f 0 -t 5 sleep 30
 	bad=$(grep '^log delay' "$TMP/err" | grep -vc 'cpu 1,')
-	expect "cpus: every client woke on CPU 1" '[ "$rc" -eq 0 ] && [ "$bad" -eq 0 ]'
+	nl=$(grep -c '^log delay' "$TMP/err")
+	expect "cpus: every client woke on CPU 1, $nl wake-ups" \
+	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 9 ] && [ "$bad" -eq 0 ]'
 	# The parent is pinned once the workload started; the workload is not.
 	run_latt "$TMP/out" "$TMP/err" --parent-cpu=1 -d 5 -f 5 -t 20 \
 	    sh -c 'sleep 0.5; grep Cpus_allowed_list /proc/$PPID/status; grep Cpus_allowed_list /proc/$$/status'
@@ -254,12 +307,13 @@ if [ -z "$tdir" ]; then
 	fi
 fi
 if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
-	was=$(cat "$tdir/tracing_on")
+	save_tracing_on "$tdir"
+	was=$tracing_was
 	echo 1 >"$tdir/tracing_on"
 	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
 	grep -q 'latt breaktrace: ' "$tdir/trace" && marked=1 || marked=0
-	echo "$was" >"$tdir/tracing_on"
+	restore_tracing_on
 	if [ "$rc" -eq 0 ] && [ "$now" = 0 ] && [ "$marked" = 1 ] &&
 	    grep -q 'ended by breaktrace' "$TMP/out" &&
 	    grep -q 'breaktrace: .* late, ' "$TMP/err"; then
@@ -270,10 +324,11 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 	check "breaktrace: tracing_on restored to $was" [ "$(cat "$tdir/tracing_on")" = "$was" ]
 	# Tracing already off: a warning before the run, and at the break a
 	# plain word that no marker was recorded (not the kernel's EBADF).
+	save_tracing_on "$tdir"
 	echo 0 >"$tdir/tracing_on"
 	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
-	echo "$was" >"$tdir/tracing_on"
+	restore_tracing_on
 	expect "breaktrace with tracing off: warned, run ended, 'no marker recorded', no EBADF" \
 	    '[ "$rc" -eq 0 ] && [ "$now" = 0 ] &&
 	     grep -q "tracing_on is 0: nothing is being traced" "$TMP/err" &&

@@ -10,12 +10,17 @@ export LATT
 OUT=$TMP/out
 ERR=$TMP/err
 
-# stopped_ok NAME: the checks after a run that a signal ended: exit 0 in
-# under LIMIT ms, the summary with 4 clients, the workload stopped by latt.
-stopped_ok() {	# limit_ms
+# ended_ok LIMIT_MS CLIENTS: the checks after a run that a signal or its
+# workload ended: exit 0 within LIMIT ms, the summary with CLIENTS.
+ended_ok() {
 	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
-	[ "$ms" -le "$1" ] || bad "took $ms ms after the signal (limit $1)"
-	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	[ "$ms" -le "$1" ] || bad "took $ms ms (limit $1)"
+	[ -n "$(entries "$OUT" "$2")" ] || bad "no summary: $(head -n 1 "$OUT")"
+}
+
+# stopped_ok LIMIT_MS: ended_ok with 4 clients, none of which died.
+stopped_ok() {
+	ended_ok "$1" 4
 	grep -q client "$ERR" && bad "stderr: $(short "$ERR")"
 }
 
@@ -54,9 +59,7 @@ for sig in INT TERM; do
 	T0=$(usecs)
 	kill -$sig $pid
 	wait_gone $pid 20
-	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
-	[ "$ms" -le 8000 ] || bad "took $ms ms after the signal"
-	[ -n "$(entries "$OUT" 200)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	ended_ok 8000 200
 	verdict "SIG$sig during start-up of 200 clients: exit 0 in $ms ms with the summary"
 	no_leftovers "SIG$sig during start-up"
 done
@@ -127,9 +130,7 @@ for w in 'sleep 60 & exit 0' '(trap "" TERM INT HUP; sleep 60) & exit 0'; do
 	T0=$(usecs)
 	"$LATT" -c4 -f1 -t5 "$w" >"$OUT" 2>"$ERR" &
 	wait_gone $! 20
-	[ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
-	[ "$ms" -le 6000 ] || bad "took $ms ms"
-	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	ended_ok 6000 4
 	verdict "a workload leaving a background grandchild ($w): exit 0 in $ms ms"
 	no_leftovers "background grandchild ($w)"
 done

@@ -24,6 +24,7 @@
 #define QDEN		10000	/* denominator of oracle_qnum */
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 #define HIST_LIMIT	((int64_t)1 << HIST_MAX_BITS)
+#define NO_BUCKET	((size_t)-1)	/* check_value failed */
 #define ORACLE_N	1000000
 #define ORACLE_TOL	0.001	/* relative error allowed at b = 9 */
 #define WELFORD_TOL	1e-9	/* relative error allowed for mean, stdev */
@@ -39,6 +40,12 @@
 		goto out;						\
 	}								\
 } while (0)
+
+/* hist_init or stats_init of x at b sub-bits, or the test fails. */
+#define HIST_INIT(x, b)		CHECK(hist_init((x), (b)) == 0,		\
+	"hist_init(%u): %s", (unsigned)(b), strerror(errno))
+#define STATS_INIT(x, b)	CHECK(stats_init((x), (b)) == 0,	\
+	"stats_init(%u): %s", (unsigned)(b), strerror(errno))
 
 #define SKIP(...) do {							\
 	skip(__VA_ARGS__);						\
@@ -107,6 +114,7 @@ static int	cmp_int64(const void *, const void *);
 static double	rel_err(double, double);
 static void	two_pass(const int64_t *, size_t, double *, double *);
 static void	oracle(enum dist, uint64_t);
+static size_t	check_value(const struct hist *, unsigned, int64_t);
 
 static void	test_init_bad_sub_bits(void);
 static void	test_init_sizes(void);
@@ -341,15 +349,12 @@ out:
 static void
 test_init_sizes(void)
 {
-	struct hist h;
+	struct hist h = { 0 };
 	unsigned b;
 	size_t want, i;
-	int live = 0;
 
 	for (b = 1; b <= 12; b++) {
-		CHECK(hist_init(&h, b) == 0, "hist_init(%u): %s", b,
-		    strerror(errno));
-		live = 1;
+		HIST_INIT(&h, b);
 		want = ((size_t)2 << b) + (HIST_MAX_BITS - b - 1) *
 		    ((size_t)1 << b);
 		CHECK(h.sub_bits == b, "b=%u: sub_bits %u", b, h.sub_bits);
@@ -370,11 +375,9 @@ test_init_sizes(void)
 			CHECK(h.nbuckets == 328, "b=3: nbuckets %zu, want 328",
 			    h.nbuckets);
 		hist_free(&h);
-		live = 0;
 	}
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
 }
 
 static void
@@ -384,8 +387,7 @@ test_free_null(void)
 
 	hist_free(NULL);
 	stats_free(NULL);
-	CHECK(hist_init(&h, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
+	HIST_INIT(&h, STATS_SUB_BITS);
 	hist_free(&h);
 	hist_free(&h);	/* A second free must be harmless too. */
 	CHECK(h.counts == NULL, "counts not cleared by hist_free");
@@ -398,14 +400,11 @@ test_empty_and_single(void)
 {
 	static const double q[] = { 0.001, 0.5, 0.9, 0.99, 0.999, 1.0 };
 	static const int64_t one[] = { 0, 12345, -7, 1000003, INT64_MAX };
-	struct stats s;
+	struct stats s = { 0 };
 	int64_t out[NELEM(q)];
 	size_t i, j;
-	int live = 0;
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	CHECK(IS_PLUS_ZERO(stats_mean(&s)), "n=0: mean %g", stats_mean(&s));
 	CHECK(IS_PLUS_ZERO(stats_stdev(&s)), "n=0: stdev %g",
 	    stats_stdev(&s));
@@ -419,12 +418,9 @@ test_empty_and_single(void)
 	for (j = 0; j < NELEM(q); j++)
 		CHECK(out[j] == 0, "n=0: p(%g) = %jd", q[j], (intmax_t)out[j]);
 	stats_free(&s);
-	live = 0;
 
 	for (i = 0; i < NELEM(one); i++) {
-		CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-		    strerror(errno));
-		live = 1;
+		STATS_INIT(&s, STATS_SUB_BITS);
 		stats_add(&s, one[i], 3, 44);
 		CHECK(s.n == 1, "n=1: n %ju", (uintmax_t)s.n);
 		CHECK(stats_mean(&s) == (double)one[i], "n=1: mean %.17g, want"
@@ -446,13 +442,10 @@ test_empty_and_single(void)
 			CHECK(out[j] == one[i], "n=1 (%jd): p(%g) = %jd",
 			    (intmax_t)one[i], q[j], (intmax_t)out[j]);
 		stats_free(&s);
-		live = 0;
 	}
 
 	/* Two equal samples: a spread of exactly 0, not a rounding residue. */
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	stats_add(&s, 1000000000001, 0, 0);
 	stats_add(&s, 1000000000001, 0, 0);
 	CHECK(IS_PLUS_ZERO(stats_stdev(&s)), "n=2 equal: stdev %g",
@@ -460,8 +453,7 @@ test_empty_and_single(void)
 	CHECK(IS_PLUS_ZERO(stats_sterr(&s)), "n=2 equal: sterr %g",
 	    stats_sterr(&s));
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 }
 
 /* A sum of squares that rounding left below zero must read as stdev 0. */
@@ -506,13 +498,10 @@ test_min_max(void)
 		{ 70, 6, 150 },
 		{ 89, 7, 160 },
 	};
-	struct stats s;
+	struct stats s = { 0 };
 	size_t i;
-	int live = 0;
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	for (i = 0; i < NELEM(seq); i++)
 		stats_add(&s, seq[i].v, seq[i].tag, seq[i].when);
 	CHECK(s.n == NELEM(seq), "n %ju", (uintmax_t)s.n);
@@ -522,12 +511,9 @@ test_min_max(void)
 	CHECK(s.max_when == 120, "max_when %jd, want 120",
 	    (intmax_t)s.max_when);
 	stats_free(&s);
-	live = 0;
 
 	/* A falling sequence: the first sample stays the maximum. */
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	for (i = 0; i < 10; i++)
 		stats_add(&s, 1000 - (int64_t)i, (uint32_t)i + 10,
 		    (int64_t)i * 7);
@@ -545,8 +531,7 @@ test_min_max(void)
 	    (intmax_t)s.max_when);
 	CHECK(s.min == INT64_MIN, "min %jd, want INT64_MIN", (intmax_t)s.min);
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 }
 
 
@@ -558,12 +543,11 @@ test_welford(void)
 		W_UNIFORM, W_SHIFTED, W_SHIFTED_EXP, W_MIXED_SIGN, W_LOGNORMAL,
 		W_NARROW
 	};
-	struct stats s;
+	struct stats s = { 0 };
 	int64_t *v = NULL;
 	uint64_t rng;
 	double mean, sd, e, tol;
 	size_t i, k, z;
-	int live = 0;
 
 	v = malloc(sizes[NELEM(sizes) - 1] * sizeof(*v));
 	if (v == NULL)
@@ -599,9 +583,7 @@ test_welford(void)
 					break;
 				}
 			}
-			CHECK(stats_init(&s, STATS_SUB_BITS) == 0,
-			    "stats_init: %s", strerror(errno));
-			live = 1;
+			STATS_INIT(&s, STATS_SUB_BITS);
 			for (i = 0; i < sizes[z]; i++)
 				stats_add(&s, v[i], 0, 0);
 			two_pass(v, sizes[z], &mean, &sd);
@@ -622,12 +604,10 @@ test_welford(void)
 			CHECK(sd > 0, "kind %zu n=%zu: data without spread", k,
 			    sizes[z]);
 			stats_free(&s);
-			live = 0;
 		}
 	}
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 	free(v);
 }
 
@@ -635,13 +615,11 @@ out:
 static void
 test_exact_buckets(void)
 {
-	struct hist h;
+	struct hist h = { 0 };
 	int64_t v;
 	size_t idx;
-	int live = 0;
 
-	CHECK(hist_init(&h, 9) == 0, "hist_init: %s", strerror(errno));
-	live = 1;
+	HIST_INIT(&h, 9);
 	for (v = 0; v < 1024; v++) {
 		idx = hist_index(&h, v);
 		CHECK(idx == (size_t)v, "index(%jd) = %zu", (intmax_t)v, idx);
@@ -665,29 +643,51 @@ test_exact_buckets(void)
 	    "value 2048: bucket [%jd, %jd], want [2048, 2051]",
 	    (intmax_t)hist_lower(&h, idx), (intmax_t)hist_upper(&h, idx));
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
+}
+
+/*
+ * Checks that value v of a histogram of precision b falls in a bucket that
+ * holds it, whose midpoint is within 1 / 2^(b+1) of it.  Returns that
+ * bucket's index, or NO_BUCKET after fail().
+ */
+static size_t
+check_value(const struct hist *h, unsigned b, int64_t v)
+{
+	size_t idx = hist_index(h, v);
+	int64_t lo, hi, mid;
+
+	CHECK(idx < h->nbuckets, "b=%u: index(%jd) = %zu overflows", b,
+	    (intmax_t)v, idx);
+	lo = hist_lower(h, idx);
+	hi = hist_upper(h, idx);
+	mid = hist_mid(h, idx);
+	CHECK(lo <= v && v <= hi, "b=%u: %jd outside its bucket %zu [%jd, "
+	    "%jd]", b, (intmax_t)v, idx, (intmax_t)lo, (intmax_t)hi);
+	CHECK((llabs(mid - v) << (b + 1)) <= v, "b=%u: %jd reads as %jd", b,
+	    (intmax_t)v, (intmax_t)mid);
+	return idx;
+out:
+	return NO_BUCKET;
 }
 
 /*
  * For every precision and every bucket: the buckets tile [0, 2^43 - 1]
- * without gap or overlap, each bucket's edges map back to it, and past the
- * exact range a bucket is at most lower / 2^b wide, so that its midpoint is
- * within 1 / 2^(b+1) of any value in it.
+ * without gap or overlap, each bucket's edges map back to it and read as
+ * a value within 1 / 2^(b+1) of them, and past the exact range a bucket is
+ * at most lower / 2^b wide, so that its midpoint is within 1 / 2^(b+1) of
+ * any value in it.
  */
 static void
 test_bucket_layout(void)
 {
-	struct hist h;
+	struct hist h = { 0 };
 	unsigned b;
 	size_t i, s;
 	int64_t lo, hi, mid, width;
-	int live = 0;
 
 	for (b = 1; b <= 12; b++) {
-		CHECK(hist_init(&h, b) == 0, "hist_init(%u): %s", b,
-		    strerror(errno));
-		live = 1;
+		HIST_INIT(&h, b);
 		s = (size_t)1 << b;
 		CHECK(hist_lower(&h, 0) == 0, "b=%u: lower(0) = %jd", b,
 		    (intmax_t)hist_lower(&h, 0));
@@ -701,10 +701,11 @@ test_bucket_layout(void)
 			CHECK(lo <= mid && mid <= hi, "b=%u idx %zu: mid %jd "
 			    "outside [%jd, %jd]", b, i, (intmax_t)mid,
 			    (intmax_t)lo, (intmax_t)hi);
-			CHECK(hist_index(&h, lo) == i && hist_index(&h, hi) ==
-			    i, "b=%u idx %zu: edges %jd, %jd map to %zu, %zu",
-			    b, i, (intmax_t)lo, (intmax_t)hi,
-			    hist_index(&h, lo), hist_index(&h, hi));
+			CHECK(check_value(&h, b, lo) == i &&
+			    check_value(&h, b, hi) == i, "b=%u idx %zu: edges "
+			    "%jd, %jd map to %zu, %zu", b, i, (intmax_t)lo,
+			    (intmax_t)hi, hist_index(&h, lo),
+			    hist_index(&h, hi));
 			if (i + 1 < h.nbuckets)
 				CHECK(hi + 1 == hist_lower(&h, i + 1),
 				    "b=%u idx %zu: upper %jd, next lower %jd",
@@ -719,17 +720,11 @@ test_bucket_layout(void)
 			CHECK((width << b) <= lo, "b=%u idx %zu: width %jd "
 			    "over lower %jd / 2^b", b, i, (intmax_t)width,
 			    (intmax_t)lo);
-			CHECK(((mid - lo) << (b + 1)) <= lo &&
-			    ((hi - mid) << (b + 1)) <= hi, "b=%u idx %zu: mid "
-			    "%jd too far from an edge of [%jd, %jd]", b, i,
-			    (intmax_t)mid, (intmax_t)lo, (intmax_t)hi);
 		}
 		hist_free(&h);
-		live = 0;
 	}
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
 }
 
 /*
@@ -741,19 +736,17 @@ static void
 test_bucket_values(void)
 {
 	static const unsigned precisions[] = { 1, 3, 9, 12 };
-	struct hist h;
+	struct hist h = { 0 };
 	uint64_t rng;
-	int64_t v, lo, hi, mid;
-	size_t i, p, idx;
+	int64_t v;
+	size_t i, p;
 	unsigned b, g;
-	int d, live = 0;
+	int d;
 
 	rng_seed(&rng, 7);
 	for (p = 0; p < NELEM(precisions); p++) {
 		b = precisions[p];
-		CHECK(hist_init(&h, b) == 0, "hist_init(%u): %s", b,
-		    strerror(errno));
-		live = 1;
+		HIST_INIT(&h, b);
 		for (i = 0; i < 43 * 5 + 1000000; i++) {
 			if (i < 43 * 5) {
 				/* 2^g - 2 .. 2^g + 2 for g = 0 .. 42. */
@@ -767,25 +760,13 @@ test_bucket_values(void)
 				g = 1 + (unsigned)(rng_next(&rng) % 43);
 				v = (int64_t)(rng_next(&rng) >> (64 - g));
 			}
-			idx = hist_index(&h, v);
-			CHECK(idx < h.nbuckets, "b=%u: index(%jd) = %zu "
-			    "overflows", b, (intmax_t)v, idx);
-			lo = hist_lower(&h, idx);
-			hi = hist_upper(&h, idx);
-			mid = hist_mid(&h, idx);
-			CHECK(lo <= v && v <= hi, "b=%u: %jd outside its "
-			    "bucket %zu [%jd, %jd]", b, (intmax_t)v, idx,
-			    (intmax_t)lo, (intmax_t)hi);
-			CHECK((llabs(mid - v) << (b + 1)) <= v,
-			    "b=%u: %jd reads as %jd", b,
-			    (intmax_t)v, (intmax_t)mid);
+			if (check_value(&h, b, v) == NO_BUCKET)
+				goto out;
 		}
 		hist_free(&h);
-		live = 0;
 	}
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
 }
 
 /* The ends of the range: last bucket, overflow, negative values. */
@@ -796,13 +777,10 @@ test_range_edges(void)
 		HIST_LIMIT, HIST_LIMIT + 1, (int64_t)1 << 62, INT64_MAX
 	};
 	static const int64_t neg[] = { -1, -2, -1000000, INT64_MIN };
-	struct hist h;
+	struct hist h = { 0 };
 	size_t i, idx;
-	int live = 0;
 
-	CHECK(hist_init(&h, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live = 1;
+	HIST_INIT(&h, STATS_SUB_BITS);
 	idx = hist_index(&h, HIST_LIMIT - 1);
 	CHECK(idx == h.nbuckets - 1, "index(2^43-1) = %zu, want %zu", idx,
 	    h.nbuckets - 1);
@@ -836,8 +814,7 @@ test_range_edges(void)
 	CHECK(h.total == 1 + NELEM(over) + NELEM(neg), "total %ju",
 	    (uintmax_t)h.total);
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
 }
 
 /* hist_add_count(v, k) must equal k calls of hist_add(v). */
@@ -852,17 +829,12 @@ test_add_count(void)
 		{ 123456789, 250 }, { HIST_LIMIT - 1, 4 }, { HIST_LIMIT, 9 },
 		{ INT64_MAX, 1 }, { -42, 11 }, { 777, 0 }
 	};
-	struct hist a, b;
+	struct hist a = { 0 }, b = { 0 };
 	size_t i;
 	uint64_t k;
-	int live_a = 0, live_b = 0;
 
-	CHECK(hist_init(&a, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live_a = 1;
-	CHECK(hist_init(&b, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live_b = 1;
+	HIST_INIT(&a, STATS_SUB_BITS);
+	HIST_INIT(&b, STATS_SUB_BITS);
 	for (i = 0; i < NELEM(adds); i++) {
 		hist_add_count(&a, adds[i].v, adds[i].k);
 		for (k = 0; k < adds[i].k; k++)
@@ -879,22 +851,17 @@ test_add_count(void)
 	CHECK(a.counts[hist_index(&a, 5)] == 1000, "counts at 5: %ju",
 	    (uintmax_t)a.counts[hist_index(&a, 5)]);
 out:
-	if (live_a)
-		hist_free(&a);
-	if (live_b)
-		hist_free(&b);
+	hist_free(&a);
+	hist_free(&b);
 }
 
 static void
 test_reset(void)
 {
-	struct hist h;
+	struct hist h = { 0 };
 	size_t i;
-	int live = 0;
 
-	CHECK(hist_init(&h, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live = 1;
+	HIST_INIT(&h, STATS_SUB_BITS);
 	for (i = 0; i < 1000; i++)
 		hist_add(&h, (int64_t)i * 9999991);
 	hist_add(&h, INT64_MAX);
@@ -907,29 +874,21 @@ test_reset(void)
 		CHECK(h.counts[i] == 0, "counts[%zu] = %ju after reset", i,
 		    (uintmax_t)h.counts[i]);
 out:
-	if (live)
-		hist_free(&h);
+	hist_free(&h);
 }
 
 /* Merging the histograms of two halves gives the histogram of the whole. */
 static void
 test_merge(void)
 {
-	struct hist a, b, all;
+	struct hist a = { 0 }, b = { 0 }, all = { 0 };
 	uint64_t rng;
 	int64_t v;
 	size_t i;
-	int live_a = 0, live_b = 0, live_all = 0;
 
-	CHECK(hist_init(&a, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live_a = 1;
-	CHECK(hist_init(&b, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live_b = 1;
-	CHECK(hist_init(&all, STATS_SUB_BITS) == 0, "hist_init: %s",
-	    strerror(errno));
-	live_all = 1;
+	HIST_INIT(&a, STATS_SUB_BITS);
+	HIST_INIT(&b, STATS_SUB_BITS);
+	HIST_INIT(&all, STATS_SUB_BITS);
 	rng_seed(&rng, 42);
 	for (i = 0; i < 200000; i++) {
 		v = to_ns(exp(9 + 3 * rng_normal(&rng)));
@@ -953,26 +912,20 @@ test_merge(void)
 	CHECK(b.total == 200000 - 66667, "source changed: total %ju",
 	    (uintmax_t)b.total);
 out:
-	if (live_a)
-		hist_free(&a);
-	if (live_b)
-		hist_free(&b);
-	if (live_all)
-		hist_free(&all);
+	hist_free(&a);
+	hist_free(&b);
+	hist_free(&all);
 }
 
 /* Histograms of different precision cannot merge, and dst stays intact. */
 static void
 test_merge_precision(void)
 {
-	struct hist a, b;
+	struct hist a = { 0 }, b = { 0 };
 	size_t i;
-	int live_a = 0, live_b = 0;
 
-	CHECK(hist_init(&a, 9) == 0, "hist_init: %s", strerror(errno));
-	live_a = 1;
-	CHECK(hist_init(&b, 8) == 0, "hist_init: %s", strerror(errno));
-	live_b = 1;
+	HIST_INIT(&a, 9);
+	HIST_INIT(&b, 8);
 	hist_add(&a, 100);
 	hist_add(&b, 100);
 	hist_add(&b, INT64_MAX);
@@ -988,10 +941,8 @@ test_merge_precision(void)
 		CHECK(a.counts[i] == (i == 100), "failed merge changed "
 		    "counts[%zu]", i);
 out:
-	if (live_a)
-		hist_free(&a);
-	if (live_b)
-		hist_free(&b);
+	hist_free(&a);
+	hist_free(&b);
 }
 
 /*
@@ -1002,15 +953,12 @@ out:
 static void
 test_rank_rounding(void)
 {
-	struct stats s;
+	struct stats s = { 0 };
 	double q[1000], q2[1000];
 	int64_t out[1000];
 	size_t k;
-	int live = 0;
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	for (k = 1000; k >= 1; k--)	/* descending: order must not matter */
 		stats_add(&s, (int64_t)k, 0, 0);
 	for (k = 1; k <= 1000; k++) {
@@ -1034,8 +982,7 @@ test_rank_rounding(void)
 	    "p(0.0001, 0.5005, 0.9991) = %jd, %jd, %jd, want 1, 501, 1000",
 	    (intmax_t)out[0], (intmax_t)out[1], (intmax_t)out[2]);
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 }
 
 /*
@@ -1046,48 +993,43 @@ static void
 test_percentile_clamp(void)
 {
 	static const double q[] = { 0.01, 0.5, 1.0 };
-	struct stats s;
-	int64_t out[NELEM(q)];
-	size_t j, idx;
-	int live = 0;
-
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
 	/*
-	 * Both samples low in the bucket [999292928, 1000341503], whose
-	 * midpoint 999817215 is above them: every answer is the maximum.
+	 * Two samples in the bucket [999292928, 1000341503], whose midpoint
+	 * is 999817215: low in it, the midpoint is above them and every
+	 * answer is the maximum; high in it, the midpoint is below them and
+	 * every answer is the minimum.
 	 */
-	stats_add(&s, 999300000, 0, 0);
-	stats_add(&s, 999300001, 0, 0);
-	idx = hist_index(&s.hist, 999300000);
-	CHECK(hist_index(&s.hist, 999300001) == idx &&
-	    hist_mid(&s.hist, idx) > 999300001, "test premise: mid %jd",
-	    (intmax_t)hist_mid(&s.hist, idx));
-	stats_percentiles(&s, q, out, NELEM(q));
-	for (j = 0; j < NELEM(q); j++)
-		CHECK(out[j] == 999300001, "p(%g) = %jd, want 999300001",
-		    q[j], (intmax_t)out[j]);
-	stats_free(&s);
-	live = 0;
+	static const struct {
+		int64_t	lo, hi;		/* the two samples */
+		int64_t	want;
+	} cases[] = {
+		{ 999300000, 999300001, 999300001 },
+		{ 1000300000, 1000300001, 1000300000 },
+	};
+	struct stats s = { 0 };
+	int64_t out[NELEM(q)], mid;
+	size_t c, j, idx;
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
-	/* High in the same bucket, the midpoint below: the minimum. */
-	stats_add(&s, 1000300000, 0, 0);
-	stats_add(&s, 1000300001, 0, 0);
-	idx = hist_index(&s.hist, 1000300000);
-	CHECK(hist_index(&s.hist, 1000300001) == idx &&
-	    hist_mid(&s.hist, idx) < 1000300000, "test premise: mid %jd",
-	    (intmax_t)hist_mid(&s.hist, idx));
-	stats_percentiles(&s, q, out, NELEM(q));
-	for (j = 0; j < NELEM(q); j++)
-		CHECK(out[j] == 1000300000, "p(%g) = %jd, want 1000300000",
-		    q[j], (intmax_t)out[j]);
-out:
-	if (live)
+	for (c = 0; c < NELEM(cases); c++) {
+		STATS_INIT(&s, STATS_SUB_BITS);
+		stats_add(&s, cases[c].lo, 0, 0);
+		stats_add(&s, cases[c].hi, 0, 0);
+		idx = hist_index(&s.hist, cases[c].lo);
+		mid = hist_mid(&s.hist, idx);
+		/* The maximum when the midpoint is above, else the minimum. */
+		CHECK(hist_index(&s.hist, cases[c].hi) == idx &&
+		    (cases[c].want == cases[c].hi ? mid > cases[c].hi :
+		    mid < cases[c].lo), "test premise: %jd, %jd, mid %jd",
+		    (intmax_t)cases[c].lo, (intmax_t)cases[c].hi,
+		    (intmax_t)mid);
+		stats_percentiles(&s, q, out, NELEM(q));
+		for (j = 0; j < NELEM(q); j++)
+			CHECK(out[j] == cases[c].want, "p(%g) = %jd, want %jd",
+			    q[j], (intmax_t)out[j], (intmax_t)cases[c].want);
 		stats_free(&s);
+	}
+out:
+	stats_free(&s);
 }
 
 /* Ranks that fall into the overflow are answered with the maximum. */
@@ -1095,14 +1037,11 @@ static void
 test_percentile_overflow(void)
 {
 	static const double q[] = { 0.5, 0.625, 0.6875, 0.75, 1.0 };
-	struct stats s;
+	struct stats s = { 0 };
 	int64_t out[NELEM(q)];
 	size_t i;
-	int live = 0;
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	for (i = 0; i < 10; i++)
 		stats_add(&s, 100, 0, 0);
 	for (i = 0; i < 5; i++)
@@ -1124,8 +1063,7 @@ test_percentile_overflow(void)
 	    0x1.0p50) / 16) < 1e-12, "mean %.17g ignores overflow",
 	    stats_mean(&s));
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 }
 
 
@@ -1145,10 +1083,9 @@ oracle(enum dist dist, uint64_t seed)
 	};
 	double q[NELEM(oracle_qnum)], mean, sd, e;
 	int64_t out[NELEM(oracle_qnum)], *v = NULL, *sorted = NULL, want;
-	struct stats s;
+	struct stats s = { 0 };
 	uint64_t rng, rank;
 	size_t i, j, n = ORACLE_N;
-	int live = 0;
 
 	v = malloc(n * sizeof(*v));
 	sorted = malloc(n * sizeof(*sorted));
@@ -1183,9 +1120,7 @@ oracle(enum dist dist, uint64_t seed)
 			v[rng_next(&rng) % n] = outliers[j];
 	}
 
-	CHECK(stats_init(&s, STATS_SUB_BITS) == 0, "stats_init: %s",
-	    strerror(errno));
-	live = 1;
+	STATS_INIT(&s, STATS_SUB_BITS);
 	for (i = 0; i < n; i++)
 		stats_add(&s, v[i], (uint32_t)i, (int64_t)i);
 	for (j = 0; j < NELEM(oracle_qnum); j++)
@@ -1229,8 +1164,7 @@ oracle(enum dist dist, uint64_t seed)
 	CHECK(e < WELFORD_TOL, "stdev %.17g, two-pass %.17g, rel err %.3g",
 	    stats_stdev(&s), sd, e);
 out:
-	if (live)
-		stats_free(&s);
+	stats_free(&s);
 	free(v);
 	free(sorted);
 }
