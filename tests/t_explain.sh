@@ -265,6 +265,50 @@ why2=$(autopsy_check "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
 grep -q "(the sample that stopped --breaktrace)" "$TMP/out" || bad "no breaktrace autopsy in the text"
 after_end "explain: --breaktrace: the sample that stopped the trace is explained" "$lp"
 
+# --breaktrace caught on the timer, with worst client samples already kept:
+# latt itself is stopped for 300 ms while it sleeps between rounds (its
+# syscall is clock_nanosleep, and rounds are a sliver of each 50-60 ms),
+# so that its timer wakes late and no wake-up is in flight.  The timer's
+# own autopsy is the one marked, never a kept client sample.
+save_tracing_on "$tdir"
+"$LATT" --explain=2 --breaktrace=150ms -c2 -f 50 -t 60 -d 5 -q --load=none \
+    --json="$TMP/tbrk.json" >"$TMP/out" 2>"$TMP/err" &
+lp=$!
+stopped=
+if wait_clients "$lp" 2; then
+	sleep 0.5
+	for i in $(seq 200); do
+		read -r nr _ <"/proc/$lp/syscall" 2>/dev/null || break
+		if [ "$nr" = 230 ]; then	# clock_nanosleep on x86-64
+			kill -STOP "$lp"
+			stopped=1
+			sleep 0.3
+			kill -CONT "$lp"
+			break
+		fi
+		sleep 0.002
+	done
+fi
+wait "$lp"
+rc=$?
+restore_tracing_on
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "explain: --breaktrace on the timer: the sleep is found by x86-64's syscall number"
+elif [ -z "$stopped" ]; then
+	bad "latt was never seen asleep in clock_nanosleep"
+	verdict "explain: --breaktrace on the timer marks the timer's autopsy"
+elif ! grep -q "breaktrace: the timer woke" "$TMP/err"; then
+	# Stopped in the sliver of a round: a client broke first.
+	skip "explain: --breaktrace on the timer: a client's wake-up broke first ($(short "$TMP/err"))"
+else
+	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+	why2=$(autopsy_check "$TMP/tbrk.json" - \
+	    'len([x for x in s if not x["timer"]]) >= 1' \
+	    '[x["timer"] for x in s if x["breaktrace"]] == [True]')
+	[ -n "$why2" ] && bad "$why2"
+	after_end "explain: --breaktrace on the timer marks the timer's autopsy, not a kept client sample" "$lp"
+fi
+
 # Every other way a run ends: the instance goes, the global state stays.
 end_by_signal() {	# NAME SIGNAL
 	"$LATT" --explain -c2 -f 1 -t 3 -q --load=none sleep 20 \
