@@ -26,7 +26,7 @@ struct ran_task {
 	char		 comm[COMM_LEN];
 	pid_t		 pid;		/* 0: the idle task */
 	int		 prio;		/* the kernel's prio, as traced */
-	char		 policy[40];	/* "SCHED_FIFO 50", "SCHED_OTHER nice 0" */
+	char		 policy[40]; /* "SCHED_FIFO 50", "SCHED_OTHER nice 0" */
 	int32_t		 cpu;
 	int64_t		 ns;		/* its time within the wait */
 	char		 left[40];	/* how it left the CPU */
@@ -35,7 +35,7 @@ struct ran_task {
 /* One interrupt or softirq on a CPU that mattered, inside the window. */
 struct irq_span {
 	char		 kind[8];	/* "irq", "softirq", "vector" */
-	int		 num;		/* IRQ, softirq vector, or APIC vector */
+	int		 num;	/* IRQ, softirq vector, or APIC vector */
 	char		 name[32];
 	int32_t		 cpu;
 	int64_t		 start;		/* ns from the send stamp */
@@ -55,7 +55,7 @@ struct tl_item {
 /* The autopsy of one sample. */
 struct autopsy_sample {
 	struct sample	 s;		/* the sample as the sink saw it */
-	int		 timer;		/* the timer sample --breaktrace caught */
+	int		 timer;	/* the timer sample --breaktrace caught */
 	int		 broke;		/* the sample that stopped the trace */
 	int64_t		 send;		/* CLOCK_MONOTONIC ns */
 	int64_t		 wake;

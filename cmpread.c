@@ -21,7 +21,7 @@
 #include "jsonread.h"
 #include "stats.h"
 
-#define BOOT_SEED	0x6c617474636d70ULL	/* fixed: same files, same answer */
+#define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */
 #define MAX_FILE	(1L << 30)	/* refuse result files above 1 GiB */
 #define MAX_RUNS	10000		/* runs in one side */
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
@@ -312,8 +312,8 @@ load_blocks(struct cmp_sblocks *sb, const char *fname, const struct json *o,
 		for (j = 0; j < b->nb; j++) {
 			x = bk->items[2 * j];
 			c = bk->items[2 * j + 1];
-			if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
-			    (uint64_t)x->ival > nbk ||
+			if (x->type != JSON_NUMBER || !x->isint ||
+			    x->ival < 0 || (uint64_t)x->ival > nbk ||
 			    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
 				return where(err, errlen, fname, x, "a block's "
 				    "bucket index is not ascending within "

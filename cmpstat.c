@@ -450,8 +450,8 @@ side_check(const char *name, const struct cmp_run *r, size_t nr,
 		}
 	for (i = 0; i < nr; i++) {
 		if (r[i].nblocks == 0) {
-			snprintf(reason, len, "%s's runs keep no blocks (schema "
-			    "1 files)", name);
+			snprintf(reason, len, "%s's runs keep no blocks "
+			    "(schema 1 files)", name);
 			return -1;
 		}
 		if (r[i].nblocks < CMP_MIN_BLOCKS || isnan(r[i].wvar[k])) {

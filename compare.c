@@ -104,7 +104,8 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 			lim = gate_limit(gate, sa->name, (enum stat_kind)k);
 			if (!default_row[k] && lim < 0)
 				continue;
-			if ((nr = realloc(out, (n + 1) * sizeof(*nr))) == NULL) {
+			nr = realloc(out, (n + 1) * sizeof(*nr));
+			if (nr == NULL) {
 				free(out);
 				return -1;
 			}
@@ -178,9 +179,9 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 				continue;
 			se = &sd->series[k % CMP_MAX_SERIES];
 			if (se->nruns != sd->nruns)
-				r = asprintf(&s, "%s: %zu of %zu runs have a %s "
-				    "series: its rows are left out", sd->name,
-				    se->nruns, sd->nruns, se->name);
+				r = asprintf(&s, "%s: %zu of %zu runs have a "
+				    "%s series: its rows are left out",
+				    sd->name, se->nruns, sd->nruns, se->name);
 		} else if (i < 2) {
 			k = i;
 			if (sides[k]->nruns < CMP_MIN_RUNS)

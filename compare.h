@@ -41,7 +41,7 @@
 /* One series of one run, summed up. */
 struct cmp_run {
 	uint64_t	 n;			/* samples */
-	size_t		 nblocks;		/* non-empty blocks; 0: none kept */
+	size_t		 nblocks;	/* non-empty blocks; 0: none kept */
 	double		 val[STAT_NKINDS];	/* ns; NAN: too few samples */
 	double		 wvar[STAT_NKINDS];	/* within-run variance of
 						   log(val); NAN: unknown */
@@ -79,7 +79,7 @@ struct cmp_row {
 	double		 change;	/* percent; NAN when unknown */
 	double		 lo, hi;	/* the interval of change, percent */
 	int		 has_ci;
-	int		 verdict;	/* CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE */
+	int		 verdict; /* CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE */
 	int		 worse;		/* real, and b is higher */
 	char		 reason[112];	/* why inconclusive */
 	long long	 limit;		/* --fail-if-worse, percent; -1: none */
@@ -120,9 +120,9 @@ void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	    size_t nb, enum stat_kind k, struct cmp_row *row);
 
 /*
- * compare.c: parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%" into gate
- * (which it first clears).  Bad specs are usage errors: the message names
- * the part, and latt exits 2.
+ * compare.c: parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%"
+ * into gate (which it first clears).  Bad specs are usage errors: the
+ * message names the part, and latt exits 2.
  */
 void	 cmp_gate_parse(struct cmp_gate *, const char *spec);
 

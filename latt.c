@@ -25,18 +25,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "autopsy.h"
 #include "client.h"
 #include "common.h"
 #include "compare.h"
 #include "config.h"
 #include "env.h"
 #include "explain.h"
-#include "json.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
-#include "plot.h"
 #include "report.h"
 #include "result.h"
 #include "run.h"
