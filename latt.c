@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client.h"
 #include "common.h"
 #include "compare.h"
 #include "config.h"
@@ -63,7 +62,7 @@ static int	 run_may_repeat(const struct result *);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
 static void	 open_std_fds(void);
-static int	 raise_nofile(unsigned);
+static int	 raise_nofile(unsigned, int *);
 
 int
 main(int argc, char *argv[])
@@ -143,13 +142,13 @@ prepare(const struct config *cfg, struct latt *L)
 	 */
 	L->run.schedstat = !cfg->no_split && schedstat_probe() == 0;
 	if (!cfg->no_split && !L->run.schedstat)
-		lwarnx("/proc/thread-self/schedstat cannot be read (%s): no "
+		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));
 	setup_signals();
 	/* A class's refused attributes are bad input: status 2. */
 	if (tune_check(cfg) == -1)
 		return cfg->nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;
-	if (raise_nofile(cfg->nclients) == -1 ||
+	if (raise_nofile(cfg->nclients, &L->run.schedstat) == -1 ||
 	    tune_parent(cfg, &L->run) == -1 ||
 	    (L->dmafd = tune_dma_open(cfg)) == -1)
 		return EXIT_RUNTIME;
@@ -364,12 +363,13 @@ open_std_fds(void)
 }
 
 /*
- * Each client costs the parent two descriptors.  Raises the soft limit up
- * to the hard one when needed; fails, before anything starts, when even
- * that is too low.
+ * Each client costs the parent two descriptors, and a third with the
+ * split (its schedstat, *split).  Raises the soft limit up to the hard one
+ * when needed; a hard limit too low only for the third turns the split
+ * off (one line); one too low for the two fails, before anything starts.
  */
 static int
-raise_nofile(unsigned nclients)
+raise_nofile(unsigned nclients, int *split)
 {
 	struct rlimit rl;
 	rlim_t need = (rlim_t)nclients * 2 + SPARE_FDS;
@@ -378,8 +378,6 @@ raise_nofile(unsigned nclients)
 		lwarn("getrlimit");
 		return -1;
 	}
-	if (rl.rlim_cur >= need)
-		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
 		lwarnx("%u clients need %llu open files, but the hard limit "
 		    "is %llu: raise it (ulimit -Hn, or nofile in limits.conf) "
@@ -387,6 +385,17 @@ raise_nofile(unsigned nclients)
 		    (unsigned long long)rl.rlim_max);
 		return -1;
 	}
+	if (*split && rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < need + nclients) {
+		*split = 0;
+		lwarnx("%u clients and their split need %llu open files, but "
+		    "the hard limit is %llu: no runqueue-wait split in this "
+		    "run", nclients, (unsigned long long)(need + nclients),
+		    (unsigned long long)rl.rlim_max);
+	} else if (*split)
+		need += nclients;
+	if (rl.rlim_cur >= need)
+		return 0;
 	rl.rlim_cur = need;
 	if (setrlimit(RLIMIT_NOFILE, &rl) == -1) {
 		lwarn("setrlimit: raising the open files limit to %llu",

@@ -41,6 +41,8 @@
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
+#define SPLIT_EVERY	8	/* --split: 1 in this many rounds by default */
+#define SPLIT_EVERY_MAX	1000000
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
 	"period, cpus, name)"
 
@@ -68,6 +70,7 @@ struct parse {
 	int		 prio;		/* --prio; -1: not given */
 	int		 pprio;		/* --parent-prio; -1: not given */
 	int		 json_bare;	/* --json without =FILE */
+	int		 split_given;	/* --split */
 };
 
 /* The kind of value an option takes, and so how the loop reads it. */
@@ -121,6 +124,7 @@ static void	 set_nice(struct parse *, const struct opt *, char *);
 static void	 set_explain(struct parse *, const struct opt *, char *);
 static void	 parse_limits(struct parse *, const struct opt *, char *);
 static void	 set_json(struct parse *, const struct opt *, char *);
+static void	 set_split(struct parse *, const struct opt *, char *);
 static void	 show_help(struct parse *, const struct opt *, char *);
 static void	 show_version(struct parse *, const struct opt *, char *);
 static void	 start_parse(struct parse *);
@@ -188,6 +192,7 @@ static const struct opt opts[] = {
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
 	{ "no-split", "", FLAG(cfg.no_split) },
+	{ "split", "", CALL(V_CALL, 1, SPLIT_EVERY_MAX, set_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
 	{ "parent-prio", "", NUM(0, 99, pprio) },
 	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
@@ -221,6 +226,8 @@ config_parse(int argc, char **argv, struct config *cfg)
 	settle_delays(&p, optind >= argc);
 	check_outputs(&p.cfg);
 	settle_sched(&p);
+	if (p.split_given && p.cfg.no_split)
+		usage_error("--split and --no-split cannot be combined");
 	check_run(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
 	*cfg = p.cfg;
@@ -240,6 +247,7 @@ start_parse(struct parse *p)
 	p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
 	p->cfg.repeat = 1;
+	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
 }
@@ -391,6 +399,15 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 {
 	p->json_bare = arg == NULL;
 	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+/* --split=all is every round; --split=N, 1 in N rounds at random. */
+static void
+set_split(struct parse *p, const struct opt *o, char *arg)
+{
+	p->split_given = 1;
+	p->cfg.split_every = strcmp(arg, "all") == 0 ? 1 :
+	    (unsigned)parse_num(o->name, arg, o->min, o->max);
 }
 
 static void
@@ -1101,7 +1118,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
 "            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 "            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
+"            [--split=all|n] [--no-split] [--dma-latency=us]\n" \
+"            [--breaktrace=us]\n" \
 "            [--explain[=k]]\n" \
 "            [--fail-above=spec]\n" \
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
@@ -1160,8 +1178,11 @@ help(void)
 "                        client answers every request it finds, so a stall\n"
 "                        is sampled in proportion to its length (default:\n"
 "                        the 2009 closed loop, a round waits for replies)\n"
-"      --no-split        clients do not read their schedstat: no runqueue-\n"
-"                        wait split, one procfs read a sample less\n"
+"      --split=all|N     the runqueue-wait split of every round, or of 1 in\n"
+"                        N rounds at random (default 8): latt reads the\n"
+"                        clients' schedstat before a round's writes and\n"
+"                        after its replies, never on a wake-up's way\n"
+"      --no-split        no runqueue-wait split (schedstat left closed)\n"
 "      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"

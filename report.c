@@ -34,7 +34,8 @@ static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct result *,
 		    const struct client_class *, const struct class_result *);
-static void	 print_split(FILE *, const struct result *);
+static void	 print_split(FILE *, const struct config *,
+		    const struct result *);
 static void	 print_split_rows(FILE *, const char *, const struct stats *,
 		    const struct stats *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
@@ -356,7 +357,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 	if (cfg->work_kb > 0)
 		print_work(fp, cfg, &res->ser[SER_WORK].st);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split(fp, res);
+		print_split(fp, cfg, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		print_class(fp, res, &cfg->classes[i], &res->classes[i]);
 }
@@ -856,19 +857,32 @@ report_explain(FILE *fp, const struct result *res)
 }
 
 /*
- * Where each wake-up's time went, from the clients' own run delay
- * (/proc/thread-self/schedstat read before blocking and after waking):
- * the runqueue wait (runnable, not running) and the rest, the wake-up
- * path (the write, the wake-up, the switch in).  Labels start with
- * "runqueue" and "wake path", clear of every other block's.
+ * Where each wake-up's time went, from the clients' run delay
+ * (/proc/PID/schedstat, read by latt before a round's writes and after
+ * its replies): the runqueue wait (runnable, not running) and the rest,
+ * the wake-up path (the write, the wake-up, the switch in).  It says how
+ * the split was taken: on which rounds, and how many of their samples
+ * were left out.  Labels start with "split", "runqueue" and "wake path",
+ * clear of every other block's.
  */
 static void
-print_split(FILE *fp, const struct result *res)
+print_split(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
+	fprintf(fp, "\nWhere the time went (us; the clients' schedstat run "
 	    "delay):\n");
+	if (cfg->split_every == 1)
+		row(fp, "split", "every round (%llu)",
+		    (unsigned long long)res->split_rounds);
+	else
+		row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
+		    cfg->split_every, (unsigned long long)res->split_rounds,
+		    (unsigned long long)res->nrounds);
 	row(fp, "split samples", "%12llu",
 	    (unsigned long long)res->ser[SER_RUNQUEUE].st.n);
+	if (res->split_left_out > 0)
+		row(fp, "split left out", "%12llu  (the client got a CPU "
+		    "twice between the reads)",
+		    (unsigned long long)res->split_left_out);
 	print_split_rows(fp, "", &res->ser[SER_RUNQUEUE].st,
 	    &res->ser[SER_WAKE_PATH].st);
 }
