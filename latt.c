@@ -36,6 +36,7 @@
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "split.h"
 #include "trace.h"
 #include "tune.h"
 #include "workload.h"
@@ -140,7 +141,7 @@ prepare(const struct config *cfg, struct latt *L)
 	 * No schedstat: one line, and the run goes on without the split.
 	 * --no-split asks for none (bench/split-cost.py's peer, too).
 	 */
-	L->run.schedstat = !cfg->no_split && schedstat_probe() == 0;
+	L->run.schedstat = !cfg->no_split && split_probe() == 0;
 	if (!cfg->no_split && !L->run.schedstat)
 		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));

@@ -11,11 +11,9 @@
  *
  * The runqueue-wait split is taken here, off every wake-up's way: on a
  * round drawn at random before its writes (1 in --split rounds), the
- * parent reads each client's run delay (/proc/PID/schedstat) before the
- * first write and again once the round's replies are in, and holds those
- * replies back until then.  The growth is the wake-up's wait on the
- * runqueue when the client got a CPU exactly once in between; otherwise
- * (it was preempted between waking and the read) the sample keeps its
+ * parent reads each client's run delay (split.c) before the first write
+ * and again once the round's replies are in, and holds those replies back
+ * until then; a sample whose readings cannot tell its wait keeps its
  * latency and is left out of the split, counted.  No client reads
  * anything on its way, so the split's rounds are wake-ups like the others
  * and its figures a random sample of them.
@@ -57,6 +55,7 @@
 #include "measure.h"
 #include "result.h"
 #include "run.h"
+#include "split.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -70,7 +69,6 @@
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
-#define SCHEDSTAT_PATH	"/proc/%ld/schedstat"
 
 /* A client as the parent holds it. */
 struct client {
@@ -81,10 +79,7 @@ struct client {
 	uint32_t	npending;	/* requests sent, not yet answered */
 	uint64_t	last_round;	/* the last round it answered */
 	int64_t		last_send;	/* stamp of the last request sent */
-	int		ssfd;		/* its /proc/PID/schedstat, or -1 */
-	uint64_t	split_round;	/* the split's round, read before */
-	int64_t		delay0;		/* run delay before that round */
-	uint64_t	runs0;		/* and times it got a CPU */
+	struct split_proc sp;		/* its schedstat, for the split */
 	int		holding;	/* held: its reply, until read after */
 	struct sample	held;
 };
@@ -141,10 +136,8 @@ static int	 collect(struct loop *, int);
 static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
 static int	 keep_sample(struct loop *, unsigned, struct sample *);
-static void	 split_before(struct loop *, unsigned, uint64_t);
-static int	 split_after(struct loop *);
-static int	 read_schedstat(int, int64_t *, uint64_t *);
-static int	 open_schedstat(struct client *, struct result *);
+static void	 read_before(struct loop *, unsigned, uint64_t);
+static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
@@ -257,10 +250,12 @@ clients_start(const struct config *cfg, const struct run *run,
 		eng->c[i].pid = pid;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
-		eng->c[i].ssfd = -1;
+		eng->c[i].sp.fd = -1;
 		eng->n = i + 1;
-		if (run->schedstat && open_schedstat(&eng->c[i], res) == -1)
+		if (run->schedstat && split_open(&eng->c[i].sp, pid) == -1) {
+			fail(res, STOP_ERROR, "open /proc/PID/schedstat");
 			return eng;
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.events = EPOLLIN;
 		ev.data.u32 = i;
@@ -541,7 +536,7 @@ closed_loop(struct loop *L)
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
-		    split_after(L) == -1 || run_tick(L) == -1)
+		    read_after(L) == -1 || run_tick(L) == -1)
 			break;
 	}
 	return 0;
@@ -570,7 +565,7 @@ open_loop(struct loop *L)
 		if (sleep_to(L, next) == -1)
 			break;
 		/* The split reads after the replies already in. */
-		if (L->split && (collect(L, 0) == -1 || split_after(L) == -1))
+		if (L->split && (collect(L, 0) == -1 || read_after(L) == -1))
 			break;
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
@@ -708,7 +703,7 @@ send_round(struct loop *L, unsigned nsend)
 	req.round = ++L->seq;
 	if (L->split && !L->priming && (L->cfg->split_every == 1 ||
 	    splitmix64(&L->split_rng) % L->cfg->split_every == 0))
-		split_before(L, nsend, req.round);
+		read_before(L, nsend, req.round);
 	for (i = 0; i < nsend; i++) {
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
@@ -848,9 +843,9 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
 	s.rq_wait = -1;
-	split = c->split_round == rep->round;
+	split = c->sp.round == rep->round;
 	if (split)
-		c->split_round = 0;
+		c->sp.round = 0;
 	if (s.when < cfg->warmup) {
 		res->discarded++;
 		return 0;
@@ -902,16 +897,14 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 }
 
 /*
- * The split's first reading, before a round's writes: the run delay and
- * the count of times on a CPU of each of the nsend clients (in the write
- * order) about to be woken in round.  Only the open loop can find a
- * client with a request unanswered: its sample of this round will be
- * left out (the readings would take in its other wake-ups), as will one
- * of an earlier round of the split that it has not answered yet, and one
- * whose file cannot be read.
+ * The split's first reading, before a round's writes, of each of the
+ * nsend clients (in the write order) about to be woken in round.  Only
+ * the open loop can find a client with a request unanswered: its sample
+ * of this round will be left out, as will one of an earlier round of the
+ * split that it has not answered yet.
  */
 static void
-split_before(struct loop *L, unsigned nsend, uint64_t round)
+read_before(struct loop *L, unsigned nsend, uint64_t round)
 {
 	struct engine *eng = L->eng;
 	struct client *c;
@@ -920,33 +913,23 @@ split_before(struct loop *L, unsigned nsend, uint64_t round)
 	L->res->split_rounds++;
 	for (i = 0; i < nsend; i++) {
 		c = &eng->c[eng->order[i]];
-		if (c->split_round != 0)
+		if (c->sp.round != 0)
 			L->res->split_left_out++;
-		c->split_round = round;
-		if (c->npending > 0 ||
-		    read_schedstat(c->ssfd, &c->delay0, &c->runs0) == -1)
-			c->runs0 = UINT64_MAX;
+		split_before(&c->sp, round, c->npending > 0);
 	}
 }
 
 /*
  * The split's second reading, once the round's replies are in (closed
  * loop), or before the next round's writes (open loop), or at the end:
- * each held sample gets the growth of its client's run delay as its
- * runqueue wait when the client got a CPU exactly once since the first
- * reading (the wake-up), else none (left_out).  A wait longer than the
- * latency began before the send (the client was not yet blocked): it is
- * this wake-up's only up to the latency.  Returns -1 when the run must
- * end.
+ * each held sample gets its runqueue wait, or none (left out: split.c
+ * says when), and is kept.  Returns -1 when the run must end.
  */
 static int
-split_after(struct loop *L)
+read_after(struct loop *L)
 {
 	struct engine *eng = L->eng;
-	struct result *res = L->res;
 	struct client *c;
-	int64_t delay;
-	uint64_t runs;
 	unsigned i;
 	int r = 0;
 
@@ -956,12 +939,9 @@ split_after(struct loop *L)
 			continue;
 		c->holding = 0;
 		L->nheld--;
-		if (read_schedstat(c->ssfd, &delay, &runs) == 0 &&
-		    runs - c->runs0 == 1 && delay >= c->delay0)
-			c->held.rq_wait = delay - c->delay0 < c->held.latency ?
-			    delay - c->delay0 : c->held.latency;
-		else
-			res->split_left_out++;
+		if (split_after(&c->sp, c->held.latency, &c->held.rq_wait) ==
+		    -1)
+			L->res->split_left_out++;
 		if (keep_sample(L, i, &c->held) == -1)
 			r = -1;
 	}
@@ -1035,7 +1015,7 @@ finish(struct loop *L)
 
 	if (L->outstanding > 0)
 		wait_replies(L);
-	split_after(L);
+	read_after(L);
 	if (L->outstanding == 0)
 		return;
 	now = now_ns();
@@ -1201,8 +1181,7 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
-		if (eng->c[i].ssfd != -1)
-			close(eng->c[i].ssfd);
+		split_close(&eng->c[i].sp);
 		/* One with a wake-up unanswered (stopped, say) is stuck. */
 		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);
@@ -1257,76 +1236,4 @@ now_coarse(void)
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-/*
- * Whether latt can read its clients' run delays: its own
- * /proc/PID/schedstat, read as the clients' will be.  Returns 0, or -1
- * with errno set (ENOENT: no such file, a kernel without
- * CONFIG_SCHED_INFO or a /proc of another pid namespace; EINVAL: not in
- * the expected shape).
- */
-int
-schedstat_probe(void)
-{
-	char path[48];
-	int64_t delay;
-	uint64_t runs;
-	int fd, r;
-
-	snprintf(path, sizeof(path), SCHEDSTAT_PATH, (long)getpid());
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	r = read_schedstat(fd, &delay, &runs);
-	close(fd);
-	return r;
-}
-
-/*
- * Opens a client's schedstat, held for the run (a pread of a held file
- * costs a fifth of an open).  Returns 0, or -1 with the failure in res.
- */
-static int
-open_schedstat(struct client *c, struct result *res)
-{
-	char path[48];
-
-	snprintf(path, sizeof(path), SCHEDSTAT_PATH, (long)c->pid);
-	if ((c->ssfd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		fail(res, STOP_ERROR, "open /proc/PID/schedstat");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
- * *delay (ns runnable, not running) and *runs (times it got a CPU).
- * Returns 0, or -1 with errno set.
- */
-static int
-read_schedstat(int fd, int64_t *delay, uint64_t *runs)
-{
-	char buf[96], *p, *end;
-	unsigned long long v[3];
-	ssize_t n;
-	int i;
-
-	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		if (n == 0)
-			errno = EINVAL;
-		return -1;
-	}
-	buf[n] = '\0';
-	for (i = 0, p = buf; i < 3; i++, p = end) {
-		errno = 0;
-		v[i] = strtoull(p, &end, 10);
-		if (end == p || errno != 0) {
-			errno = EINVAL;
-			return -1;
-		}
-	}
-	*delay = (int64_t)v[1];
-	*runs = v[2];
-	return 0;
 }

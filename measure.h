@@ -36,10 +36,4 @@ int	 measure_run(const struct config *, struct run *, struct engine *,
 void	 clients_stop(struct engine *, struct result *);
 void	 clients_signal(struct engine *, int sig);
 
-/*
- * Whether latt can read its clients' run delays (/proc/PID/schedstat) for
- * the runqueue-wait split: 0, or -1 with errno set.
- */
-int	 schedstat_probe(void);
-
 #endif /* MEASURE_H */
