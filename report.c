@@ -785,10 +785,61 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	fflush(fp);
 }
 
+#define EXPLAIN_COLS	80	/* the autopsy's width */
+
+/*
+ * Writes lead, then text cut at spaces into lines of at most EXPLAIN_COLS
+ * columns, each further line indented by indent columns.  A space within
+ * parentheses or brackets is a cut only when the line has no other, and
+ * a task is never cut from its policy ("cc1[7764] (fair nice 0)"); one
+ * after a comma or a semicolon is preferred when it fills at least half
+ * the line.  A word longer than a line (a long path) stands alone.
+ */
+static void
+put_wrapped(FILE *fp, const char *lead, int indent, const char *text)
+{
+	size_t pos = 0, len = strlen(text), room, i, cut, comma, any;
+	int col = (int)strlen(lead), depth;
+
+	fputs(lead, fp);
+	while (len - pos > (room = col < EXPLAIN_COLS ? EXPLAIN_COLS - col :
+	    0)) {
+		cut = comma = any = 0;
+		for (i = pos, depth = 0; i < len && i - pos <= room; i++)
+			if (text[i] == '(' || text[i] == '[')
+				depth++;
+			else if ((text[i] == ')' || text[i] == ']') &&
+			    depth > 0)
+				depth--;
+			else if (text[i] == ' ' && i > pos &&
+			    !(text[i - 1] == ']' && text[i + 1] == '(')) {
+				any = i;
+				if (depth == 0)
+					cut = i;
+				if (depth == 0 && strchr(",;", text[i - 1]))
+					comma = i;
+			}
+		if (comma > 0 && comma - pos >= room / 2)
+			cut = comma;
+		if (cut == 0)
+			cut = any;
+		if (cut == 0 && (cut = pos + strcspn(text + pos, " ")) == len)
+			break;
+		fprintf(fp, "%.*s\n%*s", (int)(cut - pos), text + pos, indent,
+		    "");
+		col = indent;
+		for (pos = cut; text[pos] == ' '; pos++)
+			;
+	}
+	fprintf(fp, "%s\n", text + pos);
+}
+
 /*
  * --explain: the autopsy of each kept sample: a header, the timeline from
- * the send stamp (times in microseconds from it, the CPU where each thing
- * happened), the split of the latency, and the verdict.
+ * the send stamp (the CPU where each thing happened), the split of the
+ * latency, and the verdict.  Every time is written by explain_dur's rule,
+ * and every line fits in EXPLAIN_COLS columns (but a tracefs path longer
+ * than a line).
  */
 void
 report_explain(FILE *fp, const struct result *res)
@@ -796,62 +847,79 @@ report_explain(FILE *fp, const struct result *res)
 	const struct autopsy *ap = res->autopsy;
 	const struct autopsy_sample *as;
 	const struct tl_item *t;
-	char who[48], cpu[16], d[5][32];
+	char lead[48], text[384], d[5][32], when[24], cpu[16];
 	unsigned i, j;
 
-	fprintf(fp, "\nAutopsy of the %u worst wake-up%s (tracefs instance %s,"
-	    " trace_clock mono, %u KiB a CPU; %llu events read, %llu lost):\n",
-	    res->nworst, res->nworst == 1 ? "" : "s", ap->instance != NULL ?
-	    ap->instance : "?", ap->buf_kb, (unsigned long long)ap->events,
+	fprintf(fp, "\nAutopsy of the %u worst wake-up%s, times from each "
+	    "one's send stamp:\n", res->nworst, res->nworst == 1 ? "" : "s");
+	/* A path too long for the line goes on one of its own. */
+	fprintf(fp, "  tracefs instance%s%s\n", ap->instance != NULL &&
+	    strlen(ap->instance) > EXPLAIN_COLS - 19 ? "\n    " : " ",
+	    ap->instance != NULL ? ap->instance : "?");
+	fprintf(fp, "  trace_clock mono, %u KiB a CPU; %llu events read, %llu "
+	    "lost\n", ap->buf_kb, (unsigned long long)ap->events,
 	    (unsigned long long)ap->lost);
 	if (ap->error != NULL) {
 		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
 		    ap->error, strerror(ap->error_errno));
 		return;
 	}
-	if (ap->lost > 0)
-		fprintf(fp, "\t%llu events were lost to a full buffer: the "
-		    "trace is whole only from %.6f s into the run\n",
-		    (unsigned long long)ap->lost,
-		    (double)ap->covered_from / NSEC_PER_SEC);
+	if (ap->lost > 0) {
+		snprintf(text, sizeof(text), "%llu events were lost to a full "
+		    "buffer: the trace is whole only from %s into the run",
+		    (unsigned long long)ap->lost, explain_dur(ap->covered_from,
+		    d[0], sizeof(d[0])));
+		put_wrapped(fp, "  ", 4, text);
+	}
 	if (ap->n == 0)
-		fprintf(fp, "\tno samples to explain\n");
+		fprintf(fp, "  no samples to explain\n");
 	for (i = 0; i < ap->n; i++) {
 		as = &ap->s[i];
 		if (as->timer)
-			snprintf(who, sizeof(who), "the timer (pid %d)",
-			    (int)as->s.pid);
+			snprintf(lead, sizeof(lead), "#%u the timer (pid %d): ",
+			    i + 1, (int)as->s.pid);
 		else
-			snprintf(who, sizeof(who), "client %u (pid %d)",
-			    as->s.client, (int)as->s.pid);
-		fprintf(fp, "\n#%u %s: %.3f us, round %llu, %.6f s into the "
-		    "run%s\n", i + 1, who, usec((double)as->s.latency),
-		    (unsigned long long)as->s.round,
-		    (double)as->s.when / NSEC_PER_SEC, as->broke ?
-		    " (the sample that stopped --breaktrace)" : "");
+			snprintf(lead, sizeof(lead), "#%u client %u (pid %d): ",
+			    i + 1, as->s.client, (int)as->s.pid);
+		snprintf(text, sizeof(text), "%s, round %llu, %s into the "
+		    "run%s", explain_dur(as->s.latency, d[0], sizeof(d[0])),
+		    (unsigned long long)as->s.round, explain_dur(as->s.when,
+		    d[1], sizeof(d[1])), as->broke ? " (the sample that "
+		    "stopped --breaktrace)" : "");
+		fputc('\n', fp);
+		put_wrapped(fp, lead, 4, text);
+		/* Each line: the time from the send stamp, the CPU, what. */
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
+			snprintf(when, sizeof(when), "%s", t->t < 0 ? "" : "+");
+			explain_dur(t->t, when + strlen(when), sizeof(when) -
+			    strlen(when));
 			if (t->cpu >= 0)
 				snprintf(cpu, sizeof(cpu), "cpu%d",
 				    (int)t->cpu);
 			else
 				snprintf(cpu, sizeof(cpu), "-");
-			fprintf(fp, "\t%+12.3f us  %-6s %s\n",
-			    usec((double)t->t), cpu, t->what);
+			snprintf(lead, sizeof(lead), "  %9s  %-5s ", when, cpu);
+			put_wrapped(fp, lead, (int)strlen(lead), t->what);
 		}
-		if (as->found)
-			fprintf(fp, "\tsplit: write %s, not runnable %s, in "
-			    "flight %s, runqueue %s, switch-in to stamp %s\n",
+		if (as->found) {
+			snprintf(text, sizeof(text), "write %s, not runnable "
+			    "%s, in flight %s, runqueue %s, switch-in to stamp "
+			    "%s",
 			    explain_dur(as->issue, d[0], sizeof(d[0])),
 			    explain_dur(as->not_runnable, d[1], sizeof(d[1])),
 			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
 			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
 			    explain_dur(as->running, d[4], sizeof(d[4])));
-		if (as->s.rq_wait >= 0)
-			fprintf(fp, "\tschedstat: runqueue wait %s (the "
-			    "client's own run delay)\n", explain_dur(
+			put_wrapped(fp, "  split: ", 9, text);
+		}
+		if (as->s.rq_wait >= 0) {
+			snprintf(text, sizeof(text), "runqueue wait %s (the "
+			    "client's own run delay)", explain_dur(
 			    as->s.rq_wait, d[0], sizeof(d[0])));
-		fprintf(fp, "\tverdict: %s\n", as->verdict);
+			put_wrapped(fp, "  schedstat: ", 13, text);
+		}
+		put_wrapped(fp, "  verdict: ", 11, as->verdict);
 	}
 }
 
