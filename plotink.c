@@ -330,7 +330,8 @@ cmp_offset(const void *pa, const void *pb)
 
 /*
  * Label i at the nearest of the noff offsets from its point, on any side
- * (the nearer side first at a tie), where it fits; 0 when none does.
+ * (at one offset, the sides in label_at's order), where it fits; 0 when
+ * none does.
  */
 static int
 find_place(struct ink *ink, struct label *lab, size_t i,
