@@ -6,7 +6,14 @@
  * environment of the side's first file, and notes on what differs within
  * the side.  It never prints; only cmp_side_load, for the command line,
  * exits.
+ *
+ * Memory: one file at a time, read whole (at most MAX_FILE) and parsed
+ * into a tree of at most 8 bytes a byte of it (jsonread.h); what stays of
+ * a run is its summary, a few hundred bytes a series.
  */
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,7 +29,7 @@
 #include "stats.h"
 
 #define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */
-#define MAX_FILE	(1L << 30)	/* refuse result files above 1 GiB */
+#define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
 #define MAX_RUNS	10000		/* runs in one side */
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
@@ -72,20 +79,31 @@ const struct cmp_info_key cmp_info_keys[] = {
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
 
-static int	 where(char *, size_t, const char *, const struct json *,
+/*
+ * The text being read: its name for messages, and the text itself, from
+ * which json_pos finds a value's line and column.
+ */
+struct src {
+	const char	*name;
+	const char	*buf;
+};
+
+static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static int	 add_note(struct cmp_side *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
 /* Writes "FILE:LINE:COL: message" to err and returns -1. */
 static int
-where(char *err, size_t errlen, const char *fname, const struct json *v,
+where(char *err, size_t errlen, const struct src *f, const struct json *v,
     const char *fmt, ...)
 {
+	unsigned line, col;
 	va_list ap;
 	int n;
 
-	n = snprintf(err, errlen, "%s:%u:%u: ", fname, v->line, v->col);
+	json_pos(f->buf, v, &line, &col);
+	n = snprintf(err, errlen, "%s:%u:%u: ", f->name, line, col);
 	if (n >= 0 && (size_t)n < errlen) {
 		va_start(ap, fmt);
 		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
@@ -99,7 +117,7 @@ where(char *err, size_t errlen, const char *fname, const struct json *v,
  * within int64).  Returns 0, 1 when absent and optional, -1 on error.
  */
 static int
-get_count(const char *fname, const struct json *o, const char *key,
+get_count(const struct src *f, const struct json *o, const char *key,
     int optional, int64_t *out, char *err, size_t errlen)
 {
 	const struct json *v = json_get(o, key);
@@ -107,10 +125,10 @@ get_count(const char *fname, const struct json *o, const char *key,
 	if (v == NULL) {
 		if (optional)
 			return 1;
-		return where(err, errlen, fname, o, "\"%s\" is missing", key);
+		return where(err, errlen, f, o, "\"%s\" is missing", key);
 	}
 	if (v->type != JSON_NUMBER || !v->isint || v->ival < 0)
-		return where(err, errlen, fname, v, "\"%s\" is not a "
+		return where(err, errlen, f, v, "\"%s\" is not a "
 		    "non-negative integer", key);
 	*out = v->ival;
 	return 0;
@@ -121,15 +139,15 @@ get_count(const char *fname, const struct json *o, const char *key,
  * array (type); NULL after the message naming what is wrong.
  */
 static const struct json *
-get_member(const char *fname, const struct json *o, const char *key,
+get_member(const struct src *f, const struct json *o, const char *key,
     enum json_type type, char *err, size_t errlen)
 {
 	const struct json *v = json_get(o, key);
 
 	if (v == NULL)
-		where(err, errlen, fname, o, "\"%s\" is missing", key);
+		where(err, errlen, f, o, "\"%s\" is missing", key);
 	else if (v->type != type)
-		where(err, errlen, fname, v, "\"%s\" is not %s", key,
+		where(err, errlen, f, v, "\"%s\" is not %s", key,
 		    type == JSON_OBJECT ? "an object" : "an array");
 	else
 		return v;
@@ -138,18 +156,73 @@ get_member(const char *fname, const struct json *o, const char *key,
 
 /* Fetches sub_bits of o, between 1 and 12. */
 static int
-get_sub_bits(const char *fname, const struct json *o, unsigned *out,
+get_sub_bits(const struct src *f, const struct json *o, unsigned *out,
     char *err, size_t errlen)
 {
 	int64_t sub = 0;
 
-	if (get_count(fname, o, "sub_bits", 0, &sub, err, errlen))
+	if (get_count(f, o, "sub_bits", 0, &sub, err, errlen))
 		return -1;
 	if (sub < 1 || sub > 12)
-		return where(err, errlen, fname, json_get(o, "sub_bits"),
+		return where(err, errlen, f, json_get(o, "sub_bits"),
 		    "\"sub_bits\" is %lld, not between 1 and 12",
 		    (long long)sub);
 	*out = (unsigned)sub;
+	return 0;
+}
+
+/* Whether v is [lower_ns, upper_ns, count] in integers, count >= 0. */
+static int
+is_bucket(const struct json *v)
+{
+	size_t i;
+
+	if (v->type != JSON_ARRAY || v->n != 3)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (json_at(v, i)->type != JSON_NUMBER ||
+		    !json_at(v, i)->isint)
+			return 0;
+	return json_at(v, 2)->ival >= 0;
+}
+
+/* Reads the histogram h of a series into st's (made by stats_init). */
+static int
+load_hist(struct stats *st, const struct src *f, const struct json *h,
+    uint64_t *sum, char *err, size_t errlen)
+{
+	const struct json *bk, *b;
+	struct hist *run = &st->hist;
+	int64_t lo, hi, cnt;
+	size_t i, idx, last = 0;
+
+	if ((bk = get_member(f, h, "buckets", JSON_ARRAY, err,
+	    errlen)) == NULL)
+		return -1;
+	for (i = 0; i < bk->n; i++) {
+		b = json_at(bk, i);
+		if (!is_bucket(b))
+			return where(err, errlen, f, b, "a bucket is not "
+			    "[lower_ns, upper_ns, count] in integers");
+		lo = json_at(b, 0)->ival;
+		hi = json_at(b, 1)->ival;
+		cnt = json_at(b, 2)->ival;
+		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
+		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
+		    hist_upper(run, idx) != hi)
+			return where(err, errlen, f, b, "bucket [%lld, "
+			    "%lld] is not a bucket of a sub_bits %u "
+			    "histogram", (long long)lo, (long long)hi,
+			    run->sub_bits);
+		if (i > 0 && idx <= last)
+			return where(err, errlen, f, b, "buckets are not "
+			    "in ascending order");
+		last = idx;
+		if (__builtin_add_overflow(*sum, (uint64_t)cnt, sum))
+			return where(err, errlen, f, b, "bucket counts "
+			    "overflow");
+		hist_add_count(run, lo, (uint64_t)cnt);
+	}
 	return 0;
 }
 
@@ -158,185 +231,167 @@ get_sub_bits(const char *fname, const struct json *o, unsigned *out,
  * deviation, extremes and histogram, checked against each other.
  */
 static int
-load_stats(struct stats *st, const char *fname, const struct json *o,
+load_stats(struct stats *st, const struct src *f, const struct json *o,
     const char *name, char *err, size_t errlen)
 {
-	const struct json *h, *bk, *b, *mean, *sd;
-	int64_t samples, overflow = 0, min, max, lo, hi, cnt;
+	const struct json *h, *mean, *sd;
+	int64_t samples, overflow = 0, min, max;
 	uint64_t sum;
 	unsigned sub = 0;
-	size_t i, idx, last = 0;
-	struct hist *run = &st->hist;
+	double m;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "\"%s\" is not an object",
+		return where(err, errlen, f, o, "\"%s\" is not an object",
 		    name);
-	if (get_count(fname, o, "samples", 0, &samples, err, errlen) ||
-	    get_count(fname, o, "overflow", 1, &overflow, err, errlen) == -1 ||
-	    get_count(fname, o, "min_ns", 0, &min, err, errlen) ||
-	    get_count(fname, o, "max_ns", 0, &max, err, errlen))
+	if (get_count(f, o, "samples", 0, &samples, err, errlen) ||
+	    get_count(f, o, "overflow", 1, &overflow, err, errlen) == -1 ||
+	    get_count(f, o, "min_ns", 0, &min, err, errlen) ||
+	    get_count(f, o, "max_ns", 0, &max, err, errlen))
 		return -1;
 	mean = json_get(o, "mean_ns");
 	if (mean == NULL)
-		return where(err, errlen, fname, o, "\"mean_ns\" is missing");
-	if (mean->type != JSON_NUMBER || mean->num < 0)
-		return where(err, errlen, fname, mean, "\"mean_ns\" is not a "
+		return where(err, errlen, f, o, "\"mean_ns\" is missing");
+	if (mean->type != JSON_NUMBER || (m = json_num(mean)) < 0)
+		return where(err, errlen, f, mean, "\"mean_ns\" is not a "
 		    "non-negative number");
-	if (samples > 0 && (min > max || mean->num < (double)min * 0.999 ||
-	    mean->num > (double)max * 1.001 + 1))
-		return where(err, errlen, fname, o, "min_ns, mean_ns and "
+	if (samples > 0 && (min > max || m < (double)min * 0.999 ||
+	    m > (double)max * 1.001 + 1))
+		return where(err, errlen, f, o, "min_ns, mean_ns and "
 		    "max_ns of \"%s\" are out of order", name);
 	sd = json_get(o, "stdev_ns");
 	if (sd != NULL && sd->type != JSON_NULL &&
-	    (sd->type != JSON_NUMBER || sd->num < 0))
-		return where(err, errlen, fname, sd, "\"stdev_ns\" is not a "
+	    (sd->type != JSON_NUMBER || json_num(sd) < 0))
+		return where(err, errlen, f, sd, "\"stdev_ns\" is not a "
 		    "non-negative number");
-	if ((h = get_member(fname, o, "histogram", JSON_OBJECT, err,
+	if ((h = get_member(f, o, "histogram", JSON_OBJECT, err,
 	    errlen)) == NULL)
 		return -1;
-	if (get_sub_bits(fname, h, &sub, err, errlen) == -1)
+	if (get_sub_bits(f, h, &sub, err, errlen) == -1)
 		return -1;
 	if (stats_init(st, sub) == -1)
-		return where(err, errlen, fname, h, "%s", strerror(errno));
-	if ((bk = get_member(fname, h, "buckets", JSON_ARRAY, err,
-	    errlen)) == NULL)
-		return -1;
+		return where(err, errlen, f, h, "%s", strerror(errno));
 	sum = (uint64_t)overflow;
-	for (i = 0; i < bk->n; i++) {
-		b = bk->items[i];
-		if (b->type != JSON_ARRAY || b->n != 3 ||
-		    b->items[0]->type != JSON_NUMBER || !b->items[0]->isint ||
-		    b->items[1]->type != JSON_NUMBER || !b->items[1]->isint ||
-		    b->items[2]->type != JSON_NUMBER || !b->items[2]->isint ||
-		    b->items[2]->ival < 0)
-			return where(err, errlen, fname, b, "a bucket is not "
-			    "[lower_ns, upper_ns, count] in integers");
-		lo = b->items[0]->ival;
-		hi = b->items[1]->ival;
-		cnt = b->items[2]->ival;
-		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
-		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
-		    hist_upper(run, idx) != hi)
-			return where(err, errlen, fname, b, "bucket [%lld, "
-			    "%lld] is not a bucket of a sub_bits %u "
-			    "histogram", (long long)lo, (long long)hi, sub);
-		if (i > 0 && idx <= last)
-			return where(err, errlen, fname, b, "buckets are not "
-			    "in ascending order");
-		last = idx;
-		if (__builtin_add_overflow(sum, (uint64_t)cnt, &sum))
-			return where(err, errlen, fname, b, "bucket counts "
-			    "overflow");
-		hist_add_count(run, lo, (uint64_t)cnt);
-	}
+	if (load_hist(st, f, h, &sum, err, errlen) == -1)
+		return -1;
 	if (sum != (uint64_t)samples)
-		return where(err, errlen, fname, o, "the histogram's counts "
+		return where(err, errlen, f, o, "the histogram's counts "
 		    "and overflow add up to %llu, but \"samples\" is %lld",
 		    (unsigned long long)sum, (long long)samples);
-	run->overflow = (uint64_t)overflow;
-	run->total = sum;
+	st->hist.overflow = (uint64_t)overflow;
+	st->hist.total = sum;
 	st->n = (uint64_t)samples;
 	st->min = min;
 	st->max = max;
-	st->mean = mean->num;
+	st->mean = m;
 	if (sd != NULL && sd->type == JSON_NUMBER && samples > 1)
-		st->m2 = sd->num * sd->num * (double)(samples - 1);
+		st->m2 = json_num(sd) * json_num(sd) * (double)(samples - 1);
 	else
 		st->m2 = NAN;
 	return 0;
 }
 
 /*
- * Reads the "blocks" of a series (schema 2) into sb: every block's
- * samples, extremes and sparse histogram [index, count, index, count...],
- * whose counts add up to its samples; all blocks add up to the series.
+ * Reads one block bo into b: its samples, extremes and sparse histogram
+ * [index, count, index, count...] (indices below nbk, the overflow at
+ * nbk), whose counts add up to its samples.
  */
 static int
-load_blocks(struct cmp_sblocks *sb, const char *fname, const struct json *o,
+load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
+    size_t nbk, char *err, size_t errlen)
+{
+	const struct json *bk, *x, *c;
+	int64_t n, min, max;
+	uint64_t sum = 0;
+	size_t j;
+
+	if (bo->type != JSON_OBJECT)
+		return where(err, errlen, f, bo, "a block is not an object");
+	if (get_count(f, bo, "samples", 0, &n, err, errlen) ||
+	    get_count(f, bo, "min_ns", 0, &min, err, errlen) ||
+	    get_count(f, bo, "max_ns", 0, &max, err, errlen))
+		return -1;
+	if (n > 0 && min > max)
+		return where(err, errlen, f, bo, "min_ns is above max_ns");
+	bk = json_get(bo, "buckets");
+	if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
+		return where(err, errlen, f, bk != NULL ? bk : bo, "a block's "
+		    "\"buckets\" is not [index, count, ...]");
+	b->n = (uint64_t)n;
+	b->min = min;
+	b->max = max;
+	b->nb = bk->n / 2;
+	if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
+	    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
+		return where(err, errlen, f, bk, "out of memory");
+	for (j = 0; j < b->nb; j++) {
+		x = json_at(bk, 2 * j);
+		c = json_at(bk, 2 * j + 1);
+		if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
+		    (uint64_t)x->ival > nbk ||
+		    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
+			return where(err, errlen, f, x, "a block's bucket "
+			    "index is not ascending within 0..%zu", nbk);
+		if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
+			return where(err, errlen, f, c, "a block's bucket "
+			    "count is not a positive integer");
+		b->idx[j] = (uint32_t)x->ival;
+		b->cnt[j] = (uint64_t)c->ival;
+		if (__builtin_add_overflow(sum, b->cnt[j], &sum))
+			return where(err, errlen, f, c, "bucket counts "
+			    "overflow");
+	}
+	if (sum != b->n)
+		return where(err, errlen, f, bo, "a block's counts add up to "
+		    "%llu, but its \"samples\" is %llu",
+		    (unsigned long long)sum, (unsigned long long)b->n);
+	return 0;
+}
+
+/*
+ * Reads the "blocks" of a series (schema 2) into sb: every block, and all
+ * blocks add up to the series.
+ */
+static int
+load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
     uint64_t samples, char *err, size_t errlen)
 {
-	const struct json *list, *bo, *bk, *x, *c;
+	const struct json *list;
 	struct hist shape;
-	int64_t n, min, max;
-	uint64_t sum, total = 0;
-	size_t i, j, nbk;
-	struct cmp_sblock *b;
+	uint64_t total = 0;
+	size_t i, nbk;
 
 	memset(sb, 0, sizeof(*sb));
 	memset(&shape, 0, sizeof(shape));
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "\"blocks\" is not an "
+		return where(err, errlen, f, o, "\"blocks\" is not an "
 		    "object");
-	if (get_sub_bits(fname, o, &sb->sub_bits, err, errlen) == -1)
+	if (get_sub_bits(f, o, &sb->sub_bits, err, errlen) == -1)
 		return -1;
 	if (hist_init(&shape, sb->sub_bits) == -1)
-		return where(err, errlen, fname, o, "%s", strerror(errno));
+		return where(err, errlen, f, o, "%s", strerror(errno));
 	nbk = shape.nbuckets;
 	hist_free(&shape);
 	list = json_get(o, "list");
 	if (list == NULL || list->type != JSON_ARRAY)
-		return where(err, errlen, fname, list != NULL ? list : o,
+		return where(err, errlen, f, list != NULL ? list : o,
 		    "\"list\" of the blocks is %s", list != NULL ?
 		    "not an array" : "missing");
 	if (list->n > MAX_BLOCKS)
-		return where(err, errlen, fname, list, "more than %d blocks",
+		return where(err, errlen, f, list, "more than %d blocks",
 		    MAX_BLOCKS);
 	if (list->n > 0 && (sb->b = calloc(list->n, sizeof(*sb->b))) == NULL)
-		return where(err, errlen, fname, list, "out of memory");
+		return where(err, errlen, f, list, "out of memory");
 	sb->n = list->n;
 	for (i = 0; i < list->n; i++) {
-		bo = list->items[i];
-		b = &sb->b[i];
-		if (bo->type != JSON_OBJECT)
-			return where(err, errlen, fname, bo, "a block is not "
-			    "an object");
-		if (get_count(fname, bo, "samples", 0, &n, err, errlen) ||
-		    get_count(fname, bo, "min_ns", 0, &min, err, errlen) ||
-		    get_count(fname, bo, "max_ns", 0, &max, err, errlen))
+		if (load_block(&sb->b[i], f, json_at(list, i), nbk, err,
+		    errlen) == -1)
 			return -1;
-		if (n > 0 && min > max)
-			return where(err, errlen, fname, bo, "min_ns is above "
-			    "max_ns");
-		bk = json_get(bo, "buckets");
-		if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
-			return where(err, errlen, fname, bk != NULL ? bk : bo,
-			    "a block's \"buckets\" is not [index, count, ...]");
-		b->n = (uint64_t)n;
-		b->min = min;
-		b->max = max;
-		b->nb = bk->n / 2;
-		if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
-		    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
-			return where(err, errlen, fname, bk, "out of memory");
-		sum = 0;
-		for (j = 0; j < b->nb; j++) {
-			x = bk->items[2 * j];
-			c = bk->items[2 * j + 1];
-			if (x->type != JSON_NUMBER || !x->isint ||
-			    x->ival < 0 || (uint64_t)x->ival > nbk ||
-			    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
-				return where(err, errlen, fname, x, "a block's "
-				    "bucket index is not ascending within "
-				    "0..%zu", nbk);
-			if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
-				return where(err, errlen, fname, c, "a block's "
-				    "bucket count is not a positive integer");
-			b->idx[j] = (uint32_t)x->ival;
-			b->cnt[j] = (uint64_t)c->ival;
-			if (__builtin_add_overflow(sum, b->cnt[j], &sum))
-				return where(err, errlen, fname, c, "bucket "
-				    "counts overflow");
-		}
-		if (sum != b->n)
-			return where(err, errlen, fname, bo, "a block's counts "
-			    "add up to %llu, but its \"samples\" is %llu",
-			    (unsigned long long)sum, (unsigned long long)b->n);
-		if (__builtin_add_overflow(total, b->n, &total))
-			return where(err, errlen, fname, bo, "block samples "
-			    "overflow");
+		if (__builtin_add_overflow(total, sb->b[i].n, &total))
+			return where(err, errlen, f, json_at(list, i), "block "
+			    "samples overflow");
 	}
 	if (total != samples)
-		return where(err, errlen, fname, o, "the blocks hold %llu "
+		return where(err, errlen, f, o, "the blocks hold %llu "
 		    "samples, but the series %llu", (unsigned long long)total,
 		    (unsigned long long)samples);
 	return 0;
@@ -389,7 +444,7 @@ side_series(struct cmp_side *side, const char *name)
  * that name; k seeds its bootstrap.
  */
 static int
-load_series(struct cmp_side *side, const char *fname, const struct json *ser,
+load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
     const char *name, size_t k, int with_blocks, char *err, size_t errlen)
 {
 	const struct json *bo;
@@ -401,28 +456,28 @@ load_series(struct cmp_side *side, const char *fname, const struct json *ser,
 
 	memset(&st, 0, sizeof(st));
 	memset(&sb, 0, sizeof(sb));
-	r = load_stats(&st, fname, ser, name, err, errlen);
+	r = load_stats(&st, f, ser, name, err, errlen);
 	bo = r == 0 ? json_get(ser, "blocks") : NULL;
 	if (r == 0 && with_blocks && bo == NULL)
-		r = where(err, errlen, fname, ser, "\"blocks\" is missing");
+		r = where(err, errlen, f, ser, "\"blocks\" is missing");
 	if (r == 0 && bo != NULL)
-		r = load_blocks(&sb, fname, bo, st.n, err, errlen);
+		r = load_blocks(&sb, f, bo, st.n, err, errlen);
 	if (r == 0 && cmp_summarize(&run, &st, bo != NULL ? &sb : NULL,
 	    BOOT_SEED ^ (side->nruns * 0x9e3779b97f4a7c15ULL) ^ k) == -1)
-		r = where(err, errlen, fname, ser, "out of memory");
+		r = where(err, errlen, f, ser, "out of memory");
 	stats_free(&st);
 	cmp_sblocks_free(&sb);
 	if (r == -1)
 		return -1;
 	if ((s = side_series(side, name)) == NULL && side->nseries ==
 	    CMP_MAX_SERIES)
-		return where(err, errlen, fname, ser, "more than %d series "
+		return where(err, errlen, f, ser, "more than %d series "
 		    "(classes)", CMP_MAX_SERIES);
 	if (s == NULL)
-		return where(err, errlen, fname, ser, "out of memory");
+		return where(err, errlen, f, ser, "out of memory");
 	nr = realloc(s->runs, (s->nruns + 1) * sizeof(*nr));
 	if (nr == NULL)
-		return where(err, errlen, fname, ser, "out of memory");
+		return where(err, errlen, f, ser, "out of memory");
 	s->runs = nr;
 	s->runs[s->nruns++] = run;
 	if (k == 0)
@@ -437,45 +492,45 @@ load_series(struct cmp_side *side, const char *fname, const struct json *ser,
  * named by the class.
  */
 static int
-load_run(struct cmp_side *side, const char *fname, const struct json *o,
+load_run(struct cmp_side *side, const struct src *f, const struct json *o,
     int with_blocks, char *err, size_t errlen)
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "a run is not an object");
+		return where(err, errlen, f, o, "a run is not an object");
 	if (json_get(o, "latency") == NULL)
-		return where(err, errlen, fname, o, "\"latency\" is missing");
+		return where(err, errlen, f, o, "\"latency\" is missing");
 	if (side->nruns >= MAX_RUNS)
-		return where(err, errlen, fname, o, "more than %d runs in "
+		return where(err, errlen, f, o, "more than %d runs in "
 		    "side %s", MAX_RUNS, side->name);
 	for (i = 0; i < NSERIES_KNOWN; i++) {
 		ser = json_get(o, series_names[i]);
 		if (ser == NULL || ser->type == JSON_NULL)
 			continue;
-		if (load_series(side, fname, ser, series_names[i], i,
+		if (load_series(side, f, ser, series_names[i], i,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
 	cls = with_blocks ? json_get(o, "classes") : NULL;
 	if (cls != NULL && cls->type != JSON_ARRAY)
-		return where(err, errlen, fname, cls, "\"classes\" is not an "
+		return where(err, errlen, f, cls, "\"classes\" is not an "
 		    "array");
 	for (i = 0; cls != NULL && i < cls->n; i++) {
-		c = cls->items[i];
+		c = json_at(cls, i);
 		nm = c->type == JSON_OBJECT ? json_get(c, "name") : NULL;
 		if (nm == NULL || nm->type != JSON_STRING || *nm->str == '\0')
-			return where(err, errlen, fname, c, "a class has no "
+			return where(err, errlen, f, c, "a class has no "
 			    "\"name\"");
 		for (k = 0; k < NSERIES_KNOWN; k++)
 			if (strcmp(nm->str, series_names[k]) == 0)
-				return where(err, errlen, fname, nm, "a class "
+				return where(err, errlen, f, nm, "a class "
 				    "is named %s", nm->str);
 		if ((ser = json_get(c, "latency")) == NULL)
-			return where(err, errlen, fname, c, "class %s: "
+			return where(err, errlen, f, c, "class %s: "
 			    "\"latency\" is missing", nm->str);
-		if (load_series(side, fname, ser, nm->str, NSERIES_KNOWN + i,
+		if (load_series(side, f, ser, nm->str, NSERIES_KNOWN + i,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
@@ -497,7 +552,7 @@ info_clear(struct cmp_info *info)
 
 /* Reads the settings and environment of a file (cmp_info_keys) into info. */
 static int
-read_info(struct cmp_info *info, const char *fname, const struct json *root,
+read_info(struct cmp_info *info, const struct src *f, const struct json *root,
     char *err, size_t errlen)
 {
 	const struct json *obj, *v;
@@ -508,11 +563,11 @@ read_info(struct cmp_info *info, const char *fname, const struct json *root,
 		if (obj == NULL)
 			continue;
 		if (obj->type != JSON_OBJECT)
-			return where(err, errlen, fname, obj, "\"%s\" is not "
+			return where(err, errlen, f, obj, "\"%s\" is not "
 			    "an object", cmp_info_keys[k].obj);
 		v = json_get(obj, cmp_info_keys[k].key);
 		if (v != NULL && (info->text[k] = json_text(v, 1)) == NULL)
-			return where(err, errlen, fname, v, "out of memory");
+			return where(err, errlen, f, v, "out of memory");
 	}
 	return 0;
 }
@@ -522,7 +577,8 @@ read_info(struct cmp_info *info, const char *fname, const struct json *root,
  * Returns 0, or -1 on ENOMEM.
  */
 static int
-note_changed(struct cmp_side *side, const char *fname, const struct json *root)
+note_changed(struct cmp_side *side, const struct src *f,
+    const struct json *root)
 {
 	const struct json *env, *v;
 	char *t;
@@ -536,7 +592,7 @@ note_changed(struct cmp_side *side, const char *fname, const struct json *root)
 	if ((t = json_text(v, 1)) == NULL)
 		return -1;
 	r = add_note(side, "%s: the machine changed during the run of %s: %s",
-	    side->name, fname, t);
+	    side->name, f->name, t);
 	free(t);
 	return r;
 }
@@ -580,37 +636,37 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
  * top level is its one run; -1 when root is no latt results file.
  */
 static int
-find_runs(const char *fname, const struct json *root,
+find_runs(const struct src *f, const struct json *root,
     const struct json **runs, char *err, size_t errlen)
 {
 	const struct json *v;
 
 	*runs = NULL;
 	if (root->type != JSON_OBJECT)
-		return where(err, errlen, fname, root, "not a latt results "
+		return where(err, errlen, f, root, "not a latt results "
 		    "file: the top level is not an object");
 	v = json_get(root, "tool");
 	if (v == NULL || v->type != JSON_STRING || strcmp(v->str, "latt"))
-		return where(err, errlen, fname, v != NULL ? v : root,
+		return where(err, errlen, f, v != NULL ? v : root,
 		    "not a latt results file: no \"tool\": \"latt\"");
 	v = json_get(root, "schema_version");
 	if (v == NULL)
-		return where(err, errlen, fname, root, "\"schema_version\" is "
+		return where(err, errlen, f, root, "\"schema_version\" is "
 		    "missing");
 	if (v->type != JSON_NUMBER || !v->isint ||
 	    (v->ival != 1 && v->ival != 2))
-		return where(err, errlen, fname, v, "schema_version is %s, "
+		return where(err, errlen, f, v, "schema_version is %s, "
 		    "this latt reads versions 1 and 2",
 		    v->type == JSON_NUMBER ? "another" : "not a number");
 	if (v->ival == 1) {
 		if (json_get(root, "latency") == NULL)
-			return where(err, errlen, fname, root, "\"latency\" is "
+			return where(err, errlen, f, root, "\"latency\" is "
 			    "missing");
 		return 0;
 	}
 	*runs = json_get(root, "runs");
 	if (*runs == NULL || (*runs)->type != JSON_ARRAY || (*runs)->n == 0)
-		return where(err, errlen, fname, *runs != NULL ? *runs : root,
+		return where(err, errlen, f, *runs != NULL ? *runs : root,
 		    "\"runs\" is %s", *runs == NULL ? "missing" :
 		    "not an array of one run or more");
 	return 0;
@@ -618,7 +674,7 @@ find_runs(const char *fname, const struct json *root,
 
 /* One parsed file into the side: its runs, settings and notes. */
 static int
-load_tree(struct cmp_side *side, const char *fname, const struct json *root,
+load_tree(struct cmp_side *side, const struct src *f, const struct json *root,
     char *err, size_t errlen)
 {
 	const struct json *runs;
@@ -627,27 +683,27 @@ load_tree(struct cmp_side *side, const char *fname, const struct json *root,
 	int ret = -1;
 
 	memset(&info, 0, sizeof(info));
-	if (find_runs(fname, root, &runs, err, errlen) == -1)
+	if (find_runs(f, root, &runs, err, errlen) == -1)
 		return -1;
-	if (read_info(&info, fname, root, err, errlen) == -1)
+	if (read_info(&info, f, root, err, errlen) == -1)
 		goto out;
-	if (note_changed(side, fname, root) == -1)
+	if (note_changed(side, f, root) == -1)
 		goto oom;
 	if (runs == NULL) {
-		if (load_run(side, fname, root, 0, err, errlen) == -1)
+		if (load_run(side, f, root, 0, err, errlen) == -1)
 			goto out;
 	} else
 		for (i = 0; i < runs->n; i++)
-			if (load_run(side, fname, runs->items[i], 1, err,
+			if (load_run(side, f, json_at(runs, i), 1, err,
 			    errlen) == -1)
 				goto out;
-	if (keep_info(side, &info, fname) == -1)
+	if (keep_info(side, &info, f->name) == -1)
 		goto oom;
 	side->nfiles++;
 	ret = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "%s: out of memory", fname);
+	snprintf(err, errlen, "%s: out of memory", f->name);
 out:
 	info_clear(&info);
 	return ret;
@@ -665,6 +721,7 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
     size_t len, char *err, size_t errlen)
 {
 	struct json *root;
+	struct src f = { fname, buf };
 	char perr[256];
 	int r;
 
@@ -673,57 +730,97 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
 		snprintf(err, errlen, "%s:%s", fname, perr);
 		return -1;
 	}
-	r = load_tree(side, fname, root, err, errlen);
+	r = load_tree(side, &f, root, err, errlen);
 	json_free(root);
 	return r;
+}
+
+/*
+ * Reads the whole of fp (path) into a new buffer: at most MAX_FILE bytes,
+ * a regular file refused by its size before anything is read.  Returns
+ * the buffer, or NULL after the message.
+ */
+static char *
+read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
+    char *err, size_t errlen)
+{
+	size_t cap, got;
+	char *buf, *nb;
+
+	*len = 0;
+	cap = S_ISREG(st->st_mode) ? (size_t)st->st_size + 1 : 65536;
+	if (cap > MAX_FILE)
+		cap = MAX_FILE + 1;
+	if ((buf = malloc(cap)) == NULL)
+		goto oom;
+	for (;;) {
+		if (*len == cap) {
+			if (cap > MAX_FILE)
+				break;
+			cap = cap * 2 > MAX_FILE + 1 ? MAX_FILE + 1 : cap * 2;
+			if ((nb = realloc(buf, cap)) == NULL)
+				goto oom;
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len, fp);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	if (*len > MAX_FILE) {
+		snprintf(err, errlen, "%s: larger than %zu MiB, compare's "
+		    "limit for one file (latt's result files are kB to a few "
+		    "MB; split the runs over several files)", path,
+		    MAX_FILE >> 20);
+		free(buf);
+		return NULL;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	free(buf);
+	return NULL;
 }
 
 int
 cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
     size_t errlen)
 {
+	struct stat st;
 	FILE *fp;
-	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0, got;
+	char *buf;
+	size_t len;
 	int r;
 
 	if ((fp = fopen(path, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (;;) {
-		if (cap - len < 65536) {
-			if (cap >= MAX_FILE) {
-				snprintf(err, errlen, "%s: larger than %ld "
-				    "bytes: not a latt results file", path,
-				    MAX_FILE);
-				goto bad;
-			}
-			cap = cap ? cap * 2 : 65536 * 2;
-			if ((nb = realloc(buf, cap)) == NULL) {
-				snprintf(err, errlen, "%s: out of memory",
-				    path);
-				goto bad;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
+	if (fstat(fileno(fp), &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fclose(fp);
+		return -1;
 	}
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
-		goto bad;
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
+		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
+		    "of %zu MiB for one file (latt's result files are kB to a "
+		    "few MB; split the runs over several files)", path,
+		    (intmax_t)st.st_size, MAX_FILE >> 20);
+		fclose(fp);
+		return -1;
 	}
+	buf = read_whole(fp, path, &st, &len, err, errlen);
 	fclose(fp);
+	if (buf == NULL)
+		return -1;
 	r = cmp_side_add_buf(side, path, buf, len, err, errlen);
 	free(buf);
 	return r;
-bad:
-	fclose(fp);
-	free(buf);
-	return -1;
 }
 
 void

@@ -3,7 +3,8 @@
 # latt compare: run-level verdicts (noise, real, inconclusive with the
 # reason), the calibration over synthetic runs (tests/calib_compare.c),
 # settings warnings, the gate, --json, options anywhere, schema 1 files,
-# strict refusal of malformed, truncated and foreign files, and real runs.
+# bounded memory, strict refusal of malformed, truncated and foreign
+# files, and real runs.
 # The result files come from tests/mkresult.py (a known model), not from
 # latt's own writer, except for the real runs at the end.
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +24,7 @@ EOF
 
 # row FILE LABEL: the table row of LABEL (the first table only).
 row() { awk -v l="$2" '$1 == l && !seen[l]++' "$1" | head -n 1; }
-verdict() { row "$1" "$2" | sed -E 's/.*(\]|  -)  +//'; }
+verdict_of() { row "$1" "$2" | sed -E 's/.*(\]|  -)  +//'; }
 
 # --- The calibration ------------------------------------------------------
 cal=tests/calib_compare
@@ -54,7 +55,7 @@ check "compare: the runs of one file count (5 runs)" \
 	grep -q '^A: .*a.json (5 runs, 20000 samples)' "$TMP/out"
 ok=1
 for l in mean p50 p90 p95 p99 max; do
-	v=$(verdict "$TMP/out" "$l")
+	v=$(verdict_of "$TMP/out" "$l")
 	[ "$v" = noise ] || { ok=0; echo "  $l: $v"; }
 done
 check "compare: the same model, other runs: noise (mean..p99, max)" [ $ok -eq 1 ]
@@ -63,7 +64,7 @@ awk '/^C: /{c=1} c' "$TMP/out" >"$TMP/outc"
 ok=1
 for l in mean p50 p90 p95 p99; do
 	r=$(row "$TMP/outc" "$l")
-	v=$(verdict "$TMP/outc" "$l")
+	v=$(verdict_of "$TMP/outc" "$l")
 	ch=$(awk '{print $4}' <<<"$r" | tr -d '%+')
 	lo=$(sed -E 's/.*\[([-+0-9.]+)%, ([-+0-9.]+)%\].*/\1/' <<<"$r")
 	hi=$(sed -E 's/.*\[([-+0-9.]+)%, ([-+0-9.]+)%\].*/\2/' <<<"$r")
@@ -284,6 +285,78 @@ run_latt "$TMP/out" "$TMP/err" compare --help
 check "compare: --help exits 0 with the usage" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^usage: latt compare' '$TMP/out'"
 
+# --- Bounded memory -----------------------------------------------------------------
+# A memory cgroup of 512 MiB (v2, or the v1 memory controller): a 100 MB
+# hostile file is refused before it is read, and one of 31 MiB (16 million
+# values, the worst a byte can cost) after at most 9 times its size.
+mem_cgroup() {
+	local base
+	if [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	    grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		base=/sys/fs/cgroup
+		echo +memory >"$base/cgroup.subtree_control" 2>/dev/null
+	elif [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
+		base=/sys/fs/cgroup/memory
+	else
+		return 1
+	fi
+	MCG=$base/latt-test-$$
+	mkdir "$MCG" 2>/dev/null || return 1
+	on_exit 'rmdir "$MCG" 2>/dev/null'
+	if [ -e "$MCG/memory.max" ]; then
+		echo $((512 << 20)) >"$MCG/memory.max" &&
+		    echo 0 >"$MCG/memory.swap.max" 2>/dev/null
+	else
+		echo $((512 << 20)) >"$MCG/memory.limit_in_bytes" &&
+		    { echo $((512 << 20)) >"$MCG/memory.memsw.limit_in_bytes"; } 2>/dev/null
+	fi || return 1
+	return 0
+}
+# in_mcg FILE: compare FILE against a1.json inside the cgroup; $rc, and
+# $peak, compare's largest resident size in KiB.
+in_mcg() {
+	env --default-signal sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+	    sh "$MCG" python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+	    "$LATT" compare "$1" "$A" >"$TMP/mcg" 2>"$TMP/err"
+	read -r rc peak <"$TMP/mcg"
+}
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "memory: the sanitizers change what memory a run takes"
+elif [ "$(id -u)" -ne 0 ]; then
+	skip "memory: not root, no memory cgroup can be made"
+elif ! mem_cgroup; then
+	skip "memory: no writable cgroup v2 with the memory controller, nor v1 memory hierarchy"
+else
+	# hostile FILE BYTES: a results file whose runs are [1,1,1,...].
+	hostile() {
+		{ printf '{"tool": "latt", "schema_version": 2, "runs": ['
+		  yes 1, | tr -d '\n' | head -c $(($2 - 50))
+		  printf '1]}'; } >"$1"
+	}
+	hostile "$TMP/huge.json" 100000000
+	in_mcg "$TMP/huge.json"
+	why=
+	[ "${rc:-x}" = 2 ] || bad "exit ${rc:-?} (137: killed), want 2"
+	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "stderr: $(short "$TMP/err")"
+	grep -q "huge.json: [0-9]* bytes, above compare's limit of 32 MiB" \
+	    "$TMP/err" || bad "message: $(short "$TMP/err")"
+	verdict "memory: a 100 MB hostile file under a 512 MiB cgroup: one line, exit 2 (peak ${peak:-?} KiB)"
+	rm -f "$TMP/huge.json"
+	hostile "$TMP/big.json" $((31 << 20))
+	in_mcg "$TMP/big.json"
+	why=
+	[ "${rc:-x}" = 2 ] || bad "exit ${rc:-?} (137: killed), want 2"
+	grep -q "big.json:1:[0-9]*: a run is not an object" "$TMP/err" ||
+	    bad "message: $(short "$TMP/err")"
+	[ "${peak:-999999999}" -le $((31 * 1024 * 10)) ] ||
+	    bad "peak ${peak:-?} KiB, more than 10 times the file"
+	verdict "memory: 16 million values in 31 MiB under a 512 MiB cgroup: refused at ${peak:-?} KiB (at most 10 times the file)"
+	rm -f "$TMP/big.json"
+fi
+
 # Malformed, truncated and foreign files: exit 2, one line naming the
 # file and the place.
 bad_file() {	# name, content (printf format), or name and - for bad.json
@@ -322,6 +395,10 @@ bad_file "deep nesting" -
 bad_file "foreign JSON" '{"foo": 1}\n'
 check "bad file: the place is line:column" \
 	grep -q 'bad.json:1:1: not a latt results file' "$TMP/err"
+printf '{\n  "tool": "latt",\n  "schema_version": 2,\n  "runs": [\n    {"latency": 5}\n  ]\n}\n' >"$TMP/bad.json"
+bad_file "a series that is no object, on line 5" -
+check "bad file: line 5, column 17" \
+	grep -q 'bad.json:5:17: "latency" is not an object' "$TMP/err"
 bad_file "not an object" '[1, 2]'
 bad_file "schema_version 3" '{"tool": "latt", "schema_version": 3}'
 bad_file "schema 2 without runs" '{"tool": "latt", "schema_version": 2}'
