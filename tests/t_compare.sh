@@ -20,6 +20,10 @@ $TMP/v1b.json --schema 1 --sub-bits 7 --seeds 2 --timer
 $TMP/few.json --n 400 --seeds 41,42,43 --timer
 $TMP/f1.json --n 240 --seeds 7 --timer --clients 4 --sub-bits 7
 $TMP/f2.json --schema 1 --n 50 --sub-bits 3 --seeds 9
+$TMP/z1.json --n 2000 --seeds 51,52,53,54 --median 1.2 --sigma 1 --run-sd 0.4
+$TMP/z2.json --n 2000 --seeds 61,62,63,64 --median 1.2 --sigma 1 --run-sd 0.4
+$TMP/z3.json --n 2000 --seeds 81,82,83 --median 0.3 --sigma 0.5
+$TMP/z4.json --n 2000 --seeds 91,92,93 --median 0.3 --sigma 0.5
 EOF
 
 # row FILE LABEL: the table row of LABEL (the first table only).
@@ -109,6 +113,17 @@ check "schema 1 files are read (rc $rc)" [ "$rc" -eq 0 ]
 check "schema 1 files: inconclusive, they keep no blocks" \
 	grep -Eq "^p50 .*inconclusive: A's runs keep no blocks \(schema 1 files\)$" \
 	"$TMP/out"
+
+# Zeros: p50 is 0 in one run of A (a runqueue wait's often is): 0 stays
+# 0, and the row has no ratio to test (latt 1.0 took it as 1 ns and gave
+# it an interval).
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/z1.json" "$TMP/z2.json"
+check "zero: p50 is 0, no interval, the reason names the runs ($(row "$TMP/out" p50))" \
+	grep -Eq "^p50 +0\.000 +0\.000 +n/a +- +inconclusive: p50 is 0 in 1 of A's 4 runs: no ratio to 0$" \
+	"$TMP/out"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/z3.json" "$TMP/z4.json"
+check "zero: 0 in every run of both sides is noise, no change ($(row "$TMP/out" p50))" \
+	grep -Eq '^p50 +0\.000 +0\.000 +\+0\.0% +\[\+0\.0%, \+0\.0%\] +noise$' "$TMP/out"
 
 # The gate; options anywhere on the command line.
 run_latt "$TMP/out" "$TMP/err" compare "$TMP/a.json" "$TMP/b.json" \
