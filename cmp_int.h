@@ -15,6 +15,8 @@
 #ifndef CMP_INT_H
 #define CMP_INT_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +42,19 @@ extern const struct cmp_info_key cmp_info_keys[CMP_NINFO];
 
 struct cmp_info {
 	char	*text[CMP_NINFO];
+};
+
+/* A file of a side, and a run, by what they are known (cmpread.c). */
+struct cmp_fileid {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*name;
+};
+
+struct cmp_runid {
+	char		*host;		/* environment.hostname, or "" */
+	int64_t		 start;		/* run.started_at_ns */
+	char		*where;		/* "a.json" or "a.json, run 2" */
 };
 
 /*

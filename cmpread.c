@@ -4,7 +4,8 @@
  * docs/json-schema.md) into the sides of latt compare: every run's series,
  * checked strictly and summed up by cmpstat.c, the settings and
  * environment of the side's first file, and notes on what differs within
- * the side.  It never prints; only cmp_side_load, for the command line,
+ * the side, and what each file and run is known by, so that none counts
+ * twice.  It never prints; only cmp_side_load, for the command line,
  * exits.
  *
  * Memory: one file at a time, read whole (at most MAX_FILE) and parsed
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmp_int.h"
 #include "common.h"
@@ -485,15 +487,98 @@ load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
 	return 0;
 }
 
+/* A run's start for a message: "2026-12-01 18:10:09.855". */
+static void
+format_start(char *buf, size_t len, int64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "%lld s", (long long)t);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%03lld",
+		    (long long)(ns % 1000000000 / 1000000));
+}
+
+/* Whether run x and run y are one run: the same host and start. */
+static int
+same_run(const struct cmp_runid *x, const struct cmp_runid *y)
+{
+	return x->start == y->start && strcmp(x->host, y->host) == 0;
+}
+
+/* The message for a run counted twice (in "side A"); returns -1. */
+static int
+twice(char *err, size_t errlen, const char *sides, const struct cmp_runid *x,
+    const struct cmp_runid *y)
+{
+	char when[64];
+
+	format_start(when, sizeof(when), y->start);
+	snprintf(err, errlen, "compare: %s holds the run of %s again (host "
+	    "%s, started %s) in %s: each run counts once", y->where,
+	    x->where, *y->host != '\0' ? y->host : "unknown", when, sides);
+	return -1;
+}
+
+/*
+ * Keeps what run irun of the nruns of a file is known by (its host and
+ * start, run.started_at_ns), refusing a run the side already has.  A run
+ * that does not say when it started (schema 1) is known by its file only.
+ */
+static int
+keep_runid(struct cmp_side *side, const struct src *f, const char *host,
+    const struct json *o, size_t irun, size_t nruns, char *err,
+    size_t errlen)
+{
+	const struct json *st = json_get(json_get(o, "run"), "started_at_ns");
+	struct cmp_runid id, *nid;
+	char in[16];
+	size_t i;
+
+	if (st == NULL || st->type != JSON_NUMBER || !st->isint)
+		return 0;
+	id.start = st->ival;
+	id.host = strdup(host);
+	id.where = NULL;
+	if (nruns == 1)
+		id.where = strdup(f->name);
+	else if (asprintf(&id.where, "%s (run %zu)", f->name, irun + 1) < 0)
+		id.where = NULL;
+	if (id.host == NULL || id.where == NULL)
+		goto oom;
+	for (i = 0; i < side->nrids; i++)
+		if (same_run(&side->rids[i], &id)) {
+			snprintf(in, sizeof(in), "side %s", side->name);
+			twice(err, errlen, in, &side->rids[i], &id);
+			free(id.host);
+			free(id.where);
+			return -1;
+		}
+	if ((nid = realloc(side->rids, (side->nrids + 1) *
+	    sizeof(*nid))) == NULL)
+		goto oom;
+	side->rids = nid;
+	side->rids[side->nrids++] = id;
+	return 0;
+oom:
+	free(id.host);
+	free(id.where);
+	return where(err, errlen, f, o, "out of memory");
+}
+
 /*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
  * then each class's series (schema 2: "classes", [{"name", "latency"}]),
- * named by the class.
+ * named by the class.  It is run irun of the file's nruns, on host.
  */
 static int
 load_run(struct cmp_side *side, const struct src *f, const struct json *o,
-    int with_blocks, char *err, size_t errlen)
+    int with_blocks, const char *host, size_t irun, size_t nruns, char *err,
+    size_t errlen)
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
@@ -505,6 +590,8 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	if (side->nruns >= MAX_RUNS)
 		return where(err, errlen, f, o, "more than %d runs in "
 		    "side %s", MAX_RUNS, side->name);
+	if (keep_runid(side, f, host, o, irun, nruns, err, errlen) == -1)
+		return -1;
 	for (i = 0; i < NSERIES_KNOWN; i++) {
 		ser = json_get(o, series_names[i]);
 		if (ser == NULL || ser->type == JSON_NULL)
@@ -677,8 +764,9 @@ static int
 load_tree(struct cmp_side *side, const struct src *f, const struct json *root,
     char *err, size_t errlen)
 {
-	const struct json *runs;
+	const struct json *runs, *h;
 	struct cmp_info info;
+	const char *host;
 	size_t i;
 	int ret = -1;
 
@@ -689,13 +777,15 @@ load_tree(struct cmp_side *side, const struct src *f, const struct json *root,
 		goto out;
 	if (note_changed(side, f, root) == -1)
 		goto oom;
+	h = json_get(json_get(root, "environment"), "hostname");
+	host = h != NULL && h->type == JSON_STRING ? h->str : "";
 	if (runs == NULL) {
-		if (load_run(side, f, root, 0, err, errlen) == -1)
+		if (load_run(side, f, root, 0, host, 0, 1, err, errlen) == -1)
 			goto out;
 	} else
 		for (i = 0; i < runs->n; i++)
-			if (load_run(side, f, json_at(runs, i), 1, err,
-			    errlen) == -1)
+			if (load_run(side, f, json_at(runs, i), 1, host, i,
+			    runs->n, err, errlen) == -1)
 				goto out;
 	if (keep_info(side, &info, f->name) == -1)
 		goto oom;
@@ -733,6 +823,43 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
 	r = load_tree(side, &f, root, err, errlen);
 	json_free(root);
 	return r;
+}
+
+/*
+ * Keeps what file fd is known by (device and inode), refusing a file the
+ * side already has.
+ */
+static int
+keep_fileid(struct cmp_side *side, const char *path, const struct stat *st,
+    char *err, size_t errlen)
+{
+	struct cmp_fileid *nf;
+	size_t i;
+
+	for (i = 0; i < side->nfids; i++)
+		if (side->fids[i].dev == st->st_dev &&
+		    side->fids[i].ino == st->st_ino) {
+			snprintf(err, errlen, "compare: %s is given twice in "
+			    "side %s%s%s: each run counts once", path,
+			    side->name, strcmp(path, side->fids[i].name) ?
+			    ", also as " : "", strcmp(path,
+			    side->fids[i].name) ? side->fids[i].name : "");
+			return -1;
+		}
+	if ((nf = realloc(side->fids, (side->nfids + 1) *
+	    sizeof(*nf))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	side->fids = nf;
+	if ((nf[side->nfids].name = strdup(path)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	nf[side->nfids].dev = st->st_dev;
+	nf[side->nfids].ino = st->st_ino;
+	side->nfids++;
+	return 0;
 }
 
 /*
@@ -806,6 +933,10 @@ cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
 		fclose(fp);
 		return -1;
 	}
+	if (keep_fileid(side, path, &st, err, errlen) == -1) {
+		fclose(fp);
+		return -1;
+	}
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
 		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
 		    "of %zu MiB for one file (latt's result files are kB to a "
@@ -840,14 +971,60 @@ cmp_side_free(struct cmp_side *side)
 	for (k = 0; k < side->nnotes; k++)
 		free(side->notes[k]);
 	free(side->notes);
+	for (k = 0; k < side->nfids; k++)
+		free(side->fids[k].name);
+	free(side->fids);
+	for (k = 0; k < side->nrids; k++) {
+		free(side->rids[k].host);
+		free(side->rids[k].where);
+	}
+	free(side->rids);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }
 
+int
+cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+    char *err, size_t errlen)
+{
+	char both[32];
+	size_t i, j;
+
+	snprintf(both, sizeof(both), "sides %s and %s", a->name, b->name);
+	for (i = 0; i < a->nfids; i++)
+		for (j = 0; j < b->nfids; j++)
+			if (a->fids[i].dev == b->fids[j].dev &&
+			    a->fids[i].ino == b->fids[j].ino) {
+				snprintf(err, errlen, "compare: %s is in both "
+				    "%s%s%s: each run counts once",
+				    b->fids[j].name, both,
+				    strcmp(a->fids[i].name, b->fids[j].name) ?
+				    ", also as " : "",
+				    strcmp(a->fids[i].name, b->fids[j].name) ?
+				    a->fids[i].name : "");
+				return -1;
+			}
+	return 0;
+}
+
+size_t
+cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
+{
+	size_t i, j, n = 0;
+
+	for (j = 0; j < b->nrids; j++)
+		for (i = 0; i < a->nrids; i++)
+			if (same_run(&a->rids[i], &b->rids[j])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
 /*
  * Loads one side given as FILE[,FILE...]: the runs of one kernel.  A file
- * that cannot be read or is not latt's is a usage error: one line naming
- * the file and the place, and latt exits 2.
+ * that cannot be read or is not latt's, or a file or run given twice, is
+ * a usage error: one line naming the file and the place, and latt exits 2.
  */
 void
 cmp_side_load(struct cmp_side *side, const char *arg)

@@ -155,8 +155,8 @@ free_strings(char **s, ssize_t n)
 
 /*
  * The warnings of a against b, one string each: differences within a
- * side, every setting that differs between the sides, and a side too
- * small for verdicts.  Returns how many (into *out), or -1 on ENOMEM.
+ * side, every setting that differs between the sides, a side too small
+ * for verdicts, and the runs the sides share.  Returns how many (into *out), or -1 on ENOMEM.
  */
 static ssize_t
 warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
@@ -168,11 +168,18 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 	const char *x, *y;
 	int r;
 
-	for (i = 0; i < 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
+	for (i = 0; i <= 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
 	    CMP_MAX_SERIES; i++) {
 		s = NULL;
 		r = 0;
-		if (i >= 2 + a->nnotes + b->nnotes + CMP_NINFO) {
+		if (i == 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
+		    CMP_MAX_SERIES) {
+			if ((k = cmp_side_shared(a, b)) > 0)
+				r = asprintf(&s, "%zu of %s's runs are runs of "
+				    "%s too (the same host and start time): the "
+				    "sides were measured together, not apart",
+				    k, b->name, a->name);
+		} else if (i >= 2 + a->nnotes + b->nnotes + CMP_NINFO) {
 			k = i - 2 - a->nnotes - b->nnotes - CMP_NINFO;
 			sd = sides[k / CMP_MAX_SERIES];
 			if (k % CMP_MAX_SERIES >= sd->nseries)
@@ -552,6 +559,10 @@ compare_usage(void)
 "Compares latt results (written by --json): each argument is one side, the\n"
 "runs of its files (--repeat=N writes N runs into one file; several files\n"
 "join with commas).  Every side after the first is compared with the first.\n"
+"Two files without commas are two sides; more are sides only when each\n"
+"holds several runs.  A run counts once in a side: a file, or a run (its\n"
+"host and start time), given twice is a usage error, and so is a file on\n"
+"two sides.\n"
 "The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
 "max (and the timer series) it prints the geometric mean of the runs' values\n"
 "on each side, the change, a 99% interval of the change (Welch's t on the\n"
@@ -644,13 +655,70 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 	free(copy);
 }
 
+/*
+ * Files given without commas: two are two sides; more are sides only when
+ * each holds several runs, for several files of one run each are most
+ * likely the runs of two sides written apart.  A usage error shows the
+ * comma form.
+ */
+static void
+check_commas(struct cmp_side *sides, int nsides, char *argv[])
+{
+	char form[512], some[32];
+	size_t len = 0;
+	int i, one = -1, n1 = 0;
+
+	if (nsides <= 2)
+		return;
+	for (i = 0; i < nsides; i++) {
+		if (strchr(argv[i], ',') != NULL)
+			return;
+		if (sides[i].nruns < 2 && n1++ == 0)
+			one = i;
+	}
+	if (one == -1)
+		return;
+	if (n1 == nsides)
+		snprintf(some, sizeof(some), "one run each");
+	else
+		snprintf(some, sizeof(some), "%s of one run",
+		    sides[one].name);
+	for (i = 0; i < nsides && len < sizeof(form); i++)
+		len += (size_t)snprintf(form + len, sizeof(form) - len, "%s%s",
+		    i == 0 ? "" : i == nsides / 2 ? " " : ",", argv[i]);
+	if (nsides % 2 != 0 || len >= sizeof(form) - 1)
+		snprintf(form, sizeof(form), "A1.json,A2.json,A3.json "
+		    "B1.json,B2.json,B3.json");
+	usage_error("compare: %d files without commas would be %d sides, %s; "
+	    "join the files of a side with commas: latt compare %s", nsides,
+	    nsides, some, form);
+}
+
+/* Loads the sides, each checked against those before it. */
+static void
+load_sides(struct cmp_side *sides, int nsides, char *argv[])
+{
+	char name[4], err[512];
+	int i, j;
+
+	for (i = 0; i < nsides; i++) {
+		snprintf(name, sizeof(name), "%c", 'A' + i);
+		cmp_side_init(&sides[i], name);
+		cmp_side_load(&sides[i], argv[i]);
+		for (j = 0; j < i; j++)
+			if (cmp_side_overlap(&sides[j], &sides[i], err,
+			    sizeof(err)) == -1)
+				usage_error("%s", err);
+	}
+	check_commas(sides, nsides, argv);
+}
+
 int
 compare_main(int argc, char *argv[])
 {
 	struct cmp_side *sides;
 	struct cmp_gate gate;
 	int ch, nsides, i, r, have_gate = 0, json = 0;
-	char name[4];
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -685,11 +753,7 @@ compare_main(int argc, char *argv[])
 		usage_error("compare takes at most %d sides", MAX_SIDES);
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
-	for (i = 0; i < nsides; i++) {
-		snprintf(name, sizeof(name), "%c", 'A' + i);
-		cmp_side_init(&sides[i], name);
-		cmp_side_load(&sides[i], argv[optind + i]);
-	}
+	load_sides(sides, nsides, argv + optind);
 	r = report_all(stdout, sides, nsides, have_gate ? &gate : NULL, json);
 	for (i = 0; i < nsides; i++)
 		cmp_side_free(&sides[i]);

@@ -55,6 +55,8 @@ struct cmp_series {
 };
 
 struct cmp_info;			/* parameters and environment */
+struct cmp_fileid;
+struct cmp_runid;
 
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
@@ -67,6 +69,10 @@ struct cmp_side {
 	struct cmp_info	*info;		/* from the first file */
 	char		**notes;	/* warnings within the side */
 	size_t		 nnotes;
+	struct cmp_fileid *fids;	/* its files (not add_buf's) */
+	size_t		 nfids;
+	struct cmp_runid *rids;		/* its runs that say when they */
+	size_t		 nrids;		/* started */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
@@ -106,6 +112,14 @@ int	 cmp_side_add_buf(struct cmp_side *, const char *fname, const char *buf,
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
 /* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
+/* Whether sides a and b share a file: -1 with the message in err, or 0. */
+int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+	    char *err, size_t errlen);
+/*
+ * How many runs of b are runs of a too (the same host and start time, in
+ * other files: one file's classes split into two, say).
+ */
+size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
 
 /*
  * cmpstat.c: sums up one series of one run: its statistics from st, and the

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # latt compare: run-level verdicts (noise, real, inconclusive with the
 # reason), the calibration over synthetic runs (tests/calib_compare.c),
-# settings warnings, the gate, --json, options anywhere, schema 1 files,
-# bounded memory, strict refusal of malformed, truncated and foreign
-# files, and real runs.
+# settings warnings, the gate, --json, options anywhere, a run counted
+# once, files without commas, zeros, schema 1 files, bounded memory,
+# strict refusal of malformed, truncated and foreign files, and real runs.
 # The result files come from tests/mkresult.py (a known model), not from
 # latt's own writer, except for the real runs at the end.
 . "$(dirname "$0")/lib.sh"
@@ -17,13 +17,21 @@ $TMP/a1.json --n 4000 --seeds 31 --timer
 $TMP/c1.json --n 4000 --seeds 32 --timer --scale 1.5
 $TMP/v1.json --schema 1 --sub-bits 7 --seeds 1 --timer
 $TMP/v1b.json --schema 1 --sub-bits 7 --seeds 2 --timer
+$TMP/v1c.json --schema 1 --sub-bits 7 --seeds 3 --timer
 $TMP/few.json --n 400 --seeds 41,42,43 --timer
+$TMP/few2.json --n 400 --seeds 44,45,46 --timer
 $TMP/f1.json --n 240 --seeds 7 --timer --clients 4 --sub-bits 7
 $TMP/f2.json --schema 1 --n 50 --sub-bits 3 --seeds 9
 $TMP/z1.json --n 2000 --seeds 51,52,53,54 --median 1.2 --sigma 1 --run-sd 0.4
 $TMP/z2.json --n 2000 --seeds 61,62,63,64 --median 1.2 --sigma 1 --run-sd 0.4
 $TMP/z3.json --n 2000 --seeds 81,82,83 --median 0.3 --sigma 0.5
 $TMP/z4.json --n 2000 --seeds 91,92,93 --median 0.3 --sigma 0.5
+$TMP/s1.json --n 4000 --seeds 71
+$TMP/s2.json --n 4000 --seeds 72
+$TMP/s3.json --n 4000 --seeds 73
+$TMP/s4.json --n 4000 --seeds 74 --scale 1.2
+$TMP/s5.json --n 4000 --seeds 75 --scale 1.2
+$TMP/s6.json --n 4000 --seeds 76 --scale 1.2
 EOF
 
 # row FILE LABEL: the table row of LABEL (the first table only).
@@ -101,14 +109,14 @@ check "one run a side: the gate says it was not applied" \
 	grep -q '^gate: p99: not applied: inconclusive (A has 1 run' "$TMP/out"
 check "one run a side: a warning names the runs needed" \
 	grep -q '^warning: A has 1 run: verdicts need 3 a side' "$TMP/out"
-run_latt "$TMP/out" "$TMP/err" compare "$TMP/few.json" "$TMP/few.json"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/few.json" "$TMP/few2.json"
 check "few samples: p99 inconclusive, naming what it needs" \
 	grep -Eq '^p99 .*inconclusive: a run of A has 400 samples, p99 needs 1000$' \
 	"$TMP/out"
 check "few samples: p50 still has a verdict" \
 	grep -Eq '^p50 .*(noise|real difference)$' "$TMP/out"
 run_latt "$TMP/out" "$TMP/err" compare \
-	"$TMP/v1.json,$TMP/v1b.json,$TMP/v1.json" "$TMP/a.json"
+	"$TMP/v1.json,$TMP/v1b.json,$TMP/v1c.json" "$TMP/a.json"
 check "schema 1 files are read (rc $rc)" [ "$rc" -eq 0 ]
 check "schema 1 files: inconclusive, they keep no blocks" \
 	grep -Eq "^p50 .*inconclusive: A's runs keep no blocks \(schema 1 files\)$" \
@@ -209,6 +217,8 @@ for obj, kv in changes.items():
     for k, v in kv.items():
         e = json.loads(json.dumps(d))
         e.setdefault(obj, {})[k] = v
+        # Another run (a start of its own), the same settings but one.
+        e["runs"][0]["run"]["started_at_ns"] += 1
         json.dump(e, open("%s/set-%s.json" % (tmp, k), "w"))
         keys.append(k)
 open(tmp + "/keys", "w").write("\n".join(keys) + "\n")
@@ -263,9 +273,57 @@ check "settings: two real runs that differ warn once for each setting" [ $ok -eq
 # A hostile file: many keys, one repeated at the end, refused quickly.
 python3 -c 'print("{" + ",".join("\"k%d\": 1" % i for i in range(200000)) + ", \"k7\": 2}")' \
 	>"$TMP/keys.json"
-run_latt "$TMP/out" "$TMP/err" compare "$TMP/keys.json" "$TMP/keys.json"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/keys.json" "$TMP/a1.json"
 check "duplicate key among 200000: refused, naming the key (rc $rc)" \
 	grep -q 'keys.json:1:[0-9]*: duplicate key "k7"' "$TMP/err"
+
+# --- A run counts once; files without commas ---------------------------------
+# refused NAME REGEX ARGS...: exit 2, one line on stderr matching REGEX,
+# nothing on stdout.
+refused() {
+	local name=$1 re=$2
+	shift 2
+	run_latt "$TMP/out" "$TMP/err" "$@"
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	    [ ! -s "$TMP/out" ] && grep -Eq "^latt: .*$re" "$TMP/err"; then
+		pass "$name"
+	else
+		fail "$name: rc $rc, stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+A1=$TMP/a1.json C1=$TMP/c1.json
+refused "once: a1,a1,a1 against c1,c1,c1 (one run named three times)" \
+	"a1.json is given twice in side A: each run counts once" \
+	compare "$A1,$A1,$A1" "$C1,$C1,$C1" --fail-if-worse=p50=1%
+refused "once: one file under two names" \
+	"a1.json is given twice in side A, also as .*a1.json" \
+	compare "$A1,$TMP/../$(basename "$TMP")/a1.json" "$C1"
+cp "$TMP/a.json" "$TMP/acopy.json"
+refused "once: a copy of a file in the same side (the same host and start)" \
+	"acopy.json \(run 1\) holds the run of .*a.json \(run 1\) again \(host vm, started 2026-.*\) in side A" \
+	compare "$TMP/a.json,$TMP/acopy.json" "$TMP/b.json"
+refused "once: one file on both sides" "a.json is in both sides A and B" \
+	compare "$TMP/a.json" "$TMP/a.json"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/a.json" "$TMP/acopy.json"
+check "once: runs two sides share in other files: a warning (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q \"^warning: 5 of B's runs are runs of A too\" '$TMP/out'"
+run_latt "$TMP/r0.out" "$TMP/r0.err" -c2 -d 1 --baseline="$A1,$A1" true
+check "once: --baseline with a file twice: usage error before the run (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && [ ! -s '$TMP/r0.out' ] && grep -q 'given twice' '$TMP/r0.err'"
+refused "commas: six files of one run each are a usage error showing the comma form" \
+	"6 files without commas would be 6 sides, one run each; join the files of a side with commas: latt compare $TMP/s1.json,$TMP/s2.json,$TMP/s3.json $TMP/s4.json,$TMP/s5.json,$TMP/s6.json\$" \
+	compare "$TMP/s1.json" "$TMP/s2.json" "$TMP/s3.json" "$TMP/s4.json" \
+	"$TMP/s5.json" "$TMP/s6.json"
+refused "commas: three files, one of one run" \
+	"3 files without commas would be 3 sides, B of one run" \
+	compare "$TMP/a.json" "$TMP/s2.json" "$TMP/b.json"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/s1.json" "$TMP/s4.json"
+check "commas: two files of one run each are two sides (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^A: .*s1.json (1 run' '$TMP/out' && grep -q '^B: .*s4.json (1 run' '$TMP/out'"
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/s1.json,$TMP/s2.json,$TMP/s3.json" \
+	"$TMP/s4.json,$TMP/s5.json,$TMP/s6.json"
+check "commas: the comma form, three runs a side (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^B: .*s6.json (3 runs' '$TMP/out'"
 
 # usage_case NAME ARGS...: exit 2, one line on stderr, nothing on stdout.
 usage_case() {
@@ -508,6 +566,7 @@ w=$(pycheck --with 'r = d["runs"]' "$TMP/rep.json" \
     'sum(x["latency"]["samples"] for x in r) == d["latency"]["samples"]' \
     'sum(x["run"]["rounds"] for x in r) == d["run"]["rounds"]' \
     'max(x["latency"]["max_ns"] for x in r) == d["latency"]["max_ns"]' \
+    'len(set(x["run"]["started_at_ns"] for x in r)) == 3' \
     'all(sum(b["samples"] for b in x["latency"]["blocks"]["list"]) == x["latency"]["samples"] for x in r)')
 if [ "$rc" -ne 0 ]; then
 	fail "--repeat=3: rc $rc: $(head -c 200 "$TMP/rep.err")"
@@ -516,7 +575,8 @@ elif [ -n "$w" ]; then
 else
 	pass "--repeat=3: three runs in one file, the top level their total"
 fi
-run_latt "$TMP/out" "$TMP/err" compare "$TMP/rep.json" "$TMP/rep.json"
+python3 "$(dirname "$0")/mkresult.py" "$TMP/rep2.json" --seeds 5,6,7 --n 400
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/rep.json" "$TMP/rep2.json"
 check "--repeat=3: compare reads three runs" \
 	grep -q '^A: .*rep.json (3 runs' "$TMP/out"
 
