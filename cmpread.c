@@ -42,41 +42,70 @@ static const char *const series_names[] = { "latency", "timer", "runqueue",
 
 /* The settings and environment a side keeps (cmp_int.h). */
 const struct cmp_info_key cmp_info_keys[] = {
-	{ "parameters",	"clients",		1 },
-	{ "parameters",	"min_delay_ns",		1 },
-	{ "parameters",	"max_delay_ns",		1 },
-	{ "parameters",	"loop",			1 },
-	{ "parameters",	"policy",		1 },
-	{ "parameters",	"priority",		1 },
-	{ "parameters",	"nice",			1 },
-	{ "parameters",	"cpus",			1 },
-	{ "parameters",	"parent_cpu",		1 },
-	{ "parameters",	"parent_policy",	1 },
-	{ "parameters",	"parent_prio",		1 },
-	{ "parameters",	"mlock",		1 },
-	{ "parameters",	"dma_latency_us",	1 },
-	{ "parameters",	"work_kb",		1 },
-	{ "parameters",	"loads",		1 },
-	{ "parameters",	"command",		1 },
-	{ "parameters",	"argv",			1 },
-	{ "parameters",	"duration_ns",		1 },
-	{ "parameters",	"samples_limit",	1 },
-	{ "parameters",	"warmup_ns",		1 },
-	{ "environment", "timer_slack_ns",	1 },
-	{ "environment", "kernel_release",	1 },
-	{ "environment", "cmdline",		1 },
-	{ "environment", "preemption",		1 },
-	{ "environment", "scheduler",		1 },
-	{ "environment", "cpufreq_governor",	1 },
-	{ "environment", "smt",			1 },
-	{ "environment", "cpu_model",		1 },
-	{ "environment", "cpus_online",		1 },
-	{ "environment", "virtualization",	1 },
-	{ "environment", "machine",		1 },
-	{ "environment", "hostname",		1 },
-	{ "environment", "clocksource",		1 },
-	{ "environment", "latt_version",	1 },
-	{ "environment", "kernel_version",	0 },
+	{ "parameters", "clients", 1, "the number of clients differs",
+	    SHOW_TEXT },
+	{ "parameters", "min_delay_ns", 1, "the shortest sleep between "
+	    "rounds (-f) differs", SHOW_TIME },
+	{ "parameters", "max_delay_ns", 1, "the longest sleep between "
+	    "rounds (-t) differs", SHOW_TIME },
+	{ "parameters", "loop", 1, "the loop (--open-loop) differs",
+	    SHOW_TEXT },
+	{ "parameters", "policy", 1, "the clients' policy differs",
+	    SHOW_TEXT },
+	{ "parameters", "priority", 1, "the clients' priority differs",
+	    SHOW_TEXT },
+	{ "parameters", "nice", 1, "the clients' nice value differs",
+	    SHOW_TEXT },
+	{ "parameters", "cpus", 1, "the clients' CPUs differ", SHOW_LIST },
+	{ "parameters", "parent_cpu", 1, "latt's own CPU differs",
+	    SHOW_TEXT },
+	{ "parameters", "parent_policy", 1, "latt's own policy differs",
+	    SHOW_TEXT },
+	{ "parameters", "parent_prio", 1, "latt's own priority differs",
+	    SHOW_TEXT },
+	{ "parameters", "mlock", 1, "locked memory (--mlock) differs",
+	    SHOW_ONOFF },
+	{ "parameters", "dma_latency_us", 1, "the DMA latency held "
+	    "(--dma-latency) differs", SHOW_US },
+	{ "parameters", "work_kb", 1, "the clients' work (-x) differs",
+	    SHOW_KB },
+	{ "parameters", "loads", 1, "the loads differ", SHOW_LOADS },
+	{ "parameters", "command", 1, "the command differs", SHOW_TEXT },
+	{ "parameters", "argv", 1, "the command's words differ",
+	    SHOW_WORDS },
+	{ "parameters", "duration_ns", 1, "the duration (-d) differs",
+	    SHOW_TIME },
+	{ "parameters", "samples_limit", 1, "the sample limit (-n) differs",
+	    SHOW_TEXT },
+	{ "parameters", "warmup_ns", 1, "the warm-up differs", SHOW_TIME },
+	{ "environment", "timer_slack_ns", 1, "the workload's timer slack "
+	    "differs", SHOW_TIME },
+	{ "environment", "kernel_release", 1, "the kernel release differs",
+	    SHOW_TEXT },
+	{ "environment", "cmdline", 1, "the kernel command line differs",
+	    SHOW_TEXT },
+	{ "environment", "preemption", 1, "the preemption model differs",
+	    SHOW_TEXT },
+	{ "environment", "scheduler", 1, "the scheduler differs",
+	    SHOW_TEXT },
+	{ "environment", "cpufreq_governor", 1, "the cpufreq governor "
+	    "differs", SHOW_TEXT },
+	{ "environment", "smt", 1, "SMT differs", SHOW_TEXT },
+	{ "environment", "cpu_model", 1, "the CPU model differs",
+	    SHOW_TEXT },
+	{ "environment", "cpus_online", 1, "the number of CPUs online "
+	    "differs", SHOW_TEXT },
+	{ "environment", "virtualization", 1, "the virtualization differs",
+	    SHOW_TEXT },
+	{ "environment", "machine", 1, "the machine's architecture differs",
+	    SHOW_TEXT },
+	{ "environment", "hostname", 1, "the host differs", SHOW_TEXT },
+	{ "environment", "clocksource", 1, "the clock source differs",
+	    SHOW_TEXT },
+	{ "environment", "latt_version", 1, "latt's version differs",
+	    SHOW_TEXT },
+	{ "environment", "kernel_version", 0, "the kernel version differs",
+	    SHOW_TEXT },
 };
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
@@ -633,11 +662,140 @@ info_clear(struct cmp_info *info)
 
 	for (k = 0; k < CMP_NINFO; k++) {
 		free(info->text[k]);
-		info->text[k] = NULL;
+		free(info->show[k]);
+		info->text[k] = info->show[k] = NULL;
+	}
+	free(info->file);
+	info->file = NULL;
+}
+
+/* A setting as it is shown, built in pieces; cut with "..." when long. */
+struct shown {
+	char	 s[JSON_TEXT_MAX];
+	size_t	 len;
+};
+
+static void	 show_put(struct shown *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+static void
+show_put(struct shown *sh, const char *fmt, ...)
+{
+	size_t room = sizeof(sh->s) - sh->len;
+	va_list ap;
+	int n;
+
+	if (room <= 4)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(sh->s + sh->len, room - 3, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= room - 3) {
+		sh->len = sizeof(sh->s) - 4;
+		memcpy(sh->s + sh->len, "...", 4);
+		sh->len += 3;
+	} else
+		sh->len += (size_t)n;
+}
+
+/* A time in nanoseconds for a reader: "0", "500 us", "1 ms", "2.5 s". */
+static void
+show_time(char *buf, size_t len, double ns)
+{
+	static const struct {
+		double		 div;
+		const char	*unit;
+	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	size_t i = 0;
+
+	if (ns == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	while (i < 3 && ns < u[i].div)
+		i++;
+	snprintf(buf, len, "%.4g %s", ns / u[i].div, u[i].unit);
+}
+
+/* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
+static void
+show_list(struct shown *sh, enum cmp_show how, const struct json *v)
+{
+	const struct json *it, *kind, *procs;
+	const char *sep;
+	char *t;
+	size_t i;
+
+	if (v->n == 0)
+		show_put(sh, "none");
+	for (i = 0; i < v->n; i++) {
+		it = json_at(v, i);
+		sep = i == 0 ? "" : how == SHOW_LIST ? "," : " ";
+		kind = json_get(it, "kind");
+		procs = json_get(it, "procs");
+		if (how == SHOW_LOADS && kind != NULL &&
+		    kind->type == JSON_STRING && procs != NULL &&
+		    procs->type == JSON_NUMBER)
+			show_put(sh, "%s%s:%g", sep, kind->str,
+			    json_num(procs));
+		else if (it->type == JSON_STRING)
+			show_put(sh, strpbrk(it->str, " ,") != NULL ||
+			    *it->str == '\0' ? "%s'%s'" : "%s%s", sep, it->str);
+		else if ((t = json_text(it, 1)) != NULL) {
+			show_put(sh, "%s%s", sep, t);
+			free(t);
+		}
 	}
 }
 
-/* Reads the settings and environment of a file (cmp_info_keys) into info. */
+/*
+ * A setting as a reader wants it (cmp_info): "4", "1 ms", "cpu:2", "off",
+ * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
+ * ENOMEM.
+ */
+static char *
+show_value(enum cmp_show how, const struct json *v)
+{
+	struct shown sh;
+	char t[64], *s;
+	size_t i;
+
+	sh.len = 0;
+	sh.s[0] = '\0';
+	if (v->type == JSON_NULL)
+		show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ? "off" :
+		    "not set");
+	else if (v->type == JSON_NUMBER && how == SHOW_TIME) {
+		show_time(t, sizeof(t), json_num(v));
+		show_put(&sh, "%s", t);
+	} else if (v->type == JSON_NUMBER && (how == SHOW_US ||
+	    how == SHOW_KB))
+		show_put(&sh, "%g %s", json_num(v), how == SHOW_US ? "us" :
+		    "KiB");
+	else if (v->type == JSON_TRUE || v->type == JSON_FALSE)
+		show_put(&sh, "%s", how == SHOW_ONOFF ? (v->type == JSON_TRUE ?
+		    "on" : "off") : (v->type == JSON_TRUE ? "true" : "false"));
+	else if (v->type == JSON_ARRAY && how != SHOW_TEXT)
+		show_list(&sh, how, v);
+	else if (v->type == JSON_STRING)
+		show_put(&sh, strpbrk(v->str, " ,") != NULL ? "'%s'" : "%s",
+		    v->str);
+	else if ((s = json_text(v, 1)) != NULL) {
+		show_put(&sh, "%s", s);
+		free(s);
+	}
+	for (i = 0; i < sh.len; i++)
+		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
+			sh.s[i] = '?';
+	return strdup(sh.s);
+}
+
+/*
+ * Reads the settings and environment of a file (cmp_info_keys) into info,
+ * each as its JSON text and as it is shown.
+ */
 static int
 read_info(struct cmp_info *info, const struct src *f, const struct json *root,
     char *err, size_t errlen)
@@ -645,6 +803,8 @@ read_info(struct cmp_info *info, const struct src *f, const struct json *root,
 	const struct json *obj, *v;
 	size_t k;
 
+	if ((info->file = strdup(f->name)) == NULL)
+		return where(err, errlen, f, root, "out of memory");
 	for (k = 0; k < CMP_NINFO; k++) {
 		obj = json_get(root, cmp_info_keys[k].obj);
 		if (obj == NULL)
@@ -653,35 +813,100 @@ read_info(struct cmp_info *info, const struct src *f, const struct json *root,
 			return where(err, errlen, f, obj, "\"%s\" is not "
 			    "an object", cmp_info_keys[k].obj);
 		v = json_get(obj, cmp_info_keys[k].key);
-		if (v != NULL && (info->text[k] = json_text(v, 1)) == NULL)
+		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
+		    (info->show[k] = show_value(cmp_info_keys[k].show,
+		    v)) == NULL))
 			return where(err, errlen, f, v, "out of memory");
 	}
 	return 0;
 }
 
 /*
- * A note on a run the machine changed under (a clocksource, a governor).
- * Returns 0, or -1 on ENOMEM.
+ * A note on a run the machine changed under: "A: during the run of
+ * a.json, the clock source changed from tsc to hpet."  Returns 0, or -1
+ * on ENOMEM.
  */
 static int
 note_changed(struct cmp_side *side, const struct src *f,
     const struct json *root)
 {
-	const struct json *env, *v;
+	const struct json *env, *v, *x, *from, *to;
+	struct shown sh;
+	const char *key, *name;
 	char *t;
-	int r;
+	size_t i;
 
 	if ((env = json_get(root, "environment")) == NULL ||
 	    env->type != JSON_OBJECT ||
 	    (v = json_get(env, "changed_during_run")) == NULL ||
 	    v->type != JSON_OBJECT || v->n == 0)
 		return 0;
-	if ((t = json_text(v, 1)) == NULL)
-		return -1;
-	r = add_note(side, "%s: the machine changed during the run of %s: %s",
-	    side->name, f->name, t);
-	free(t);
-	return r;
+	sh.len = 0;
+	sh.s[0] = '\0';
+	for (i = 0; i < v->n; i++) {
+		key = v->items[2 * i].str;
+		x = &v->items[2 * i + 1];
+		name = strcmp(key, "clocksource") == 0 ? "the clock source" :
+		    strcmp(key, "cpufreq_governor") == 0 ?
+		    "the cpufreq governor" : strcmp(key, "smt") == 0 ? "SMT" :
+		    key;
+		from = json_get(x, "start");
+		to = json_get(x, "end");
+		if (from != NULL && from->type == JSON_STRING && to != NULL &&
+		    to->type == JSON_STRING)
+			show_put(&sh, "%s%s changed from %s to %s", i > 0 ?
+			    ", " : "", name, from->str, to->str);
+		else if ((t = json_text(x, 1)) != NULL) {
+			show_put(&sh, "%s%s changed: %s", i > 0 ? ", " : "",
+			    name, t);
+			free(t);
+		} else
+			return -1;
+	}
+	for (i = 0; i < sh.len; i++)
+		if ((unsigned char)sh.s[i] < 0x20)
+			sh.s[i] = '?';
+	return add_note(side, "%s: during the run of %s, %s.", side->name,
+	    f->name, sh.s);
+}
+
+/* Copies s from byte from, at most width bytes, "..." where cut. */
+static void
+clip(char *out, size_t len, const char *s, size_t from, size_t width)
+{
+	size_t n = strlen(s + from);
+
+	if (n > width) {
+		n = width;
+		while (n > 0 && ((unsigned char)s[from + n] & 0xc0) == 0x80)
+			n--;
+	}
+	snprintf(out, len, "%s%.*s%s", from > 0 ? "..." : "", (int)n,
+	    s + from, s[from + n] != '\0' ? "..." : "");
+}
+
+void
+cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
+{
+	size_t d = 0, from;
+
+	if (strlen(x) <= CMP_SHOW_WIDTH && strlen(y) <= CMP_SHOW_WIDTH) {
+		snprintf(bx, len, "%s", x);
+		snprintf(by, len, "%s", y);
+		return;
+	}
+	while (x[d] != '\0' && x[d] == y[d])
+		d++;
+	/* From the start of the word where they part, a little before. */
+	from = d > CMP_SHOW_WIDTH / 4 ? d - CMP_SHOW_WIDTH / 4 : 0;
+	while (from > 0 && x[from - 1] != ' ')
+		from--;
+	if (d - from > CMP_SHOW_WIDTH / 2)
+		from = d - CMP_SHOW_WIDTH / 4;
+	while (from > 0 && ((unsigned char)x[from] & 0xc0) == 0x80)
+		from--;
+	clip(bx, len, x, from, CMP_SHOW_WIDTH);
+	clip(by, len, y, from, CMP_SHOW_WIDTH);
 }
 
 /*
@@ -692,6 +917,7 @@ note_changed(struct cmp_side *side, const struct src *f,
 static int
 keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 {
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
 	const char *x, *y;
 	size_t k;
 
@@ -708,12 +934,15 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 		if (!cmp_info_keys[k].warn)
 			continue;
 		if ((x == NULL) != (y == NULL) ||
-		    (x != NULL && strcmp(x, y) != 0))
-			if (add_note(side, "%s: %s differs between the runs: "
-			    "%s in the first, %s in %s", side->name,
-			    cmp_info_keys[k].key, x ? x : "(absent)",
-			    y ? y : "(absent)", fname) == -1)
+		    (x != NULL && strcmp(x, y) != 0)) {
+			cmp_show_pair(x != NULL ? side->info->show[k] :
+			    "not recorded", y != NULL ? info->show[k] :
+			    "not recorded", bx, by, sizeof(bx));
+			if (add_note(side, "%s: %s between its files: %s in "
+			    "%s, %s in %s.", side->name, cmp_info_keys[k].what,
+			    bx, side->info->file, by, fname) == -1)
 				return -1;
+		}
 	}
 	return 0;
 }

@@ -512,14 +512,16 @@ side_check(const char *name, const struct cmp_run *r, size_t nr,
 
 /*
  * The geometric mean of the runs' values of k (0 when one is 0), NAN when
- * one lacks it.
+ * one lacks it; the sd of their logarithms into *spread (NAN with fewer
+ * than two runs or a 0).
  */
 static double
-geomean(const struct cmp_run *r, size_t nr, enum stat_kind k)
+geomean(const struct cmp_run *r, size_t nr, enum stat_kind k, double *spread)
 {
-	double s = 0;
+	double s = 0, ss = 0, m;
 	size_t i;
 
+	*spread = NAN;
 	if (nr == 0)
 		return NAN;
 	for (i = 0; i < nr; i++)
@@ -530,7 +532,12 @@ geomean(const struct cmp_run *r, size_t nr, enum stat_kind k)
 			return 0;
 		s += log(r[i].val[k]);
 	}
-	return exp(s / (double)nr);
+	m = s / (double)nr;
+	for (i = 0; i < nr; i++)
+		ss += (log(r[i].val[k]) - m) * (log(r[i].val[k]) - m);
+	if (nr > 1)
+		*spread = sqrt(ss / (double)(nr - 1));
+	return exp(m);
 }
 
 /*
@@ -539,7 +546,7 @@ geomean(const struct cmp_run *r, size_t nr, enum stat_kind k)
  */
 void
 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-    size_t nb, enum stat_kind k, struct cmp_row *row)
+    size_t nb, const char *bname, enum stat_kind k, struct cmp_row *row)
 {
 	double ma = 0, mb = 0, va = 0, vb = 0, ea, eb, se, df, t, d;
 	int ca, cb;
@@ -547,13 +554,13 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	memset(row, 0, sizeof(*row));
 	row->stat = k;
 	row->limit = -1;
-	row->a = geomean(a, na, k);
-	row->b = geomean(b, nb, k);
+	row->a = geomean(a, na, k, &row->spread_a);
+	row->b = geomean(b, nb, k, &row->spread_b);
 	row->change = isnan(row->a) || isnan(row->b) || !(row->a > 0) ? NAN :
 	    (row->b / row->a - 1) * 100;
 	row->verdict = CMP_INCONCLUSIVE;
 	if ((ca = side_check("A", a, na, k, row->reason, sizeof(row->reason),
-	    &ma, &va)) == -1 || (cb = side_check("B", b, nb, k, row->reason,
+	    &ma, &va)) == -1 || (cb = side_check(bname, b, nb, k, row->reason,
 	    sizeof(row->reason), &mb, &vb)) == -1)
 		return;
 	if (ca == 1 && cb == 1) {
@@ -566,7 +573,7 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	if (ca == 1 || cb == 1) {
 		snprintf(row->reason, sizeof(row->reason), "%s is 0 in every "
 		    "run of %s, not of %s: no ratio to 0", stats_kind_name(k),
-		    ca == 1 ? "A" : "B", ca == 1 ? "B" : "A");
+		    ca == 1 ? "A" : bname, ca == 1 ? bname : "A");
 		return;
 	}
 	ea = va / (double)na;
