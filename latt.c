@@ -201,13 +201,13 @@ run_series(const struct config *cfg, struct latt *L)
 /*
  * The reports of the finished runs, the comparison with --baseline and
  * the --fail-above verdicts; returns the exit status.  A runtime failure
- * (1) and a failed workload (4) outrank 3.
+ * (1) and a failed workload (4) outrank 3, which outranks 5.
  */
 static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
 	struct result *done = cfg->repeat > 1 ? &L->total : &L->res;
-	int wstatus;
+	int wstatus, gate = CMP_GATE_MET;
 
 	/* The JSON's top level has the last run's autopsy. */
 	if (cfg->repeat > 1)
@@ -216,14 +216,21 @@ finish(const struct config *cfg, struct latt *L, int status)
 	if (wstatus != EXIT_OK &&
 	    (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
-	if (cfg->baseline != NULL && outputs_baseline(&L->out, done, &L->base,
-	    cfg->fail_if_worse != NULL ? &L->gate : NULL) == 1 &&
-	    status == EXIT_OK)
-		status = EXIT_THRESHOLD;
+	/*
+	 * --fail-if-worse: exceeded (3) outranks cannot tell (5); a baseline
+	 * that could not be compared is a runtime failure, said already.
+	 */
+	if (cfg->baseline != NULL)
+		gate = outputs_baseline(&L->out, done, &L->base,
+		    cfg->fail_if_worse != NULL ? &L->gate : NULL);
+	if (status == EXIT_OK)
+		status = gate == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
+		    gate == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL :
+		    gate == -1 ? EXIT_RUNTIME : EXIT_OK;
 	/* The verdicts come after the summary, also on a terminal. */
 	fflush(stdout);
 	if (cfg->nlimits > 0 && report_limits(stderr, cfg, done) > 0 &&
-	    status == EXIT_OK)
+	    (status == EXIT_OK || status == EXIT_CANNOT_TELL))
 		status = EXIT_THRESHOLD;
 	return status;
 }

@@ -1107,9 +1107,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 "            [--per-client] [--repeat=n] [--baseline=file]\n" \
 "            [--fail-if-worse=spec] [command [arg ...]]\n" \
-"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
-"A.json[,A2.json...]\n" \
-"            B.json[,...] [C.json ...]\n"
+"       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n" \
+"            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
 
 static void
 help(void)
@@ -1210,20 +1209,21 @@ help(void)
 "      --baseline=A.json[,A2.json...]\n"
 "                        after the summary, compare this run (or these\n"
 "                        runs) with saved results, as latt compare would\n"
-"      --fail-if-worse=SPEC  with --baseline: exit 3 when the runs are\n"
-"                        worse beyond a limit and the difference is real,\n"
-"                        e.g. p99=10%,timer.p99=20%; never on an\n"
-"                        inconclusive row: a gate needs --repeat=3 or more\n"
-"                        on both sides (5 find a 20% change)\n"
+"      --fail-if-worse=SPEC  with --baseline: a gate, e.g. p99=10%: exit 3\n"
+"                        when a row's 99% interval of the change lies\n"
+"                        wholly above its limit, 5 when it holds the limit\n"
+"                        or the row has no verdict (a gate needs\n"
+"                        --repeat=3 or more on both sides); one 'gate:'\n"
+"                        line on stderr says which\n"
 "  -v, --verbose         print every latency on stderr as it is logged (a\n"
 "                        stderr that cannot be written ends the run)\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
 "latt compare A.json B.json compares saved results run by run: mean and\n"
-"percentiles with 99% intervals of the change, and a verdict per row (real\n"
-"difference, noise, or inconclusive with the reason: a verdict needs 3 runs\n"
-"a side); see latt compare --help.\n"
+"percentiles with 99% intervals of the change, and a verdict per row\n"
+"(worse, better, noise, or cannot tell with the reason: a verdict needs 3\n"
+"runs a side); see latt compare --help.\n"
 "\n"
 "Each round wakes the clients in a random order from the seed, after an\n"
 "unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
@@ -1235,7 +1235,9 @@ help(void)
 "\n"
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage, 3 a latency\n"
 "threshold was exceeded (or latt compare's gate failed), 4 the workload\n"
-"failed or was stopped from elsewhere (1 and 4 outrank 3).\n"
+"failed or was stopped from elsewhere, 5 a gate could not tell (of\n"
+"--fail-if-worse: a row's interval holds the limit); 1 and 4 outrank 3,\n"
+"3 outranks 5.\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"

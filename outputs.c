@@ -324,8 +324,9 @@ outputs_write(struct outputs *col, struct result *res)
  * --baseline: this run (or these runs), written as JSON into memory and
  * read back as side B, against the baseline's side A, after the summary.
  * The comparison reads the finished results exactly as latt compare would
- * read the file.  Returns 1 when --fail-if-worse finds the runs worse, 0,
- * or -1 after saying why it could not compare.
+ * read the file.  Returns what --fail-if-worse found (CMP_GATE_MET also
+ * without it, CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, its "gate:" line on
+ * stderr), or -1 after saying why it could not compare.
  */
 int
 outputs_baseline(struct outputs *col, const struct result *total,
@@ -358,7 +359,7 @@ outputs_baseline(struct outputs *col, const struct result *total,
 	else {
 		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
 		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
-		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
+		if ((r = cmp_report(stdout, stderr, base, &run, gate)) == -1)
 			lwarnc(ENOMEM, "baseline");
 	}
 	cmp_side_free(&run);
