@@ -22,6 +22,7 @@
 #define EXIT_USAGE	2
 #define EXIT_THRESHOLD	3	/* a --fail-above limit was exceeded */
 #define EXIT_WORKLOAD	4	/* the workload failed; summary printed */
+#define EXIT_CANNOT_TELL 5	/* a gate's limit could not be decided */
 
 #define NSEC_PER_SEC	1000000000LL
 #define NSEC_PER_MSEC	1000000LL

@@ -31,6 +31,7 @@
 #include "config.h"
 #include "env.h"
 #include "explain.h"
+#include "gate.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -224,15 +225,15 @@ run_done(const struct config *cfg, struct latt *L, unsigned i)
 
 /*
  * The reports of the finished runs (with --repeat, the summary of all
- * of them), the comparison with --baseline and the --fail-above
- * verdicts; returns the exit status.  A runtime failure (1) and a failed
- * workload (4) outrank 3.
+ * of them), the comparison with --baseline and the --fail-above gate;
+ * returns the exit status.  A runtime failure (1) and a failed workload
+ * (4) outrank 3, and 3 outranks 5.
  */
 static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
 	struct result *done = cfg->repeat > 1 ? &L->total : &L->res;
-	int wstatus;
+	int wstatus, gstatus;
 
 	if (cfg->repeat > 1)
 		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
@@ -247,11 +248,14 @@ finish(const struct config *cfg, struct latt *L, int status)
 	    cfg->fail_if_worse != NULL ? &L->gate : NULL) == 1 &&
 	    status == EXIT_OK)
 		status = EXIT_THRESHOLD;
-	/* The verdicts come after the summary, also on a terminal. */
+	/* The gate's line comes after the summary, also on a terminal. */
 	fflush(stdout);
-	if (cfg->nlimits > 0 && report_limits(stderr, cfg, done) > 0 &&
-	    status == EXIT_OK)
-		status = EXIT_THRESHOLD;
+	if (cfg->nlimits > 0) {
+		gstatus = gate_judge(stderr, cfg, done);
+		if (status == EXIT_OK || (status == EXIT_CANNOT_TELL &&
+		    gstatus == EXIT_THRESHOLD))
+			status = gstatus;
+	}
 	return status;
 }
 

@@ -2,9 +2,8 @@
 /*
  * The text reports: the summary (the 2009 block, byte for byte in its old
  * shape, a headline, the details table and the run's facts), the line of
- * each run of --repeat, the --fail-above verdicts, the per-client table,
- * the text histogram, the autopsy, the progress line, and why a run
- * failed.  Reports read
+ * each run of --repeat, the per-client table, the text histogram, the
+ * autopsy, the progress line, and why a run failed.  Reports read
  * finished results (the progress line, the results so far); they never
  * measure.
  */
@@ -768,53 +767,6 @@ print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 	    (double)b->when / NSEC_PER_SEC);
 	row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
 	    "marker written, tracing stopped");
-}
-
-/*
- * The --fail-above limits, after the summary: one line on fp for every
- * limit exceeded, and for every statistic that the samples are too few to
- * make meaningful (a quantile q needs PCT_BEYOND samples beyond it, the
- * rule of the summary and of latt compare: 10 / (1 - q) samples; min,
- * max and mean one, stdev two), which counts as failed.  Returns how many
- * failed.
- */
-unsigned
-report_limits(FILE *fp, const struct config *cfg, const struct result *res)
-{
-	const struct stats *st;
-	const struct limit *l;
-	uint64_t need;
-	double v;
-	unsigned i, nfail = 0;
-	char name[40];
-
-	for (i = 0; i < cfg->nlimits; i++) {
-		l = &cfg->limits[i];
-		st = &res->ser[l->timer ? SER_TIMER : SER_LATENCY].st;
-		snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
-		    stats_kind_name(l->stat));
-		if (stats_kind_q(l->stat) > 0)
-			need = report_pct_need(stats_kind_q(l->stat));
-		else
-			need = stats_kind_need(l->stat);
-		if (st->n < need) {
-			fprintf(fp, "latt: fail-above: %s is not meaningful "
-			    "from %llu samples (it needs at least %llu): "
-			    "counted as failed\n", name,
-			    (unsigned long long)st->n,
-			    (unsigned long long)need);
-			nfail++;
-			continue;
-		}
-		v = stats_value(st, l->stat);
-		if (v > (double)l->value) {
-			fprintf(fp, "latt: fail-above: %s %.3f us is above "
-			    "the limit %.3f us\n", name, usec(v),
-			    usec((double)l->value));
-			nfail++;
-		}
-	}
-	return nfail;
 }
 
 /* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */

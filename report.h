@@ -41,7 +41,6 @@ void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
 void	 report_text(FILE *, const struct config *, const struct result *,
 	    const struct run_brief *runs, unsigned nruns);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
-unsigned report_limits(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *,
 	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
