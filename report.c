@@ -111,10 +111,12 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 	else if (wl->exec_errno)
 		row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
-	else if (res->wl_stopsig != 0)
-		row(fp, "status", "stopped by %s from elsewhere at %.3f s, "
-		    "then ended by latt", signame(res->wl_stopsig),
+	else if (res->wl_stopsig != 0) {
+		row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
+		    signame(res->wl_stopsig),
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		row(fp, "status", "then ended by latt");
+	}
 	else if (!wl->reaped)
 		row(fp, "status", "still running");
 	else if (wl->stopped_by_us)
@@ -629,10 +631,13 @@ print_machine(FILE *fp, const struct result *res)
 	const char *name, *was, *now;
 	unsigned i = 0;
 
+	/* Two lines a setting: the first alone would pass 80 columns. */
 	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
-	    &i)) != NULL)
-		row(fp, "changed", "%s %s -> %s during the run: samples "
-		    "before and after are not alike", name, was, now);
+	    &i)) != NULL) {
+		row(fp, "changed", "%s %s -> %s during the run:", name, was,
+		    now);
+		row(fp, "changed", "samples before and after are not alike");
+	}
 }
 
 /*
