@@ -31,6 +31,7 @@
 #include "config.h"
 #include "env.h"
 #include "explain.h"
+#include "gate.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -52,6 +53,8 @@ struct latt {
 	struct cmp_side	 base;		/* --baseline */
 	struct cmp_gate	 gate;		/* --fail-if-worse */
 	int		 dmafd;		/* --dma-latency, or < 0 */
+	struct run_brief *briefs;	/* --repeat: each run's figures */
+	unsigned	 nruns;		/* runs done */
 };
 
 static int	 prepare(const struct config *, struct latt *);
@@ -59,6 +62,7 @@ static int	 run_series(const struct config *, struct latt *);
 static int	 finish(const struct config *, struct latt *, int);
 static void	 measure_once(const struct config *, struct run *,
 		    struct result *, struct outputs *);
+static void	 run_done(const struct config *, struct latt *, unsigned);
 static int	 run_may_repeat(const struct result *);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
@@ -88,7 +92,8 @@ main(int argc, char *argv[])
 	}
 	if (result_init(&L.res, &cfg, L.run.schedstat, 1) == -1 ||
 	    (cfg.repeat > 1 &&
-	    result_init(&L.total, &cfg, L.run.schedstat, 0) == -1) ||
+	    (result_init(&L.total, &cfg, L.run.schedstat, 0) == -1 ||
+	    (L.briefs = calloc(cfg.repeat, sizeof(*L.briefs))) == NULL)) ||
 	    outputs_open(&L.out, &cfg, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
 	else
@@ -98,6 +103,7 @@ main(int argc, char *argv[])
 		cmp_side_free(&L.base);
 	result_free(&L.res, &cfg, 1);
 	result_free(&L.total, &cfg, 0);
+	free(L.briefs);
 	config_free(&cfg);
 	run_close(&L.run);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -174,12 +180,11 @@ run_series(const struct config *cfg, struct latt *L)
 	for (i = 0; i < cfg->repeat; i++) {
 		if (i > 0)
 			result_reset(&L->res, cfg);
-		if (cfg->repeat > 1 && !(cfg->json_path != NULL &&
-		    strcmp(cfg->json_path, "-") == 0))
-			printf("%s--- run %u of %u\n", i > 0 ? "\n" : "", i + 1,
-			    cfg->repeat);
 		measure_once(cfg, &L->run, &L->res, &L->out);
-		outputs_summary(cfg, &L->res);
+		if (cfg->repeat > 1)
+			run_done(cfg, L, i);
+		else
+			outputs_summary(cfg, &L->res, NULL, 0);
 		status = report_failure(cfg, &L->res);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
@@ -199,16 +204,39 @@ run_series(const struct config *cfg, struct latt *L)
 }
 
 /*
- * The reports of the finished runs, the comparison with --baseline and
- * the --fail-above verdicts; returns the exit status.  A runtime failure
- * (1) and a failed workload (4) outrank 3, which outranks 5.
+ * --repeat: a run's figures, kept for the summary of all runs, its line on
+ * stderr as it ends (not with -q), and its autopsy, which the next run's
+ * replaces.
+ */
+static void
+run_done(const struct config *cfg, struct latt *L, unsigned i)
+{
+	report_brief(&L->briefs[i], &L->res);
+	L->nruns = i + 1;
+	if (!cfg->quiet)
+		report_run_line(stderr, &L->briefs[i], i, cfg->repeat);
+	if (L->res.autopsy != NULL && !(cfg->json_path != NULL &&
+	    strcmp(cfg->json_path, "-") == 0)) {
+		printf("--- run %u of %u\n", i + 1, cfg->repeat);
+		report_explain(stdout, &L->res);
+		fflush(stdout);
+	}
+}
+
+/*
+ * The reports of the finished runs (with --repeat, the summary of all
+ * of them), the comparison with --baseline and the --fail-above gate;
+ * returns the exit status.  A runtime failure (1) and a failed workload
+ * (4) outrank 3, and 3 outranks 5.
  */
 static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
 	struct result *done = cfg->repeat > 1 ? &L->total : &L->res;
-	int wstatus, gate = CMP_GATE_MET;
+	int wstatus, gstatus, gate = CMP_GATE_MET;
 
+	if (cfg->repeat > 1)
+		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
 	/* The JSON's top level has the last run's autopsy. */
 	if (cfg->repeat > 1)
 		L->total.autopsy = L->res.autopsy;
@@ -227,11 +255,14 @@ finish(const struct config *cfg, struct latt *L, int status)
 		status = gate == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
 		    gate == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL :
 		    gate == -1 ? EXIT_RUNTIME : EXIT_OK;
-	/* The verdicts come after the summary, also on a terminal. */
+	/* The gate's line comes after the summary, also on a terminal. */
 	fflush(stdout);
-	if (cfg->nlimits > 0 && report_limits(stderr, cfg, done) > 0 &&
-	    (status == EXIT_OK || status == EXIT_CANNOT_TELL))
-		status = EXIT_THRESHOLD;
+	if (cfg->nlimits > 0) {
+		gstatus = gate_judge(stderr, cfg, done);
+		if (status == EXIT_OK || (status == EXIT_CANNOT_TELL &&
+		    gstatus == EXIT_THRESHOLD))
+			status = gstatus;
+	}
 	return status;
 }
 

@@ -261,12 +261,16 @@ write_plot(const char *path, int *fd, const struct config *cfg,
 	return close_output(fp, path);
 }
 
-/* A run's text summary, unless the JSON takes stdout. */
+/*
+ * A run's text summary (with --repeat, of the nruns runs, res their
+ * total), unless the JSON takes stdout.
+ */
 void
-outputs_summary(const struct config *cfg, const struct result *res)
+outputs_summary(const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns)
 {
 	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
-		report_text(stdout, cfg, res);
+		report_text(stdout, cfg, res, runs, nruns);
 		if (cfg->per_client && cfg->repeat == 1)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram && cfg->repeat == 1)

@@ -16,6 +16,7 @@
 struct run;
 struct cmp_side;
 struct cmp_gate;
+struct run_brief;
 
 /* The runs written so far, as JSON (json_write_run). */
 struct runs {
@@ -45,8 +46,10 @@ int	 outputs_want_ticks(const struct outputs *);
 int	 outputs_sink(void *, const struct sample *);
 int	 outputs_tick(void *, const struct result *);
 void	 outputs_progress_off(struct outputs *);
-/* A run's text summary, unless the JSON takes stdout. */
-void	 outputs_summary(const struct config *, const struct result *);
+/* A run's text summary (with --repeat, of all runs), unless the JSON
+ * takes stdout. */
+void	 outputs_summary(const struct config *, const struct result *,
+	    const struct run_brief *, unsigned nruns);
 /* Keeps a finished run's JSON for the results file and --baseline. */
 int	 outputs_add_run(struct outputs *, const struct result *);
 /* The reports of res (the run, or the totals of all runs): EXIT_*. */

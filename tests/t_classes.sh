@@ -125,7 +125,7 @@ shape() {	# the first six lines with the figures blanked
 run_latt "$OUT" "$ERR" -c2 -d 1 -f1 -t3 --load=none --json="$TMP/plain.json"
 [ "$rc" -eq 0 ] || bad "plain: exit $rc: $(short "$ERR")"
 shape "$OUT" >"$TMP/shape.plain"
-grep -q '^Class ' "$OUT" && bad "a plain -c2 run has a class block"
+grep -q $'^\t[^\t]* asked\t' "$OUT" && bad "a plain -c2 run has a class"
 expect_json "$TMP/plain.json" 'd["classes"] == []'
 run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 1 -f1 -t3 --load=none \
     --plot="$TMP/c.svg"
@@ -158,13 +158,13 @@ for c in a b default; do
 done
 [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$sum" -eq "$n" ] ||
     bad "class samples add up to $sum, Entries is '$n'"
-[ "$(grep -c '^Class ' "$OUT")" -eq 3 ] || bad "not three class blocks"
+[ "$(grep -c $'^\t[^\t]* asked\t' "$OUT")" -eq 3 ] || bad "not three classes"
 verdict "classes: the 2009 block keeps its shape, the class counts add up to Entries ($sum), a plot colour per class"
 
 # Two plain -c options are two classes; one plain -c is none.
 run_latt "$OUT" "$ERR" -c1 -c2 -d 1 -f5 -t10 --load=none
-grep -q '^Class default-2 ' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
-    bad "two plain -c: $(grep '^Class' "$OUT" | tr '\n' '|') $(short "$ERR")"
+grep -q $'^\tdefault-2 asked\t' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
+    bad "two plain -c: $(grep ' asked' "$OUT" | tr '\n' '|') $(short "$ERR")"
 verdict "-c1 -c2 are two classes of 3 clients in all"
 
 # --- compare: rows per class ------------------------------------------------

@@ -141,16 +141,17 @@ verdict "sh -c 'exit 0' runs as an argument vector"
 no_leftovers "sh -c 'exit 0'"
 
 # ---------------------------------------------------------------------------
-# The output: the 2009 block byte for byte, then consistent numbers.
+# The output: the 2009 block byte for byte ("-" where the samples give no
+# figure), then consistent numbers.
 shape_2009() {	# file
 	local -a re=(
 	    '^Entries: [0-9]+ \(clients=[0-9]+\)$'
 	    '^$'
 	    '^Averages:$'
 	    '^-{30}$'
-	    $'^\tMax\t [ 0-9]{8} usec$'
-	    $'^\tAvg\t [ 0-9]{8} usec$'
-	    $'^\tStdev\t [ 0-9]{8} usec$')
+	    $'^\tMax\t ( {7}-|[ 0-9]{8}) usec$'
+	    $'^\tAvg\t ( {7}-|[ 0-9]{8}) usec$'
+	    $'^\tStdev\t ( {7}-|[ 0-9]{8}) usec$')
 	local -a line
 	local i w
 	mapfile -t line < <(head -n 7 "$1")
@@ -168,38 +169,57 @@ shape_2009() {	# file
 	done
 }
 
-# Max >= Avg, min <= p50 <= ... <= worst (of the percentiles shown), worst
-# is Max, no nan, no -0.
+# The 2009 block and the details table's latency row agree: Max >= Avg,
+# min <= p50 <= ... <= worst (of the cells shown), worst is Max and mean
+# is Avg (each to its rounding), a "-" exactly where the samples cannot
+# give the figure (none; sd from one; a percentile with fewer than 10
+# samples beyond it), no nan, no -0.
 numbers_ok() {	# file
 	local msg
 	msg=$(awk -F'\t' '
 	function num(k, v) {
-		if (v ~ /-/ || tolower(v) ~ /nan|inf/)
+		if (tolower(v) ~ /nan|inf/ || v ~ /^ *-0*(\.0*)?$/ && v !~ /^ *-$/)
 			printf "%s is printed as \"%s\"; ", k, v
-		val[k] = v + 0; seen[k] = 1
+		val[k] = v + 0; seen[k] = 1; dash[k] = v ~ /^ *-$/
 	}
+	NR == 1 { n = $0; sub(/^Entries: /, "", n); n += 0 }
 	$2 ~ /^(Max|Avg|Stdev)$/ { sub(/ usec$/, "", $3); num($2, $3) }
-	# A percentile with fewer than 10 samples beyond it is "-".
-	$2 ~ /^p[0-9.]+$/ && $3 ~ /^ *-$/ { seen[$2] = 1; dash[$2] = 1; next }
-	$2 ~ /^(min|p50|p90|p99|p99\.9|p99\.99|worst|mean|sd|se)$/ { num($2, $3) }
+	/^\(us\) +samples / { split($0, h, / +/); next }
+	/^latency / {
+		c = split($0, f, / +/)
+		if (c != 10) printf "latency row has %d fields; ", c
+		if (f[2] != n) printf "latency samples %s, Entries %s; ", f[2], n
+		for (i = 3; i <= c; i++) num(h[i], f[i])
+	}
 	END {
-		n = split("Max Avg Stdev min p50 p90 p99 p99.9 p99.99 worst mean sd se", k, " ")
-		for (i = 1; i <= n; i++)
-			if (!seen[k[i]]) printf "no %s line; ", k[i]
+		need["min"] = need["worst"] = need["mean"] = 1; need["sd"] = 2
+		need["p50"] = 20; need["p90"] = 100; need["p99"] = 1000
+		need["p99.9"] = 10000
+		need["Max"] = need["Avg"] = 1; need["Stdev"] = 2
+		m = split("Max Avg Stdev min p50 p90 p99 p99.9 worst mean sd", k, " ")
+		for (i = 1; i <= m; i++) {
+			if (!seen[k[i]]) printf "no %s; ", k[i]
+			else if (dash[k[i]] != (n < need[k[i]]))
+				printf "%s is \"%s\" from %d samples; ", k[i],
+				    dash[k[i]] ? "-" : val[k[i]], n
+		}
+		if (n == 0)
+			exit
 		if (val["Max"] < val["Avg"])
 			printf "Max %s < Avg %s; ", val["Max"], val["Avg"]
-		n = split("min p50 p90 p99 p99.9 p99.99 worst", q, " ")
-		m = 0
-		for (i = 1; i <= n; i++)
-			if (!dash[q[i]]) r[++m] = q[i]
-		for (i = 1; i < m; i++)
+		m = split("min p50 p90 p99 p99.9 worst", q, " ")
+		j = 0
+		for (i = 1; i <= m; i++)
+			if (!dash[q[i]]) r[++j] = q[i]
+		for (i = 1; i < j; i++)
 			if (val[r[i]] > val[r[i + 1]])
 				printf "%s %s > %s %s; ", r[i], val[r[i]], r[i + 1], val[r[i + 1]]
+		# Whole us against four digits: at most 0.5 + 0.05 apart.
 		d = val["worst"] - val["Max"]
-		if (d > 0.5001 || d < -0.5001)
+		if (d > 0.5501 || d < -0.5501)
 			printf "worst %s is not Max %s; ", val["worst"], val["Max"]
 		d = val["mean"] - val["Avg"]
-		if (d > 0.5001 || d < -0.5001)
+		if (d > 0.5501 || d < -0.5501)
 			printf "mean %s is not Avg %s; ", val["mean"], val["Avg"]
 	}' "$1")
 	[ -z "$msg" ] || bad "$msg"
@@ -220,21 +240,41 @@ numbers_ok "$OUT"
 verdict "numbers are consistent (a normal run)"
 no_leftovers "2009 block"
 
-# No sample at all: the workload is over before the first round.
-run_latt "$OUT" "$ERR" -c3 -f 200 -t 300 true
+# No sample at all: the workload is over before the first round.  Every
+# figure is "-", never a made-up 0 (the 2009 block keeps its shape).
+run_latt "$OUT" "$ERR" -c2 -d 2 true
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-[ -n "$(entries "$OUT" 3)" ] || bad "first line: $(head -n 1 "$OUT")"
+[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
 shape_2009 "$OUT"
 numbers_ok "$OUT"
-verdict "no sample: same shape, no nan, no -0"
+grep -qx '0 samples  p50 -  p99 -  worst -  timer p99 -' "$OUT" ||
+    bad "headline: $(sed -n 9p "$OUT")"
+awk '/^\(us\) +samples /, /^$/' "$OUT" >"$TMP/table"
+[ "$(grep -c . "$TMP/table")" -ge 3 ] || bad "no table: $(short "$OUT")"
+grep -Ev '^\(us\) |^[a-z ]+ +0( +-){8}$|^$' "$TMP/table" >"$TMP/nonempty"
+[ -s "$TMP/nonempty" ] && bad "a row with a figure: $(short "$TMP/nonempty")"
+grep -Eq '(^|[^0-9.])0\.000([^0-9]|$)' "$OUT" &&
+    bad "0.000 printed: $(grep -E '0\.000' "$OUT" | head -n 2 | tr '\n' '|')"
+verdict "no sample: '-' everywhere (latt -c2 -d 2 true), the 2009 block's shape kept"
 no_leftovers "no sample"
+
+# No sample under --explain: no autopsy at all (not "Autopsy of the 0").
+run_latt "$OUT" "$ERR" --explain -c2 -d 2 true
+if [ "$rc" -eq 2 ] && grep -q 'explain' "$ERR"; then
+	skip "no sample under --explain: tracefs cannot be used here ($(short "$ERR"))"
+else
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
+	grep -qi 'autopsy' "$OUT" && bad "$(grep -i autopsy "$OUT")"
+	verdict "no sample under --explain: no autopsy printed"
+fi
 
 # (Most likely) one sample: one client, one round at 50 ms before the end.
 run_latt "$OUT" "$ERR" -c1 -f 50 -t 50 'sleep 0.08'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 shape_2009 "$OUT"
 numbers_ok "$OUT"
-verdict "few samples ($(head -n 1 "$OUT")): no nan, no -0"
+verdict "few samples ($(head -n 1 "$OUT")): no nan, no -0, '-' for sd of one"
 no_leftovers "few samples"
 
 # ---------------------------------------------------------------------------

@@ -89,7 +89,14 @@ tidy() {	# name, latt arguments...
 	shift
 	run_latt "$OUT" "$ERR" "$@"
 	# Every value starts in column 25 (text) or ends in one column
-	# (numbers); nothing but the command's line is over 80 columns.
+	# (numbers); the headline follows the 2009 block; the table's rows
+	# are as wide as its header; nothing but the command's line is over
+	# 80 columns.
+	sed -n 9p "$OUT" | grep -Eq '^[0-9]+ samples?  p50 .*  timer p99 ' ||
+	    bad "no headline: $(sed -n 9p "$OUT")"
+	awk '/^\(us\) +samples /, /^$/' "$OUT" | awk '
+		NR == 1 { w = length($0) } NF && length($0) != w { n++ }
+		END { exit NR < 3 || n > 0 }' || bad "table: $(short "$OUT")"
 	expand "$OUT" | awk '
 		/^        workload / { next }
 		length($0) > 80 { print "long: " $0 }
@@ -107,7 +114,7 @@ tidy() {	# name, latt arguments...
 	[ "$(grep -c . "$TMP/ends")" -eq 1 ] ||
 	    bad "numbers end in columns $(tr '\n' ' ' <"$TMP/ends")"
 	[ "$rc" -eq 0 ] || bad "exit $rc"
-	verdict "summary ($name): two aligned columns within 80, 'us' outside the 2009 block"
+	verdict "summary ($name): a headline, a table, two aligned columns within 80, 'us' outside the 2009 block"
 }
 tidy "loads, -x, warmup" -c2 -f1 -t3 -l cpu:1 -l syscall:1 -x 8 \
     --warmup=0.1 -d 1 "sleep 5"

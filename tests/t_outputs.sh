@@ -53,31 +53,35 @@ ok("json: workload exited 0", d["workload"]["status"] == "exited" and
 ok("json: ended by the workload", d["run"]["ended_by"] == "workload")
 L = d["latency"]
 
-# Against the text summary (microseconds with 3 decimals).
+# Against the text summary (its details table, four significant digits).
 m = re.search(r"^Entries: (\d+) \(clients=(\d+)\)", text, re.M)
 ok("json: samples agree with Entries", m and int(m.group(1)) == L["samples"],
    "text %s json %s" % (m and m.group(1), L["samples"]))
-def textval(label):
-    m = re.search(r"^\t%s\t +(-?[0-9.]+|-)$" % re.escape(label), text, re.M)
-    if m and m.group(1) == "-":
-        return "-"
-    return float(m.group(1)) if m else None
+hdr = re.search(r"^\(us\) +samples +(.*)$", text, re.M)
+row = re.search(r"^latency +(\d+) +(.*)$", text, re.M)
+cells = dict(zip(hdr.group(1).split(), row.group(2).split())) if hdr and row else {}
+ok("text: the table's latency row", cells and int(row.group(1)) == L["samples"],
+   repr(row and row.group(0)))
 # A percentile with fewer than 10 samples beyond it is "-" and null.
-need = {"p50": 20, "p90": 100, "p99": 1000, "p99.9": 10000, "p99.99": 100000}
+need = {"p50": 20, "p90": 100, "p99": 1000, "p99.9": 10000}
 pairs = [("min", L["min_ns"]), ("p50", L["p50_ns"]), ("p90", L["p90_ns"]),
          ("p99", L["p99_ns"]), ("p99.9", L["p99_9_ns"]),
-         ("p99.99", L["p99_99_ns"]), ("worst", L["max_ns"]),
-         ("mean", L["mean_ns"]), ("sd", L["stdev_ns"]),
-         ("se", L["stderr_ns"])]
+         ("worst", L["max_ns"]), ("mean", L["mean_ns"]), ("sd", L["stdev_ns"])]
+def near(t, ns):
+    """t is ns in microseconds to its printed digits ("1.234s": seconds)."""
+    scale = 1e6 if t.endswith("s") else 1.0
+    t = t.rstrip("s")
+    digits = len(t.split(".")[1]) if "." in t else 0
+    return abs(ns / 1000.0 - float(t) * scale) <= (0.5 * 10 ** -digits +
+                                                   1e-9) * scale
 for label, ns in pairs:
-    t = textval(label)
+    t = cells.get(label)
     if label in need and L["samples"] < need[label]:
         ok("json: %s is - and null below %d samples" % (label, need[label]),
            t == "-" and ns is None, "text %s json %s" % (t, ns))
         continue
     ok("json: %s agrees with the text" % label,
-       t not in (None, "-") and ns is not None and
-       abs(ns / 1000.0 - t) <= 0.0005 + 1e-9,
+       t not in (None, "-") and ns is not None and near(t, ns),
        "text %s json %s ns" % (t, ns))
 m = re.search(r"worst at\t *client (\d+), ([0-9.]+) s", text)
 ok("json: worst at agrees with the text", m and
@@ -391,6 +395,126 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 else
 	skip "progress: no script(1) to give latt a terminal"
 fi
+
+# --- The summary: headline, details table, runs, against the JSON ---------
+# Every figure of the headline, the table (a row a series and a class) and,
+# with --repeat, of each run's line (in the summary and on stderr as it
+# ends) equals the JSON's to the digits printed; every line of stdout but
+# the command's fits 80 columns; --repeat prints one summary.
+run_latt "$TMP/sum.out" "$TMP/sum.err" -q -c2:name=fast -c1:nice=5 -x 16 \
+    -f1 -t3 -d 1.5 --json="$TMP/sum.json"
+check "summary: a run with classes and -x exits 0 (rc=$rc)" test "$rc" -eq 0
+run_latt "$TMP/rep.out" "$TMP/rep.err" -c2 -f1 -t3 -d 0.7 --repeat=3 \
+    --json="$TMP/rep.json"
+check "summary: --repeat=3 exits 0 (rc=$rc)" test "$rc" -eq 0
+cat >>"$TMP/check.py" <<'EOF'
+
+def fig_ok(t, ns):
+    """A headline figure, "33.5 us" (three digits and a unit), against ns."""
+    m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", t)
+    if not m:
+        return False
+    u = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[m.group(2)]
+    dg = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+    return abs(ns - float(m.group(1)) * u) <= (0.5 * 10 ** -dg + 1e-9) * u
+
+def same(t, ns, fig=False):
+    """t is "-" exactly where the JSON has no figure, else equals it."""
+    if ns is None:
+        return t == "-"
+    return t != "-" and (fig_ok(t, ns) if fig else near(t, ns))
+
+HEAD = (r"(\d+) samples?  p50 (\S+(?: \S+)?)  p99 (\S+(?: \S+)?)  "
+        r"worst (\S+(?: \S+)?)")
+def head_ok(m, S, T):
+    """A headline's match against a JSON latency S and timer T."""
+    worst = S["max_ns"] if S["samples"] > 0 else None
+    return (int(m.group(1)) == S["samples"] and
+            same(m.group(2), S["p50_ns"], True) and
+            same(m.group(3), S["p99_ns"], True) and
+            same(m.group(4), worst, True) and
+            (T is None or same(m.group(5), T["p99_ns"], True)))
+
+def check_summary(name, out, err, d):
+    text = open(out).read()
+    lines = text.splitlines()
+    long = [l for l in lines if len(l.expandtabs(8)) > 80
+            and not l.startswith("\tworkload\t")]
+    ok("summary %s: every line within 80 columns" % name, not long,
+       repr(long[:2]))
+    ok("summary %s: one summary" % name, text.count("Entries: ") == 1)
+    # The headline: the line after the 2009 block and a blank one.
+    m = re.fullmatch(HEAD + r"  timer p99 (\S+(?: \S+)?)", lines[8])
+    ok("summary %s: the headline equals the JSON (%s)" % (name, lines[8]),
+       lines[7] == "" and m and head_ok(m, d["latency"], d["timer"]),
+       repr(lines[7:9]))
+    # The table: its rows and the JSON's series.
+    series = {"latency": d["latency"], "timer": d["timer"],
+              "work": d.get("work"), "runqueue": d.get("runqueue"),
+              "wake path": d.get("wake_path")}
+    for c in d["classes"]:
+        series[c["name"]] = c["latency"]
+    keys = {"min": "min_ns", "p50": "p50_ns", "p90": "p90_ns",
+            "p99": "p99_ns", "p99.9": "p99_9_ns", "worst": "max_ns",
+            "mean": "mean_ns", "sd": "stdev_ns"}
+    i = lines.index(next(l for l in lines if l.startswith("(us) ")))
+    cols = lines[i].split()[1:]
+    rows, bad = [], []
+    for l in lines[i + 1:]:
+        if not l:
+            break
+        f = l.split()
+        label, vals = " ".join(f[:-len(cols)]), f[-len(cols):]
+        rows.append(label)
+        S = series.get(label)
+        if S is None:
+            bad.append("row %r is no series of the JSON" % label)
+            continue
+        if len(l) != len(lines[i]):
+            bad.append("row %r is not as wide as the header" % label)
+        for c, t in zip(cols, vals):
+            if c == "samples":
+                good = int(t) == S["samples"]
+            else:
+                v = S[keys[c]]
+                if S["samples"] == 0 or (c == "sd" and S["samples"] < 2):
+                    v = None
+                good = same(t, v)
+            if not good:
+                bad.append("%s %s: text %s json %r" % (label, c, t,
+                           S.get(keys.get(c, "samples"))))
+    want = [k for k, v in series.items() if v is not None]
+    ok("summary %s: table rows %s equal the JSON's series" % (name, rows),
+       not bad and sorted(rows) == sorted(want), "; ".join(bad[:4]) or
+       "rows %r, JSON %r" % (rows, want))
+    # --repeat: one line a run in the summary and on stderr.
+    runs = d["runs"] if d["nruns"] > 1 else []
+    got = re.findall(r"^(\d+) +(\d+) +(\S+) +(\S+) +(\S+) +(\S+)  ", text, re.M)
+    errl = open(err).read().splitlines()
+    bad = []
+    for k, r in enumerate(runs):
+        S, T = r["latency"], r["timer"]
+        g = got[k] if k < len(got) else None
+        if not (g and int(g[0]) == k + 1 and int(g[1]) == S["samples"] and
+                same(g[2], S["p50_ns"]) and same(g[3], S["p99_ns"]) and
+                same(g[4], S["max_ns"] if S["samples"] else None) and
+                same(g[5], T["p99_ns"])):
+            bad.append("summary's run %d: %r" % (k + 1, g))
+        e = [l for l in errl if l.startswith("run %d of %d: " % (k + 1,
+             len(runs)))]
+        m = len(e) == 1 and re.fullmatch(r"run \d+ of \d+: " + HEAD, e[0])
+        if not (m and head_ok(m, S, None)):
+            bad.append("stderr's run %d: %r" % (k + 1, e))
+    if runs:
+        ok("summary %s: %d runs, each line equals its run's JSON" %
+           (name, len(runs)), not bad and len(got) == len(runs),
+           "; ".join(bad[:3]) or "%d lines" % len(got))
+
+check_summary("classes, -x", tmp + "/sum.out", tmp + "/sum.err",
+              json.load(open(tmp + "/sum.json")))
+check_summary("--repeat=3", tmp + "/rep.out", tmp + "/rep.err",
+              json.load(open(tmp + "/rep.json")))
+EOF
 
 # Every check written in python3 runs in one go: its start-up is slow here.
 python3 "$TMP/check.py" "$TMP" || fail "outputs: check.py died"
