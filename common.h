@@ -57,13 +57,16 @@ long long parse_time(const char *name, const char *s, long long min,
  * lwarn adds ": " and strerror(errno), lwarnc the same for the errno given
  * (none when it is 0); errno is left as it was.
  * usage_error escapes the control bytes of what it quotes (the line stays
- * one line) and exits with EXIT_USAGE.
+ * one line), cuts every %s value to about 60 bytes and "...", adds a line
+ * "try 'latt --help'" (usage_error_hint names another help) and exits
+ * with EXIT_USAGE.
  */
 void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 #define	 lwarn(...)	lwarnc(errno, __VA_ARGS__)
 #define	 lwarnx(...)	lwarnc(0, __VA_ARGS__)
 void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
+void	 usage_error_hint(const char *help);
 
 /*
  * splitmix64: small, fast, and good enough to spread the sleeps, order

@@ -73,8 +73,10 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds();
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+		usage_error_hint("latt compare --help");
 		return compare_main(argc - 1, argv + 1);
+	}
 	config_parse(argc, argv, &cfg);
 	memset(&L, 0, sizeof(L));
 	L.run.trace.marker_fd = L.run.trace.on_fd = -1;

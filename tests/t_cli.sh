@@ -23,16 +23,18 @@ closefds() {
 }
 
 # ---------------------------------------------------------------------------
-# Usage errors: exit 2, one line on stderr naming the option and the value,
-# nothing on stdout.  Each REGEX must match the stderr line; !REGEX must not.
+# Usage errors: exit 2, one line on stderr naming the option and the value
+# and a second that says where help is, nothing on stdout.  Each REGEX must
+# match the stderr line; !REGEX must not.
 usage_case() {	# name 'REGEX;;REGEX;;!REGEX' args...
 	local name=$1 res=$2 re
 	shift 2
 	run_latt "$OUT" "$ERR" "$@"
 	[ "$rc" -eq 2 ] || bad "exit $rc, want 2"
 	[ -s "$OUT" ] && bad "stdout not empty: $(short "$OUT")"
-	[ "$(nlines "$ERR")" -eq 1 ] ||
-	    bad "$(nlines "$ERR") lines on stderr, want 1: $(short "$ERR")"
+	[ "$(nlines "$ERR")" -eq 2 ] && [ "$(head -c 6 "$ERR")" = "latt: " ] &&
+	    [ "$(tail -n 1 "$ERR")" = "try 'latt --help'" ] ||
+	    bad "stderr is not one line and \"try 'latt --help'\": $(short "$ERR")"
 	while [ -n "$res" ]; do
 		re=${res%%;;*}
 		[ "$re" = "$res" ] && res= || res=${res#*;;}
@@ -73,6 +75,19 @@ usage_case "usage: --verbose=1 (a value for a flag)" \
 # (No command at all is no longer a usage error: it is a "bare run", see
 # README.md.  An empty command still is one.)
 usage_case "usage: an empty command" "(command|workload)" -c2 -f1 -t5 ''
+
+# A long value is quoted by its first 60 bytes and "...", not whole (130 KB
+# were echoed); a UTF-8 value is cut between characters, never inside one.
+long=$(head -c 130000 /dev/zero | tr '\0' x)
+usage_case "usage: a 130 KB value is quoted by its first 60 bytes" \
+    "$C;;: x{60}\.\.\.\$;;!x{61}" -c "$long" true
+[ "$(wc -c <"$ERR")" -lt 160 ] || bad "stderr is $(wc -c <"$ERR") bytes"
+verdict "usage: a 130 KB value: stderr of $(wc -c <"$ERR") bytes"
+usage_case "usage: a long UTF-8 value is cut between characters" \
+    "$C;;\.\.\.\$" -c "a$(printf '\303\251%.0s' $(seq 100))" true
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' \
+    "$ERR" 2>/dev/null || bad "stderr is not UTF-8: $(short "$ERR")"
+verdict "usage: a long UTF-8 value: the message stays UTF-8"
 
 # ---------------------------------------------------------------------------
 # The forms of an option's value.

@@ -256,7 +256,7 @@ usage_case() {
 	local name=$1
 	shift
 	run_latt "$TMP/out" "$TMP/err" "$@"
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
 	    [ ! -s "$TMP/out" ] && grep -q '^latt: ' "$TMP/err"; then
 		pass "$name"
 	else
@@ -290,7 +290,7 @@ bad_file() {	# name, content (printf format), or name and - for bad.json
 	local name=$1 f=$TMP/bad.json
 	[ "$2" = - ] || printf "$2" >"$f"
 	run_latt "$TMP/out" "$TMP/err" compare "$A" "$f"
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
 	    [ ! -s "$TMP/out" ] &&
 	    grep -Eq "^latt: $f:[0-9]+:[0-9]+: " "$TMP/err"; then
 		pass "bad file: $name"
@@ -400,7 +400,7 @@ check "--baseline --repeat=3 --fail-if-worse: runs far slower than their baselin
 check "--repeat=3: three summaries" [ "$(grep -c '^Entries: ' "$TMP/r3.out")" -eq 3 ]
 check "--baseline: B is the three runs" grep -q '^B: these runs (3 runs' "$TMP/r3.out"
 run_latt "$TMP/r4.out" "$TMP/r4.err" --baseline="$TMP/nonexistent.json" 'sleep 5'
-if [ "$rc" -eq 2 ] && [ ! -s "$TMP/r4.out" ] && [ "$(wc -l <"$TMP/r4.err")" -eq 1 ]; then
+if [ "$rc" -eq 2 ] && [ ! -s "$TMP/r4.out" ] && [ "$(err_lines "$TMP/r4.err")" -eq 1 ]; then
 	pass "--baseline: an unreadable file fails before the run"
 else
 	fail "--baseline unreadable: rc $rc, $(cat "$TMP/r4.err")"

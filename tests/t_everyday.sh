@@ -42,7 +42,7 @@ for bad_t in "-f 1.5.0" "-t 2x" "-d 1.0000000001" "-f 0.0000001" \
     "--warmup=.s" "-d ." "-f -1" "-t 3601s"; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad_t true
-	[ "$rc" -eq 2 ] && [ "$(nlines "$ERR")" -eq 1 ] && [ ! -s "$OUT" ] ||
+	[ "$rc" -eq 2 ] && [ "$(err_lines "$ERR")" -eq 1 ] && [ ! -s "$OUT" ] ||
 	    bad "'$bad_t': rc $rc, $(short "$ERR")"
 done
 verdict "times: bad values are one-line usage errors"

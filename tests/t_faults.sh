@@ -137,7 +137,7 @@ row() {
 	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want: $(short "$ERR")"
 	# A usage error runs nothing: all of stderr is latt's.
 	if [ "$want" -eq 2 ]; then
-		cp "$ERR" "$ERR.latt"
+		grep -av "^try 'latt --help'\$" "$ERR" >"$ERR.latt"
 	else
 		grep -a '^latt' "$ERR" >"$ERR.latt"
 	fi

@@ -327,7 +327,7 @@ for args in "--json= true" "--json --histogram true" "--json --per-client true" 
     "--log= true" "--log=- true" "--plot=- true" "--plot"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out6" "$TMP/err6" $args
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(wc -l <"$TMP/err6")" -eq 1 ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(err_lines "$TMP/err6")" -eq 1 ]; then
 		pass "usage: latt $args: status 2, one line"
 	else
 		fail "usage: latt $args: rc=$rc, stdout $(wc -c <"$TMP/out6") bytes, stderr: $(cat "$TMP/err6")"
