@@ -957,22 +957,27 @@ load_default_n(void)
 }
 
 /*
- * --cpus: a list such as 0-3,8.  Clients are pinned round-robin over its
- * CPUs in ascending order.
+ * --cpus (and a class's cpus=): a list such as 0-3,8 or 3,1.  Clients are
+ * pinned round-robin over its CPUs in the order given (a range ascends),
+ * so the order matters; a CPU given twice is a usage error.
  */
 static void
 parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 {
 	char *list, *tok, *save, *dash;
 	long long lo, hi, c;
-	cpu_set_t set;
-	unsigned n;
+	cpu_set_t seen;
+	unsigned n = 0;
+	int *v;
 
 	if (*arg == '\0')
 		usage_error("%s is empty", name);
-	if ((list = strdup(arg)) == NULL)
+	if (empty_item(arg, ','))
+		usage_error("%s is not a CPU list: %s", name, arg);
+	if ((list = strdup(arg)) == NULL ||
+	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
 		usage_error("%s: %s", name, strerror(errno));
-	CPU_ZERO(&set);
+	CPU_ZERO(&seen);
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if ((dash = strchr(tok, '-')) != NULL)
@@ -983,18 +988,18 @@ parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 		if (lo > hi)
 			usage_error("%s: the range %lld-%lld is backwards: "
 			    "%s", name, lo, hi, arg);
-		for (c = lo; c <= hi; c++)
-			CPU_SET(c, &set);
+		for (c = lo; c <= hi; c++) {
+			if (CPU_ISSET(c, &seen))
+				usage_error("%s: CPU %lld is given twice: %s "
+				    "(each client is pinned to the next CPU "
+				    "of the list)", name, c, arg);
+			CPU_SET(c, &seen);
+			v[n++] = (int)c;
+		}
 	}
 	free(list);
-	if (CPU_COUNT(&set) == 0 || empty_item(arg, ','))
-		usage_error("%s is not a CPU list: %s", name, arg);
 	free(*cpus);
-	if ((*cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
-		usage_error("%s: %s", name, strerror(errno));
-	for (c = 0, n = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			(*cpus)[n++] = (int)c;
+	*cpus = v;
 	*ncpus = n;
 }
 
@@ -1147,7 +1152,8 @@ help(void)
 "      --warmup=TIME     drop the latencies of the first TIME (seconds)\n"
 "      --seed=N          seed of the random sleeps (default: from the clock;\n"
 "                        always printed)\n"
-"      --cpus=LIST       pin the clients round-robin over LIST (0-3,8)\n"
+"      --cpus=LIST       pin the clients round-robin over LIST in its order\n"
+"                        (0-3,8; 3,1 puts client 0 on CPU 3); no CPU twice\n"
 "      --parent-cpu=N    pin latt itself to CPU N\n"
 "      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
 "      --prio=N          clients' real-time priority (alone: fifo)\n"

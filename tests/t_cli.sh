@@ -89,6 +89,25 @@ python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' \
     "$ERR" 2>/dev/null || bad "stderr is not UTF-8: $(short "$ERR")"
 verdict "usage: a long UTF-8 value: the message stays UTF-8"
 
+# --cpus: a CPU given twice is a usage error, the order given is kept.
+usage_case "usage: --cpus=0,0" "cpus;;CPU 0 is given twice" --cpus=0,0 true
+usage_case "usage: --cpus=0-1,1" "cpus;;CPU 1 is given twice" --cpus=0-1,1 true
+usage_case "usage: -c1:cpus=0,0" "cpus;;CPU 0 is given twice" -c1:cpus=0,0 true
+if two_cpus; then
+	run_latt "$OUT" "$ERR" -q -c2 --cpus="$c1,$c0" -f1 -t3 -d1 \
+	    --load=none --log="$TMP/cpus.csv" --json="$TMP/cpus.json"
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	awk -F, -v a="$c1" -v b="$c0" 'NR > 1 && $3 == 0 { n0++; if ($4 != a) w++ }
+	    NR > 1 && $3 == 1 { n1++; if ($4 != b) w++ }
+	    END { exit !(n0 > 10 && n1 > 10 && w == 0) }' "$TMP/cpus.csv" ||
+	    bad "client 0 is not always on CPU $c1 and client 1 on CPU $c0"
+	expect_json "$TMP/cpus.json" "d['parameters']['cpus'] == [$c1, $c0]"
+	verdict "--cpus=$c1,$c0: client 0 on CPU $c1, client 1 on CPU $c0"
+	no_leftovers "--cpus in the order given"
+else
+	skip "--cpus in the order given: needs two CPUs"
+fi
+
 # ---------------------------------------------------------------------------
 # The forms of an option's value.
 for form in "-c8" "-c 8" "--clients=8" "--clients 8"; do
