@@ -338,26 +338,36 @@ plain_format(const char *fmt)
 	return 1;
 }
 
-/*
- * A value as a usage error quotes it: whole up to QUOTE_MAX + 3 bytes,
- * else its first QUOTE_MAX bytes, cut before a UTF-8 character rather
- * than inside one, and "...".
- */
+/* A value as a usage error quotes it (cut_value). */
 static void
 put_value(FILE *fp, const char *s)
 {
-	size_t n;
+	char buf[QUOTE_MAX + 4];
 
-	if (s == NULL)
-		s = "(null)";
-	if ((n = strlen(s)) <= QUOTE_MAX + 3) {
-		fputs(s, fp);
-		return;
-	}
-	for (n = QUOTE_MAX; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80;
-	    n--)
+	fputs(cut_value(buf, sizeof(buf), s != NULL ? s : "(null)"), fp);
+}
+
+/*
+ * A value as a message quotes it: whole up to QUOTE_MAX + 3 bytes, else
+ * its first QUOTE_MAX bytes (or fewer: len - 4), cut before a UTF-8
+ * character rather than inside one, and "...".  Returns s, or buf.
+ */
+const char *
+cut_value(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), max = QUOTE_MAX;
+
+	if (len < 5)
+		return s;
+	if (max > len - 4)
+		max = len - 4;
+	if (n <= max + 3 && n < len)
+		return s;
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
 		;
-	fprintf(fp, "%.*s...", (int)n, s);
+	memcpy(buf, s, n);
+	memcpy(buf + n, "...", 4);
+	return buf;
 }
 
 long long

@@ -22,6 +22,8 @@
 #define EXIT_USAGE	2
 #define EXIT_THRESHOLD	3	/* a --fail-above limit was exceeded */
 #define EXIT_WORKLOAD	4	/* the workload failed; summary printed */
+#define EXIT_NOEXEC	126	/* the command is not executable, as sh */
+#define EXIT_NOTFOUND	127	/* the command is not found, as sh */
 
 #define NSEC_PER_SEC	1000000000LL
 #define NSEC_PER_MSEC	1000000LL
@@ -67,6 +69,8 @@ void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 void	 usage_error_hint(const char *help);
+/* s, or its first 60 bytes or so and "..." in buf (as usage_error). */
+const char *cut_value(char *buf, size_t len, const char *s);
 
 /*
  * splitmix64: small, fast, and good enough to spread the sleeps, order

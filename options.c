@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "common.h"
 #include "config.h"
 #include "loads.h"
@@ -68,6 +69,7 @@ struct parse {
 	int		 prio;		/* --prio; -1: not given */
 	int		 pprio;		/* --parent-prio; -1: not given */
 	int		 json_bare;	/* --json without =FILE */
+	int		 explain_bare;	/* --explain without =K */
 };
 
 /* The kind of value an option takes, and so how the loop reads it. */
@@ -146,8 +148,7 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static int	 rt_clients(const struct config *);
-static int	 ends_with(const char *, const char *);
-static int	 is_command(const char *);
+static int	 latt_option(const char *);
 static int	 empty_item(const char *, char);
 static unsigned	 load_default_n(void);
 static void	 too_many_classes(const char *) __attribute__((noreturn));
@@ -381,6 +382,7 @@ set_nice(struct parse *p, const struct opt *o, char *arg)
 static void
 set_explain(struct parse *p, const struct opt *o, char *arg)
 {
+	p->explain_bare = arg == NULL;
 	p->cfg.explain = arg == NULL ? EXPLAIN_DEFAULT :
 	    (unsigned)parse_num(o->name, arg, o->min, o->max);
 }
@@ -538,13 +540,25 @@ take_command(struct parse *p, char **cmd, int ncmd)
 {
 	p->cfg.cmd = cmd;
 	p->cfg.ncmd = ncmd;
-	if (ncmd == 1 && cmd[0][0] == '\0')
-		usage_error("the workload command is empty");
-	/* "--json run.json": the file would run as the command. */
-	if (p->json_bare && ncmd >= 1 && ends_with(cmd[0], ".json") &&
-	    !is_command(cmd[0]))
-		usage_error("--json takes its file attached: --json=%s (as "
-		    "given, %s would run as the command)", cmd[0], cmd[0]);
+	command_take(cmd, ncmd, (p->json_bare ? CMD_JSON_BARE : 0) |
+	    (p->explain_bare ? CMD_EXPLAIN_BARE : 0), latt_option);
+}
+
+/* Whether word is one of latt's options: -d, -c8, --dur=3 (a prefix). */
+static int
+latt_option(const char *w)
+{
+	size_t i, len;
+
+	if (w[0] != '-' || w[1] == '\0' || strcmp(w, "--") == 0)
+		return 0;
+	if (w[1] != '-')
+		return find_opt((unsigned char)w[1]) != NULL;
+	len = strcspn(w + 2, "=");
+	for (i = 0; len > 0 && i < NOPTS; i++)
+		if (strncmp(opts[i].name, w + 2, len) == 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -576,39 +590,6 @@ bare_defaults(struct parse *p)
 	if (p->max == -1)
 		p->max = p->min > BARE_MAX_DELAY_NS ? p->min :
 		    BARE_MAX_DELAY_NS;
-}
-
-static int
-ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-
-	return n > k && strcmp(s + n - k, tail) == 0;
-}
-
-/* Whether name is an executable, as a path or found in $PATH. */
-static int
-is_command(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-	char *full;
-	int ok = 0;
-
-	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0;
-	for (p = path != NULL ? path : "/bin:/usr/bin"; !ok; p = colon + 1) {
-		colon = strchr(p, ':');
-		if (colon == NULL)
-			colon = p + strlen(p);
-		if (asprintf(&full, "%.*s/%s", colon == p ? 1 :
-		    (int)(colon - p), colon == p ? "." : p, name) == -1)
-			return 0;
-		ok = access(full, X_OK) == 0;
-		free(full);
-		if (*colon == '\0')
-			break;
-	}
-	return ok;
 }
 
 /* Whether a list of items split by sep is empty or has an empty item. */
@@ -1242,7 +1223,8 @@ help(void)
 "Exit status: 0 ran normally, 1 runtime failure, 2 usage (one line, then\n"
 "\"try 'latt --help'\"; nothing ran), 3 a latency threshold was exceeded\n"
 "(or latt compare's gate failed), 4 the workload failed or was stopped from\n"
-"elsewhere (1 and 4 outrank 3).\n"
+"elsewhere (1 and 4 outrank 3), 126 the command cannot be executed, 127\n"
+"it is not found (both: one line, before anything runs, no summary).\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"
