@@ -47,6 +47,32 @@ for bad_t in "-f 1.5.0" "-t 2x" "-d 1.0000000001" "-f 0.0000001" \
 done
 verdict "times: bad values are one-line usage errors"
 
+# --- The flagship command: latt -c8 'make -j4' ------------------------------
+# With a command and neither -f nor -t, the delays are 10 to 90 ms at -c8:
+# at least 1,000 samples per 30 s of workload (2009's 100 to 500 ms gave
+# about 800), here in 3 s: 100 (about 480 expected).
+run_latt "$OUT" "$ERR" -q -c8 --json="$TMP/flag.json" 'sleep 3'
+n=$(entries "$OUT" 8)
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ "${n:-0}" -ge 100 ] || bad "only '$n' samples in 3 s at -c8, want 100"
+expect_json "$TMP/flag.json" 'd["parameters"]["min_delay_ns"] == 10000000' \
+    'd["parameters"]["max_delay_ns"] == 90000000'
+verdict "latt -c8 'sleep 3': $n samples (at least 1,000 per 30 s)"
+# Explicit -f or -t as ever (the other one 2009's); more clients, longer
+# delays in proportion, up to 2009's 100 to 500 ms.
+for c in "-c8 -f 20:20:500" "-c8 -t 200:100:200" "-c16:20:180" \
+    "-c40:50:450" "-c200:100:500" "-c2 -f 1 -t 3:1:3"; do
+	# shellcheck disable=SC2086
+	run_latt "$OUT" "$ERR" -q ${c%%:*} -d 0.2 --json="$TMP/d.json" 'sleep 5'
+	[ "$rc" -eq 0 ] || bad "${c%%:*}: exit $rc: $(short "$ERR")"
+	w=${c#*:}
+	expect_json "$TMP/d.json" \
+	    "d['parameters']['min_delay_ns'] == ${w%:*} * 1000000" \
+	    "d['parameters']['max_delay_ns'] == ${w#*:} * 1000000"
+done
+verdict "delays with a command: -f or -t as given, the default grows with -c"
+no_leftovers "delays with a command"
+
 # --- Output files are checked before anything runs -------------------------
 for opt in --json --plot --log; do
 	rm -f "$TMP/ran"
