@@ -134,7 +134,13 @@ outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
 	col->cfg = cfg;
 	col->run = run;
 	col->res = res;
-	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
+	/*
+	 * The progress line only where nothing else writes: a command
+	 * shares latt's stderr, and a line of its own would run on after
+	 * the progress line ("workload runningcc -pthread ...").
+	 */
+	col->progress = !cfg->quiet && !cfg->verbose && cfg->ncmd == 0 &&
+	    isatty(STDERR_FILENO);
 	if (runs_open(cfg, &col->runs) == -1)
 		return -1;
 	/*

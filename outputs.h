@@ -33,7 +33,7 @@ struct outputs {
 	FILE			*log;
 	int			 json_fd;	/* --json=FILE, opened early */
 	int			 plot_fd;	/* --plot=FILE */
-	int			 progress;	/* stderr is a tty, not -q */
+	int			 progress;	/* a bare run, stderr a tty, no -q */
 	int			 shown;		/* a progress line is up */
 	struct runs		 runs;
 };

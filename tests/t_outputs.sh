@@ -359,14 +359,15 @@ fi
 
 # --- Progress -------------------------------------------------------------------
 if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/dev/null 2>&1; then
-	script -qc "$LATT -f1 -t5 --json=$TMP/prog.json 'sleep 3.5' >$TMP/prog.out" \
+	# A run without a command (one with a command shows none: t_job.sh).
+	script -qc "$LATT -c2 -f1 -t5 -d 3.5 -l none --json=$TMP/prog.json >$TMP/prog.out" \
 	    "$TMP/prog.tty" </dev/null >/dev/null 2>&1
-	if grep -q 'samples .*max .*p99 .*workload running' "$TMP/prog.tty"; then
+	if grep -q 'samples .*p99 .*max .*no load' "$TMP/prog.tty"; then
 		pass "progress: shown on a terminal's stderr"
 	else
 		fail "progress: not shown on a terminal: $(cat -A "$TMP/prog.tty" | head -5)"
 	fi
-	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'workload running' "$TMP/prog.out" &&
+	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'no load' "$TMP/prog.out" &&
 	    ! grep -q $'\r' "$TMP/prog.out"; then
 		pass "progress: never in stdout"
 	else
@@ -374,14 +375,14 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 	fi
 	if [ ! -s "$TMP/prog.json" ]; then
 		fail "progress: never in the JSON: no JSON was written"
-	elif ! grep -q 'workload running' "$TMP/prog.json"; then
+	elif ! grep -q 'no load' "$TMP/prog.json"; then
 		pass "progress: never in the JSON"
 	else
 		fail "progress: the JSON holds it"
 	fi
 	echo 'json.load(open(tmp + "/prog.json")); ok("progress: the JSON parses", True)' \
 	    >>"$TMP/check.py"
-	script -qc "$LATT -q -f1 -t5 'sleep 3' >$TMP/prog.out" "$TMP/prog2.tty" \
+	script -qc "$LATT -q -c2 -f1 -t5 -d 3 -l none >$TMP/prog.out" "$TMP/prog2.tty" \
 	    </dev/null >/dev/null 2>&1
 	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'samples' "$TMP/prog2.tty"; then
 		pass "progress: -q turns it off"
