@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * common.c: what every room uses (common.h): the clocks, the bounded
- * parser of numbers, the one-line error messages, small file readers and
- * the signal flags.
+ * parser of numbers, the one-line error messages, small file readers,
+ * the file a path names, and the signal flags.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -12,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
 #define QUOTE_MAX	60	/* bytes of a value that a usage error quotes */
+#define LINKS_MAX	40	/* symbolic links followed, as the kernel does */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -368,6 +372,76 @@ cut_value(char *buf, size_t len, const char *s)
 	memcpy(buf, s, n);
 	memcpy(buf + n, "...", 4);
 	return buf;
+}
+
+/*
+ * The file path names once symbolic links are followed, as an absolute
+ * path (the caller frees it): realpath(3) when it exists; else the real
+ * path of its directory and its last component, a dangling link followed
+ * to where it points.  NULL with errno set: no such directory, say.
+ */
+char *
+path_target(const char *path)
+{
+	char *cur, *next, *dir, *res = NULL, link[4096];
+	const char *base;
+	ssize_t n;
+	int i;
+
+	if ((res = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return res;
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (i = 0; i < LINKS_MAX &&
+	    (n = readlink(cur, link, sizeof(link) - 1)) > 0; i++) {
+		link[n] = '\0';
+		base = strrchr(cur, '/');
+		if (asprintf(&next, "%.*s%s", link[0] == '/' || base == NULL ?
+		    0 : (int)(base - cur + 1), cur, link) == -1)
+			next = NULL;
+		free(cur);
+		if ((cur = next) == NULL)
+			return NULL;
+	}
+	base = strrchr(cur, '/');
+	dir = base == NULL ? strdup(".") : base == cur ? strdup("/") :
+	    strndup(cur, (size_t)(base - cur));
+	base = base == NULL ? cur : base + 1;
+	errno = ENOENT;
+	if (dir != NULL && *base != '\0' && (next = realpath(dir, NULL)) !=
+	    NULL) {
+		if (asprintf(&res, "%s/%s", strcmp(next, "/") == 0 ? "" : next,
+		    base) == -1)
+			res = NULL;
+		free(next);
+	}
+	free(dir);
+	free(cur);
+	return res;
+}
+
+/*
+ * Whether paths a and b name one file that two reports cannot share: the
+ * same file when both exist (through a link, a hard link or a bind mount;
+ * a character device such as /dev/null takes any number of writers), else
+ * the same path once links are followed.
+ */
+int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ta, *tb;
+	int r;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		    !S_ISCHR(sa.st_mode);
+	ta = path_target(a);
+	tb = path_target(b);
+	r = ta != NULL && tb != NULL && strcmp(ta, tb) == 0;
+	free(ta);
+	free(tb);
+	return r;
 }
 
 long long

@@ -101,4 +101,12 @@ char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 char	*file_text(const char *path);
 long long file_ll(const char *path);
 
+/*
+ * The file a path names, links followed, as an absolute path to free
+ * (NULL and errno: no such directory); whether two paths name one file
+ * (or, when neither exists, will) that two reports cannot share.
+ */
+char	*path_target(const char *path);
+int	 same_file(const char *a, const char *b);
+
 #endif /* COMMON_H */

@@ -467,10 +467,18 @@ settle_delays(struct parse *p, int bare)
 	p->cfg.max_delay = p->max;
 }
 
-/* Outputs that would share stdout, or take it from the summary. */
+/*
+ * Outputs that would share stdout, or take it from the summary, or share
+ * a file (links followed).
+ */
 static void
 check_outputs(const struct config *cfg)
 {
+	static const char *const opt[3] = { "json", "log", "plot" };
+	const char *path[3] = { is_stdout(cfg->json_path) ? NULL :
+	    cfg->json_path, cfg->log_path, cfg->plot_path };
+	int i, j;
+
 	if (is_stdout(cfg->json_path) && (cfg->histogram || cfg->per_client))
 		usage_error("%s prints to stdout, which --json takes: give "
 		    "--json=FILE", cfg->histogram ? "--histogram" :
@@ -485,6 +493,14 @@ check_outputs(const struct config *cfg)
 		usage_error("log cannot be -: stdout takes the summary");
 	if (is_stdout(cfg->plot_path))
 		usage_error("plot cannot be -: stdout takes the summary");
+	/* Two reports into one file: one would replace the other. */
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (path[i] != NULL && path[j] != NULL &&
+			    same_file(path[i], path[j]))
+				usage_error("--%s=%s and --%s=%s are the same "
+				    "file: give each report its own", opt[i],
+				    path[i], opt[j], path[j]);
 }
 
 static int
@@ -1211,7 +1227,9 @@ help(void)
 "                        -1: a timer sample; a write error ends the run\n"
 "      --plot=FILE       draw the run as SVG: latency by percentile (1/(1-p)\n"
 "                        axis), over time, and its distribution\n"
-"                        (output files are opened before the run starts)\n"
+"                        (output files are checked before the run starts,\n"
+"                        written beside and renamed over the old one once\n"
+"                        whole; two outputs into one file are an error)\n"
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"

@@ -25,14 +25,30 @@ struct runs {
 	unsigned		 n;
 };
 
+/*
+ * A report file, claimed before the run.  A regular file (or one still to
+ * be made) is written into a temporary file beside it and renamed over it
+ * once whole; a FIFO or a device is written as it is, a FIFO opened only
+ * when its report is written (the log's: before the run).
+ */
+struct report_file {
+	const char		*path;		/* as given */
+	char			*target;	/* links followed: replaced */
+	char			*tmp;		/* .NAME.tmp-PID-XXXXXX, or NULL */
+	int			 fd;		/* or -1 */
+	int			 fifo;		/* a FIFO: opened when written */
+	int			 existed;	/* target existed: kept on failure */
+};
+
 /* What the sink and the tick need: the outputs that go along with a run. */
 struct outputs {
 	const struct config	*cfg;
 	struct run		*run;
 	struct result		*res;		/* the run being measured */
 	FILE			*log;
-	int			 json_fd;	/* --json=FILE, opened early */
-	int			 plot_fd;	/* --plot=FILE */
+	struct report_file	 logf;		/* --log */
+	struct report_file	 json;		/* --json=FILE */
+	struct report_file	 plot;		/* --plot */
 	int			 progress;	/* a bare run, stderr a tty, no -q */
 	int			 shown;		/* a progress line is up */
 	struct runs		 runs;
