@@ -494,7 +494,6 @@ verdict "a report through a link replaces its target, mode kept"
 # A FIFO: it does not hold up the start; with no reader at the end latt
 # says so, and SIGINT then ends it with a sentence, status 1.
 mkfifo "$TMP/fifo.json"
-T0=$(usecs)
 env --default-signal "$LATT" -q -c2 -f1 -t2 -d 1 --json="$TMP/fifo.json" \
     >"$TMP/out8" 2>"$TMP/err8" &
 pid=$!
@@ -503,6 +502,7 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 grep -q '^Entries: ' "$TMP/out8" || bad "no summary before the wait: $(short "$TMP/err8")"
+T0=$(usecs)
 kill -INT $pid
 wait_gone $pid 5
 [ "$rc" -eq 1 ] || bad "exit $rc, want 1"
@@ -511,6 +511,27 @@ grep -q "fifo.json: no reader opened the FIFO before SIGINT: the results not wri
 grep -q 'Interrupted system call' "$TMP/err8" && bad "stderr: $(short "$TMP/err8")"
 verdict "--json=FIFO without a reader: the run goes on, SIGINT ends the wait (exit $rc, $ms ms)"
 no_leftovers "--json=FIFO"
+# --log's FIFO is opened before the run: the wait is said, SIGINT ends it,
+# and nothing was started.
+mkfifo "$TMP/fifo.csv"
+env --default-signal "$LATT" -q -c2 -f1 -t2 -d 1 --log="$TMP/fifo.csv" \
+    "touch $TMP/ran" >"$TMP/out8" 2>"$TMP/err8" &
+pid=$!
+for i in $(seq 100); do
+	grep -q 'waiting for a reader' "$TMP/err8" && break
+	sleep 0.1
+done
+children_of $pid && [ ${#kids[@]} -gt 0 ] && bad "children while waiting: ${kids[*]}"
+T0=$(usecs)
+kill -INT $pid
+wait_gone $pid 5
+[ "$rc" -eq 1 ] && [ ! -s "$TMP/out8" ] && [ ! -e "$TMP/ran" ] ||
+    bad "exit $rc, stdout $(short "$TMP/out8")"
+grep -q "fifo.csv: no reader opened the FIFO before SIGINT: the log not written" \
+    "$TMP/err8" || bad "stderr: $(short "$TMP/err8")"
+verdict "--log=FIFO without a reader: waits before the run, SIGINT ends it (exit $rc, $ms ms)"
+no_leftovers "--log=FIFO"
+rm -f "$TMP/fifo.csv"
 cat "$TMP/fifo.json" >"$TMP/fifo.out" &
 run_latt "$TMP/out8" "$TMP/err8" -q -c2 -d 0.3 --json="$TMP/fifo.json" \
     --log="$TMP/fifo.csv"
