@@ -39,6 +39,9 @@
 #define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
 #define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
 #define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
+#define LOG_HEADER	"time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns," \
+	"series,run\n"
+#define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
 static int	 runs_open(const struct config *, struct runs *);
 static int	 report_claim(struct report_file *, const char *);
@@ -51,6 +54,9 @@ static int	 write_json(struct report_file *, const struct config *,
 		    const struct result *, const struct runs *);
 static int	 write_plot(struct report_file *, const struct config *,
 		    const struct result *);
+static int	 log_add(struct outputs *, const struct sample *);
+static int	 log_flush(struct outputs *, int64_t);
+static int	 log_row(FILE *, const struct sample *, unsigned);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
 
@@ -104,6 +110,16 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	struct runs *runs = &col->runs;
 	const struct config *cfg = col->cfg;
 
+	/* The log's last rows; a log that failed in the run was said. */
+	if (col->log != NULL && !col->log_failed && res->stop != STOP_SINK &&
+	    log_flush(col, INT64_MAX) == -1) {
+		lwarnx("cannot write the log %s: %s", cfg->log_path,
+		    strerror(errno != 0 ? errno : EIO));
+		col->log_failed = 1;
+		return -1;
+	}
+	col->nrows = 0;
+	col->nrun++;
 	if (runs->fp == NULL)
 		return 0;
 	if (runs->n > 0)
@@ -133,6 +149,8 @@ outputs_close(struct outputs *col)
 	if (col->log != NULL)
 		fclose(col->log);
 	col->log = NULL;
+	free(col->rows);
+	col->rows = NULL;
 	report_drop(&col->logf);
 	report_drop(&col->json);
 	report_drop(&col->plot);
@@ -172,8 +190,7 @@ outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
 		if (report_claim(&col->logf, cfg->log_path) == -1 ||
 		    (col->log = report_stream(&col->logf, "the log")) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns,pos,"
-		    "rq_wait_ns\n", col->log) == EOF) {
+		if (fputs(LOG_HEADER, col->log) == EOF) {
 			lwarn("%s", cfg->log_path);
 			return -1;
 		}
@@ -444,8 +461,8 @@ outputs_write(struct outputs *col, struct result *res)
 	    write_plot(&col->plot, cfg, col->res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
-		/* A log that failed during the run has been reported. */
-		if (col->res->stop == STOP_SINK) {
+		/* A log that failed has been reported. */
+		if (col->res->stop == STOP_SINK || col->log_failed) {
 			fclose(col->log);
 			report_drop(&col->logf);
 		} else if (report_finish(&col->logf, col->log) == -1)
@@ -541,12 +558,7 @@ outputs_sink(void *arg, const struct sample *s)
 		if (res->ser[SER_TIMER].tl != NULL)
 			timeline_add(res->ser[SER_TIMER].tl, s->when,
 			    s->latency);
-		if (col->log != NULL && fprintf(col->log,
-		    "%lld,%llu,-1,%d,%lld,-1,\n", (long long)s->when,
-		    (unsigned long long)s->round, (int)s->cpu,
-		    (long long)s->latency) < 0)
-			return -1;
-		return 0;
+		return col->log != NULL ? log_add(col, s) : 0;
 	}
 	if (res->clients != NULL) {
 		cs = &res->clients[s->client];
@@ -562,17 +574,85 @@ outputs_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log == NULL)
+	return col->log != NULL ? log_add(col, s) : 0;
+}
+
+/*
+ * A row of the log, kept until every row before it in time has come: the
+ * sink sees a round's replies as they are read, not in the order they
+ * were sent.  A timer sample (its deadline comes before its round's
+ * sends) writes what came before it: in the closed loop every earlier
+ * round is whole by then, so the buffer holds one round; in the open loop
+ * a reply may come rounds late, and rows wait LOG_REORDER_NS (a reply
+ * later still is written when it comes).  Returns -1 when the log fails.
+ */
+static int
+log_add(struct outputs *col, const struct sample *s)
+{
+	struct sample *v;
+	size_t lo = 0, hi = col->nrows, mid;
+
+	if (col->nrows == col->maxrows) {
+		col->maxrows = col->maxrows > 0 ? 2 * col->maxrows : 64;
+		if ((v = realloc(col->rows, col->maxrows *
+		    sizeof(*v))) == NULL)
+			return -1;
+		col->rows = v;
+	}
+	/* After the rows of its time or earlier: nearly always the last. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (col->rows[mid].when <= s->when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&col->rows[lo + 1], &col->rows[lo], (col->nrows - lo) *
+	    sizeof(*s));
+	col->rows[lo] = *s;
+	col->nrows++;
+	if (!s->timer)
 		return 0;
-	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u,", (long long)s->when,
-	    (unsigned long long)s->round, s->client, (int)s->cpu,
-	    (long long)s->latency, s->pos) < 0)
-		return -1;
-	/* An unknown runqueue wait is an empty field, never a made-up 0. */
-	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",
-	    (long long)s->rq_wait) : fputs("\n", col->log)) < 0)
-		return -1;
+	return log_flush(col, col->cfg->open_loop ? s->when - LOG_REORDER_NS :
+	    s->when);
+}
+
+/* Writes the rows from before the time until (ns); -1 when the log fails. */
+static int
+log_flush(struct outputs *col, int64_t until)
+{
+	size_t i, n;
+
+	errno = 0;
+	for (n = 0; n < col->nrows && col->rows[n].when < until; n++)
+		if (log_row(col->log, &col->rows[n], col->nrun + 1) < 0)
+			return -1;
+	for (i = n; i < col->nrows; i++)
+		col->rows[i - n] = col->rows[i];
+	col->nrows -= n;
 	return 0;
+}
+
+/*
+ * One row: time_ns, round, client, cpu, latency_ns, pos, rq_wait_ns,
+ * series, run.  A timer row keeps every column's place: client and pos
+ * -1, rq_wait_ns empty.  Returns what fprintf does.
+ */
+static int
+log_row(FILE *fp, const struct sample *s, unsigned run)
+{
+	char rq[24] = "";
+
+	if (s->timer)
+		return fprintf(fp, "%lld,%llu,-1,%d,%lld,-1,,timer,%u\n",
+		    (long long)s->when, (unsigned long long)s->round,
+		    (int)s->cpu, (long long)s->latency, run);
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if (s->rq_wait >= 0)
+		snprintf(rq, sizeof(rq), "%lld", (long long)s->rq_wait);
+	return fprintf(fp, "%lld,%llu,%u,%d,%lld,%u,%s,wake,%u\n",
+	    (long long)s->when, (unsigned long long)s->round, s->client,
+	    (int)s->cpu, (long long)s->latency, s->pos, rq, run);
 }
 
 /*

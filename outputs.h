@@ -47,6 +47,11 @@ struct outputs {
 	struct result		*res;		/* the run being measured */
 	FILE			*log;
 	struct report_file	 logf;		/* --log */
+	int			 log_failed;	/* said: the log is not kept */
+	struct sample		*rows;	/* the log's rows still to be sorted */
+	size_t			 nrows;
+	size_t			 maxrows;
+	unsigned		 nrun;		/* runs logged before this one */
 	struct report_file	 json;		/* --json=FILE */
 	struct report_file	 plot;		/* --plot */
 	int			 progress;	/* a bare run, stderr a tty, no -q */
@@ -63,7 +68,10 @@ int	 outputs_tick(void *, const struct result *);
 void	 outputs_progress_off(struct outputs *);
 /* A run's text summary, unless the JSON takes stdout. */
 void	 outputs_summary(const struct config *, const struct result *);
-/* Keeps a finished run's JSON for the results file and --baseline. */
+/*
+ * A finished run: the rest of its log rows written, its JSON kept for the
+ * results file and --baseline.
+ */
 int	 outputs_add_run(struct outputs *, const struct result *);
 /* The reports of res (the run, or the totals of all runs): EXIT_*. */
 int	 outputs_write(struct outputs *, struct result *);

@@ -146,6 +146,38 @@ cl=$(awk -F, 'NR > 1 && $3 >= 0' "$TMP/l.csv" | wc -l)
 [ "$cl" -eq "$(entries "$OUT" 2)" ] || bad "$cl client rows, Entries $(entries "$OUT" 2)"
 verdict "--log: one row of client -1 per timer sample ($tl), the rest are Entries"
 
+# The log describes itself: a series column (wake, timer) and a run column
+# (--repeat), rows in the order of time within each run; the rows of each
+# run add up to its summary.
+run_latt "$OUT" "$ERR" -q -c3 -f1 -t3 -d 0.7 --repeat=2 --log="$TMP/r.csv"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+grep '^Entries: ' "$OUT" | awk '{ print $2 }' >"$TMP/r.entries"
+python3 - "$TMP/r.csv" "$TMP/r.entries" >"$TMP/r.verdict" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+entries = [int(x) for x in open(sys.argv[2]).read().split()] + [0, 0]
+print("%d rows, runs %s" % (len(rows), sorted({r.get("run") for r in rows})))
+if not rows or "series" not in rows[0] or "run" not in rows[0]:
+    print("BAD no series or run column: %r" % (rows[:1],))
+    sys.exit(0)
+for r in rows:
+    if r["series"] != ("timer" if r["client"] == "-1" else "wake"):
+        print("BAD series %r for client %r" % (r["series"], r["client"]))
+        break
+for run, want in ((1, entries[0]), (2, entries[1])):
+    mine = [r for r in rows if r["run"] == str(run)]
+    t = [int(r["time_ns"]) for r in mine]
+    if t != sorted(t):
+        print("BAD run %d: rows not in the order of time" % run)
+    n = sum(r["series"] == "wake" for r in mine)
+    if n != want or n == 0:
+        print("BAD run %d: %d wake rows, Entries %d" % (run, n, want))
+if {r["run"] for r in rows} != {"1", "2"}:
+    print("BAD runs %r" % sorted({r["run"] for r in rows}))
+EOF
+verdict_from "--log: series and run columns, rows in time order per run" \
+    "$TMP/r.verdict"
+
 # --- The plot ----------------------------------------------------------------
 cat >"$TMP/svg.py" <<'EOF'
 import re, socket, os, sys, xml.etree.ElementTree as ET
