@@ -21,7 +21,7 @@
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
 #define QUOTE_MAX	60	/* bytes of a value that a usage error quotes */
-#define LINKS_MAX	40	/* symbolic links followed, as the kernel does */
+#define LINKS_MAX	40	/* symbolic links followed, as the kernel's */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {

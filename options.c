@@ -1133,11 +1133,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "A.json[,A2.json...]\n" \
 "            B.json[,...] [C.json ...]\n"
 
-static void
-help(void)
-{
-	fputs(SYNOPSIS, stdout);
-	fputs(
+/* --help after the synopsis: the options, then how latt behaves. */
+static const char help_text[] =
 "\n"
 "Measures scheduler wake-up latency while COMMAND runs: latt forks CLIENTS\n"
 "processes blocked on pipes, and after each random sleep writes a\n"
@@ -1277,8 +1274,13 @@ help(void)
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
 "              --fail-above=p99=100us,max=1ms\n"
 "          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n"
-"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n",
-	    stdout);
+"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n";
+
+static void
+help(void)
+{
+	fputs(SYNOPSIS, stdout);
+	fputs(help_text, stdout);
 	exit(EXIT_OK);
 }
 

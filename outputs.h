@@ -32,12 +32,12 @@ struct runs {
  * when its report is written (the log's: before the run).
  */
 struct report_file {
-	const char		*path;		/* as given */
-	char			*target;	/* links followed: replaced */
-	char			*tmp;		/* .NAME.tmp-PID-XXXXXX, or NULL */
-	int			 fd;		/* or -1 */
-	int			 fifo;		/* a FIFO: opened when written */
-	int			 existed;	/* target existed: kept on failure */
+	const char	*path;		/* as given */
+	char		*target;	/* links followed: replaced */
+	char		*tmp;		/* .NAME.tmp-PID-XXXXXX, or NULL */
+	int		 fd;		/* or -1 */
+	int		 fifo;		/* a FIFO: opened when written */
+	int		 existed;	/* the target existed: kept */
 };
 
 /* What the sink and the tick need: the outputs that go along with a run. */
@@ -47,14 +47,14 @@ struct outputs {
 	struct result		*res;		/* the run being measured */
 	FILE			*log;
 	struct report_file	 logf;		/* --log */
-	int			 log_failed;	/* said: the log is not kept */
-	struct sample		*rows;	/* the log's rows still to be sorted */
+	int			 log_failed;	/* said; not kept */
+	struct sample		*rows;		/* log rows to sort */
 	size_t			 nrows;
 	size_t			 maxrows;
-	unsigned		 nrun;		/* runs logged before this one */
+	unsigned		 nrun;		/* runs logged so far */
 	struct report_file	 json;		/* --json=FILE */
 	struct report_file	 plot;		/* --plot */
-	int			 progress;	/* a bare run, stderr a tty, no -q */
+	int			 progress;	/* bare, a tty, no -q */
 	int			 shown;		/* a progress line is up */
 	struct runs		 runs;
 };
