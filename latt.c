@@ -64,6 +64,7 @@ static void	 measure_once(const struct config *, struct run *,
 		    struct result *, struct outputs *);
 static void	 run_done(const struct config *, struct latt *, unsigned);
 static int	 run_may_repeat(const struct result *);
+static int	 cannot_exec(const struct config *, int);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
 static void	 open_std_fds(void);
@@ -77,8 +78,10 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds();
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+		usage_error_hint("latt compare --help");
 		return compare_main(argc - 1, argv + 1);
+	}
 	config_parse(argc, argv, &cfg);
 	memset(&L, 0, sizeof(L));
 	L.run.trace.marker_fd = L.run.trace.on_fd = -1;
@@ -96,8 +99,9 @@ main(int argc, char *argv[])
 	    (L.briefs = calloc(cfg.repeat, sizeof(*L.briefs))) == NULL)) ||
 	    outputs_open(&L.out, &cfg, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
-	else
-		status = finish(&cfg, &L, run_series(&cfg, &L));
+	else if ((status = run_series(&cfg, &L)) != EXIT_NOTFOUND &&
+	    status != EXIT_NOEXEC)
+		status = finish(&cfg, &L, status);
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
@@ -169,7 +173,8 @@ prepare(const struct config *cfg, struct latt *L)
 /*
  * --repeat: the whole measurement N times back to back, clients,
  * workload and loads started afresh each time; a run that fails or is
- * interrupted ends the series.  Returns the status of the last run.
+ * interrupted ends the series.  Returns the status of the last run, or
+ * 127 or 126 when the command could not be executed (nothing to report).
  */
 static int
 run_series(const struct config *cfg, struct latt *L)
@@ -181,6 +186,10 @@ run_series(const struct config *cfg, struct latt *L)
 		if (i > 0)
 			result_reset(&L->res, cfg);
 		measure_once(cfg, &L->run, &L->res, &L->out);
+		if (L->res.wl.exec_errno != 0) {
+			status = cannot_exec(cfg, L->res.wl.exec_errno);
+			break;
+		}
 		if (cfg->repeat > 1)
 			run_done(cfg, L, i);
 		else
@@ -318,6 +327,21 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 	/* The autopsy reads the trace once everything has stopped. */
 	if (cfg->explain > 0)
 		explain_read(&run->inst, res);
+}
+
+/*
+ * The command was found before the run but its exec failed (a script's
+ * interpreter missing, say): nothing was measured beside it, so no summary
+ * and no report, one line and the status a shell gives.
+ */
+static int
+cannot_exec(const struct config *cfg, int e)
+{
+	char a[64];
+
+	lwarnc(e, "cannot run '%s'", cut_value(a, sizeof(a), cfg->ncmd > 1 ?
+	    cfg->cmd[0] : "/bin/sh"));
+	return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 }
 
 /* Whether another run may follow this one: it ended as runs end. */

@@ -381,6 +381,9 @@ verdict_from() {
 	verdict "$1: $(head -n 1 "$2")"
 }
 nlines() { awk 'END { print NR }' "$1"; }
+# err_lines FILE: the lines of latt's stderr in FILE but the "try 'latt
+# --help'" (or 'latt compare --help') that follows a usage error's line.
+err_lines() { grep -cv "^try 'latt \(compare \)\{0,1\}--help'\$" "$1"; }
 short() { head -c 300 "$1" | tr '\n' '|'; }
 
 # entries FILE CLIENTS: the N of a first line "Entries: N (clients=CLIENTS)".

@@ -24,7 +24,7 @@ for bad in "-c2:nice=99" "-c2:policy=fast" "-c2:foo=1" "-c2:" "-c2::nice=1" \
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
 	if [ "$rc" -eq 2 ] && [ ! -s "$OUT" ] && [ ! -e "$TMP/ran" ] &&
-	    [ "$(nlines "$ERR")" -eq 1 ]; then
+	    [ "$(err_lines "$ERR")" -eq 1 ]; then
 		pass "usage error: $bad"
 	else
 		fail "usage error: $bad: rc $rc, $(short "$ERR")"
@@ -50,7 +50,7 @@ refused() {
 	[ "$rc" -eq 2 ] || bad "exit $rc, want 2"
 	[ ! -s "$OUT" ] || bad "something ran: $(short "$OUT")"
 	[ ! -e "$TMP/ran" ] || bad "the workload ran"
-	[ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr"
+	[ "$(err_lines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr"
 	grep -q "$pat" "$ERR" || bad "stderr does not say '$pat': $(short "$ERR")"
 	verdict "$name: $(short "$ERR")"
 	rm -f "$TMP/ran"

@@ -398,7 +398,7 @@ usage_case() {
 	local name=$1 re=$2
 	shift 2
 	run_latt "$TMP/out" "$TMP/err" "$@"
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
 	    [ ! -s "$TMP/out" ] && grep -Eq "^latt: .*$re" "$TMP/err"; then
 		pass "$name"
 	else
@@ -553,7 +553,7 @@ bad_file() {	# name, content (printf format), or name and - for bad.json
 	local name=$1 f=$TMP/bad.json
 	[ "$2" = - ] || printf "$2" >"$f"
 	run_latt "$TMP/out" "$TMP/err" compare "$A1" "$f"
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
 	    [ ! -s "$TMP/out" ] &&
 	    grep -Eq "^latt: $f:[0-9]+:[0-9]+: " "$TMP/err"; then
 		pass "bad file: $name"
@@ -673,7 +673,7 @@ run_latt "$TMP/r6.out" "$TMP/r6.err" -q -c2 -f1 -t3 -d 300ms --load=none \
 check "--baseline of one run with a gate: cannot tell, exit 5 (rc $rc: $(short "$TMP/r6.err"))" \
 	sh -c "[ $rc -eq 5 ] && grep -q '^gate: cannot tell: p50 (B has 1 run' '$TMP/r6.err'"
 run_latt "$TMP/r4.out" "$TMP/r4.err" --baseline="$TMP/nonexistent.json" 'sleep 5'
-if [ "$rc" -eq 2 ] && [ ! -s "$TMP/r4.out" ] && [ "$(wc -l <"$TMP/r4.err")" -eq 1 ]; then
+if [ "$rc" -eq 2 ] && [ ! -s "$TMP/r4.out" ] && [ "$(err_lines "$TMP/r4.err")" -eq 1 ]; then
 	pass "--baseline: an unreadable file fails before the run"
 else
 	fail "--baseline unreadable: rc $rc, $(cat "$TMP/r4.err")"

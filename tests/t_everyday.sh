@@ -44,10 +44,36 @@ for bad_t in "-f 1.5.0" "-t 2x" "-d 1.0000000001" "-f 0.0000001" \
     "--warmup=.s" "-d ." "-f -1" "-t 3601s"; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad_t true
-	[ "$rc" -eq 2 ] && [ "$(nlines "$ERR")" -eq 1 ] && [ ! -s "$OUT" ] ||
+	[ "$rc" -eq 2 ] && [ "$(err_lines "$ERR")" -eq 1 ] && [ ! -s "$OUT" ] ||
 	    bad "'$bad_t': rc $rc, $(short "$ERR")"
 done
 verdict "times: bad values are one-line usage errors"
+
+# --- The flagship command: latt -c8 'make -j4' ------------------------------
+# With a command and neither -f nor -t, the delays are 10 to 90 ms at -c8:
+# at least 1,000 samples per 30 s of workload (2009's 100 to 500 ms gave
+# about 800), here in 3 s: 100 (about 480 expected).
+run_latt "$OUT" "$ERR" -q -c8 --json="$TMP/flag.json" 'sleep 3'
+n=$(entries "$OUT" 8)
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+[ "${n:-0}" -ge 100 ] || bad "only '$n' samples in 3 s at -c8, want 100"
+expect_json "$TMP/flag.json" 'd["parameters"]["min_delay_ns"] == 10000000' \
+    'd["parameters"]["max_delay_ns"] == 90000000'
+verdict "latt -c8 'sleep 3': $n samples (at least 1,000 per 30 s)"
+# Explicit -f or -t as ever (the other one 2009's); more clients, longer
+# delays in proportion, up to 2009's 100 to 500 ms.
+for c in "-c8 -f 20:20:500" "-c8 -t 200:100:200" "-c16:20:180" \
+    "-c40:50:450" "-c200:100:500" "-c2 -f 1 -t 3:1:3"; do
+	# shellcheck disable=SC2086
+	run_latt "$OUT" "$ERR" -q ${c%%:*} -d 0.2 --json="$TMP/d.json" 'sleep 5'
+	[ "$rc" -eq 0 ] || bad "${c%%:*}: exit $rc: $(short "$ERR")"
+	w=${c#*:}
+	expect_json "$TMP/d.json" \
+	    "d['parameters']['min_delay_ns'] == ${w%:*} * 1000000" \
+	    "d['parameters']['max_delay_ns'] == ${w#*:} * 1000000"
+done
+verdict "delays with a command: -f or -t as given, the default grows with -c"
+no_leftovers "delays with a command"
 
 # --- Output files are checked before anything runs -------------------------
 for opt in --json --plot --log; do
@@ -128,6 +154,38 @@ cl=$(awk -F, 'NR > 1 && $3 >= 0' "$TMP/l.csv" | wc -l)
     bad "$tl timer rows, summary says $(field "$OUT" "timer samples")"
 [ "$cl" -eq "$(entries "$OUT" 2)" ] || bad "$cl client rows, Entries $(entries "$OUT" 2)"
 verdict "--log: one row of client -1 per timer sample ($tl), the rest are Entries"
+
+# The log describes itself: a series column (wake, timer) and a run column
+# (--repeat), rows in the order of time within each run; the rows of each
+# run add up to its summary.
+run_latt "$OUT" "$ERR" -q -c3 -f1 -t3 -d 0.7 --repeat=2 --log="$TMP/r.csv"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+grep '^Entries: ' "$OUT" | awk '{ print $2 }' >"$TMP/r.entries"
+python3 - "$TMP/r.csv" "$TMP/r.entries" >"$TMP/r.verdict" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+entries = [int(x) for x in open(sys.argv[2]).read().split()] + [0, 0]
+print("%d rows, runs %s" % (len(rows), sorted({r.get("run") for r in rows})))
+if not rows or "series" not in rows[0] or "run" not in rows[0]:
+    print("BAD no series or run column: %r" % (rows[:1],))
+    sys.exit(0)
+for r in rows:
+    if r["series"] != ("timer" if r["client"] == "-1" else "wake"):
+        print("BAD series %r for client %r" % (r["series"], r["client"]))
+        break
+for run, want in ((1, entries[0]), (2, entries[1])):
+    mine = [r for r in rows if r["run"] == str(run)]
+    t = [int(r["time_ns"]) for r in mine]
+    if t != sorted(t):
+        print("BAD run %d: rows not in the order of time" % run)
+    n = sum(r["series"] == "wake" for r in mine)
+    if n != want or n == 0:
+        print("BAD run %d: %d wake rows, Entries %d" % (run, n, want))
+if {r["run"] for r in rows} != {"1", "2"}:
+    print("BAD runs %r" % sorted({r["run"] for r in rows}))
+EOF
+verdict_from "--log: series and run columns, rows in time order per run" \
+    "$TMP/r.verdict"
 
 # --- The plot ----------------------------------------------------------------
 cat >"$TMP/svg.py" <<'EOF'

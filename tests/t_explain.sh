@@ -21,7 +21,7 @@ refused() {
 # Bad values are usage errors before anything runs.
 for v in 0 101 x 3x ''; do
 	run_latt "$TMP/out" "$TMP/err" --explain="$v" -c1 -d1 sleep 1
-	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
+	[ "$(err_lines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
 	refused "explain: --explain=$v is a usage error" explain
 done
 

@@ -49,7 +49,7 @@ order() {
 	    bad.append("the log has no pos column: %r" % lines[:1])
 	by, pos = collections.defaultdict(list), collections.defaultdict(list)
 	for l in lines[1:]:
-	    f = [int(x) if x else -1 for x in l.split(",")]
+	    f = [int(x) if x else -1 for x in l.split(",")[:7]]
 	    if f[2] < 0:
 	        continue	# a timer row
 	    by[f[2]].append(f[4])

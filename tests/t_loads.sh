@@ -173,7 +173,7 @@ usage_errors() {
 	for v in "$@"; do
 		run_latt "$TMP/b.out" "$TMP/b.err" "$opt" "$v" true
 		if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
-		    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] &&
+		    [ "$(err_lines "$TMP/b.err")" -eq 1 ] &&
 		    grep -q "$word" "$TMP/b.err"; then
 			pass "$opt '$v' is a usage error"
 		else

@@ -25,7 +25,7 @@ for bad in "-d 0" "-d 5x" "-d 1.5.0" "-d 1.0000000001s" "-d -1" "-f 0.0000001" "
     "--fail-above=max=-1"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out" "$TMP/err" $bad true
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(err_lines "$TMP/err")" -eq 1 ]; then
 		pass "usage error: $bad"
 	else
 		fail "usage error: $bad: rc $rc, $(head -c 200 "$TMP/err")"

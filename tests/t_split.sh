@@ -72,7 +72,7 @@ elif command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	    bad "stderr is not one line about schedstat: $(short "$TMP/err")"
 	expect_summary "$TMP/out" 2
 	grep -q '^runqueue ' "$TMP/out" && bad "a split row without schedstat"
-	awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/nos.csv" ||
+	awk -F, 'NR > 1 && $7 != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/nos.csv" ||
 	    bad "log rows with a runqueue wait without schedstat"
 	expect_json "$TMP/nos.json" 'd["schedstat"] is False' '"runqueue" not in d'
 	verdict "split: without schedstat, one line and the run goes on"
@@ -107,7 +107,7 @@ read -r rc_off fds_off <<<"$(schedstat_fds off --no-split --json="$TMP/off.json"
 [ -s "$TMP/off.err" ] && bad "stderr with --no-split: $(short "$TMP/off.err")"
 grep -q '^runqueue ' "$TMP/off.out" && bad "a split row with --no-split"
 grep -q '^runqueue ' "$TMP/on.out" || bad "no split row in the default run"
-awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/off.csv" ||
+awk -F, 'NR > 1 && $7 != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/off.csv" ||
     bad "log rows with a runqueue wait with --no-split"
 expect_json "$TMP/off.json" 'd["schedstat"] is False' '"runqueue" not in d' \
     'd["parameters"]["split"] is False'
