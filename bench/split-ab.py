@@ -13,6 +13,13 @@ and the median, and says whether the interval lies within the target
 (default 3%) of 1: "met" when it does, "not met" when it lies wholly
 outside, "cannot tell" when the noise is wider than the target.
 
+Then, as the machine's noise between runs can be wider than the target,
+one longer run with --split=2 compares its own split rounds with its other
+rounds, drawn at random and interleaved, so that no drift falls between
+them: the ratio of their p50s and means, with a 95% interval over 10
+blocks of the run.  The default splits 1 in 8 rounds, so its distance from
+--no-split is about an eighth of this one (--within 0 skips it).
+
 The defaults are the setting where a split read by the clients showed
 most: 8 clients on a 2-CPU machine, -f1 -t3, 3 s runs.  --latt runs
 another binary (a build of an earlier revision, say); --split passes a
@@ -20,6 +27,7 @@ another binary (a build of an earlier revision, say); --split passes a
 
 Usage: bench/split-ab.py [--pairs N] [--secs S] [--clients N] [--min MS]
                          [--max MS] [--target F] [--latt PATH] [--split W]
+                         [--within SECS]
 """
 import argparse
 import json
@@ -86,6 +94,7 @@ def main():
     ap.add_argument("--target", type=float, default=0.03)
     ap.add_argument("--latt", default=os.path.join(ROOT, "latt"))
     ap.add_argument("--split", default=None)
+    ap.add_argument("--within", type=float, default=20)
     a = ap.parse_args()
     if not os.access(a.latt, os.X_OK):
         sys.exit(f"split-ab: no latt at {a.latt} (make latt)")
@@ -127,7 +136,44 @@ def main():
         else:
             want = "(see vs-2009.py)"
         print(f"{name:28} {g:8.3f} {lo:8.3f}-{hi:8.3f} {med:7.3f}  {want}")
+    if a.within > 0:
+        within(base[:4] + [f"-d{a.within}", "-q", "--load=none"])
     return 0 if all(v == "met" for v in verdicts) else 1
+
+
+def within(cmd):
+    """Split rounds against the other rounds of one --split=2 run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "run.csv")
+        subprocess.run(cmd + ["--split=2", f"--log={log}"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True)
+        with open(log) as f:
+            rows = [line.split(",") for line in f.read().splitlines()[1:]]
+    rounds = {}
+    for r in rows:
+        if int(r[2]) >= 0:
+            lat, split = rounds.setdefault(int(r[1]), ([], [False]))
+            lat.append(int(r[4]) / 1e3)
+            split[0] |= r[6] != ""
+    keys = sorted(rounds)
+    nb = 10
+    ratios = {"p50": [], "mean": []}
+    for b in range(nb):
+        part = keys[b * len(keys) // nb:(b + 1) * len(keys) // nb]
+        sp = [x for k in part if rounds[k][1][0] for x in rounds[k][0]]
+        ot = [x for k in part if not rounds[k][1][0] for x in rounds[k][0]]
+        if sp and ot:
+            ratios["p50"].append(statistics.median(sp) /
+                                 statistics.median(ot))
+            ratios["mean"].append(statistics.fmean(sp) / statistics.fmean(ot))
+    nsplit = sum(1 for k in keys if rounds[k][1][0])
+    print(f"# within one run ({' '.join(cmd[1:])} --split=2): "
+          f"{nsplit} split rounds, {len(keys) - nsplit} others")
+    for name in ("p50", "mean"):
+        g, lo, hi, med = summary(ratios[name])
+        print(f"{'split rounds / others ' + name:28} {g:8.3f} "
+              f"{lo:8.3f}-{hi:8.3f} {med:7.3f}")
 
 
 if __name__ == "__main__":
