@@ -349,3 +349,21 @@ T0=$(usecs)
 wait_gone "$lp" 15
 [ "$rc" -eq 1 ] || bad "rc $rc, not 1"
 after_end "explain: a client killed: instance removed" "$lp"
+
+# A run that ends before any event is enabled (the workload's argv cannot
+# be executed): the autopsy has nothing to read and says so, and the
+# decoder is handed an empty trace (under the sanitizers, the sanitized
+# pass of make check, an empty trace once reached qsort with a NULL array).
+"$LATT" --explain -c1 -f1 -t3 -q --json="$TMP/none.json" -- \
+    /nonexistent/latt-no-such-command x >"$TMP/out" 2>"$TMP/err" &
+lp=$!
+T0=$(usecs)
+wait_gone "$lp" 30
+[ "$rc" -eq 4 ] || bad "rc $rc, not 4: $(short "$TMP/err")"
+grep -q 'runtime error' "$TMP/err" && bad "undefined behaviour: $(short "$TMP/err")"
+grep -q '^Autopsy of the 0 worst wake-ups' "$TMP/out" ||
+    bad "no empty autopsy: $(grep -A1 '^Autopsy' "$TMP/out" | tr '\n' '|')"
+why2=$(pycheck "$TMP/none.json" 'd["explain"]["events"] == 0' \
+    'd["explain"]["error"] is None' 'd["explain"]["samples"] == []')
+[ -n "$why2" ] && bad "$why2"
+after_end "explain: a run with no events: an empty autopsy, no undefined behaviour" "$lp"
