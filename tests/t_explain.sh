@@ -7,7 +7,20 @@
 # tracing state unchanged.  Skipped, with the reason, where tracefs cannot
 # be mounted or used.
 cd "$(dirname "$0")/.." || exit 1
+# The script runs in a mount namespace of its own, with a tracefs at
+# /sys/kernel/tracing, where latt looks first: a tracefs that another test
+# mounted under /tmp (first in the mount table here) may be unmounted by
+# that test in the middle of a run of this one.
+if [ -z "${LATT_EXPLAIN_NS:-}" ] && [ "$(id -u)" = 0 ] &&
+    unshare -m --propagation private true 2>/dev/null; then
+	LATT_EXPLAIN_NS=1 exec unshare -m --propagation private \
+	    bash "$PWD/tests/t_explain.sh" "$@"
+fi
 . tests/lib.sh
+is_tracefs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tracefs ]; }
+if [ -n "${LATT_EXPLAIN_NS:-}" ] && ! is_tracefs /sys/kernel/tracing; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
 
 # refused NAME PATTERN: the run just made was refused before it started:
 # status 2, nothing on stdout, PATTERN on stderr.
@@ -41,7 +54,11 @@ else
 fi
 
 # A tracefs mounted here, below $TMP, is unmounted by cleanup (lib.sh).
-tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+if is_tracefs /sys/kernel/tracing; then
+	tdir=/sys/kernel/tracing
+else
+	tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+fi
 if [ -z "$tdir" ] && mkdir -p "$TMP/tracefs" &&
     mount -t tracefs nodev "$TMP/tracefs" 2>/dev/null; then
 	tdir=$TMP/tracefs
@@ -367,3 +384,36 @@ why2=$(pycheck "$TMP/none.json" 'd["explain"]["events"] == 0' \
     'd["explain"]["error"] is None' 'd["explain"]["samples"] == []')
 [ -n "$why2" ] && bad "$why2"
 after_end "explain: a run with no events: an empty autopsy, no undefined behaviour" "$lp"
+
+# Where tracefs is: /sys/kernel/tracing first, even when another mount of
+# it (a test's, under /tmp) comes first in the mount table; the same for
+# --explain's instance and for --breaktrace's marker.
+if ! is_tracefs /sys/kernel/tracing || ! unshare -m true 2>/dev/null; then
+	skip "explain: /sys/kernel/tracing first: no tracefs there, or no mount namespace (unshare -m)"
+else
+	save_tracing_on "$tdir"
+	unshare -m bash -c '
+		umount /sys/kernel/tracing 2>/dev/null ||
+		    umount -l /sys/kernel/tracing || exit 99
+		mkdir -p "$1/decoy" && mount -t tracefs nodev "$1/decoy" &&
+		    mount -t tracefs nodev /sys/kernel/tracing || exit 99
+		timeout -k 5 30 "$2" --explain=1 -c1 -f1 -t3 -d 0.3 -q \
+		    --load=none --json="$1/where.json" >"$1/where.out" \
+		    2>"$1/where.err"
+		echo $? >"$1/where.rc"
+		timeout -k 5 30 "$2" --breaktrace=1us -c1 -f1 -t3 -d 2 -q \
+		    --load=none >"$1/brk.out" 2>"$1/brk.err"
+		echo $? >"$1/brk.rc"' where "$TMP" "$LATT"
+	[ $? -eq 99 ] && bad "could not mount the decoy and /sys/kernel/tracing"
+	restore_tracing_on
+	[ "$(cat "$TMP/where.rc" 2>/dev/null)" = 0 ] ||
+	    bad "--explain: rc $(cat "$TMP/where.rc" 2>/dev/null): $(short "$TMP/where.err")"
+	why2=$(pycheck "$TMP/where.json" \
+	    'd["explain"]["instance"].startswith("/sys/kernel/tracing/instances/latt-")')
+	[ -n "$why2" ] && bad "$why2"
+	[ "$(cat "$TMP/brk.rc" 2>/dev/null)" = 0 ] ||
+	    bad "--breaktrace: rc $(cat "$TMP/brk.rc" 2>/dev/null): $(short "$TMP/brk.err")"
+	grep -q 'marker in /sys/kernel/tracing/trace$' "$TMP/brk.err" ||
+	    bad "--breaktrace: $(short "$TMP/brk.err")"
+	verdict "explain: tracefs at /sys/kernel/tracing is used before a mount of it that comes first in the mount table"
+fi
