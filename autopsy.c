@@ -166,6 +166,7 @@ explain_free(struct result *res)
 	}
 	free(ap->s);
 	free(ap->instance);
+	free(ap->mount_lost);
 	free(ap);
 	res->autopsy = NULL;
 }

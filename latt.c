@@ -118,6 +118,7 @@ static int
 prepare(const struct config *cfg, struct latt *L)
 {
 	char err[PATH_MAX + 256];
+	int r;
 
 	if (cfg->breaktrace > 0)
 		trace_prepare(&L->run.trace);
@@ -133,9 +134,9 @@ prepare(const struct config *cfg, struct latt *L)
 	 * missing tracefs or right is a usage error before anything runs.
 	 */
 	if (cfg->explain > 0 &&
-	    explain_open(&L->run.inst, err, sizeof(err)) == -1) {
+	    (r = explain_open(&L->run.inst, err, sizeof(err))) < 0) {
 		lwarnx("explain: %s", err);
-		return EXIT_USAGE;
+		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	/*
 	 * No schedstat: one line, and the run goes on without the split.
@@ -183,6 +184,7 @@ run_series(const struct config *cfg, struct latt *L)
 		status = report_failure(cfg, &L->res);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
+		report_explain_fault(&L->res);
 		if (outputs_add_run(&L->out, &L->res) == -1 &&
 		    status == EXIT_OK)
 			status = EXIT_RUNTIME;
@@ -294,8 +296,11 @@ run_may_repeat(const struct result *res)
 static void
 run_close(struct run *run)
 {
+	char err[PATH_MAX + 256];
+
 	trace_close(&run->trace);
-	explain_close(&run->inst);
+	if (explain_close(&run->inst, err, sizeof(err)) == -1)
+		lwarnx("explain: %s", err);
 }
 
 static void

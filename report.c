@@ -804,9 +804,14 @@ report_explain(FILE *fp, const struct result *res)
 	    res->nworst, res->nworst == 1 ? "" : "s", ap->instance != NULL ?
 	    ap->instance : "?", ap->buf_kb, (unsigned long long)ap->events,
 	    (unsigned long long)ap->lost);
+	if (ap->mount_lost != NULL)
+		fprintf(fp, "\ttracefs was unmounted from %s during the run: "
+		    "the instance was still reached through latt's open "
+		    "handle on it\n", ap->mount_lost);
 	if (ap->error != NULL) {
-		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
-		    ap->error, strerror(ap->error_errno));
+		fprintf(fp, "\tthe trace could not be read: %s%s%s\n",
+		    ap->error, ap->error_errno != 0 ? ": " : "",
+		    ap->error_errno != 0 ? strerror(ap->error_errno) : "");
 		return;
 	}
 	if (ap->lost > 0)
@@ -983,6 +988,26 @@ report_failure(const struct config *cfg, const struct result *res)
 		return EXIT_WORKLOAD;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * Says on stderr, in one line, what cost --explain's autopsy (its keeper
+ * stopped or dead, the trace unreadable), or that tracefs was unmounted
+ * under it; the run's other results stand.
+ */
+void
+report_explain_fault(const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+
+	if (ap == NULL)
+		return;
+	if (ap->error != NULL)
+		lwarnc(ap->error_errno, "explain: no autopsy: %s", ap->error);
+	else if (ap->mount_lost != NULL)
+		lwarnx("explain: tracefs was unmounted from %s during the run; "
+		    "the trace was read, and the instance is removed, through "
+		    "latt's open handle on it", ap->mount_lost);
 }
 
 /* Says on stderr that --breaktrace ended the run, and where to look. */

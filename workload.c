@@ -81,6 +81,7 @@ workload_start(const struct config *cfg, const struct run *run,
     struct workload *wl)
 {
 	memset(wl, 0, sizeof(*wl));
+	wl->keeper = run->inst.keeper;
 	wl->tty = job_terminal();
 	if (start_loads(cfg, wl) == -1)
 		return -1;
@@ -359,6 +360,15 @@ workload_reap(struct workload *wl)
 		if (si.si_pid == wl->pid) {
 			if (workload_poll(wl) == 0)
 				break;
+			continue;
+		}
+		/* The keeper's death costs the autopsy: explain.c says. */
+		if (si.si_pid == wl->keeper && wl->keeper > 0) {
+			while (waitpid(si.si_pid, &st, 0) == -1 &&
+			    errno == EINTR)
+				;
+			wl->keeper_status = st;
+			wl->keeper_reaped = 1;
 			continue;
 		}
 		if ((pg = getpgid(si.si_pid)) == self)

@@ -42,6 +42,10 @@ struct workload {
 	int		 exec_errno;	/* exec failed in the child */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns */
 	int64_t		 end;
+	pid_t		 keeper;	/* --explain's keeper, reaped here
+					   when it dies during the run */
+	int		 keeper_status;	/* its wait status then */
+	int		 keeper_reaped;
 	struct load_run	 load[LOAD_MAX];
 	unsigned	 nload;
 	struct load_slot *slots; /* shared mapping of every load's slots */
