@@ -62,6 +62,7 @@ static void	 measure_once(const struct config *, struct run *,
 static int	 run_may_repeat(const struct result *);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
+static int	 signal_status(const struct result *, int);
 static void	 open_std_fds(void);
 static int	 raise_nofile(unsigned);
 
@@ -92,7 +93,8 @@ main(int argc, char *argv[])
 	    outputs_open(&L.out, &cfg, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
 	else
-		status = finish(&cfg, &L, run_series(&cfg, &L));
+		status = signal_status(&L.res,
+		    finish(&cfg, &L, run_series(&cfg, &L)));
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
@@ -323,21 +325,69 @@ on_child(int sig)
 }
 
 /*
+ * Whether sig ends a run as an interruption, exit status 128 + sig, rather
+ * than as SIGINT, SIGTERM and SIGHUP do (status 0, as documented since
+ * 2009's tool was interrupted to end it).
+ */
+static int
+fatal_signal(int sig)
+{
+	return sig > 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP;
+}
+
+/*
+ * The exit status after a signal that ends latt by default and that latt
+ * catches, other than SIGINT, SIGTERM and SIGHUP: the run ended as at any
+ * signal (summary, reports, everything stopped), then one line names it
+ * and the status is 128 + its number, what a shell expects of a process
+ * the signal ended.  One that came after the run counts too.
+ */
+static int
+signal_status(const struct result *res, int status)
+{
+	const char *name;
+	int sig = res->stop == STOP_SIGNAL ? res->stop_signal : 0;
+
+	if (!fatal_signal(sig))
+		sig = got_stop;
+	if (!fatal_signal(sig))
+		return status;
+	if ((name = sigabbrev_np(sig)) != NULL)
+		lwarnx("ended by SIG%s", name);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		lwarnx("ended by SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		lwarnx("ended by signal %d", sig);
+	return 128 + sig;
+}
+
+/*
  * latt never trusts the dispositions it inherits (a script's "cmd &" starts
- * it with SIGINT ignored): it sets every one it relies on.
+ * it with SIGINT ignored): it sets every one it relies on.  Every signal
+ * whose default is to end a process, and that can be caught, ends the run
+ * cleanly; SIGPIPE is ignored (a write says EPIPE); the faults a program
+ * raises itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+ * SIGSYS) keep their default.
  */
 static void
 setup_signals(void)
 {
+	static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+	    SIGIO, SIGPWR, SIGSTKFLT };
 	struct sigaction sa;
 	sigset_t none;
+	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaction(ending[i], &sa, NULL);
+	/* glibc keeps the first real-time signals: sigaction refuses them. */
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
 	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
 	sa.sa_handler = on_tstp;
 	sigaction(SIGTSTP, &sa, NULL);

@@ -90,10 +90,17 @@ workload_start(const struct config *cfg, const struct run *run,
 	return start_command(cfg, run->inherited_slack, wl);
 }
 
-/* Ends the loads and the command, and reaps them all. */
+/*
+ * Ends the loads and the command, and reaps them all.  sig is the signal
+ * that ended the run: SIGINT, SIGTERM and SIGHUP are passed on to the
+ * command, any other is SIGTERM to it (a SIGUSR1 or SIGQUIT meant for
+ * latt means something else, or a core dump, to many a command).
+ */
 void
 workload_stop(struct workload *wl, int sig)
 {
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		sig = SIGTERM;
 	stop_loads(wl);
 	stop_command(wl, sig);
 	/* The terminal comes back to latt, for the summary. */
