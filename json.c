@@ -581,9 +581,10 @@ put_loads(FILE *fp, const struct workload *wl)
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
 		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
+		    "\"started\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
 		    "\"ended_early\": %u}", i > 0 ? "," : "",
-		    load_name(lr->kind), lr->nproc,
+		    load_name(lr->kind), lr->nproc, lr->nstarted,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);

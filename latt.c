@@ -150,8 +150,9 @@ prepare(const struct config *cfg, struct latt *L)
 		    "runqueue-wait split in this run", strerror(errno));
 	setup_signals();
 	/* A class's refused attributes are bad input: status 2. */
-	if (tune_check(cfg) == -1)
-		return cfg->nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((r = tune_check(cfg)) < 0)
+		return r == -1 && cfg->nclasses > 0 ? EXIT_USAGE :
+		    EXIT_RUNTIME;
 	if (raise_nofile(cfg->nclients) == -1 ||
 	    tune_parent(cfg, &L->run) == -1 ||
 	    (L->dmafd = tune_dma_open(cfg)) == -1)
@@ -250,7 +251,8 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 	if (res->stop == STOP_NONE) {
 		if (workload_start(cfg, run, &res->wl) == -1) {
 			res->stop = STOP_ERROR;
-			res->fail_what = "fork";
+			res->fail_what = res->wl.fork_what[0] != '\0' ?
+			    res->wl.fork_what : "fork";
 			res->fail_errno = errno;
 		} else if (res->wl.reaped)
 			res->stop = STOP_WORKLOAD;

@@ -93,10 +93,14 @@ proc_self(void)
 pid_t
 proc_own(pid_t pid)
 {
+	/* Whether procfs is latt's own namespace's: so after a fork too. */
+	static int same = -1;
 	pid_t ids[NS_DEPTH_MAX], self;
 	int n, depth;
 
-	if ((self = proc_self()) == getpid() || self <= 0)
+	if (same == -1)
+		same = (self = proc_self()) == getpid() || self <= 0;
+	if (same)
 		return pid;
 	if ((depth = proc_nspid(0, ids, NS_DEPTH_MAX) - 1) < 0 ||
 	    depth >= NS_DEPTH_MAX)
@@ -137,6 +141,33 @@ proc_stat(pid_t pid, struct proc_stat *st)
 		return -1;
 	st->start = start;
 	return 0;
+}
+
+/*
+ * Whether procfs's process pid ignores or blocks sig (SigIgn, SigBlk of
+ * its status): 1, 0, or -1 when it cannot be read.
+ */
+int
+proc_deaf(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask;
+	int deaf = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if ((sscanf(line, "SigIgn: %llx", &mask) == 1 ||
+		    sscanf(line, "SigBlk: %llx", &mask) == 1)) {
+			if (deaf == -1)
+				deaf = 0;
+			if (mask & (1ULL << (sig - 1)))
+				deaf = 1;
+		}
+	fclose(fp);
+	return deaf;
 }
 
 /*

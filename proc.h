@@ -35,6 +35,7 @@ int	 proc_nspid(pid_t, pid_t *, int max);
 pid_t	 proc_self(void);
 pid_t	 proc_own(pid_t);
 int	 proc_stat(pid_t, struct proc_stat *);
+int	 proc_deaf(pid_t, int sig);
 pid_t	*proc_children(pid_t, size_t *n);
 enum proc_view proc_host_view(pid_t *host, char *why, size_t len);
 const char *proc_fork_why(int err, char *buf, size_t len);

@@ -160,15 +160,16 @@ fmt_rate(char *buf, size_t len, double v)
 }
 
 /*
- * One line per load: its kind, its processes, and its throughput over the
- * time it ran, so that two kernels can be compared on both; "none" when
- * --load=none was all that was asked.  The exact counts are in the JSON.
+ * One line per load: its kind, its processes (how many of them started,
+ * when a fork failed), and its throughput over the time it ran, so that
+ * two kernels can be compared on both; "none" when --load=none was all
+ * that was asked.  The exact counts are in the JSON.
  */
 static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
-	char rate[32];
+	char rate[32], of[16];
 	double secs;
 	unsigned i;
 
@@ -176,9 +177,17 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 		row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
+		if (lr->nstarted == 0) {
+			row(fp, "load", "%s: none of its %u process%s started",
+			    load_name(lr->kind), lr->nproc,
+			    lr->nproc == 1 ? "" : "es");
+			continue;
+		}
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
-		row(fp, "load", "%s: %u process%s, %s %s/s, %.3f s",
-		    load_name(lr->kind), lr->nproc, lr->nproc == 1 ? "" : "es",
+		snprintf(of, sizeof(of), "%u of ", lr->nstarted);
+		row(fp, "load", "%s: %s%u process%s, %s %s/s, %.3f s",
+		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
+		    lr->nproc, lr->nproc == 1 ? "" : "es",
 		    fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
@@ -953,7 +962,12 @@ report_failure(const struct config *cfg, const struct result *res)
 			    "ended there)", strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
-		if (res->fail_errno == EAGAIN &&
+		/* A fork of the workload's side: the limit that refused. */
+		if (res->wl.fork_why[0] != '\0' &&
+		    res->fail_what == res->wl.fork_what)
+			lwarnx("%s: %s (%s)", res->fail_what,
+			    strerror(res->fail_errno), res->wl.fork_why);
+		else if (res->fail_errno == EAGAIN &&
 		    strcmp(res->fail_what, "fork") == 0)
 			lwarnx("fork: %s (the process limit, ulimit -u, is "
 			    "too low for the clients asked for)",
