@@ -354,3 +354,28 @@ row "a workload named -weird runs as a command (status 127)" - 4 \
 row "-v with stderr on /dev/full does not exit 0" - 1 any some 2 15 \
     act_none errfull -- -v -c2 -f1 -t5 'sleep 0.3'
 
+# ---------------------------------------------------------------------------
+# A --log reader slower than the samples (a FIFO read at 10 KB/s for 2.5 s,
+# then drained): latt is blocked writing, rounds are not sent, and that is
+# a stall of latt's own, in the summary and the JSON like any other.
+mkfifo "$TMP/slow.fifo"
+python3 -c '
+import sys, time
+f = open(sys.argv[1], "rb", buffering=0)
+end = time.monotonic() + 2.5
+while f.read(1024):
+    if time.monotonic() < end:
+        time.sleep(0.1)
+' "$TMP/slow.fifo" &
+reader=$!
+T0=$(usecs)
+run_latt "$OUT" "$ERR" -c8 -f1 -t5 -d3 --log="$TMP/slow.fifo" \
+    --json="$TMP/slow.json"
+wait $reader
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+grep -q "stalled.*latt took no sample for" "$OUT" ||
+    bad "no 'stalled' line: $(grep -c . "$OUT") lines, $(entries "$OUT" 8) entries"
+expect_json "$TMP/slow.json" 'd["run"]["stalls"]["count"] >= 1' \
+    'd["run"]["stalls"]["total_ns"] >= 200 * 10**6'
+verdict "a --log FIFO read at 10 KB/s: the blocked writes are stalls"
+no_leftovers "a slow --log reader"
