@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -30,6 +31,7 @@
 #define IRQ_MAX		64		/* interrupts listed for one sample */
 #define SEG_MAX		64		/* stretches of one sample */
 #define TICK_NEAR_NS	(30 * NSEC_PER_USEC)	/* a switch after a tick */
+#define EXPLAIN_DIGITS	4		/* significant digits of a time */
 
 /* One stretch of the sampled task's life between its send and stamp. */
 enum seg_kind {
@@ -90,10 +92,11 @@ static void	 irqs_on(const struct tdec_trace *, struct autopsy_sample *,
 static const char *intr_name(const struct tdec_trace *,
 		    const struct tdec_ev *, char *, size_t, char *, size_t);
 static int64_t	 intr_end(const struct tdec_trace *, size_t, int64_t);
-static void	 verdict(struct autopsy_sample *);
+static void	 verdict(const struct follow *);
 static void	 largest_part(const struct autopsy_sample *, char *, size_t);
 static void	 behind_whom(const struct autopsy_sample *, char *, size_t);
-static void	 largest_irq(struct autopsy_sample *);
+static void	 largest_irq(const struct follow *);
+static const char *irq_when(const struct follow *, const struct irq_span *);
 static void	 add_tl(struct autopsy_sample *, int64_t, int32_t,
 		    const char *, const char *, ...)
 		    __attribute__((format(printf, 5, 6)));
@@ -171,20 +174,22 @@ explain_free(struct result *res)
 	res->autopsy = NULL;
 }
 
+/*
+ * Every time of an autopsy, in the timeline, the split and the verdict
+ * alike: fmt_time's rule (the largest unit that keeps it at least 1) with
+ * EXPLAIN_DIGITS significant digits.
+ */
 const char *
 explain_dur(int64_t ns, char *buf, size_t len)
 {
-	if (ns >= 10 * NSEC_PER_MSEC)
-		snprintf(buf, len, "%.1f ms", (double)ns / NSEC_PER_MSEC);
-	else if (ns >= NSEC_PER_MSEC)
-		snprintf(buf, len, "%.2f ms", (double)ns / NSEC_PER_MSEC);
-	else if (ns >= 10 * NSEC_PER_USEC)
-		snprintf(buf, len, "%.0f us", (double)ns / NSEC_PER_USEC);
-	else if (ns >= NSEC_PER_USEC)
-		snprintf(buf, len, "%.1f us", (double)ns / NSEC_PER_USEC);
-	else
-		snprintf(buf, len, "%lld ns", (long long)ns);
-	return buf;
+	double v = (double)ns, q;
+
+	/* Rounded first, so that 999.97 us is 1.000 ms, never 1000.0 us. */
+	if (fabs(v) >= 1e4) {
+		q = pow(10, floor(log10(fabs(v))) - (EXPLAIN_DIGITS - 1));
+		v = round(v / q) * q;
+	}
+	return fmt_time(buf, len, v, EXPLAIN_DIGITS, "us");
 }
 
 /*
@@ -228,6 +233,7 @@ static void
 analyse(const struct tdec_trace *tr, pid_t parent, struct autopsy_sample *as)
 {
 	struct follow fw;
+	char d[32];
 
 	as->waker_cpu = as->target_cpu = as->run_cpu = -1;
 	as->issue = as->not_runnable = as->in_flight = as->rq_wait =
@@ -245,9 +251,9 @@ analyse(const struct tdec_trace *tr, pid_t parent, struct autopsy_sample *as)
 	follow_events(&fw);
 	end_seg(&fw, as->wake);
 	add_tl(as, as->s.latency, as->run_cpu >= 0 ? as->run_cpu : as->s.cpu,
-	    "stamp", "the %s stamps its wake-up: latency %.3f us",
-	    as->timer ? "parent" : "client", (double)as->s.latency /
-	    NSEC_PER_USEC);
+	    "stamp", "the %s stamps its wake-up: latency %s",
+	    as->timer ? "parent" : "client", explain_dur(as->s.latency, d,
+	    sizeof(d)));
 	as->found = fw.seen;
 	if (!fw.seen) {
 		as->complete = 0;
@@ -262,7 +268,7 @@ analyse(const struct tdec_trace *tr, pid_t parent, struct autopsy_sample *as)
 	tally(&fw);
 	if (as->ran != NULL)
 		qsort(as->ran, as->nran, sizeof(*as->ran), cmp_ran);
-	verdict(as);
+	verdict(&fw);
 }
 
 /*
@@ -338,9 +344,12 @@ state_at_send(struct follow *fw)
 		else
 			fw->cur = SEG_ISSUE;
 	}
-	add_tl(as, 0, -1, "send", "%s: the parent stamps and writes; the "
-	    "%s is %s", as->timer ? "the timer's deadline" : "send stamp",
-	    as->timer ? "parent" : "client", as->state);
+	if (as->timer)
+		add_tl(as, 0, -1, "send", "the timer's deadline; the parent "
+		    "is %s", as->state);
+	else
+		add_tl(as, 0, -1, "send", "send: the parent stamps and "
+		    "writes; the client is %s", as->state);
 	if (prev != NULL && prev->sw.next_pid != fw->pid)
 		add_tl(as, prev->ts - as->send, prev->cpu, "blocked",
 		    "%s[%d] left CPU %d: %s", tdec_str(tr, prev->sw.prev_comm),
@@ -655,6 +664,7 @@ ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
 {
 	struct ran_task *r;
 	const char *left;
+	char d[32];
 
 	if ((in != NULL && in->sw.next_pid == as->s.pid) || to <= from)
 		return;
@@ -662,18 +672,18 @@ ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
 		return;
 	if (out == NULL) {
 		snprintf(r->left, sizeof(r->left), "still running");
-		add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran "
-		    "%.3f us", r->comm, (int)r->pid, r->policy,
-		    (double)(to - from) / NSEC_PER_USEC);
+		add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s",
+		    r->comm, (int)r->pid, r->policy, explain_dur(to - from, d,
+		    sizeof(d)));
 		return;
 	}
 	left = how_left(out->sw.prev_state);
 	snprintf(r->left, sizeof(r->left), "%s%s", left,
 	    strcmp(left, "preempted") == 0 && after_tick(tr, cpu, out->ts) ?
 	    " at a tick" : "");
-	add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %.3f us, "
-	    "then %s", r->comm, (int)r->pid, r->policy, (double)(to - from) /
-	    NSEC_PER_USEC, r->left);
+	add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s, then %s",
+	    r->comm, (int)r->pid, r->policy, explain_dur(to - from, d,
+	    sizeof(d)), r->left);
 }
 
 /*
@@ -686,7 +696,7 @@ irqs_on(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
 {
 	const struct tdec_ev *e;
 	const char *kind;
-	char name[40], what[64];
+	char name[40], what[64], d[32];
 	int64_t end;
 	size_t i;
 
@@ -698,8 +708,8 @@ irqs_on(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
 			continue;
 		add_irq(as, kind, e->intr.num, name, cpu, e->ts - as->send,
 		    end - e->ts);
-		add_tl(as, e->ts - as->send, cpu, kind, "%s for %.3f us", what,
-		    (double)(end - e->ts) / NSEC_PER_USEC);
+		add_tl(as, e->ts - as->send, cpu, kind, "%s for %s", what,
+		    explain_dur(end - e->ts, d, sizeof(d)));
 	}
 }
 
@@ -757,8 +767,9 @@ intr_end(const struct tdec_trace *tr, size_t i, int64_t b)
 
 /* The one-line verdict: the largest part of the latency, and the IRQs. */
 static void
-verdict(struct autopsy_sample *as)
+verdict(const struct follow *fw)
 {
+	struct autopsy_sample *as = fw->as;
 	char part[160];
 	size_t len;
 
@@ -769,7 +780,7 @@ verdict(struct autopsy_sample *as)
 	len = strlen(as->verdict);
 	largest_part(as, part, sizeof(part));
 	snprintf(as->verdict + len, sizeof(as->verdict) - len, "%s", part);
-	largest_irq(as);
+	largest_irq(fw);
 }
 
 /* The largest part of the split, said in words. */
@@ -842,10 +853,14 @@ behind_whom(const struct autopsy_sample *as, char *part, size_t len)
 		    len - strlen(part) - 1);
 }
 
-/* The longest interrupt, when it took a microsecond or more. */
+/*
+ * The longest interrupt, when it took a microsecond or more, and when it
+ * came: "with 15.00 us of the local timer interrupt during the wait".
+ */
 static void
-largest_irq(struct autopsy_sample *as)
+largest_irq(const struct follow *fw)
 {
+	struct autopsy_sample *as = fw->as;
 	const struct irq_span *big = NULL;
 	char d[32], what[64];
 	size_t len;
@@ -865,7 +880,37 @@ largest_irq(struct autopsy_sample *as)
 		snprintf(what, sizeof(what), "the %s interrupt", big->name);
 	len = strlen(as->verdict);
 	snprintf(as->verdict + len, sizeof(as->verdict) - len,
-	    ", then %s in %s", explain_dur(big->ns, d, sizeof(d)), what);
+	    ", with %s of %s %s", explain_dur(big->ns, d, sizeof(d)), what,
+	    irq_when(fw, big));
+}
+
+/*
+ * When, within the latency, an interrupt came: the stretch of the sample
+ * under way as it entered.
+ */
+static const char *
+irq_when(const struct follow *fw, const struct irq_span *q)
+{
+	int64_t at = fw->as->send + q->start;
+	unsigned i;
+
+	for (i = 0; i < fw->nseg; i++) {
+		if (at < fw->segs[i].a || at >= fw->segs[i].b)
+			continue;
+		switch (fw->segs[i].kind) {
+		case SEG_ISSUE:
+			return fw->as->timer ? "before the timer fired" :
+			    "during the parent's write";
+		case SEG_FLIGHT:
+		case SEG_QUEUED:
+			return "during the wait";
+		case SEG_RUNNING:
+			return "after the switch-in";
+		default:
+			return "while the task was not runnable";
+		}
+	}
+	return "within the latency";
 }
 
 /* Adds a timeline line, in time order (lines come nearly sorted). */

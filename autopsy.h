@@ -122,7 +122,10 @@ void	 autopsy_analyse(struct autopsy *, const struct tdec_trace *,
 
 /* Frees res->autopsy and sets it to NULL; safe without one. */
 void	 explain_free(struct result *);
-/* A duration for a person: "3.9 ms", "12 us", "850 ns". */
+/*
+ * A time of an autopsy for a person, by fmt_time's rule with four
+ * significant digits: "3.900 ms", "12.05 us", "850 ns", "-474.0 ms".
+ */
 const char *explain_dur(int64_t, char *, size_t);
 
 #endif /* AUTOPSY_H */

@@ -15,6 +15,8 @@
 #ifndef CMP_INT_H
 #define CMP_INT_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,24 +24,64 @@
 #include "stats.h"
 
 /*
- * What a run says about its settings and environment, as compact JSON
- * text per key (NULL when absent), read by cmpread.c from the first file
- * of a side.  Keys that move the numbers warn, one line each, when the
- * sides differ (compare.c) or the files of one side do (cmpread.c); the
- * kernel's version string is only shown (its release and command line
- * warn).  The table is cmpread.c's; its length is checked where it stands.
+ * What a run says about its settings and environment, read by cmpread.c
+ * from the first file of a side, per key: its compact JSON text (NULL when
+ * absent), which decides whether two sides differ, and the same for a
+ * reader ("4", "1 ms", "cpu:2", "off").  Keys that move the numbers warn,
+ * one sentence each, when the sides differ (compare.c) or the files of
+ * one side do (cmpread.c); the kernel's version string is only shown (its
+ * release and command line warn).  The table is cmpread.c's; its length
+ * is checked where it stands.
  */
 #define CMP_NINFO	35
+
+/* How a setting is shown: its JSON value for a reader. */
+enum cmp_show {
+	SHOW_TEXT,		/* a string or number as it is */
+	SHOW_TIME,		/* nanoseconds: "1 ms" */
+	SHOW_US,		/* microseconds: "0 us" */
+	SHOW_KB,		/* "64 KiB" */
+	SHOW_ONOFF,		/* true or false: "on", "off" */
+	SHOW_LIST,		/* a list of numbers: "0,1" */
+	SHOW_WORDS,		/* a list of words: "make -j4" */
+	SHOW_LOADS,		/* [{"kind", "procs"}]: "cpu:2 pipe:1" */
+};
 
 struct cmp_info_key {
 	const char	*obj;		/* "parameters" or "environment" */
 	const char	*key;
 	int		 warn;
+	const char	*what;		/* "the loads differ" */
+	enum cmp_show	 show;
 };
 extern const struct cmp_info_key cmp_info_keys[CMP_NINFO];
 
 struct cmp_info {
 	char	*text[CMP_NINFO];
+	char	*show[CMP_NINFO];	/* NULL when absent */
+	char	*file;			/* the file they were read from */
+};
+
+/*
+ * Two shown values that differ, each cut to about CMP_SHOW_WIDTH bytes
+ * around where they part ("...quiet splash", "...quiet nosmt") into bx
+ * and by (len bytes each, at least CMP_SHOW_WIDTH + 8).
+ */
+#define CMP_SHOW_WIDTH	32
+void	 cmp_show_pair(const char *x, const char *y, char *bx, char *by,
+	    size_t len);
+
+/* A file of a side, and a run, by what they are known (cmpread.c). */
+struct cmp_fileid {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*name;
+};
+
+struct cmp_runid {
+	char		*host;		/* environment.hostname, or "" */
+	int64_t		 start;		/* run.started_at_ns */
+	char		*where;		/* "a.json" or "a.json, run 2" */
 };
 
 /*

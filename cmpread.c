@@ -4,9 +4,17 @@
  * docs/json-schema.md) into the sides of latt compare: every run's series,
  * checked strictly and summed up by cmpstat.c, the settings and
  * environment of the side's first file, and notes on what differs within
- * the side.  It never prints; only cmp_side_load, for the command line,
+ * the side, and what each file and run is known by, so that none counts
+ * twice.  It never prints; only cmp_side_load, for the command line,
  * exits.
+ *
+ * Memory: one file at a time, read whole (at most MAX_FILE) and parsed
+ * into a tree of at most 8 bytes a byte of it (jsonread.h); what stays of
+ * a run is its summary, a few hundred bytes a series.
  */
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmp_int.h"
 #include "common.h"
@@ -22,7 +31,7 @@
 #include "stats.h"
 
 #define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */
-#define MAX_FILE	(1L << 30)	/* refuse result files above 1 GiB */
+#define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
 #define MAX_RUNS	10000		/* runs in one side */
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
@@ -33,59 +42,99 @@ static const char *const series_names[] = { "latency", "timer", "runqueue",
 
 /* The settings and environment a side keeps (cmp_int.h). */
 const struct cmp_info_key cmp_info_keys[] = {
-	{ "parameters",	"clients",		1 },
-	{ "parameters",	"min_delay_ns",		1 },
-	{ "parameters",	"max_delay_ns",		1 },
-	{ "parameters",	"loop",			1 },
-	{ "parameters",	"policy",		1 },
-	{ "parameters",	"priority",		1 },
-	{ "parameters",	"nice",			1 },
-	{ "parameters",	"cpus",			1 },
-	{ "parameters",	"parent_cpu",		1 },
-	{ "parameters",	"parent_policy",	1 },
-	{ "parameters",	"parent_prio",		1 },
-	{ "parameters",	"mlock",		1 },
-	{ "parameters",	"dma_latency_us",	1 },
-	{ "parameters",	"work_kb",		1 },
-	{ "parameters",	"loads",		1 },
-	{ "parameters",	"command",		1 },
-	{ "parameters",	"argv",			1 },
-	{ "parameters",	"duration_ns",		1 },
-	{ "parameters",	"samples_limit",	1 },
-	{ "parameters",	"warmup_ns",		1 },
-	{ "environment", "timer_slack_ns",	1 },
-	{ "environment", "kernel_release",	1 },
-	{ "environment", "cmdline",		1 },
-	{ "environment", "preemption",		1 },
-	{ "environment", "scheduler",		1 },
-	{ "environment", "cpufreq_governor",	1 },
-	{ "environment", "smt",			1 },
-	{ "environment", "cpu_model",		1 },
-	{ "environment", "cpus_online",		1 },
-	{ "environment", "virtualization",	1 },
-	{ "environment", "machine",		1 },
-	{ "environment", "hostname",		1 },
-	{ "environment", "clocksource",		1 },
-	{ "environment", "latt_version",	1 },
-	{ "environment", "kernel_version",	0 },
+	{ "parameters", "clients", 1, "the number of clients differs",
+	    SHOW_TEXT },
+	{ "parameters", "min_delay_ns", 1, "the shortest sleep between "
+	    "rounds (-f) differs", SHOW_TIME },
+	{ "parameters", "max_delay_ns", 1, "the longest sleep between "
+	    "rounds (-t) differs", SHOW_TIME },
+	{ "parameters", "loop", 1, "the loop (--open-loop) differs",
+	    SHOW_TEXT },
+	{ "parameters", "policy", 1, "the clients' policy differs",
+	    SHOW_TEXT },
+	{ "parameters", "priority", 1, "the clients' priority differs",
+	    SHOW_TEXT },
+	{ "parameters", "nice", 1, "the clients' nice value differs",
+	    SHOW_TEXT },
+	{ "parameters", "cpus", 1, "the clients' CPUs differ", SHOW_LIST },
+	{ "parameters", "parent_cpu", 1, "latt's own CPU differs",
+	    SHOW_TEXT },
+	{ "parameters", "parent_policy", 1, "latt's own policy differs",
+	    SHOW_TEXT },
+	{ "parameters", "parent_prio", 1, "latt's own priority differs",
+	    SHOW_TEXT },
+	{ "parameters", "mlock", 1, "locked memory (--mlock) differs",
+	    SHOW_ONOFF },
+	{ "parameters", "dma_latency_us", 1, "the DMA latency held "
+	    "(--dma-latency) differs", SHOW_US },
+	{ "parameters", "work_kb", 1, "the clients' work (-x) differs",
+	    SHOW_KB },
+	{ "parameters", "loads", 1, "the loads differ", SHOW_LOADS },
+	{ "parameters", "command", 1, "the command differs", SHOW_TEXT },
+	{ "parameters", "argv", 1, "the command's words differ",
+	    SHOW_WORDS },
+	{ "parameters", "duration_ns", 1, "the duration (-d) differs",
+	    SHOW_TIME },
+	{ "parameters", "samples_limit", 1, "the sample limit (-n) differs",
+	    SHOW_TEXT },
+	{ "parameters", "warmup_ns", 1, "the warm-up differs", SHOW_TIME },
+	{ "environment", "timer_slack_ns", 1, "the workload's timer slack "
+	    "differs", SHOW_TIME },
+	{ "environment", "kernel_release", 1, "the kernel release differs",
+	    SHOW_TEXT },
+	{ "environment", "cmdline", 1, "the kernel command line differs",
+	    SHOW_TEXT },
+	{ "environment", "preemption", 1, "the preemption model differs",
+	    SHOW_TEXT },
+	{ "environment", "scheduler", 1, "the scheduler differs",
+	    SHOW_TEXT },
+	{ "environment", "cpufreq_governor", 1, "the cpufreq governor "
+	    "differs", SHOW_TEXT },
+	{ "environment", "smt", 1, "SMT differs", SHOW_TEXT },
+	{ "environment", "cpu_model", 1, "the CPU model differs",
+	    SHOW_TEXT },
+	{ "environment", "cpus_online", 1, "the number of CPUs online "
+	    "differs", SHOW_TEXT },
+	{ "environment", "virtualization", 1, "the virtualization differs",
+	    SHOW_TEXT },
+	{ "environment", "machine", 1, "the machine's architecture differs",
+	    SHOW_TEXT },
+	{ "environment", "hostname", 1, "the host differs", SHOW_TEXT },
+	{ "environment", "clocksource", 1, "the clock source differs",
+	    SHOW_TEXT },
+	{ "environment", "latt_version", 1, "latt's version differs",
+	    SHOW_TEXT },
+	{ "environment", "kernel_version", 0, "the kernel version differs",
+	    SHOW_TEXT },
 };
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
 
-static int	 where(char *, size_t, const char *, const struct json *,
+/*
+ * The text being read: its name for messages, and the text itself, from
+ * which json_pos finds a value's line and column.
+ */
+struct src {
+	const char	*name;
+	const char	*buf;
+};
+
+static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static int	 add_note(struct cmp_side *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
 /* Writes "FILE:LINE:COL: message" to err and returns -1. */
 static int
-where(char *err, size_t errlen, const char *fname, const struct json *v,
+where(char *err, size_t errlen, const struct src *f, const struct json *v,
     const char *fmt, ...)
 {
+	unsigned line, col;
 	va_list ap;
 	int n;
 
-	n = snprintf(err, errlen, "%s:%u:%u: ", fname, v->line, v->col);
+	json_pos(f->buf, v, &line, &col);
+	n = snprintf(err, errlen, "%s:%u:%u: ", f->name, line, col);
 	if (n >= 0 && (size_t)n < errlen) {
 		va_start(ap, fmt);
 		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
@@ -99,7 +148,7 @@ where(char *err, size_t errlen, const char *fname, const struct json *v,
  * within int64).  Returns 0, 1 when absent and optional, -1 on error.
  */
 static int
-get_count(const char *fname, const struct json *o, const char *key,
+get_count(const struct src *f, const struct json *o, const char *key,
     int optional, int64_t *out, char *err, size_t errlen)
 {
 	const struct json *v = json_get(o, key);
@@ -107,10 +156,10 @@ get_count(const char *fname, const struct json *o, const char *key,
 	if (v == NULL) {
 		if (optional)
 			return 1;
-		return where(err, errlen, fname, o, "\"%s\" is missing", key);
+		return where(err, errlen, f, o, "\"%s\" is missing", key);
 	}
 	if (v->type != JSON_NUMBER || !v->isint || v->ival < 0)
-		return where(err, errlen, fname, v, "\"%s\" is not a "
+		return where(err, errlen, f, v, "\"%s\" is not a "
 		    "non-negative integer", key);
 	*out = v->ival;
 	return 0;
@@ -121,15 +170,15 @@ get_count(const char *fname, const struct json *o, const char *key,
  * array (type); NULL after the message naming what is wrong.
  */
 static const struct json *
-get_member(const char *fname, const struct json *o, const char *key,
+get_member(const struct src *f, const struct json *o, const char *key,
     enum json_type type, char *err, size_t errlen)
 {
 	const struct json *v = json_get(o, key);
 
 	if (v == NULL)
-		where(err, errlen, fname, o, "\"%s\" is missing", key);
+		where(err, errlen, f, o, "\"%s\" is missing", key);
 	else if (v->type != type)
-		where(err, errlen, fname, v, "\"%s\" is not %s", key,
+		where(err, errlen, f, v, "\"%s\" is not %s", key,
 		    type == JSON_OBJECT ? "an object" : "an array");
 	else
 		return v;
@@ -138,18 +187,73 @@ get_member(const char *fname, const struct json *o, const char *key,
 
 /* Fetches sub_bits of o, between 1 and 12. */
 static int
-get_sub_bits(const char *fname, const struct json *o, unsigned *out,
+get_sub_bits(const struct src *f, const struct json *o, unsigned *out,
     char *err, size_t errlen)
 {
 	int64_t sub = 0;
 
-	if (get_count(fname, o, "sub_bits", 0, &sub, err, errlen))
+	if (get_count(f, o, "sub_bits", 0, &sub, err, errlen))
 		return -1;
 	if (sub < 1 || sub > 12)
-		return where(err, errlen, fname, json_get(o, "sub_bits"),
+		return where(err, errlen, f, json_get(o, "sub_bits"),
 		    "\"sub_bits\" is %lld, not between 1 and 12",
 		    (long long)sub);
 	*out = (unsigned)sub;
+	return 0;
+}
+
+/* Whether v is [lower_ns, upper_ns, count] in integers, count >= 0. */
+static int
+is_bucket(const struct json *v)
+{
+	size_t i;
+
+	if (v->type != JSON_ARRAY || v->n != 3)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (json_at(v, i)->type != JSON_NUMBER ||
+		    !json_at(v, i)->isint)
+			return 0;
+	return json_at(v, 2)->ival >= 0;
+}
+
+/* Reads the histogram h of a series into st's (made by stats_init). */
+static int
+load_hist(struct stats *st, const struct src *f, const struct json *h,
+    uint64_t *sum, char *err, size_t errlen)
+{
+	const struct json *bk, *b;
+	struct hist *run = &st->hist;
+	int64_t lo, hi, cnt;
+	size_t i, idx, last = 0;
+
+	if ((bk = get_member(f, h, "buckets", JSON_ARRAY, err,
+	    errlen)) == NULL)
+		return -1;
+	for (i = 0; i < bk->n; i++) {
+		b = json_at(bk, i);
+		if (!is_bucket(b))
+			return where(err, errlen, f, b, "a bucket is not "
+			    "[lower_ns, upper_ns, count] in integers");
+		lo = json_at(b, 0)->ival;
+		hi = json_at(b, 1)->ival;
+		cnt = json_at(b, 2)->ival;
+		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
+		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
+		    hist_upper(run, idx) != hi)
+			return where(err, errlen, f, b, "bucket [%lld, "
+			    "%lld] is not a bucket of a sub_bits %u "
+			    "histogram", (long long)lo, (long long)hi,
+			    run->sub_bits);
+		if (i > 0 && idx <= last)
+			return where(err, errlen, f, b, "buckets are not "
+			    "in ascending order");
+		last = idx;
+		if (__builtin_add_overflow(*sum, (uint64_t)cnt, sum))
+			return where(err, errlen, f, b, "bucket counts "
+			    "overflow");
+		hist_add_count(run, lo, (uint64_t)cnt);
+	}
 	return 0;
 }
 
@@ -158,185 +262,167 @@ get_sub_bits(const char *fname, const struct json *o, unsigned *out,
  * deviation, extremes and histogram, checked against each other.
  */
 static int
-load_stats(struct stats *st, const char *fname, const struct json *o,
+load_stats(struct stats *st, const struct src *f, const struct json *o,
     const char *name, char *err, size_t errlen)
 {
-	const struct json *h, *bk, *b, *mean, *sd;
-	int64_t samples, overflow = 0, min, max, lo, hi, cnt;
+	const struct json *h, *mean, *sd;
+	int64_t samples, overflow = 0, min, max;
 	uint64_t sum;
 	unsigned sub = 0;
-	size_t i, idx, last = 0;
-	struct hist *run = &st->hist;
+	double m;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "\"%s\" is not an object",
+		return where(err, errlen, f, o, "\"%s\" is not an object",
 		    name);
-	if (get_count(fname, o, "samples", 0, &samples, err, errlen) ||
-	    get_count(fname, o, "overflow", 1, &overflow, err, errlen) == -1 ||
-	    get_count(fname, o, "min_ns", 0, &min, err, errlen) ||
-	    get_count(fname, o, "max_ns", 0, &max, err, errlen))
+	if (get_count(f, o, "samples", 0, &samples, err, errlen) ||
+	    get_count(f, o, "overflow", 1, &overflow, err, errlen) == -1 ||
+	    get_count(f, o, "min_ns", 0, &min, err, errlen) ||
+	    get_count(f, o, "max_ns", 0, &max, err, errlen))
 		return -1;
 	mean = json_get(o, "mean_ns");
 	if (mean == NULL)
-		return where(err, errlen, fname, o, "\"mean_ns\" is missing");
-	if (mean->type != JSON_NUMBER || mean->num < 0)
-		return where(err, errlen, fname, mean, "\"mean_ns\" is not a "
+		return where(err, errlen, f, o, "\"mean_ns\" is missing");
+	if (mean->type != JSON_NUMBER || (m = json_num(mean)) < 0)
+		return where(err, errlen, f, mean, "\"mean_ns\" is not a "
 		    "non-negative number");
-	if (samples > 0 && (min > max || mean->num < (double)min * 0.999 ||
-	    mean->num > (double)max * 1.001 + 1))
-		return where(err, errlen, fname, o, "min_ns, mean_ns and "
+	if (samples > 0 && (min > max || m < (double)min * 0.999 ||
+	    m > (double)max * 1.001 + 1))
+		return where(err, errlen, f, o, "min_ns, mean_ns and "
 		    "max_ns of \"%s\" are out of order", name);
 	sd = json_get(o, "stdev_ns");
 	if (sd != NULL && sd->type != JSON_NULL &&
-	    (sd->type != JSON_NUMBER || sd->num < 0))
-		return where(err, errlen, fname, sd, "\"stdev_ns\" is not a "
+	    (sd->type != JSON_NUMBER || json_num(sd) < 0))
+		return where(err, errlen, f, sd, "\"stdev_ns\" is not a "
 		    "non-negative number");
-	if ((h = get_member(fname, o, "histogram", JSON_OBJECT, err,
+	if ((h = get_member(f, o, "histogram", JSON_OBJECT, err,
 	    errlen)) == NULL)
 		return -1;
-	if (get_sub_bits(fname, h, &sub, err, errlen) == -1)
+	if (get_sub_bits(f, h, &sub, err, errlen) == -1)
 		return -1;
 	if (stats_init(st, sub) == -1)
-		return where(err, errlen, fname, h, "%s", strerror(errno));
-	if ((bk = get_member(fname, h, "buckets", JSON_ARRAY, err,
-	    errlen)) == NULL)
-		return -1;
+		return where(err, errlen, f, h, "%s", strerror(errno));
 	sum = (uint64_t)overflow;
-	for (i = 0; i < bk->n; i++) {
-		b = bk->items[i];
-		if (b->type != JSON_ARRAY || b->n != 3 ||
-		    b->items[0]->type != JSON_NUMBER || !b->items[0]->isint ||
-		    b->items[1]->type != JSON_NUMBER || !b->items[1]->isint ||
-		    b->items[2]->type != JSON_NUMBER || !b->items[2]->isint ||
-		    b->items[2]->ival < 0)
-			return where(err, errlen, fname, b, "a bucket is not "
-			    "[lower_ns, upper_ns, count] in integers");
-		lo = b->items[0]->ival;
-		hi = b->items[1]->ival;
-		cnt = b->items[2]->ival;
-		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
-		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
-		    hist_upper(run, idx) != hi)
-			return where(err, errlen, fname, b, "bucket [%lld, "
-			    "%lld] is not a bucket of a sub_bits %u "
-			    "histogram", (long long)lo, (long long)hi, sub);
-		if (i > 0 && idx <= last)
-			return where(err, errlen, fname, b, "buckets are not "
-			    "in ascending order");
-		last = idx;
-		if (__builtin_add_overflow(sum, (uint64_t)cnt, &sum))
-			return where(err, errlen, fname, b, "bucket counts "
-			    "overflow");
-		hist_add_count(run, lo, (uint64_t)cnt);
-	}
+	if (load_hist(st, f, h, &sum, err, errlen) == -1)
+		return -1;
 	if (sum != (uint64_t)samples)
-		return where(err, errlen, fname, o, "the histogram's counts "
+		return where(err, errlen, f, o, "the histogram's counts "
 		    "and overflow add up to %llu, but \"samples\" is %lld",
 		    (unsigned long long)sum, (long long)samples);
-	run->overflow = (uint64_t)overflow;
-	run->total = sum;
+	st->hist.overflow = (uint64_t)overflow;
+	st->hist.total = sum;
 	st->n = (uint64_t)samples;
 	st->min = min;
 	st->max = max;
-	st->mean = mean->num;
+	st->mean = m;
 	if (sd != NULL && sd->type == JSON_NUMBER && samples > 1)
-		st->m2 = sd->num * sd->num * (double)(samples - 1);
+		st->m2 = json_num(sd) * json_num(sd) * (double)(samples - 1);
 	else
 		st->m2 = NAN;
 	return 0;
 }
 
 /*
- * Reads the "blocks" of a series (schema 2) into sb: every block's
- * samples, extremes and sparse histogram [index, count, index, count...],
- * whose counts add up to its samples; all blocks add up to the series.
+ * Reads one block bo into b: its samples, extremes and sparse histogram
+ * [index, count, index, count...] (indices below nbk, the overflow at
+ * nbk), whose counts add up to its samples.
  */
 static int
-load_blocks(struct cmp_sblocks *sb, const char *fname, const struct json *o,
+load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
+    size_t nbk, char *err, size_t errlen)
+{
+	const struct json *bk, *x, *c;
+	int64_t n, min, max;
+	uint64_t sum = 0;
+	size_t j;
+
+	if (bo->type != JSON_OBJECT)
+		return where(err, errlen, f, bo, "a block is not an object");
+	if (get_count(f, bo, "samples", 0, &n, err, errlen) ||
+	    get_count(f, bo, "min_ns", 0, &min, err, errlen) ||
+	    get_count(f, bo, "max_ns", 0, &max, err, errlen))
+		return -1;
+	if (n > 0 && min > max)
+		return where(err, errlen, f, bo, "min_ns is above max_ns");
+	bk = json_get(bo, "buckets");
+	if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
+		return where(err, errlen, f, bk != NULL ? bk : bo, "a block's "
+		    "\"buckets\" is not [index, count, ...]");
+	b->n = (uint64_t)n;
+	b->min = min;
+	b->max = max;
+	b->nb = bk->n / 2;
+	if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
+	    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
+		return where(err, errlen, f, bk, "out of memory");
+	for (j = 0; j < b->nb; j++) {
+		x = json_at(bk, 2 * j);
+		c = json_at(bk, 2 * j + 1);
+		if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
+		    (uint64_t)x->ival > nbk ||
+		    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
+			return where(err, errlen, f, x, "a block's bucket "
+			    "index is not ascending within 0..%zu", nbk);
+		if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
+			return where(err, errlen, f, c, "a block's bucket "
+			    "count is not a positive integer");
+		b->idx[j] = (uint32_t)x->ival;
+		b->cnt[j] = (uint64_t)c->ival;
+		if (__builtin_add_overflow(sum, b->cnt[j], &sum))
+			return where(err, errlen, f, c, "bucket counts "
+			    "overflow");
+	}
+	if (sum != b->n)
+		return where(err, errlen, f, bo, "a block's counts add up to "
+		    "%llu, but its \"samples\" is %llu",
+		    (unsigned long long)sum, (unsigned long long)b->n);
+	return 0;
+}
+
+/*
+ * Reads the "blocks" of a series (schema 2) into sb: every block, and all
+ * blocks add up to the series.
+ */
+static int
+load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
     uint64_t samples, char *err, size_t errlen)
 {
-	const struct json *list, *bo, *bk, *x, *c;
+	const struct json *list;
 	struct hist shape;
-	int64_t n, min, max;
-	uint64_t sum, total = 0;
-	size_t i, j, nbk;
-	struct cmp_sblock *b;
+	uint64_t total = 0;
+	size_t i, nbk;
 
 	memset(sb, 0, sizeof(*sb));
 	memset(&shape, 0, sizeof(shape));
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "\"blocks\" is not an "
+		return where(err, errlen, f, o, "\"blocks\" is not an "
 		    "object");
-	if (get_sub_bits(fname, o, &sb->sub_bits, err, errlen) == -1)
+	if (get_sub_bits(f, o, &sb->sub_bits, err, errlen) == -1)
 		return -1;
 	if (hist_init(&shape, sb->sub_bits) == -1)
-		return where(err, errlen, fname, o, "%s", strerror(errno));
+		return where(err, errlen, f, o, "%s", strerror(errno));
 	nbk = shape.nbuckets;
 	hist_free(&shape);
 	list = json_get(o, "list");
 	if (list == NULL || list->type != JSON_ARRAY)
-		return where(err, errlen, fname, list != NULL ? list : o,
+		return where(err, errlen, f, list != NULL ? list : o,
 		    "\"list\" of the blocks is %s", list != NULL ?
 		    "not an array" : "missing");
 	if (list->n > MAX_BLOCKS)
-		return where(err, errlen, fname, list, "more than %d blocks",
+		return where(err, errlen, f, list, "more than %d blocks",
 		    MAX_BLOCKS);
 	if (list->n > 0 && (sb->b = calloc(list->n, sizeof(*sb->b))) == NULL)
-		return where(err, errlen, fname, list, "out of memory");
+		return where(err, errlen, f, list, "out of memory");
 	sb->n = list->n;
 	for (i = 0; i < list->n; i++) {
-		bo = list->items[i];
-		b = &sb->b[i];
-		if (bo->type != JSON_OBJECT)
-			return where(err, errlen, fname, bo, "a block is not "
-			    "an object");
-		if (get_count(fname, bo, "samples", 0, &n, err, errlen) ||
-		    get_count(fname, bo, "min_ns", 0, &min, err, errlen) ||
-		    get_count(fname, bo, "max_ns", 0, &max, err, errlen))
+		if (load_block(&sb->b[i], f, json_at(list, i), nbk, err,
+		    errlen) == -1)
 			return -1;
-		if (n > 0 && min > max)
-			return where(err, errlen, fname, bo, "min_ns is above "
-			    "max_ns");
-		bk = json_get(bo, "buckets");
-		if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
-			return where(err, errlen, fname, bk != NULL ? bk : bo,
-			    "a block's \"buckets\" is not [index, count, ...]");
-		b->n = (uint64_t)n;
-		b->min = min;
-		b->max = max;
-		b->nb = bk->n / 2;
-		if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
-		    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
-			return where(err, errlen, fname, bk, "out of memory");
-		sum = 0;
-		for (j = 0; j < b->nb; j++) {
-			x = bk->items[2 * j];
-			c = bk->items[2 * j + 1];
-			if (x->type != JSON_NUMBER || !x->isint ||
-			    x->ival < 0 || (uint64_t)x->ival > nbk ||
-			    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
-				return where(err, errlen, fname, x, "a block's "
-				    "bucket index is not ascending within "
-				    "0..%zu", nbk);
-			if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
-				return where(err, errlen, fname, c, "a block's "
-				    "bucket count is not a positive integer");
-			b->idx[j] = (uint32_t)x->ival;
-			b->cnt[j] = (uint64_t)c->ival;
-			if (__builtin_add_overflow(sum, b->cnt[j], &sum))
-				return where(err, errlen, fname, c, "bucket "
-				    "counts overflow");
-		}
-		if (sum != b->n)
-			return where(err, errlen, fname, bo, "a block's counts "
-			    "add up to %llu, but its \"samples\" is %llu",
-			    (unsigned long long)sum, (unsigned long long)b->n);
-		if (__builtin_add_overflow(total, b->n, &total))
-			return where(err, errlen, fname, bo, "block samples "
-			    "overflow");
+		if (__builtin_add_overflow(total, sb->b[i].n, &total))
+			return where(err, errlen, f, json_at(list, i), "block "
+			    "samples overflow");
 	}
 	if (total != samples)
-		return where(err, errlen, fname, o, "the blocks hold %llu "
+		return where(err, errlen, f, o, "the blocks hold %llu "
 		    "samples, but the series %llu", (unsigned long long)total,
 		    (unsigned long long)samples);
 	return 0;
@@ -389,7 +475,7 @@ side_series(struct cmp_side *side, const char *name)
  * that name; k seeds its bootstrap.
  */
 static int
-load_series(struct cmp_side *side, const char *fname, const struct json *ser,
+load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
     const char *name, size_t k, int with_blocks, char *err, size_t errlen)
 {
 	const struct json *bo;
@@ -401,28 +487,28 @@ load_series(struct cmp_side *side, const char *fname, const struct json *ser,
 
 	memset(&st, 0, sizeof(st));
 	memset(&sb, 0, sizeof(sb));
-	r = load_stats(&st, fname, ser, name, err, errlen);
+	r = load_stats(&st, f, ser, name, err, errlen);
 	bo = r == 0 ? json_get(ser, "blocks") : NULL;
 	if (r == 0 && with_blocks && bo == NULL)
-		r = where(err, errlen, fname, ser, "\"blocks\" is missing");
+		r = where(err, errlen, f, ser, "\"blocks\" is missing");
 	if (r == 0 && bo != NULL)
-		r = load_blocks(&sb, fname, bo, st.n, err, errlen);
+		r = load_blocks(&sb, f, bo, st.n, err, errlen);
 	if (r == 0 && cmp_summarize(&run, &st, bo != NULL ? &sb : NULL,
 	    BOOT_SEED ^ (side->nruns * 0x9e3779b97f4a7c15ULL) ^ k) == -1)
-		r = where(err, errlen, fname, ser, "out of memory");
+		r = where(err, errlen, f, ser, "out of memory");
 	stats_free(&st);
 	cmp_sblocks_free(&sb);
 	if (r == -1)
 		return -1;
 	if ((s = side_series(side, name)) == NULL && side->nseries ==
 	    CMP_MAX_SERIES)
-		return where(err, errlen, fname, ser, "more than %d series "
+		return where(err, errlen, f, ser, "more than %d series "
 		    "(classes)", CMP_MAX_SERIES);
 	if (s == NULL)
-		return where(err, errlen, fname, ser, "out of memory");
+		return where(err, errlen, f, ser, "out of memory");
 	nr = realloc(s->runs, (s->nruns + 1) * sizeof(*nr));
 	if (nr == NULL)
-		return where(err, errlen, fname, ser, "out of memory");
+		return where(err, errlen, f, ser, "out of memory");
 	s->runs = nr;
 	s->runs[s->nruns++] = run;
 	if (k == 0)
@@ -430,52 +516,137 @@ load_series(struct cmp_side *side, const char *fname, const struct json *ser,
 	return 0;
 }
 
+/* A run's start for a message: "2026-12-01 18:10:09.855". */
+static void
+format_start(char *buf, size_t len, int64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "%lld s", (long long)t);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%03lld",
+		    (long long)(ns % 1000000000 / 1000000));
+}
+
+/* Whether run x and run y are one run: the same host and start. */
+static int
+same_run(const struct cmp_runid *x, const struct cmp_runid *y)
+{
+	return x->start == y->start && strcmp(x->host, y->host) == 0;
+}
+
+/* The message for a run counted twice (in "side A"); returns -1. */
+static int
+twice(char *err, size_t errlen, const char *sides, const struct cmp_runid *x,
+    const struct cmp_runid *y)
+{
+	char when[64];
+
+	format_start(when, sizeof(when), y->start);
+	snprintf(err, errlen, "compare: %s holds the run of %s again (host "
+	    "%s, started %s) in %s: each run counts once", y->where,
+	    x->where, *y->host != '\0' ? y->host : "unknown", when, sides);
+	return -1;
+}
+
+/*
+ * Keeps what run irun of the nruns of a file is known by (its host and
+ * start, run.started_at_ns), refusing a run the side already has.  A run
+ * that does not say when it started (schema 1) is known by its file only.
+ */
+static int
+keep_runid(struct cmp_side *side, const struct src *f, const char *host,
+    const struct json *o, size_t irun, size_t nruns, char *err,
+    size_t errlen)
+{
+	const struct json *st = json_get(json_get(o, "run"), "started_at_ns");
+	struct cmp_runid id, *nid;
+	char in[16];
+	size_t i;
+
+	if (st == NULL || st->type != JSON_NUMBER || !st->isint)
+		return 0;
+	id.start = st->ival;
+	id.host = strdup(host);
+	id.where = NULL;
+	if (nruns == 1)
+		id.where = strdup(f->name);
+	else if (asprintf(&id.where, "%s (run %zu)", f->name, irun + 1) < 0)
+		id.where = NULL;
+	if (id.host == NULL || id.where == NULL)
+		goto oom;
+	for (i = 0; i < side->nrids; i++)
+		if (same_run(&side->rids[i], &id)) {
+			snprintf(in, sizeof(in), "side %s", side->name);
+			twice(err, errlen, in, &side->rids[i], &id);
+			free(id.host);
+			free(id.where);
+			return -1;
+		}
+	if ((nid = realloc(side->rids, (side->nrids + 1) *
+	    sizeof(*nid))) == NULL)
+		goto oom;
+	side->rids = nid;
+	side->rids[side->nrids++] = id;
+	return 0;
+oom:
+	free(id.host);
+	free(id.where);
+	return where(err, errlen, f, o, "out of memory");
+}
+
 /*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
  * then each class's series (schema 2: "classes", [{"name", "latency"}]),
- * named by the class.
+ * named by the class.  It is run irun of the file's nruns, on host.
  */
 static int
-load_run(struct cmp_side *side, const char *fname, const struct json *o,
-    int with_blocks, char *err, size_t errlen)
+load_run(struct cmp_side *side, const struct src *f, const struct json *o,
+    int with_blocks, const char *host, size_t irun, size_t nruns, char *err,
+    size_t errlen)
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, fname, o, "a run is not an object");
+		return where(err, errlen, f, o, "a run is not an object");
 	if (json_get(o, "latency") == NULL)
-		return where(err, errlen, fname, o, "\"latency\" is missing");
+		return where(err, errlen, f, o, "\"latency\" is missing");
 	if (side->nruns >= MAX_RUNS)
-		return where(err, errlen, fname, o, "more than %d runs in "
+		return where(err, errlen, f, o, "more than %d runs in "
 		    "side %s", MAX_RUNS, side->name);
+	if (keep_runid(side, f, host, o, irun, nruns, err, errlen) == -1)
+		return -1;
 	for (i = 0; i < NSERIES_KNOWN; i++) {
 		ser = json_get(o, series_names[i]);
 		if (ser == NULL || ser->type == JSON_NULL)
 			continue;
-		if (load_series(side, fname, ser, series_names[i], i,
+		if (load_series(side, f, ser, series_names[i], i,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
 	cls = with_blocks ? json_get(o, "classes") : NULL;
 	if (cls != NULL && cls->type != JSON_ARRAY)
-		return where(err, errlen, fname, cls, "\"classes\" is not an "
+		return where(err, errlen, f, cls, "\"classes\" is not an "
 		    "array");
 	for (i = 0; cls != NULL && i < cls->n; i++) {
-		c = cls->items[i];
+		c = json_at(cls, i);
 		nm = c->type == JSON_OBJECT ? json_get(c, "name") : NULL;
 		if (nm == NULL || nm->type != JSON_STRING || *nm->str == '\0')
-			return where(err, errlen, fname, c, "a class has no "
+			return where(err, errlen, f, c, "a class has no "
 			    "\"name\"");
 		for (k = 0; k < NSERIES_KNOWN; k++)
 			if (strcmp(nm->str, series_names[k]) == 0)
-				return where(err, errlen, fname, nm, "a class "
+				return where(err, errlen, f, nm, "a class "
 				    "is named %s", nm->str);
 		if ((ser = json_get(c, "latency")) == NULL)
-			return where(err, errlen, fname, c, "class %s: "
+			return where(err, errlen, f, c, "class %s: "
 			    "\"latency\" is missing", nm->str);
-		if (load_series(side, fname, ser, nm->str, NSERIES_KNOWN + i,
+		if (load_series(side, f, ser, nm->str, NSERIES_KNOWN + i,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
@@ -491,54 +662,251 @@ info_clear(struct cmp_info *info)
 
 	for (k = 0; k < CMP_NINFO; k++) {
 		free(info->text[k]);
-		info->text[k] = NULL;
+		free(info->show[k]);
+		info->text[k] = info->show[k] = NULL;
+	}
+	free(info->file);
+	info->file = NULL;
+}
+
+/* A setting as it is shown, built in pieces; cut with "..." when long. */
+struct shown {
+	char	 s[JSON_TEXT_MAX];
+	size_t	 len;
+};
+
+static void	 show_put(struct shown *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+static void
+show_put(struct shown *sh, const char *fmt, ...)
+{
+	size_t room = sizeof(sh->s) - sh->len;
+	va_list ap;
+	int n;
+
+	if (room <= 4)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(sh->s + sh->len, room - 3, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= room - 3) {
+		sh->len = sizeof(sh->s) - 4;
+		memcpy(sh->s + sh->len, "...", 4);
+		sh->len += 3;
+	} else
+		sh->len += (size_t)n;
+}
+
+/* A time in nanoseconds for a reader: "0", "500 us", "1 ms", "2.5 s". */
+static void
+show_time(char *buf, size_t len, double ns)
+{
+	static const struct {
+		double		 div;
+		const char	*unit;
+	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	size_t i = 0;
+
+	if (ns == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	while (i < 3 && ns < u[i].div)
+		i++;
+	snprintf(buf, len, "%.4g %s", ns / u[i].div, u[i].unit);
+}
+
+/* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
+static void
+show_list(struct shown *sh, enum cmp_show how, const struct json *v)
+{
+	const struct json *it, *kind, *procs;
+	const char *sep;
+	char *t;
+	size_t i;
+
+	if (v->n == 0)
+		show_put(sh, "none");
+	for (i = 0; i < v->n; i++) {
+		it = json_at(v, i);
+		sep = i == 0 ? "" : how == SHOW_LIST ? "," : " ";
+		kind = json_get(it, "kind");
+		procs = json_get(it, "procs");
+		if (how == SHOW_LOADS && kind != NULL &&
+		    kind->type == JSON_STRING && procs != NULL &&
+		    procs->type == JSON_NUMBER)
+			show_put(sh, "%s%s:%g", sep, kind->str,
+			    json_num(procs));
+		else if (it->type == JSON_STRING)
+			show_put(sh, strpbrk(it->str, " ,") != NULL ||
+			    *it->str == '\0' ? "%s'%s'" : "%s%s", sep, it->str);
+		else if ((t = json_text(it, 1)) != NULL) {
+			show_put(sh, "%s%s", sep, t);
+			free(t);
+		}
 	}
 }
 
-/* Reads the settings and environment of a file (cmp_info_keys) into info. */
+/*
+ * A setting as a reader wants it (cmp_info): "4", "1 ms", "cpu:2", "off",
+ * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
+ * ENOMEM.
+ */
+static char *
+show_value(enum cmp_show how, const struct json *v)
+{
+	struct shown sh;
+	char t[64], *s;
+	size_t i;
+
+	sh.len = 0;
+	sh.s[0] = '\0';
+	if (v->type == JSON_NULL)
+		show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ? "off" :
+		    "not set");
+	else if (v->type == JSON_NUMBER && how == SHOW_TIME) {
+		show_time(t, sizeof(t), json_num(v));
+		show_put(&sh, "%s", t);
+	} else if (v->type == JSON_NUMBER && (how == SHOW_US ||
+	    how == SHOW_KB))
+		show_put(&sh, "%g %s", json_num(v), how == SHOW_US ? "us" :
+		    "KiB");
+	else if (v->type == JSON_TRUE || v->type == JSON_FALSE)
+		show_put(&sh, "%s", how == SHOW_ONOFF ? (v->type == JSON_TRUE ?
+		    "on" : "off") : (v->type == JSON_TRUE ? "true" : "false"));
+	else if (v->type == JSON_ARRAY && how != SHOW_TEXT)
+		show_list(&sh, how, v);
+	else if (v->type == JSON_STRING)
+		show_put(&sh, strpbrk(v->str, " ,") != NULL ? "'%s'" : "%s",
+		    v->str);
+	else if ((s = json_text(v, 1)) != NULL) {
+		show_put(&sh, "%s", s);
+		free(s);
+	}
+	for (i = 0; i < sh.len; i++)
+		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
+			sh.s[i] = '?';
+	return strdup(sh.s);
+}
+
+/*
+ * Reads the settings and environment of a file (cmp_info_keys) into info,
+ * each as its JSON text and as it is shown.
+ */
 static int
-read_info(struct cmp_info *info, const char *fname, const struct json *root,
+read_info(struct cmp_info *info, const struct src *f, const struct json *root,
     char *err, size_t errlen)
 {
 	const struct json *obj, *v;
 	size_t k;
 
+	if ((info->file = strdup(f->name)) == NULL)
+		return where(err, errlen, f, root, "out of memory");
 	for (k = 0; k < CMP_NINFO; k++) {
 		obj = json_get(root, cmp_info_keys[k].obj);
 		if (obj == NULL)
 			continue;
 		if (obj->type != JSON_OBJECT)
-			return where(err, errlen, fname, obj, "\"%s\" is not "
+			return where(err, errlen, f, obj, "\"%s\" is not "
 			    "an object", cmp_info_keys[k].obj);
 		v = json_get(obj, cmp_info_keys[k].key);
-		if (v != NULL && (info->text[k] = json_text(v, 1)) == NULL)
-			return where(err, errlen, fname, v, "out of memory");
+		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
+		    (info->show[k] = show_value(cmp_info_keys[k].show,
+		    v)) == NULL))
+			return where(err, errlen, f, v, "out of memory");
 	}
 	return 0;
 }
 
 /*
- * A note on a run the machine changed under (a clocksource, a governor).
- * Returns 0, or -1 on ENOMEM.
+ * A note on a run the machine changed under: "A: during the run of
+ * a.json, the clock source changed from tsc to hpet."  Returns 0, or -1
+ * on ENOMEM.
  */
 static int
-note_changed(struct cmp_side *side, const char *fname, const struct json *root)
+note_changed(struct cmp_side *side, const struct src *f,
+    const struct json *root)
 {
-	const struct json *env, *v;
+	const struct json *env, *v, *x, *from, *to;
+	struct shown sh;
+	const char *key, *name;
 	char *t;
-	int r;
+	size_t i;
 
 	if ((env = json_get(root, "environment")) == NULL ||
 	    env->type != JSON_OBJECT ||
 	    (v = json_get(env, "changed_during_run")) == NULL ||
 	    v->type != JSON_OBJECT || v->n == 0)
 		return 0;
-	if ((t = json_text(v, 1)) == NULL)
-		return -1;
-	r = add_note(side, "%s: the machine changed during the run of %s: %s",
-	    side->name, fname, t);
-	free(t);
-	return r;
+	sh.len = 0;
+	sh.s[0] = '\0';
+	for (i = 0; i < v->n; i++) {
+		key = v->items[2 * i].str;
+		x = &v->items[2 * i + 1];
+		name = strcmp(key, "clocksource") == 0 ? "the clock source" :
+		    strcmp(key, "cpufreq_governor") == 0 ?
+		    "the cpufreq governor" : strcmp(key, "smt") == 0 ? "SMT" :
+		    key;
+		from = json_get(x, "start");
+		to = json_get(x, "end");
+		if (from != NULL && from->type == JSON_STRING && to != NULL &&
+		    to->type == JSON_STRING)
+			show_put(&sh, "%s%s changed from %s to %s", i > 0 ?
+			    ", " : "", name, from->str, to->str);
+		else if ((t = json_text(x, 1)) != NULL) {
+			show_put(&sh, "%s%s changed: %s", i > 0 ? ", " : "",
+			    name, t);
+			free(t);
+		} else
+			return -1;
+	}
+	for (i = 0; i < sh.len; i++)
+		if ((unsigned char)sh.s[i] < 0x20)
+			sh.s[i] = '?';
+	return add_note(side, "%s: during the run of %s, %s.", side->name,
+	    f->name, sh.s);
+}
+
+/* Copies s from byte from, at most width bytes, "..." where cut. */
+static void
+clip(char *out, size_t len, const char *s, size_t from, size_t width)
+{
+	size_t n = strlen(s + from);
+
+	if (n > width) {
+		n = width;
+		while (n > 0 && ((unsigned char)s[from + n] & 0xc0) == 0x80)
+			n--;
+	}
+	snprintf(out, len, "%s%.*s%s", from > 0 ? "..." : "", (int)n,
+	    s + from, s[from + n] != '\0' ? "..." : "");
+}
+
+void
+cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
+{
+	size_t d = 0, from;
+
+	if (strlen(x) <= CMP_SHOW_WIDTH && strlen(y) <= CMP_SHOW_WIDTH) {
+		snprintf(bx, len, "%s", x);
+		snprintf(by, len, "%s", y);
+		return;
+	}
+	while (x[d] != '\0' && x[d] == y[d])
+		d++;
+	/* From the start of the word where they part, a little before. */
+	from = d > CMP_SHOW_WIDTH / 4 ? d - CMP_SHOW_WIDTH / 4 : 0;
+	while (from > 0 && x[from - 1] != ' ')
+		from--;
+	if (d - from > CMP_SHOW_WIDTH / 2)
+		from = d - CMP_SHOW_WIDTH / 4;
+	while (from > 0 && ((unsigned char)x[from] & 0xc0) == 0x80)
+		from--;
+	clip(bx, len, x, from, CMP_SHOW_WIDTH);
+	clip(by, len, y, from, CMP_SHOW_WIDTH);
 }
 
 /*
@@ -549,6 +917,7 @@ note_changed(struct cmp_side *side, const char *fname, const struct json *root)
 static int
 keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 {
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
 	const char *x, *y;
 	size_t k;
 
@@ -565,12 +934,15 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 		if (!cmp_info_keys[k].warn)
 			continue;
 		if ((x == NULL) != (y == NULL) ||
-		    (x != NULL && strcmp(x, y) != 0))
-			if (add_note(side, "%s: %s differs between the runs: "
-			    "%s in the first, %s in %s", side->name,
-			    cmp_info_keys[k].key, x ? x : "(absent)",
-			    y ? y : "(absent)", fname) == -1)
+		    (x != NULL && strcmp(x, y) != 0)) {
+			cmp_show_pair(x != NULL ? side->info->show[k] :
+			    "not recorded", y != NULL ? info->show[k] :
+			    "not recorded", bx, by, sizeof(bx));
+			if (add_note(side, "%s: %s between its files: %s in "
+			    "%s, %s in %s.", side->name, cmp_info_keys[k].what,
+			    bx, side->info->file, by, fname) == -1)
 				return -1;
+		}
 	}
 	return 0;
 }
@@ -580,37 +952,37 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
  * top level is its one run; -1 when root is no latt results file.
  */
 static int
-find_runs(const char *fname, const struct json *root,
+find_runs(const struct src *f, const struct json *root,
     const struct json **runs, char *err, size_t errlen)
 {
 	const struct json *v;
 
 	*runs = NULL;
 	if (root->type != JSON_OBJECT)
-		return where(err, errlen, fname, root, "not a latt results "
+		return where(err, errlen, f, root, "not a latt results "
 		    "file: the top level is not an object");
 	v = json_get(root, "tool");
 	if (v == NULL || v->type != JSON_STRING || strcmp(v->str, "latt"))
-		return where(err, errlen, fname, v != NULL ? v : root,
+		return where(err, errlen, f, v != NULL ? v : root,
 		    "not a latt results file: no \"tool\": \"latt\"");
 	v = json_get(root, "schema_version");
 	if (v == NULL)
-		return where(err, errlen, fname, root, "\"schema_version\" is "
+		return where(err, errlen, f, root, "\"schema_version\" is "
 		    "missing");
 	if (v->type != JSON_NUMBER || !v->isint ||
 	    (v->ival != 1 && v->ival != 2))
-		return where(err, errlen, fname, v, "schema_version is %s, "
+		return where(err, errlen, f, v, "schema_version is %s, "
 		    "this latt reads versions 1 and 2",
 		    v->type == JSON_NUMBER ? "another" : "not a number");
 	if (v->ival == 1) {
 		if (json_get(root, "latency") == NULL)
-			return where(err, errlen, fname, root, "\"latency\" is "
+			return where(err, errlen, f, root, "\"latency\" is "
 			    "missing");
 		return 0;
 	}
 	*runs = json_get(root, "runs");
 	if (*runs == NULL || (*runs)->type != JSON_ARRAY || (*runs)->n == 0)
-		return where(err, errlen, fname, *runs != NULL ? *runs : root,
+		return where(err, errlen, f, *runs != NULL ? *runs : root,
 		    "\"runs\" is %s", *runs == NULL ? "missing" :
 		    "not an array of one run or more");
 	return 0;
@@ -618,36 +990,39 @@ find_runs(const char *fname, const struct json *root,
 
 /* One parsed file into the side: its runs, settings and notes. */
 static int
-load_tree(struct cmp_side *side, const char *fname, const struct json *root,
+load_tree(struct cmp_side *side, const struct src *f, const struct json *root,
     char *err, size_t errlen)
 {
-	const struct json *runs;
+	const struct json *runs, *h;
 	struct cmp_info info;
+	const char *host;
 	size_t i;
 	int ret = -1;
 
 	memset(&info, 0, sizeof(info));
-	if (find_runs(fname, root, &runs, err, errlen) == -1)
+	if (find_runs(f, root, &runs, err, errlen) == -1)
 		return -1;
-	if (read_info(&info, fname, root, err, errlen) == -1)
+	if (read_info(&info, f, root, err, errlen) == -1)
 		goto out;
-	if (note_changed(side, fname, root) == -1)
+	if (note_changed(side, f, root) == -1)
 		goto oom;
+	h = json_get(json_get(root, "environment"), "hostname");
+	host = h != NULL && h->type == JSON_STRING ? h->str : "";
 	if (runs == NULL) {
-		if (load_run(side, fname, root, 0, err, errlen) == -1)
+		if (load_run(side, f, root, 0, host, 0, 1, err, errlen) == -1)
 			goto out;
 	} else
 		for (i = 0; i < runs->n; i++)
-			if (load_run(side, fname, runs->items[i], 1, err,
-			    errlen) == -1)
+			if (load_run(side, f, json_at(runs, i), 1, host, i,
+			    runs->n, err, errlen) == -1)
 				goto out;
-	if (keep_info(side, &info, fname) == -1)
+	if (keep_info(side, &info, f->name) == -1)
 		goto oom;
 	side->nfiles++;
 	ret = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "%s: out of memory", fname);
+	snprintf(err, errlen, "%s: out of memory", f->name);
 out:
 	info_clear(&info);
 	return ret;
@@ -665,6 +1040,7 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
     size_t len, char *err, size_t errlen)
 {
 	struct json *root;
+	struct src f = { fname, buf };
 	char perr[256];
 	int r;
 
@@ -673,57 +1049,138 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
 		snprintf(err, errlen, "%s:%s", fname, perr);
 		return -1;
 	}
-	r = load_tree(side, fname, root, err, errlen);
+	r = load_tree(side, &f, root, err, errlen);
 	json_free(root);
 	return r;
+}
+
+/*
+ * Keeps what file fd is known by (device and inode), refusing a file the
+ * side already has.
+ */
+static int
+keep_fileid(struct cmp_side *side, const char *path, const struct stat *st,
+    char *err, size_t errlen)
+{
+	struct cmp_fileid *nf;
+	size_t i;
+
+	for (i = 0; i < side->nfids; i++)
+		if (side->fids[i].dev == st->st_dev &&
+		    side->fids[i].ino == st->st_ino) {
+			snprintf(err, errlen, "compare: %s is given twice in "
+			    "side %s%s%s: each run counts once", path,
+			    side->name, strcmp(path, side->fids[i].name) ?
+			    ", also as " : "", strcmp(path,
+			    side->fids[i].name) ? side->fids[i].name : "");
+			return -1;
+		}
+	if ((nf = realloc(side->fids, (side->nfids + 1) *
+	    sizeof(*nf))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	side->fids = nf;
+	if ((nf[side->nfids].name = strdup(path)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	nf[side->nfids].dev = st->st_dev;
+	nf[side->nfids].ino = st->st_ino;
+	side->nfids++;
+	return 0;
+}
+
+/*
+ * Reads the whole of fp (path) into a new buffer: at most MAX_FILE bytes,
+ * a regular file refused by its size before anything is read.  Returns
+ * the buffer, or NULL after the message.
+ */
+static char *
+read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
+    char *err, size_t errlen)
+{
+	size_t cap, got;
+	char *buf, *nb;
+
+	*len = 0;
+	cap = S_ISREG(st->st_mode) ? (size_t)st->st_size + 1 : 65536;
+	if (cap > MAX_FILE)
+		cap = MAX_FILE + 1;
+	if ((buf = malloc(cap)) == NULL)
+		goto oom;
+	for (;;) {
+		if (*len == cap) {
+			if (cap > MAX_FILE)
+				break;
+			cap = cap * 2 > MAX_FILE + 1 ? MAX_FILE + 1 : cap * 2;
+			if ((nb = realloc(buf, cap)) == NULL)
+				goto oom;
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len, fp);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	if (*len > MAX_FILE) {
+		snprintf(err, errlen, "%s: larger than %zu MiB, compare's "
+		    "limit for one file (latt's result files are kB to a few "
+		    "MB; split the runs over several files)", path,
+		    MAX_FILE >> 20);
+		free(buf);
+		return NULL;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	free(buf);
+	return NULL;
 }
 
 int
 cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
     size_t errlen)
 {
+	struct stat st;
 	FILE *fp;
-	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0, got;
+	char *buf;
+	size_t len;
 	int r;
 
 	if ((fp = fopen(path, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (;;) {
-		if (cap - len < 65536) {
-			if (cap >= MAX_FILE) {
-				snprintf(err, errlen, "%s: larger than %ld "
-				    "bytes: not a latt results file", path,
-				    MAX_FILE);
-				goto bad;
-			}
-			cap = cap ? cap * 2 : 65536 * 2;
-			if ((nb = realloc(buf, cap)) == NULL) {
-				snprintf(err, errlen, "%s: out of memory",
-				    path);
-				goto bad;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
+	if (fstat(fileno(fp), &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fclose(fp);
+		return -1;
 	}
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
-		goto bad;
+	if (keep_fileid(side, path, &st, err, errlen) == -1) {
+		fclose(fp);
+		return -1;
 	}
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
+		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
+		    "of %zu MiB for one file (latt's result files are kB to a "
+		    "few MB; split the runs over several files)", path,
+		    (intmax_t)st.st_size, MAX_FILE >> 20);
+		fclose(fp);
+		return -1;
+	}
+	buf = read_whole(fp, path, &st, &len, err, errlen);
 	fclose(fp);
+	if (buf == NULL)
+		return -1;
 	r = cmp_side_add_buf(side, path, buf, len, err, errlen);
 	free(buf);
 	return r;
-bad:
-	fclose(fp);
-	free(buf);
-	return -1;
 }
 
 void
@@ -743,14 +1200,60 @@ cmp_side_free(struct cmp_side *side)
 	for (k = 0; k < side->nnotes; k++)
 		free(side->notes[k]);
 	free(side->notes);
+	for (k = 0; k < side->nfids; k++)
+		free(side->fids[k].name);
+	free(side->fids);
+	for (k = 0; k < side->nrids; k++) {
+		free(side->rids[k].host);
+		free(side->rids[k].where);
+	}
+	free(side->rids);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }
 
+int
+cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+    char *err, size_t errlen)
+{
+	char both[32];
+	size_t i, j;
+
+	snprintf(both, sizeof(both), "sides %s and %s", a->name, b->name);
+	for (i = 0; i < a->nfids; i++)
+		for (j = 0; j < b->nfids; j++)
+			if (a->fids[i].dev == b->fids[j].dev &&
+			    a->fids[i].ino == b->fids[j].ino) {
+				snprintf(err, errlen, "compare: %s is in both "
+				    "%s%s%s: each run counts once",
+				    b->fids[j].name, both,
+				    strcmp(a->fids[i].name, b->fids[j].name) ?
+				    ", also as " : "",
+				    strcmp(a->fids[i].name, b->fids[j].name) ?
+				    a->fids[i].name : "");
+				return -1;
+			}
+	return 0;
+}
+
+size_t
+cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
+{
+	size_t i, j, n = 0;
+
+	for (j = 0; j < b->nrids; j++)
+		for (i = 0; i < a->nrids; i++)
+			if (same_run(&a->rids[i], &b->rids[j])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
 /*
  * Loads one side given as FILE[,FILE...]: the runs of one kernel.  A file
- * that cannot be read or is not latt's is a usage error: one line naming
- * the file and the place, and latt exits 2.
+ * that cannot be read or is not latt's, or a file or run given twice, is
+ * a usage error: one line naming the file and the place, and latt exits 2.
  */
 void
 cmp_side_load(struct cmp_side *side, const char *arg)

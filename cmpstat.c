@@ -215,7 +215,9 @@ boot_replicate(struct boot *bt, size_t L, uint64_t *state, double *out)
  * L = round(cbrt(K)) consecutive blocks, each window starting at random,
  * until it has K blocks; its statistics come from the summed block
  * histograms (bucket midpoints, clamped to the chosen blocks' extremes).
- * wvar[k] is the variance of log(statistic) over NREPS replicates.
+ * wvar[k] is the variance of log(statistic) over NREPS replicates;
+ * infinite when a replicate's statistic is 0 (and the run's is not), and
+ * unknown (NAN) when the run's own is 0.
  */
 static int
 within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
@@ -224,7 +226,7 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 	uint64_t state = seed;
 	double out[STAT_NKINDS], mean[STAT_NKINDS], m2[STAT_NKINDS], x, d;
 	size_t nrep[STAT_NKINDS], L, rep;
-	int k;
+	int k, zero[STAT_NKINDS];
 
 	if (boot_init(&bt, sb) == -1) {
 		boot_free(&bt);
@@ -239,19 +241,27 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 	memset(mean, 0, sizeof(mean));
 	memset(m2, 0, sizeof(m2));
 	memset(nrep, 0, sizeof(nrep));
+	memset(zero, 0, sizeof(zero));
 	for (rep = 0; rep < NREPS; rep++) {
 		boot_replicate(&bt, L, &state, out);
 		for (k = 0; k < STAT_NKINDS; k++) {
-			if (isnan(r->val[k]))
+			if (!(r->val[k] > 0))
 				continue;
-			x = log(out[k] > 1 ? out[k] : 1);
+			if (!(out[k] > 0)) {
+				zero[k] = 1;
+				continue;
+			}
+			x = log(out[k]);
 			d = x - mean[k];
 			mean[k] += d / (double)++nrep[k];
 			m2[k] += d * (x - mean[k]);
 		}
 	}
+	/* A run whose statistic could as well be 0 has no log to vary. */
 	for (k = 0; k < STAT_NKINDS; k++)
-		if (nrep[k] > 1)
+		if (zero[k])
+			r->wvar[k] = INFINITY;
+		else if (nrep[k] > 1)
 			r->wvar[k] = m2[k] / (double)(nrep[k] - 1);
 	boot_free(&bt);
 	return 0;
@@ -259,8 +269,10 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 
 /*
  * Sums up a run's series: the value of every statistic the run has the
- * samples for, and (with blocks) the within-run variances, to which the
- * run histogram's own rounding is added for the percentiles.
+ * samples for (a 0 stays 0: a run whose p50 of runqueue wait is 0 waited
+ * for no CPU in half its wake-ups, which no small number says), and (with
+ * blocks) the within-run variances, to which the run histogram's own
+ * rounding is added for the percentiles.
  */
 int
 cmp_summarize(struct cmp_run *r, const struct stats *st,
@@ -278,7 +290,7 @@ cmp_summarize(struct cmp_run *r, const struct stats *st,
 		    (k == STAT_STDEV && isnan(st->m2)))
 			continue;
 		v = stats_value(st, (enum stat_kind)k);
-		r->val[k] = v > 1 ? v : 1;
+		r->val[k] = v > 0 ? v : 0;
 	}
 	if (sb == NULL || within_run(r, sb, seed) == -1)
 		return sb == NULL ? 0 : -1;
@@ -424,16 +436,17 @@ t_upper(double p, double df)
 }
 
 /*
- * Why a side cannot take part in a row's test, into reason; 0 when it
- * can.  v is the side's variance of log(value) between its runs, floored
- * by the mean within-run variance.
+ * Why a side cannot take part in a row's test, into reason: -1.  1 when
+ * its value is 0 in every run (no log to take), 0 when it can take part.
+ * v is the side's variance of log(value) between its runs, floored by the
+ * mean within-run variance.
  */
 static int
 side_check(const char *name, const struct cmp_run *r, size_t nr,
     enum stat_kind k, char *reason, size_t len, double *mean, double *v)
 {
 	double s = 0, ss = 0, w = 0, d;
-	size_t i;
+	size_t i, nzero = 0, near = 0;
 
 	if (nr < CMP_MIN_RUNS) {
 		snprintf(reason, len, "%s has %zu run%s, a verdict needs %d a "
@@ -454,14 +467,35 @@ side_check(const char *name, const struct cmp_run *r, size_t nr,
 			    "(schema 1 files)", name);
 			return -1;
 		}
-		if (r[i].nblocks < CMP_MIN_BLOCKS || isnan(r[i].wvar[k])) {
+		if (r[i].nblocks < CMP_MIN_BLOCKS) {
 			snprintf(reason, len, "a run of %s has %zu blocks, a "
 			    "verdict needs %d", name, r[i].nblocks,
 			    CMP_MIN_BLOCKS);
 			return -1;
 		}
+		nzero += r[i].val[k] == 0;
+		near += isinf(r[i].wvar[k]);
+	}
+	if (nzero == nr)
+		return 1;
+	if (nzero > 0) {
+		snprintf(reason, len, "%s is 0 in %zu of %s's %zu runs: no "
+		    "ratio to 0", stats_kind_name(k), nzero, name, nr);
+		return -1;
+	}
+	if (near > 0) {
+		snprintf(reason, len, "%s of %zu of %s's %zu runs can come out "
+		    "0 (resampled): no ratio to 0", stats_kind_name(k), near,
+		    name, nr);
+		return -1;
 	}
 	for (i = 0; i < nr; i++) {
+		if (isnan(r[i].wvar[k])) {
+			snprintf(reason, len, "a run of %s has %zu blocks, a "
+			    "verdict needs %d", name, r[i].nblocks,
+			    CMP_MIN_BLOCKS);
+			return -1;
+		}
 		s += log(r[i].val[k]);
 		w += r[i].wvar[k];
 	}
@@ -476,21 +510,34 @@ side_check(const char *name, const struct cmp_run *r, size_t nr,
 	return 0;
 }
 
-/* The geometric mean of the runs' values of k, NAN when one lacks it. */
+/*
+ * The geometric mean of the runs' values of k (0 when one is 0), NAN when
+ * one lacks it; the sd of their logarithms into *spread (NAN with fewer
+ * than two runs or a 0).
+ */
 static double
-geomean(const struct cmp_run *r, size_t nr, enum stat_kind k)
+geomean(const struct cmp_run *r, size_t nr, enum stat_kind k, double *spread)
 {
-	double s = 0;
+	double s = 0, ss = 0, m;
 	size_t i;
 
+	*spread = NAN;
 	if (nr == 0)
 		return NAN;
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
 		if (isnan(r[i].val[k]))
 			return NAN;
+	for (i = 0; i < nr; i++) {
+		if (r[i].val[k] == 0)
+			return 0;
 		s += log(r[i].val[k]);
 	}
-	return exp(s / (double)nr);
+	m = s / (double)nr;
+	for (i = 0; i < nr; i++)
+		ss += (log(r[i].val[k]) - m) * (log(r[i].val[k]) - m);
+	if (nr > 1)
+		*spread = sqrt(ss / (double)(nr - 1));
+	return exp(m);
 }
 
 /*
@@ -499,22 +546,36 @@ geomean(const struct cmp_run *r, size_t nr, enum stat_kind k)
  */
 void
 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-    size_t nb, enum stat_kind k, struct cmp_row *row)
+    size_t nb, const char *bname, enum stat_kind k, struct cmp_row *row)
 {
-	double ma, mb, va, vb, ea, eb, se, df, t, d;
+	double ma = 0, mb = 0, va = 0, vb = 0, ea, eb, se, df, t, d;
+	int ca, cb;
 
 	memset(row, 0, sizeof(*row));
 	row->stat = k;
 	row->limit = -1;
-	row->a = geomean(a, na, k);
-	row->b = geomean(b, nb, k);
-	row->change = isnan(row->a) || isnan(row->b) ? NAN :
+	row->a = geomean(a, na, k, &row->spread_a);
+	row->b = geomean(b, nb, k, &row->spread_b);
+	row->change = isnan(row->a) || isnan(row->b) || !(row->a > 0) ? NAN :
 	    (row->b / row->a - 1) * 100;
 	row->verdict = CMP_INCONCLUSIVE;
-	if (side_check("A", a, na, k, row->reason, sizeof(row->reason), &ma,
-	    &va) == -1 || side_check("B", b, nb, k, row->reason,
-	    sizeof(row->reason), &mb, &vb) == -1)
+	if ((ca = side_check("A", a, na, k, row->reason, sizeof(row->reason),
+	    &ma, &va)) == -1 || (cb = side_check(bname, b, nb, k, row->reason,
+	    sizeof(row->reason), &mb, &vb)) == -1)
 		return;
+	if (ca == 1 && cb == 1) {
+		/* 0 in every run of both: no difference at all. */
+		row->change = row->lo = row->hi = 0;
+		row->has_ci = 1;
+		row->verdict = CMP_NOISE;
+		return;
+	}
+	if (ca == 1 || cb == 1) {
+		snprintf(row->reason, sizeof(row->reason), "%s is 0 in every "
+		    "run of %s, not of %s: no ratio to 0", stats_kind_name(k),
+		    ca == 1 ? "A" : bname, ca == 1 ? bname : "A");
+		return;
+	}
 	ea = va / (double)na;
 	eb = vb / (double)nb;
 	se = sqrt(ea + eb);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * common.c: what every room uses (common.h): the clocks, the bounded
- * parser of numbers, the one-line error messages, small file readers and
- * the signal flags.
+ * parser of numbers, the one-line error messages, small file readers,
+ * the file a path names, and the signal flags.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -12,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
+#define QUOTE_MAX	60	/* bytes of a value that a usage error quotes */
+#define LINKS_MAX	40	/* symbolic links followed, as the kernel's */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -32,6 +37,7 @@ static const struct unit time_units[] = {
 };
 
 static const char progname[] = "latt";
+static const char *usage_hint = "latt --help";
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
@@ -40,7 +46,11 @@ volatile sig_atomic_t got_tstp;
 static long long parse_scaled(const char *, const char *, long long,
 		    long long, const struct unit *, long long);
 static const char *show_limit(long long, const struct unit *);
+static void	 say(int, const char *, const char *);
 static void	 vsay(int, const char *, va_list);
+static char	*quote_values(const char *, va_list);
+static int	 plain_format(const char *);
+static void	 put_value(FILE *, const char *);
 
 int64_t
 now_ns(void)
@@ -170,15 +180,14 @@ show_limit(long long v, const struct unit *units)
 /*
  * The message, then ": " and strerror(err) unless err is 0.  The message
  * quotes what the user typed: control bytes (a newline in a value, say)
- * are escaped, so that it stays one line.
+ * are escaped, so that it stays one line.  fmt stands in for a message
+ * that could not be made (no memory).
  */
 static void
-vsay(int err, const char *fmt, va_list ap)
+say(int err, const char *msg, const char *fmt)
 {
-	char *msg, *p;
+	const char *p;
 
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
 	fprintf(stderr, "%s: ", progname);
 	for (p = msg; p != NULL && *p != '\0'; p++) {
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -191,6 +200,16 @@ vsay(int err, const char *fmt, va_list ap)
 	if (err != 0)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
+}
+
+static void
+vsay(int err, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	say(err, msg, fmt);
 	free(msg);
 }
 
@@ -206,15 +225,223 @@ lwarnc(int err, const char *fmt, ...)
 	errno = saved;
 }
 
+/*
+ * A usage error: one line saying what was wrong, every value in it cut to
+ * about QUOTE_MAX bytes (a 130 KB argument is not echoed whole), then a
+ * line that says where help is.
+ */
 void
 usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	vsay(0, fmt, ap);
+	msg = quote_values(fmt, ap);
 	va_end(ap);
+	say(0, msg, fmt);
+	free(msg);
+	fprintf(stderr, "try '%s'\n", usage_hint);
 	exit(EXIT_USAGE);
+}
+
+void
+usage_error_hint(const char *help)
+{
+	usage_hint = help;
+}
+
+/*
+ * usage_error's message: fmt with every %s argument taken for a value the
+ * user typed, and cut (put_value).  A format of "%s" alone is a message
+ * made elsewhere, kept whole; so is one with a conversion this does not
+ * know (plain_format), then printed by vasprintf as it is.  Returns the
+ * message (the caller frees it), or NULL.
+ */
+static char *
+quote_values(const char *fmt, va_list ap)
+{
+	const char *p;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int lng;
+
+	if (strcmp(fmt, "%s") == 0 || !plain_format(fmt)) {
+		if (vasprintf(&msg, fmt, ap) == -1)
+			return NULL;
+		return msg;
+	}
+	if ((mem = open_memstream(&msg, &len)) == NULL)
+		return NULL;
+	for (p = fmt; *p != '\0'; p++) {
+		if (*p != '%') {
+			fputc(*p, mem);
+			continue;
+		}
+		for (lng = 0, p++; *p == 'l' || *p == 'z'; p++)
+			lng += *p == 'z' ? 3 : 1;
+		switch (*p) {
+		case 's':
+			put_value(mem, va_arg(ap, const char *));
+			break;
+		case 'c':
+			fputc(va_arg(ap, int), mem);
+			break;
+		case 'd':
+			if (lng == 0)
+				fprintf(mem, "%d", va_arg(ap, int));
+			else if (lng == 1)
+				fprintf(mem, "%ld", va_arg(ap, long));
+			else
+				fprintf(mem, "%lld", va_arg(ap, long long));
+			break;
+		case 'u':
+			if (lng == 0)
+				fprintf(mem, "%u", va_arg(ap, unsigned));
+			else if (lng == 1)
+				fprintf(mem, "%lu", va_arg(ap, unsigned long));
+			else if (lng == 2)
+				fprintf(mem, "%llu",
+				    va_arg(ap, unsigned long long));
+			else
+				fprintf(mem, "%zu", va_arg(ap, size_t));
+			break;
+		default:
+			fputc('%', mem);
+			break;
+		}
+	}
+	if (fclose(mem) == EOF) {
+		free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Whether fmt's conversions are all %s, %c, %d, %u, %ld ... %zu or %%. */
+static int
+plain_format(const char *fmt)
+{
+	static const char *const known[] = { "s", "c", "d", "u", "ld", "lu",
+	    "lld", "llu", "zu", "%" };
+	const char *p = fmt;
+	size_t i, n;
+
+	while ((p = strchr(p, '%')) != NULL) {
+		p++;
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			n = strlen(known[i]);
+			if (strncmp(p, known[i], n) == 0)
+				break;
+		}
+		if (i == sizeof(known) / sizeof(known[0]))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* A value as a usage error quotes it (cut_value). */
+static void
+put_value(FILE *fp, const char *s)
+{
+	char buf[QUOTE_MAX + 4];
+
+	fputs(cut_value(buf, sizeof(buf), s != NULL ? s : "(null)"), fp);
+}
+
+/*
+ * A value as a message quotes it: whole up to QUOTE_MAX + 3 bytes, else
+ * its first QUOTE_MAX bytes (or fewer: len - 4), cut before a UTF-8
+ * character rather than inside one, and "...".  Returns s, or buf.
+ */
+const char *
+cut_value(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), max = QUOTE_MAX;
+
+	if (len < 5)
+		return s;
+	if (max > len - 4)
+		max = len - 4;
+	if (n <= max + 3 && n < len)
+		return s;
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+		;
+	memcpy(buf, s, n);
+	memcpy(buf + n, "...", 4);
+	return buf;
+}
+
+/*
+ * The file path names once symbolic links are followed, as an absolute
+ * path (the caller frees it): realpath(3) when it exists; else the real
+ * path of its directory and its last component, a dangling link followed
+ * to where it points.  NULL with errno set: no such directory, say.
+ */
+char *
+path_target(const char *path)
+{
+	char *cur, *next, *dir, *res = NULL, link[4096];
+	const char *base;
+	ssize_t n;
+	int i;
+
+	if ((res = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return res;
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (i = 0; i < LINKS_MAX &&
+	    (n = readlink(cur, link, sizeof(link) - 1)) > 0; i++) {
+		link[n] = '\0';
+		base = strrchr(cur, '/');
+		if (asprintf(&next, "%.*s%s", link[0] == '/' || base == NULL ?
+		    0 : (int)(base - cur + 1), cur, link) == -1)
+			next = NULL;
+		free(cur);
+		if ((cur = next) == NULL)
+			return NULL;
+	}
+	base = strrchr(cur, '/');
+	dir = base == NULL ? strdup(".") : base == cur ? strdup("/") :
+	    strndup(cur, (size_t)(base - cur));
+	base = base == NULL ? cur : base + 1;
+	errno = ENOENT;
+	if (dir != NULL && *base != '\0' && (next = realpath(dir, NULL)) !=
+	    NULL) {
+		if (asprintf(&res, "%s/%s", strcmp(next, "/") == 0 ? "" : next,
+		    base) == -1)
+			res = NULL;
+		free(next);
+	}
+	free(dir);
+	free(cur);
+	return res;
+}
+
+/*
+ * Whether paths a and b name one file that two reports cannot share: the
+ * same file when both exist (through a link, a hard link or a bind mount;
+ * a character device such as /dev/null takes any number of writers), else
+ * the same path once links are followed.
+ */
+int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ta, *tb;
+	int r;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		    !S_ISCHR(sa.st_mode);
+	ta = path_target(a);
+	tb = path_target(b);
+	r = ta != NULL && tb != NULL && strcmp(ta, tb) == 0;
+	free(ta);
+	free(tb);
+	return r;
 }
 
 long long

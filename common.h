@@ -22,6 +22,9 @@
 #define EXIT_USAGE	2
 #define EXIT_THRESHOLD	3	/* a --fail-above limit was exceeded */
 #define EXIT_WORKLOAD	4	/* the workload failed; summary printed */
+#define EXIT_CANNOT_TELL 5	/* a gate's limit could not be decided */
+#define EXIT_NOEXEC	126	/* the command is not executable, as sh */
+#define EXIT_NOTFOUND	127	/* the command is not found, as sh */
 
 #define NSEC_PER_SEC	1000000000LL
 #define NSEC_PER_MSEC	1000000LL
@@ -57,13 +60,18 @@ long long parse_time(const char *name, const char *s, long long min,
  * lwarn adds ": " and strerror(errno), lwarnc the same for the errno given
  * (none when it is 0); errno is left as it was.
  * usage_error escapes the control bytes of what it quotes (the line stays
- * one line) and exits with EXIT_USAGE.
+ * one line), cuts every %s value to about 60 bytes and "...", adds a line
+ * "try 'latt --help'" (usage_error_hint names another help) and exits
+ * with EXIT_USAGE.
  */
 void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 #define	 lwarn(...)	lwarnc(errno, __VA_ARGS__)
 #define	 lwarnx(...)	lwarnc(0, __VA_ARGS__)
 void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
+void	 usage_error_hint(const char *help);
+/* s, or its first 60 bytes or so and "..." in buf (as usage_error). */
+const char *cut_value(char *buf, size_t len, const char *s);
 
 /*
  * splitmix64: small, fast, and good enough to spread the sleeps, order
@@ -93,5 +101,13 @@ char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
  */
 char	*file_text(const char *path);
 long long file_ll(const char *path);
+
+/*
+ * The file a path names, links followed, as an absolute path to free
+ * (NULL and errno: no such directory); whether two paths name one file
+ * (or, when neither exists, will) that two reports cannot share.
+ */
+char	*path_target(const char *path);
+int	 same_file(const char *a, const char *b);
 
 #endif /* COMMON_H */

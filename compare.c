@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare.c: what latt compare says and how it is asked: side A against
- * each later side as a table (cmp_report, also under latt --baseline) or
- * as JSON, the gate of --fail-if-worse, and the subcommand with its
- * options.  The sides come from cmpread.c, the rows' verdicts from
- * cmpstat.c (cmp_int.h says how the rooms of compare stand).
+ * each later side as a table for a reader (cmp_report, also under latt
+ * --baseline) or as JSON, the gate of --fail-if-worse with its one
+ * "gate:" line, and the subcommand with its options.  The sides come from
+ * cmpread.c, the rows' verdicts from cmpstat.c (cmp_int.h says how the
+ * rooms of compare stand).
+ *
+ * The table fits 72 columns, so that it can go into a mail: latency rows
+ * only unless --all (or a gate) asks for more, each side's value beside
+ * the spread of its runs, the interval written within bounds, and the
+ * reasons a row has no verdict in sentences below it.
  */
 #include <sys/types.h>
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmp_int.h"
 #include "common.h"
@@ -22,6 +30,10 @@
 #include "stats.h"
 
 #define MAX_SIDES	26
+#define WIDTH		72	/* the table's, and where sentences wrap */
+#define CI_HI		1000	/* percent: beyond, "> +1000%" */
+#define CI_LO		(-90)	/* percent: beyond, "< -90%" */
+#define TALLY_LEN	1536	/* the gate line's lists */
 
 /* The rows shown without a gate asking for more. */
 static const int default_row[STAT_NKINDS] = {
@@ -29,11 +41,14 @@ static const int default_row[STAT_NKINDS] = {
 	[STAT_P99] = 1, [STAT_P999] = 1, [STAT_MAX] = 1,
 };
 
-/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: words, keys. */
-static const char *const verdict_names[] = {
-	"real difference", "noise", "inconclusive"
-};
+/* The series of the schedstat split and the timer: only with --all. */
+static const char *const other_series[] = { "timer", "runqueue",
+    "wake_path" };
+
+/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: JSON keys. */
 static const char *const verdict_keys[] = { "real", "noise", "inconclusive" };
+/* What a limit found, by CMP_GATE_*. */
+static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 
 /* One comparison as both reports show it (view_make). */
 struct view {
@@ -41,17 +56,31 @@ struct view {
 	ssize_t		  nwarn;
 	struct cmp_row	 *rows;
 	ssize_t		  nrows;
-	int		  failed;	/* the gate failed on a row */
+};
+
+/*
+ * What the gate found over every comparison, for its one line: the
+ * limits by what they found, and the exceeded and undecided ones named.
+ */
+struct tally {
+	size_t		 n[3];		/* by CMP_GATE_MET... */
+	int		 nsides;	/* comparisons */
+	int		 multi;		/* several: name the side */
+	char		 list[2][TALLY_LEN];	/* exceeded, cannot tell */
+	size_t		 left_out[2];
 };
 
 static const struct option compare_longopts[] = {
 	{ "fail-if-worse",	required_argument,	NULL,	'F' },
-	{ "json",		no_argument,		NULL,	'j' },
+	{ "json",		optional_argument,	NULL,	'j' },
+	{ "all",		no_argument,		NULL,	'a' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
 
 static void	 compare_usage(void) __attribute__((noreturn));
+static void	 tally_put(struct tally *, int which, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
 
 /* A series of the side in every one of its runs, or NULL. */
 static const struct cmp_series *
@@ -77,6 +106,21 @@ gate_limit(const struct cmp_gate *g, const char *series, enum stat_kind k)
 		    series) == 0)
 			return g->item[i].limit;
 	return -1;
+}
+
+/* What the row's limit finds (compare.h): met, exceeded, cannot tell. */
+static int
+gate_state(const struct cmp_row *rw)
+{
+	if (rw->limit < 0)
+		return CMP_GATE_NONE;
+	if (rw->verdict == CMP_INCONCLUSIVE || !rw->has_ci)
+		return CMP_GATE_CANNOT;
+	if (rw->lo > (double)rw->limit)
+		return CMP_GATE_EXCEEDED;
+	if (rw->hi <= (double)rw->limit)
+		return CMP_GATE_MET;
+	return CMP_GATE_CANNOT;
 }
 
 /*
@@ -111,12 +155,10 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 			}
 			out = nr;
 			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
-			    (enum stat_kind)k, &out[n]);
+			    b->name, (enum stat_kind)k, &out[n]);
 			out[n].series = sa->name;
 			out[n].limit = lim;
-			out[n].failed = lim >= 0 &&
-			    out[n].verdict == CMP_REAL && out[n].worse &&
-			    out[n].change > (double)lim;
+			out[n].gate = gate_state(&out[n]);
 			n++;
 		}
 	}
@@ -130,6 +172,14 @@ info_of(const struct cmp_side *s, size_t k)
 	const char *t = s->info != NULL ? s->info->text[k] : NULL;
 
 	return t != NULL ? t : "(absent)";
+}
+
+static const char *
+shown_of(const struct cmp_side *s, size_t k)
+{
+	const char *t = s->info != NULL ? s->info->show[k] : NULL;
+
+	return t != NULL ? t : "not recorded";
 }
 
 static size_t
@@ -154,58 +204,70 @@ free_strings(char **s, ssize_t n)
 }
 
 /*
- * The warnings of a against b, one string each: differences within a
- * side, every setting that differs between the sides, and a side too
- * small for verdicts.  Returns how many (into *out), or -1 on ENOMEM.
+ * Warning i of a against b as a sentence into *s (NULL when there is
+ * none): first each side too small for verdicts, then the notes within
+ * the sides, every setting that differs between them, each series some
+ * runs lack, and last the runs the sides share.  Returns -1 on ENOMEM.
  */
-static ssize_t
-warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
+static int
+warning(const struct cmp_side *a, const struct cmp_side *b, size_t i,
+    char **s)
 {
 	const struct cmp_side *sides[2] = { a, b }, *sd;
 	const struct cmp_series *se;
-	char **w = NULL, **nw, *s;
-	size_t n = 0, i, k;
-	const char *x, *y;
-	int r;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
+	size_t k;
 
-	for (i = 0; i < 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
+	*s = NULL;
+	if (i == 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 * CMP_MAX_SERIES) {
+		if ((k = cmp_side_shared(a, b)) == 0)
+			return 0;
+		return asprintf(s, "%zu of %s's runs are runs of %s too (the "
+		    "same host and start time): the sides were measured "
+		    "together, not apart.", k, b->name, a->name) < 0 ? -1 : 0;
+	}
+	if (i < 2) {
+		if (sides[i]->nruns >= CMP_MIN_RUNS)
+			return 0;
+		return asprintf(s, "%s has %zu run%s: verdicts need %d a side "
+		    "(several files joined by commas, or --repeat=N).",
+		    sides[i]->name, sides[i]->nruns, sides[i]->nruns == 1 ?
+		    "" : "s", CMP_MIN_RUNS) < 0 ? -1 : 0;
+	}
+	if ((i -= 2) < a->nnotes + b->nnotes)
+		return (*s = strdup(i < a->nnotes ? a->notes[i] :
+		    b->notes[i - a->nnotes])) == NULL ? -1 : 0;
+	if ((i -= a->nnotes + b->nnotes) < CMP_NINFO) {
+		if (!cmp_info_keys[i].warn ||
+		    strcmp(info_of(a, i), info_of(b, i)) == 0)
+			return 0;
+		cmp_show_pair(shown_of(a, i), shown_of(b, i), bx, by,
+		    sizeof(bx));
+		return asprintf(s, "%s: %s %s, %s %s.", cmp_info_keys[i].what,
+		    a->name, bx, b->name, by) < 0 ? -1 : 0;
+	}
+	k = i - CMP_NINFO;
+	sd = sides[k / CMP_MAX_SERIES];
+	if (k % CMP_MAX_SERIES >= sd->nseries)
+		return 0;
+	se = &sd->series[k % CMP_MAX_SERIES];
+	if (se->nruns == sd->nruns)
+		return 0;
+	return asprintf(s, "only %zu of %s's %zu runs have a %s series: its "
+	    "rows are left out.", se->nruns, sd->name, sd->nruns,
+	    se->name) < 0 ? -1 : 0;
+}
+
+/* The warnings of a against b, one sentence each: how many, or -1. */
+static ssize_t
+warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
+{
+	char **w = NULL, **nw, *s;
+	size_t n = 0, i;
+
+	for (i = 0; i <= 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
 	    CMP_MAX_SERIES; i++) {
-		s = NULL;
-		r = 0;
-		if (i >= 2 + a->nnotes + b->nnotes + CMP_NINFO) {
-			k = i - 2 - a->nnotes - b->nnotes - CMP_NINFO;
-			sd = sides[k / CMP_MAX_SERIES];
-			if (k % CMP_MAX_SERIES >= sd->nseries)
-				continue;
-			se = &sd->series[k % CMP_MAX_SERIES];
-			if (se->nruns != sd->nruns)
-				r = asprintf(&s, "%s: %zu of %zu runs have a "
-				    "%s series: its rows are left out",
-				    sd->name, se->nruns, sd->nruns, se->name);
-		} else if (i < 2) {
-			k = i;
-			if (sides[k]->nruns < CMP_MIN_RUNS)
-				r = asprintf(&s, "%s has %zu run%s: verdicts "
-				    "need %d a side (several files, or "
-				    "--repeat=N)", sides[k]->name,
-				    sides[k]->nruns, sides[k]->nruns == 1 ?
-				    "" : "s", CMP_MIN_RUNS);
-		} else if (i < 2 + a->nnotes) {
-			r = asprintf(&s, "%s", a->notes[i - 2]);
-		} else if (i < 2 + a->nnotes + b->nnotes) {
-			r = asprintf(&s, "%s", b->notes[i - 2 - a->nnotes]);
-		} else if (i < 2 + a->nnotes + b->nnotes + CMP_NINFO) {
-			k = i - 2 - a->nnotes - b->nnotes;
-			if (!cmp_info_keys[k].warn)
-				continue;
-			x = info_of(a, k);
-			y = info_of(b, k);
-			if (strcmp(x, y) != 0)
-				r = asprintf(&s, "%s differs: %s %s, %s %s",
-				    cmp_info_keys[k].key, a->name, x, b->name,
-				    y);
-		}
-		if (r < 0)
+		if (warning(a, b, i, &s) == -1)
 			goto oom;
 		if (s == NULL)
 			continue;
@@ -223,76 +285,14 @@ oom:
 	return -1;
 }
 
-static void
-row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
-{
-	/*
-	 * The split's series, shortened in the table to keep its columns
-	 * (the gate's "series.stat" names keep the full name).
-	 */
-	const char *name = strcmp(sep, " ") != 0 ? rw->series :
-	    strcmp(rw->series, "runqueue") == 0 ? "rq" :
-	    strcmp(rw->series, "wake_path") == 0 ? "wake" : rw->series;
-
-	if (strcmp(rw->series, "latency") == 0)
-		snprintf(buf, len, "%s", stats_kind_name(rw->stat));
-	else
-		snprintf(buf, len, "%s%s%s", name, sep,
-		    stats_kind_name(rw->stat));
-}
-
-static void
-print_value(FILE *fp, double ns)
-{
-	if (isnan(ns))
-		fprintf(fp, " %12s", "-");
-	else
-		fprintf(fp, " %12.3f", ns / NSEC_PER_USEC);
-}
-
-static void
-print_row(FILE *fp, const struct cmp_row *rw, int width)
-{
-	char ci[48], label[48];
-
-	row_label(label, sizeof(label), rw, " ");
-	fprintf(fp, "%-*s", width, label);
-	print_value(fp, rw->a);
-	print_value(fp, rw->b);
-	if (isnan(rw->change))
-		fprintf(fp, " %9s", "n/a");
-	else
-		fprintf(fp, " %+8.1f%%", rw->change);
-	if (rw->has_ci)
-		snprintf(ci, sizeof(ci), "[%+.1f%%, %+.1f%%]", rw->lo, rw->hi);
-	else
-		snprintf(ci, sizeof(ci), "-");
-	fprintf(fp, "  %-22s %s", ci, verdict_names[rw->verdict]);
-	if (rw->verdict == CMP_INCONCLUSIVE)
-		fprintf(fp, ": %s", rw->reason);
-	fputc('\n', fp);
-}
-
-/* Whether gate item i names a series not in every run of both sides. */
-static int
-gate_missing(const struct cmp_side *a, const struct cmp_side *b,
-    const struct cmp_gate *g, size_t i)
-{
-	return full_series(a, g->item[i].series) == NULL ||
-	    full_series(b, g->item[i].series) == NULL;
-}
-
 /*
- * What both reports of a against b show: the warnings, the rows, and
- * whether the gate failed on one.  Returns 0, or -1 on ENOMEM (with
- * nothing to free).
+ * What both reports of a against b show: the warnings and the rows.
+ * Returns 0, or -1 on ENOMEM (with nothing to free).
  */
 static int
 view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
-	ssize_t i;
-
 	memset(v, 0, sizeof(*v));
 	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
 		return -1;
@@ -300,8 +300,6 @@ view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
 		free_strings(v->warn, v->nwarn);
 		return -1;
 	}
-	for (i = 0; i < v->nrows; i++)
-		v->failed |= v->rows[i].failed;
 	return 0;
 }
 
@@ -312,18 +310,330 @@ view_free(struct view *v)
 	free_strings(v->warn, v->nwarn);
 }
 
-int
-cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+/* Whether a series is one of latency (the clients', or a class's). */
+static int
+latency_series(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(other_series) / sizeof(other_series[0]); i++)
+		if (strcmp(name, other_series[i]) == 0)
+			return 0;
+	return 1;
+}
+
+/* "p99" for the clients' latency, "timer.p99" (sep ".") for others. */
+static void
+row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
+{
+	if (strcmp(rw->series, "latency") == 0)
+		snprintf(buf, len, "%s", stats_kind_name(rw->stat));
+	else
+		snprintf(buf, len, "%s%s%s", rw->series, sep,
+		    stats_kind_name(rw->stat));
+}
+
+/* A value in us with four figures: "9.876", "98.76", "987.6", "9876". */
+static void
+fmt_value(char *buf, size_t len, double ns)
+{
+	double us = ns / NSEC_PER_USEC;
+
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else if (ns == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.*f", us < 10 ? 3 : us < 100 ? 2 :
+		    us < 1000 ? 1 : 0, us);
+}
+
+/* The spread of a side's runs (sd of the logs) as a percent; "" if none. */
+static void
+fmt_spread(char *buf, size_t len, double sd)
+{
+	double p = expm1(sd) * 100;
+
+	if (isnan(sd))
+		snprintf(buf, len, "%s", "");
+	else if (p < 1)
+		snprintf(buf, len, "<1%%");
+	else if (p > 999)
+		snprintf(buf, len, ">999%%");
+	else
+		snprintf(buf, len, "%.0f%%", p);
+}
+
+/* A percent for the interval: "+5.6%", "-18%", "< -90%", "> +1000%". */
+static void
+fmt_pct(char *buf, size_t len, double x)
+{
+	if (x > CI_HI)
+		snprintf(buf, len, ">+%d%%", CI_HI);
+	else if (x < CI_LO)
+		snprintf(buf, len, "<%d%%", CI_LO);
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
+}
+
+/*
+ * A row's interval, "[+5.6%, +30%]", "above +1000%" when it lies wholly
+ * beyond a bound, or "-" without one.
+ */
+static void
+fmt_interval(char *buf, size_t len, const struct cmp_row *rw)
+{
+	char lo[16], hi[16];
+
+	if (!rw->has_ci) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (rw->lo > CI_HI || rw->hi < CI_LO) {
+		snprintf(buf, len, "%s %+d%%", rw->lo > CI_HI ? "above" :
+		    "below", rw->lo > CI_HI ? CI_HI : CI_LO);
+		return;
+	}
+	fmt_pct(lo, sizeof(lo), rw->lo);
+	fmt_pct(hi, sizeof(hi), rw->hi);
+	snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+static void
+fmt_change(char *buf, size_t len, double c)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else if (c >= 99999.5)
+		snprintf(buf, len, ">+99999%%");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(c) < 999.95 ? 1 : 0, c);
+}
+
+static const char *
+verdict_word(const struct cmp_row *rw)
+{
+	if (rw->verdict == CMP_REAL)
+		return rw->worse ? "worse" : "better";
+	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
+}
+
+/*
+ * Writes text after prefix, wrapped at WIDTH columns on spaces, every
+ * further line indented by four.
+ */
+static void
+put_wrapped(FILE *fp, const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix), n;
+	const char *p = text;
+	int first = 1;
+
+	fputs(prefix, fp);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		n = strcspn(p, " ");
+		if (!first && col + 1 + n > WIDTH) {
+			fputs("\n    ", fp);
+			col = 4;
+		} else if (!first) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, n, fp);
+		col += n;
+		p += n;
+		first = 0;
+	}
+	fputc('\n', fp);
+}
+
+/* The column heads of a series' rows, its name in the first. */
+static void
+print_head(FILE *fp, const char *series)
+{
+	size_t len = strlen(series);
+
+	if (len > 10) {
+		fprintf(fp, "%s\n", series);
+		len = 0;
+		series = "";
+	}
+	fprintf(fp, "%s%*s%6s%8s%6s%8s  %-16s %s\n", series, (int)(14 - len),
+	    "A us", "+-", "B us", "+-", "change", "99% interval", "verdict");
+}
+
+static void
+print_row(FILE *fp, const struct cmp_row *rw)
+{
+	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
+
+	fmt_value(va, sizeof(va), rw->a);
+	fmt_value(vb, sizeof(vb), rw->b);
+	fmt_spread(sa, sizeof(sa), rw->spread_a);
+	fmt_spread(sb, sizeof(sb), rw->spread_b);
+	fmt_change(ch, sizeof(ch), rw->change);
+	fmt_interval(ci, sizeof(ci), rw);
+	fprintf(fp, "%-6s%8s%6s%8s%6s%8s  %-16s %s\n",
+	    stats_kind_name(rw->stat), va, sa, vb, sb, ch, ci,
+	    verdict_word(rw));
+}
+
+/* Whether the table shows a row: latency's, or asked for. */
+static int
+shown(const struct cmp_row *rw, int all)
+{
+	return all || rw->limit >= 0 || latency_series(rw->series);
+}
+
+/*
+ * Below the table, why the rows without a verdict have none, one sentence
+ * for each reason: "cannot tell: p99.9, max: a run of A has 400 samples,
+ * p99.9 needs 10000."
+ */
+static void
+print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
+{
+	char line[1024], label[64];
+	size_t len;
+	ssize_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!shown(&rows[i], all) ||
+		    rows[i].verdict != CMP_INCONCLUSIVE)
+			continue;
+		for (j = 0; j < i; j++)
+			if (shown(&rows[j], all) &&
+			    rows[j].verdict == CMP_INCONCLUSIVE &&
+			    strcmp(rows[j].reason, rows[i].reason) == 0)
+				break;
+		if (j < i)
+			continue;	/* said with the first */
+		for (j = i, len = 0; j < n; j++) {
+			if (!shown(&rows[j], all) ||
+			    rows[j].verdict != CMP_INCONCLUSIVE ||
+			    strcmp(rows[j].reason, rows[i].reason) != 0)
+				continue;
+			row_label(label, sizeof(label), &rows[j], " ");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+			    "%s%s", len > 0 ? ", " : "", label);
+			if (len >= sizeof(line) - 1)
+				break;
+		}
+		if (len < sizeof(line) - 1)
+			snprintf(line + len, sizeof(line) - len, ": %s.",
+			    rows[i].reason);
+		put_wrapped(fp, "cannot tell: ", line);
+	}
+}
+
+static void
+tally_put(struct tally *t, int which, const char *fmt, ...)
+{
+	char *l = t->list[which];
+	size_t len = strlen(l);
+	va_list ap;
+	int n;
+
+	if (t->left_out[which] > 0 || len + 200 > TALLY_LEN) {
+		t->left_out[which]++;
+		return;
+	}
+	if (len > 0)
+		len += (size_t)snprintf(l + len, TALLY_LEN - len, ", ");
+	va_start(ap, fmt);
+	n = vsnprintf(l + len, TALLY_LEN - len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= TALLY_LEN - len)
+		l[len] = '\0';
+}
+
+/* Adds the limits of one comparison (of side bname) to the tally. */
+static void
+tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
+    ssize_t n, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
-	const struct cmp_side *sides[2] = { a, b };
 	const struct cmp_row *rw;
-	struct view v;
-	char label[48];
+	char label[64], ci[40], side[8];
+	size_t j;
+	ssize_t i;
+
+	snprintf(side, sizeof(side), "%s%s", t->multi ? bname : "",
+	    t->multi ? " " : "");
+	for (i = 0; i < n; i++) {
+		rw = &rows[i];
+		if (rw->gate == CMP_GATE_NONE)
+			continue;
+		t->n[rw->gate]++;
+		row_label(label, sizeof(label), rw, ".");
+		fmt_interval(ci, sizeof(ci), rw);
+		if (rw->gate == CMP_GATE_EXCEEDED)
+			tally_put(t, 0, "%s%s %+.1f%% > %lld%% (interval %s)",
+			    side, label, rw->change, rw->limit, ci);
+		else if (rw->gate == CMP_GATE_CANNOT && rw->has_ci)
+			tally_put(t, 1, "%s%s (interval %s holds %lld%%)",
+			    side, label, ci, rw->limit);
+		else if (rw->gate == CMP_GATE_CANNOT)
+			tally_put(t, 1, "%s%s (%s)", side, label, rw->reason);
+	}
+	for (j = 0; gate != NULL && j < gate->n; j++)
+		if (full_series(a, gate->item[j].series) == NULL ||
+		    full_series(b, gate->item[j].series) == NULL) {
+			t->n[CMP_GATE_CANNOT]++;
+			tally_put(t, 1, "%s%s.%s (no %s series in every run "
+			    "of %s and %s)", side, gate->item[j].series,
+			    stats_kind_name(gate->item[j].stat),
+			    gate->item[j].series, a->name, b->name);
+		}
+}
+
+/*
+ * The gate's one line: "gate: met (3 limits)", "gate: exceeded: p50
+ * +34.0% > 10% (interval [+21%, +48%]); 3 limits: 1 exceeded, 2 met", or
+ * "gate: cannot tell: p99 (...); ...".  Returns what it says (CMP_GATE_*).
+ */
+static int
+gate_line(FILE *fp, const struct tally *t)
+{
+	size_t total = t->n[0] + t->n[1] + t->n[2];
+	int which = t->n[CMP_GATE_EXCEEDED] > 0 ? CMP_GATE_EXCEEDED :
+	    t->n[CMP_GATE_CANNOT] > 0 ? CMP_GATE_CANNOT : CMP_GATE_MET;
+	char sides[32] = "";
+
+	if (t->nsides > 1)
+		snprintf(sides, sizeof(sides), " on %d sides", t->nsides);
+	if (which == CMP_GATE_MET) {
+		fprintf(fp, "gate: met (%zu limit%s%s)\n", total, total == 1 ?
+		    "" : "s", sides);
+		return which;
+	}
+	fprintf(fp, "gate: %s: %s", gate_words[which], t->list[which - 1]);
+	if (t->left_out[which - 1] > 0)
+		fprintf(fp, ", and %zu more", t->left_out[which - 1]);
+	fprintf(fp, "; %zu limit%s%s: %zu exceeded, %zu cannot tell, %zu "
+	    "met\n", total, total == 1 ? "" : "s", sides,
+	    t->n[CMP_GATE_EXCEEDED], t->n[CMP_GATE_CANNOT], t->n[CMP_GATE_MET]);
+	return which;
+}
+
+/*
+ * The table of a against b for a reader, to fp; the gate's findings into
+ * t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
+ */
+static int
+report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate, int all, struct tally *t)
+{
+	const struct cmp_side *sides[2] = { a, b };
+	const char *last = NULL;
 	size_t rel = info_index("kernel_release"),
 	    ver = info_index("kernel_version"), j;
+	struct view v;
 	ssize_t i;
-	int width = 12;
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
@@ -337,46 +647,49 @@ cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel), info_of(sides[j], ver));
 	for (i = 0; i < v.nwarn; i++)
-		fprintf(fp, "warning: %s\n", v.warn[i]);
-	/* The label column: 12, or wider for a class's rows. */
+		put_wrapped(fp, "warning: ", v.warn[i]);
 	for (i = 0; i < v.nrows; i++) {
-		row_label(label, sizeof(label), &v.rows[i], " ");
-		if ((int)strlen(label) > width)
-			width = (int)strlen(label);
-	}
-	fprintf(fp, "\n%-*s %12s %12s %9s  %-22s %s\n", width, "us", a->name,
-	    b->name, "change", "99% CI of change", "verdict");
-	for (i = 0; i < v.nrows; i++)
-		print_row(fp, &v.rows[i], width);
-	for (i = 0; i < v.nrows; i++) {
-		rw = &v.rows[i];
-		if (rw->limit < 0)
+		if (!shown(&v.rows[i], all))
 			continue;
-		row_label(label, sizeof(label), rw, ".");
-		if (rw->verdict == CMP_INCONCLUSIVE)
-			fprintf(fp, "gate: %s: not applied: inconclusive "
-			    "(%s)\n", label, rw->reason);
-		else if (rw->failed)
-			fprintf(fp, "gate: %s: %s is %+.1f%% worse than %s "
-			    "(limit %lld%%): FAIL\n", label, b->name,
-			    rw->change, a->name, rw->limit);
+		if (last == NULL || strcmp(last, v.rows[i].series) != 0) {
+			fputc('\n', fp);
+			print_head(fp, v.rows[i].series);
+			last = v.rows[i].series;
+		}
+		print_row(fp, &v.rows[i]);
 	}
-	for (j = 0; gate != NULL && j < gate->n; j++)
-		if (gate_missing(a, b, gate, j))
-			fprintf(fp, "gate: %s.%s: not applied: no %s series "
-			    "in every run of both sides\n",
-			    gate->item[j].series,
-			    stats_kind_name(gate->item[j].stat),
-			    gate->item[j].series);
+	if (last != NULL)
+		put_wrapped(fp, "", "+-: how much the runs of a side differ "
+		    "(their sd); the interval holds the change with 99% "
+		    "confidence.");
+	print_reasons(fp, v.rows, v.nrows, all);
+	if (gate != NULL && t != NULL)
+		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
-	return v.failed;
+	return 0;
 }
 
-/* One row of the JSON report: print_row's, as data. */
+int
+cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	struct tally t;
+
+	memset(&t, 0, sizeof(t));
+	t.nsides = 1;
+	if (report_text(fp, a, b, gate, 0, &t) == -1)
+		return -1;
+	if (gate == NULL)
+		return CMP_GATE_MET;
+	fflush(fp);
+	return gate_line(gatefp, &t);
+}
+
+/* One row of the JSON report: the table's, as data. */
 static void
 put_row(FILE *fp, const struct cmp_row *rw)
 {
-	char label[48];
+	char label[64];
 	int first = 1;
 
 	row_label(label, sizeof(label), rw, ".");
@@ -391,6 +704,10 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, rw->a);
 	jw_key(fp, &first, " ", "b_ns");
 	jw_double(fp, rw->b);
+	jw_key(fp, &first, " ", "a_spread_pct");
+	jw_double(fp, expm1(rw->spread_a) * 100);
+	jw_key(fp, &first, " ", "b_spread_pct");
+	jw_double(fp, expm1(rw->spread_b) * 100);
 	jw_key(fp, &first, " ", "change_pct");
 	jw_double(fp, rw->change);
 	jw_key(fp, &first, " ", "ci_pct");
@@ -412,24 +729,48 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_key(fp, &first, " ", "limit_pct");
 	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
 	jw_key(fp, &first, " ", "gate");
-	jw_str_or_null(fp, rw->limit < 0 ? NULL : rw->verdict ==
-	    CMP_INCONCLUSIVE ? "not applied" : rw->failed ? "fail" : "pass");
+	jw_str_or_null(fp, rw->limit < 0 ? NULL : gate_words[rw->gate]);
 	fputc('}', fp);
 }
 
-/* One comparison, a against b, as a JSON object; like cmp_report. */
-static int
-report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+/* The JSON list of the gate's limits on series a or b lacks. */
+static void
+put_missing(FILE *fp, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
+	char label[64];
+	size_t j, n = 0;
+
+	fputc('[', fp);
+	for (j = 0; gate != NULL && j < gate->n; j++)
+		if (full_series(a, gate->item[j].series) == NULL ||
+		    full_series(b, gate->item[j].series) == NULL) {
+			snprintf(label, sizeof(label), "%s.%s",
+			    gate->item[j].series,
+			    stats_kind_name(gate->item[j].stat));
+			fputs(n++ > 0 ? ", " : "", fp);
+			jw_string(fp, label);
+		}
+	fputc(']', fp);
+}
+
+/*
+ * One comparison, a against b, as a JSON object: every row, whatever
+ * --all; the gate's findings into t.  Returns 0, or -1 on ENOMEM.
+ */
+static int
+report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate, struct tally *t)
+{
 	struct view v;
-	char label[48];
+	size_t before = t->n[CMP_GATE_EXCEEDED];
 	ssize_t i;
-	size_t j, nmissing = 0;
 	int first = 1;
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
+	if (gate != NULL)
+		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	fputc('{', fp);
 	jw_key(fp, &first, "", "a");
 	jw_string(fp, a->name);
@@ -450,21 +791,12 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	}
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
 	jw_key(fp, &first, "\n    ", "gate_not_applied");
-	fputc('[', fp);
-	for (j = 0; gate != NULL && j < gate->n; j++)
-		if (gate_missing(a, b, gate, j)) {
-			snprintf(label, sizeof(label), "%s.%s",
-			    gate->item[j].series,
-			    stats_kind_name(gate->item[j].stat));
-			fputs(nmissing++ > 0 ? ", " : "", fp);
-			jw_string(fp, label);
-		}
-	fputc(']', fp);
+	put_missing(fp, a, b, gate);
 	jw_key(fp, &first, "\n    ", "gate_failed");
-	fputs(v.failed ? "true" : "false", fp);
+	fputs(t->n[CMP_GATE_EXCEEDED] > before ? "true" : "false", fp);
 	fputc('}', fp);
 	view_free(&v);
-	return v.failed;
+	return 0;
 }
 
 /*
@@ -481,7 +813,7 @@ json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
 	jw_key(fp, first, "\n  ", "tool");
 	jw_string(fp, "latt");
 	jw_key(fp, first, "\n  ", "compare_version");
-	fputs("1", fp);
+	fputs("2", fp);
 	jw_key(fp, first, "\n  ", "level");
 	jw_double(fp, CMP_LEVEL);
 	jw_key(fp, first, "\n  ", "sides");
@@ -504,44 +836,67 @@ json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
 	fputc('[', fp);
 }
 
+/* Where the reports go: the table (NULL: none) and the JSON (NULL: none). */
+struct outs {
+	FILE		*text;
+	FILE		*json;
+	int		 all;
+};
+
 /*
- * Every later side against the first, as tables or as one JSON object.
- * Returns 1 when the gate failed on one of them, 0 when not, -1 on ENOMEM
- * (the JSON then left unfinished).
+ * Every later side against the first, as tables, as one JSON object, or
+ * both; then the gate's line on stderr.  Returns CMP_GATE_* (MET without
+ * a gate), or -1 on ENOMEM (the JSON then left unfinished).
  */
 static int
-report_all(FILE *fp, struct cmp_side *sides, int nsides,
-    const struct cmp_gate *gate, int json)
+report_all(const struct outs *o, struct cmp_side *sides, int nsides,
+    const struct cmp_gate *gate)
 {
-	int first = 1, failed = 0, i, r = 0;
+	struct tally t;
+	int first = 1, i, r = 0, state;
 
-	if (json)
-		json_head(fp, sides, nsides, &first);
+	memset(&t, 0, sizeof(t));
+	t.nsides = nsides - 1;
+	t.multi = nsides > 2;
+	if (o->json != NULL)
+		json_head(o->json, sides, nsides, &first);
 	for (i = 1; i < nsides && r != -1; i++) {
-		if (json) {
-			fputs(i > 1 ? ",\n    " : "\n    ", fp);
-			r = report_json(fp, &sides[0], &sides[i], gate);
-		} else {
+		if (o->text != NULL) {
 			if (i > 1)
-				fputc('\n', fp);
-			r = cmp_report(fp, &sides[0], &sides[i], gate);
+				fputs("\n\n", o->text);
+			r = report_text(o->text, &sides[0], &sides[i], gate,
+			    o->all, o->json == NULL ? &t : NULL);
 		}
-		if (r == 1)
-			failed = 1;
+		if (r != -1 && o->json != NULL) {
+			fputs(i > 1 ? ",\n    " : "\n    ", o->json);
+			r = report_json(o->json, &sides[0], &sides[i], gate,
+			    &t);
+		}
 	}
 	if (r == -1)
 		return -1;
-	if (json) {
-		fputs("\n  ]", fp);
-		jw_key(fp, &first, "\n  ", "gate_failed");
-		fputs(failed ? "true\n}\n" : "false\n}\n", fp);
+	state = CMP_GATE_MET;
+	if (gate != NULL) {
+		fflush(stdout);
+		state = gate_line(stderr, &t);
 	}
-	return failed;
+	if (o->json != NULL) {
+		fputs("\n  ]", o->json);
+		jw_key(o->json, &first, "\n  ", "gate");
+		jw_str_or_null(o->json, gate != NULL ? gate_words[state] :
+		    NULL);
+		jw_key(o->json, &first, "\n  ", "gate_failed");
+		fputs(state == CMP_GATE_EXCEEDED ? "true\n}\n" : "false\n}\n",
+		    o->json);
+	}
+	return state;
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
-	"A.json[,A2.json...] B.json[,B2.json...] [C.json ...]\n"
+	"usage: latt compare [-h] [--all] [--json[=FILE]] " \
+	"[--fail-if-worse=SPEC]\n" \
+	"                    A.json[,A2.json...] B.json[,B2.json...] " \
+	"[C.json ...]\n"
 
 static void
 compare_usage(void)
@@ -550,30 +905,41 @@ compare_usage(void)
 	fputs(
 "\n"
 "Compares latt results (written by --json): each argument is one side, the\n"
-"runs of its files (--repeat=N writes N runs into one file; several files\n"
-"join with commas).  Every side after the first is compared with the first.\n"
-"The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
-"max (and the timer series) it prints the geometric mean of the runs' values\n"
-"on each side, the change, a 99% interval of the change (Welch's t on the\n"
-"logarithms, each run's within-run noise from its blocks as a floor) and a\n"
-"verdict: real difference, noise, or inconclusive with the reason.  A\n"
-"verdict needs 3 runs a side; 5 a side find a 20% change in a typical row.\n"
-"Options may stand anywhere.\n"
+"runs of its files (--repeat=N writes N runs into one file; the files of\n"
+"one side join with commas).  Every side after the first is compared with\n"
+"the first.  Two files without commas are two sides; more are sides only\n"
+"when each holds several runs.  A run counts once in a side: a file, or a\n"
+"run (its host and start time), given twice is a usage error, and so is a\n"
+"file on two sides.\n"
 "\n"
-"  --fail-if-worse=SPEC  exit 3 when a later side is worse than A by more\n"
-"                        than a limit and the difference is real (never on\n"
-"                        an inconclusive row: a gate needs 3 runs a side,\n"
-"                        better 5); SPEC is STAT=N%[,STAT=N%...], STAT one\n"
-"                        of min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
+"The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
+"max it prints the geometric mean of the runs' values on each side with\n"
+"their spread, the change, a 99% interval of the change (Welch's t on the\n"
+"logarithms, each run's within-run noise from its blocks as a floor) and a\n"
+"verdict: worse or better (a real difference), noise, or cannot tell (the\n"
+"reason below the table).  A verdict needs 3 runs a side; 5 a side find a\n"
+"20% change in a typical row.  Options may stand anywhere.\n"
+"\n"
+"      --all             also the rows of the timer, runqueue and wake_path\n"
+"                        series (the latency rows only by default)\n"
+"      --fail-if-worse=SPEC\n"
+"                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
+"                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
 "                        p99.99, max, or SERIES.STAT for the series timer,\n"
-"                        runqueue or wake_path (rq and wake in the table)\n"
-"                        (CLASS.STAT for a class of clients: runs with\n"
-"                        -c N:ATTR classes get rows per class, each\n"
-"                        against its namesake)\n"
-"      --json            write the table, intervals and verdicts as JSON\n"
+"                        runqueue and wake_path or a class of clients.  A\n"
+"                        limit is exceeded when the row's interval lies\n"
+"                        wholly above N% (exit 3), met when wholly at or\n"
+"                        below it, and cannot tell (exit 5) when the\n"
+"                        interval holds N% or the row has no verdict.  One\n"
+"                        line on stderr starts with 'gate:' and says which\n"
+"      --json[=FILE]     the rows, intervals and verdicts as JSON: to\n"
+"                        stdout in place of the table, or into FILE\n"
+"                        (attached) beside the table\n"
 "  -h, --help            print this help and exit\n"
 "\n"
-"Exit status: 0 compared, 2 usage or unreadable file, 3 the gate failed.\n"
+"Exit status: 0 compared (and every limit met), 1 a report could not be\n"
+"written, 2 usage or an unreadable file, 3 a limit exceeded, 5 a limit\n"
+"that cannot be told (3 outranks 5).\n"
 "\n"
 "Example: latt --repeat=5 --json=old.json ...; (new kernel) latt --repeat=5\n"
 "         --json=new.json ...; latt compare old.json new.json\n", stdout);
@@ -644,13 +1010,147 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 	free(copy);
 }
 
+/* The usage error of an option getopt refused (argv[optind - 1]). */
+static void
+bad_option(int ch, char *argv[])
+{
+	const char *arg = argv[optind - 1];
+	const struct option *o;
+	size_t len;
+
+	if (ch == ':')
+		usage_error("compare: option %s needs a value (%s=...)", arg,
+		    arg);
+	if (strncmp(arg, "--", 2) == 0) {
+		len = strcspn(arg + 2, "=");
+		for (o = compare_longopts; o->name != NULL; o++)
+			if (strncmp(o->name, arg + 2, len) == 0 &&
+			    arg[2 + len] == '=' && o->has_arg == no_argument)
+				usage_error("compare: option --%s takes no "
+				    "value: %s", o->name, arg);
+		usage_error("compare: unknown option: %s (try 'latt compare "
+		    "--help')", arg);
+	}
+	usage_error("compare: unknown option: -%c (try 'latt compare "
+	    "--help')", optopt);
+}
+
+/*
+ * Files given without commas: two are two sides; more are sides only when
+ * each holds several runs, for several files of one run each are most
+ * likely the runs of two sides written apart.  A usage error shows the
+ * comma form.
+ */
+static void
+check_commas(struct cmp_side *sides, int nsides, char *argv[])
+{
+	char form[512], some[32], msg[768];
+	size_t len = 0;
+	int i, one = -1, n1 = 0;
+
+	if (nsides <= 2)
+		return;
+	for (i = 0; i < nsides; i++) {
+		if (strchr(argv[i], ',') != NULL)
+			return;
+		if (sides[i].nruns < 2 && n1++ == 0)
+			one = i;
+	}
+	if (one == -1)
+		return;
+	if (n1 == nsides)
+		snprintf(some, sizeof(some), "one run each");
+	else
+		snprintf(some, sizeof(some), "%s of one run",
+		    sides[one].name);
+	for (i = 0; i < nsides && len < sizeof(form); i++)
+		len += (size_t)snprintf(form + len, sizeof(form) - len, "%s%s",
+		    i == 0 ? "" : i == nsides / 2 ? " " : ",", argv[i]);
+	if (nsides % 2 != 0 || len >= sizeof(form) - 1)
+		snprintf(form, sizeof(form), "A1.json,A2.json,A3.json "
+		    "B1.json,B2.json,B3.json");
+	/* The comma form is a command to paste: whole, not cut as a value. */
+	snprintf(msg, sizeof(msg), "compare: %d files without commas would be "
+	    "%d sides, %s; join the files of a side with commas: latt compare "
+	    "%s", nsides, nsides, some, form);
+	usage_error("%s", msg);
+}
+
+/* Loads the sides, each checked against those before it. */
+static void
+load_sides(struct cmp_side *sides, int nsides, char *argv[])
+{
+	char name[4], err[512];
+	int i, j;
+
+	for (i = 0; i < nsides; i++) {
+		snprintf(name, sizeof(name), "%c", 'A' + i);
+		cmp_side_init(&sides[i], name);
+		cmp_side_load(&sides[i], argv[i]);
+		for (j = 0; j < i; j++)
+			if (cmp_side_overlap(&sides[j], &sides[i], err,
+			    sizeof(err)) == -1)
+				usage_error("%s", err);
+	}
+	check_commas(sides, nsides, argv);
+}
+
+/*
+ * --json=FILE: the report is written into FILE.tmp-PID beside it and
+ * renamed over FILE once whole, so that an old FILE stays as it was
+ * until then.  Returns the stream, or NULL after saying why.
+ */
+static FILE *
+json_open(const char *path, char **tmp)
+{
+	FILE *fp;
+
+	if (asprintf(tmp, "%s.tmp-%ld", path, (long)getpid()) < 0) {
+		*tmp = NULL;
+		lwarnc(ENOMEM, "%s", path);
+		return NULL;
+	}
+	if ((fp = fopen(*tmp, "w")) == NULL) {
+		lwarn("%s", path);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fp;
+}
+
+/* Finishes json_open's file: EXIT_OK, or EXIT_RUNTIME after saying why. */
+static int
+json_close(FILE *fp, const char *path, char *tmp, int ok)
+{
+	int r = EXIT_OK;
+
+	if (fflush(fp) == EOF || ferror(fp) || fsync(fileno(fp)) == -1) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (fclose(fp) == EOF && r == EXIT_OK) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (r == EXIT_OK && ok && rename(tmp, path) == -1) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (r != EXIT_OK || !ok)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
 int
 compare_main(int argc, char *argv[])
 {
 	struct cmp_side *sides;
 	struct cmp_gate gate;
-	int ch, nsides, i, r, have_gate = 0, json = 0;
-	char name[4];
+	struct outs o = { stdout, NULL, 0 };
+	const char *json_path = NULL;
+	char *tmp = NULL;
+	int ch, nsides, i, r, st, have_gate = 0, json = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -665,16 +1165,19 @@ compare_main(int argc, char *argv[])
 			break;
 		case 'j':
 			json = 1;
+			json_path = optarg != NULL && strcmp(optarg, "-") ?
+			    optarg : NULL;
+			if (optarg != NULL && *optarg == '\0')
+				usage_error("compare: --json= needs a file "
+				    "name");
+			break;
+		case 'a':
+			o.all = 1;
 			break;
 		case 'h':
 			compare_usage();
-		case ':':
-			usage_error("option %s needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				usage_error("unknown option: -%c", optopt);
-			usage_error("unknown option: %s", argv[optind - 1]);
+			bad_option(ch, argv);
 		}
 	}
 	nsides = argc - optind;
@@ -685,22 +1188,34 @@ compare_main(int argc, char *argv[])
 		usage_error("compare takes at most %d sides", MAX_SIDES);
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
-	for (i = 0; i < nsides; i++) {
-		snprintf(name, sizeof(name), "%c", 'A' + i);
-		cmp_side_init(&sides[i], name);
-		cmp_side_load(&sides[i], argv[optind + i]);
+	load_sides(sides, nsides, argv + optind);
+	if (json && json_path == NULL) {
+		o.json = stdout;
+		o.text = NULL;
+	} else if (json && (o.json = json_open(json_path, &tmp)) == NULL) {
+		for (i = 0; i < nsides; i++)
+			cmp_side_free(&sides[i]);
+		free(sides);
+		return EXIT_RUNTIME;
 	}
-	r = report_all(stdout, sides, nsides, have_gate ? &gate : NULL, json);
+	r = report_all(&o, sides, nsides, have_gate ? &gate : NULL);
 	for (i = 0; i < nsides; i++)
 		cmp_side_free(&sides[i]);
 	free(sides);
+	st = EXIT_OK;
 	if (r == -1) {
 		lwarnc(ENOMEM, "compare");
-		return EXIT_RUNTIME;
+		st = EXIT_RUNTIME;
 	}
+	if (tmp != NULL && json_close(o.json, json_path, tmp, r >= 0) !=
+	    EXIT_OK)
+		st = EXIT_RUNTIME;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		lwarn("stdout");
-		return EXIT_RUNTIME;
+		st = EXIT_RUNTIME;
 	}
-	return r == 1 ? EXIT_THRESHOLD : EXIT_OK;
+	if (st != EXIT_OK)
+		return st;
+	return r == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
+	    r == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL : EXIT_OK;
 }

@@ -55,6 +55,8 @@ struct cmp_series {
 };
 
 struct cmp_info;			/* parameters and environment */
+struct cmp_fileid;
+struct cmp_runid;
 
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
@@ -67,15 +69,29 @@ struct cmp_side {
 	struct cmp_info	*info;		/* from the first file */
 	char		**notes;	/* warnings within the side */
 	size_t		 nnotes;
+	struct cmp_fileid *fids;	/* its files (not add_buf's) */
+	size_t		 nfids;
+	struct cmp_runid *rids;		/* its runs that say when they */
+	size_t		 nrids;		/* started */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
+
+/*
+ * A limit of --fail-if-worse on a row: met when the row's interval of the
+ * change lies wholly at or below it, exceeded when wholly above, and
+ * "cannot tell" when the interval straddles it or the row has no verdict
+ * (too few runs, samples or blocks).  Exceeded outranks cannot tell.
+ */
+enum { CMP_GATE_MET, CMP_GATE_EXCEEDED, CMP_GATE_CANNOT, CMP_GATE_NONE };
 
 /* One row: a statistic of a series, side a against side b. */
 struct cmp_row {
 	const char	*series;
 	enum stat_kind	 stat;
 	double		 a, b;		/* geometric means of the runs, ns */
+	double		 spread_a;	/* sd of log(value) between the runs */
+	double		 spread_b;	/* of a side; NAN: fewer than 2, or 0 */
 	double		 change;	/* percent; NAN when unknown */
 	double		 lo, hi;	/* the interval of change, percent */
 	int		 has_ci;
@@ -83,7 +99,7 @@ struct cmp_row {
 	int		 worse;		/* real, and b is higher */
 	char		 reason[112];	/* why inconclusive */
 	long long	 limit;		/* --fail-if-worse, percent; -1: none */
-	int		 failed;	/* the gate failed on this row */
+	int		 gate;		/* CMP_GATE_*: what the limit found */
 };
 
 /* --fail-if-worse: limits in percent on named rows. */
@@ -106,6 +122,14 @@ int	 cmp_side_add_buf(struct cmp_side *, const char *fname, const char *buf,
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
 /* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
+/* Whether sides a and b share a file: -1 with the message in err, or 0. */
+int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+	    char *err, size_t errlen);
+/*
+ * How many runs of b are runs of a too (the same host and start time, in
+ * other files: one file's classes split into two, say).
+ */
+size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
 
 /*
  * cmpstat.c: sums up one series of one run: its statistics from st, and the
@@ -115,9 +139,10 @@ void	 cmp_side_load(struct cmp_side *, const char *arg);
  */
 int	 cmp_run_make(struct cmp_run *, const struct stats *st,
 	    const struct blocks *bl, uint64_t seed);
-/* The row of statistic k for runs a[na] against b[nb]. */
+/* The row of statistic k for runs a[na] against b[nb] (of side bname). */
 void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-	    size_t nb, enum stat_kind k, struct cmp_row *row);
+	    size_t nb, const char *bname, enum stat_kind k,
+	    struct cmp_row *row);
 
 /*
  * compare.c: parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%"
@@ -127,12 +152,13 @@ void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 void	 cmp_gate_parse(struct cmp_gate *, const char *spec);
 
 /*
- * Prints side a against side b to fp: the header, the warnings, the
- * table and the gate's findings.  Returns 1 when the gate (may be NULL)
- * finds b worse than a beyond a limit, 0 otherwise, -1 on ENOMEM.
+ * Prints side a against side b to fp: the header, the warnings and the
+ * table (the latency rows, and those the gate names); with a gate (may be
+ * NULL), its one "gate:" line to gatefp.  Returns CMP_GATE_MET (also
+ * without a gate), CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, or -1 on ENOMEM.
  */
-int	 cmp_report(FILE *fp, struct cmp_side *a, struct cmp_side *b,
-	    const struct cmp_gate *);
+int	 cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a,
+	    struct cmp_side *b, const struct cmp_gate *);
 
 /* The "latt compare" subcommand; argv[0] is "compare". */
 int	 compare_main(int argc, char *argv[]);

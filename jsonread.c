@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The strict JSON reader declared in jsonread.h: a recursive-descent
- * parser over a byte buffer, depth-limited, building a tree of values.
+ * parser over a byte buffer, depth-limited, run twice: first to check the
+ * text and count what it holds, then to fill one block of that size.
  * Library code: it never exits and never prints.
  */
+#include <sys/types.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,41 +17,74 @@
 
 #include "jsonread.h"
 
+/*
+ * Both passes run the same code.  The first (build == 0) only counts:
+ * used the values, sused the string bytes, and counts[] the items of each
+ * array or object in the order they open.  The second fills pool and
+ * spool, which have exactly those sizes, taking each container's count
+ * from counts[] to lay its items side by side.
+ */
 struct parser {
+	const unsigned char	*base;	/* the text */
 	const unsigned char	*p;	/* next byte */
 	const unsigned char	*end;
-	const unsigned char	*line_start;
-	unsigned		 line;
 	char			*err;
 	size_t			 errlen;
 	int			 failed;
+	int			 build;
+	struct json		*pool;
+	size_t			 used;	/* values */
+	size_t			 nvals;	/* the pool's size (pass 2) */
+	char			*spool;
+	size_t			 sused;	/* string bytes */
+	size_t			 nbytes;	/* the spool's size (pass 2) */
+	uint32_t		*counts;
+	size_t			 ncont;
+	size_t			 capcont;
+	size_t			 icont;	/* next container (pass 2) */
 };
 
-/* A growable byte buffer, for strings and for json_text. */
-struct buf {
-	char	*s;
+/* json_text's output: at most JSON_TEXT_MAX bytes, and a hash of all. */
+struct text {
+	char	 s[JSON_TEXT_MAX + 8];
 	size_t	 len;
-	size_t	 cap;
-	int	 oom;
+	size_t	 total;
+	uint64_t hash;
 };
 
-static struct json	*parse_value(struct parser *, int depth);
+static int	 parse_value(struct parser *, int depth, struct json *out);
 static void	 fail(struct parser *, const unsigned char *at, const char *,
 		    ...) __attribute__((format(printf, 3, 4)));
-static void	 skip_space(struct parser *);
-static int	 buf_add(struct buf *, const void *, size_t);
+
+/* The line and column (from 1) of at in the text that starts at base. */
+static void
+position(const unsigned char *base, const unsigned char *at, unsigned *line,
+    unsigned *col)
+{
+	const unsigned char *p = base, *nl, *start = base;
+	unsigned n = 1;
+
+	while (p < at && (nl = memchr(p, '\n', (size_t)(at - p))) != NULL) {
+		n++;
+		start = nl + 1;
+		p = nl + 1;
+	}
+	*line = n;
+	*col = (unsigned)(at - start) + 1;
+}
 
 static void
 fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
 {
+	unsigned line, col;
 	va_list ap;
 	int n;
 
 	if (ps->failed)
 		return;
 	ps->failed = 1;
-	n = snprintf(ps->err, ps->errlen, "%u:%u: ", ps->line,
-	    (unsigned)(at - ps->line_start) + 1);
+	position(ps->base, at, &line, &col);
+	n = snprintf(ps->err, ps->errlen, "%u:%u: ", line, col);
 	if (n < 0 || (size_t)n >= ps->errlen)
 		return;
 	va_start(ap, fmt);
@@ -81,67 +117,18 @@ unexpected(struct parser *ps, const char *wanted)
 static void
 skip_space(struct parser *ps)
 {
-	while (ps->p < ps->end) {
-		switch (*ps->p) {
-		case '\n':
-			ps->line++;
-			ps->line_start = ps->p + 1;
-			/* FALLTHROUGH */
-		case ' ':
-		case '\t':
-		case '\r':
-			ps->p++;
-			break;
-		default:
-			return;
-		}
-	}
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
+	    *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
 }
 
-static struct json *
-new_value(struct parser *ps, enum json_type type)
+/* Adds n bytes to the string being read (pass 1: counts them). */
+static void
+emit(struct parser *ps, const void *data, size_t n)
 {
-	struct json *v = calloc(1, sizeof(*v));
-
-	if (v == NULL) {
-		fail(ps, ps->p, "out of memory");
-		return NULL;
-	}
-	v->type = type;
-	v->line = ps->line;
-	v->col = (unsigned)(ps->p - ps->line_start) + 1;
-	return v;
-}
-
-static int
-buf_add(struct buf *b, const void *data, size_t len)
-{
-	size_t ncap;
-	char *ns;
-
-	if (b->oom)
-		return -1;
-	if (len + 1 > b->cap - b->len || b->s == NULL) {
-		ncap = b->cap ? b->cap : 64;
-		while (ncap - b->len < len + 1) {
-			if (ncap > SIZE_MAX / 2) {
-				b->oom = 1;
-				return -1;
-			}
-			ncap *= 2;
-		}
-		ns = realloc(b->s, ncap);
-		if (ns == NULL) {
-			b->oom = 1;
-			return -1;
-		}
-		b->s = ns;
-		b->cap = ncap;
-	}
-	memcpy(b->s + b->len, data, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-	return 0;
+	if (ps->build && ps->sused + n <= ps->nbytes)
+		memcpy(ps->spool + ps->sused, data, n);
+	ps->sused += n;
 }
 
 /*
@@ -178,7 +165,7 @@ utf8_len(const unsigned char *p, const unsigned char *end)
 }
 
 static void
-put_utf8(struct buf *b, uint32_t c)
+put_utf8(struct parser *ps, uint32_t c)
 {
 	unsigned char out[4];
 	size_t n;
@@ -202,7 +189,7 @@ put_utf8(struct buf *b, uint32_t c)
 		out[3] = (unsigned char)(0x80 | (c & 0x3f));
 		n = 4;
 	}
-	buf_add(b, out, n);
+	emit(ps, out, n);
 }
 
 /* Reads the four hex digits after "\u"; -1 when they are not there. */
@@ -234,30 +221,65 @@ hex4(struct parser *ps)
 	return v;
 }
 
-/*
- * Parses a string at ps->p (which is at the opening quote) into a new
- * NUL-terminated buffer; NULL on failure.
- */
-static char *
-parse_string(struct parser *ps)
+/* The character of a \u escape at esc (ps->p after the "u"), or -1. */
+static long
+unicode_escape(struct parser *ps, const unsigned char *esc)
 {
-	struct buf b = { NULL, 0, 0, 0 };
-	const unsigned char *start, *esc;
 	long c, lo;
-	size_t n;
+
+	if ((c = hex4(ps)) == -1)
+		return -1;
+	if (c >= 0xdc00 && c <= 0xdfff) {
+		fail(ps, esc, "lone low surrogate in a \\u escape");
+		return -1;
+	}
+	if (c >= 0xd800 && c <= 0xdbff) {
+		if (ps->end - ps->p < 2 || ps->p[0] != '\\' ||
+		    ps->p[1] != 'u') {
+			fail(ps, esc, "high surrogate not followed by a low "
+			    "one");
+			return -1;
+		}
+		ps->p += 2;
+		if ((lo = hex4(ps)) == -1)
+			return -1;
+		if (lo < 0xdc00 || lo > 0xdfff) {
+			fail(ps, esc, "high surrogate not followed by a low "
+			    "one");
+			return -1;
+		}
+		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	if (c == 0) {
+		fail(ps, esc, "\\u0000 is not allowed");
+		return -1;
+	}
+	return c;
+}
+
+/*
+ * Reads a string at ps->p (which is at the opening quote) into the string
+ * pool, NUL-terminated; *out is where it starts (pass 2).  Returns 0, or
+ * -1 after fail().
+ */
+static int
+parse_string(struct parser *ps, char **out)
+{
+	const unsigned char *start, *esc;
+	size_t n, first = ps->sused;
+	long c;
 	char ch;
 
 	ps->p++;
-	buf_add(&b, "", 0);
 	for (;;) {
 		start = ps->p;
 		while (ps->p < ps->end && *ps->p != '"' && *ps->p != '\\' &&
 		    *ps->p >= 0x20 && *ps->p < 0x80)
 			ps->p++;
-		buf_add(&b, start, (size_t)(ps->p - start));
+		emit(ps, start, (size_t)(ps->p - start));
 		if (ps->p >= ps->end) {
 			fail(ps, ps->p, "unterminated string");
-			goto bad;
+			return -1;
 		}
 		if (*ps->p == '"') {
 			ps->p++;
@@ -266,22 +288,21 @@ parse_string(struct parser *ps)
 		if (*ps->p < 0x20) {
 			fail(ps, ps->p, "control character 0x%02x in a string",
 			    *ps->p);
-			goto bad;
+			return -1;
 		}
 		if (*ps->p >= 0x80) {
-			n = utf8_len(ps->p, ps->end);
-			if (n == 0) {
+			if ((n = utf8_len(ps->p, ps->end)) == 0) {
 				fail(ps, ps->p, "invalid UTF-8 in a string");
-				goto bad;
+				return -1;
 			}
-			buf_add(&b, ps->p, n);
+			emit(ps, ps->p, n);
 			ps->p += n;
 			continue;
 		}
 		esc = ps->p++;
 		if (ps->p >= ps->end) {
 			fail(ps, ps->p, "unterminated string");
-			goto bad;
+			return -1;
 		}
 		switch (*ps->p++) {
 		case '"': ch = '"'; break;
@@ -293,51 +314,25 @@ parse_string(struct parser *ps)
 		case 'r': ch = '\r'; break;
 		case 't': ch = '\t'; break;
 		case 'u':
-			if ((c = hex4(ps)) == -1)
-				goto bad;
-			if (c >= 0xdc00 && c <= 0xdfff) {
-				fail(ps, esc, "lone low surrogate in a "
-				    "\\u escape");
-				goto bad;
-			}
-			if (c >= 0xd800 && c <= 0xdbff) {
-				if (ps->end - ps->p < 2 || ps->p[0] != '\\' ||
-				    ps->p[1] != 'u') {
-					fail(ps, esc, "high surrogate not "
-					    "followed by a low one");
-					goto bad;
-				}
-				ps->p += 2;
-				if ((lo = hex4(ps)) == -1)
-					goto bad;
-				if (lo < 0xdc00 || lo > 0xdfff) {
-					fail(ps, esc, "high surrogate not "
-					    "followed by a low one");
-					goto bad;
-				}
-				c = 0x10000 + ((c - 0xd800) << 10) +
-				    (lo - 0xdc00);
-			}
-			if (c == 0) {
-				fail(ps, esc, "\\u0000 is not allowed");
-				goto bad;
-			}
-			put_utf8(&b, (uint32_t)c);
+			if ((c = unicode_escape(ps, esc)) == -1)
+				return -1;
+			put_utf8(ps, (uint32_t)c);
 			continue;
 		default:
 			fail(ps, esc, "bad escape in a string");
-			goto bad;
+			return -1;
 		}
-		buf_add(&b, &ch, 1);
+		emit(ps, &ch, 1);
 	}
-	if (b.oom) {
-		fail(ps, ps->p, "out of memory");
-		goto bad;
+	emit(ps, "", 1);
+	if (ps->build) {
+		if (ps->sused > ps->nbytes) {
+			fail(ps, ps->p, "the second reading differs");
+			return -1;
+		}
+		*out = ps->spool + first;
 	}
-	return b.s;
-bad:
-	free(b.s);
-	return NULL;
+	return 0;
 }
 
 static int
@@ -346,85 +341,93 @@ is_digit(const struct parser *ps)
 	return ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9';
 }
 
-static struct json *
-parse_number(struct parser *ps)
+/* Moves past the digits of a number's part; -1 when there is none. */
+static int
+digits(struct parser *ps, const char *what)
+{
+	if (!is_digit(ps)) {
+		unexpected(ps, what);
+		return -1;
+	}
+	while (is_digit(ps))
+		ps->p++;
+	return 0;
+}
+
+static int
+parse_number(struct parser *ps, struct json *out)
 {
 	const unsigned char *start = ps->p;
-	struct json *v;
 	char tmp[64], *copy, *endp;
+	int isint = 1, ret = -1;
+	int64_t ival = 0;
+	double num;
 	size_t len;
-	int isint = 1;
 
 	if (ps->p < ps->end && *ps->p == '-')
 		ps->p++;
-	if (!is_digit(ps)) {
-		unexpected(ps, "a digit");
-		return NULL;
-	}
-	if (*ps->p == '0') {
+	if (ps->p < ps->end && *ps->p == '0') {
 		ps->p++;
 		if (is_digit(ps)) {
 			fail(ps, ps->p, "leading zero in a number");
-			return NULL;
+			return -1;
 		}
-	} else {
-		while (is_digit(ps))
-			ps->p++;
-	}
+	} else if (digits(ps, "a digit") == -1)
+		return -1;
 	if (ps->p < ps->end && *ps->p == '.') {
 		isint = 0;
 		ps->p++;
-		if (!is_digit(ps)) {
-			unexpected(ps, "a digit after '.'");
-			return NULL;
-		}
-		while (is_digit(ps))
-			ps->p++;
+		if (digits(ps, "a digit after '.'") == -1)
+			return -1;
 	}
 	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
 		isint = 0;
 		ps->p++;
 		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
 			ps->p++;
-		if (!is_digit(ps)) {
-			unexpected(ps, "a digit in the exponent");
-			return NULL;
-		}
-		while (is_digit(ps))
-			ps->p++;
+		if (digits(ps, "a digit in the exponent") == -1)
+			return -1;
 	}
-
 	len = (size_t)(ps->p - start);
+	if (isint && len <= 18) {
+		/* The common case, exact without strtod. */
+		for (copy = (char *)start + (*start == '-'); copy <
+		    (const char *)ps->p; copy++)
+			ival = ival * 10 + (*copy - '0');
+		if (out != NULL) {
+			out->isint = 1;
+			out->ival = *start == '-' ? -ival : ival;
+		}
+		return 0;
+	}
 	copy = len < sizeof(tmp) ? tmp : malloc(len + 1);
 	if (copy == NULL) {
 		fail(ps, start, "out of memory");
-		return NULL;
+		return -1;
 	}
 	memcpy(copy, start, len);
 	copy[len] = '\0';
-	{
-		const unsigned char *save = ps->p;
-
-		ps->p = start;
-		v = new_value(ps, JSON_NUMBER);
-		ps->p = save;
-	}
-	if (v != NULL) {
-		errno = 0;
-		v->num = strtod(copy, &endp);
-		if (!isfinite(v->num)) {
-			fail(ps, start, "number out of range");
-			free(v);
-			v = NULL;
-		} else if (isint) {
+	num = strtod(copy, &endp);
+	if (!isfinite(num))
+		fail(ps, start, "number out of range");
+	else {
+		if (isint) {
 			errno = 0;
-			v->ival = strtoll(copy, &endp, 10);
-			v->isint = errno == 0 && *endp == '\0';
+			ival = strtoll(copy, &endp, 10);
+			isint = errno == 0 && *endp == '\0';
 		}
+		if (out != NULL) {
+			out->isint = (uint32_t)isint;
+			if (isint)
+				out->ival = ival;
+			else
+				out->num = num;
+		}
+		ret = 0;
 	}
 	if (copy != tmp)
 		free(copy);
-	return v;
+	return ret;
 }
 
 static int
@@ -440,279 +443,290 @@ literal(struct parser *ps, const char *word)
 	return -1;
 }
 
-/* Appends item (and key) to the container v; -1 on ENOMEM. */
+/* Compares two members of an object by key, then by place. */
 static int
-append(struct parser *ps, struct json *v, struct json *item, char *key,
-    size_t *cap)
+cmp_member(const void *x, const void *y, void *arg)
 {
-	struct json **ni;
-	char **nk;
-	size_t ncap;
-
-	if (v->n == *cap) {
-		ncap = *cap ? *cap * 2 : 8;
-		ni = realloc(v->items, ncap * sizeof(*ni));
-		if (ni == NULL)
-			goto oom;
-		v->items = ni;
-		if (v->type == JSON_OBJECT) {
-			nk = realloc(v->keys, ncap * sizeof(*nk));
-			if (nk == NULL)
-				goto oom;
-			v->keys = nk;
-		}
-		*cap = ncap;
-	}
-	v->items[v->n] = item;
-	if (v->type == JSON_OBJECT)
-		v->keys[v->n] = key;
-	v->n++;
-	return 0;
-oom:
-	fail(ps, ps->p, "out of memory");
-	return -1;
-}
-
-/* Where each key of an object stood, for the duplicate check. */
-struct keypos {
-	const char	*key;
-	unsigned	 line;
-	unsigned	 col;
-	size_t		 order;
-};
-
-static int
-grow_keys(struct parser *ps, struct keypos **kp, size_t *kcap)
-{
-	struct keypos *nk;
-	size_t ncap = *kcap ? *kcap * 2 : 8;
-
-	if ((nk = realloc(*kp, ncap * sizeof(*nk))) == NULL) {
-		fail(ps, ps->p, "out of memory");
-		return -1;
-	}
-	*kp = nk;
-	*kcap = ncap;
-	return 0;
-}
-
-static int
-cmp_keypos(const void *x, const void *y)
-{
-	const struct keypos *a = x, *b = y;
-	int c = strcmp(a->key, b->key);
+	const struct json *items = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int c = strcmp(items[2 * a].str, items[2 * b].str);
 
 	if (c != 0)
 		return c;
-	return (a->order > b->order) - (a->order < b->order);
+	return (a > b) - (a < b);
 }
 
 /*
  * Refuses an object with a key given twice, naming the first repeat in
- * the text: the keys are sorted (n log n, so that a hostile file of many
- * keys costs no more), and equal neighbours are repeats.
+ * the text: the members are sorted by key (n log n, so that a hostile
+ * file of many keys costs no more), and equal neighbours are repeats.
  */
 static int
-check_keys(struct parser *ps, const struct json *v, struct keypos *kp)
+check_keys(struct parser *ps, const struct json *v)
 {
-	const struct keypos *dup = NULL;
-	size_t i;
-	int n;
+	uint32_t *order, i, dup = UINT32_MAX;
 
 	if (v->n < 2)
 		return 0;
-	for (i = 0; i < v->n; i++)
-		kp[i].key = v->keys[i];
-	qsort(kp, v->n, sizeof(*kp), cmp_keypos);
-	for (i = 1; i < v->n; i++)
-		if (strcmp(kp[i - 1].key, kp[i].key) == 0 &&
-		    (dup == NULL || kp[i].order < dup->order))
-			dup = &kp[i];
-	if (dup == NULL)
-		return 0;
-	if (!ps->failed) {
-		ps->failed = 1;
-		n = snprintf(ps->err, ps->errlen, "%u:%u: duplicate key \"",
-		    dup->line, dup->col);
-		if (n >= 0 && (size_t)n < ps->errlen)
-			snprintf(ps->err + n, ps->errlen - (size_t)n, "%s\"",
-			    dup->key);
+	if ((order = calloc(v->n, sizeof(*order))) == NULL) {
+		fail(ps, ps->p, "out of memory");
+		return -1;
 	}
+	for (i = 0; i < v->n; i++)
+		order[i] = i;
+	qsort_r(order, v->n, sizeof(*order), cmp_member, v->items);
+	for (i = 1; i < v->n; i++)
+		if (strcmp(v->items[2 * order[i - 1]].str,
+		    v->items[2 * order[i]].str) == 0 && order[i] < dup)
+			dup = order[i];
+	free(order);
+	if (dup == UINT32_MAX)
+		return 0;
+	fail(ps, ps->base + v->items[2 * dup].off, "duplicate key \"%s\"",
+	    v->items[2 * dup].str);
 	return -1;
 }
 
-static struct json *
-parse_container(struct parser *ps, int depth)
+/*
+ * Pass 1: a new container's slot in counts[]; pass 2: its count, and its
+ * items laid out in the pool.  Returns the slot, or -1 on ENOMEM.
+ */
+static ssize_t
+open_container(struct parser *ps, int obj, struct json *out)
 {
-	struct json *v, *item;
-	const unsigned char *keyat;
-	char *key;
-	struct keypos *kp = NULL;
-	size_t cap = 0, kcap = 0;
+	uint32_t *nc;
+	size_t ncap, k;
+
+	if (!ps->build) {
+		if (ps->ncont == ps->capcont) {
+			ncap = ps->capcont ? ps->capcont * 2 : 64;
+			if ((nc = realloc(ps->counts, ncap *
+			    sizeof(*nc))) == NULL) {
+				fail(ps, ps->p, "out of memory");
+				return -1;
+			}
+			ps->counts = nc;
+			ps->capcont = ncap;
+		}
+		ps->counts[ps->ncont] = 0;
+		return (ssize_t)ps->ncont++;
+	}
+	if (ps->icont >= ps->ncont) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	k = (size_t)ps->counts[ps->icont] * (obj ? 2 : 1);
+	if (ps->used + k > ps->nvals) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	out->n = ps->counts[ps->icont];
+	out->items = k > 0 ? ps->pool + ps->used : NULL;
+	ps->used += k;
+	return (ssize_t)ps->icont++;
+}
+
+/* One member's key and ':' of an object, into key (NULL in pass 1). */
+static int
+parse_key(struct parser *ps, struct json *key)
+{
+	char *s = NULL;
+
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != '"') {
+		unexpected(ps, "a key string");
+		return -1;
+	}
+	if (key != NULL) {
+		key->type = JSON_STRING;
+		key->off = (uint32_t)(ps->p - ps->base);
+	}
+	if (parse_string(ps, &s) == -1)
+		return -1;
+	if (key != NULL)
+		key->str = s;
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != ':') {
+		unexpected(ps, "':'");
+		return -1;
+	}
+	ps->p++;
+	return 0;
+}
+
+static int
+parse_container(struct parser *ps, int depth, struct json *out)
+{
 	int obj = *ps->p == '{';
 	char close = obj ? '}' : ']';
+	struct json *item = NULL;
+	uint32_t n = 0;
+	ssize_t slot;
 
 	if (depth >= JSON_MAX_DEPTH) {
 		fail(ps, ps->p, "nested deeper than %d levels", JSON_MAX_DEPTH);
-		return NULL;
+		return -1;
 	}
-	if ((v = new_value(ps, obj ? JSON_OBJECT : JSON_ARRAY)) == NULL)
-		return NULL;
+	if ((slot = open_container(ps, obj, out)) == -1)
+		return -1;
 	ps->p++;
 	skip_space(ps);
 	if (ps->p < ps->end && *ps->p == close) {
 		ps->p++;
-		return v;
+		return 0;
 	}
 	for (;;) {
-		key = NULL;
-		if (obj) {
-			skip_space(ps);
-			if (ps->p >= ps->end || *ps->p != '"') {
-				unexpected(ps, "a key string");
-				goto bad;
-			}
-			keyat = ps->p;
-			if ((key = parse_string(ps)) == NULL)
-				goto bad;
-			if (v->n == kcap && grow_keys(ps, &kp, &kcap) == -1) {
-				free(key);
-				goto bad;
-			}
-			kp[v->n].line = ps->line;
-			kp[v->n].col = (unsigned)(keyat - ps->line_start) + 1;
-			kp[v->n].order = v->n;
-			skip_space(ps);
-			if (ps->p >= ps->end || *ps->p != ':') {
-				free(key);
-				unexpected(ps, "':'");
-				goto bad;
-			}
-			ps->p++;
+		if (out != NULL && n >= out->n) {
+			fail(ps, ps->p, "the second reading differs");
+			return -1;
 		}
-		if ((item = parse_value(ps, depth + 1)) == NULL) {
-			free(key);
-			goto bad;
+		if (out != NULL)
+			item = &out->items[obj ? 2 * n : n];
+		if (obj && parse_key(ps, item) == -1)
+			return -1;
+		if (parse_value(ps, depth + 1, item != NULL && obj ? item + 1 :
+		    item) == -1)
+			return -1;
+		if (n == UINT32_MAX) {
+			fail(ps, ps->p, "too many items");
+			return -1;
 		}
-		if (append(ps, v, item, key, &cap) == -1) {
-			free(key);
-			json_free(item);
-			goto bad;
-		}
+		n++;
 		skip_space(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
 			continue;
 		}
-		if (ps->p < ps->end && *ps->p == close) {
-			ps->p++;
-			if (obj && check_keys(ps, v, kp) == -1)
-				goto bad;
-			free(kp);
-			return v;
-		}
+		if (ps->p < ps->end && *ps->p == close)
+			break;
 		unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
-		goto bad;
+		return -1;
 	}
-bad:
-	free(kp);
-	json_free(v);
-	return NULL;
+	ps->p++;
+	if (out == NULL) {
+		ps->counts[slot] = n;
+		ps->used += (size_t)n * (obj ? 2 : 1);
+		return 0;
+	}
+	if (n != out->n) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	return obj ? check_keys(ps, out) : 0;
 }
 
-static struct json *
-parse_value(struct parser *ps, int depth)
+/* One value at ps->p into out (pass 2; NULL in pass 1). */
+static int
+parse_value(struct parser *ps, int depth, struct json *out)
 {
-	struct json *v;
-	char *s;
+	enum json_type type;
+	const char *word;
 
 	skip_space(ps);
 	if (ps->p >= ps->end) {
 		unexpected(ps, "a value");
-		return NULL;
+		return -1;
 	}
+	if (out != NULL)
+		out->off = (uint32_t)(ps->p - ps->base);
 	switch (*ps->p) {
 	case '{':
 	case '[':
-		return parse_container(ps, depth);
+		type = *ps->p == '{' ? JSON_OBJECT : JSON_ARRAY;
+		if (out != NULL)
+			out->type = type;
+		return parse_container(ps, depth, out);
 	case '"':
-		if ((v = new_value(ps, JSON_STRING)) == NULL)
-			return NULL;
-		if ((s = parse_string(ps)) == NULL) {
-			free(v);
-			return NULL;
-		}
-		v->str = s;
-		return v;
+		if (out != NULL)
+			out->type = JSON_STRING;
+		return parse_string(ps, out != NULL ? &out->str : NULL);
 	case 'n':
 	case 't':
 	case 'f':
-		v = new_value(ps, *ps->p == 'n' ? JSON_NULL :
-		    *ps->p == 't' ? JSON_TRUE : JSON_FALSE);
-		if (v == NULL)
-			return NULL;
-		if (literal(ps, v->type == JSON_NULL ? "null" :
-		    v->type == JSON_TRUE ? "true" : "false") == -1) {
-			free(v);
-			return NULL;
-		}
-		return v;
+		type = *ps->p == 'n' ? JSON_NULL : *ps->p == 't' ? JSON_TRUE :
+		    JSON_FALSE;
+		word = type == JSON_NULL ? "null" : type == JSON_TRUE ?
+		    "true" : "false";
+		if (out != NULL)
+			out->type = type;
+		return literal(ps, word);
 	default:
-		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
-			return parse_number(ps);
+		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
+			if (out != NULL)
+				out->type = JSON_NUMBER;
+			return parse_number(ps, out);
+		}
 		unexpected(ps, "a value");
-		return NULL;
+		return -1;
 	}
+}
+
+/* One reading of the whole text; the root into out (pass 2). */
+static int
+parse_text(struct parser *ps, const char *buf, size_t len, struct json *out)
+{
+	char tmp[16];
+
+	ps->p = ps->base = (const unsigned char *)buf;
+	ps->end = ps->p + len;
+	ps->used = 1;			/* the root */
+	ps->sused = 0;
+	ps->icont = 0;
+	if (parse_value(ps, 0, out) == -1) {
+		if (!ps->failed)
+			fail(ps, ps->p, "cannot parse");
+		return -1;
+	}
+	skip_space(ps);
+	if (ps->p < ps->end) {
+		fail(ps, ps->p, "unexpected %s after the end of the value",
+		    describe(ps, ps->p, tmp, sizeof(tmp)));
+		return -1;
+	}
+	return 0;
 }
 
 struct json *
 json_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
 	struct parser ps;
-	struct json *v;
-	char tmp[16];
+	struct json *root = NULL;
 
 	memset(&ps, 0, sizeof(ps));
-	ps.p = (const unsigned char *)buf;
-	ps.end = ps.p + len;
-	ps.line_start = ps.p;
-	ps.line = 1;
 	ps.err = err;
 	ps.errlen = errlen;
 	if (errlen > 0)
 		err[0] = '\0';
-	v = parse_value(&ps, 0);
-	if (v == NULL) {
-		if (!ps.failed)
-			fail(&ps, ps.p, "cannot parse");
+	if (len >= JSON_MAX_LEN) {
+		snprintf(err, errlen, "1:1: larger than %zu MiB",
+		    JSON_MAX_LEN >> 20);
 		return NULL;
 	}
-	skip_space(&ps);
-	if (ps.p < ps.end) {
-		fail(&ps, ps.p, "unexpected %s after the end of the value",
-		    describe(&ps, ps.p, tmp, sizeof(tmp)));
-		json_free(v);
-		return NULL;
+	if (parse_text(&ps, buf, len, NULL) == -1)
+		goto out;
+	ps.nvals = ps.used;
+	ps.nbytes = ps.sused;
+	root = calloc(1, ps.nvals * sizeof(*root) + ps.nbytes);
+	if (root == NULL) {
+		fail(&ps, ps.base, "out of memory");
+		goto out;
 	}
-	return v;
+	ps.pool = root;
+	ps.spool = (char *)(root + ps.nvals);
+	ps.build = 1;
+	if (parse_text(&ps, buf, len, root) == -1) {
+		free(root);
+		root = NULL;
+	}
+out:
+	free(ps.counts);
+	return root;
 }
 
 void
-json_free(struct json *v)
+json_free(struct json *root)
 {
-	size_t i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; i < v->n; i++) {
-		json_free(v->items[i]);
-		if (v->keys != NULL)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	free(v->str);
-	free(v);
+	free(root);
 }
 
 const struct json *
@@ -723,69 +737,111 @@ json_get(const struct json *o, const char *key)
 	if (o == NULL || o->type != JSON_OBJECT)
 		return NULL;
 	for (i = 0; i < o->n; i++)
-		if (strcmp(o->keys[i], key) == 0)
-			return o->items[i];
+		if (strcmp(o->items[2 * i].str, key) == 0)
+			return &o->items[2 * i + 1];
 	return NULL;
 }
 
-static void
-text_string(struct buf *b, const char *s)
+const struct json *
+json_at(const struct json *a, size_t i)
 {
-	char tmp[8];
+	return &a->items[i];
+}
 
-	buf_add(b, "\"", 1);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\') {
-			buf_add(b, "\\", 1);
-			buf_add(b, s, 1);
-		} else if ((unsigned char)*s < 0x20) {
-			snprintf(tmp, sizeof(tmp), "\\u%04x", *s);
-			buf_add(b, tmp, 6);
-		} else
-			buf_add(b, s, 1);
+double
+json_num(const struct json *v)
+{
+	return v->isint ? (double)v->ival : v->num;
+}
+
+void
+json_pos(const char *buf, const struct json *v, unsigned *line,
+    unsigned *col)
+{
+	const unsigned char *base = (const unsigned char *)buf;
+
+	position(base, base + v->off, line, col);
+}
+
+/* Adds n bytes to t: the first JSON_TEXT_MAX and a few kept, all hashed. */
+static void
+text_add(struct text *t, const char *data, size_t n)
+{
+	size_t i, room = sizeof(t->s) - 1 - t->len;
+
+	for (i = 0; i < n; i++) {	/* FNV-1a */
+		t->hash ^= (unsigned char)data[i];
+		t->hash *= 0x100000001b3ULL;
 	}
-	buf_add(b, "\"", 1);
+	memcpy(t->s + t->len, data, n < room ? n : room);
+	t->len += n < room ? n : room;
+	t->total += n;
 }
 
 static void
-text_value(struct buf *b, const struct json *v)
+text_string(struct text *t, const char *s)
+{
+	char tmp[8];
+
+	text_add(t, "\"", 1);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\') {
+			text_add(t, "\\", 1);
+			text_add(t, s, 1);
+		} else if ((unsigned char)*s < 0x20) {
+			snprintf(tmp, sizeof(tmp), "\\u%04x", *s);
+			text_add(t, tmp, 6);
+		} else
+			text_add(t, s, 1);
+	}
+	text_add(t, "\"", 1);
+}
+
+static void
+text_value(struct text *t, const struct json *v)
 {
 	char tmp[40];
 	size_t i;
 
 	switch (v->type) {
 	case JSON_NULL:
-		buf_add(b, "null", 4);
+		text_add(t, "null", 4);
 		break;
 	case JSON_FALSE:
-		buf_add(b, "false", 5);
+		text_add(t, "false", 5);
 		break;
 	case JSON_TRUE:
-		buf_add(b, "true", 4);
+		text_add(t, "true", 4);
 		break;
 	case JSON_NUMBER:
 		if (v->isint)
 			snprintf(tmp, sizeof(tmp), "%lld", (long long)v->ival);
 		else
 			snprintf(tmp, sizeof(tmp), "%.17g", v->num);
-		buf_add(b, tmp, strlen(tmp));
+		text_add(t, tmp, strlen(tmp));
 		break;
 	case JSON_STRING:
-		text_string(b, v->str);
+		text_string(t, v->str);
 		break;
 	case JSON_ARRAY:
-	case JSON_OBJECT:
-		buf_add(b, v->type == JSON_ARRAY ? "[" : "{", 1);
+		text_add(t, "[", 1);
 		for (i = 0; i < v->n; i++) {
 			if (i > 0)
-				buf_add(b, ", ", 2);
-			if (v->type == JSON_OBJECT) {
-				text_string(b, v->keys[i]);
-				buf_add(b, ": ", 2);
-			}
-			text_value(b, v->items[i]);
+				text_add(t, ", ", 2);
+			text_value(t, &v->items[i]);
 		}
-		buf_add(b, v->type == JSON_ARRAY ? "]" : "}", 1);
+		text_add(t, "]", 1);
+		break;
+	case JSON_OBJECT:
+		text_add(t, "{", 1);
+		for (i = 0; i < v->n; i++) {
+			if (i > 0)
+				text_add(t, ", ", 2);
+			text_string(t, v->items[2 * i].str);
+			text_add(t, ": ", 2);
+			text_value(t, &v->items[2 * i + 1]);
+		}
+		text_add(t, "}", 1);
 		break;
 	}
 }
@@ -793,18 +849,31 @@ text_value(struct buf *b, const struct json *v)
 char *
 json_text(const struct json *v, int bare)
 {
-	struct buf b = { NULL, 0, 0, 0 };
+	struct text *t;
+	char *s;
+	size_t len;
 
-	buf_add(&b, "", 0);
-	if (bare && v->type == JSON_STRING)
-		buf_add(&b, v->str, strlen(v->str));
-	else
-		text_value(&b, v);
-	if (b.oom) {
-		free(b.s);
+	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
+	t->hash = 0xcbf29ce484222325ULL;
+	if (bare && v->type == JSON_STRING)
+		text_add(t, v->str, strlen(v->str));
+	else
+		text_value(t, v);
+	len = t->len;
+	if (t->total > JSON_TEXT_MAX) {
+		/* Cut before a UTF-8 sequence, never inside one. */
+		len = JSON_TEXT_MAX;
+		while (len > 0 && ((unsigned char)t->s[len] & 0xc0) == 0x80)
+			len--;
 	}
-	return b.s;
+	if (t->total <= JSON_TEXT_MAX)
+		s = strndup(t->s, len);
+	else if (asprintf(&s, "%.*s...#%016llx", (int)len, t->s,
+	    (unsigned long long)t->hash) < 0)
+		s = NULL;
+	free(t);
+	return s;
 }
 
 /*

@@ -31,6 +31,7 @@
 #include "config.h"
 #include "env.h"
 #include "explain.h"
+#include "gate.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -52,6 +53,8 @@ struct latt {
 	struct cmp_side	 base;		/* --baseline */
 	struct cmp_gate	 gate;		/* --fail-if-worse */
 	int		 dmafd;		/* --dma-latency, or < 0 */
+	struct run_brief *briefs;	/* --repeat: each run's figures */
+	unsigned	 nruns;		/* runs done */
 };
 
 static int	 prepare(const struct config *, struct latt *);
@@ -59,7 +62,9 @@ static int	 run_series(const struct config *, struct latt *);
 static int	 finish(const struct config *, struct latt *, int);
 static void	 measure_once(const struct config *, struct run *,
 		    struct result *, struct outputs *);
+static void	 run_done(const struct config *, struct latt *, unsigned);
 static int	 run_may_repeat(const struct result *);
+static int	 cannot_exec(const struct config *, int);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
 static int	 signal_status(const struct result *, int);
@@ -74,8 +79,10 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds();
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+		usage_error_hint("latt compare --help");
 		return compare_main(argc - 1, argv + 1);
+	}
 	config_parse(argc, argv, &cfg);
 	memset(&L, 0, sizeof(L));
 	L.run.trace.marker_fd = L.run.trace.on_fd = -1;
@@ -89,17 +96,19 @@ main(int argc, char *argv[])
 	}
 	if (result_init(&L.res, &cfg, L.run.schedstat, 1) == -1 ||
 	    (cfg.repeat > 1 &&
-	    result_init(&L.total, &cfg, L.run.schedstat, 0) == -1) ||
+	    (result_init(&L.total, &cfg, L.run.schedstat, 0) == -1 ||
+	    (L.briefs = calloc(cfg.repeat, sizeof(*L.briefs))) == NULL)) ||
 	    outputs_open(&L.out, &cfg, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
-	else
-		status = signal_status(&L.res,
-		    finish(&cfg, &L, run_series(&cfg, &L)));
+	else if ((status = run_series(&cfg, &L)) != EXIT_NOTFOUND &&
+	    status != EXIT_NOEXEC)
+		status = signal_status(&L.res, finish(&cfg, &L, status));
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
 	result_free(&L.res, &cfg, 1);
 	result_free(&L.total, &cfg, 0);
+	free(L.briefs);
 	config_free(&cfg);
 	run_close(&L.run);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -167,7 +176,8 @@ prepare(const struct config *cfg, struct latt *L)
 /*
  * --repeat: the whole measurement N times back to back, clients,
  * workload and loads started afresh each time; a run that fails or is
- * interrupted ends the series.  Returns the status of the last run.
+ * interrupted ends the series.  Returns the status of the last run, or
+ * 127 or 126 when the command could not be executed (nothing to report).
  */
 static int
 run_series(const struct config *cfg, struct latt *L)
@@ -178,12 +188,15 @@ run_series(const struct config *cfg, struct latt *L)
 	for (i = 0; i < cfg->repeat; i++) {
 		if (i > 0)
 			result_reset(&L->res, cfg);
-		if (cfg->repeat > 1 && !(cfg->json_path != NULL &&
-		    strcmp(cfg->json_path, "-") == 0))
-			printf("%s--- run %u of %u\n", i > 0 ? "\n" : "", i + 1,
-			    cfg->repeat);
 		measure_once(cfg, &L->run, &L->res, &L->out);
-		outputs_summary(cfg, &L->res);
+		if (L->res.wl.exec_errno != 0) {
+			status = cannot_exec(cfg, L->res.wl.exec_errno);
+			break;
+		}
+		if (cfg->repeat > 1)
+			run_done(cfg, L, i);
+		else
+			outputs_summary(cfg, &L->res, NULL, 0);
 		status = report_failure(cfg, &L->res);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
@@ -204,16 +217,39 @@ run_series(const struct config *cfg, struct latt *L)
 }
 
 /*
- * The reports of the finished runs, the comparison with --baseline and
- * the --fail-above verdicts; returns the exit status.  A runtime failure
- * (1) and a failed workload (4) outrank 3.
+ * --repeat: a run's figures, kept for the summary of all runs, its line on
+ * stderr as it ends (not with -q), and its autopsy, which the next run's
+ * replaces.
+ */
+static void
+run_done(const struct config *cfg, struct latt *L, unsigned i)
+{
+	report_brief(&L->briefs[i], &L->res);
+	L->nruns = i + 1;
+	if (!cfg->quiet)
+		report_run_line(stderr, &L->briefs[i], i, cfg->repeat);
+	if (L->res.autopsy != NULL && !(cfg->json_path != NULL &&
+	    strcmp(cfg->json_path, "-") == 0)) {
+		printf("--- run %u of %u\n", i + 1, cfg->repeat);
+		report_explain(stdout, &L->res);
+		fflush(stdout);
+	}
+}
+
+/*
+ * The reports of the finished runs (with --repeat, the summary of all
+ * of them), the comparison with --baseline and the --fail-above gate;
+ * returns the exit status.  A runtime failure (1) and a failed workload
+ * (4) outrank 3, and 3 outranks 5.
  */
 static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
 	struct result *done = cfg->repeat > 1 ? &L->total : &L->res;
-	int wstatus;
+	int wstatus, gstatus, gate = CMP_GATE_MET;
 
+	if (cfg->repeat > 1)
+		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
 	/* The JSON's top level has the last run's autopsy. */
 	if (cfg->repeat > 1)
 		L->total.autopsy = L->res.autopsy;
@@ -221,15 +257,25 @@ finish(const struct config *cfg, struct latt *L, int status)
 	if (wstatus != EXIT_OK &&
 	    (status == EXIT_OK || status == EXIT_WORKLOAD))
 		status = wstatus;
-	if (cfg->baseline != NULL && outputs_baseline(&L->out, done, &L->base,
-	    cfg->fail_if_worse != NULL ? &L->gate : NULL) == 1 &&
-	    status == EXIT_OK)
-		status = EXIT_THRESHOLD;
-	/* The verdicts come after the summary, also on a terminal. */
+	/*
+	 * --fail-if-worse: exceeded (3) outranks cannot tell (5); a baseline
+	 * that could not be compared is a runtime failure, said already.
+	 */
+	if (cfg->baseline != NULL)
+		gate = outputs_baseline(&L->out, done, &L->base,
+		    cfg->fail_if_worse != NULL ? &L->gate : NULL);
+	if (status == EXIT_OK)
+		status = gate == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
+		    gate == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL :
+		    gate == -1 ? EXIT_RUNTIME : EXIT_OK;
+	/* The gate's line comes after the summary, also on a terminal. */
 	fflush(stdout);
-	if (cfg->nlimits > 0 && report_limits(stderr, cfg, done) > 0 &&
-	    status == EXIT_OK)
-		status = EXIT_THRESHOLD;
+	if (cfg->nlimits > 0) {
+		gstatus = gate_judge(stderr, cfg, done);
+		if (status == EXIT_OK || (status == EXIT_CANNOT_TELL &&
+		    gstatus == EXIT_THRESHOLD))
+			status = gstatus;
+	}
 	return status;
 }
 
@@ -286,6 +332,21 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 	/* The autopsy reads the trace once everything has stopped. */
 	if (cfg->explain > 0)
 		explain_read(&run->inst, res);
+}
+
+/*
+ * The command was found before the run but its exec failed (a script's
+ * interpreter missing, say): nothing was measured beside it, so no summary
+ * and no report, one line and the status a shell gives.
+ */
+static int
+cannot_exec(const struct config *cfg, int e)
+{
+	char a[64];
+
+	lwarnc(e, "cannot run '%s'", cut_value(a, sizeof(a), cfg->ncmd > 1 ?
+	    cfg->cmd[0] : "/bin/sh"));
+	return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 }
 
 /* Whether another run may follow this one: it ended as runs end. */

@@ -999,12 +999,18 @@ stalled(struct result *res, int64_t when, int64_t len)
 static int
 run_tick(struct loop *L)
 {
-	int64_t now;
+	int64_t now, t0, t;
+	int r;
 
 	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
-	if (L->tick(L->arg, L->res) == -1) {
+	/* A tick held up (the log pushed to a slow reader): a stall. */
+	t0 = now_ns();
+	r = L->tick(L->arg, L->res);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		stalled(L->res, t0, t - t0);
+	if (r == -1) {
 		fail(L->res, STOP_SINK, "tick");
 		return -1;
 	}

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "common.h"
 #include "config.h"
 #include "loads.h"
@@ -31,8 +32,11 @@
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
 #define MAX_REPEAT	1000
-#define DFLT_MIN_DELAY_NS	(100 * NSEC_PER_MSEC)	/* -f by default */
-#define DFLT_MAX_DELAY_NS	(500 * NSEC_PER_MSEC)	/* -t by default */
+#define DFLT_MIN_DELAY_NS	(100 * NSEC_PER_MSEC)	/* -f of 2009 */
+#define DFLT_MAX_DELAY_NS	(500 * NSEC_PER_MSEC)	/* -t of 2009 */
+#define CMD_MIN_DELAY_NS	(10 * NSEC_PER_MSEC)	/* -f with a command */
+#define CMD_MAX_DELAY_NS	(90 * NSEC_PER_MSEC)	/* -t with a command */
+#define CMD_CLIENTS	8	/* the clients those delays are for */
 #define BARE_DURATION_NS	(10 * NSEC_PER_SEC)
 #define BARE_CLIENTS	8
 #define BARE_MIN_DELAY_NS	(1 * NSEC_PER_MSEC)
@@ -68,6 +72,7 @@ struct parse {
 	int		 prio;		/* --prio; -1: not given */
 	int		 pprio;		/* --parent-prio; -1: not given */
 	int		 json_bare;	/* --json without =FILE */
+	int		 explain_bare;	/* --explain without =K */
 };
 
 /* The kind of value an option takes, and so how the loop reads it. */
@@ -146,8 +151,7 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static int	 rt_clients(const struct config *);
-static int	 ends_with(const char *, const char *);
-static int	 is_command(const char *);
+static int	 latt_option(const char *);
 static int	 empty_item(const char *, char);
 static unsigned	 load_default_n(void);
 static void	 too_many_classes(const char *) __attribute__((noreturn));
@@ -381,6 +385,7 @@ set_nice(struct parse *p, const struct opt *o, char *arg)
 static void
 set_explain(struct parse *p, const struct opt *o, char *arg)
 {
+	p->explain_bare = arg == NULL;
 	p->cfg.explain = arg == NULL ? EXPLAIN_DEFAULT :
 	    (unsigned)parse_num(o->name, arg, o->min, o->max);
 }
@@ -424,14 +429,31 @@ settle_clients(struct parse *p)
 		make_classes(&p->cfg, p->cargs, p->nc);
 }
 
-/* -f and -t, once it is known whether a command was given (bare: none). */
+/*
+ * -f and -t, once it is known whether a command was given (bare: none).
+ * With a command and neither of them: 10 to 90 ms, which at -c8 take
+ * about 160 samples a second (4,800 in 30 s: a p99) for about 1% of a
+ * CPU; with more clients both grow in proportion, so that latt's share
+ * stays the same, up to the 2009 delays.  Either one given: the 2009
+ * default (100 or 500 ms) for the other, as ever.
+ */
 static void
 settle_delays(struct parse *p, int bare)
 {
+	int64_t n = p->cfg.nclients > CMD_CLIENTS ? p->cfg.nclients :
+	    CMD_CLIENTS;
 	char a[32], b[32];
 
 	if (bare)
 		bare_defaults(p);
+	else if (p->min == -1 && p->max == -1) {
+		p->min = CMD_MIN_DELAY_NS * n / CMD_CLIENTS;
+		p->max = CMD_MAX_DELAY_NS * n / CMD_CLIENTS;
+		if (p->min > DFLT_MIN_DELAY_NS)
+			p->min = DFLT_MIN_DELAY_NS;
+		if (p->max > DFLT_MAX_DELAY_NS)
+			p->max = DFLT_MAX_DELAY_NS;
+	}
 	if (p->min == -1)
 		p->min = DFLT_MIN_DELAY_NS;
 	if (p->max == -1)
@@ -445,10 +467,18 @@ settle_delays(struct parse *p, int bare)
 	p->cfg.max_delay = p->max;
 }
 
-/* Outputs that would share stdout, or take it from the summary. */
+/*
+ * Outputs that would share stdout, or take it from the summary, or share
+ * a file (links followed).
+ */
 static void
 check_outputs(const struct config *cfg)
 {
+	static const char *const opt[3] = { "json", "log", "plot" };
+	const char *path[3] = { is_stdout(cfg->json_path) ? NULL :
+	    cfg->json_path, cfg->log_path, cfg->plot_path };
+	int i, j;
+
 	if (is_stdout(cfg->json_path) && (cfg->histogram || cfg->per_client))
 		usage_error("%s prints to stdout, which --json takes: give "
 		    "--json=FILE", cfg->histogram ? "--histogram" :
@@ -463,6 +493,14 @@ check_outputs(const struct config *cfg)
 		usage_error("log cannot be -: stdout takes the summary");
 	if (is_stdout(cfg->plot_path))
 		usage_error("plot cannot be -: stdout takes the summary");
+	/* Two reports into one file: one would replace the other. */
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (path[i] != NULL && path[j] != NULL &&
+			    same_file(path[i], path[j]))
+				usage_error("--%s=%s and --%s=%s are the same "
+				    "file: give each report its own", opt[i],
+				    path[i], opt[j], path[j]);
 }
 
 static int
@@ -538,13 +576,25 @@ take_command(struct parse *p, char **cmd, int ncmd)
 {
 	p->cfg.cmd = cmd;
 	p->cfg.ncmd = ncmd;
-	if (ncmd == 1 && cmd[0][0] == '\0')
-		usage_error("the workload command is empty");
-	/* "--json run.json": the file would run as the command. */
-	if (p->json_bare && ncmd >= 1 && ends_with(cmd[0], ".json") &&
-	    !is_command(cmd[0]))
-		usage_error("--json takes its file attached: --json=%s (as "
-		    "given, %s would run as the command)", cmd[0], cmd[0]);
+	command_take(cmd, ncmd, (p->json_bare ? CMD_JSON_BARE : 0) |
+	    (p->explain_bare ? CMD_EXPLAIN_BARE : 0), latt_option);
+}
+
+/* Whether word is one of latt's options: -d, -c8, --dur=3 (a prefix). */
+static int
+latt_option(const char *w)
+{
+	size_t i, len;
+
+	if (w[0] != '-' || w[1] == '\0' || strcmp(w, "--") == 0)
+		return 0;
+	if (w[1] != '-')
+		return find_opt((unsigned char)w[1]) != NULL;
+	len = strcspn(w + 2, "=");
+	for (i = 0; len > 0 && i < NOPTS; i++)
+		if (strncmp(opts[i].name, w + 2, len) == 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -576,39 +626,6 @@ bare_defaults(struct parse *p)
 	if (p->max == -1)
 		p->max = p->min > BARE_MAX_DELAY_NS ? p->min :
 		    BARE_MAX_DELAY_NS;
-}
-
-static int
-ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-
-	return n > k && strcmp(s + n - k, tail) == 0;
-}
-
-/* Whether name is an executable, as a path or found in $PATH. */
-static int
-is_command(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-	char *full;
-	int ok = 0;
-
-	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0;
-	for (p = path != NULL ? path : "/bin:/usr/bin"; !ok; p = colon + 1) {
-		colon = strchr(p, ':');
-		if (colon == NULL)
-			colon = p + strlen(p);
-		if (asprintf(&full, "%.*s/%s", colon == p ? 1 :
-		    (int)(colon - p), colon == p ? "." : p, name) == -1)
-			return 0;
-		ok = access(full, X_OK) == 0;
-		free(full);
-		if (*colon == '\0')
-			break;
-	}
-	return ok;
 }
 
 /* Whether a list of items split by sep is empty or has an empty item. */
@@ -957,22 +974,27 @@ load_default_n(void)
 }
 
 /*
- * --cpus: a list such as 0-3,8.  Clients are pinned round-robin over its
- * CPUs in ascending order.
+ * --cpus (and a class's cpus=): a list such as 0-3,8 or 3,1.  Clients are
+ * pinned round-robin over its CPUs in the order given (a range ascends),
+ * so the order matters; a CPU given twice is a usage error.
  */
 static void
 parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 {
 	char *list, *tok, *save, *dash;
 	long long lo, hi, c;
-	cpu_set_t set;
-	unsigned n;
+	cpu_set_t seen;
+	unsigned n = 0;
+	int *v;
 
 	if (*arg == '\0')
 		usage_error("%s is empty", name);
-	if ((list = strdup(arg)) == NULL)
+	if (empty_item(arg, ','))
+		usage_error("%s is not a CPU list: %s", name, arg);
+	if ((list = strdup(arg)) == NULL ||
+	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
 		usage_error("%s: %s", name, strerror(errno));
-	CPU_ZERO(&set);
+	CPU_ZERO(&seen);
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if ((dash = strchr(tok, '-')) != NULL)
@@ -983,18 +1005,18 @@ parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 		if (lo > hi)
 			usage_error("%s: the range %lld-%lld is backwards: "
 			    "%s", name, lo, hi, arg);
-		for (c = lo; c <= hi; c++)
-			CPU_SET(c, &set);
+		for (c = lo; c <= hi; c++) {
+			if (CPU_ISSET(c, &seen))
+				usage_error("%s: CPU %lld is given twice: %s "
+				    "(each client is pinned to the next CPU "
+				    "of the list)", name, c, arg);
+			CPU_SET(c, &seen);
+			v[n++] = (int)c;
+		}
 	}
 	free(list);
-	if (CPU_COUNT(&set) == 0 || empty_item(arg, ','))
-		usage_error("%s is not a CPU list: %s", name, arg);
 	free(*cpus);
-	if ((*cpus = calloc(CPU_COUNT(&set), sizeof(int))) == NULL)
-		usage_error("%s: %s", name, strerror(errno));
-	for (c = 0, n = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			(*cpus)[n++] = (int)c;
+	*cpus = v;
 	*ncpus = n;
 }
 
@@ -1107,24 +1129,21 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 "            [--per-client] [--repeat=n] [--baseline=file]\n" \
 "            [--fail-if-worse=spec] [command [arg ...]]\n" \
-"       latt compare [-h] [--json] [--fail-if-worse=SPEC] " \
-"A.json[,A2.json...]\n" \
-"            B.json[,...] [C.json ...]\n"
+"       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n" \
+"            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
 
-static void
-help(void)
-{
-	fputs(SYNOPSIS, stdout);
-	fputs(
+/* --help after the synopsis: the options, then how latt behaves. */
+static const char help_text[] =
 "\n"
 "Measures scheduler wake-up latency while COMMAND runs: latt forks CLIENTS\n"
 "processes blocked on pipes, and after each random sleep writes a\n"
 "CLOCK_MONOTONIC stamp to every one; each replies with the moment it woke.\n"
 "How late each of the parent's sleeps woke is a second series, the timer\n"
 "latency.  A single COMMAND argument runs as /bin/sh -c COMMAND; several\n"
-"run as an argument vector.  Without COMMAND, latt runs 10 s (or\n"
-"--duration) beside the --load loads, or a cpu spin on every CPU, with 8\n"
-"clients and 1-3 ms delays where not given: plain 'latt' is a useful run.\n"
+"run as an argument vector; options go before COMMAND.  Without COMMAND,\n"
+"latt runs 10 s (or --duration) beside the --load loads, or a cpu spin on\n"
+"every CPU, with 8 clients and 1-3 ms delays where not given: plain 'latt'\n"
+"is a useful run.\n"
 "\n"
 "  -c, --clients=N       client processes (default 1)\n"
 "  -c N:ATTR=VALUE[:...] a class of N clients with scheduling attributes of\n"
@@ -1135,10 +1154,13 @@ help(void)
 "                        (times: a bare number is us), cpus, name.  Set\n"
 "                        with sched_setattr, read back, tried before the\n"
 "                        run: a refusal is status 2 naming the cause\n"
-"  -f, --min-delay=TIME  shortest sleep between rounds (default 100 ms; a\n"
-"                        bare number is ms, 200us is shorter); -s too\n"
-"  -t, --max-delay=TIME  longest sleep between rounds (default 500 ms);\n"
-"                        -S is the same\n"
+"  -f, --min-delay=TIME  shortest sleep between rounds (a bare number is ms,\n"
+"                        200us is shorter); -s too.  Default with COMMAND:\n"
+"                        10 ms, for up to 8 clients (more: in proportion,\n"
+"                        at most 100 ms); 100 ms with -t alone\n"
+"  -t, --max-delay=TIME  longest sleep between rounds; -S too.  Default with\n"
+"                        COMMAND: 90 ms for up to 8 clients (at most 500\n"
+"                        ms); 500 ms with -f alone\n"
 "  -d, --duration=TIME   stop measuring after TIME (30, 1.5, 2.5s, 5m, 2h;\n"
 "                        a bare number is seconds); the workload is then\n"
 "                        stopped, which is a normal end.  Time suspended\n"
@@ -1147,7 +1169,8 @@ help(void)
 "      --warmup=TIME     drop the latencies of the first TIME (seconds)\n"
 "      --seed=N          seed of the random sleeps (default: from the clock;\n"
 "                        always printed)\n"
-"      --cpus=LIST       pin the clients round-robin over LIST (0-3,8)\n"
+"      --cpus=LIST       pin the clients round-robin over LIST in its order\n"
+"                        (0-3,8; 3,1 puts client 0 on CPU 3); no CPU twice\n"
 "      --parent-cpu=N    pin latt itself to CPU N\n"
 "      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
 "      --prio=N          clients' real-time priority (alone: fifo)\n"
@@ -1176,56 +1199,63 @@ help(void)
 "                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
 "                        series; a bare number is microseconds; every TIME\n"
 "                        takes decimals and ns, us, ms, s, m, h); with\n"
-"                        --repeat, of all runs together\n"
+"                        --repeat, of all runs together.  A limit above the\n"
+"                        worst sample is met; 5 when too few samples cannot\n"
+"                        tell; one line on stderr starts gate:\n"
 "  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
 "                        (default: one per online CPU) in their own process\n"
 "                        group; repeatable.  KIND is cpu (a spin), syscall\n"
 "                        (getppid loop), yield (sched_yield loop), fork\n"
 "                        (fork, exec /bin/true, wait), pipe (N pairs passing\n"
 "                        a token), mem (streaming through a buffer larger\n"
-"                        than the last-level cache) or none; when a fork\n"
-"                        fails, the error names the limit and the summary\n"
-"                        says how many ran (cpu: 1 of 2 processes)\n"
+"                        than the last-level cache) or none\n"
 "  -x, --work=KB         after each wake-up, every client works over a KB\n"
 "                        buffer (fill, then an LZ-like pass) and the time it\n"
 "                        takes is reported in a second block (default 0: off)\n"
-"  -q, --quiet           no progress line on stderr (shown only when stderr\n"
-"                        is a terminal, the run is past 2 s and -v is off)\n"
+"  -q, --quiet           no progress line on stderr (shown only without a\n"
+"                        COMMAND, which would write to the same terminal,\n"
+"                        when stderr is one, past 2 s and without -v), nor\n"
+"                        the line of each --repeat run\n"
 "      --json[=FILE]     write the results as JSON (docs/json-schema.md) to\n"
 "                        FILE (attached: --json=FILE); to stdout, in place\n"
 "                        of the summary, with no FILE or with - (the\n"
 "                        workload's stdout then goes to stderr)\n"
 "      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
 "                        client, cpu, latency_ns, pos (the place in its\n"
-"                        round's random write order), rq_wait_ns; client\n"
-"                        -1: a timer sample; a write error ends the run\n"
+"                        round's random write order), rq_wait_ns, series\n"
+"                        (wake, or timer: client -1), run (--repeat); in\n"
+"                        time order per run; a write error ends the run\n"
 "      --plot=FILE       draw the run as SVG: latency by percentile (1/(1-p)\n"
 "                        axis), over time, and its distribution\n"
-"                        (output files are opened before the run starts)\n"
+"                        (output files are checked before the run starts,\n"
+"                        written beside and renamed over the old one once\n"
+"                        whole; two outputs into one file are an error)\n"
 "      --histogram       print a text histogram after the summary\n"
 "      --per-client      print a table per client after the summary:\n"
 "                        samples, mean, max, p99 (within 6.25%), migrations\n"
 "      --repeat=N        run the whole measurement N times back to back\n"
 "                        (clients, workload and loads started afresh each\n"
-"                        time), a summary each; --json writes all N runs\n"
+"                        time): a line on stderr as each run ends, then one\n"
+"                        summary of all runs; --json writes all N runs\n"
 "                        into one file, which latt compare reads as N runs\n"
 "      --baseline=A.json[,A2.json...]\n"
 "                        after the summary, compare this run (or these\n"
 "                        runs) with saved results, as latt compare would\n"
-"      --fail-if-worse=SPEC  with --baseline: exit 3 when the runs are\n"
-"                        worse beyond a limit and the difference is real,\n"
-"                        e.g. p99=10%,timer.p99=20%; never on an\n"
-"                        inconclusive row: a gate needs --repeat=3 or more\n"
-"                        on both sides (5 find a 20% change)\n"
+"      --fail-if-worse=SPEC  with --baseline: a gate, e.g. p99=10%: exit 3\n"
+"                        when a row's 99% interval of the change lies\n"
+"                        wholly above its limit, 5 when it holds the limit\n"
+"                        or the row has no verdict (a gate needs\n"
+"                        --repeat=3 or more on both sides); one 'gate:'\n"
+"                        line on stderr says which\n"
 "  -v, --verbose         print every latency on stderr as it is logged (a\n"
 "                        stderr that cannot be written ends the run)\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
 "latt compare A.json B.json compares saved results run by run: mean and\n"
-"percentiles with 99% intervals of the change, and a verdict per row (real\n"
-"difference, noise, or inconclusive with the reason: a verdict needs 3 runs\n"
-"a side); see latt compare --help.\n"
+"percentiles with 99% intervals of the change, and a verdict per row\n"
+"(worse, better, noise, or cannot tell with the reason: a verdict needs 3\n"
+"runs a side); see latt compare --help.\n"
 "\n"
 "Each round wakes the clients in a random order from the seed, after an\n"
 "unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
@@ -1234,13 +1264,18 @@ help(void)
 "\n"
 "At a terminal latt is a well-mannered job: the workload gets the terminal,\n"
 "Ctrl-C ends the run, Ctrl-Z suspends all of it and fg resumes it.  Nothing\n"
-"it started outlives it: escapees of the workload (setsid) end with the run,\n"
-"and a guardian (latt-guard) ends them all if latt is killed.  A --log\n"
-"reader too slow to keep up holds latt up: reported as a stall.\n"
+"it started outlives it (setsid escapees; latt-guard ends all if latt is\n"
+"killed).  A slow --log reader is a stall; loads that could not all start are\n"
+"counted (cpu: 1 of 2 processes) and the limit that refused is named.\n"
 "\n"
-"Exit status: 0 ran normally (or ended by SIGINT, SIGTERM, SIGHUP), 1 runtime\n"
-"failure, 2 usage, 3 a threshold exceeded (or compare's gate), 4 the workload\n"
-"failed or was stopped from elsewhere (1, 4 outrank 3), 128+N signal N.\n"
+"Exit status: 0 ran normally, 1 runtime failure, 2 usage (one line, then\n"
+"\"try 'latt --help'\"; nothing ran), 3 a latency threshold was exceeded\n"
+"(or latt compare's gate failed), 4 the workload failed or was stopped from\n"
+"elsewhere, 5 a gate could not tell (--fail-above: too few samples to\n"
+"decide a limit; --fail-if-worse: a row's interval holds the limit); 1 and\n"
+"4 outrank 3, which outranks 5; 126 the command cannot be executed, 127 it\n"
+"is not found (both: one line, before anything runs, no summary); 128+N\n"
+"the run ended at signal N, other than SIGINT, SIGTERM or SIGHUP.\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"
@@ -1249,8 +1284,13 @@ help(void)
 "          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
 "              --fail-above=p99=100us,max=1ms\n"
 "          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n"
-"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n",
-	    stdout);
+"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n";
+
+static void
+help(void)
+{
+	fputs(SYNOPSIS, stdout);
+	fputs(help_text, stdout);
 	exit(EXIT_OK);
 }
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * outputs.c: where a run's reports go (outputs.h).  Every file is opened
+ * outputs.c: where a run's reports go (outputs.h).  Every file is claimed
  * before anything starts, so that a bad path costs nothing; the sink and
  * the tick feed the log, -v, the per-client table, the plot's timelines
  * and the progress line while the run goes on; and once the runs are
  * over the summary, the results file, the plot and the comparison with
- * --baseline are written from the finished results.  Nothing here
- * measures.
+ * --baseline are written from the finished results.  A report into a
+ * regular file goes into a temporary file beside it, synced and renamed
+ * over it once whole: a failure (a full disk) leaves the old file as it
+ * was, and two runs writing one file leave one whole report.  Nothing
+ * here measures.
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -14,10 +17,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -32,16 +37,26 @@
 #include "run.h"
 
 #define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
+#define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
+#define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
+#define LOG_HEADER	"time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns," \
+	"series,run\n"
+#define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
 static int	 runs_open(const struct config *, struct runs *);
-static FILE	*open_output(const char *);
-static int	 claim_output(const char *);
-static FILE	*open_report(const char *, int *);
-static int	 close_output(FILE *, const char *);
-static int	 write_json(const char *, int *, const struct config *,
+static int	 report_claim(struct report_file *, const char *);
+static FILE	*report_stream(struct report_file *, const char *);
+static int	 report_finish(struct report_file *, FILE *);
+static void	 report_drop(struct report_file *);
+static int	 fifo_open(const char *, const char *);
+static void	 sync_dir(const char *);
+static int	 write_json(struct report_file *, const struct config *,
 		    const struct result *, const struct runs *);
-static int	 write_plot(const char *, int *, const struct config *,
+static int	 write_plot(struct report_file *, const struct config *,
 		    const struct result *);
+static int	 log_add(struct outputs *, const struct sample *);
+static int	 log_flush(struct outputs *, int64_t);
+static int	 log_row(FILE *, const struct sample *, unsigned);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
 
@@ -95,6 +110,16 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	struct runs *runs = &col->runs;
 	const struct config *cfg = col->cfg;
 
+	/* The log's last rows; a log that failed in the run was said. */
+	if (col->log != NULL && !col->log_failed && res->stop != STOP_SINK &&
+	    log_flush(col, INT64_MAX) == -1) {
+		lwarnx("cannot write the log %s: %s", cfg->log_path,
+		    strerror(errno != 0 ? errno : EIO));
+		col->log_failed = 1;
+		return -1;
+	}
+	col->nrows = 0;
+	col->nrun++;
 	if (runs->fp == NULL)
 		return 0;
 	if (runs->n > 0)
@@ -108,6 +133,10 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	return 0;
 }
 
+/*
+ * The end, however the run went: what was not written is dropped (its
+ * temporary file removed, the old file left as it was).
+ */
 void
 outputs_close(struct outputs *col)
 {
@@ -117,41 +146,51 @@ outputs_close(struct outputs *col)
 		fclose(runs->fp);
 	free(runs->buf);
 	memset(runs, 0, sizeof(*runs));
+	if (col->log != NULL)
+		fclose(col->log);
+	col->log = NULL;
+	free(col->rows);
+	col->rows = NULL;
+	report_drop(&col->logf);
+	report_drop(&col->json);
+	report_drop(&col->plot);
 }
 
 /*
- * Opens the output files, so that a file that cannot be written fails
- * before anything starts, and the memory the runs' JSON is kept in.  res
- * is the result the runs are measured into.  Returns 0, or -1 after
- * saying why.
+ * Claims the output files, so that a file that cannot be written fails
+ * before anything starts (a log into a FIFO waits for its reader now),
+ * and the memory the runs' JSON is kept in.  res is the result the runs
+ * are measured into.  Returns 0, or -1 after saying why.
  */
 int
 outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
     struct result *res)
 {
 	memset(col, 0, sizeof(*col));
-	col->json_fd = col->plot_fd = -1;
+	col->logf.fd = col->json.fd = col->plot.fd = -1;
 	col->cfg = cfg;
 	col->run = run;
 	col->res = res;
-	col->progress = !cfg->quiet && !cfg->verbose && isatty(STDERR_FILENO);
+	/*
+	 * The progress line only where nothing else writes: a command
+	 * shares latt's stderr, and a line of its own would run on after
+	 * the progress line ("workload runningcc -pthread ...").
+	 */
+	col->progress = !cfg->quiet && !cfg->verbose && cfg->ncmd == 0 &&
+	    isatty(STDERR_FILENO);
 	if (runs_open(cfg, &col->runs) == -1)
 		return -1;
-	/*
-	 * Every output file is opened now, so that a bad path fails before
-	 * a client is forked; the reports are written into them at the end.
-	 */
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
-	    (col->json_fd = claim_output(cfg->json_path)) == -1)
+	    report_claim(&col->json, cfg->json_path) == -1)
 		return -1;
 	if (cfg->plot_path != NULL &&
-	    (col->plot_fd = claim_output(cfg->plot_path)) == -1)
+	    report_claim(&col->plot, cfg->plot_path) == -1)
 		return -1;
 	if (cfg->log_path != NULL) {
-		if ((col->log = open_output(cfg->log_path)) == NULL)
+		if (report_claim(&col->logf, cfg->log_path) == -1 ||
+		    (col->log = report_stream(&col->logf, "the log")) == NULL)
 			return -1;
-		if (fputs("time_ns,round,client,cpu,latency_ns,pos,"
-		    "rq_wait_ns\n", col->log) == EOF) {
+		if (fputs(LOG_HEADER, col->log) == EOF) {
 			lwarn("%s", cfg->log_path);
 			return -1;
 		}
@@ -159,114 +198,232 @@ outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
 	return 0;
 }
 
-/* Opens an output file, or stdout for "-"; NULL after saying why. */
-static FILE *
-open_output(const char *path)
-{
-	FILE *fp;
-
-	if (strcmp(path, "-") == 0)
-		return stdout;
-	if ((fp = fopen(path, "we")) == NULL)
-		lwarn("%s", path);
-	return fp;
-}
-
 /*
- * Opens a report file before the run without truncating it, so that an
- * earlier report is only replaced once the new one is written.  Returns
- * the descriptor, or -1 after saying why.
+ * Claims a report file before the run.  A FIFO is only checked (it is
+ * opened when written, so that it cannot hold up the start); a device, or
+ * a path under /dev or /proc (/dev/stdout), is opened as it is, without
+ * truncating it; a regular file, or one still to be made, gets its
+ * temporary file beside the file it names once links are followed, with
+ * that file's mode and owner.  Returns 0, or -1 after saying why.
  */
 static int
-claim_output(const char *path)
+report_claim(struct report_file *rf, const char *path)
 {
-	int fd;
+	struct stat sb;
+	const char *base;
+	mode_t mask;
+	int have;
 
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) == -1)
-		lwarn("%s", path);
-	return fd;
+	memset(rf, 0, sizeof(*rf));
+	rf->fd = -1;
+	rf->path = path;
+	have = stat(path, &sb) == 0;
+	if (have && S_ISFIFO(sb.st_mode)) {
+		rf->fifo = 1;
+		if (access(path, W_OK) == 0)
+			return 0;
+	} else if ((have && !S_ISREG(sb.st_mode)) ||
+	    strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) {
+		if ((rf->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC,
+		    0666)) >= 0)
+			return 0;
+	} else if ((rf->target = path_target(path)) != NULL &&
+	    (!have || access(rf->target, W_OK) == 0)) {
+		rf->existed = have;
+		base = strrchr(rf->target, '/') + 1;
+		if (asprintf(&rf->tmp, "%.*s.%.*s.tmp-%d-XXXXXX",
+		    (int)(base - rf->target), rf->target, TMP_BASE_MAX, base,
+		    (int)getpid()) == -1)
+			rf->tmp = NULL;
+		else if ((rf->fd = mkostemp(rf->tmp, O_CLOEXEC)) >= 0) {
+			mask = umask(0);
+			umask(mask);
+			(void)!fchmod(rf->fd, have ? sb.st_mode & 07777 :
+			    0666 & ~mask);
+			if (have)
+				(void)!fchown(rf->fd, sb.st_uid, sb.st_gid);
+			return 0;
+		}
+		free(rf->tmp);
+		rf->tmp = NULL;
+	}
+	lwarn("%s", path);
+	return -1;
 }
 
 /*
- * The stream of a report file at the end: through the descriptor opened
- * before the run (a regular file is truncated first), or stdout for "-".
- * Returns NULL after saying why.
+ * The stream a claimed report is written through: a FIFO is opened now
+ * (once it has a reader), a regular file written as it is truncated.
+ * what names the report for the FIFO's messages.  NULL after saying why.
  */
 static FILE *
-open_report(const char *path, int *fd)
+report_stream(struct report_file *rf, const char *what)
 {
 	struct stat sb;
 	FILE *fp;
 
 	errno = 0;
-	if (*fd == -1)
-		return open_output(path);
-	if (fstat(*fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    ftruncate(*fd, 0) == -1) {
-		lwarn("%s", path);
-		close(*fd);
-		*fd = -1;
+	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1)
+		return NULL;
+	if (rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) {
+		lwarn("%s", rf->path);
 		return NULL;
 	}
-	if ((fp = fdopen(*fd, "w")) == NULL) {
-		lwarn("%s", path);
-		close(*fd);
+	if ((fp = fdopen(rf->fd, "w")) == NULL) {
+		lwarn("%s", rf->path);
+		return NULL;
 	}
-	*fd = -1;
+	rf->fd = -1;
+	errno = 0;
 	return fp;
 }
 
-/* Flushes and closes an output file; -1 after saying why it failed. */
+/*
+ * Opens a FIFO for writing once a reader has it open, saying so when none
+ * has yet.  A signal that ends latt (SIGINT, SIGTERM, SIGHUP) ends the
+ * wait, with a sentence; one that ended the run before does not.
+ * Returns the descriptor, or -1 after saying why.
+ */
 static int
-close_output(FILE *fp, const char *path)
+fifo_open(const char *path, const char *what)
 {
-	int bad;
+	struct timespec nap = { 0, FIFO_POLL_NS };
+	const char *sig;
+	int fd, said = 0;
 
-	if (fp == stdout)
-		return 0;	/* main checks stdout, once, at the end */
-	bad = fflush(fp) == EOF || ferror(fp);
-	if (bad)
-		lwarnx("%s: %s", path,
-		    errno != 0 ? strerror(errno) : "write error");
-	if (fclose(fp) == EOF && !bad) {
-		lwarn("%s", path);
-		bad = 1;
+	got_stop = 0;
+	while ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		if (errno != ENXIO && errno != EINTR) {
+			lwarn("%s", path);
+			return -1;
+		}
+		if (got_stop) {
+			sig = sigabbrev_np(got_stop);
+			lwarnx("%s: no reader opened the FIFO before SIG%s: %s "
+			    "not written", path, sig != NULL ? sig : "?",
+			    what);
+			return -1;
+		}
+		if (!said)
+			lwarnx("waiting for a reader of the FIFO %s (%s)",
+			    path, what);
+		said = 1;
+		nanosleep(&nap, NULL);
 	}
-	return bad ? -1 : 0;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1) {
+		lwarn("%s", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Flushes and closes a report; a temporary file is synced and renamed
+ * over the file it replaces.  Returns 0, or -1 after saying why, the
+ * temporary file removed and the old file left as it was.
+ */
+static int
+report_finish(struct report_file *rf, FILE *fp)
+{
+	int e = 0;
+
+	if (fflush(fp) == EOF || ferror(fp))
+		e = errno != 0 ? errno : EIO;
+	if (e == 0 && rf->tmp != NULL && fsync(fileno(fp)) == -1)
+		e = errno;
+	if (fclose(fp) == EOF && e == 0)
+		e = errno;
+	if (e == 0 && rf->tmp != NULL && rename(rf->tmp, rf->target) == -1)
+		e = errno;
+	if (e == 0 && rf->tmp != NULL) {
+		sync_dir(rf->target);
+		free(rf->tmp);
+		rf->tmp = NULL;
+	}
+	if (e != 0)
+		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
+		    "" : rf->existed ? " (the file is left as it was)" :
+		    " (nothing written)");
+	report_drop(rf);
+	return e != 0 ? -1 : 0;
+}
+
+/* Forgets a report: its descriptor closed, its temporary file removed. */
+static void
+report_drop(struct report_file *rf)
+{
+	if (rf->fd >= 0)
+		close(rf->fd);
+	rf->fd = -1;
+	if (rf->tmp != NULL)
+		unlink(rf->tmp);
+	free(rf->tmp);
+	free(rf->target);
+	rf->tmp = rf->target = NULL;
+}
+
+/* Syncs the directory of path, so that a rename in it lasts a crash. */
+static void
+sync_dir(const char *path)
+{
+	char *dir = strndup(path, (size_t)(strrchr(path, '/') - path + 1));
+	int fd;
+
+	if (dir != NULL && (fd = open(dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) >= 0) {
+		(void)!fsync(fd);
+		close(fd);
+	}
+	free(dir);
 }
 
 /* Writes the results file: the totals and the runs; -1 after saying why. */
 static int
-write_json(const char *path, int *fd, const struct config *cfg,
+write_json(struct report_file *rf, const struct config *cfg,
     const struct result *total, const struct runs *runs)
 {
 	FILE *fp;
 
-	if ((fp = open_report(path, fd)) == NULL)
+	if (strcmp(cfg->json_path, "-") == 0) {
+		json_write(stdout, cfg, total, runs->n, runs->buf != NULL ?
+		    runs->buf : "");
+		return 0;	/* main checks stdout, once, at the end */
+	}
+	if ((fp = report_stream(rf, "the results")) == NULL) {
+		report_drop(rf);
 		return -1;
+	}
 	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
-	return close_output(fp, path);
+	return report_finish(rf, fp);
 }
 
 /* Writes the SVG plot of the last run; -1 after saying why. */
 static int
-write_plot(const char *path, int *fd, const struct config *cfg,
+write_plot(struct report_file *rf, const struct config *cfg,
     const struct result *res)
 {
 	FILE *fp;
 
-	if ((fp = open_report(path, fd)) == NULL)
+	if ((fp = report_stream(rf, "the plot")) == NULL) {
+		report_drop(rf);
 		return -1;
+	}
 	plot_write(fp, cfg, res);
-	return close_output(fp, path);
+	return report_finish(rf, fp);
 }
 
-/* A run's text summary, unless the JSON takes stdout. */
+/*
+ * A run's text summary (with --repeat, of the nruns runs, res their
+ * total), unless the JSON takes stdout.
+ */
 void
-outputs_summary(const struct config *cfg, const struct result *res)
+outputs_summary(const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns)
 {
 	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
-		report_text(stdout, cfg, res);
+		report_text(stdout, cfg, res, runs, nruns);
 		if (cfg->per_client && cfg->repeat == 1)
 			report_per_client(stdout, cfg, res);
 		if (cfg->histogram && cfg->repeat == 1)
@@ -302,19 +459,18 @@ outputs_write(struct outputs *col, struct result *res)
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
-	    write_json(cfg->json_path, &col->json_fd, cfg, res, runs) == -1)
+	    write_json(&col->json, cfg, res, runs) == -1)
 		status = EXIT_RUNTIME;
 	if (cfg->plot_path != NULL && col->res->ser[SER_LATENCY].tl != NULL &&
-	    write_plot(cfg->plot_path, &col->plot_fd, cfg, col->res) == -1)
+	    write_plot(&col->plot, cfg, col->res) == -1)
 		status = EXIT_RUNTIME;
 	if (col->log != NULL) {
-		/* A log that failed during the run has been reported. */
-		errno = 0;
-		if (col->res->stop != STOP_SINK &&
-		    close_output(col->log, cfg->log_path) == -1)
-			status = EXIT_RUNTIME;
-		else if (col->res->stop == STOP_SINK && col->log != stdout)
+		/* A log that failed has been reported. */
+		if (col->res->stop == STOP_SINK || col->log_failed) {
 			fclose(col->log);
+			report_drop(&col->logf);
+		} else if (report_finish(&col->logf, col->log) == -1)
+			status = EXIT_RUNTIME;
 		col->log = NULL;
 	}
 	return status;
@@ -324,8 +480,9 @@ outputs_write(struct outputs *col, struct result *res)
  * --baseline: this run (or these runs), written as JSON into memory and
  * read back as side B, against the baseline's side A, after the summary.
  * The comparison reads the finished results exactly as latt compare would
- * read the file.  Returns 1 when --fail-if-worse finds the runs worse, 0,
- * or -1 after saying why it could not compare.
+ * read the file.  Returns what --fail-if-worse found (CMP_GATE_MET also
+ * without it, CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, its "gate:" line on
+ * stderr), or -1 after saying why it could not compare.
  */
 int
 outputs_baseline(struct outputs *col, const struct result *total,
@@ -358,7 +515,7 @@ outputs_baseline(struct outputs *col, const struct result *total,
 	else {
 		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
 		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
-		if ((r = cmp_report(stdout, base, &run, gate)) == -1)
+		if ((r = cmp_report(stdout, stderr, base, &run, gate)) == -1)
 			lwarnc(ENOMEM, "baseline");
 	}
 	cmp_side_free(&run);
@@ -406,12 +563,7 @@ outputs_sink(void *arg, const struct sample *s)
 		if (res->ser[SER_TIMER].tl != NULL)
 			timeline_add(res->ser[SER_TIMER].tl, s->when,
 			    s->latency);
-		if (col->log != NULL && fprintf(col->log,
-		    "%lld,%llu,-1,%d,%lld,-1,\n", (long long)s->when,
-		    (unsigned long long)s->round, (int)s->cpu,
-		    (long long)s->latency) < 0)
-			return -1;
-		return 0;
+		return col->log != NULL ? log_add(col, s) : 0;
 	}
 	if (res->clients != NULL) {
 		cs = &res->clients[s->client];
@@ -427,17 +579,85 @@ outputs_sink(void *arg, const struct sample *s)
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
-	if (col->log == NULL)
+	return col->log != NULL ? log_add(col, s) : 0;
+}
+
+/*
+ * A row of the log, kept until every row before it in time has come: the
+ * sink sees a round's replies as they are read, not in the order they
+ * were sent.  A timer sample (its deadline comes before its round's
+ * sends) writes what came before it: in the closed loop every earlier
+ * round is whole by then, so the buffer holds one round; in the open loop
+ * a reply may come rounds late, and rows wait LOG_REORDER_NS (a reply
+ * later still is written when it comes).  Returns -1 when the log fails.
+ */
+static int
+log_add(struct outputs *col, const struct sample *s)
+{
+	struct sample *v;
+	size_t lo = 0, hi = col->nrows, mid;
+
+	if (col->nrows == col->maxrows) {
+		col->maxrows = col->maxrows > 0 ? 2 * col->maxrows : 64;
+		if ((v = realloc(col->rows, col->maxrows *
+		    sizeof(*v))) == NULL)
+			return -1;
+		col->rows = v;
+	}
+	/* After the rows of its time or earlier: nearly always the last. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (col->rows[mid].when <= s->when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&col->rows[lo + 1], &col->rows[lo], (col->nrows - lo) *
+	    sizeof(*s));
+	col->rows[lo] = *s;
+	col->nrows++;
+	if (!s->timer)
 		return 0;
-	if (fprintf(col->log, "%lld,%llu,%u,%d,%lld,%u,", (long long)s->when,
-	    (unsigned long long)s->round, s->client, (int)s->cpu,
-	    (long long)s->latency, s->pos) < 0)
-		return -1;
-	/* An unknown runqueue wait is an empty field, never a made-up 0. */
-	if ((s->rq_wait >= 0 ? fprintf(col->log, "%lld\n",
-	    (long long)s->rq_wait) : fputs("\n", col->log)) < 0)
-		return -1;
+	return log_flush(col, col->cfg->open_loop ? s->when - LOG_REORDER_NS :
+	    s->when);
+}
+
+/* Writes the rows from before the time until (ns); -1 when the log fails. */
+static int
+log_flush(struct outputs *col, int64_t until)
+{
+	size_t i, n;
+
+	errno = 0;
+	for (n = 0; n < col->nrows && col->rows[n].when < until; n++)
+		if (log_row(col->log, &col->rows[n], col->nrun + 1) < 0)
+			return -1;
+	for (i = n; i < col->nrows; i++)
+		col->rows[i - n] = col->rows[i];
+	col->nrows -= n;
 	return 0;
+}
+
+/*
+ * One row: time_ns, round, client, cpu, latency_ns, pos, rq_wait_ns,
+ * series, run.  A timer row keeps every column's place: client and pos
+ * -1, rq_wait_ns empty.  Returns what fprintf does.
+ */
+static int
+log_row(FILE *fp, const struct sample *s, unsigned run)
+{
+	char rq[24] = "";
+
+	if (s->timer)
+		return fprintf(fp, "%lld,%llu,-1,%d,%lld,-1,,timer,%u\n",
+		    (long long)s->when, (unsigned long long)s->round,
+		    (int)s->cpu, (long long)s->latency, run);
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if (s->rq_wait >= 0)
+		snprintf(rq, sizeof(rq), "%lld", (long long)s->rq_wait);
+	return fprintf(fp, "%lld,%llu,%u,%d,%lld,%u,%s,wake,%u\n",
+	    (long long)s->when, (unsigned long long)s->round, s->client,
+	    (int)s->cpu, (long long)s->latency, s->pos, rq, run);
 }
 
 /*

@@ -16,6 +16,7 @@
 struct run;
 struct cmp_side;
 struct cmp_gate;
+struct run_brief;
 
 /* The runs written so far, as JSON (json_write_run). */
 struct runs {
@@ -25,15 +26,36 @@ struct runs {
 	unsigned		 n;
 };
 
+/*
+ * A report file, claimed before the run.  A regular file (or one still to
+ * be made) is written into a temporary file beside it and renamed over it
+ * once whole; a FIFO or a device is written as it is, a FIFO opened only
+ * when its report is written (the log's: before the run).
+ */
+struct report_file {
+	const char	*path;		/* as given */
+	char		*target;	/* links followed: replaced */
+	char		*tmp;		/* .NAME.tmp-PID-XXXXXX, or NULL */
+	int		 fd;		/* or -1 */
+	int		 fifo;		/* a FIFO: opened when written */
+	int		 existed;	/* the target existed: kept */
+};
+
 /* What the sink and the tick need: the outputs that go along with a run. */
 struct outputs {
 	const struct config	*cfg;
 	struct run		*run;
 	struct result		*res;		/* the run being measured */
 	FILE			*log;
-	int			 json_fd;	/* --json=FILE, opened early */
-	int			 plot_fd;	/* --plot=FILE */
-	int			 progress;	/* stderr is a tty, not -q */
+	struct report_file	 logf;		/* --log */
+	int			 log_failed;	/* said; not kept */
+	struct sample		*rows;		/* log rows to sort */
+	size_t			 nrows;
+	size_t			 maxrows;
+	unsigned		 nrun;		/* runs logged so far */
+	struct report_file	 json;		/* --json=FILE */
+	struct report_file	 plot;		/* --plot */
+	int			 progress;	/* bare, a tty, no -q */
 	int			 shown;		/* a progress line is up */
 	struct runs		 runs;
 };
@@ -45,9 +67,14 @@ int	 outputs_want_ticks(const struct outputs *);
 int	 outputs_sink(void *, const struct sample *);
 int	 outputs_tick(void *, const struct result *);
 void	 outputs_progress_off(struct outputs *);
-/* A run's text summary, unless the JSON takes stdout. */
-void	 outputs_summary(const struct config *, const struct result *);
-/* Keeps a finished run's JSON for the results file and --baseline. */
+/* A run's text summary (with --repeat, of all runs), unless the JSON
+ * takes stdout. */
+void	 outputs_summary(const struct config *, const struct result *,
+	    const struct run_brief *, unsigned nruns);
+/*
+ * A finished run: the rest of its log rows written, its JSON kept for the
+ * results file and --baseline.
+ */
 int	 outputs_add_run(struct outputs *, const struct result *);
 /* The reports of res (the run, or the totals of all runs): EXIT_*. */
 int	 outputs_write(struct outputs *, struct result *);

@@ -18,11 +18,11 @@
  *   - the distribution, as bars along the same latency axis.
  *
  * With classes of clients (-c N:ATTR...), the percentile panel has one
- * curve per class in a colour of its own (named in the legend), beside
+ * curve per class in a style of its own (named in the legend), beside
  * the thinner curve of all clients together.
  *
- * Lines are drawn before labels; labels carry their values, a white
- * outline, and are moved apart so that none overlaps another.  The file
+ * Lines are drawn before labels; labels carry their values and a white
+ * outline, and go where no curve crosses them (plotink.c).  The file
  * stays well under 2 MB however long the run.
  */
 #include <sys/types.h>
@@ -39,13 +39,14 @@
 #include "jsonread.h"
 #include "loads.h"
 #include "plot.h"
+#include "plotink.h"
 #include "report.h"
 #include "result.h"
 
-#define W		1000	/* the picture */
-#define H		850
+#define W		PLOT_WIDTH
+#define H		PLOT_HEIGHT
 #define FONT		12	/* px */
-#define SMALL		11
+#define SMALL		PLOT_SMALL
 #define CHAR_W		0.62	/* a generous width of a character, in em */
 /* The percentile panel. */
 #define A_L		84
@@ -60,23 +61,45 @@
 #define C_L		800
 #define C_R		960
 #define BINS_PER_DECADE	10
-#define MAXLABELS	16
-#define LABEL_GAP	14	/* px between label baselines */
-/* A white outline keeps a label readable over lines and bars. */
-#define HALO	"stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" " \
-		"stroke-linejoin=\"round\""
+#define KEY_W		22	/* a legend's swatch */
+#define MARK_R		INK_MARK_R
+#define HALO		PLOT_HALO
 #define MICRO	"\xc2\xb5s"
-#define LAT_COLOR	"#2f6db5"
-#define TIMER_COLOR	"#8c8c8c"
-#define RQ_COLOR	"#e08214"
-#define MARK_COLOR	"#b03a2e"
-#define P50_COLOR	"#17365d"
-#define P99_COLOR	"#7b3294"
+/*
+ * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
+ * pale for a line on white) and a dark grey for the timer.  Any two curves
+ * of one panel that share a dash pattern are at least 10 apart (CIEDE2000)
+ * to normal sight and to simulated protanopia, deuteranopia and tritanopia
+ * (Machado, Oliveira and Fernandes, 2009); tests/t_everyday.sh checks it.
+ * No two keys of the legend are alike.
+ */
+#define BLUE		"#0072b2"
+#define ORANGE		"#e69f00"
+#define SKY		"#56b4e9"
+#define GREEN		"#009e73"
+#define VERMILLION	"#d55e00"
+#define PURPLE		"#cc79a7"
+#define BLACK		"#000000"
+#define LAT_COLOR	BLUE
+#define TIMER_COLOR	"#666666"
+#define RQ_COLOR	VERMILLION
+#define RQ_DASH		"8 3"	/* a part of the latency: dashed */
+#define MARK_COLOR	BLACK	/* percentile marks, their labels and lines */
+#define P50_COLOR	BLACK
+#define P99_COLOR	PURPLE
 
-/* The classes' colours (Okabe and Ito's, apart from the ones above). */
-static const char *const class_colors[] = { "#e69f00", "#009e73",
-    "#cc79a7", "#d55e00", "#56b4e9", "#0072b2", "#b8a400" };
+/*
+ * The classes' styles: the first three in colours that no series has,
+ * solid; then each of six colours in turn with each dash pattern, none a
+ * series': 3 + 5 * 6 styles for at most CLASS_MAX (32) classes.
+ */
+static const char *const class_colors[] = { ORANGE, SKY, GREEN, VERMILLION,
+    BLACK, PURPLE };
+static const char *const class_dashes[] = { "2 2", "8 3 2 3", "12 3 3 3",
+    "4 4", "1 3" };
 #define NCLASS_COLORS	(sizeof(class_colors) / sizeof(class_colors[0]))
+#define NCLASS_DASHES	(sizeof(class_dashes) / sizeof(class_dashes[0]))
+#define NCLASS_SOLID	3
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
@@ -89,13 +112,11 @@ struct lax {
 	int	hi;
 };
 
-/* A label to be placed: where it wants to be, and what it says. */
-struct label {
-	double	 x, y;		/* anchor point */
-	double	 want;		/* the y it wants */
-	char	 text[64];
-	const char *anchor;	/* "start" or "end" */
-	const char *color;
+/* A curve's look. */
+struct style {
+	const char	*color;
+	const char	*dash;		/* stroke-dasharray, "" for none */
+	double		 width;
 };
 
 static void	 put_cut(FILE *, const char *, size_t);
@@ -107,24 +128,29 @@ static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
 static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
 		    int);
-static void	 draw_percentiles(FILE *, const struct config *,
-		    const struct result *, const struct lax *,
-		    const int64_t *);
-static void	 draw_timeline(FILE *, const struct result *,
+static void	 draw_percentiles(FILE *, struct ink *,
+		    const struct config *, const struct result *,
+		    const struct lax *, const int64_t *);
+static void	 draw_timeline(FILE *, struct ink *, const struct result *,
 		    const struct lax *, const int64_t *);
 static void	 draw_distribution(FILE *, const struct result *,
 		    const struct lax *);
 static void	 draw_legend(FILE *, const struct config *,
 		    const struct result *);
-static void	 place_labels(FILE *, struct label *, size_t, double, double,
-		    double);
-static void	 no_samples(FILE *, int, int, int, int);
+static struct style class_style(unsigned);
+static void	 put_style(FILE *, const struct style *);
+static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
+static void	 draw_shades(FILE *, struct ink *, const struct result *,
+		    double, int);
+static void	 put_key(FILE *, double, int, const char *, const char *,
+		    const char *, const char *);
 
 int
 plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct ink ink = { 0 };
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
 
@@ -158,11 +184,12 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
 	    W, H);
 	draw_title(fp, cfg, res);
-	draw_percentiles(fp, cfg, res, &ax, pct);
-	draw_timeline(fp, res, &ax, pct);
+	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
+	draw_timeline(fp, &ink, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	draw_legend(fp, cfg, res);
 	fputs("</svg>\n", fp);
+	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
 }
 
@@ -371,10 +398,20 @@ draw_lat_axis(FILE *fp, const struct lax *ax, int x0, int x1, int top,
 	}
 }
 
-/* "no samples" in the middle of a panel. */
+/*
+ * "no samples" in the middle of a panel, on a white ground when anything
+ * has been drawn (the other series' curve may pass there).
+ */
 static void
-no_samples(FILE *fp, int x0, int x1, int top, int bottom)
+no_samples(FILE *fp, const struct ink *ink, int x0, int x1, int top,
+    int bottom)
 {
+	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
+
+	if (ink->n > 0 || ink->lost)
+		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
+		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
 	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
 	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
 	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
@@ -399,11 +436,13 @@ u_of(double p)
  * closer than half a pixel to the last one drawn are skipped.
  */
 static void
-draw_pct_curve(FILE *fp, const struct stats *st, const struct lax *ax,
-    double umax, const char *id, const char *color, double width)
+draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
+    const struct lax *ax, double umax, const char *id,
+    const struct style *sty)
 {
 	const struct hist *h = &st->hist;
-	double n = (double)h->total, x, y, lx = -1, ly = -1;
+	double n = (double)h->total, x, y;
+	struct pen pen = { fp, ink, -1, -1, sty->width / 2 };
 	uint64_t cum = 0;
 	int64_t v;
 	size_t i;
@@ -411,9 +450,9 @@ draw_pct_curve(FILE *fp, const struct stats *st, const struct lax *ax,
 
 	if (st->n == 0 || h->total == 0)
 		return;
-	fprintf(fp, "<path id=\"%s\" fill=\"none\" stroke=\"%s\" "
-	    "stroke-width=\"%.1f\" stroke-linejoin=\"round\" d=\"", id,
-	    color, width);
+	fprintf(fp, "<path id=\"%s\"", id);
+	put_style(fp, sty);
+	fputs(" stroke-linejoin=\"round\" d=\"", fp);
 	for (i = 0; i <= h->nbuckets; i++) {
 		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
 
@@ -428,12 +467,11 @@ draw_pct_curve(FILE *fp, const struct stats *st, const struct lax *ax,
 		for (k = 0; k < 2; k++) {
 			x = xpct(u_of(((double)(k == 0 ? cum + 1 : cum + c) -
 			    0.5) / n), umax);
-			if (!first && fabs(x - lx) < 0.5 && fabs(y - ly) < 0.5)
+			if (!first && fabs(x - pen.x) < 0.5 &&
+			    fabs(y - pen.y) < 0.5)
 				continue;
-			fprintf(fp, "%s%.1f %.1f", first ? "M" : "L", x, y);
+			ink_to(&pen, first, x, y);
 			first = 0;
-			lx = x;
-			ly = y;
 		}
 		cum += c;
 	}
@@ -441,15 +479,21 @@ draw_pct_curve(FILE *fp, const struct stats *st, const struct lax *ax,
 }
 
 static void
-draw_percentiles(FILE *fp, const struct config *cfg,
+draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
     const struct result *res, const struct lax *ax, const int64_t *pct)
 {
+	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
+	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
+	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
+	    0 };
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct style sty;
 	struct label lab[NQUANTILES + 1];
+	double marks[2 * (NQUANTILES + 1)];
 	char buf[32], id[32];
 	unsigned c;
-	double umax, x, y, u;
+	double umax, x, u;
 	size_t nlab = 0, i;
 	int k;
 
@@ -496,24 +540,26 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
 	if (st->n == 0 && tm->n == 0) {
-		no_samples(fp, A_L, A_R, A_T, A_B);
+		no_samples(fp, ink, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
 		return;
 	}
-	draw_pct_curve(fp, tm, ax, umax, "timer-percentiles", TIMER_COLOR,
-	    1.5);
+	draw_pct_curve(fp, ink, tm, ax, umax, "timer-percentiles", &tm_sty);
 	/* The runqueue wait's share of each wake-up, below its latency. */
-	draw_pct_curve(fp, &res->ser[SER_RUNQUEUE].st, ax, umax,
-	    "runqueue-percentiles", RQ_COLOR, 1.5);
+	draw_pct_curve(fp, ink, &res->ser[SER_RUNQUEUE].st, ax, umax,
+	    "runqueue-percentiles", &rq_sty);
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
-		draw_pct_curve(fp, &res->classes[c].ser[SER_LATENCY].st, ax,
-		    umax, id, class_colors[c % NCLASS_COLORS], 2.0);
+		sty = class_style(c);
+		draw_pct_curve(fp, ink, &res->classes[c].ser[SER_LATENCY].st,
+		    ax, umax, id, &sty);
 	}
-	draw_pct_curve(fp, st, ax, umax, "latency-percentiles", LAT_COLOR,
-	    res->classes != NULL ? 1.2 : 2.2);
+	sty.color = LAT_COLOR;
+	sty.dash = "";
+	sty.width = res->classes != NULL ? 1.2 : 2.2;
+	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
 	if (st->n == 0)
-		no_samples(fp, A_L, A_R, A_T, A_B);
+		no_samples(fp, ink, A_L, A_R, A_T, A_B);
 	/* The supported percentiles and the maximum, marked. */
 	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
 		int64_t v;
@@ -523,106 +569,108 @@ draw_percentiles(FILE *fp, const struct config *cfg,
 		v = i < NQUANTILES ? pct[i] : st->max;
 		u = i < NQUANTILES ? u_of(quantiles[i]) :
 		    u_of(1 - 0.5 / (double)st->n);
-		x = xpct(u, umax);
-		y = ylat(ax, (double)v, A_T, A_B);
-		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
-		    "r=\"3.5\" fill=\"%s\"/>\n", x, y, MARK_COLOR);
-		lab[nlab].x = x;
-		lab[nlab].y = y;
-		lab[nlab].want = y;
-		lab[nlab].anchor = "end";
-		lab[nlab].color = MARK_COLOR;
+		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
+		lab[nlab].py = marks[2 * nlab + 1] = ylat(ax, (double)v, A_T,
+		    A_B);
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i < NQUANTILES ? qnames[i] : "max",
 		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
 		nlab++;
 	}
-	/*
-	 * Labels above and left of their points, where a rising curve
-	 * never is, moved apart, in the panel.
-	 */
-	for (i = 0; i < nlab; i++)
-		lab[i].x -= 6;
-	place_labels(fp, lab, nlab, A_T + 12, A_B - 4, -9);
+	for (i = 0; i < nlab; i++) {
+		lab[i].color = MARK_COLOR;
+		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[i].px, lab[i].py, MARK_R,
+		    MARK_COLOR);
+	}
+	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
 	fputs("</g>\n", fp);
 }
 
 /*
- * Draws labels at their anchors' x, each with its baseline dy below the
- * y it wants unless that would put it closer than LABEL_GAP to another:
- * from the lowest up, a label too close to the one below moves up; when
- * that runs past top, they are pushed down again from there (never below
- * bottom).  A label moved away from its point gets a thin leader line.
+ * The shaded stretches of the time panel: the workload's span, then when
+ * latt was suspended or stalled.  With names, each one's name instead, at
+ * its top or its bottom, where it fits and nothing drawn crosses it (else
+ * none: the legend names them too).
  */
 static void
-place_labels(FILE *fp, struct label *lab, size_t n, double top,
-    double bottom, double dy)
+draw_shades(FILE *fp, struct ink *ink, const struct result *res,
+    double span, int names)
 {
-	struct label t;
-	double y[MAXLABELS], hi;
-	size_t i, j;
+	static const struct {
+		const char	*cls, *fill, *name, *color;
+	} kind[] = {
+		{ "workload", "#e6f0e0", "workload", "#3d6b2f" },
+		{ "suspended", "#d9d9d9", "suspended", "#444" },
+		{ "stall", "#f6d7b0", "latt stalled", "#8a4b08" },
+	};
+	struct label lab[1 + SUSPEND_MAX + STALLS_MAX];
+	struct field fld = { 0, B_T + 2, 0, B_B - 2, 0 };
+	double xa, xb;
+	size_t n = 0;
+	unsigned i, nsh, k;
+	int64_t a, b, wend;
 
-	if (n > MAXLABELS)
-		n = MAXLABELS;
-	/* Sort by the y wanted, lowest on the page first. */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && lab[j].want > lab[j - 1].want; j--) {
-			t = lab[j];
-			lab[j] = lab[j - 1];
-			lab[j - 1] = t;
+	nsh = (res->wl.pid > 0) + (res->nsuspend < SUSPEND_MAX ?
+	    res->nsuspend : SUSPEND_MAX) + (res->nstalls < STALLS_MAX ?
+	    res->nstalls : STALLS_MAX);
+	for (i = 0; i < nsh; i++) {
+		k = i - (res->wl.pid > 0);
+		if (res->wl.pid > 0 && i == 0) {
+			wend = res->wl.reaped ? res->wl.end : res->end;
+			a = res->wl.start - res->start;
+			b = wend - res->start;
+			k = 0;
+		} else if (k < res->nsuspend && k < SUSPEND_MAX) {
+			a = res->susp[k].from;
+			b = res->susp[k].to;
+			k = 1;
+		} else {
+			k -= res->nsuspend < SUSPEND_MAX ? res->nsuspend :
+			    SUSPEND_MAX;
+			a = res->stalls[k].when;
+			b = a + res->stalls[k].len;
+			k = 2;
 		}
-	for (i = 0; i < n; i++) {
-		y[i] = lab[i].want + dy;
-		if (y[i] > bottom)
-			y[i] = bottom;
-		if (i > 0 && y[i] > y[i - 1] - LABEL_GAP)
-			y[i] = y[i - 1] - LABEL_GAP;
+		xa = B_L + (B_R - B_L) * fmax(0, (double)a) / span;
+		xb = B_L + (B_R - B_L) * fmin(span, (double)b) / span;
+		if (k == 0 && xb <= xa)
+			continue;	/* an empty workload span */
+		if (xb - xa < 1)
+			xb = xa + 1;
+		if (!names) {
+			/* The workload's span has an id too. */
+			fprintf(fp, "<rect class=\"%s\"%s x=\"%.1f\" y=\"%d\" "
+			    "width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+			    kind[k].cls, k == 0 ? " id=\"workload\"" : "", xa,
+			    B_T, xb - xa, B_B - B_T, kind[k].fill);
+			continue;
+		}
+		snprintf(lab[n].text, sizeof(lab[n].text), "%s", kind[k].name);
+		lab[n].color = kind[k].color;
+		lab[n].end = lab[n].ground = 0;
+		lab[n].x = xa + 3;
+		fld.x0 = xa + 2;
+		fld.x1 = xb - 2;
+		lab[n].y = B_T + 13 + 13 * k;
+		if (!ink_fits(ink, &lab[n], lab, n, &fld, NULL, 0, 1)) {
+			lab[n].y = B_B - 5 - 13 * k;
+			if (!ink_fits(ink, &lab[n], lab, n, &fld, NULL, 0,
+			    1))
+				continue;
+		}
+		ink_label(fp, &lab[n++]);
 	}
-	hi = top;
-	for (i = n; i-- > 0; ) {
-		if (y[i] < hi)
-			y[i] = hi;
-		hi = y[i] + LABEL_GAP;
-	}
-	for (i = 0; i < n; i++) {
-		if (fabs(y[i] - dy - lab[i].want) > 3)
-			fprintf(fp, "<line class=\"leader\" x1=\"%.1f\" "
-			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			    "stroke-width=\"0.6\"/>\n", lab[i].x + (strcmp(
-			    lab[i].anchor, "end") == 0 ? 5 : -5), lab[i].want,
-			    lab[i].x, y[i] - 4, lab[i].color);
-		fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " HALO
-		    ">%s</text>\n", lab[i].x, y[i], lab[i].anchor, SMALL,
-		    lab[i].color, lab[i].text);
-	}
-}
-
-/* A shaded stretch of the time panel, with its name when it fits. */
-static void
-shade(FILE *fp, const char *cls, double xa, double xb, const char *fill,
-    const char *name, const char *ink, int row)
-{
-	if (xb - xa < 1)
-		xb = xa + 1;
-	/* The workload's span is one: it has an id too. */
-	fprintf(fp, "<g class=\"%s\"%s><rect x=\"%.1f\" y=\"%d\" "
-	    "width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", cls,
-	    strcmp(cls, "workload") == 0 ? " id=\"workload\"" : "", xa, B_T,
-	    xb - xa, B_B - B_T, fill);
-	if (name != NULL && xb - xa > strlen(name) * CHAR_W * SMALL + 6)
-		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
-		    "fill=\"%s\" " HALO ">%s</text>", xa + 3,
-		    B_T + 13 + 13 * row, SMALL, ink, name);
-	fputs("</g>\n", fp);
 }
 
 /* A series over time: its points, or its bands with p50 and p99 lines. */
 static void
-draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
-    double span, const char *id, const char *color, double dot)
+draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
+    const struct lax *ax, double span, const char *id, const char *color,
+    double dot)
 {
-	double x, y0, y1;
+	struct pen pen = { fp, ink, 0, 0, dot / 2 };
+	double x, y0, y1, bw;
 	int64_t v;
 	size_t i;
 	int k, first;
@@ -635,21 +683,24 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 		    "stroke-width=\"%.1f\" stroke-linecap=\"round\" d=\"", id,
 		    color, dot);
 		for (i = 0; i < tl->npoints; i++)
-			fprintf(fp, "M%.1f %.1fh0", XT(tl->points[i].when),
-			    ylat(ax, (double)tl->points[i].value, B_T, B_B));
+			ink_dot(&pen, XT(tl->points[i].when), ylat(ax,
+			    (double)tl->points[i].value, B_T, B_B));
 		fputs("\"/>\n", fp);
 		return;
 	}
+	bw = fmax(1, (B_R - B_L) / (span / (double)tl->width));
+	pen.hw = bw / 2;
 	fprintf(fp, "<path id=\"%s-bands\" fill=\"none\" stroke=\"%s\" "
 	    "stroke-opacity=\"0.45\" stroke-width=\"%.1f\" d=\"", id, color,
-	    fmax(1, (B_R - B_L) / (span / (double)tl->width)));
+	    bw);
 	for (i = 0; i < tl->nused; i++) {
 		if (tl->slice[i].n == 0)
 			continue;
 		x = XT(((double)i + 0.5) * (double)tl->width);
 		y0 = ylat(ax, (double)tl->slice[i].min, B_T, B_B);
 		y1 = ylat(ax, (double)tl->slice[i].max, B_T, B_B);
-		fprintf(fp, "M%.1f %.1fV%.1f", x, y0 + 0.5, y1 - 0.5);
+		ink_to(&pen, 1, x, y0 + 0.5);
+		ink_v(&pen, y1 - 0.5);
 	}
 	fputs("\"/>\n", fp);
 	if (tl->qcounts == NULL)
@@ -660,6 +711,7 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 	 * beyond it on average), at most 256 groups; a group with too few
 	 * samples for it is left out.
 	 */
+	pen.hw = 0.75;
 	for (k = 0; k < 2; k++) {
 		double q = k == 0 ? 0.5 : 0.99, need = 10 / (1 - q);
 		size_t g = 1, j, from;
@@ -682,11 +734,10 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 				first = 1;
 				continue;
 			}
-			y0 = ylat(ax, (double)v, B_T, B_B);
-			fprintf(fp, "%s%.1f %.1fH%.1f", first ? "M" : "L",
-			    XT((double)from * (double)tl->width), y0,
-			    XT(fmin((double)(from + g) * (double)tl->width,
-			    span)));
+			ink_to(&pen, first, XT((double)from *
+			    (double)tl->width), ylat(ax, (double)v, B_T, B_B));
+			ink_h(&pen, XT(fmin((double)(from + g) *
+			    (double)tl->width, span)));
 			first = 0;
 		}
 		fputs("\"/>\n", fp);
@@ -695,14 +746,14 @@ draw_series(FILE *fp, const struct timeline *tl, const struct lax *ax,
 }
 
 static void
-draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
-    const int64_t *pct)
+draw_timeline(FILE *fp, struct ink *ink, const struct result *res,
+    const struct lax *ax, const int64_t *pct)
 {
+	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
 	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct label lab[2];
-	double span, step, t, x, y, xa, xb, unit;
+	double span, step, t, x, unit;
 	char buf[32];
-	int64_t wend;
 	size_t nlab = 0;
 	unsigned i;
 
@@ -719,22 +770,7 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
 	    B_B - B_T);
-	/* The workload's span, then when latt was suspended or stalled. */
-	if (res->wl.pid > 0) {
-		wend = res->wl.reaped ? res->wl.end : res->end;
-		xa = XT(fmax(0, (double)(res->wl.start - res->start)));
-		xb = XT(fmin(span, (double)(wend - res->start)));
-		if (xb > xa)
-			shade(fp, "workload", xa, xb, "#e6f0e0", "workload",
-			    "#3d6b2f", 0);
-	}
-	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX; i++)
-		shade(fp, "suspended", XT(res->susp[i].from),
-		    XT(res->susp[i].to), "#d9d9d9", "suspended", "#444", 1);
-	for (i = 0; i < res->nstalls && i < STALLS_MAX; i++)
-		shade(fp, "stall", XT(res->stalls[i].when),
-		    XT(res->stalls[i].when + res->stalls[i].len), "#f6d7b0",
-		    "latt stalled", "#8a4b08", 2);
+	draw_shades(fp, ink, res, span, 0);
 	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
 	/* x axis: seconds (milliseconds in a short run), at round steps. */
 	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
@@ -747,16 +783,18 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 		    B_B, x, B_B + 4, x, B_B + 15, SMALL,
 		    round(t / step) * step);
 	}
+#undef XT
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s "
 	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32,
 	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
-	draw_series(fp, res->ser[SER_TIMER].tl, ax, span, "timer", TIMER_COLOR,
-	    2);
-	draw_series(fp, tl, ax, span, "samples", LAT_COLOR, 3);
+	draw_series(fp, ink, res->ser[SER_TIMER].tl, ax, span, "timer",
+	    TIMER_COLOR, 2);
+	draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
+	draw_shades(fp, ink, res, span, 1);
 	if (res->ser[SER_LATENCY].st.n == 0) {
-		no_samples(fp, B_L, B_R, B_T, B_B);
+		no_samples(fp, ink, B_L, B_R, B_T, B_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -766,23 +804,19 @@ draw_timeline(FILE *fp, const struct result *res, const struct lax *ax,
 
 		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
 			continue;
-		y = ylat(ax, (double)v, B_T, B_B);
+		lab[nlab].px = B_R + 4;
+		lab[nlab].py = ylat(ax, (double)v, B_T, B_B);
 		fprintf(fp, "<line class=\"ref\" x1=\"%d\" y1=\"%.1f\" "
 		    "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\""
-		    "%s\"/>\n", B_L, y, B_R + 4, y, MARK_COLOR,
-		    i == 0 ? "5 3" : "1 3");
-		lab[nlab].x = B_R + 8;
-		lab[nlab].y = y;
-		lab[nlab].want = y;
-		lab[nlab].anchor = "start";
+		    "%s\"/>\n", B_L, lab[nlab].py, B_R + 4, lab[nlab].py,
+		    MARK_COLOR, i == 0 ? "5 3" : "1 3");
 		lab[nlab].color = MARK_COLOR;
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i == 0 ? "p99" : "max",
 		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
 		nlab++;
 	}
-	place_labels(fp, lab, nlab, B_T + 10, B_B, 4);
-#undef XT
+	ink_place(fp, ink, lab, nlab, &fld, NULL, 0);
 	fputs("</g>\n", fp);
 }
 
@@ -859,6 +893,28 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fputs("</g>\n", fp);
 }
 
+/* A key of the legend: a swatch (a line when dash is not NULL), a name. */
+static void
+put_key(FILE *fp, double x, int y, const char *color, const char *dash,
+    const char *cls, const char *name)
+{
+	if (dash != NULL) {
+		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
+		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
+		    x, y - 4, x + KEY_W, y - 4, color);
+		if (dash[0] != '\0')
+			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
+		fputs("/>", fp);
+	} else
+		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%d\" height=\"10\" fill=\"%s\" stroke=\"#999\" "
+		    "stroke-width=\"0.5\"/>", x, y - 9, KEY_W, color);
+	fprintf(fp, "<text%s%s%s x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s%s"
+	    "</text>\n", cls != NULL ? " class=\"" : "", cls != NULL ? cls :
+	    "", cls != NULL ? "\"" : "", x + KEY_W + 5, y, SMALL,
+	    cls != NULL ? "class " : "", name);
+}
+
 /* A legend of what the colours mean, and a line of caveats. */
 static void
 draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
@@ -866,20 +922,21 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	static const struct {
 		const char	*name;
 		const char	*color;
-		int		 line;
+		const char	*dash;		/* NULL: a patch of colour */
 	} key[] = {
-		{ "wake-up latency", LAT_COLOR, 0 },
-		{ "timer latency (latt's own sleeps)", TIMER_COLOR, 0 },
-		{ "runqueue wait (schedstat)", RQ_COLOR, 0 },
-		{ "p50 over time", P50_COLOR, 1 },
-		{ "p99 over time", P99_COLOR, 1 },
-		{ "workload", "#e6f0e0", 0 },
-		{ "suspended", "#d9d9d9", 0 },
-		{ "latt stalled (no samples)", "#f6d7b0", 0 },
+		{ "wake-up latency", LAT_COLOR, NULL },
+		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL },
+		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH },
+		{ "p50 over time", P50_COLOR, "" },
+		{ "p99 over time", P99_COLOR, "" },
+		{ "workload", "#e6f0e0", NULL },
+		{ "suspended", "#d9d9d9", NULL },
+		{ "latt stalled (no samples)", "#f6d7b0", NULL },
 	};
 	int show[sizeof(key) / sizeof(key[0])];
 	int band = res->ser[SER_LATENCY].tl != NULL &&
 	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
+	struct style sty;
 	double x = B_L, w;
 	int y = H - 50;
 	unsigned c;
@@ -896,42 +953,33 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
 		if (!show[i])
 			continue;
-		w = 19 + strlen(key[i].name) * CHAR_W * SMALL;
+		w = KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
 		/* A second line when the first is full. */
 		if (x + w > W - 20) {
 			x = B_L;
 			y += 16;
 		}
-		if (key[i].line)
-			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
-			    "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>", x,
-			    y - 4, x + 14, y - 4, key[i].color);
-		else
-			fprintf(fp, "<rect x=\"%.1f\" y=\"%d\" width=\"14\" "
-			    "height=\"10\" fill=\"%s\" stroke=\"#999\" "
-			    "stroke-width=\"0.5\"/>", x, y - 9, key[i].color);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s"
-		    "</text>\n", x + 19, y, SMALL, key[i].name);
+		put_key(fp, x, y, key[i].color, key[i].dash, NULL,
+		    key[i].name);
 		x += w + 12;
 	}
 	/* The classes, by percentile; their names need no escaping. */
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
-		w = 19 + (strlen(cfg->classes[c].name) + 6) * CHAR_W * SMALL;
+		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
+		    SMALL;
 		if (x + w > W - 20) {
+			/* No row left: an ellipsis ends the last. */
+			if (y + 16 > H - 34) {
+				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
+				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
+				    x, y, SMALL);
+				break;
+			}
 			x = B_L;
 			y += 16;
 		}
-		if (y > H - 34) {
-			fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
-			    "font-size=\"%d\">\xe2\x80\xa6</text>\n", x, y - 16,
-			    SMALL);
-			break;
-		}
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
-		    "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/><text "
-		    "class=\"class\" x=\"%.1f\" y=\"%d\" font-size=\"%d\">"
-		    "class %s</text>\n", x, y - 4, x + 14, y - 4,
-		    class_colors[c % NCLASS_COLORS], x + 19, y, SMALL,
+		sty = class_style(c);
+		put_key(fp, x, y, sty.color, sty.dash, "class",
 		    cfg->classes[c].name);
 		x += w + 12;
 	}
@@ -941,3 +989,46 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	    B_L, H - 18, SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
+
+/*
+ * Class c's look: the first NCLASS_SOLID in colours of their own, solid,
+ * then every colour of class_colors with each dash pattern in turn.
+ */
+static struct style
+class_style(unsigned c)
+{
+	struct style sty = { class_colors[c % NCLASS_COLORS], "", 2.0 };
+
+	if (c >= NCLASS_SOLID) {
+		c -= NCLASS_SOLID;
+		sty.color = class_colors[c % NCLASS_COLORS];
+		sty.dash = class_dashes[c / NCLASS_COLORS % NCLASS_DASHES];
+	}
+	return sty;
+}
+
+/* A curve's stroke attributes, for a path. */
+static void
+put_style(FILE *fp, const struct style *sty)
+{
+	fprintf(fp, " fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"",
+	    sty->color, sty->width);
+	if (sty->dash[0] != '\0')
+		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
+}
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+

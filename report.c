@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The text reports: the 2009 summary block, byte for byte in its old shape,
- * then the extension block (with the timer series), the --fail-above
- * verdicts, the per-client table, the text histogram, and the progress
- * line.  Reports read finished results (the progress line, the results so
- * far); they never measure.
+ * The text reports: the summary (the 2009 block, byte for byte in its old
+ * shape, a headline, the details table and the run's facts), the line of
+ * each run of --repeat, the per-client table, the text histogram, the
+ * autopsy, the progress line, and why a run failed.  Reports read
+ * finished results (the progress line, the results so far); they never
+ * measure.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -24,22 +25,15 @@
 #include "result.h"
 #include "tune.h"
 
-static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
-static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
-    "p99.99" };
-#define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
-
-static void	 print_timer(FILE *, const struct stats *);
+static void	 print_facts(FILE *, const struct config *,
+		    const struct result *, const struct run_brief *,
+		    unsigned nruns, unsigned dash);
 static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_machine(FILE *, const struct result *);
-static void	 print_class(FILE *, const struct result *,
-		    const struct client_class *, const struct class_result *);
-static void	 print_split(FILE *, const struct result *);
-static void	 print_split_rows(FILE *, const char *, const struct stats *,
-		    const struct stats *);
+static void	 print_class(FILE *, const struct client_class *,
+		    const struct class_result *);
+static void	 print_split(FILE *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
-static void	 print_quantiles(FILE *, const struct stats *, const char *);
-static void	 print_too_few(FILE *, const struct stats *, const char *);
 static void	 print_honesty(FILE *, const struct config *,
 		    const struct result *);
 
@@ -75,13 +69,6 @@ row(FILE *fp, const char *label, const char *fmt, ...)
 	vfprintf(fp, fmt, ap);
 	va_end(ap);
 	fputc('\n', fp);
-}
-
-/* A statistic: microseconds, right-aligned in the number column. */
-static void
-row_us(FILE *fp, const char *label, double ns)
-{
-	row(fp, label, "%12.3f", usec(ns));
 }
 
 /* A signal's name as the shell spells it: SIGTSTP. */
@@ -124,10 +111,12 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 	else if (wl->exec_errno)
 		row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
-	else if (res->wl_stopsig != 0)
-		row(fp, "status", "stopped by %s from elsewhere at %.3f s, "
-		    "then ended by latt", signame(res->wl_stopsig),
+	else if (res->wl_stopsig != 0) {
+		row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
+		    signame(res->wl_stopsig),
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		row(fp, "status", "then ended by latt");
+	}
 	else if (!wl->reaped)
 		row(fp, "status", "still running");
 	else if (wl->stopped_by_us)
@@ -197,88 +186,250 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 }
 
 /*
- * The -x block: the same statistics as the extension block, for the time
- * each client spent on its work after waking, every label prefixed with
- * "work" so that no line of it can be taken for a latency.
+ * A cell of the details table: microseconds to four significant digits in
+ * at most six characters ("7.243", "30.96", "983.7", "12345"), from one
+ * second up seconds marked "s" ("1.234s"); "-" where there is no value.
  */
-static void
-print_work(FILE *fp, const struct config *cfg, const struct stats *st)
+static const char *
+cell(char *buf, size_t len, int ok, double ns)
 {
-	fprintf(fp, "\nWork after wake-up (us, ns resolution, %u KiB a "
-	    "client):\n", cfg->work_kb);
-	row(fp, "work samples", "%12llu", (unsigned long long)st->n);
-	row_us(fp, "work min", st->min);
-	print_quantiles(fp, st, "work ");
-	row_us(fp, "work worst", st->max);
-	row_us(fp, "work mean", stats_mean(st));
-	row_us(fp, "work sd", stats_stdev(st));
-	row_us(fp, "work se", stats_sterr(st));
-	print_too_few(fp, st, "work ");
+	double v = usec(ns);
+	const char *unit = "";
+	int prec;
+
+	if (!ok) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (fabs(v) >= 999999.5) {
+		v /= 1e6;
+		unit = "s";
+	}
+	prec = fabs(v) < 9.9995 ? 3 : fabs(v) < 99.995 ? 2 :
+	    fabs(v) < 999.95 ? 1 : 0;
+	snprintf(buf, len, "%.*f%s", prec, v, unit);
+	return buf;
+}
+
+/* A figure of the headline: three significant digits and the unit. */
+static const char *
+figure(char *buf, size_t len, int ok, double ns)
+{
+	if (!ok)
+		snprintf(buf, len, "-");
+	else
+		fmt_time(buf, len, ns, 3, "us");
+	return buf;
+}
+
+/* The figures of a run that its headline and its line of --repeat show. */
+void
+report_brief(struct run_brief *b, const struct result *res)
+{
+	static const double q[] = { 0.5, 0.99 };
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	int64_t p[2], tp[2];
+
+	memset(b, 0, sizeof(*b));
+	stats_percentiles(st, q, p, 2);
+	stats_percentiles(tm, q, tp, 2);
+	b->n = st->n;
+	b->p50 = st->n >= report_pct_need(q[0]) ? p[0] : -1;
+	b->p99 = st->n >= report_pct_need(q[1]) ? p[1] : -1;
+	b->worst = st->n > 0 ? st->max : -1;
+	/* A wake-up still unanswered was at least this late: censored. */
+	b->lower = res->npending > 0 && res->pending_age > b->worst ?
+	    res->pending_age : -1;
+	b->tn = tm->n;
+	b->tworst = tm->n > 0 ? tm->max : -1;
+	b->tp99 = tm->n >= report_pct_need(q[1]) ? tp[1] : -1;
+	b->stop = res->stop;
+	b->stop_signal = res->stop_signal;
+	b->wl_stopsig = res->wl_stopsig;
 }
 
 /*
- * The percentile lines of a series, each label prefixed: a value, or "-"
- * when fewer than PCT_BEYOND samples lie beyond it.
+ * The headline's text: samples, p50, p99, the worst (">=" a lower bound)
+ * and, with timer, the timer's p99.  Under 80 columns for every count
+ * under 10^8 and every time under 1000 s.
  */
 static void
-print_quantiles(FILE *fp, const struct stats *st, const char *prefix)
+headline(char *buf, size_t len, const struct run_brief *b, int timer)
 {
-	int64_t pct[NQUANTILES];
-	char label[CLASS_NAME_MAX + 16];
+	char a[32], c[32], d[32], e[32];
+
+	snprintf(buf, len, "%llu sample%s  p50 %s  p99 %s  worst %s%s",
+	    (unsigned long long)b->n, b->n == 1 ? "" : "s",
+	    figure(a, sizeof(a), b->p50 >= 0, (double)b->p50),
+	    figure(c, sizeof(c), b->p99 >= 0, (double)b->p99),
+	    b->lower >= 0 ? ">=" : "", figure(d, sizeof(d), b->worst >= 0 ||
+	    b->lower >= 0, (double)(b->lower >= 0 ? b->lower : b->worst)));
+	if (timer)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+		    "  timer p99 %s", figure(e, sizeof(e), b->tp99 >= 0,
+		    (double)b->tp99));
+}
+
+/* --repeat: the line of a run as it ends, "run 2 of 5: 1696 samples ...". */
+void
+report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
+{
+	char text[160];
+
+	headline(text, sizeof(text), b, 0);
+	fprintf(fp, "run %u of %u: %s\n", i + 1, n, text);
+	fflush(fp);
+}
+
+/* The columns of the details table after samples, and their quantiles. */
+static const char *const tcols[] = { "min", "p50", "p90", "p99", "p99.9",
+    "worst", "mean", "sd" };
+static const double tq[] = { 0.5, 0.9, 0.99, 0.999 };
+#define NTQ	(sizeof(tq) / sizeof(tq[0]))
+#define TCELL	6	/* a cell's width, after one space */
+#define TLABEL	9	/* the label column's least width: "wake path" */
+
+/* A row of the details table: its label and its series. */
+struct trow {
+	const char		*label;
+	const struct stats	*st;
+};
+
+/*
+ * The rows: latency, timer, work, runqueue, wake path, then each class's
+ * latency.  Returns how many (at most SER_N + cfg->nclasses).
+ */
+static unsigned
+table_rows(struct trow *r, const struct config *cfg, const struct result *res)
+{
+	static const char *const label[SER_N] = {
+		[SER_LATENCY] = "latency", [SER_TIMER] = "timer",
+		[SER_WORK] = "work", [SER_RUNQUEUE] = "runqueue",
+		[SER_WAKE_PATH] = "wake path",
+	};
+	unsigned i, n = 0;
+
+	for (i = 0; i < SER_N; i++) {
+		if (!res->ser[i].on)
+			continue;
+		r[n].label = label[i];
+		r[n++].st = &res->ser[i].st;
+	}
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++) {
+		r[n].label = cfg->classes[i].name;
+		r[n++].st = &res->classes[i].ser[SER_LATENCY].st;
+	}
+	return n;
+}
+
+/* One row: the label (cut to w with "~"), the samples, the cells. */
+static void
+table_row(FILE *fp, const struct trow *r, int w, int sw)
+{
+	const struct stats *st = r->st;
+	int64_t pct[NTQ];
+	char c[32];
 	size_t i;
 
-	stats_percentiles(st, quantiles, pct, NQUANTILES);
-	for (i = 0; i < NQUANTILES; i++) {
-		snprintf(label, sizeof(label), "%s%s", prefix, qnames[i]);
-		if (st->n >= report_pct_need(quantiles[i]))
-			row_us(fp, label, pct[i]);
-		else
-			row(fp, label, "%12s", "-");
-	}
+	if ((int)strlen(r->label) > w)
+		fprintf(fp, "%.*s~", w - 1, r->label);
+	else
+		fprintf(fp, "%-*s", w, r->label);
+	fprintf(fp, " %*llu", sw, (unsigned long long)st->n);
+	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
+	    (double)st->min));
+	stats_percentiles(st, tq, pct, NTQ);
+	for (i = 0; i < NTQ; i++)
+		fprintf(fp, " %*s", TCELL, cell(c, sizeof(c),
+		    st->n >= report_pct_need(tq[i]), (double)pct[i]));
+	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
+	    (double)st->max));
+	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
+	    stats_mean(st)));
+	fprintf(fp, " %*s\n", TCELL, cell(c, sizeof(c), st->n > 1,
+	    stats_stdev(st)));
 }
 
 /*
- * What each "-" percentile would need, in "too few" lines (the label
- * prefixed), as many as it takes to stay within 80 columns.
+ * The details: one row a series, one column a statistic, in microseconds,
+ * within 80 columns: the label column is as wide as the longest label
+ * (at least TLABEL), narrowed, and the labels cut, when a long class name
+ * or a huge count would push a row past 80.  A cell is "-" where the
+ * samples cannot give it: none, one for sd, and fewer than PCT_BEYOND
+ * beyond a percentile.  Returns in *dash which quantiles were "-" in a
+ * row that has samples (bit i for tq[i]).
  */
 static void
-print_too_few(FILE *fp, const struct stats *st, const char *prefix)
+print_table(FILE *fp, const struct config *cfg, const struct result *res,
+    unsigned *dash)
 {
-	char label[CLASS_NAME_MAX + 16], text[56], item[40];
-	size_t i, len = 0;
-	int any = 0;
+	struct trow r[SER_N + CLASS_MAX];
+	char num[24];
+	unsigned n, i, k;
+	int w = TLABEL, sw = 7;
 
-	snprintf(label, sizeof(label), "%stoo few", prefix);
-	for (i = 0; i < NQUANTILES; i++) {
-		if (st->n >= report_pct_need(quantiles[i]))
-			continue;
-		snprintf(item, sizeof(item), "%s %llu", qnames[i],
-		    (unsigned long long)report_pct_need(quantiles[i]));
-		/* The value column holds 55; the last item ends "samples". */
-		if (len > 0 && len + 2 + strlen(item) + 9 > 55) {
-			row(fp, label, "%s,", text);
-			len = 0;
-		}
-		len += snprintf(text + len, sizeof(text) - len, "%s%s",
-		    len > 0 ? ", " : any ? "" : "needs ", item);
-		any = 1;
+	n = table_rows(r, cfg, res);
+	*dash = 0;
+	for (i = 0; i < n; i++) {
+		if ((int)strlen(r[i].label) > w)
+			w = (int)strlen(r[i].label);
+		if ((int)snprintf(num, sizeof(num), "%llu",
+		    (unsigned long long)r[i].st->n) > sw)
+			sw = (int)strlen(num);
+		for (k = 0; k < NTQ; k++)
+			if (r[i].st->n > 0 &&
+			    r[i].st->n < report_pct_need(tq[k]))
+				*dash |= 1u << k;
 	}
-	if (!any)
-		return;
-	row(fp, label, "%s samples", text);
-	row(fp, label, "(%d beyond each; %llu taken)", PCT_BEYOND,
-	    (unsigned long long)st->n);
+	/* 80 columns: the label, the samples and 8 cells of 1 + TCELL. */
+	if (w > 80 - 1 - sw - 8 * (1 + TCELL))
+		w = 80 - 1 - sw - 8 * (1 + TCELL);
+	fprintf(fp, "%-*s %*s", w, "(us)", sw, "samples");
+	for (k = 0; k < sizeof(tcols) / sizeof(tcols[0]); k++)
+		fprintf(fp, " %*s", TCELL, tcols[k]);
+	fputc('\n', fp);
+	for (i = 0; i < n; i++)
+		table_row(fp, &r[i], w, sw);
 }
 
-static const char *
-describe_stop(const struct result *res)
+/*
+ * What each "-" percentile of the table would need: "needs p99 1000,
+ * p99.9 10000 samples (10 beyond each)", on two lines when one is too
+ * long for the value column (55 characters).
+ */
+static void
+print_too_few(FILE *fp, unsigned dash)
 {
-	switch (res->stop) {
+	char text[96], tail[32];
+	size_t k, len = 0;
+
+	if (dash == 0)
+		return;
+	for (k = 0; k < NTQ; k++)
+		if (dash & (1u << k))
+			len += snprintf(text + len, sizeof(text) - len, "%s%s "
+			    "%llu", len > 0 ? ", " : "needs ", tcols[1 + k],
+			    (unsigned long long)report_pct_need(tq[k]));
+	snprintf(tail, sizeof(tail), "(%d beyond each)", PCT_BEYOND);
+	if (len + 9 + strlen(tail) <= 55)
+		row(fp, "too few", "%s samples %s", text, tail);
+	else {
+		row(fp, "too few", "%s samples", text);
+		row(fp, "too few", "%s", tail);
+	}
+}
+
+/* Why a run ended, in the words of the summary's "ran" line. */
+static const char *
+describe_stop(enum stop_reason stop, int sig, int wl_stopsig)
+{
+	switch (stop) {
 	case STOP_WORKLOAD:
-		return res->wl_stopsig != 0 ? "the workload's stop" :
+		return wl_stopsig != 0 ? "the workload's stop" :
 		    "the workload's end";
 	case STOP_SIGNAL:
-		return strsignal(res->stop_signal);
+		return strsignal(sig);
 	case STOP_CLIENT:
 		return "a client's death";
 	case STOP_ERROR:
@@ -296,52 +447,137 @@ describe_stop(const struct result *res)
 }
 
 /*
+ * --repeat: one line a run, the headline's figures in the table's cells,
+ * and what ended it.
+ */
+static void
+print_runs(FILE *fp, const struct run_brief *runs, unsigned nruns)
+{
+	const struct run_brief *b;
+	char a[32], c[32], d[32], e[32], num[16];
+	unsigned i;
+
+	fprintf(fp, "\n%-*s %8s %*s %*s %8s  %9s  %s\n", TLABEL, "run (us)",
+	    "samples", TCELL, "p50", TCELL, "p99", "worst", "timer p99",
+	    "ended by");
+	for (i = 0; i < nruns; i++) {
+		b = &runs[i];
+		snprintf(num, sizeof(num), "%u", i + 1);
+		d[0] = '\0';
+		if (b->lower >= 0)
+			strcpy(d, ">=");
+		cell(d + strlen(d), sizeof(d) - strlen(d), b->worst >= 0 ||
+		    b->lower >= 0, (double)(b->lower >= 0 ? b->lower :
+		    b->worst));
+		fprintf(fp, "%-*s %8llu %*s %*s %8s  %9s  %s\n", TLABEL, num,
+		    (unsigned long long)b->n, TCELL,
+		    cell(a, sizeof(a), b->p50 >= 0, (double)b->p50), TCELL,
+		    cell(c, sizeof(c), b->p99 >= 0, (double)b->p99), d,
+		    cell(e, sizeof(e), b->tp99 >= 0, (double)b->tp99),
+		    describe_stop(b->stop, b->stop_signal, b->wl_stopsig));
+	}
+}
+
+/* The 2009 block's figure: whole microseconds, or "-" where none can be. */
+static void
+print_2009(FILE *fp, const char *label, int ok, double ns)
+{
+	if (ok)
+		fprintf(fp, "\t%s\t %8.0f usec\n", label, usec(ns));
+	else
+		fprintf(fp, "\t%s\t %8s usec\n", label, "-");
+}
+
+/*
  * The summary.  The first block keeps the 2009 tool's exact shape (whole
- * microseconds, "%8.0f" after a tab and a space) so that scripts written for
- * it keep working; no label after it contains Entries, Max, Avg or Stdev.
- * The blocks after it line up in two columns (see row) within 80 columns,
- * the command itself aside, and spell microseconds "us".
+ * microseconds, "%8.0f" after a tab and a space; "-" where the samples
+ * give no figure) so that scripts written for it keep working; nothing
+ * after it contains Entries, Max, Avg or Stdev.  Then the headline, one
+ * line with the figures to read first; the details table (print_table);
+ * with --repeat (nruns > 1) one line a run; and the run's facts in two
+ * columns (see row).  Every line fits 80 columns but the command's, and
+ * microseconds are "us" outside the 2009 block.
  */
 void
-report_text(FILE *fp, const struct config *cfg, const struct result *res)
+report_text(FILE *fp, const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
-	unsigned i;
-	char a[32];
+	struct run_brief b;
+	unsigned dash;
+	char text[160];
 
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
 	    (unsigned long long)st->n, cfg->nclients);
 	fprintf(fp, "\nAverages:\n");
 	fprintf(fp, "------------------------------\n");
-	fprintf(fp, "\tMax\t %8.0f usec\n", usec(st->max));
-	fprintf(fp, "\tAvg\t %8.0f usec\n", usec(stats_mean(st)));
-	fprintf(fp, "\tStdev\t %8.0f usec\n", usec(stats_stdev(st)));
+	print_2009(fp, "Max", st->n > 0, (double)st->max);
+	print_2009(fp, "Avg", st->n > 0, stats_mean(st));
+	print_2009(fp, "Stdev", st->n > 1, stats_stdev(st));
 
-	fprintf(fp, "\nDetails (us, ns resolution):\n");
-	row_us(fp, "min", st->min);
-	print_quantiles(fp, st, "");
-	/* A wake-up still unanswered was at least this late: censored. */
+	report_brief(&b, res);
+	headline(text, sizeof(text), &b, 1);
+	fprintf(fp, "\n%s\n\n", text);
+	print_table(fp, cfg, res, &dash);
+	if (nruns > 1)
+		print_runs(fp, runs, nruns);
+	fputc('\n', fp);
+	print_facts(fp, cfg, res, runs, nruns, dash);
+}
+
+/*
+ * The facts of the run after the tables: what the figures cannot show,
+ * where the worst ones were, how it ran and ended, on what, and how to
+ * repeat it.
+ */
+static void
+print_facts(FILE *fp, const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns, unsigned dash)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	const char *why;
+	unsigned i, k;
+	double ran;
+	char a[32], in[16];
+
 	if (res->npending > 0 && res->pending_age > st->max) {
 		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
 		row(fp, "worst", "%12s (unanswered at the end: a lower bound)",
 		    a);
-	} else
-		row_us(fp, "worst", st->max);
-	row_us(fp, "mean", stats_mean(st));
-	row_us(fp, "sd", stats_stdev(st));
-	row_us(fp, "se", stats_sterr(st));
-	print_too_few(fp, st, "");
+	}
+	print_too_few(fp, dash);
 	if (st->n < FEW_SAMPLES)
 		row(fp, "few samples", "%llu, under %d: shorten -f/-t, add -c "
 		    "or run longer", (unsigned long long)st->n, FEW_SAMPLES);
+	/* With --repeat, the first run whose worst is the total's. */
+	snprintf(in, sizeof(in), "the run");
+	for (k = 0; k < nruns; k++)
+		if (runs[k].worst == st->max) {
+			snprintf(in, sizeof(in), "run %u", k + 1);
+			break;
+		}
 	if (st->n > 0)
-		row(fp, "worst at", "client %u, %.6f s into the run",
-		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
+		row(fp, "worst at", "client %u, %.6f s into %s", st->max_tag,
+		    (double)st->max_when / NSEC_PER_SEC, in);
+	snprintf(in, sizeof(in), "the run");
+	for (k = 0; k < nruns; k++)
+		if (runs[k].tworst == tm->max) {
+			snprintf(in, sizeof(in), "run %u", k + 1);
+			break;
+		}
+	if (tm->n > 0)
+		row(fp, "timer worst at", "%.6f s into %s",
+		    (double)tm->max_when / NSEC_PER_SEC, in);
 	row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
 	print_honesty(fp, cfg, res);
-	row(fp, "ran", "%.3f s, ended by %s",
-	    (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC,
-	    describe_stop(res));
+	ran = (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC;
+	why = describe_stop(res->stop, res->stop_signal, res->wl_stopsig);
+	if (nruns > 1)
+		row(fp, "ran", "%.3f s in %u runs, the last ended by %s", ran,
+		    nruns, why);
+	else
+		row(fp, "ran", "%.3f s, ended by %s", ran, why);
 	if (res->nsuspend > 0)
 		row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
 		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
@@ -361,18 +597,19 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res)
 		    (unsigned long long)res->discarded);
 	if (res->stop == STOP_BREAK)
 		print_break(fp, cfg, &res->brk);
-	print_timer(fp, &res->ser[SER_TIMER].st);
 	if (cfg->work_kb > 0)
-		print_work(fp, cfg, &res->ser[SER_WORK].st);
+		row(fp, "work", "%u KiB a client, timed after each wake-up",
+		    cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split(fp, res);
+		print_split(fp);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
-		print_class(fp, res, &cfg->classes[i], &res->classes[i]);
+		print_class(fp, &cfg->classes[i], &res->classes[i]);
 }
 
 /*
  * The scheduler in use: the fair class and the preemption mode, sched_ext
- * and its scheduler, and the EEVDF base slice where readable.
+ * and its scheduler where the kernel has it, and the EEVDF base slice
+ * where readable.
  */
 static void
 print_scheduler(FILE *fp, const struct sched_info *si)
@@ -382,9 +619,7 @@ print_scheduler(FILE *fp, const struct sched_info *si)
 	row(fp, "scheduler", "%s, preemption %s", si->fair != NULL ?
 	    si->fair : "fair class unknown", si->preemption != NULL ?
 	    si->preemption : "unknown");
-	if (!si->ext_present)
-		row(fp, "sched_ext", "none (no /sys/kernel/sched_ext)");
-	else
+	if (si->ext_present)
 		row(fp, "sched_ext", "%s%s%s", si->ext_state != NULL ?
 		    si->ext_state : "state unknown", si->ext_ops != NULL ?
 		    ", " : "", si->ext_ops != NULL ? si->ext_ops : "");
@@ -405,10 +640,13 @@ print_machine(FILE *fp, const struct result *res)
 	const char *name, *was, *now;
 	unsigned i = 0;
 
+	/* Two lines a setting: the first alone would pass 80 columns. */
 	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
-	    &i)) != NULL)
-		row(fp, "changed", "%s %s -> %s during the run: samples "
-		    "before and after are not alike", name, was, now);
+	    &i)) != NULL) {
+		row(fp, "changed", "%s %s -> %s during the run:", name, was,
+		    now);
+		row(fp, "changed", "samples before and after are not alike");
+	}
 }
 
 /*
@@ -445,65 +683,26 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 }
 
 /*
- * A class's block: what was asked and what the kernel read back, then the
- * statistics of the details block for its clients alone and their
- * runqueue-wait split, every label prefixed with the class's name.
+ * A class's facts: what was asked and what the kernel read back, every
+ * label prefixed with the class's name; its figures are a row of the
+ * details table.
  */
 static void
-print_class(FILE *fp, const struct result *res, const struct client_class *cl,
+print_class(FILE *fp, const struct client_class *cl,
     const struct class_result *cr)
 {
-	const struct stats *st = &cr->ser[SER_LATENCY].st;
-	char prefix[CLASS_NAME_MAX + 2], label[CLASS_NAME_MAX + 16];
+	char label[CLASS_NAME_MAX + 16];
 
-	snprintf(prefix, sizeof(prefix), "%s ", cl->name);
-	fprintf(fp, "\nClass %s (us, ns resolution):\n", cl->name);
-#define LABEL(what)	(snprintf(label, sizeof(label), "%s%s", prefix, what), \
-	    label)
+	snprintf(label, sizeof(label), "%s asked", cl->name);
 	if (cl->n == 1)
-		row(fp, LABEL("asked"), "-c%u%s%s, client %u", cl->n,
+		row(fp, label, "-c%u%s%s, client %u", cl->n,
 		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first);
 	else
-		row(fp, LABEL("asked"), "-c%u%s%s, clients %u-%u", cl->n,
+		row(fp, label, "-c%u%s%s, clients %u-%u", cl->n,
 		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first,
 		    cl->first + cl->n - 1);
-	print_got(fp, LABEL("kernel"), &cr->got);
-	row(fp, LABEL("samples"), "%12llu", (unsigned long long)st->n);
-	row_us(fp, LABEL("min"), st->min);
-	print_quantiles(fp, st, prefix);
-	row_us(fp, LABEL("worst"), st->max);
-	row_us(fp, LABEL("mean"), stats_mean(st));
-	row_us(fp, LABEL("sd"), stats_stdev(st));
-	row_us(fp, LABEL("se"), stats_sterr(st));
-	print_too_few(fp, st, prefix);
-	if (st->n > 0)
-		row(fp, LABEL("worst at"), "client %u, %.6f s into the run",
-		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
-	if (res->ser[SER_RUNQUEUE].on)
-		print_split_rows(fp, prefix, &cr->ser[SER_RUNQUEUE].st,
-		    &cr->ser[SER_WAKE_PATH].st);
-#undef LABEL
-}
-
-/*
- * The timer series: how late the parent's absolute sleeps woke.  Every
- * label starts with "timer", so none clashes with the details above.
- */
-static void
-print_timer(FILE *fp, const struct stats *st)
-{
-	fprintf(fp, "\nTimer latency (us; the parent's sleeps, woke minus "
-	    "deadline):\n");
-	row(fp, "timer samples", "%12llu", (unsigned long long)st->n);
-	row_us(fp, "timer min", st->min);
-	print_quantiles(fp, st, "timer ");
-	row_us(fp, "timer worst", st->max);
-	row_us(fp, "timer mean", stats_mean(st));
-	row_us(fp, "timer sd", stats_stdev(st));
-	print_too_few(fp, st, "timer ");
-	if (st->n > 0)
-		row(fp, "timer worst at", "%.6f s into the run",
-		    (double)st->max_when / NSEC_PER_SEC);
+	snprintf(label, sizeof(label), "%s kernel", cl->name);
+	print_got(fp, label, &cr->got);
 }
 
 /*
@@ -515,8 +714,10 @@ print_timer(FILE *fp, const struct stats *st)
 static void
 print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	char a[32], text[64];
+	char a[32], text[96], item[64];
 	uint64_t i, n;
+	size_t len, k;
+	int nl;
 
 	row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
 	    "time, replies or not" : "closed: a round waits for every reply "
@@ -545,26 +746,24 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 	    (double)res->stall_total / NSEC_PER_SEC,
 	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
 	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
-	/* Three a line: "0.052 s at 1.234 s, ..." */
-	for (i = 0; i < n; i += 3) {
-		snprintf(text, sizeof(text), "%.3f s at %.3f s",
+	/* As many as two lines hold: "0.052 s at 1.234 s, ..." */
+	for (i = 0, len = 0, nl = 0; i < n; i++) {
+		k = (size_t)snprintf(item, sizeof(item), "%.3f s at %.3f s",
 		    (double)res->stalls[i].len / NSEC_PER_SEC,
 		    (double)res->stalls[i].when / NSEC_PER_SEC);
-		if (i + 1 < n)
-			snprintf(text + strlen(text), sizeof(text) -
-			    strlen(text), ", %.3f s at %.3f s",
-			    (double)res->stalls[i + 1].len / NSEC_PER_SEC,
-			    (double)res->stalls[i + 1].when / NSEC_PER_SEC);
-		if (i + 2 < n)
-			snprintf(text + strlen(text), sizeof(text) -
-			    strlen(text), ", %.3f s at %.3f s",
-			    (double)res->stalls[i + 2].len / NSEC_PER_SEC,
-			    (double)res->stalls[i + 2].when / NSEC_PER_SEC);
-		row(fp, "stalled", "%s%s", text, i + 3 < n ||
-		    n < res->nstalls ? "," : "");
+		if (len > 0 && len + 2 + k + 1 > 55) {
+			if (++nl == 2)
+				break;
+			row(fp, "stalled", "%s,", text);
+			len = 0;
+		}
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s",
+		    len > 0 ? ", " : "", item);
 	}
-	if (n < res->nstalls)
-		row(fp, "stalled", "...");
+	row(fp, "stalled", "%s%s", text, i < res->nstalls ? "," : "");
+	if (i < res->nstalls)
+		row(fp, "stalled", "and %llu more",
+		    (unsigned long long)(res->nstalls - i));
 }
 
 static void
@@ -582,53 +781,6 @@ print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 	    (double)b->when / NSEC_PER_SEC);
 	row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
 	    "marker written, tracing stopped");
-}
-
-/*
- * The --fail-above limits, after the summary: one line on fp for every
- * limit exceeded, and for every statistic that the samples are too few to
- * make meaningful (a quantile q needs PCT_BEYOND samples beyond it, the
- * rule of the summary and of latt compare: 10 / (1 - q) samples; min,
- * max and mean one, stdev two), which counts as failed.  Returns how many
- * failed.
- */
-unsigned
-report_limits(FILE *fp, const struct config *cfg, const struct result *res)
-{
-	const struct stats *st;
-	const struct limit *l;
-	uint64_t need;
-	double v;
-	unsigned i, nfail = 0;
-	char name[40];
-
-	for (i = 0; i < cfg->nlimits; i++) {
-		l = &cfg->limits[i];
-		st = &res->ser[l->timer ? SER_TIMER : SER_LATENCY].st;
-		snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
-		    stats_kind_name(l->stat));
-		if (stats_kind_q(l->stat) > 0)
-			need = report_pct_need(stats_kind_q(l->stat));
-		else
-			need = stats_kind_need(l->stat);
-		if (st->n < need) {
-			fprintf(fp, "latt: fail-above: %s is not meaningful "
-			    "from %llu samples (it needs at least %llu): "
-			    "counted as failed\n", name,
-			    (unsigned long long)st->n,
-			    (unsigned long long)need);
-			nfail++;
-			continue;
-		}
-		v = stats_value(st, l->stat);
-		if (v > (double)l->value) {
-			fprintf(fp, "latt: fail-above: %s %.3f us is above "
-			    "the limit %.3f us\n", name, usec(v),
-			    usec((double)l->value));
-			nfail++;
-		}
-	}
-	return nfail;
 }
 
 /* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */
@@ -794,10 +946,61 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	fflush(fp);
 }
 
+#define EXPLAIN_COLS	80	/* the autopsy's width */
+
+/*
+ * Writes lead, then text cut at spaces into lines of at most EXPLAIN_COLS
+ * columns, each further line indented by indent columns.  A space within
+ * parentheses or brackets is a cut only when the line has no other, and
+ * a task is never cut from its policy ("cc1[7764] (fair nice 0)"); one
+ * after a comma or a semicolon is preferred when it fills at least half
+ * the line.  A word longer than a line (a long path) stands alone.
+ */
+static void
+put_wrapped(FILE *fp, const char *lead, int indent, const char *text)
+{
+	size_t pos = 0, len = strlen(text), room, i, cut, comma, any;
+	int col = (int)strlen(lead), depth;
+
+	fputs(lead, fp);
+	while (len - pos > (room = col < EXPLAIN_COLS ? EXPLAIN_COLS - col :
+	    0)) {
+		cut = comma = any = 0;
+		for (i = pos, depth = 0; i < len && i - pos <= room; i++)
+			if (text[i] == '(' || text[i] == '[')
+				depth++;
+			else if ((text[i] == ')' || text[i] == ']') &&
+			    depth > 0)
+				depth--;
+			else if (text[i] == ' ' && i > pos &&
+			    !(text[i - 1] == ']' && text[i + 1] == '(')) {
+				any = i;
+				if (depth == 0)
+					cut = i;
+				if (depth == 0 && strchr(",;", text[i - 1]))
+					comma = i;
+			}
+		if (comma > 0 && comma - pos >= room / 2)
+			cut = comma;
+		if (cut == 0)
+			cut = any;
+		if (cut == 0 && (cut = pos + strcspn(text + pos, " ")) == len)
+			break;
+		fprintf(fp, "%.*s\n%*s", (int)(cut - pos), text + pos, indent,
+		    "");
+		col = indent;
+		for (pos = cut; text[pos] == ' '; pos++)
+			;
+	}
+	fprintf(fp, "%s\n", text + pos);
+}
+
 /*
  * --explain: the autopsy of each kept sample: a header, the timeline from
- * the send stamp (times in microseconds from it, the CPU where each thing
- * happened), the split of the latency, and the verdict.
+ * the send stamp (the CPU where each thing happened), the split of the
+ * latency, and the verdict.  Every time is written by explain_dur's rule,
+ * and every line fits in EXPLAIN_COLS columns (but a tracefs path longer
+ * than a line).
  */
 void
 report_explain(FILE *fp, const struct result *res)
@@ -805,13 +1008,20 @@ report_explain(FILE *fp, const struct result *res)
 	const struct autopsy *ap = res->autopsy;
 	const struct autopsy_sample *as;
 	const struct tl_item *t;
-	char who[48], cpu[16], d[5][32];
+	char lead[48], text[384], d[5][32], when[24], cpu[16];
 	unsigned i, j;
 
-	fprintf(fp, "\nAutopsy of the %u worst wake-up%s (tracefs instance %s,"
-	    " trace_clock mono, %u KiB a CPU; %llu events read, %llu lost):\n",
-	    res->nworst, res->nworst == 1 ? "" : "s", ap->instance != NULL ?
-	    ap->instance : "?", ap->buf_kb, (unsigned long long)ap->events,
+	/* A run with no sample has nothing to explain. */
+	if (res->nworst == 0 && ap->n == 0)
+		return;
+	fprintf(fp, "\nAutopsy of the %u worst wake-up%s, times from each "
+	    "one's send stamp:\n", res->nworst, res->nworst == 1 ? "" : "s");
+	/* A path too long for the line goes on one of its own. */
+	fprintf(fp, "  tracefs instance%s%s\n", ap->instance != NULL &&
+	    strlen(ap->instance) > EXPLAIN_COLS - 19 ? "\n    " : " ",
+	    ap->instance != NULL ? ap->instance : "?");
+	fprintf(fp, "  trace_clock mono, %u KiB a CPU; %llu events read, %llu "
+	    "lost\n", ap->buf_kb, (unsigned long long)ap->events,
 	    (unsigned long long)ap->lost);
 	if (ap->mount_lost != NULL)
 		fprintf(fp, "\ttracefs was unmounted from %s during the run: "
@@ -823,100 +1033,75 @@ report_explain(FILE *fp, const struct result *res)
 		    ap->error_errno != 0 ? strerror(ap->error_errno) : "");
 		return;
 	}
-	if (ap->lost > 0)
-		fprintf(fp, "\t%llu events were lost to a full buffer: the "
-		    "trace is whole only from %.6f s into the run\n",
-		    (unsigned long long)ap->lost,
-		    (double)ap->covered_from / NSEC_PER_SEC);
+	if (ap->lost > 0) {
+		snprintf(text, sizeof(text), "%llu events were lost to a full "
+		    "buffer: the trace is whole only from %s into the run",
+		    (unsigned long long)ap->lost, explain_dur(ap->covered_from,
+		    d[0], sizeof(d[0])));
+		put_wrapped(fp, "  ", 4, text);
+	}
 	if (ap->n == 0)
-		fprintf(fp, "\tno samples to explain\n");
+		fprintf(fp, "  no samples to explain\n");
 	for (i = 0; i < ap->n; i++) {
 		as = &ap->s[i];
 		if (as->timer)
-			snprintf(who, sizeof(who), "the timer (pid %d)",
-			    (int)as->s.pid);
+			snprintf(lead, sizeof(lead), "#%u the timer (pid %d): ",
+			    i + 1, (int)as->s.pid);
 		else
-			snprintf(who, sizeof(who), "client %u (pid %d)",
-			    as->s.client, (int)as->s.pid);
-		fprintf(fp, "\n#%u %s: %.3f us, round %llu, %.6f s into the "
-		    "run%s\n", i + 1, who, usec((double)as->s.latency),
-		    (unsigned long long)as->s.round,
-		    (double)as->s.when / NSEC_PER_SEC, as->broke ?
-		    " (the sample that stopped --breaktrace)" : "");
+			snprintf(lead, sizeof(lead), "#%u client %u (pid %d): ",
+			    i + 1, as->s.client, (int)as->s.pid);
+		snprintf(text, sizeof(text), "%s, round %llu, %s into the "
+		    "run%s", explain_dur(as->s.latency, d[0], sizeof(d[0])),
+		    (unsigned long long)as->s.round, explain_dur(as->s.when,
+		    d[1], sizeof(d[1])), as->broke ? " (the sample that "
+		    "stopped --breaktrace)" : "");
+		fputc('\n', fp);
+		put_wrapped(fp, lead, 4, text);
+		/* Each line: the time from the send stamp, the CPU, what. */
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
+			snprintf(when, sizeof(when), "%s", t->t < 0 ? "" : "+");
+			explain_dur(t->t, when + strlen(when), sizeof(when) -
+			    strlen(when));
 			if (t->cpu >= 0)
 				snprintf(cpu, sizeof(cpu), "cpu%d",
 				    (int)t->cpu);
 			else
 				snprintf(cpu, sizeof(cpu), "-");
-			fprintf(fp, "\t%+12.3f us  %-6s %s\n",
-			    usec((double)t->t), cpu, t->what);
+			snprintf(lead, sizeof(lead), "  %9s  %-5s ", when, cpu);
+			put_wrapped(fp, lead, (int)strlen(lead), t->what);
 		}
-		if (as->found)
-			fprintf(fp, "\tsplit: write %s, not runnable %s, in "
-			    "flight %s, runqueue %s, switch-in to stamp %s\n",
+		if (as->found) {
+			snprintf(text, sizeof(text), "write %s, not runnable "
+			    "%s, in flight %s, runqueue %s, switch-in to stamp "
+			    "%s",
 			    explain_dur(as->issue, d[0], sizeof(d[0])),
 			    explain_dur(as->not_runnable, d[1], sizeof(d[1])),
 			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
 			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
 			    explain_dur(as->running, d[4], sizeof(d[4])));
-		if (as->s.rq_wait >= 0)
-			fprintf(fp, "\tschedstat: runqueue wait %s (the "
-			    "client's own run delay)\n", explain_dur(
-			    as->s.rq_wait, d[0], sizeof(d[0])));
-		fprintf(fp, "\tverdict: %s\n", as->verdict);
-	}
-}
-
-/*
- * Where each wake-up's time went, from the clients' own run delay
- * (/proc/thread-self/schedstat read before blocking and after waking):
- * the runqueue wait (runnable, not running) and the rest, the wake-up
- * path (the write, the wake-up, the switch in).  Labels start with
- * "runqueue" and "wake path", clear of every other block's.
- */
-static void
-print_split(FILE *fp, const struct result *res)
-{
-	fprintf(fp, "\nWhere the time went (us; each client's schedstat run "
-	    "delay):\n");
-	row(fp, "split samples", "%12llu",
-	    (unsigned long long)res->ser[SER_RUNQUEUE].st.n);
-	print_split_rows(fp, "", &res->ser[SER_RUNQUEUE].st,
-	    &res->ser[SER_WAKE_PATH].st);
-}
-
-/*
- * The split's rows, each label prefixed: the runqueue wait and the rest
- * of the wake-up path, mean, p50 and p99.
- */
-static void
-print_split_rows(FILE *fp, const char *prefix, const struct stats *rq,
-    const struct stats *path)
-{
-	static const double q[] = { 0.5, 0.99 };
-	static const char *const qn[] = { "p50", "p99" };
-	const struct stats *st[] = { rq, path };
-	static const char *const name[] = { "runqueue", "wake path" };
-	char label[CLASS_NAME_MAX + 32];
-	int64_t pct[2];
-	size_t i, j;
-
-	for (i = 0; i < 2; i++) {
-		stats_percentiles(st[i], q, pct, 2);
-		snprintf(label, sizeof(label), "%s%s mean", prefix, name[i]);
-		row_us(fp, label, stats_mean(st[i]));
-		/* The summary's rule: PCT_BEYOND samples beyond, or "-". */
-		for (j = 0; j < 2; j++) {
-			snprintf(label, sizeof(label), "%s%s %s", prefix,
-			    name[i], qn[j]);
-			if (st[i]->n >= report_pct_need(q[j]))
-				row_us(fp, label, pct[j]);
-			else
-				row(fp, label, "%12s", "-");
+			put_wrapped(fp, "  split: ", 9, text);
 		}
+		if (as->s.rq_wait >= 0) {
+			snprintf(text, sizeof(text), "runqueue wait %s (the "
+			    "client's own run delay)", explain_dur(
+			    as->s.rq_wait, d[0], sizeof(d[0])));
+			put_wrapped(fp, "  schedstat: ", 13, text);
+		}
+		put_wrapped(fp, "  verdict: ", 11, as->verdict);
 	}
+}
+
+/*
+ * How the split into the runqueue wait and the wake path (the rows of
+ * the details table) was taken: each client's own run delay,
+ * /proc/thread-self/schedstat, read before blocking and after waking.
+ */
+static void
+print_split(FILE *fp)
+{
+	row(fp, "split", "runqueue from each client's schedstat run "
+	    "delay");
 }
 
 /*

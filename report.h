@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h: the API of report.c, the text reports of finished results:
- * the 2009 summary block, the extension block, the --fail-above verdicts,
- * the per-client table, the histogram, the autopsy and the progress line.
+ * the summary (the 2009 block, the headline, the details table, the
+ * facts), the line of each --repeat run, the per-client table, the
+ * histogram, the autopsy, the progress line and why a run failed.
  * Nothing here measures.
  */
 #ifndef REPORT_H
@@ -17,9 +18,29 @@
 #define PCT_BEYOND	10	/* samples beyond a percentile shown */
 #define FEW_SAMPLES	1000	/* fewer: the summary says so */
 uint64_t report_pct_need(double q);	/* samples a quantile needs */
-void	 report_text(FILE *, const struct config *, const struct result *);
+
+/* A run's headline figures, ns (-1: none), kept for --repeat's summary. */
+struct run_brief {
+	uint64_t	 n;		/* latency samples */
+	int64_t		 p50, p99;
+	int64_t		 worst;		/* the samples' */
+	int64_t		 lower;		/* the oldest unanswered wake-up's
+					   age, when above worst: a lower
+					   bound of the worst; else -1 */
+	uint64_t	 tn;		/* timer samples */
+	int64_t		 tp99, tworst;
+	enum stop_reason stop;
+	int		 stop_signal;
+	int		 wl_stopsig;
+};
+void	 report_brief(struct run_brief *, const struct result *);
+/* On fp, a --repeat run's line as it ends: "run 2 of 5: ..." */
+void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
+	    unsigned n);
+/* The summary of res; with --repeat, res is the total of nruns runs. */
+void	 report_text(FILE *, const struct config *, const struct result *,
+	    const struct run_brief *runs, unsigned nruns);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
-unsigned report_limits(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *,
 	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);

@@ -64,9 +64,8 @@ scenario() {
 	    -d "$SECS" --repeat="$RUNS" --json="$TMP/$name.json" "$@" \
 	    >"$TMP/$name.txt"
 	split "$TMP/$name.json"
-	grep -E '^	(short|default) (samples|p50|p99)	' "$TMP/$name.txt" |
-	    tr -s '\t ' ' ' | paste -d' ' - - - - - - |
-	    awk '{ printf "run %d:%s\n", NR, $0 }'
+	# The rows of the two classes in the summary of all runs.
+	grep -E '^\(us\) |^(short|default) ' "$TMP/$name.txt"
 	echo "-- latt compare default (A) short (B), $RUNS runs a side"
 	"$LATT" compare "$TMP/$name.default.json" "$TMP/$name.short.json" |
 	    sed "s#$TMP/##g" || true

@@ -83,7 +83,7 @@ print("  %-34s         p50 %8s  p99 %8s  max %9s" % ("ratio latt / peer", r(a[2]
 # ---------------------------------------------------------------------------
 timer_vs_cyclictest() {
 	local cond=$1 rep load=() warm
-	if ! "$LATT" -c1 -f1 -t1 true 2>/dev/null | grep -q $'^\ttimer p50'; then
+	if ! "$LATT" -c1 -f1 -t1 true 2>/dev/null | grep -q '^timer '; then
 		echo "  SKIP: this latt reports no timer series (the run-control branch adds it)"
 		return
 	fi
@@ -106,8 +106,10 @@ timer_vs_cyclictest() {
 		sleep 0.5
 		chrt -f -p "$PRIO" $! >/dev/null || echo "  chrt -f -p $PRIO failed"
 		wait $!
-		# The timer series in the summary is percentiles only: keep them.
-		awk -F'\t' '$2 ~ /^timer (p50|p99|worst)$/ { sub(/^ +/, "", $3); print $2 "=" $3 }' \
+		# The timer series in the summary is percentiles only: keep
+		# them (the timer row of the details table, in us).
+		awk '$1 == "timer" && NF == 10 { print "timer p50=" $4
+		    print "timer p99=" $6; print "timer worst=" $8 }' \
 		    "$TMP/t.$rep.out" >"$TMP/t.$rep.q"
 		[ "$cond" = load ] && [ ${#spin_pids[@]} -eq 0 ] && spin_start
 		cyclictest -q -m -p "$PRIO" -i 1000 -D "$SECS" -h 100000 \

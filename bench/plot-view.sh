@@ -3,10 +3,12 @@
 # Renders latt's --plot SVGs to PNG with a headless Chromium (when one is
 # installed: chromium, chromium-browser or google-chrome), so that a person
 # can look at what a browser shows: label overlaps, text off the canvas,
-# unreadable ticks.  Runs a few kinds of run: a short one with every sample
-# drawn, a long one drawn as bands (per-slice p50/p99), one with three
-# samples (no percentile marks), an empty one ("no samples"), and one with
-# a very long command (cut with an ellipsis).
+# unreadable ticks, labels crossed by curves, curves alike.  Runs a few
+# kinds of run: a short one with every sample drawn, a long one drawn as
+# bands (per-slice p50/p99), one with three samples (no percentile marks),
+# an empty one ("no samples"), one with a very long command (cut with an
+# ellipsis), and one with nine classes of clients (three solid curves, six
+# dashed, beside the runqueue wait).
 #
 # Usage: bench/plot-view.sh [OUTDIR]    (default /tmp/latt-plots)
 set -u
@@ -26,6 +28,9 @@ run points -c4 -f1 -t3 -l cpu:1 'sleep 3'
 run bands -c8 -f0 -t1 -d 4
 run three -c1 -n 3 -f1 -t2 'sleep 5'
 run empty -c1 -f 2s -t 2s true
+run classes -c1:name=short:nice=-5 -c1:name=long:nice=5 \
+    -c1:name=batch:policy=batch -c1:name=d -c1:name=e -c1:name=f \
+    -c1:name=g -c1:name=h -c1:name=i -f1 -t2 -l cpu:2 'sleep 3'
 run longcmd -c2 -f1 -t2 -d 1 "sh -c 'for i in 1 2 3; do echo a very long command line that goes on and on; done > /dev/null; sleep 0.5; echo and on and on and on and on and on and on and on and on and on and on'"
 
 browser=

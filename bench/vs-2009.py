@@ -85,7 +85,8 @@ def parse_floor(out):
 def parse(out):
     n = int(re.search(r"^Entries: (\d+)", out, re.M).group(1))
     avg = float(re.search(r"^\tAvg\t\s*(\S+) usec", out, re.M).group(1))
-    m = re.search(r"^\tmean\t\s*(\S+)", out, re.M)
+    # latt's details table: the latency row's mean, the 8th figure.
+    m = re.search(r"^latency +\d+(?: +\S+){6} +([0-9.]+) ", out, re.M)
     if m:
         avg = float(m.group(1))
     return n, avg

@@ -160,8 +160,8 @@ main(void)
 			else
 				pick(pb, NPOOL_B, b, n, used_b);
 			for (r = 0; r < NROWS; r++) {
-				cmp_test(a, n, b, n, (enum stat_kind)rows[r],
-				    &row);
+				cmp_test(a, n, b, n, "B",
+				    (enum stat_kind)rows[r], &row);
 				real[kind][r] += row.verdict == CMP_REAL;
 				inconcl += row.verdict == CMP_INCONCLUSIVE;
 			}

@@ -167,7 +167,8 @@ main(int argc, char *argv[])
 		    sizeof(err)) == 0) {
 			/* Now and then, a report on what was accepted. */
 			if (accepted++ % 25 == 0 &&
-			    cmp_report(devnull, &side, &side, &gate) == -1) {
+			    cmp_report(devnull, devnull, &side, &side,
+			    &gate) == -1) {
 				fprintf(stderr, "cmp_report failed\n");
 				bad = 1;
 			}

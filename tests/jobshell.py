@@ -272,6 +272,26 @@ elif scenario == "progress":
        "but the erase)", raw.rstrip("\n").endswith("\r\x1b[K") or
        raw.rstrip().endswith("\x1b[K"), repr(raw[-60:]))
 
+elif scenario == "chatty":
+    # A workload that writes to the terminal while latt runs: no progress
+    # line may mix with its lines (it drew one from 2 s on, and the
+    # workload's next line went on after it: "workload runningline-4").
+    pid = start(["-c2", "-f1", "-t3", "for i in 1 2 3 4 5 6 7; do echo "
+                 "line-$i-of-the-workload >&2; sleep 0.5; done"], out, err,
+                tty_stderr=True)
+    how, v = wait_job(pid, 20)
+    reap(pid, how)
+    time.sleep(0.5)
+    raw = open(tmp + "/tty.log", "rb").read().decode("utf-8", "replace")
+    lines = [l.rstrip("\r") for l in raw.split("\n")]
+    wl = [l for l in lines if "line-" in l]
+    want = ["line-%d-of-the-workload" % i for i in range(1, 8)]
+    ok("progress: a workload's lines reach the terminal intact (%d of 7, "
+       "%s %s)" % (sum(l in want for l in wl), how, v),
+       wl == want and (how, v) == ("exit", 0), repr(wl[:3]))
+    ok("progress: no progress line beside a command's output",
+       "samples" not in raw, repr(raw[:200]))
+
 elif scenario == "ttin":
     # "latt ... &": the workload reads the terminal from the background;
     # the job stops (SIGTTIN), and once in the foreground (fg) it reads.

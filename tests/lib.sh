@@ -381,6 +381,9 @@ verdict_from() {
 	verdict "$1: $(head -n 1 "$2")"
 }
 nlines() { awk 'END { print NR }' "$1"; }
+# err_lines FILE: the lines of latt's stderr in FILE but the "try 'latt
+# --help'" (or 'latt compare --help') that follows a usage error's line.
+err_lines() { grep -cv "^try 'latt \(compare \)\{0,1\}--help'\$" "$1"; }
 short() { head -c 300 "$1" | tr '\n' '|'; }
 
 # entries FILE CLIENTS: the N of a first line "Entries: N (clients=CLIENTS)".
@@ -400,9 +403,24 @@ expect_summary() {
 	fi
 }
 
-# field FILE LABEL: the value of the summary line "\tLABEL\t value".
+# field FILE LABEL: the value of the summary line "\tLABEL\t value", or
+# of the details table's cell "ROW COLUMN" ("timer p99", "runqueue
+# samples"; a bare column is the latency row's: "p50").
 field() {
-	awk -F'\t' -v l="$2" '$2 == l { sub(/^ +/, "", $3); print $3; exit }' "$1"
+	awk -F'\t' -v l="$2" '
+	$2 == l { sub(/^ +/, "", $3); print $3; found = 1; exit }
+	/^\(us\) +samples / { nh = split($0, h, / +/); table = 1; next }
+	table && $0 == "" { table = 0 }
+	table && cell == "" {
+		n = split($0, f, / +/)
+		row = f[1]
+		for (i = 2; i <= n - (nh - 1); i++)
+			row = row " " f[i]
+		for (i = 2; i <= nh; i++)
+			if (l == row " " h[i] || (row == "latency" && l == h[i]))
+				cell = f[n - nh + i]
+	}
+	END { if (!found && cell != "") print cell }' "$1"
 }
 
 # has_option OPT: whether latt's --help mentions OPT (a long option that

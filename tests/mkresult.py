@@ -29,6 +29,7 @@ import shlex
 import sys
 
 HIST_MAX_BITS = 43
+START = 1796000000000000000     # CLOCK_REALTIME, ns: December 2026
 
 
 def index(v, b):
@@ -151,8 +152,10 @@ def make(argv):
         rl = draw_rounds(int(s), a.n, a.clients, a.median, a.sigma,
                          a.run_sd, a.scale)
         lat += [x for r in rl for x in r]
+        # A run is known by its host and start: one a seed.
         run = {"run": {"wall_ns": 1000000000, "rounds": len(rl),
-                       "ended_by": "duration", "discarded": 0},
+                       "ended_by": "duration", "discarded": 0,
+                       "started_at_ns": START + int(s) * 1000000000},
                "latency": run_series(rl, a.sub_bits)}
         if a.timer:
             rt = draw_rounds(int(s) + 1000, len(rl), 1, a.median / 2,

@@ -23,16 +23,18 @@ closefds() {
 }
 
 # ---------------------------------------------------------------------------
-# Usage errors: exit 2, one line on stderr naming the option and the value,
-# nothing on stdout.  Each REGEX must match the stderr line; !REGEX must not.
+# Usage errors: exit 2, one line on stderr naming the option and the value
+# and a second that says where help is, nothing on stdout.  Each REGEX must
+# match the stderr line; !REGEX must not.
 usage_case() {	# name 'REGEX;;REGEX;;!REGEX' args...
 	local name=$1 res=$2 re
 	shift 2
 	run_latt "$OUT" "$ERR" "$@"
 	[ "$rc" -eq 2 ] || bad "exit $rc, want 2"
 	[ -s "$OUT" ] && bad "stdout not empty: $(short "$OUT")"
-	[ "$(nlines "$ERR")" -eq 1 ] ||
-	    bad "$(nlines "$ERR") lines on stderr, want 1: $(short "$ERR")"
+	[ "$(nlines "$ERR")" -eq 2 ] && [ "$(head -c 6 "$ERR")" = "latt: " ] &&
+	    [ "$(tail -n 1 "$ERR")" = "try 'latt --help'" ] ||
+	    bad "stderr is not one line and \"try 'latt --help'\": $(short "$ERR")"
 	while [ -n "$res" ]; do
 		re=${res%%;;*}
 		[ "$re" = "$res" ] && res= || res=${res#*;;}
@@ -73,6 +75,38 @@ usage_case "usage: --verbose=1 (a value for a flag)" \
 # (No command at all is no longer a usage error: it is a "bare run", see
 # README.md.  An empty command still is one.)
 usage_case "usage: an empty command" "(command|workload)" -c2 -f1 -t5 ''
+
+# A long value is quoted by its first 60 bytes and "...", not whole (130 KB
+# were echoed); a UTF-8 value is cut between characters, never inside one.
+long=$(head -c 130000 /dev/zero | tr '\0' x)
+usage_case "usage: a 130 KB value is quoted by its first 60 bytes" \
+    "$C;;: x{60}\.\.\.\$;;!x{61}" -c "$long" true
+[ "$(wc -c <"$ERR")" -lt 160 ] || bad "stderr is $(wc -c <"$ERR") bytes"
+verdict "usage: a 130 KB value: stderr of $(wc -c <"$ERR") bytes"
+usage_case "usage: a long UTF-8 value is cut between characters" \
+    "$C;;\.\.\.\$" -c "a$(printf '\303\251%.0s' $(seq 100))" true
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' \
+    "$ERR" 2>/dev/null || bad "stderr is not UTF-8: $(short "$ERR")"
+verdict "usage: a long UTF-8 value: the message stays UTF-8"
+
+# --cpus: a CPU given twice is a usage error, the order given is kept.
+usage_case "usage: --cpus=0,0" "cpus;;CPU 0 is given twice" --cpus=0,0 true
+usage_case "usage: --cpus=0-1,1" "cpus;;CPU 1 is given twice" --cpus=0-1,1 true
+usage_case "usage: -c1:cpus=0,0" "cpus;;CPU 0 is given twice" -c1:cpus=0,0 true
+if two_cpus; then
+	run_latt "$OUT" "$ERR" -q -c2 --cpus="$c1,$c0" -f1 -t3 -d1 \
+	    --load=none --log="$TMP/cpus.csv" --json="$TMP/cpus.json"
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	awk -F, -v a="$c1" -v b="$c0" 'NR > 1 && $3 == 0 { n0++; if ($4 != a) w++ }
+	    NR > 1 && $3 == 1 { n1++; if ($4 != b) w++ }
+	    END { exit !(n0 > 10 && n1 > 10 && w == 0) }' "$TMP/cpus.csv" ||
+	    bad "client 0 is not always on CPU $c1 and client 1 on CPU $c0"
+	expect_json "$TMP/cpus.json" "d['parameters']['cpus'] == [$c1, $c0]"
+	verdict "--cpus=$c1,$c0: client 0 on CPU $c1, client 1 on CPU $c0"
+	no_leftovers "--cpus in the order given"
+else
+	skip "--cpus in the order given: needs two CPUs"
+fi
 
 # ---------------------------------------------------------------------------
 # The forms of an option's value.
@@ -141,16 +175,17 @@ verdict "sh -c 'exit 0' runs as an argument vector"
 no_leftovers "sh -c 'exit 0'"
 
 # ---------------------------------------------------------------------------
-# The output: the 2009 block byte for byte, then consistent numbers.
+# The output: the 2009 block byte for byte ("-" where the samples give no
+# figure), then consistent numbers.
 shape_2009() {	# file
 	local -a re=(
 	    '^Entries: [0-9]+ \(clients=[0-9]+\)$'
 	    '^$'
 	    '^Averages:$'
 	    '^-{30}$'
-	    $'^\tMax\t [ 0-9]{8} usec$'
-	    $'^\tAvg\t [ 0-9]{8} usec$'
-	    $'^\tStdev\t [ 0-9]{8} usec$')
+	    $'^\tMax\t ( {7}-|[ 0-9]{8}) usec$'
+	    $'^\tAvg\t ( {7}-|[ 0-9]{8}) usec$'
+	    $'^\tStdev\t ( {7}-|[ 0-9]{8}) usec$')
 	local -a line
 	local i w
 	mapfile -t line < <(head -n 7 "$1")
@@ -168,38 +203,57 @@ shape_2009() {	# file
 	done
 }
 
-# Max >= Avg, min <= p50 <= ... <= worst (of the percentiles shown), worst
-# is Max, no nan, no -0.
+# The 2009 block and the details table's latency row agree: Max >= Avg,
+# min <= p50 <= ... <= worst (of the cells shown), worst is Max and mean
+# is Avg (each to its rounding), a "-" exactly where the samples cannot
+# give the figure (none; sd from one; a percentile with fewer than 10
+# samples beyond it), no nan, no -0.
 numbers_ok() {	# file
 	local msg
 	msg=$(awk -F'\t' '
 	function num(k, v) {
-		if (v ~ /-/ || tolower(v) ~ /nan|inf/)
+		if (tolower(v) ~ /nan|inf/ || v ~ /^ *-0*(\.0*)?$/ && v !~ /^ *-$/)
 			printf "%s is printed as \"%s\"; ", k, v
-		val[k] = v + 0; seen[k] = 1
+		val[k] = v + 0; seen[k] = 1; dash[k] = v ~ /^ *-$/
 	}
+	NR == 1 { n = $0; sub(/^Entries: /, "", n); n += 0 }
 	$2 ~ /^(Max|Avg|Stdev)$/ { sub(/ usec$/, "", $3); num($2, $3) }
-	# A percentile with fewer than 10 samples beyond it is "-".
-	$2 ~ /^p[0-9.]+$/ && $3 ~ /^ *-$/ { seen[$2] = 1; dash[$2] = 1; next }
-	$2 ~ /^(min|p50|p90|p99|p99\.9|p99\.99|worst|mean|sd|se)$/ { num($2, $3) }
+	/^\(us\) +samples / { split($0, h, / +/); next }
+	/^latency / {
+		c = split($0, f, / +/)
+		if (c != 10) printf "latency row has %d fields; ", c
+		if (f[2] != n) printf "latency samples %s, Entries %s; ", f[2], n
+		for (i = 3; i <= c; i++) num(h[i], f[i])
+	}
 	END {
-		n = split("Max Avg Stdev min p50 p90 p99 p99.9 p99.99 worst mean sd se", k, " ")
-		for (i = 1; i <= n; i++)
-			if (!seen[k[i]]) printf "no %s line; ", k[i]
+		need["min"] = need["worst"] = need["mean"] = 1; need["sd"] = 2
+		need["p50"] = 20; need["p90"] = 100; need["p99"] = 1000
+		need["p99.9"] = 10000
+		need["Max"] = need["Avg"] = 1; need["Stdev"] = 2
+		m = split("Max Avg Stdev min p50 p90 p99 p99.9 worst mean sd", k, " ")
+		for (i = 1; i <= m; i++) {
+			if (!seen[k[i]]) printf "no %s; ", k[i]
+			else if (dash[k[i]] != (n < need[k[i]]))
+				printf "%s is \"%s\" from %d samples; ", k[i],
+				    dash[k[i]] ? "-" : val[k[i]], n
+		}
+		if (n == 0)
+			exit
 		if (val["Max"] < val["Avg"])
 			printf "Max %s < Avg %s; ", val["Max"], val["Avg"]
-		n = split("min p50 p90 p99 p99.9 p99.99 worst", q, " ")
-		m = 0
-		for (i = 1; i <= n; i++)
-			if (!dash[q[i]]) r[++m] = q[i]
-		for (i = 1; i < m; i++)
+		m = split("min p50 p90 p99 p99.9 worst", q, " ")
+		j = 0
+		for (i = 1; i <= m; i++)
+			if (!dash[q[i]]) r[++j] = q[i]
+		for (i = 1; i < j; i++)
 			if (val[r[i]] > val[r[i + 1]])
 				printf "%s %s > %s %s; ", r[i], val[r[i]], r[i + 1], val[r[i + 1]]
+		# Whole us against four digits: at most 0.5 + 0.05 apart.
 		d = val["worst"] - val["Max"]
-		if (d > 0.5001 || d < -0.5001)
+		if (d > 0.5501 || d < -0.5501)
 			printf "worst %s is not Max %s; ", val["worst"], val["Max"]
 		d = val["mean"] - val["Avg"]
-		if (d > 0.5001 || d < -0.5001)
+		if (d > 0.5501 || d < -0.5501)
 			printf "mean %s is not Avg %s; ", val["mean"], val["Avg"]
 	}' "$1")
 	[ -z "$msg" ] || bad "$msg"
@@ -220,21 +274,41 @@ numbers_ok "$OUT"
 verdict "numbers are consistent (a normal run)"
 no_leftovers "2009 block"
 
-# No sample at all: the workload is over before the first round.
-run_latt "$OUT" "$ERR" -c3 -f 200 -t 300 true
+# No sample at all: the workload is over before the first round.  Every
+# figure is "-", never a made-up 0 (the 2009 block keeps its shape).
+run_latt "$OUT" "$ERR" -c2 -d 2 true
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-[ -n "$(entries "$OUT" 3)" ] || bad "first line: $(head -n 1 "$OUT")"
+[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
 shape_2009 "$OUT"
 numbers_ok "$OUT"
-verdict "no sample: same shape, no nan, no -0"
+grep -qx '0 samples  p50 -  p99 -  worst -  timer p99 -' "$OUT" ||
+    bad "headline: $(sed -n 9p "$OUT")"
+awk '/^\(us\) +samples /, /^$/' "$OUT" >"$TMP/table"
+[ "$(grep -c . "$TMP/table")" -ge 3 ] || bad "no table: $(short "$OUT")"
+grep -Ev '^\(us\) |^[a-z ]+ +0( +-){8}$|^$' "$TMP/table" >"$TMP/nonempty"
+[ -s "$TMP/nonempty" ] && bad "a row with a figure: $(short "$TMP/nonempty")"
+grep -Eq '(^|[^0-9.])0\.000([^0-9]|$)' "$OUT" &&
+    bad "0.000 printed: $(grep -E '0\.000' "$OUT" | head -n 2 | tr '\n' '|')"
+verdict "no sample: '-' everywhere (latt -c2 -d 2 true), the 2009 block's shape kept"
 no_leftovers "no sample"
+
+# No sample under --explain: no autopsy at all (not "Autopsy of the 0").
+run_latt "$OUT" "$ERR" --explain -c2 -d 2 true
+if [ "$rc" -eq 2 ] && grep -q 'explain' "$ERR"; then
+	skip "no sample under --explain: tracefs cannot be used here ($(short "$ERR"))"
+else
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	[ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
+	grep -qi 'autopsy' "$OUT" && bad "$(grep -i autopsy "$OUT")"
+	verdict "no sample under --explain: no autopsy printed"
+fi
 
 # (Most likely) one sample: one client, one round at 50 ms before the end.
 run_latt "$OUT" "$ERR" -c1 -f 50 -t 50 'sleep 0.08'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 shape_2009 "$OUT"
 numbers_ok "$OUT"
-verdict "few samples ($(head -n 1 "$OUT")): no nan, no -0"
+verdict "few samples ($(head -n 1 "$OUT")): no nan, no -0, '-' for sd of one"
 no_leftovers "few samples"
 
 # ---------------------------------------------------------------------------
@@ -301,20 +375,78 @@ grep -Eq '(^|[^0-9])3([^0-9]|$)' "$ERR" || bad "stderr lacks the status: $(short
 verdict "workload exit 3: latt exits 4, summary, one line on stderr"
 no_leftovers "workload exit 3"
 
-run_latt "$OUT" "$ERR" -c2 -f1 -t5 /nonexistent/cmd arg
-[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
-[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
-grep -Eiq 'nonexistent|no such file|not found' "$ERR" ||
-    bad "no message: $(short "$ERR")"
-verdict "missing program as argv: exit 4 with a message"
-no_leftovers "missing program as argv"
+# A command that cannot run ends latt at once as a shell would end: 127
+# not found, 126 not executable, one line naming it, no summary, and
+# nothing forked (as nobody with no process to spare, a fork would fail
+# with status 1).
+cannot_run() {	# name status regex args...
+	local name=$1 want=$2 re=$3
+	shift 3
+	# (The sanitizers' leak check needs a thread of its own at exit.)
+	ASAN_OPTIONS=detect_leaks=0 timeout -k 5 60 setpriv --reuid=nobody \
+	    --regid=nogroup --clear-groups prlimit --nproc=0 "$LATT" "$@" \
+	    >"$OUT" 2>"$ERR"
+	rc=$?
+	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
+	[ -s "$OUT" ] && bad "stdout: $(short "$OUT")"
+	[ "$(nlines "$ERR")" -eq 1 ] && grep -Eq -- "$re" "$ERR" ||
+	    bad "stderr is not one line matching /$re/: $(short "$ERR")"
+	verdict "$name: status $want, one line, nothing forked"
+	no_leftovers "$name"
+}
+printf 'echo hi\n' >"$TMP/noexec.sh"
+chmod 644 "$TMP/noexec.sh"
+chmod 755 "$TMP"
+cannot_run "missing program as argv" 127 \
+    "^latt: cannot run '/nonexistent/cmd': command not found\$" \
+    -c2 -f1 -t5 /nonexistent/cmd arg
+cannot_run "missing program via sh" 127 \
+    "^latt: cannot run 'nonexistent-cmd-xyz': command not found\$" \
+    -c2 -f1 -t5 'nonexistent-cmd-xyz -j4'
+cannot_run "missing program in \$PATH as argv" 127 \
+    "cannot run 'nonexistent-cmd-xyz': command not found" \
+    -c2 -- nonexistent-cmd-xyz -j 3
+cannot_run "a file that is not executable, as argv" 126 \
+    "cannot run '$TMP/noexec.sh': Permission denied" -c2 "$TMP/noexec.sh" x
+cannot_run "a file that is not executable, via sh" 126 \
+    "cannot run '$TMP/noexec.sh': Permission denied" -c2 "$TMP/noexec.sh"
+cannot_run "a directory" 126 "cannot run '$TMP': Permission denied" \
+    -c2 "$TMP" x
 
-run_latt "$OUT" "$ERR" -c2 -f1 -t5 'nonexistent-cmd-xyz'
-[ "$rc" -eq 4 ] || bad "exit $rc, want 4"
-[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
-grep -q '^latt' "$ERR" || bad "no message from latt: $(short "$ERR")"
-verdict "missing program via sh: exit 4 with a message"
-no_leftovers "missing program via sh"
+# Found, but its exec fails (a missing interpreter): latt ends at once, no
+# summary, one line, 127, and the results file it was to replace is kept.
+printf '#!/nonexistent/interpreter\necho hi\n' >"$TMP/badint.sh"
+chmod 755 "$TMP/badint.sh"
+echo old >"$TMP/kept.json"
+T0=$(usecs)
+run_latt "$OUT" "$ERR" -c2 -f1 -t5 --json="$TMP/kept.json" "$TMP/badint.sh" x
+ms=$((($(usecs) - T0) / 1000))
+[ "$rc" -eq 127 ] || bad "exit $rc, want 127"
+[ -s "$OUT" ] && bad "stdout: $(short "$OUT")"
+[ "$(nlines "$ERR")" -eq 1 ] &&
+    grep -q "^latt: cannot run '$TMP/badint.sh': No such file" "$ERR" ||
+    bad "stderr: $(short "$ERR")"
+[ "$(cat "$TMP/kept.json")" = old ] || bad "kept.json: $(short "$TMP/kept.json")"
+[ "$ms" -lt 3000 ] || bad "took $ms ms"
+verdict "an exec that fails at the run: status 127 in $ms ms, one line, no summary"
+no_leftovers "an exec that fails"
+
+# Options after a command that is not found: a usage error saying where
+# options go.  --explain 5 would run 5: caught like --json run.json.
+usage_case "usage: options after the command" \
+    "cannot run 'sleep 1';;options go before the command;;-d" \
+    -c2 'sleep 1' -d 3
+usage_case "usage: a long option after the command" \
+    "cannot run 'sleep 1';;options go before the command;;--dur=3" \
+    'sleep 1' --dur=3
+usage_case "usage: --explain 5" "--explain=5" -c1 --explain 5
+# What only the shell knows is left to it: builtins, redirections.
+run_latt "$OUT" "$ERR" -q -c1 -f1 -t2 "cd $TMP && : >ran.txt"
+[ "$rc" -eq 0 ] && [ -e "$TMP/ran.txt" ] || bad "cd && : : exit $rc: $(short "$ERR")"
+run_latt "$OUT" "$ERR" -q -c1 -f1 -t2 'exit 0'
+[ "$rc" -eq 0 ] || bad "exit 0: exit $rc: $(short "$ERR")"
+verdict "builtins and redirections run through the shell as before"
+no_leftovers "builtins"
 
 run_latt "$OUT" "$ERR" -c2 -f1 -t5 sh -c 'sleep 0.2; kill -9 $$'
 [ "$rc" -eq 4 ] || bad "exit $rc, want 4"

@@ -34,7 +34,7 @@ refused() {
 # Bad values are usage errors before anything runs.
 for v in 0 101 x 3x ''; do
 	run_latt "$TMP/out" "$TMP/err" --explain="$v" -c1 -d1 sleep 1
-	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
+	[ "$(err_lines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
 	refused "explain: --explain=$v is a usage error" explain
 done
 
@@ -129,6 +129,74 @@ s = e.get("samples", [])
 h = [x for x in s if x["ran"] and x["ran"][0]["pid"] == '"$hp"']' "$f" "$@"
 }
 
+# explain_text NAME OUT JSON NEED: the autopsy's text in OUT (issue 20):
+# every line within 80 columns (but a single word, a tracefs path), every
+# time in one rule (fmt_time's: the largest unit that keeps it at least 1,
+# four significant digits at most), and the verdict's longest interrupt
+# said with when it came ("with 12.34 us of softirq RCU during the wait":
+# before the wake-up, during the wait, or after the switch-in, as the
+# JSON's timeline places its start), never "then ... in".  With NEED, at
+# least one verdict must say it.
+cat >"$TMP/text.py" <<'EOF'
+import json, re, sys
+out, jpath, need = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+lines = open(out, encoding="utf-8", errors="replace").read().split("\n")
+starts = [i for i, l in enumerate(lines) if l.startswith("Autopsy of the")]
+bad, ntimes, nphrase = [], 0, 0
+if not starts:
+    bad.append("no autopsy")
+text = lines[starts[0]:] if starts else []
+for l in text:
+    w = len(l.expandtabs(8))
+    if w > 80 and len(l.split()) > 1:
+        bad.append("%d columns: %r" % (w, l[:70]))
+for m in re.finditer(r"(?<![\w.])[-+]?(\d+(?:\.\d+)?) (ns|us|ms|s)\b",
+                     "\n".join(text)):
+    v, unit = float(m.group(1)), m.group(2)
+    digits = m.group(1).replace(".", "").lstrip("0")
+    ntimes += 1
+    if (unit != "s" and v >= 1000) or (v < 1 and not (unit == "ns" and v == 0)) \
+            or len(digits) > 4 or (unit == "ns" and "." in m.group(1)):
+        bad.append("time %r" % m.group(0))
+if ntimes < 10:
+    bad.append("only %d times" % ntimes)
+# The text's verdicts, continuation lines joined.
+joined, said = "\n".join(text), []
+for m in re.finditer(r"\n  verdict: (.*(?:\n {11}\S.*)*)", joined):
+    said.append(" ".join(x.strip() for x in m.group(1).split("\n")))
+d = json.load(open(jpath))
+s = d.get("explain", {}).get("samples", [])
+for x in s:
+    if x["verdict"] not in said:
+        bad.append("verdict not in the text: %r" % x["verdict"][:60])
+    if re.search(r"then [\d.]+ \w+ in ", x["verdict"]):
+        bad.append("'then ... in': %r" % x["verdict"][-50:])
+    big = max((q for q in x["irqs"] if q["ns"] >= 1000),
+              key=lambda q: q["ns"], default=None)
+    kinds = [t["kind"] for t in x["timeline"] if t["t_ns"] >= 0]
+    if big is None or x["timer"] or kinds.count("switch") != 1 or \
+            "waking" not in kinds or "preempted" in kinds or "blocked" in kinds:
+        continue
+    at = {t["kind"]: t["t_ns"] for t in x["timeline"] if t["t_ns"] >= 0}
+    when = ("during the parent's write" if big["start_ns"] < at["waking"]
+            else "during the wait" if big["start_ns"] < at["switch"]
+            else "after the switch-in")
+    nphrase += 1
+    if not re.search(r", with [\d.]+ \w+ of .* %s$" % re.escape(when),
+                     x["verdict"]):
+        bad.append("verdict %r, its interrupt is %s" % (x["verdict"][-60:],
+                                                        when))
+if need and nphrase == 0:
+    bad.append("no verdict names an interrupt")
+print("%d lines, %d times, %d interrupts placed" % (len(text), ntimes, nphrase))
+for b in bad[:4]:
+    print("BAD " + b)
+EOF
+explain_text() {
+	python3 "$TMP/text.py" "$2" "$3" "$4" >"$TMP/text.out" 2>&1
+	verdict_from "$1" "$TMP/text.out"
+}
+
 # client_up PID: whether latt PID has its client, a child in latt's own
 # process group (its keeper and loads have groups of their own).  Reads
 # only latt's children, with builtins: quick on a loaded machine.
@@ -210,6 +278,8 @@ else
 	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
 	[ -n "$why2" ] && bad "$why2"
 	after_end "$name" "$lp"
+	explain_text "explain: the hog's autopsy within 80 columns, one unit rule, its interrupt said when" \
+	    "$TMP/out" "$TMP/hog.json" 1
 fi
 
 # A long run whose worst wake-up comes early: the hog holds the client's
@@ -259,6 +329,8 @@ why2=$(autopsy_check "$TMP/stop.json" - 's[0]["state_at_send"] == "stopped"' \
     's[0]["waker"]["pid"] == '"$$")
 [ -n "$why2" ] && bad "$why2"
 after_end "explain: a stopped client is not runnable until SIGCONT, nothing else blamed" "$lp"
+explain_text "explain: a stopped client's autopsy within 80 columns, one unit rule" \
+    "$TMP/out" "$TMP/stop.json" 0
 
 # --breaktrace: the sample that stopped the trace is among the autopsies.
 save_tracing_on "$tdir"
@@ -281,6 +353,8 @@ why2=$(autopsy_check "$TMP/brk.json" - 'd["run"]["ended_by"] == "breaktrace"' \
 [ -n "$why2" ] && bad "$why2"
 grep -q "(the sample that stopped --breaktrace)" "$TMP/out" || bad "no breaktrace autopsy in the text"
 after_end "explain: --breaktrace: the sample that stopped the trace is explained" "$lp"
+explain_text "explain: a --breaktrace autopsy within 80 columns, one unit rule" \
+    "$TMP/out" "$TMP/brk.json" 0
 
 # --breaktrace caught on the timer, with worst client samples already kept:
 # latt itself is stopped for 300 ms while it sleeps between rounds (its
@@ -367,23 +441,43 @@ wait_gone "$lp" 15
 [ "$rc" -eq 1 ] || bad "rc $rc, not 1"
 after_end "explain: a client killed: instance removed" "$lp"
 
-# A run that ends before any event is enabled (the workload's argv cannot
-# be executed): the autopsy has nothing to read and says so, and the
-# decoder is handed an empty trace (under the sanitizers, the sanitized
-# pass of make check, an empty trace once reached qsort with a NULL array).
-"$LATT" --explain -c1 -f1 -t3 -q --json="$TMP/none.json" -- \
-    /nonexistent/latt-no-such-command x >"$TMP/out" 2>"$TMP/err" &
-lp=$!
-T0=$(usecs)
-wait_gone "$lp" 30
-[ "$rc" -eq 4 ] || bad "rc $rc, not 4: $(short "$TMP/err")"
-grep -q 'runtime error' "$TMP/err" && bad "undefined behaviour: $(short "$TMP/err")"
-grep -q '^Autopsy of the 0 worst wake-ups' "$TMP/out" ||
-    bad "no empty autopsy: $(grep -A1 '^Autopsy' "$TMP/out" | tr '\n' '|')"
-why2=$(pycheck "$TMP/none.json" 'd["explain"]["events"] == 0' \
-    'd["explain"]["error"] is None' 'd["explain"]["samples"] == []')
-[ -n "$why2" ] && bad "$why2"
-after_end "explain: a run with no events: an empty autopsy, no undefined behaviour" "$lp"
+# A run that ends before any event is enabled (a pids cgroup refuses the
+# workload's fork: latt, its keeper, its client and its guardian fit):
+# the decoder is handed an empty trace (under the sanitizers, the
+# sanitized pass of make check, an empty trace once reached qsort with a
+# NULL array), and the JSON's explain has no events and no error.
+CG=
+for base in /sys/fs/cgroup /sys/fs/cgroup/pids; do
+	[ -w "$base" ] && [ -e "$base/cgroup.procs" ] || continue
+	[ "$base" = /sys/fs/cgroup ] &&
+	    ! grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null &&
+	    continue
+	mkdir "$base/latt-explain-$$" 2>/dev/null &&
+	    [ -w "$base/latt-explain-$$/pids.max" ] &&
+	    { CG=$base/latt-explain-$$; break; }
+	rmdir "$base/latt-explain-$$" 2>/dev/null
+done
+if [ -z "$CG" ]; then
+	skip "explain: a run with no events: no writable pids cgroup"
+else
+	on_exit 'rmdir "$CG" 2>/dev/null'
+	echo 4 >"$CG/pids.max"
+	env --default-signal sh -c 'echo $$ >"$1/cgroup.procs" && shift &&
+	    exec "$@"' sh "$CG" "$LATT" --explain -c1 -f1 -t3 -q \
+	    --json="$TMP/none.json" sleep 5 >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	T0=$(usecs)
+	wait_gone "$lp" 30
+	[ "$rc" -eq 1 ] || bad "rc $rc, not 1: $(short "$TMP/err")"
+	grep -q 'fork of the workload' "$TMP/err" ||
+	    bad "not the workload's fork that failed: $(short "$TMP/err")"
+	grep -q 'runtime error' "$TMP/err" &&
+	    bad "undefined behaviour: $(short "$TMP/err")"
+	why2=$(pycheck "$TMP/none.json" 'd["explain"]["events"] == 0' \
+	    'd["explain"]["error"] is None' 'd["explain"]["samples"] == []')
+	[ -n "$why2" ] && bad "$why2"
+	after_end "explain: a run with no events: no undefined behaviour" "$lp"
+fi
 
 # Where tracefs is: /sys/kernel/tracing first, even when another mount of
 # it (a test's, under /tmp) comes first in the mount table; the same for

@@ -137,7 +137,7 @@ row() {
 	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want: $(short "$ERR")"
 	# A usage error runs nothing: all of stderr is latt's.
 	if [ "$want" -eq 2 ]; then
-		cp "$ERR" "$ERR.latt"
+		grep -av "^try 'latt --help'\$" "$ERR" >"$ERR.latt"
 	else
 		grep -a '^latt' "$ERR" >"$ERR.latt"
 	fi
@@ -348,8 +348,9 @@ row "an unknown option with a newline (\$'-\\n') is one line on stderr" - 2 \
     'unknown option' no 2 10 act_none file -- $'-\n' true
 # A single-argument workload starting with a dash is a command, not options
 # for /bin/sh: "-weird" must be "not found" (127), not sh's usage error.
-row "a workload named -weird runs as a command (status 127)" - 4 \
-    'status 127' some 2 10 act_none file -- -c2 -f1 -t5 -- -weird
+row "a workload named -weird runs as a command (status 127)" - 127 \
+    "cannot run '-weird': command not found" no 2 10 act_none file -- \
+    -c2 -f1 -t5 -- -weird
 # -v lines that cannot be written are lost samples: not a clean exit 0.
 row "-v with stderr on /dev/full does not exit 0" - 1 any some 2 15 \
     act_none errfull -- -v -c2 -f1 -t5 'sleep 0.3'

@@ -5,7 +5,8 @@
 # Ctrl-Z stops every process of the run and fg resumes them, the time
 # suspended neither measured nor counted towards -d; Ctrl-C ends the run
 # normally; a workload reading the terminal from the background stops the
-# job (SIGTTIN) until fg; the progress line fits a narrow terminal.
+# job (SIGTTIN) until fg; the progress line fits a narrow terminal, and is
+# not drawn beside a command (its lines reach the terminal intact).
 # Without a terminal:
 # SIGTSTP and SIGCONT suspend and resume the whole run, and a workload
 # stopped from elsewhere ends the run with a message.
@@ -28,6 +29,7 @@ pty() {	# scenario
 }
 pty read
 pty int
+pty chatty
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "job: Ctrl-Z and fg: timing relations, not run under the sanitizers"
 else

@@ -8,9 +8,9 @@
 
 KINDS="cpu syscall yield fork pipe mem"
 
-# mean_of FILE LABEL: the value of a "\tLABEL\t value" line of a summary.
+# mean_of FILE LABEL: a figure of a summary (see field in lib.sh).
 mean_of() {
-	awk -F'\t' -v l="$2" '$2 == l { gsub(/ /, "", $3); print $3; exit }' "$1"
+	field "$1" "$2"
 }
 
 # proc_table: "pid ppid pgid comm" of every process, with shell builtins
@@ -174,7 +174,7 @@ usage_errors() {
 	for v in "$@"; do
 		run_latt "$TMP/b.out" "$TMP/b.err" "$opt" "$v" true
 		if [ "$rc" -eq 2 ] && [ ! -s "$TMP/b.out" ] &&
-		    [ "$(wc -l <"$TMP/b.err")" -eq 1 ] &&
+		    [ "$(err_lines "$TMP/b.err")" -eq 1 ] &&
 		    grep -q "$word" "$TMP/b.err"; then
 			pass "$opt '$v' is a usage error"
 		else
@@ -229,12 +229,13 @@ fi
 
 # --- -x: a second block, whose figures grow with the buffer
 run_latt "$TMP/x0.out" "$TMP/x0.err" -c2 -f1 -t3 'sleep 0.3'
-check "no -x: no work block" bash -c "! grep -q '^Work' '$TMP/x0.out'"
+check "no -x: no work row" bash -c "! grep -q '^work ' '$TMP/x0.out'"
 run_latt "$TMP/x1.out" "$TMP/x1.err" -c2 -f1 -t3 -x 64 'sleep 1'
 run_latt "$TMP/x2.out" "$TMP/x2.err" -c2 -f1 -t3 --work=4096 'sleep 1'
-check "-x 64: a work block" grep -q '^Work after wake-up (us, ns resolution, 64 KiB a client):$' "$TMP/x1.out"
-bad=$(awk -F'\t' 'f && $2 ~ /^(Entries|Max|Avg|Stdev|min|mean|sd|se|worst|p[0-9.]+)/ { print } /^Work/ { f = 1 }' "$TMP/x1.out")
-check "-x: work labels collide with no latency label" [ -z "$bad" ]
+check "-x 64: a work row, and a line that says 64 KiB" \
+    grep -q $'^\twork\t *64 KiB a client, timed after each wake-up$' "$TMP/x1.out"
+check "-x: the work row is apart from the latency's" \
+    [ "$(grep -c '^work ' "$TMP/x1.out")" -eq 1 ]
 n1=$(mean_of "$TMP/x1.out" "work samples")
 e1=$(sed -n 's/^Entries: \([0-9]*\) .*/\1/p' "$TMP/x1.out")
 if [ -n "$n1" ] && [ "$n1" = "$e1" ] && [ "$n1" -gt 0 ]; then

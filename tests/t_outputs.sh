@@ -53,31 +53,35 @@ ok("json: workload exited 0", d["workload"]["status"] == "exited" and
 ok("json: ended by the workload", d["run"]["ended_by"] == "workload")
 L = d["latency"]
 
-# Against the text summary (microseconds with 3 decimals).
+# Against the text summary (its details table, four significant digits).
 m = re.search(r"^Entries: (\d+) \(clients=(\d+)\)", text, re.M)
 ok("json: samples agree with Entries", m and int(m.group(1)) == L["samples"],
    "text %s json %s" % (m and m.group(1), L["samples"]))
-def textval(label):
-    m = re.search(r"^\t%s\t +(-?[0-9.]+|-)$" % re.escape(label), text, re.M)
-    if m and m.group(1) == "-":
-        return "-"
-    return float(m.group(1)) if m else None
+hdr = re.search(r"^\(us\) +samples +(.*)$", text, re.M)
+row = re.search(r"^latency +(\d+) +(.*)$", text, re.M)
+cells = dict(zip(hdr.group(1).split(), row.group(2).split())) if hdr and row else {}
+ok("text: the table's latency row", cells and int(row.group(1)) == L["samples"],
+   repr(row and row.group(0)))
 # A percentile with fewer than 10 samples beyond it is "-" and null.
-need = {"p50": 20, "p90": 100, "p99": 1000, "p99.9": 10000, "p99.99": 100000}
+need = {"p50": 20, "p90": 100, "p99": 1000, "p99.9": 10000}
 pairs = [("min", L["min_ns"]), ("p50", L["p50_ns"]), ("p90", L["p90_ns"]),
          ("p99", L["p99_ns"]), ("p99.9", L["p99_9_ns"]),
-         ("p99.99", L["p99_99_ns"]), ("worst", L["max_ns"]),
-         ("mean", L["mean_ns"]), ("sd", L["stdev_ns"]),
-         ("se", L["stderr_ns"])]
+         ("worst", L["max_ns"]), ("mean", L["mean_ns"]), ("sd", L["stdev_ns"])]
+def near(t, ns):
+    """t is ns in microseconds to its printed digits ("1.234s": seconds)."""
+    scale = 1e6 if t.endswith("s") else 1.0
+    t = t.rstrip("s")
+    digits = len(t.split(".")[1]) if "." in t else 0
+    return abs(ns / 1000.0 - float(t) * scale) <= (0.5 * 10 ** -digits +
+                                                   1e-9) * scale
 for label, ns in pairs:
-    t = textval(label)
+    t = cells.get(label)
     if label in need and L["samples"] < need[label]:
         ok("json: %s is - and null below %d samples" % (label, need[label]),
            t == "-" and ns is None, "text %s json %s" % (t, ns))
         continue
     ok("json: %s agrees with the text" % label,
-       t not in (None, "-") and ns is not None and
-       abs(ns / 1000.0 - t) <= 0.0005 + 1e-9,
+       t not in (None, "-") and ns is not None and near(t, ns),
        "text %s json %s ns" % (t, ns))
 m = re.search(r"worst at\t *client (\d+), ([0-9.]+) s", text)
 ok("json: worst at agrees with the text", m and
@@ -88,10 +92,20 @@ ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds
 
 # Against the raw samples of --log.
 lines = open(tmp + "/run.csv").read().splitlines()
-ok("log: header", lines[0] == "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns",
-   lines[0])
-allrows = [tuple(int(x) if x else -1 for x in l.split(",")) for l in lines[1:]]
-# Rows of client -1 are the timer's samples (pos -1); the others latencies.
+ok("log: header", lines[0] ==
+   "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns,series,run", lines[0])
+cells = [l.split(",") for l in lines[1:]]
+allrows = [tuple(int(x) if x else -1 for x in c[:7]) for c in cells]
+# Rows of client -1 are the timer's samples (pos -1), series timer; the
+# others wake-ups; one run; in the order of time.
+ok("log: series timer for client -1, wake for the others; run 1",
+   all(len(c) == 9 and c[7] == ("timer" if c[2] == "-1" else "wake") and
+       c[8] == "1" for c in cells), repr([c for c in cells if len(c) != 9 or
+       c[7] != ("timer" if c[2] == "-1" else "wake") or c[8] != "1"][:2]))
+ok("log: rows in the order of time",
+   all(allrows[i][0] <= allrows[i + 1][0] for i in range(len(allrows) - 1)),
+   repr([allrows[i:i + 2] for i in range(len(allrows) - 1)
+         if allrows[i][0] > allrows[i + 1][0]][:1]))
 rows = [r for r in allrows if r[2] >= 0]
 trows = [r for r in allrows if r[2] == -1]
 ok("log: one timer row per timer sample (%d)" % len(trows),
@@ -327,7 +341,7 @@ for args in "--json= true" "--json --histogram true" "--json --per-client true" 
     "--log= true" "--log=- true" "--plot=- true" "--plot"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out6" "$TMP/err6" $args
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(wc -l <"$TMP/err6")" -eq 1 ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(err_lines "$TMP/err6")" -eq 1 ]; then
 		pass "usage: latt $args: status 2, one line"
 	else
 		fail "usage: latt $args: rc=$rc, stdout $(wc -c <"$TMP/out6") bytes, stderr: $(cat "$TMP/err6")"
@@ -359,14 +373,15 @@ fi
 
 # --- Progress -------------------------------------------------------------------
 if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/dev/null 2>&1; then
-	script -qc "$LATT -f1 -t5 --json=$TMP/prog.json 'sleep 3.5' >$TMP/prog.out" \
+	# A run without a command (one with a command shows none: t_job.sh).
+	script -qc "$LATT -c2 -f1 -t5 -d 3.5 -l none --json=$TMP/prog.json >$TMP/prog.out" \
 	    "$TMP/prog.tty" </dev/null >/dev/null 2>&1
-	if grep -q 'samples .*max .*p99 .*workload running' "$TMP/prog.tty"; then
+	if grep -q 'samples .*p99 .*max .*no load' "$TMP/prog.tty"; then
 		pass "progress: shown on a terminal's stderr"
 	else
 		fail "progress: not shown on a terminal: $(cat -A "$TMP/prog.tty" | head -5)"
 	fi
-	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'workload running' "$TMP/prog.out" &&
+	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'no load' "$TMP/prog.out" &&
 	    ! grep -q $'\r' "$TMP/prog.out"; then
 		pass "progress: never in stdout"
 	else
@@ -374,14 +389,14 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 	fi
 	if [ ! -s "$TMP/prog.json" ]; then
 		fail "progress: never in the JSON: no JSON was written"
-	elif ! grep -q 'workload running' "$TMP/prog.json"; then
+	elif ! grep -q 'no load' "$TMP/prog.json"; then
 		pass "progress: never in the JSON"
 	else
 		fail "progress: the JSON holds it"
 	fi
 	echo 'json.load(open(tmp + "/prog.json")); ok("progress: the JSON parses", True)' \
 	    >>"$TMP/check.py"
-	script -qc "$LATT -q -f1 -t5 'sleep 3' >$TMP/prog.out" "$TMP/prog2.tty" \
+	script -qc "$LATT -q -c2 -f1 -t5 -d 3 -l none >$TMP/prog.out" "$TMP/prog2.tty" \
 	    </dev/null >/dev/null 2>&1
 	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'samples' "$TMP/prog2.tty"; then
 		pass "progress: -q turns it off"
@@ -391,6 +406,274 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 else
 	skip "progress: no script(1) to give latt a terminal"
 fi
+
+# --- The summary: headline, details table, runs, against the JSON ---------
+# Every figure of the headline, the table (a row a series and a class) and,
+# with --repeat, of each run's line (in the summary and on stderr as it
+# ends) equals the JSON's to the digits printed; every line of stdout but
+# the command's fits 80 columns; --repeat prints one summary.
+run_latt "$TMP/sum.out" "$TMP/sum.err" -q -c2:name=fast -c1:nice=5 -x 16 \
+    -f1 -t3 -d 1.5 --json="$TMP/sum.json"
+check "summary: a run with classes and -x exits 0 (rc=$rc)" test "$rc" -eq 0
+run_latt "$TMP/rep.out" "$TMP/rep.err" -c2 -f1 -t3 -d 0.7 --repeat=3 \
+    --json="$TMP/rep.json"
+check "summary: --repeat=3 exits 0 (rc=$rc)" test "$rc" -eq 0
+cat >>"$TMP/check.py" <<'EOF'
+
+def fig_ok(t, ns):
+    """A headline figure, "33.5 us" (three digits and a unit), against ns."""
+    m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", t)
+    if not m:
+        return False
+    u = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[m.group(2)]
+    dg = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+    return abs(ns - float(m.group(1)) * u) <= (0.5 * 10 ** -dg + 1e-9) * u
+
+def same(t, ns, fig=False):
+    """t is "-" exactly where the JSON has no figure, else equals it."""
+    if ns is None:
+        return t == "-"
+    return t != "-" and (fig_ok(t, ns) if fig else near(t, ns))
+
+HEAD = (r"(\d+) samples?  p50 (\S+(?: \S+)?)  p99 (\S+(?: \S+)?)  "
+        r"worst (\S+(?: \S+)?)")
+def head_ok(m, S, T):
+    """A headline's match against a JSON latency S and timer T."""
+    worst = S["max_ns"] if S["samples"] > 0 else None
+    return (int(m.group(1)) == S["samples"] and
+            same(m.group(2), S["p50_ns"], True) and
+            same(m.group(3), S["p99_ns"], True) and
+            same(m.group(4), worst, True) and
+            (T is None or same(m.group(5), T["p99_ns"], True)))
+
+def check_summary(name, out, err, d):
+    text = open(out).read()
+    lines = text.splitlines()
+    long = [l for l in lines if len(l.expandtabs(8)) > 80
+            and not l.startswith("\tworkload\t")]
+    ok("summary %s: every line within 80 columns" % name, not long,
+       repr(long[:2]))
+    ok("summary %s: one summary" % name, text.count("Entries: ") == 1)
+    # The headline: the line after the 2009 block and a blank one.
+    m = re.fullmatch(HEAD + r"  timer p99 (\S+(?: \S+)?)", lines[8])
+    ok("summary %s: the headline equals the JSON (%s)" % (name, lines[8]),
+       lines[7] == "" and m and head_ok(m, d["latency"], d["timer"]),
+       repr(lines[7:9]))
+    # The table: its rows and the JSON's series.
+    series = {"latency": d["latency"], "timer": d["timer"],
+              "work": d.get("work"), "runqueue": d.get("runqueue"),
+              "wake path": d.get("wake_path")}
+    for c in d["classes"]:
+        series[c["name"]] = c["latency"]
+    keys = {"min": "min_ns", "p50": "p50_ns", "p90": "p90_ns",
+            "p99": "p99_ns", "p99.9": "p99_9_ns", "worst": "max_ns",
+            "mean": "mean_ns", "sd": "stdev_ns"}
+    i = lines.index(next(l for l in lines if l.startswith("(us) ")))
+    cols = lines[i].split()[1:]
+    rows, bad = [], []
+    for l in lines[i + 1:]:
+        if not l:
+            break
+        f = l.split()
+        label, vals = " ".join(f[:-len(cols)]), f[-len(cols):]
+        rows.append(label)
+        S = series.get(label)
+        if S is None:
+            bad.append("row %r is no series of the JSON" % label)
+            continue
+        if len(l) != len(lines[i]):
+            bad.append("row %r is not as wide as the header" % label)
+        for c, t in zip(cols, vals):
+            if c == "samples":
+                good = int(t) == S["samples"]
+            else:
+                v = S[keys[c]]
+                if S["samples"] == 0 or (c == "sd" and S["samples"] < 2):
+                    v = None
+                good = same(t, v)
+            if not good:
+                bad.append("%s %s: text %s json %r" % (label, c, t,
+                           S.get(keys.get(c, "samples"))))
+    want = [k for k, v in series.items() if v is not None]
+    ok("summary %s: table rows %s equal the JSON's series" % (name, rows),
+       not bad and sorted(rows) == sorted(want), "; ".join(bad[:4]) or
+       "rows %r, JSON %r" % (rows, want))
+    # --repeat: one line a run in the summary and on stderr.
+    runs = d["runs"] if d["nruns"] > 1 else []
+    got = re.findall(r"^(\d+) +(\d+) +(\S+) +(\S+) +(\S+) +(\S+)  ", text, re.M)
+    errl = open(err).read().splitlines()
+    bad = []
+    for k, r in enumerate(runs):
+        S, T = r["latency"], r["timer"]
+        g = got[k] if k < len(got) else None
+        if not (g and int(g[0]) == k + 1 and int(g[1]) == S["samples"] and
+                same(g[2], S["p50_ns"]) and same(g[3], S["p99_ns"]) and
+                same(g[4], S["max_ns"] if S["samples"] else None) and
+                same(g[5], T["p99_ns"])):
+            bad.append("summary's run %d: %r" % (k + 1, g))
+        e = [l for l in errl if l.startswith("run %d of %d: " % (k + 1,
+             len(runs)))]
+        m = len(e) == 1 and re.fullmatch(r"run \d+ of \d+: " + HEAD, e[0])
+        if not (m and head_ok(m, S, None)):
+            bad.append("stderr's run %d: %r" % (k + 1, e))
+    if runs:
+        ok("summary %s: %d runs, each line equals its run's JSON" %
+           (name, len(runs)), not bad and len(got) == len(runs),
+           "; ".join(bad[:3]) or "%d lines" % len(got))
+
+check_summary("classes, -x", tmp + "/sum.out", tmp + "/sum.err",
+              json.load(open(tmp + "/sum.json")))
+check_summary("--repeat=3", tmp + "/rep.out", tmp + "/rep.err",
+              json.load(open(tmp + "/rep.json")))
+EOF
+
+# --- Reports replaced whole, or not at all ------------------------------------
+valid_json() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
+tmps() { find "$1" -name '.*.tmp-*' | tr '\n' ' '; }
+
+# Two reports into one file, as given, through a link or a hard link: a
+# usage error before anything runs.
+ln -sf same.json "$TMP/link.json"
+: >"$TMP/hard.csv"
+mkdir -p "$TMP/x"
+ln -f "$TMP/hard.csv" "$TMP/hard2.csv"
+for args in "--json=$TMP/same.json --log=$TMP/same.json" \
+    "--json=$TMP/link.json --plot=$TMP/same.json" \
+    "--log=$TMP/hard.csv --plot=$TMP/hard2.csv" \
+    "--json=$TMP/x/../same.json --log=$TMP/same.json"; do
+	# shellcheck disable=SC2086
+	run_latt "$TMP/out6" "$TMP/err6" $args "touch $TMP/ran"
+	[ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ ! -e "$TMP/ran" ] &&
+	    [ "$(err_lines "$TMP/err6")" -eq 1 ] &&
+	    grep -q 'are the same file' "$TMP/err6" ||
+	    bad "$args: rc $rc, $(short "$TMP/err6")"
+done
+run_latt "$TMP/out6" "$TMP/err6" -q -c1 -d 0.2 --json=/dev/null --log=/dev/null
+[ "$rc" -eq 0 ] || bad "/dev/null twice: rc $rc, $(short "$TMP/err6")"
+verdict "two reports into one file (a link, a hard link, ..): usage errors; /dev/null twice is fine"
+
+# A full disk: the old report stays whole, the temporary file goes, one
+# line says why, status 1.
+mkdir -p "$TMP/small"
+if mount -t tmpfs -o size=512k tmpfs "$TMP/small" 2>/dev/null; then
+	run_latt "$TMP/out6" "$TMP/err6" -q -c2 -d 0.3 --json="$TMP/small/a.json"
+	cp "$TMP/small/a.json" "$TMP/a.json.before"
+	dd if=/dev/zero of="$TMP/small/fill" bs=4k 2>/dev/null
+	for opt in --json --plot; do
+		cp "$TMP/a.json.before" "$TMP/small/a.json"
+		run_latt "$TMP/out6" "$TMP/err6" -q -c2 -d 0.3 \
+		    "$opt=$TMP/small/a.json"
+		[ "$rc" -eq 1 ] || bad "$opt: exit $rc, want 1"
+		grep -q '^Entries: ' "$TMP/out6" || bad "$opt: no summary"
+		[ "$(nlines "$TMP/err6")" -eq 1 ] && grep -q \
+		    "small/a.json: No space left on device (the file is left as it was)" \
+		    "$TMP/err6" || bad "$opt: stderr: $(short "$TMP/err6")"
+		cmp -s "$TMP/small/a.json" "$TMP/a.json.before" ||
+		    bad "$opt: a.json changed ($(wc -c <"$TMP/small/a.json") bytes)"
+	done
+	valid_json "$TMP/small/a.json" || bad "a.json is not JSON"
+	[ -z "$(tmps "$TMP/small")" ] || bad "left behind: $(tmps "$TMP/small")"
+	verdict "a full disk: --json and --plot leave the old file whole, exit 1, one line"
+	umount "$TMP/small"
+else
+	skip "a full disk: cannot mount a tmpfs here"
+fi
+
+# Two runs writing one results file at once: one whole report.  Both are
+# ended together, and strace holds each in any ftruncate for a while (the
+# big one 0.1 s, the small one 0.4 s), so that writes in place overlap:
+# the small report lands over the big one's start, 2 of 2 times.
+slow_trunc() {	# ms latt-args...: latt under strace, in the background
+	local us=$(($1 * 1000))
+	shift
+	# (The sanitizers' leak check cannot work under ptrace.)
+	ASAN_OPTIONS=detect_leaks=0 strace -qq -o /dev/null -e trace=ftruncate \
+	    -e inject=ftruncate:delay_exit=$us "$LATT" "$@" &
+}
+if strace -qq -o /dev/null -e trace=ftruncate \
+    -e inject=ftruncate:delay_exit=1 true 2>/dev/null; then
+	for i in 1 2; do
+		slow_trunc 100 -q -c8 -f1 -t3 --json="$TMP/both.json" \
+		    'sleep 10' >/dev/null 2>"$TMP/e1"
+		s1=$!
+		slow_trunc 400 -q -c2 -f1 -t3 --json="$TMP/both.json" \
+		    'sleep 10' >/dev/null 2>"$TMP/e2"
+		s2=$!
+		sleep 0.8
+		kill -TERM $(pgrep -P $s1) $(pgrep -P $s2)
+		wait $s1
+		r1=$?
+		wait $s2
+		r2=$?
+		[ "$r1$r2" = 00 ] || bad "try $i: exit $r1 and $r2: $(short "$TMP/e1") $(short "$TMP/e2")"
+		valid_json "$TMP/both.json" ||
+		    bad "try $i: not JSON ($(wc -c <"$TMP/both.json") bytes)"
+	done
+	[ -z "$(tmps "$TMP")" ] || bad "left behind: $(tmps "$TMP")"
+	verdict "two runs writing one --json at once: whole JSON each time"
+else
+	skip "two runs writing one --json at once: strace cannot delay ftruncate here"
+fi
+
+# The file keeps its mode, and a link stays a link to the new report.
+echo old >"$TMP/kept.json"
+chmod 640 "$TMP/kept.json"
+ln -sf kept.json "$TMP/kept-link.json"
+run_latt "$TMP/out6" "$TMP/err6" -q -c1 -d 0.2 --json="$TMP/kept-link.json"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/err6")"
+[ -L "$TMP/kept-link.json" ] || bad "the link was replaced"
+[ "$(stat -c %a "$TMP/kept.json")" = 640 ] || bad "mode $(stat -c %a "$TMP/kept.json")"
+valid_json "$TMP/kept.json" || bad "kept.json: $(short "$TMP/kept.json")"
+verdict "a report through a link replaces its target, mode kept"
+
+# A FIFO: it does not hold up the start; with no reader at the end latt
+# says so, and SIGINT then ends it with a sentence, status 1.
+mkfifo "$TMP/fifo.json"
+env --default-signal "$LATT" -q -c2 -f1 -t2 -d 1 --json="$TMP/fifo.json" \
+    >"$TMP/out8" 2>"$TMP/err8" &
+pid=$!
+for i in $(seq 100); do
+	grep -q 'waiting for a reader' "$TMP/err8" && break
+	sleep 0.1
+done
+grep -q '^Entries: ' "$TMP/out8" || bad "no summary before the wait: $(short "$TMP/err8")"
+T0=$(usecs)
+kill -INT $pid
+wait_gone $pid 5
+[ "$rc" -eq 1 ] || bad "exit $rc, want 1"
+grep -q "fifo.json: no reader opened the FIFO before SIGINT: the results not written" \
+    "$TMP/err8" || bad "stderr: $(short "$TMP/err8")"
+grep -q 'Interrupted system call' "$TMP/err8" && bad "stderr: $(short "$TMP/err8")"
+verdict "--json=FIFO without a reader: the run goes on, SIGINT ends the wait (exit $rc, $ms ms)"
+no_leftovers "--json=FIFO"
+# --log's FIFO is opened before the run: the wait is said, SIGINT ends it,
+# and nothing was started.
+mkfifo "$TMP/fifo.csv"
+env --default-signal "$LATT" -q -c2 -f1 -t2 -d 1 --log="$TMP/fifo.csv" \
+    "touch $TMP/ran" >"$TMP/out8" 2>"$TMP/err8" &
+pid=$!
+for i in $(seq 100); do
+	grep -q 'waiting for a reader' "$TMP/err8" && break
+	sleep 0.1
+done
+children_of $pid && [ ${#kids[@]} -gt 0 ] && bad "children while waiting: ${kids[*]}"
+T0=$(usecs)
+kill -INT $pid
+wait_gone $pid 5
+[ "$rc" -eq 1 ] && [ ! -s "$TMP/out8" ] && [ ! -e "$TMP/ran" ] ||
+    bad "exit $rc, stdout $(short "$TMP/out8")"
+grep -q "fifo.csv: no reader opened the FIFO before SIGINT: the log not written" \
+    "$TMP/err8" || bad "stderr: $(short "$TMP/err8")"
+verdict "--log=FIFO without a reader: waits before the run, SIGINT ends it (exit $rc, $ms ms)"
+no_leftovers "--log=FIFO"
+rm -f "$TMP/fifo.csv"
+cat "$TMP/fifo.json" >"$TMP/fifo.out" &
+run_latt "$TMP/out8" "$TMP/err8" -q -c2 -d 0.3 --json="$TMP/fifo.json" \
+    --log="$TMP/fifo.csv"
+wait
+[ "$rc" -eq 0 ] && valid_json "$TMP/fifo.out" ||
+    bad "exit $rc: $(short "$TMP/err8"), read $(wc -c <"$TMP/fifo.out") bytes"
+verdict "--json=FIFO with a reader: the reader gets the JSON"
 
 # Every check written in python3 runs in one go: its start-up is slow here.
 python3 "$TMP/check.py" "$TMP" || fail "outputs: check.py died"

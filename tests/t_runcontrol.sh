@@ -25,7 +25,7 @@ for bad in "-d 0" "-d 5x" "-d 1.5.0" "-d 1.0000000001s" "-d -1" "-f 0.0000001" "
     "--fail-above=max=-1"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out" "$TMP/err" $bad true
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(err_lines "$TMP/err")" -eq 1 ]; then
 		pass "usage error: $bad"
 	else
 		fail "usage error: $bad: rc $rc, $(head -c 200 "$TMP/err")"
@@ -269,25 +269,75 @@ else
 fi
 
 # --- --fail-above -------------------------------------------------------------
+# gate_is RC REGEX: the run exited RC and its stderr ends with its one line
+# starting "gate:", which matches REGEX (grep -E).
+gate_is() {
+	[ "$rc" -eq "$1" ] &&
+	    [ "$(grep -c '^gate:' "$TMP/err")" -eq 1 ] &&
+	    tail -n 1 "$TMP/err" | grep -Eq "^gate: $2"
+}
 run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=min=1ns,p50=2ns sleep 30
-if [ "$rc" -eq 3 ] && [ "$(grep -c 'fail-above: .* is above the limit' "$TMP/err")" -eq 2 ] &&
-    grep -q '^Entries: 200' "$TMP/out"; then
-	pass "fail-above: limits below the measurement give 3, one line each"
-else
-	fail "fail-above below: rc $rc: $(cat "$TMP/err")"
-fi
+expect "fail-above: limits below the measurement give 3, both named in one line" \
+    'gate_is 3 "exceeded: min [0-9.]+ [mun]?s > 1 ns \(200 of 200 samples above\); p50 [0-9.]+ [mun]?s > 2 ns \(200 of 200 samples above, 100 allowed\)$" &&
+    grep -q "^Entries: 200" "$TMP/out"'
 run_latt "$TMP/out" "$TMP/err" -c 2 -n 1000 -f 0 -t 1 --fail-above=p99=10s,max=1h --fail-above=mean=5000000 sleep 30
-expect "fail-above: limits far above give 0 and say nothing" \
-    '[ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]'
+expect "fail-above: limits far above give 0 and the line 'gate: met' with the counts" \
+    'gate_is 0 "met \(3 limits; 1000 samples, worst [0-9.]+ [mun]?s\)$" &&
+    [ "$(nlines "$TMP/err")" -eq 1 ]'
+# Issue 26: a limit above the worst sample is met, however few the samples.
+run_latt "$TMP/out" "$TMP/err" -c2 -d 2 --fail-above=p99=10s,max=20s
+expect "fail-above: p99=10s,max=20s on a 2 s run (too short for p99) is met: 0" \
+    'gate_is 0 "met \(2 limits; [0-9]+ samples, worst [0-9.]+ [mun]?s\)$"'
+run_latt "$TMP/out" "$TMP/err" -c2 -d 2 --fail-above=p50=1ns
+expect "fail-above: p50=1ns on a 2 s run is exceeded: 3" \
+    'gate_is 3 "exceeded: p50 [0-9.]+ [mun]?s > 1 ns \(([0-9]+) of \1 samples above, [0-9]+ allowed\)$"'
 run_latt "$TMP/out" "$TMP/err" -n 50 -f 0 -t 1 --fail-above=p99.9=1h sleep 30
-expect "fail-above: p99.9 from 50 samples is not meaningful, and fails" \
-    '[ "$rc" -eq 3 ] && grep -q "p99.9 is not meaningful from 50 samples (it needs at least 10000)" "$TMP/err"'
+expect "fail-above: p99.9=1h from 50 samples is met (above the worst)" \
+    'gate_is 0 "met \(1 limit; 50 samples"'
+# Cannot tell: stdev from one sample (it needs two), above the limit.
+run_latt "$TMP/out" "$TMP/err" -c1 -n 1 -f 0 -t 1 --fail-above=sd=1ns sleep 30
+expect "fail-above: sd=1ns from one sample cannot be told: 5" \
+    'gate_is 5 "cannot tell: stdev against 1 ns: worst [0-9.]+ [mun]?s; stdev needs 2 samples$"'
+# 3 outranks 5; both are in the one line.
+run_latt "$TMP/out" "$TMP/err" -c1 -n 1 -f 0 -t 1 --fail-above=sd=1ns,p50=1ns sleep 30
+expect "fail-above: exceeded (3) outranks cannot tell (5), one line names both" \
+    'gate_is 3 "exceeded: p50 .*; cannot tell: stdev against 1 ns"'
+# A limit between p90 and the worst on a run too short for p99: a client
+# stopped for 0.6 s makes one wake-up of about 0.6 s, above 300 ms; one
+# sample of the run's 400 to 750 is within what p99 allows above it.
+gate_stop() {
+	local pid victim why
+	env --default-signal "$LATT" -q -c2 -f8 -t12 -d3 --load=none \
+	    --json="$TMP/g.json" --fail-above=p99=300ms \
+	    >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	victim=
+	if wait_nclients $pid 2; then
+		sleep 0.5
+		victim=$(clients_of $pid | sed -n 1p)
+	fi
+	[ -n "$victim" ] && kill -STOP "$victim" && sleep 0.6 &&
+	    kill -CONT "$victim"
+	wait $pid
+	rc=$?
+	[ -n "$victim" ] || { echo "no client to stop" >>"$TMP/err"; return 1; }
+	# The JSON: p90 < 300 ms < worst, no p99 from these samples.
+	why=$(pycheck "$TMP/g.json" \
+	    'd["latency"]["p90_ns"] < 300e6 < d["latency"]["max_ns"]' \
+	    'd["latency"]["p99_ns"] is None')
+	[ -z "$why" ] || { echo "$why" >>"$TMP/err"; return 1; }
+}
+expect "fail-above: p99=300ms between p90 and the worst, too few samples for p99: cannot tell, 5" \
+    'gate_stop && gate_is 5 "cannot tell: p99 against 300 ms: 1 of [0-9]+ samples above \([0-9]+ allowed\), worst [0-9.]+ ms; p99 needs 1000 samples$"'
 run_latt "$TMP/out" "$TMP/err" -f 0 -t 1 --fail-above=min=1ns sh -c 'sleep 0.3; exit 5'
 expect "fail-above: a failed workload (4) outranks a threshold (3)" \
-    '[ "$rc" -eq 4 ] && grep -q "fail-above: min" "$TMP/err"'
+    'gate_is 4 "exceeded: min "'
+run_latt "$TMP/out" "$TMP/err" --fail-above=p99=1s sh -c 'exit 5'
+expect "fail-above: a failed workload (4) outranks cannot tell (5): no samples" \
+    'gate_is 4 "cannot tell: p99 against 1 s: no samples$"'
 run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=timer.min=1ns,p95=1h sleep 30
-expect "fail-above: timer.min below the measurement gives 3, p95 far above says nothing" \
-    '[ "$rc" -eq 3 ] && [ "$(grep -c "fail-above: " "$TMP/err")" -eq 1 ] && grep -q "fail-above: timer.min .* is above the limit" "$TMP/err"'
+expect "fail-above: timer.min below the measurement gives 3, p95 far above is not named" \
+    'gate_is 3 "exceeded: timer.min [0-9.]+ [mun]?s > 1 ns \([0-9]+ of [0-9]+ samples above\)$"'
 run_latt "$TMP/out" "$TMP/err" --fail-above=timer.p98=1ms true
 expect "fail-above: an unknown timer statistic is a usage error" \
     '[ "$rc" -eq 2 ] && grep -q "unknown statistic: timer.p98" "$TMP/err"'

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The --fail-above gate: every limit against a finished result (the run,
+ * or the total of --repeat's runs), decided where the samples decide it
+ * and "cannot tell" where they do not, and one line that says so.  Like
+ * the reports, it reads finished results and never measures.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "config.h"
+#include "gate.h"
+#include "report.h"
+#include "result.h"
+
+enum verdict { MET, EXCEEDED, CANNOT_TELL };
+
+/*
+ * The samples of st above v, counted from the histogram: *lo surely above
+ * (their bucket starts above v), *hi perhaps (their bucket ends above v).
+ * The exact extremes settle what they can: none above a maximum at or
+ * under v, at least the maximum above it, and never the minimum.
+ */
+static void
+count_above(const struct stats *st, int64_t v, uint64_t *lo, uint64_t *hi)
+{
+	const struct hist *h = &st->hist;
+	size_t i;
+
+	*lo = *hi = 0;
+	if (st->n == 0 || st->max <= v)
+		return;
+	if (st->min > v) {
+		*lo = *hi = st->n;
+		return;
+	}
+	/* Bucket nbuckets is the overflow, [2^HIST_MAX_BITS, INT64_MAX]. */
+	for (i = 0; i <= h->nbuckets; i++) {
+		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
+
+		if (c > 0 && hist_lower(h, i) > v)
+			*lo += c;
+		if (c > 0 && hist_upper(h, i) > v)
+			*hi += c;
+	}
+	if (*lo == 0)
+		*lo = 1;
+	if (*hi > st->n - 1)
+		*hi = st->n - 1;
+}
+
+/*
+ * How many of n samples may lie above a value while the q quantile (the
+ * sample of rank ceil(q * n), nudged as stats.c does) stays at or under
+ * it: n - ceil(q * n).
+ */
+static uint64_t
+allowed_above(double q, uint64_t n)
+{
+	double x = q * (double)n;
+
+	x -= 1e-9 + fabs(x) * 4 * DBL_EPSILON;
+	if (!(x > 1))
+		return n > 0 ? n - 1 : 0;
+	if (x >= (double)n)
+		return 0;
+	return n - (uint64_t)ceil(x);
+}
+
+/* "7 of 500 samples above", or "7-9 of ..." where a bucket straddles. */
+static const char *
+counts(char *buf, size_t len, uint64_t lo, uint64_t hi, uint64_t n)
+{
+	if (lo == hi)
+		snprintf(buf, len, "%llu of %llu sample%s above",
+		    (unsigned long long)lo, (unsigned long long)n,
+		    n == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%llu-%llu of %llu samples above",
+		    (unsigned long long)lo, (unsigned long long)hi,
+		    (unsigned long long)n);
+	return buf;
+}
+
+/*
+ * One --fail-above limit against the samples (a wake-up unanswered at the
+ * end counts for the latency's max alone: the other statistics, as in
+ * the summary, are of the samples).  A limit at or above the worst sample
+ * is met: no statistic of the samples can be above their worst.  A
+ * quantile q is exceeded when more than n - ceil(q * n) samples lie
+ * surely above the limit, however few the samples; with the samples the
+ * summary needs to show it (PCT_BEYOND beyond), the counts or, where a
+ * bucket straddles the limit, its value decide; in between, it cannot be
+ * told.  min, max and mean need one sample, stdev
+ * two.  The verdict's words, but for a limit met, go into why.
+ */
+static enum verdict
+judge(const struct limit *l, const struct result *res, char *why,
+    size_t len)
+{
+	const struct stats *st = &res->ser[l->timer ? SER_TIMER :
+	    SER_LATENCY].st;
+	uint64_t n = st->n, lo, hi, need;
+	uint64_t pend = l->timer ? 0 : res->npending;
+	double q = stats_kind_q(l->stat), v;
+	char name[40], a[32], b[32], c[32], d[64];
+
+	snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
+	    stats_kind_name(l->stat));
+	fmt_time(b, sizeof(b), (double)l->value, 0, "us");
+	count_above(st, l->value, &lo, &hi);
+	if (l->stat == STAT_MAX && pend > 0 && res->pending_age > l->value) {
+		snprintf(why, len, "%s >=%s > %s (a wake-up unanswered at the "
+		    "end)", name, fmt_time(a, sizeof(a), res->pending_age, 4,
+		    "us"), b);
+		return EXCEEDED;
+	}
+	if (n == 0) {
+		snprintf(why, len, "%s against %s: no samples", name, b);
+		return CANNOT_TELL;
+	}
+	fmt_time(c, sizeof(c), (double)st->max, 4, "us");
+	if (l->stat == STAT_MAX && st->max <= l->value && pend > 0) {
+		snprintf(why, len, "%s against %s: worst sample %s, but %llu "
+		    "wake-up%s unanswered at the end", name, b, c,
+		    (unsigned long long)pend, pend == 1 ? "" : "s");
+		return CANNOT_TELL;
+	}
+	if (st->max <= l->value)
+		return MET;
+	v = stats_value(st, l->stat);
+	if (q > 0 && lo > allowed_above(q, n)) {
+		snprintf(why, len, "%s %s > %s (%s, %llu allowed)", name,
+		    fmt_time(a, sizeof(a), v, 4, "us"), b,
+		    counts(d, sizeof(d), lo, hi, n),
+		    (unsigned long long)allowed_above(q, n));
+		return EXCEEDED;
+	}
+	need = q > 0 ? report_pct_need(q) : stats_kind_need(l->stat);
+	if (n < need && q > 0) {
+		snprintf(why, len, "%s against %s: %s (%llu allowed), worst "
+		    "%s; %s needs %llu samples", name, b, counts(d, sizeof(d),
+		    lo, hi, n), (unsigned long long)allowed_above(q, n), c,
+		    stats_kind_name(l->stat), (unsigned long long)need);
+		return CANNOT_TELL;
+	}
+	if (n < need) {
+		snprintf(why, len, "%s against %s: worst %s; %s needs %llu "
+		    "samples", name, b, c, stats_kind_name(l->stat),
+		    (unsigned long long)need);
+		return CANNOT_TELL;
+	}
+	/*
+	 * The samples surely give the quantile at or under the limit; a
+	 * bucket that straddles it leaves it to the summary's value.
+	 */
+	if (v <= (double)l->value || (q > 0 && hi <= allowed_above(q, n)))
+		return MET;
+	if (l->stat == STAT_MEAN || l->stat == STAT_STDEV)
+		snprintf(why, len, "%s %s > %s", name, fmt_time(a, sizeof(a),
+		    v, 4, "us"), b);
+	else
+		snprintf(why, len, "%s %s > %s (%s)", name, fmt_time(a,
+		    sizeof(a), v, 4, "us"), b, counts(d, sizeof(d), lo, hi,
+		    n));
+	return EXCEEDED;
+}
+
+/*
+ * The --fail-above gate, after the summary: every limit judged (judge),
+ * and one line on fp that starts "gate:": met, with the limits and the
+ * samples; exceeded, each limit exceeded with its value and counts (and
+ * what could not be told); or cannot tell, each such limit and why.
+ * Returns EXIT_OK, EXIT_THRESHOLD or EXIT_CANNOT_TELL.
+ */
+int
+gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	enum verdict v[MAX_LIMITS];
+	char why[MAX_LIMITS][256], a[32];
+	const struct stats *st;
+	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
+
+	for (i = 0; i < cfg->nlimits; i++) {
+		v[i] = judge(&cfg->limits[i], res, why[i], sizeof(why[i]));
+		nx += v[i] == EXCEEDED;
+		nc += v[i] == CANNOT_TELL;
+		timer |= cfg->limits[i].timer;
+	}
+	if (nx + nc == 0) {
+		st = &res->ser[SER_LATENCY].st;
+		fprintf(fp, "gate: met (%u limit%s; %llu samples, worst %s",
+		    cfg->nlimits, cfg->nlimits == 1 ? "" : "s",
+		    (unsigned long long)st->n, st->n > 0 ? fmt_time(a,
+		    sizeof(a), (double)st->max, 4, "us") : "-");
+		st = &res->ser[SER_TIMER].st;
+		if (timer)
+			fprintf(fp, "; timer %llu samples, worst %s",
+			    (unsigned long long)st->n, st->n > 0 ?
+			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
+			    "-");
+		fputs(")\n", fp);
+		return EXIT_OK;
+	}
+	/* The limits exceeded first, then those that cannot be told. */
+	fputs(nx > 0 ? "gate: exceeded: " : "gate: cannot tell: ", fp);
+	for (k = nx > 0 ? EXCEEDED : CANNOT_TELL; k <= CANNOT_TELL; k++) {
+		if (k == CANNOT_TELL && nx > 0 && nc > 0)
+			fputs("; cannot tell: ", fp);
+		for (i = 0, sep = 0; i < cfg->nlimits; i++) {
+			if (v[i] != (enum verdict)k)
+				continue;
+			fprintf(fp, "%s%s", sep++ > 0 ? "; " : "", why[i]);
+		}
+	}
+	fputc('\n', fp);
+	return nx > 0 ? EXIT_THRESHOLD : EXIT_CANNOT_TELL;
+}
+

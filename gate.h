@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gate.h: the API of gate.c, the --fail-above gate: every limit against a
+ * finished result, met, exceeded or cannot tell, in one line.
+ */
+#ifndef GATE_H
+#define GATE_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "result.h"
+
+/*
+ * Judges every --fail-above limit of cfg against res and says so on fp in
+ * one line that starts "gate:".  Returns EXIT_OK (every limit met),
+ * EXIT_THRESHOLD (one exceeded) or EXIT_CANNOT_TELL (none exceeded, one
+ * that the samples cannot decide).
+ */
+int	 gate_judge(FILE *, const struct config *, const struct result *);
+
+#endif /* GATE_H */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * plotink.h: the API of plotink.c, the ink of the SVG plot: every stroke
+ * a curve, a dot or a band leaves in a panel is kept as it is written, so
+ * that the labels go where no stroke passes.
+ */
+#ifndef PLOTINK_H
+#define PLOTINK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PLOT_WIDTH	1000	/* the picture, px */
+#define PLOT_HEIGHT	850
+#define PLOT_SMALL	11	/* px: the labels' font size */
+#define INK_MARK_R	3.5	/* a percentile mark's radius, px */
+/* A white outline keeps a text readable over lines and bars. */
+#define PLOT_HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"" \
+		" stroke-linejoin=\"round\""
+
+struct stroke;
+
+/*
+ * All that has been drawn that a label must keep off (every segment of
+ * the curves, dots and bands), and a grid of squares over the picture
+ * listing the strokes near each, built when labels are placed.  Zeroed to
+ * start; ink_free frees it.
+ */
+struct ink {
+	struct stroke	*s;
+	size_t		 n, cap;
+	int		 lost;		/* out of memory: labels get a ground */
+	size_t		 ngrid;		/* strokes in the grid */
+	size_t		*first;		/* where each cell's list starts */
+	size_t		*idx;		/* the lists */
+};
+
+/*
+ * A path's data being written to fp, its segments kept in ink: hw is half
+ * the path's stroke width; x and y, the last point.
+ */
+struct pen {
+	FILE		*fp;
+	struct ink	*ink;
+	double		 x, y;
+	double		 hw;
+};
+
+/*
+ * A label: the point it names (px, py), what it says and in what colour;
+ * where it went (its anchor x, its baseline y, anchored at its end or its
+ * start) and whether on a white ground, because no place near the point
+ * was free.
+ */
+struct label {
+	double		 px, py;
+	char		 text[64];
+	const char	*color;
+	double		 x, y;
+	int		 end;
+	int		 ground;
+};
+
+/*
+ * Where a panel's labels may go: a label's box stays in [x0, x1] x [y0,
+ * y1]; a gutter's labels start at x0 and move only up or down.
+ */
+struct field {
+	double		 x0, y0, x1, y1;
+	int		 gutter;
+};
+
+void	 ink_free(struct ink *);
+/* Path data: a move (move != 0) or a line to (x, y); a line to x, to y. */
+void	 ink_to(struct pen *, int move, double x, double y);
+void	 ink_h(struct pen *, double x);
+void	 ink_v(struct pen *, double y);
+/* A dot at (x, y): a line of no length, drawn by a round cap. */
+void	 ink_dot(struct pen *, double x, double y);
+/*
+ * Whether label l fits where it is: inside the field, clear of the n
+ * labels placed and of the nmarks marks (x then y), and, with_ink, of
+ * every stroke so far.
+ */
+int	 ink_fits(struct ink *, const struct label *l,
+	    const struct label *placed, size_t n, const struct field *,
+	    const double *marks, size_t nmarks, int with_ink);
+/*
+ * Places the n labels in turn, each at the nearest place to its point
+ * that fits (ink_fits) with no stroke crossing it; where none does, at
+ * the nearest clear of the other labels and the marks, on a white ground.
+ * Writes a leader line to each label away from its point, then the
+ * labels, each in its color.
+ */
+void	 ink_place(FILE *, struct ink *, struct label *, size_t n,
+	    const struct field *, const double *marks, size_t nmarks);
+/* Writes a label, on its white ground when it has one. */
+void	 ink_label(FILE *, const struct label *);
+
+#endif /* PLOTINK_H */
