@@ -45,6 +45,7 @@
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
+#define SPLIT_EVERY	8	/* --split: 1 in this many rounds by default */
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
 	"period, cpus, name)"
 
@@ -126,6 +127,7 @@ static void	 set_nice(struct parse *, const struct opt *, char *);
 static void	 set_explain(struct parse *, const struct opt *, char *);
 static void	 parse_limits(struct parse *, const struct opt *, char *);
 static void	 set_json(struct parse *, const struct opt *, char *);
+static void	 set_split(struct parse *, const struct opt *, char *);
 static void	 show_help(struct parse *, const struct opt *, char *);
 static void	 show_version(struct parse *, const struct opt *, char *);
 static void	 start_parse(struct parse *);
@@ -192,6 +194,7 @@ static const struct opt opts[] = {
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
 	{ "no-split", "", FLAG(cfg.no_split) },
+	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
 	{ "parent-prio", "", NUM(0, 99, pprio) },
 	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
@@ -244,6 +247,7 @@ start_parse(struct parse *p)
 	p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
 	p->cfg.repeat = 1;
+	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
 }
@@ -396,6 +400,15 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 {
 	p->json_bare = arg == NULL;
 	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+/* --split=all is every round, N 1 in N; after --no-split, it counts. */
+static void
+set_split(struct parse *p, const struct opt *o, char *arg)
+{
+	p->cfg.no_split = 0;
+	p->cfg.split_every = strcmp(arg, "all") == 0 ? 1 :
+	    (unsigned)parse_num(o->name, arg, o->min, o->max);
 }
 
 static void
@@ -1123,8 +1136,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
 "            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 "            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
-"            [--explain[=k]]\n" \
+"            [--split=all|n] [--no-split] [--dma-latency=us]\n" \
+"            [--breaktrace=us] [--explain[=k]]\n" \
 "            [--fail-above=spec]\n" \
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 "            [--per-client] [--repeat=n] [--baseline=file]\n" \
@@ -1183,8 +1196,9 @@ static const char help_text[] =
 "                        client answers every request it finds, so a stall\n"
 "                        is sampled in proportion to its length (default:\n"
 "                        the 2009 closed loop, a round waits for replies)\n"
-"      --no-split        clients do not read their schedstat: no runqueue-\n"
-"                        wait split, one procfs read a sample less\n"
+"      --split=all|N     runqueue-wait split of every round, or 1 in N at\n"
+"                        random (default 8), read by latt off the wake-ups\n"
+"      --no-split        no runqueue-wait split (the last of the two counts)\n"
 "      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
 "  -m, --mlock           lock latt's and the clients' memory\n"
 "      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"
