@@ -3,7 +3,7 @@
 # The README against the binary (issue 20): the schema version that
 # README.md, docs/ and latt.1 quote is the one latt writes; every unit the
 # README quotes is one latt prints; each task section's commands run, in
-# short versions (0.3 s for -d, 3 runs for --repeat, 'sleep 0.3' for
+# short versions (0.3 s for -d, 3 runs for --repeat, 'sleep 0.5' for
 # 'make -j4'), with the status the README gives ('# exit N', else 0), and
 # the output the README quotes has the shape of the binary's (headline,
 # 2009 block, details table, facts, gate line, compare table, autopsy); the
@@ -131,7 +131,7 @@ def shorten(text):
         elif a.startswith("--repeat="):
             a = "--repeat=3"
         elif a == "make -j4":
-            a = "sleep 0.3"
+            a = "sleep 0.5"
         short.append(a)
         i += 1
     bare = not any(" " in a or not a.startswith("-") for a in short)
