@@ -78,6 +78,26 @@ rt_room() {
 	[ "$rt" = -1 ] || [ $((rt * 100 / period)) -ge $(($1 * 200 / $2)) ]
 }
 
+# The real-time levels of the timing checks.  A hog (tests/hog.py) runs at
+# HOG_PRIO, above every other real-time task of this machine but the
+# kernel's own (migration, at 99) and above the hogs of older tests (50,
+# 60); the clients measured beside it run SCHED_FIFO at CLIENT_PRIO, below
+# the hog and above everything else (compilers, loads, other tests): the
+# only delay such a client can meet is the hog's.
+HOG_PRIO=90
+CLIENT_PRIO=80
+
+# nap SECS: sleeps without a fork (read's timeout on a FIFO that no one
+# writes): a loop that polls /proc every few ms cannot afford a fork a
+# look on a loaded machine.
+# The FIFO is opened for the read alone: no process started later holds
+# it.
+nap() {
+	[ -p "$TMP/nap" ] || mkfifo "$TMP/nap" || { sleep "$1"; return 0; }
+	read -r -t "$1" _ <>"$TMP/nap"
+	return 0
+}
+
 # two_cpus: the lowest and the highest of the CPUs this script may use
 # (all of them in $cpus) into $c0 and $c1; false when it has only one.
 two_cpus() {
@@ -289,9 +309,24 @@ children_of() {
 
 # clients_of PID: latt's clients, its children in its own process group
 # (the workload and each load have a group of their own), sorted by pid.
+# Read from latt's children files with builtins where the kernel has them:
+# a scan of every process took about a second a look on a loaded machine,
+# longer than a short run lasts.
 clients_of() {
-	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }' |
-	    sort -n
+	local c line g
+	local -a f
+	if ! children_of "$1"; then
+		kids_of "$1" | awk -v G="$(stat_field "$1" 3)" \
+		    '$2 == G { print $1 }' | sort -n
+		return
+	fi
+	g=$(stat_field "$1" 3)
+	[ -n "$g" ] || return 0
+	for c in "${kids[@]}"; do
+		read -r line 2>/dev/null <"/proc/$c/stat" || continue
+		read -r -a f <<<"${line##*) }"
+		[ "${f[2]}" = "$g" ] && echo "$c"
+	done | sort -n
 }
 
 # workload_of PID: the workload, the child of latt PID that leads a process
@@ -324,12 +359,19 @@ wait_nclients() {
 }
 
 # wait_clients PID N: waits up to 10 s until latt PID has N clients; sets
-# $clients.
+# $clients.  The same N pids must be seen on two looks 0.1 s apart: the
+# child in latt's group that tries the clients' scheduling (tune.c's
+# probe) lives for a moment before any client is forked.
 wait_clients() {
-	local i
+	local i last=
 	for i in $(seq 100); do
 		clients=$(clients_of "$1")
-		[ "$(grep -c . <<<"$clients")" -ge "$2" ] && return 0
+		if [ "$(grep -c . <<<"$clients")" -ge "$2" ]; then
+			[ "$clients" = "$last" ] && return 0
+			last=$clients
+			sleep 0.1
+			continue
+		fi
 		[ -n "$(stat_field "$1" 1)" ] || return 1
 		sleep 0.1
 	done
