@@ -274,8 +274,23 @@ timed_latt() {
 # checks for options that other branches add, and a verdict that gathers
 # every failed check of one test into its FAIL line.
 
-# kids_of PID: its children, one "pid pgid comm" a line.
+# kids_of PID: its children, one "pid pgid comm" a line.  From PID's
+# children files with builtins where the kernel has them: a scan of every
+# process took about a second a look on a loaded machine (a wait for a
+# run's start then outlasted part of the run).
 kids_of() {
+	local c line comm
+	local -a f
+	if children_of "$1"; then
+		for c in "${kids[@]}"; do
+			read -r line 2>/dev/null <"/proc/$c/stat" || continue
+			comm=${line#*\(}
+			comm=${comm%\)*}
+			read -r -a f <<<"${line##*) }"
+			echo "$c ${f[2]} $comm"
+		done
+		return
+	fi
 	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
 		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
 		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
@@ -309,24 +324,9 @@ children_of() {
 
 # clients_of PID: latt's clients, its children in its own process group
 # (the workload and each load have a group of their own), sorted by pid.
-# Read from latt's children files with builtins where the kernel has them:
-# a scan of every process took about a second a look on a loaded machine,
-# longer than a short run lasts.
 clients_of() {
-	local c line g
-	local -a f
-	if ! children_of "$1"; then
-		kids_of "$1" | awk -v G="$(stat_field "$1" 3)" \
-		    '$2 == G { print $1 }' | sort -n
-		return
-	fi
-	g=$(stat_field "$1" 3)
-	[ -n "$g" ] || return 0
-	for c in "${kids[@]}"; do
-		read -r line 2>/dev/null <"/proc/$c/stat" || continue
-		read -r -a f <<<"${line##*) }"
-		[ "${f[2]}" = "$g" ] && echo "$c"
-	done | sort -n
+	kids_of "$1" | awk -v G="$(stat_field "$1" 3)" '$2 == G { print $1 }' |
+	    sort -n
 }
 
 # workload_of PID: the workload, the child of latt PID that leads a process
