@@ -8,7 +8,8 @@ set -u
 LATT=${LATT:-./latt}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-TMP=$(mktemp -d /tmp/latt-test.XXXXXX)
+# LATT_TEST_TMPDIR: where $TMP is made (t_killed.sh looks into it).
+TMP=$(mktemp -d "${LATT_TEST_TMPDIR:-/tmp}/latt-test.XXXXXX")
 export LATT_TEST_TAG="latt-test-$$-$RANDOM"
 
 # ---------------------------------------------------------------------------
@@ -253,10 +254,13 @@ no_leftovers() {
 }
 
 # run_latt OUT ERR ARGS...: runs latt with a 60 s safety net; sets $rc.
+# In the script's process group (--foreground): a Ctrl-C or a TERM to the
+# group (make check cut by timeout) ends latt at once, and the script's
+# clean-up then runs, instead of waiting for the run to end.
 run_latt() {
 	local out=$1 err=$2
 	shift 2
-	timeout -k 5 60 "$LATT" "$@" >"$out" 2>"$err"
+	timeout --foreground -k 5 60 "$LATT" "$@" >"$out" 2>"$err"
 	rc=$?
 }
 
