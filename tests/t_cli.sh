@@ -275,8 +275,11 @@ verdict "numbers are consistent (a normal run)"
 no_leftovers "2009 block"
 
 # No sample at all: the workload is over before the first round.  Every
-# figure is "-", never a made-up 0 (the 2009 block keeps its shape).
-run_latt "$OUT" "$ERR" -c2 -d 2 true
+# figure is "-", never a made-up 0 (the 2009 block keeps its shape).  The
+# first sleep (5 s) outlasts the run (-d 2), so that no round comes before
+# the workload's end, however slowly 'true' runs (the default 10 ms did not
+# always suffice on a loaded machine: 2 samples).
+run_latt "$OUT" "$ERR" -c2 -f 5s -t 5s -d 2 true
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 [ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
 shape_2009 "$OUT"
@@ -289,7 +292,7 @@ grep -Ev '^\(us\) |^[a-z ]+ +0( +-){8}$|^$' "$TMP/table" >"$TMP/nonempty"
 [ -s "$TMP/nonempty" ] && bad "a row with a figure: $(short "$TMP/nonempty")"
 grep -Eq '(^|[^0-9.])0\.000([^0-9]|$)' "$OUT" &&
     bad "0.000 printed: $(grep -E '0\.000' "$OUT" | head -n 2 | tr '\n' '|')"
-verdict "no sample: '-' everywhere (latt -c2 -d 2 true), the 2009 block's shape kept"
+verdict "no sample: '-' everywhere (latt -c2 -f 5s -t 5s -d 2 true), the 2009 block's shape kept"
 no_leftovers "no sample"
 
 # No sample under --explain: no autopsy at all (not "Autopsy of the 0").

@@ -198,28 +198,38 @@ explain_text() {
 }
 
 # client_up PID: whether latt PID has its client, a child in latt's own
-# process group (its keeper and loads have groups of their own).  Reads
-# only latt's children, with builtins: quick on a loaded machine.
+# process group (its keeper and loads have groups of their own), its pid
+# in $up.  Reads only latt's children, with builtins: quick on a loaded
+# machine.  The child that tries the clients' scheduling first (tune.c's
+# probe) is in latt's group for a moment too: see beside_hog.
 client_up() {
 	local c line g
 	local -a f
-	children_of "$1" || { [ -n "$(clients_of "$1")" ]; return; }
+	up=
+	if ! children_of "$1"; then
+		up=$(clients_of "$1" | head -n 1)
+		[ -n "$up" ]
+		return
+	fi
 	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
 	read -r -a f <<<"${line##*) }"
 	g=${f[2]}
 	for c in "${kids[@]}"; do
 		read -r line 2>/dev/null <"/proc/$c/stat" || continue
 		read -r -a f <<<"${line##*) }"
-		[ "${f[2]}" = "$g" ] && return 0
+		[ "${f[2]}" = "$g" ] && { up=$c; return 0; }
 	done
 	return 1
 }
 
-# beside_hog FOR ARGS...: a SCHED_FIFO 60 hog spinning 30 ms of every
-# 100 ms on CPU 1, and once it runs, latt beside it with its one client on
-# CPU 1 and ARGS.  The hog runs for the whole run when FOR is "run", else
-# it stops FOR seconds after latt's client is up (the run's clock, at_ns,
-# starts then), so that the time latt takes to start (tracefs, its keeper)
+# beside_hog FOR ARGS...: a SCHED_FIFO hog (HOG_PRIO) spinning 30 ms of
+# every 100 ms on CPU 1, and once it runs, latt beside it with its one
+# client on CPU 1, SCHED_FIFO at CLIENT_PRIO (so that nothing but the hog
+# can keep it waiting: not the pipe load, not a compiler of this shared
+# machine, not an older test's hog), and ARGS.  The hog runs for the whole
+# run when FOR is "run", else it stops FOR seconds after latt's client is
+# up (the same child on two looks 0.1 s apart: the probe's moment is not
+# the client's; the run's clock, at_ns, starts then), so that the time latt takes to start (tracefs, its keeper)
 # is not taken from the hog's.  Meanwhile this shell only sleeps: anything
 # it ran on CPU 1 would wait beside the client too.  Sets hogpid, lp and
 # rc, output in $TMP/out.  False, the reason in $hog_why, when the hog
@@ -227,17 +237,23 @@ client_up() {
 beside_hog() {
 	local for=$1
 	shift
-	start_hog 1 30 100 600 60 || return 1
+	start_hog 1 30 100 600 "$HOG_PRIO" || return 1
 	hogpid=$hog
-	"$LATT" -c1 --cpus=1 -f 3 -t 7 -q "$@" >"$TMP/out" 2>"$TMP/err" &
+	"$LATT" -c1 --cpus=1 --prio="$CLIENT_PRIO" -f 3 -t 7 -q "$@" \
+	    >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
 	if [ "$for" != run ]; then
-		until client_up "$lp"; do
+		seen=
+		while :; do
+			client_up "$lp" && [ "$up" = "$seen" ] && break
 			case $(stat_field "$lp" 1) in '' | Z) break ;; esac
-			sleep 0.01
+			seen=$up
+			[ -n "$up" ] && sleep 0.1 || sleep 0.01
 		done
-		sleep "$for"
-		stop_hog
+		# The hog is ended FOR s from now by a stopper above it: this
+		# shell's own sleep overslept by most of a second under load.
+		chrt -f "$((HOG_PRIO + 1))" sh -c 'sleep "$1"; kill "$2"' sh \
+		    "$for" "$hog" 2>/dev/null || { sleep "$for"; stop_hog; }
 	fi
 	wait $lp
 	rc=$?
@@ -259,8 +275,8 @@ elif ! beside_hog run --explain=3 -d 2 --load=none --split=all \
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
-	grep -qF "behind $hog_comm[$hogpid] (SCHED_FIFO 60)" "$TMP/out" ||
-	    bad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO 60): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	grep -qF "behind $hog_comm[$hogpid] (SCHED_FIFO $HOG_PRIO)" "$TMP/out" ||
+	    bad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO $HOG_PRIO): $(grep verdict "$TMP/out" | tr '\n' '|')"
 	# The worst samples behind the hog (another test's hog on this shared
 	# machine may take one of them): the hog's time is the runqueue wait
 	# within 10% + 200 us, and that wait is most of a latency of several
@@ -306,8 +322,10 @@ else
 fi
 
 # A client stopped with SIGSTOP for 300 ms: not runnable, woken by the
-# SIGCONT, and no task is blamed for the wait.
-"$LATT" --explain=1 -c1 -f 20 -t 30 -d 2 -q --load=none \
+# SIGCONT, and no task is blamed for the wait.  The client is SCHED_FIFO
+# at CLIENT_PRIO: once continued, no task of this shared machine runs
+# before it (a compiler's cc1 did, for tens of ms, beside a plain client).
+"$LATT" --explain=1 -c1 --prio="$CLIENT_PRIO" -f 20 -t 30 -d 2 -q --load=none \
     --json="$TMP/stop.json" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
 if wait_clients "$lp" 1; then
@@ -334,8 +352,11 @@ explain_text "explain: a stopped client's autopsy within 80 columns, one unit ru
     "$TMP/out" "$TMP/stop.json" 0
 
 # --breaktrace: the sample that stopped the trace is among the autopsies.
+# The clients are SCHED_FIFO, so that only the stop can delay one by
+# 100 ms.
 save_tracing_on "$tdir"
-"$LATT" --explain=1 --breaktrace=100ms -c2 -f 20 -t 30 -d 5 -q --load=none \
+"$LATT" --explain=1 --breaktrace=100ms -c2 --prio="$CLIENT_PRIO" -f 20 -t 30 \
+    -d 5 -q --load=none \
     --json="$TMP/brk.json" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
 if wait_clients "$lp" 2; then
@@ -361,16 +382,23 @@ explain_text "explain: a --breaktrace autopsy within 80 columns, one unit rule" 
 # latt itself is stopped for 300 ms while it sleeps between rounds (its
 # syscall is clock_nanosleep, and rounds are a sliver of each 50-60 ms),
 # so that its timer wakes late and no wake-up is in flight.  The timer's
-# own autopsy is the one marked, never a kept client sample.
+# own autopsy is the one marked, never a kept client sample.  The clients
+# are SCHED_FIFO, and so latt is (one below): neither a client nor latt's
+# timer waits 150 ms behind a task of this shared machine.  The look at
+# latt's syscall polls every 2 ms without a fork until latt is seen asleep
+# or is gone, 10 s at most (200 looks of a fork each can outlast the run
+# under load).
 save_tracing_on "$tdir"
-"$LATT" --explain=2 --breaktrace=150ms -c2 -f 50 -t 60 -d 5 -q --load=none \
-    --json="$TMP/tbrk.json" >"$TMP/out" 2>"$TMP/err" &
+"$LATT" --explain=2 --breaktrace=150ms -c2 --prio="$CLIENT_PRIO" -f 50 -t 60 \
+    -d 5 -q --load=none --json="$TMP/tbrk.json" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
 stopped=
 if wait_clients "$lp" 2; then
 	sleep 0.5
-	for i in $(seq 200); do
-		read -r nr _ <"/proc/$lp/syscall" 2>/dev/null || break
+	t=${EPOCHREALTIME/[.,]/}
+	end=$((t + 10000000))	# a zombie's syscall file reads on
+	while read -r nr _ <"/proc/$lp/syscall" && [ "$t" -lt "$end" ]; do
+		t=${EPOCHREALTIME/[.,]/}
 		if [ "$nr" = 230 ]; then	# clock_nanosleep on x86-64
 			kill -STOP "$lp"
 			stopped=1
@@ -378,8 +406,8 @@ if wait_clients "$lp" 2; then
 			kill -CONT "$lp"
 			break
 		fi
-		sleep 0.002
-	done
+		nap 0.002
+	done 2>/dev/null
 fi
 wait "$lp"
 rc=$?
