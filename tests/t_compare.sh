@@ -720,13 +720,15 @@ else
 		"$TMP/real2.json" --fail-if-worse=p99=10%
 	check "real runs, one a side, p99=10% gate: cannot tell, exit 5 (rc $rc)" \
 		[ "$rc" -eq 5 ]
-	# A SCHED_FIFO hog (priority 1) on the clients' CPU, busy 4 ms in
-	# every 5: called worse at the median.  The parent stays on CPU 0, so
-	# that it stamps on time.  hog_side NAME: the runs of one side.
+	# A SCHED_FIFO hog (HOG_PRIO) on the clients' CPU, busy 4 ms in
+	# every 5: called worse at the median.  The clients run SCHED_FIFO at
+	# CLIENT_PRIO, below the hog and above anything else of the machine,
+	# so that only the hog can make B worse than A; the parent stays on
+	# CPU 0, so that it stamps on time.  hog_side NAME: one side's runs.
 	hog_side() {
 		run_latt "$TMP/$1.out" "$TMP/$1.err" -q -c4 --cpus=1 \
-			--parent-cpu=0 -f1 -t3 -d1 --warmup=400ms --load=none \
-			--repeat=3 --json="$TMP/$1.json"
+			--parent-cpu=0 --prio=$CLIENT_PRIO -f1 -t3 -d1 \
+			--warmup=400ms --load=none --repeat=3 --json="$TMP/$1.json"
 	}
 	# calm NAME: whether the runs of a side agree within 2x at the median.
 	calm() {
@@ -743,7 +745,7 @@ sys.exit(0 if max(p) <= 2 * min(p) else 1)' "$TMP/$1.json"
 		# by more than 2x at the median, A is measured again, once.
 		hog_side h0
 		calm h0 || hog_side h0
-		if ! start_hog 1 4 5 60 1; then
+		if ! start_hog 1 4 5 60 $HOG_PRIO; then
 			skip "real runs: $hog_why"
 		else
 			hog_side h1

@@ -524,6 +524,9 @@ else
 		    --load=none --json="$1/where.json" >"$1/where.out" \
 		    2>"$1/where.err"
 		echo $? >"$1/where.rc"
+		# The marker needs tracing on (restored after); a --breaktrace
+		# caught elsewhere turns it off for the whole kernel.
+		echo 1 >/sys/kernel/tracing/tracing_on
 		timeout -k 5 30 "$2" --breaktrace=1us -c1 -f1 -t3 -d 2 -q \
 		    --load=none >"$1/brk.out" 2>"$1/brk.err"
 		echo $? >"$1/brk.rc"' where "$TMP" "$LATT"
