@@ -27,10 +27,12 @@ enum load_kind {
 	LOAD_MEM,
 };
 
-/* One --load=KIND:N as given. */
+/* One --load=KIND[:N][:cpus=LIST] as given. */
 struct load_spec {
 	enum load_kind	 kind;
 	unsigned	 n;		/* processes; pipe: pairs */
+	int		*cpus;	/* cpus=: process i on cpus[i % ncpus] */
+	unsigned	 ncpus;		/* 0: not pinned */
 };
 
 /* One --fail-above limit: the run fails when the statistic is above it. */

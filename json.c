@@ -49,6 +49,7 @@ static void	 put_series(FILE *, const struct stats *, int with_client,
 static void	 put_series_list(FILE *, const struct series *, const char *,
 		    int);
 static void	 put_loads(FILE *, const struct workload *);
+static void	 put_cpu_list(FILE *, const int *, unsigned);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
@@ -149,10 +150,18 @@ put_parameters(FILE *fp, const struct config *cfg)
 	fputc(']', fp);
 	jw_key(fp, &first, "\n    ", "loads");
 	fputc('[', fp);
-	for (i = 0; i < (int)cfg->nload; i++)
-		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u}",
+	for (i = 0; i < (int)cfg->nload; i++) {
+		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u",
 		    i > 0 ? ", " : "", load_name(cfg->load[i].kind),
 		    load_nproc(cfg->load[i].kind, cfg->load[i].n));
+		/* Only a pinned load says so: unpinned ones stay as ever. */
+		if (cfg->load[i].ncpus > 0) {
+			fputs(", \"cpus\": ", fp);
+			put_cpu_list(fp, cfg->load[i].cpus,
+			    cfg->load[i].ncpus);
+		}
+		fputc('}', fp);
+	}
 	fputc(']', fp);
 	jw_key(fp, &first, "\n    ", "duration_ns");
 	if (cfg->duration > 0)
@@ -582,13 +591,30 @@ put_loads(FILE *fp, const struct workload *wl)
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
 		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
-		    "\"ended_early\": %u}", i > 0 ? "," : "",
+		    "\"ended_early\": %u, \"cpus\": ", i > 0 ? "," : "",
 		    load_name(lr->kind), lr->nproc,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
+		put_cpu_list(fp, lr->cpus, lr->ncpus);
+		fputc('}', fp);
 	}
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
+}
+
+/* A load's CPUs as a list, or null when it is not pinned. */
+static void
+put_cpu_list(FILE *fp, const int *cpus, unsigned n)
+{
+	unsigned i;
+
+	if (n == 0) {
+		fputs("null", fp);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%d", i > 0 ? ", " : "[", cpus[i]);
+	fputc(']', fp);
 }
 
 /* The scheduler in use: see struct sched_info. */

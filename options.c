@@ -25,6 +25,7 @@
 #include "command.h"
 #include "common.h"
 #include "config.h"
+#include "cpulist.h"
 #include "loads.h"
 #include "options.h"
 #include "tune.h"
@@ -141,8 +142,6 @@ static void	 settle_sched(struct parse *);
 static void	 check_run(const struct config *);
 static void	 take_command(struct parse *, char **, int);
 static int	 is_stdout(const char *);
-static void	 parse_cpus(const char *, const char *, int **, unsigned *);
-static void	 check_cpu(const char *, int);
 static void	 bare_defaults(struct parse *);
 static int	 policy_by_name(const char *);
 static void	 parse_class(struct class_arg *, struct client_class *);
@@ -371,7 +370,7 @@ add_class(struct parse *p, const struct opt *o, char *arg)
 static void
 set_cpus(struct parse *p, const struct opt *o, char *arg)
 {
-	parse_cpus(o->name, arg, &p->cfg.cpus, &p->cfg.ncpus);
+	cpulist_parse(o->name, arg, &p->cfg.cpus, &p->cfg.ncpus);
 }
 
 static void
@@ -560,14 +559,17 @@ settle_sched(struct parse *p)
 static void
 check_run(const struct config *cfg)
 {
-	unsigned i;
+	unsigned i, j;
 
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
 	for (i = 0; i < cfg->ncpus; i++)
-		check_cpu("cpus", cfg->cpus[i]);
+		cpulist_check("cpus", cfg->cpus[i]);
 	if (cfg->parent_cpu >= 0)
-		check_cpu("parent-cpu", cfg->parent_cpu);
+		cpulist_check("parent-cpu", cfg->parent_cpu);
+	for (i = 0; i < cfg->nload; i++)
+		for (j = 0; j < cfg->load[i].ncpus; j++)
+			cpulist_check("load cpus", cfg->load[i].cpus[j]);
 }
 
 /* The workload: what is left of argv after the options. */
@@ -742,7 +744,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
 		} else if (strcmp(tok, "cpus") == 0)
-			parse_cpus("class cpus", eq, &cl->cpus, &cl->ncpus);
+			cpulist_parse("class cpus", eq, &cl->cpus, &cl->ncpus);
 		else if (strcmp(tok, "name") == 0) {
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
 			    strspn(eq, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
@@ -774,7 +776,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	unsigned i;
 
 	for (i = 0; i < cl->ncpus; i++)
-		check_cpu("class cpus", cl->cpus[i]);
+		cpulist_check("class cpus", cl->cpus[i]);
 	r->policy = cfg->policy;
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
@@ -933,16 +935,20 @@ rt_clients(const struct config *cfg)
 }
 
 /*
- * --load=KIND[:N]: N processes (pipe: pairs) of a built-in load, N the
- * online CPUs by default.  "none" starts nothing but counts as a --load
- * given.  The count goes through parse_num like every number.
+ * --load=KIND[:N][:cpus=LIST]: N processes (pipe: pairs) of a built-in
+ * load, N the online CPUs by default, pinned round-robin over LIST (the
+ * class attribute's syntax: a run queue built on one CPU).  "none" starts
+ * nothing but counts as a --load given.  The count goes through parse_num
+ * like every number.
  */
 static void
 parse_load(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *cfg = &p->cfg;
+	struct load_spec *ls = &cfg->load[cfg->nload];
 	const char *colon = strchr(arg, ':');
 	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+	char *buf, *tok, *save;
 	int kind;
 
 	(void)o;
@@ -958,9 +964,28 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	if (cfg->nload == LOAD_MAX)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
-	cfg->load[cfg->nload].kind = kind;
-	cfg->load[cfg->nload].n = colon != NULL ? (unsigned)parse_num(
-	    "load count", colon + 1, 1, LOAD_NMAX) : load_default_n();
+	if (colon != NULL && empty_item(colon + 1, ':'))
+		usage_error("load: an empty item in %s", arg);
+	ls->kind = kind;
+	ls->n = 0;
+	if ((buf = strdup(colon != NULL ? colon + 1 : "")) == NULL)
+		usage_error("load: %s", strerror(errno));
+	for (tok = strtok_r(buf, ":", &save); tok != NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		if (strncmp(tok, "cpus=", 5) == 0)
+			cpulist_parse("load cpus", tok + 5, &ls->cpus,
+			    &ls->ncpus);
+		else if (ls->n == 0 && ls->ncpus == 0 &&
+		    strchr(tok, '=') == NULL)
+			ls->n = (unsigned)parse_num("load count", tok, 1,
+			    LOAD_NMAX);
+		else
+			usage_error("load: not N or cpus=LIST: %s in %s", tok,
+			    arg);
+	}
+	free(buf);
+	if (ls->n == 0)
+		ls->n = load_default_n();
 	cfg->nload++;
 }
 
@@ -971,82 +996,6 @@ load_default_n(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
-}
-
-/*
- * --cpus (and a class's cpus=): a list such as 0-3,8 or 3,1.  Clients are
- * pinned round-robin over its CPUs in the order given (a range ascends),
- * so the order matters; a CPU given twice is a usage error.
- */
-static void
-parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
-{
-	char *list, *tok, *save, *dash;
-	long long lo, hi, c;
-	cpu_set_t seen;
-	unsigned n = 0;
-	int *v;
-
-	if (*arg == '\0')
-		usage_error("%s is empty", name);
-	if (empty_item(arg, ','))
-		usage_error("%s is not a CPU list: %s", name, arg);
-	if ((list = strdup(arg)) == NULL ||
-	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
-		usage_error("%s: %s", name, strerror(errno));
-	CPU_ZERO(&seen);
-	for (tok = strtok_r(list, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((dash = strchr(tok, '-')) != NULL)
-			*dash = '\0';
-		lo = parse_num(name, tok, 0, CPU_SETSIZE - 1);
-		hi = dash != NULL ? parse_num(name, dash + 1, 0,
-		    CPU_SETSIZE - 1) : lo;
-		if (lo > hi)
-			usage_error("%s: the range %lld-%lld is backwards: "
-			    "%s", name, lo, hi, arg);
-		for (c = lo; c <= hi; c++) {
-			if (CPU_ISSET(c, &seen))
-				usage_error("%s: CPU %lld is given twice: %s "
-				    "(each client is pinned to the next CPU "
-				    "of the list)", name, c, arg);
-			CPU_SET(c, &seen);
-			v[n++] = (int)c;
-		}
-	}
-	free(list);
-	free(*cpus);
-	*cpus = v;
-	*ncpus = n;
-}
-
-/* A CPU must be online and in latt's own affinity mask (its cpuset). */
-static void
-check_cpu(const char *name, int cpu)
-{
-	char path[64];
-	cpu_set_t allowed;
-	FILE *fp;
-	int c;
-
-	/* cpu0 often has no online file: a CPU without one is online. */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-	    cpu);
-	if ((fp = fopen(path, "re")) != NULL) {
-		c = fgetc(fp);
-		fclose(fp);
-	} else {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
-		    cpu);
-		c = access(path, F_OK) == 0 ? '1' : '0';
-	}
-	if (c != '1')
-		usage_error("%s: CPU %d is not online (see "
-		    "/sys/devices/system/cpu/online)", name, cpu);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
-	    !CPU_ISSET(cpu, &allowed))
-		usage_error("%s: CPU %d is not among the CPUs latt may use "
-		    "(its affinity or cpuset)", name, cpu);
 }
 
 /* A policy's name as --policy and policy= take it, or -1. */
@@ -1120,7 +1069,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 
 #define SYNOPSIS \
 "usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
-"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
+"            [-d time] [-n samples] [-l kind[:n][:cpus=list]]\n" \
+"            [-x kb] [--warmup=time]\n" \
 "            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 "            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
 "            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
@@ -1202,13 +1152,16 @@ static const char help_text[] =
 "                        --repeat, of all runs together.  A limit above the\n"
 "                        worst sample is met; 5 when too few samples cannot\n"
 "                        tell; one line on stderr starts gate:\n"
-"  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
+"  -l, --load=KIND[:N][:cpus=LIST]\n"
+"                        run a built-in load beside COMMAND: N processes\n"
 "                        (default: one per online CPU) in their own process\n"
 "                        group; repeatable.  KIND is cpu (a spin), syscall\n"
 "                        (getppid loop), yield (sched_yield loop), fork\n"
 "                        (fork, exec /bin/true, wait), pipe (N pairs passing\n"
 "                        a token), mem (streaming through a buffer larger\n"
-"                        than the last-level cache) or none\n"
+"                        than the last-level cache) or none; cpus=LIST\n"
+"                        pins them round-robin over LIST (a run queue on\n"
+"                        one CPU: -l yield:4:cpus=1)\n"
 "  -x, --work=KB         after each wake-up, every client works over a KB\n"
 "                        buffer (fill, then an LZ-like pass) and the time it\n"
 "                        takes is reported in a second block (default 0: off)\n"
@@ -1300,4 +1253,6 @@ config_free(struct config *cfg)
 	free(cfg->classes);
 	free(cfg->class_of);
 	free(cfg->cpus);
+	for (i = 0; i < cfg->nload; i++)
+		free(cfg->load[i].cpus);
 }

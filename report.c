@@ -157,18 +157,25 @@ static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
-	char rate[32];
+	char rate[32], on[40];
 	double secs;
-	unsigned i;
+	unsigned i, k;
+	int len;
 
 	if (cfg->load_given && wl->nload == 0)
 		row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
-		row(fp, "load", "%s: %u process%s, %s %s/s, %.3f s",
+		/* cpus=: where they ran, "on CPU 1" or "on CPUs 0,1". */
+		on[0] = '\0';
+		for (k = 0, len = 0; k < lr->ncpus && len < 30; k++)
+			len += snprintf(on + len, sizeof(on) - len, "%s%d",
+			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
+			    " on CPU ", lr->cpus[k]);
+		row(fp, "load", "%s: %u process%s%s, %s %s/s, %.3f s",
 		    load_name(lr->kind), lr->nproc, lr->nproc == 1 ? "" : "es",
-		    fmt_rate(rate, sizeof(rate), secs > 0 ?
+		    on, fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
 			row(fp, "load", "%s: %u of its processes ended early",

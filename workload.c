@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static void	 signal_loads(const struct workload *, int);
 static void	 stop_command(struct workload *, int);
 static int	 reap_group(struct workload *, int64_t);
 static int	 start_loads(const struct config *, struct workload *);
-static void	 run_load(const struct load_run *, struct load_slot *, size_t,
+static void	 run_load(const struct load_run *, unsigned,
+		    struct load_slot *, size_t,
 		    pid_t) __attribute__((noreturn));
 static void	 stop_loads(struct workload *);
 static unsigned	 reap_members(pid_t);
@@ -529,6 +531,8 @@ start_loads(const struct config *cfg, struct workload *wl)
 		lr = &wl->load[wl->nload++];
 		lr->kind = cfg->load[i].kind;
 		lr->n = cfg->load[i].n;
+		lr->cpus = cfg->load[i].cpus;
+		lr->ncpus = cfg->load[i].ncpus;
 		lr->nproc = load_nproc(lr->kind, lr->n);
 		lr->slot = slot;
 		per = lr->nproc / lr->n;
@@ -536,7 +540,7 @@ start_loads(const struct config *cfg, struct workload *wl)
 			if ((pid = fork()) == -1)
 				return -1;
 			if (pid == 0)
-				run_load(lr, slot + j * per, membytes, self);
+				run_load(lr, j, slot + j * per, membytes, self);
 			if (j == 0)
 				lr->pgid = pid;
 			/* Both sides set the group, as for the command. */
@@ -549,16 +553,18 @@ start_loads(const struct config *cfg, struct workload *wl)
 }
 
 /*
- * One load process: its own group (or its load's), default signals, no
+ * Load process j: its own group (or its load's), default signals, no
  * descriptor of latt's (0, 1 and 2 on /dev/null), death with latt, a name
- * that ps and top show, then the body.
+ * that ps and top show, its CPU with cpus= (a pipe pair shares it), then
+ * the body.  A CPU refused makes it end at once: counted as ended early.
  */
 static void
-run_load(const struct load_run *lr, struct load_slot *slot, size_t membytes,
-    pid_t parent)
+run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
+    size_t membytes, pid_t parent)
 {
 	char name[16];
 	struct sigaction sa;
+	cpu_set_t one;
 	sigset_t none;
 	int sig, fd;
 
@@ -568,6 +574,12 @@ run_load(const struct load_run *lr, struct load_slot *slot, size_t membytes,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	if (lr->ncpus > 0) {
+		CPU_ZERO(&one);
+		CPU_SET(lr->cpus[j % lr->ncpus], &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == -1)
+			_exit(1);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	for (sig = 1; sig < NSIG; sig++)
