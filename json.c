@@ -50,6 +50,7 @@ static void	 put_series_list(FILE *, const struct series *, const char *,
 		    int);
 static void	 put_loads(FILE *, const struct workload *);
 static void	 put_cpu_list(FILE *, const int *, unsigned);
+static void	 put_floor(FILE *, const struct floor *);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
@@ -82,6 +83,10 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	fputs(total->ser[SER_RUNQUEUE].on ? "true" : "false", fp);
 	jw_key(fp, &first, "\n  ", "loads");
 	put_loads(fp, &total->wl);
+	jw_key(fp, &first, "\n  ", "counts");
+	json_counts(fp, &total->counts);
+	jw_key(fp, &first, "\n  ", "floor");
+	put_floor(fp, &total->floor);
 	jw_key(fp, &first, "\n  ", "per_client");
 	put_per_client(fp, cfg, total);
 	jw_key(fp, &first, "\n  ", "classes");
@@ -115,6 +120,8 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	}
 	fputs(",\n  \"loads\": ", fp);
 	put_loads(fp, &res->wl);
+	fputs(",\n  \"counts\": ", fp);
+	json_counts(fp, &res->counts);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
 	fputs("}", fp);
@@ -600,6 +607,70 @@ put_loads(FILE *fp, const struct workload *wl)
 		fputc('}', fp);
 	}
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
+}
+
+/*
+ * What the kernel counted (struct counts), or null when it could not be
+ * read: the machine's switches and interrupts, the clients' switches and
+ * migrations (null where unknown), and procs_running's mean.
+ */
+void
+json_counts(FILE *fp, const struct counts *c)
+{
+	int first = 1;
+
+	if (!c->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	jw_key(fp, &first, "", "elapsed_ns");
+	fprintf(fp, "%lld", (long long)c->elapsed);
+	jw_key(fp, &first, " ", "context_switches");
+	fprintf(fp, "%llu", (unsigned long long)c->ctxt);
+	jw_key(fp, &first, " ", "switches_per_s");
+	jw_double(fp, counts_rate(c, c->ctxt));
+	jw_key(fp, &first, " ", "interrupts");
+	fprintf(fp, "%llu", (unsigned long long)c->intr);
+	jw_key(fp, &first, " ", "interrupts_per_s");
+	jw_double(fp, counts_rate(c, c->intr));
+	jw_key(fp, &first, " ", "clients_voluntary");
+	jw_int_or_null(fp, c->clients_ok, (long long)c->vol);
+	jw_key(fp, &first, " ", "clients_involuntary");
+	jw_int_or_null(fp, c->clients_ok, (long long)c->invol);
+	jw_key(fp, &first, " ", "clients_migrations");
+	jw_int_or_null(fp, c->migr_ok, (long long)c->migr);
+	jw_key(fp, &first, " ", "runnable_mean");
+	if (c->nrunnable > 0)
+		jw_double(fp, counts_runnable_mean(c));
+	else
+		fputs("null", fp);
+	jw_key(fp, &first, " ", "runnable_samples");
+	fprintf(fp, "%llu}", (unsigned long long)c->nrunnable);
+}
+
+/* latt's own floor (struct floor), each figure null when not measured. */
+static void
+put_floor(FILE *fp, const struct floor *f)
+{
+	const double v[3] = { f->clock_ns, f->pipe_ns, f->pingpong_ns };
+	static const char *const k[3] = { "clock_ns", "pipe_ns",
+	    "pingpong_ns" };
+	int first = 1, i;
+
+	if (!f->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	for (i = 0; i < 3; i++) {
+		jw_key(fp, &first, i > 0 ? " " : "", k[i]);
+		if (v[i] >= 0)
+			jw_double(fp, v[i]);
+		else
+			fputs("null", fp);
+	}
+	fputc('}', fp);
 }
 
 /* A load's CPUs as a list, or null when it is not pinned. */

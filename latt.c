@@ -31,6 +31,7 @@
 #include "config.h"
 #include "env.h"
 #include "explain.h"
+#include "floor.h"
 #include "gate.h"
 #include "measure.h"
 #include "options.h"
@@ -155,6 +156,8 @@ prepare(const struct config *cfg, struct latt *L)
 	if (!cfg->no_split && !L->run.schedstat)
 		lwarnx("/proc/thread-self/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));
+	/* latt's own floor, before its signals, tuning and pinning. */
+	floor_measure(&L->res.floor);
 	setup_signals();
 	/* A class's refused attributes are bad input: status 2. */
 	if (tune_check(cfg) == -1)

@@ -45,6 +45,7 @@
 #include "client.h"
 #include "common.h"
 #include "config.h"
+#include "counts.h"
 #include "measure.h"
 #include "result.h"
 #include "run.h"
@@ -61,6 +62,8 @@
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
+#define RUNNABLE_NS	(10 * NSEC_PER_MSEC)	/* procs_running sampled at
+						   most this often */
 
 /* A client as the parent holds it. */
 struct client {
@@ -104,6 +107,8 @@ struct loop {
 					   too */
 	int64_t		 limit;		/* the grace for replies ends here */
 	int		 priming;	/* replies are not samples */
+	int		 rqfd;		/* /proc/loadavg, or -1 */
+	int64_t		 next_rq;	/* its next sample, not before */
 };
 
 static int	 wait_ready(struct engine *, struct result *);
@@ -131,6 +136,8 @@ static int	 check_break(const struct loop *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static int64_t	 now_coarse(void);
+static void	 count_clients(const struct engine *, struct kcount *);
+static void	 sample_runnable(struct loop *);
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -440,8 +447,10 @@ int
 measure_run(const struct config *cfg, struct run *run, struct engine *eng,
     struct result *res, sample_sink sink, tick_hook tick, void *sink_arg)
 {
+	struct kcount end;
 	struct loop L;
 	unsigned i;
+	int primed;
 
 	memset(&L, 0, sizeof(L));
 	L.cfg = cfg;
@@ -461,14 +470,52 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
 	for (i = 0; i < eng->n; i++)
 		eng->order[i] = i;
-	if (prime(&L) == 0) {
+	L.rqfd = -1;
+	if ((primed = prime(&L) == 0)) {
+		/* The counts start after the priming round, outside it. */
+		counts_system(&res->counts.begin);
+		count_clients(eng, &res->counts.begin);
+		L.rqfd = counts_runnable_open();
 		if (cfg->open_loop)
 			open_loop(&L);
 		else
 			closed_loop(&L);
 	}
 	finish(&L);
+	if (primed) {
+		counts_system(&end);
+		count_clients(eng, &end);
+		counts_finish(&res->counts, &end, eng->n);
+	}
+	if (L.rqfd >= 0)
+		close(L.rqfd);
 	return 0;
+}
+
+/* Every client's switches and migrations into k (counts.c). */
+static void
+count_clients(const struct engine *eng, struct kcount *k)
+{
+	unsigned i;
+
+	for (i = 0; i < eng->n; i++)
+		if (!eng->c[i].reaped)
+			counts_task(k, eng->c[i].pid);
+}
+
+/*
+ * procs_running between rounds, never while a round is measured, at most
+ * once every RUNNABLE_NS: one pread of /proc/loadavg (about 2 us).
+ */
+static void
+sample_runnable(struct loop *L)
+{
+	int64_t now = now_coarse();
+
+	if (now < L->next_rq)
+		return;
+	L->next_rq = now + RUNNABLE_NS;
+	counts_runnable(L->rqfd, &L->res->counts);
 }
 
 /*
@@ -515,6 +562,7 @@ closed_loop(struct loop *L)
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    run_tick(L) == -1)
 			break;
+		sample_runnable(L);
 	}
 	return 0;
 }
@@ -546,6 +594,7 @@ open_loop(struct loop *L)
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
+		sample_runnable(L);
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);

@@ -29,6 +29,8 @@ static void	 print_facts(FILE *, const struct config *,
 		    const struct result *, const struct run_brief *,
 		    unsigned nruns, unsigned dash);
 static void	 print_scheduler(FILE *, const struct sched_info *);
+static void	 print_counts(FILE *, const struct counts *);
+static void	 print_floor(FILE *, const struct floor *);
 static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
@@ -586,6 +588,8 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
+	print_counts(fp, &res->counts);
+	print_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
 	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
@@ -602,6 +606,49 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		print_split(fp);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		print_class(fp, &cfg->classes[i], &res->classes[i]);
+}
+
+/*
+ * What the kernel counted from the end of the priming round to the end of
+ * the loop: the machine's switches and interrupts a second, the clients'
+ * switches and migrations, and the mean of procs_running (latt counts
+ * itself: an idle machine shows about 1).
+ */
+static void
+print_counts(FILE *fp, const struct counts *c)
+{
+	char a[32], b[32], m[48];
+	double rq = counts_runnable_mean(c);
+
+	if (!c->valid)
+		return;
+	fmt_rate(a, sizeof(a), counts_rate(c, c->ctxt));
+	fmt_rate(b, sizeof(b), counts_rate(c, c->intr));
+	if (rq >= 0)
+		row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
+		    "(mean)", a, b, rq);
+	else
+		row(fp, "switches", "%s/s, %s interrupts/s", a, b);
+	if (!c->clients_ok)
+		return;
+	snprintf(m, sizeof(m), c->migr_ok ? ", %llu migrations" : "",
+	    (unsigned long long)c->migr);
+	row(fp, "clients'", "%llu voluntary, %llu involuntary switches%s",
+	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
+}
+
+/* latt's own floor: what part of a latency is the instrument. */
+static void
+print_floor(FILE *fp, const struct floor *f)
+{
+	char a[32], b[32], c[32];
+
+	if (!f->valid)
+		return;
+	row(fp, "floor", "clock %s, write+read %s, ping-pong %s", f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns,
+	    3, "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b),
+	    f->pipe_ns, 3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c,
+	    sizeof(c), f->pingpong_ns, 3, "us"));
 }
 
 /*

@@ -163,6 +163,7 @@ result_reset(struct result *res, const struct config *cfg)
 	res->classes = keep.classes;
 	res->sched = keep.sched;
 	res->env = keep.env;
+	res->floor = keep.floor;
 	res->wl.tty = -1;
 }
 
@@ -222,6 +223,8 @@ result_merge(struct result *total, const struct result *res,
 	machine_copy(&total->mach_end, &res->mach_end);
 	total->nrounds += res->nrounds;
 	total->discarded += res->discarded;
+	counts_merge(&total->counts, &res->counts);
+	total->floor = res->floor;
 	if (total->start == 0) {
 		total->start = res->start;
 		total->end = res->end;

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "counts.h"
+#include "floor.h"
 #include "env.h"
 #include "stats.h"
 #include "workload.h"
@@ -167,6 +169,8 @@ struct result {
 	int		 dead_status;	/* wait status, or -1 if not reaped */
 	struct workload	 wl;
 	struct brk	 brk;		/* with STOP_BREAK */
+	struct counts	 counts;	/* what the kernel counted */
+	struct floor	 floor;		/* latt's own floor, at start-up */
 
 	/* Honesty: what the samples above cannot show. */
 	uint64_t	 npending;	/* wake-ups unanswered at the end */
