@@ -51,6 +51,9 @@ static void	 put_series_list(FILE *, const struct series *, const char *,
 static void	 put_loads(FILE *, const struct workload *);
 static void	 put_cpu_list(FILE *, const int *, unsigned);
 static void	 put_floor(FILE *, const struct floor *);
+static void	 put_sweep(FILE *, const struct sweep_result *, const char *);
+static void	 put_known(FILE *, double);
+static void	 put_point(FILE *, const struct sweep_point *, const char *);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
@@ -95,6 +98,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 		jw_key(fp, &first, "\n  ", "explain");
 		json_explain(fp, total);
 	}
+	jw_key(fp, &first, "\n  ", "sweep");
+	put_sweep(fp, total->sweep, runs);
 	jw_key(fp, &first, "\n  ", "runs");
 	fputs("[", fp);
 	fputs(runs, fp);
@@ -629,11 +634,11 @@ json_counts(FILE *fp, const struct counts *c)
 	jw_key(fp, &first, " ", "context_switches");
 	fprintf(fp, "%llu", (unsigned long long)c->ctxt);
 	jw_key(fp, &first, " ", "switches_per_s");
-	jw_double(fp, counts_rate(c, c->ctxt));
+	put_known(fp, counts_rate(c, c->ctxt));
 	jw_key(fp, &first, " ", "interrupts");
 	fprintf(fp, "%llu", (unsigned long long)c->intr);
 	jw_key(fp, &first, " ", "interrupts_per_s");
-	jw_double(fp, counts_rate(c, c->intr));
+	put_known(fp, counts_rate(c, c->intr));
 	jw_key(fp, &first, " ", "clients_voluntary");
 	jw_int_or_null(fp, c->clients_ok, (long long)c->vol);
 	jw_key(fp, &first, " ", "clients_involuntary");
@@ -647,6 +652,88 @@ json_counts(FILE *fp, const struct counts *c)
 		fputs("null", fp);
 	jw_key(fp, &first, " ", "runnable_samples");
 	fprintf(fp, "%llu}", (unsigned long long)c->nrunnable);
+}
+
+/*
+ * --sweep: its setting and one object a value: the value as given, its
+ * runs (the objects of "runs", cut out of their text), its wake-ups over
+ * all its runs, the mean over the runs with its 95% interval, what the
+ * kernel counted and each load's rate.  null without a sweep.
+ */
+static void
+put_sweep(FILE *fp, const struct sweep_result *sr, const char *runs)
+{
+	unsigned i;
+
+	if (sr == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"name\": ", fp);
+	jw_string(fp, sr->name);
+	fputs(", \"points\": [", fp);
+	for (i = 0; i < sr->n; i++) {
+		fputs(i > 0 ? ",\n    " : "\n    ", fp);
+		put_point(fp, &sr->pt[i], runs);
+	}
+	fputs("]}", fp);
+}
+
+/* A figure that is negative when unknown: the figure, or null. */
+static void
+put_known(FILE *fp, double v)
+{
+	if (v >= 0)
+		jw_double(fp, v);
+	else
+		fputs("null", fp);
+}
+
+static void
+put_point(FILE *fp, const struct sweep_point *p, const char *runs)
+{
+	double rate;
+	unsigned k;
+
+	fputs("{\"value\": ", fp);
+	jw_string(fp, p->value);
+	fprintf(fp, ", \"nruns\": %u, \"runs\": [", p->nruns);
+	if (p->json_to > p->json_from && p->json_to <= strlen(runs))
+		fwrite(runs + p->json_from, 1, p->json_to - p->json_from, fp);
+	fputs("],\n    \"latency\": ", fp);
+	put_series(fp, &p->lat, 1, NULL);
+	fputs(",\n    \"mean_ns\": ", fp);
+	if (p->nruns > 0)
+		jw_double(fp, p->mean);
+	else
+		fputs("null", fp);
+	fputs(", \"mean_ci95_ns\": ", fp);
+	if (p->half >= 0)
+		jw_double(fp, p->half);
+	else
+		fputs("null", fp);
+	fputs(", \"switches_per_s\": ", fp);
+	put_known(fp, counts_rate(&p->counts, p->counts.ctxt));
+	fputs(", \"runnable_mean\": ", fp);
+	put_known(fp, counts_runnable_mean(&p->counts));
+	fputs(",\n    \"counts\": ", fp);
+	json_counts(fp, &p->counts);
+	fputs(",\n    \"loads\": [", fp);
+	for (k = 0; k < p->nload; k++) {
+		rate = p->load_ns[k] > 0 ? (double)p->load_ops[k] *
+		    NSEC_PER_SEC / (double)p->load_ns[k] : 0;
+		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u, "
+		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": ",
+		    k > 0 ? ", " : "", load_name(p->load_kind[k]),
+		    p->load_nproc[k], (unsigned long long)p->load_ops[k],
+		    (long long)p->load_ns[k]);
+		jw_double(fp, rate);
+		fputs(", \"ops_per_sec_per_proc\": ", fp);
+		jw_double(fp, p->load_nproc[k] > 0 ? rate / p->load_nproc[k] :
+		    0);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
 }
 
 /* latt's own floor (struct floor), each figure null when not measured. */

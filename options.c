@@ -28,6 +28,7 @@
 #include "cpulist.h"
 #include "loads.h"
 #include "options.h"
+#include "sweep.h"
 #include "tune.h"
 
 #define MAX_CLIENTS	1000000
@@ -127,6 +128,7 @@ static void	 set_nice(struct parse *, const struct opt *, char *);
 static void	 set_explain(struct parse *, const struct opt *, char *);
 static void	 parse_limits(struct parse *, const struct opt *, char *);
 static void	 set_json(struct parse *, const struct opt *, char *);
+static void	 set_sweep(struct parse *, const struct opt *, char *);
 static void	 show_help(struct parse *, const struct opt *, char *);
 static void	 show_version(struct parse *, const struct opt *, char *);
 static void	 start_parse(struct parse *);
@@ -189,6 +191,7 @@ static const struct opt opts[] = {
 	{ "baseline", "", STRING(cfg.baseline) },
 	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
+	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
 	{ "no-split", "", FLAG(cfg.no_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
@@ -225,6 +228,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	check_outputs(&p.cfg);
 	settle_sched(&p);
 	check_run(&p.cfg);
+	sweep_check(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
 	*cfg = p.cfg;
 }
@@ -395,6 +399,14 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 {
 	p->json_bare = arg == NULL;
 	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+/* --sweep=NAME=V1,V2,...: read in sweep.c, beside the sweep it makes. */
+static void
+set_sweep(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)o;
+	sweep_parse(&p->cfg, arg);
 }
 
 static void
@@ -1077,7 +1089,8 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [--explain[=k]]\n" \
 "            [--fail-above=spec]\n" \
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-"            [--per-client] [--repeat=n] [--baseline=file]\n" \
+"            [--per-client] [--repeat=n] [--sweep=name=v1,v2...]\n" \
+"            [--baseline=file]\n" \
 "            [--fail-if-worse=spec] [command [arg ...]]\n" \
 "       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n" \
 "            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
@@ -1191,6 +1204,15 @@ static const char help_text[] =
 "                        time): a line on stderr as each run ends, then one\n"
 "                        summary of all runs; --json writes all N runs\n"
 "                        into one file, which latt compare reads as N runs\n"
+"      --sweep=NAME=V1,V2,...\n"
+"                        the whole measurement once per value (times\n"
+"                        --repeat), one setting varied: clients (-c),\n"
+"                        load (the N of the one --load), work (-x KB),\n"
+"                        slice (every client's, us) or delay (-f = -t, ms);\n"
+"                        a table of the values (p50, p90, p99, mean with a\n"
+"                        95% interval from 3 runs, switches/s, runnable,\n"
+"                        each load's rate); --json groups the runs by value\n"
+"                        (latt compare FILE@V), --plot draws the curve\n"
 "      --baseline=A.json[,A2.json...]\n"
 "                        after the summary, compare this run (or these\n"
 "                        runs) with saved results, as latt compare would\n"

@@ -31,6 +31,7 @@ static void	 print_facts(FILE *, const struct config *,
 static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_counts(FILE *, const struct counts *);
 static void	 print_floor(FILE *, const struct floor *);
+static const char *cell(char *, size_t, int, double);
 static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
@@ -606,6 +607,72 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		print_split(fp);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		print_class(fp, &cfg->classes[i], &res->classes[i]);
+}
+
+/*
+ * --sweep: one row a value, from its runs together: runs, samples, p50,
+ * p90, p99, the mean over the runs with its 95% interval (3 runs or more),
+ * the machine's switches a second, the mean runnable count, and the
+ * first two loads' rates (the rest are in the JSON); then latt's floor.
+ */
+void
+report_sweep(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	static const enum stat_kind pk[3] = { STAT_P50, STAT_P90, STAT_P99 };
+	const struct sweep_result *sr = res->sweep;
+	const struct sweep_point *p;
+	char c[3][16], m[32], sw[16], rq[16], ld[2][16], hd[2][16];
+	unsigned i, k, nl;
+	double v;
+
+	nl = sr->n > 0 && sr->pt[0].nload < 2 ? sr->pt[0].nload : 2;
+	for (k = 0; k < nl; k++)
+		snprintf(hd[k], sizeof(hd[k]), "%.7s/s",
+		    load_name(sr->pt[0].load_kind[k]));
+	fprintf(fp, "sweep of %s: %u value%s, %u run%s each, latency in us\n\n",
+	    sr->name, sr->n, sr->n == 1 ? "" : "s", cfg->repeat,
+	    cfg->repeat == 1 ? "" : "s");
+	fprintf(fp, "%-7s %4s %8s %7s %7s %7s %15s %8s %5s", sr->name, "runs",
+	    "samples", "p50", "p90", "p99", "mean +-95%", "switch/s", "runq");
+	for (k = 0; k < nl; k++)
+		fprintf(fp, " %9s", hd[k]);
+	fputc('\n', fp);
+	for (i = 0; i < sr->n; i++) {
+		p = &sr->pt[i];
+		for (k = 0; k < 3; k++) {
+			v = stats_value(&p->lat, pk[k]);
+			cell(c[k], sizeof(c[k]), p->lat.n >=
+			    report_pct_need(stats_kind_q(pk[k])), v);
+		}
+		if (p->nruns == 0)
+			snprintf(m, sizeof(m), "-");
+		else if (p->half < 0)
+			snprintf(m, sizeof(m), "%.4g", usec(p->mean));
+		else
+			snprintf(m, sizeof(m), "%.4g +- %.2g", usec(p->mean),
+			    usec(p->half));
+		v = counts_rate(&p->counts, p->counts.ctxt);
+		snprintf(sw, sizeof(sw), "-");
+		if (v >= 0)
+			fmt_rate(sw, sizeof(sw), v);
+		v = counts_runnable_mean(&p->counts);
+		snprintf(rq, sizeof(rq), v >= 0 ? "%.2f" : "-", v);
+		fprintf(fp, "%-7.7s %4u %8llu %7s %7s %7s %15s %8s %5s",
+		    p->value, p->nruns, (unsigned long long)p->lat.n, c[0],
+		    c[1], c[2], m, sw, rq);
+		for (k = 0; k < nl && k < p->nload; k++) {
+			snprintf(ld[k], sizeof(ld[k]), "-");
+			if (p->load_ns[k] > 0)
+				fmt_rate(ld[k], sizeof(ld[k]),
+				    (double)p->load_ops[k] * NSEC_PER_SEC /
+				    (double)p->load_ns[k]);
+			fprintf(fp, " %9s", ld[k]);
+		}
+		fputc('\n', fp);
+	}
+	fputc('\n', fp);
+	print_floor(fp, &res->floor);
+	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
 }
 
 /*

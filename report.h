@@ -41,6 +41,8 @@ void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
 void	 report_text(FILE *, const struct config *, const struct result *,
 	    const struct run_brief *runs, unsigned nruns);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
+/* --sweep: the table of its values (res->sweep), and latt's floor. */
+void	 report_sweep(FILE *, const struct config *, const struct result *);
 void	 report_per_client(FILE *, const struct config *,
 	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);

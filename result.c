@@ -164,6 +164,7 @@ result_reset(struct result *res, const struct config *cfg)
 	res->sched = keep.sched;
 	res->env = keep.env;
 	res->floor = keep.floor;
+	res->sweep = keep.sweep;
 	res->wl.tty = -1;
 }
 
