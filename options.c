@@ -1212,7 +1212,7 @@ static const char help_text[] =
 "                        a table of the values (p50, p90, p99, mean with a\n"
 "                        95% interval from 3 runs, switches/s, runnable,\n"
 "                        each load's rate); --json groups the runs by value\n"
-"                        (latt compare FILE@V), --plot draws the curve\n"
+"                        (latt compare FILE@V); not with --plot yet\n"
 "      --baseline=A.json[,A2.json...]\n"
 "                        after the summary, compare this run (or these\n"
 "                        runs) with saved results, as latt compare would\n"

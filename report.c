@@ -621,7 +621,7 @@ report_sweep(FILE *fp, const struct config *cfg, const struct result *res)
 	static const enum stat_kind pk[3] = { STAT_P50, STAT_P90, STAT_P99 };
 	const struct sweep_result *sr = res->sweep;
 	const struct sweep_point *p;
-	char c[3][16], m[32], sw[16], rq[16], ld[2][16], hd[2][16];
+	char c[3][16], m[40], sw[16], rq[16], ld[2][16], hd[2][16];
 	unsigned i, k, nl;
 	double v;
 
@@ -647,10 +647,12 @@ report_sweep(FILE *fp, const struct config *cfg, const struct result *res)
 		if (p->nruns == 0)
 			snprintf(m, sizeof(m), "-");
 		else if (p->half < 0)
-			snprintf(m, sizeof(m), "%.4g", usec(p->mean));
-		else
-			snprintf(m, sizeof(m), "%.4g +- %.2g", usec(p->mean),
-			    usec(p->half));
+			cell(m, sizeof(m), 1, p->mean);
+		else {
+			cell(m, sizeof(m), 1, p->mean);
+			strcat(m, " +- ");
+			cell(m + strlen(m), sizeof(m) - strlen(m), 1, p->half);
+		}
 		v = counts_rate(&p->counts, p->counts.ctxt);
 		snprintf(sw, sizeof(sw), "-");
 		if (v >= 0)

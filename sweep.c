@@ -113,6 +113,9 @@ sweep_check(const struct config *cfg)
 	if (cfg->baseline != NULL)
 		usage_error("--sweep and --baseline: compare a sweep's values "
 		    "with latt compare FILE@VALUE instead");
+	if (cfg->plot_path != NULL)
+		usage_error("--sweep and --plot: the curve is not drawn yet; "
+		    "the JSON's sweep.points hold it");
 	if (sw->kind == SWEEP_LOAD && (!cfg->load_given || cfg->nload != 1))
 		usage_error("sweep load needs exactly one --load=KIND (%u "
 		    "given)", cfg->load_given ? cfg->nload : 0);

@@ -176,6 +176,7 @@ two sweeps|--sweep=clients=1,2 --sweep=work=1,2
 classes|--sweep=clients=1,2 -c1:nice=1 -c1
 bad load cpus|-l yield:2:cpus=1-0
 load attr|-l yield:2:prio=3
+with plot|--sweep=clients=1,2 --plot=/dev/null
 EOF
 no_leftovers "sweep bad input" >/dev/null || bad "processes left"
 verdict "sweep: $n bad inputs, one line and status 2 each"
