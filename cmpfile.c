@@ -95,8 +95,8 @@ keep_fileid(struct cmp_side *side, const char *path, int sel,
 	for (i = 0; i < side->nfids; i++)
 		if (side->fids[i].dev == st->st_dev &&
 		    side->fids[i].ino == st->st_ino &&
-		    cmp_same_point(side->fids[i].point, sel ? strrchr(path, '@') :
-		    NULL)) {
+		    cmp_same_point(side->fids[i].point,
+		    sel ? strrchr(path, '@') : NULL)) {
 			snprintf(err, errlen, "compare: %s is given twice in "
 			    "side %s%s%s: each run counts once", path,
 			    side->name, strcmp(path, side->fids[i].name) ?

@@ -1139,7 +1139,8 @@ cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
 		for (j = 0; j < b->nfids; j++)
 			if (a->fids[i].dev == b->fids[j].dev &&
 			    a->fids[i].ino == b->fids[j].ino &&
-			    cmp_same_point(a->fids[i].point, b->fids[j].point)) {
+			    cmp_same_point(a->fids[i].point,
+			    b->fids[j].point)) {
 				snprintf(err, errlen, "compare: %s is in both "
 				    "%s%s%s: each run counts once",
 				    b->fids[j].name, both,

@@ -29,6 +29,7 @@
 #include "common.h"
 #include "compare.h"
 #include "config.h"
+#include "curves.h"
 #include "env.h"
 #include "explain.h"
 #include "floor.h"
@@ -294,7 +295,7 @@ finish(const struct config *cfg, struct latt *L, int status)
 	/* A sweep's summary is its table: its runs' totals mix values. */
 	if (cfg->sweep.n > 0 && (cfg->json_path == NULL ||
 	    strcmp(cfg->json_path, "-") != 0))
-		report_sweep(stdout, cfg, done);
+		curves_table(stdout, cfg, done);
 	else if (L->nmax > 1)
 		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
 	/* The JSON's top level has the last run's autopsy. */

@@ -609,72 +609,23 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		print_class(fp, &cfg->classes[i], &res->classes[i]);
 }
 
-/*
- * --sweep: one row a value, from its runs together: runs, samples, p50,
- * p90, p99, the mean over the runs with its 95% interval (3 runs or more),
- * the machine's switches a second, the mean runnable count, and the
- * first two loads' rates (the rest are in the JSON); then latt's floor.
- */
-void
-report_sweep(FILE *fp, const struct config *cfg, const struct result *res)
+/* For the other text reports (curves.c): a cell, a rate, the floor. */
+const char *
+report_cell(char *buf, size_t len, int ok, double ns)
 {
-	static const enum stat_kind pk[3] = { STAT_P50, STAT_P90, STAT_P99 };
-	const struct sweep_result *sr = res->sweep;
-	const struct sweep_point *p;
-	char c[3][16], m[40], sw[16], rq[16], ld[2][16], hd[2][16];
-	unsigned i, k, nl;
-	double v;
+	return cell(buf, len, ok, ns);
+}
 
-	nl = sr->n > 0 && sr->pt[0].nload < 2 ? sr->pt[0].nload : 2;
-	for (k = 0; k < nl; k++)
-		snprintf(hd[k], sizeof(hd[k]), "%.7s/s",
-		    load_name(sr->pt[0].load_kind[k]));
-	fprintf(fp, "sweep of %s: %u value%s, %u run%s each, latency in us\n\n",
-	    sr->name, sr->n, sr->n == 1 ? "" : "s", cfg->repeat,
-	    cfg->repeat == 1 ? "" : "s");
-	fprintf(fp, "%-7s %4s %8s %7s %7s %7s %15s %8s %5s", sr->name, "runs",
-	    "samples", "p50", "p90", "p99", "mean +-95%", "switch/s", "runq");
-	for (k = 0; k < nl; k++)
-		fprintf(fp, " %9s", hd[k]);
-	fputc('\n', fp);
-	for (i = 0; i < sr->n; i++) {
-		p = &sr->pt[i];
-		for (k = 0; k < 3; k++) {
-			v = stats_value(&p->lat, pk[k]);
-			cell(c[k], sizeof(c[k]), p->lat.n >=
-			    report_pct_need(stats_kind_q(pk[k])), v);
-		}
-		if (p->nruns == 0)
-			snprintf(m, sizeof(m), "-");
-		else if (p->half < 0)
-			cell(m, sizeof(m), 1, p->mean);
-		else {
-			cell(m, sizeof(m), 1, p->mean);
-			strcat(m, " +- ");
-			cell(m + strlen(m), sizeof(m) - strlen(m), 1, p->half);
-		}
-		v = counts_rate(&p->counts, p->counts.ctxt);
-		snprintf(sw, sizeof(sw), "-");
-		if (v >= 0)
-			fmt_rate(sw, sizeof(sw), v);
-		v = counts_runnable_mean(&p->counts);
-		snprintf(rq, sizeof(rq), v >= 0 ? "%.2f" : "-", v);
-		fprintf(fp, "%-7.7s %4u %8llu %7s %7s %7s %15s %8s %5s",
-		    p->value, p->nruns, (unsigned long long)p->lat.n, c[0],
-		    c[1], c[2], m, sw, rq);
-		for (k = 0; k < nl && k < p->nload; k++) {
-			snprintf(ld[k], sizeof(ld[k]), "-");
-			if (p->load_ns[k] > 0)
-				fmt_rate(ld[k], sizeof(ld[k]),
-				    (double)p->load_ops[k] * NSEC_PER_SEC /
-				    (double)p->load_ns[k]);
-			fprintf(fp, " %9s", ld[k]);
-		}
-		fputc('\n', fp);
-	}
-	fputc('\n', fp);
-	print_floor(fp, &res->floor);
-	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+const char *
+report_rate(char *buf, size_t len, double v)
+{
+	return fmt_rate(buf, len, v);
+}
+
+void
+report_floor(FILE *fp, const struct floor *f)
+{
+	print_floor(fp, f);
 }
 
 /*
@@ -714,10 +665,11 @@ print_floor(FILE *fp, const struct floor *f)
 
 	if (!f->valid)
 		return;
-	row(fp, "floor", "clock %s, write+read %s, ping-pong %s", f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns,
-	    3, "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b),
-	    f->pipe_ns, 3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c,
-	    sizeof(c), f->pingpong_ns, 3, "us"));
+	row(fp, "floor", "clock %s, write+read %s, ping-pong %s",
+	    f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns, 3,
+	    "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b), f->pipe_ns,
+	    3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c, sizeof(c),
+	    f->pingpong_ns, 3, "us"));
 }
 
 /*

@@ -41,8 +41,11 @@ void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
 void	 report_text(FILE *, const struct config *, const struct result *,
 	    const struct run_brief *runs, unsigned nruns);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
-/* --sweep: the table of its values (res->sweep), and latt's floor. */
-void	 report_sweep(FILE *, const struct config *, const struct result *);
+/* For curves.c: a latency cell in us (4 digits; "-" when !ok), a rate
+ * ("362.1M"), and latt's floor as a line of the facts. */
+const char *report_cell(char *, size_t, int ok, double ns);
+const char *report_rate(char *, size_t, double);
+void	 report_floor(FILE *, const struct floor *);
 void	 report_per_client(FILE *, const struct config *,
 	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
