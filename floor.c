@@ -3,20 +3,18 @@
  * floor.c: latt's own floor, measured at start-up in a few milliseconds:
  * the cost of the clock read that stamps every sample, of a pipe write
  * and read in one process (the request's path with no switch), and of a
- * pipe ping-pong between two processes pinned to the same CPU (a write, a
+ * pipe ping-pong between two threads pinned to the same CPU (a write, a
  * wake-up, a context switch and a read: the least a pipe wake-up can cost
- * here).  Each figure is the least mean of FLOOR_BATCHES batches, the one
- * least disturbed by the machine.  "lmbench has some extra, unaccounted
+ * here; threads, so that nothing is forked).  Each figure is the least
+ * mean of FLOOR_BATCHES batches, the one least disturbed by the machine.  "lmbench has some extra, unaccounted
  * for, overhead" (1998): latt states its own beside its results.
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -34,7 +32,7 @@ static double	 clock_batch(void);
 static double	 pipe_batch(int *);
 static double	 ping_batch(int, int);
 static double	 pingpong(void);
-static void	 ponger(int, int) __attribute__((noreturn));
+static void	*ponger(void *);
 static int	 xread(int, void *, size_t);
 static int	 xwrite(int, const void *, size_t);
 
@@ -92,56 +90,56 @@ pipe_batch(int *fds)
 	return (double)(t1 - t0) / PIPE_N;
 }
 
+/* The ponger thread: its CPU, then every byte back until EOF. */
+struct ponger {
+	int		 cpu;
+	int		 rfd, wfd;
+};
+
 /*
- * One way of a ping-pong between latt and a child, both on the CPU latt
- * is on (its own affinity restored after), ns; -1 when it could not be
- * measured (no fork, no pinning).  The child dies with latt.
+ * One way of a ping-pong between latt's thread and a second thread, both
+ * pinned to the CPU latt is on (its own affinity restored after), ns; -1
+ * when it could not be measured.  A thread, not a process: nothing is
+ * forked, so nothing can be left behind or taken for a client; a switch
+ * between threads of one process skips the change of address space, so
+ * this is a floor indeed.
  */
 static double
 pingpong(void)
 {
+	struct ponger pg;
 	cpu_set_t saved, one;
-	int to[2], from[2], i, st, cpu;
+	pthread_t th;
+	int to[2], from[2], i, started = 0;
 	double best = -1, v;
-	pid_t pid, self = getpid();
 
-	if ((cpu = sched_getcpu()) < 0 ||
+	if ((pg.cpu = sched_getcpu()) < 0 ||
 	    sched_getaffinity(0, sizeof(saved), &saved) == -1)
 		return -1;
 	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one) == -1)
+	CPU_SET(pg.cpu, &one);
+	if (pipe2(to, O_CLOEXEC) == -1)
 		return -1;
-	if (pipe2(to, O_CLOEXEC) == -1) {
-		sched_setaffinity(0, sizeof(saved), &saved);
-		return -1;
-	}
 	if (pipe2(from, O_CLOEXEC) == -1) {
 		close(to[0]);
 		close(to[1]);
-		sched_setaffinity(0, sizeof(saved), &saved);
 		return -1;
 	}
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != self)
-			_exit(1);
-		close(to[1]);
-		close(from[0]);
-		ponger(to[0], from[1]);
-	}
-	close(to[0]);
-	close(from[1]);
-	for (i = 0; pid > 0 && i < FLOOR_BATCHES; i++)
+	pg.rfd = to[0];
+	pg.wfd = from[1];
+	if (sched_setaffinity(0, sizeof(one), &one) == 0 &&
+	    pthread_create(&th, NULL, ponger, &pg) == 0)
+		started = 1;
+	for (i = 0; started && i < FLOOR_BATCHES; i++)
 		if ((v = ping_batch(to[1], from[0])) >= 0 &&
 		    (v < best || best < 0))
 			best = v;
-	close(to[1]);			/* the child reads EOF and leaves */
+	close(to[1]);			/* the thread reads EOF and ends */
+	if (started)
+		pthread_join(th, NULL);
+	close(to[0]);
 	close(from[0]);
-	while (pid > 0 && waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
+	close(from[1]);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	return best;
 }
@@ -162,15 +160,20 @@ ping_batch(int wfd, int rfd)
 	return (double)(t1 - t0) / (2.0 * PING_N);
 }
 
-/* The child: every byte back, until EOF. */
-static void
-ponger(int rfd, int wfd)
+static void *
+ponger(void *arg)
 {
+	const struct ponger *pg = arg;
+	cpu_set_t one;
 	char b;
 
-	while (xread(rfd, &b, 1) == 0 && xwrite(wfd, &b, 1) == 0)
+	CPU_ZERO(&one);
+	CPU_SET(pg->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) == -1)
+		return NULL;
+	while (xread(pg->rfd, &b, 1) == 0 && xwrite(pg->wfd, &b, 1) == 0)
 		;
-	_exit(0);
+	return NULL;
 }
 
 static int

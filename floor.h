@@ -12,11 +12,12 @@ struct floor {
 	int		 valid;		/* measured at all */
 	double		 clock_ns;	/* one clock_gettime(CLOCK_MONOTONIC) */
 	double		 pipe_ns;	/* a pipe write plus read, no switch */
-	double		 pingpong_ns;	/* one way of a same-CPU ping-pong: a
-					   write, a wake-up, a switch, a read */
+	double		 pingpong_ns;	/* one way of a ping-pong of two threads
+					   on one CPU: a write, a wake-up, a
+					   switch, a read */
 };
 
-/* Takes well under 100 ms; forks one short-lived child. */
+/* Takes well under 100 ms; starts one short-lived thread, forks nothing. */
 void	 floor_measure(struct floor *);
 
 #endif /* FLOOR_H */

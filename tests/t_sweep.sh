@@ -13,23 +13,32 @@ fi
 
 # --- a known curve: clients 1, 2, 4, 8 on CPU 1, latt on CPU 0, no load.
 # A round's k-th woken client waits for the k-1 before it: p50 grows.
-run_latt "$TMP/c.out" "$TMP/c.err" -q -d 0.6 -f1 -t2 --cpus=$c1 \
+run_latt "$TMP/c.out" "$TMP/c.err" -q -n 240 -f1 -t2 --cpus=$c1 \
     --parent-cpu=$c0 --load=none --sweep=clients=1,2,4,8 --json="$TMP/c.json"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/c.err")"
 expect_json "$TMP/c.json" 'd["sweep"]["name"] == "clients"' \
     '[p["value"] for p in d["sweep"]["points"]] == ["1", "2", "4", "8"]' \
-    'all(p["nruns"] == 1 and len(p["runs"]) == 1 and p["latency"]["samples"] >= 30 for p in d["sweep"]["points"])' \
+    'all(p["nruns"] == 1 and len(p["runs"]) == 1 and p["latency"]["samples"] == 240 for p in d["sweep"]["points"])' \
     'len(d["runs"]) == 4' \
     '[r["latency"]["samples"] for r in d["runs"]] == [p["latency"]["samples"] for p in d["sweep"]["points"]]'
-expect_json --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' "$TMP/c.json" \
-    'q[2] > q[0] and q[3] > 1.5 * q[0] and q[3] > q[1]'
 # The table: a header naming the setting, one row a value, runs and
 # samples in every row.
 awk '$1 == "clients" && $2 == "runs" { h = 1; next }
-    h && NF >= 9 && $1 ~ /^[0-9]+$/ { n++; if ($2 != 1 || $3 < 30) b = 1 }
+    h && NF >= 9 && $1 ~ /^[0-9]+$/ { n++; if ($2 != 1 || $3 != 240) b = 1 }
     END { exit !(h && n == 4 && !b) }' "$TMP/c.out" ||
 	bad "no table of 4 rows: $(short "$TMP/c.out")"
-verdict "sweep: clients 1,2,4,8 on one CPU, p50 grows with them"
+# The curve holds for a machine the run has to itself: with others' tasks
+# runnable (procs_running well above latt and its client), their turns
+# swamp the clients'.  Said, not passed.
+busy=$(pycheck "$TMP/c.json" 'd["sweep"]["points"][0]["runnable_mean"] <= 4')
+if [ -n "$busy" ]; then
+	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
+	skip "sweep: the clients curve: the machine is busy ($busy)"
+else
+	expect_json --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
+	    "$TMP/c.json" 'q[2] > q[0] and q[3] > 1.5 * q[0] and q[3] > q[1]'
+	verdict "sweep: clients 1,2,4,8 on one CPU, p50 grows with them"
+fi
 
 # --- a known rate: yield loads pinned to CPU 1 with the client.  Each
 # process's rate at 4 is about half its rate at 2; a lone yielder does not
@@ -63,12 +72,12 @@ fi
 # --- the clients' voluntary switches against /proc/PID/status read by the
 # test itself, as rates over the middle of the run: within 35%.  Beside
 # them a load pinned to one CPU: each of its processes allowed there only.
-env --default-signal "$LATT" -d 4 -c2 -f2 -t2 -l yield:3:cpus=$c1 \
+env --default-signal "$LATT" -d 5 -c2 -f2 -t2 -l yield:3:cpus=$c1 \
     --json="$TMP/v.json" >"$TMP/v.out" 2>"$TMP/v.err" &
 lpid=$!
 wait_nclients $lpid 2 >/dev/null 2>&1
 pids=$(clients_of $lpid)
-for i in $(seq 50); do
+for i in $(seq 40); do
 	kids_of $lpid | awk '$3 == "latt-yield" { print $1 }' >"$TMP/p.pids"
 	n=$(nlines "$TMP/p.pids")
 	[ "$n" -ge 3 ] && break
@@ -100,7 +109,10 @@ t0=$(usecs); v0=$(read_vol)
 sleep 1.5
 t1=$(usecs); v1=$(read_vol)
 wait $lpid
-[ "$v0" != gone ] && [ "$v1" != gone ] || bad "a client ended before it was read"
+if [ "$v0" = gone ] || [ "$v1" = gone ]; then
+	bad "a client ended before it was read"
+	v0=0 v1=0
+fi
 expect_json --with "ind = ($v1 - $v0) * 1e6 / ($t1 - $t0); c = d['runs'][0]['counts']; ours = c['clients_voluntary'] * 1e9 / c['elapsed_ns']" \
     "$TMP/v.json" \
     'ind > 100' '0.65 < ours / ind < 1.35' \
@@ -117,8 +129,8 @@ verdict "counts: clients' voluntary switches agree with /proc/PID/status; load c
 
 # --- latt's floor: present, positive, ordered, below the run's own p50 at
 # idle (clients on CPU 1, latt on CPU 0: a wake-up across CPUs).
-run_latt "$TMP/f.out" "$TMP/f.err" -d 1 -c2 --cpus=$c1 --parent-cpu=$c0 \
-    --load=none --json="$TMP/f.json"
+run_latt "$TMP/f.out" "$TMP/f.err" -n 400 -c2 -f1 -t2 --cpus=$c1 \
+    --parent-cpu=$c0 --load=none --json="$TMP/f.json"
 [ "$rc" -eq 0 ] || bad "status $rc"
 expect_json --with 'f = d["floor"]' "$TMP/f.json" \
     '0 < f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
@@ -161,7 +173,7 @@ while IFS='|' read -r what args; do
 		bad "$what: status $rc, $(short "$TMP/b.err")"
 	fi
 	n=$((n + 1))
-done <<'EOF'
+done <<EOF
 unknown name|--sweep=foo=1,2
 no values|--sweep=clients=
 empty value|--sweep=clients=1,,2
@@ -171,7 +183,7 @@ refused value|--sweep=clients=0
 refused load|--sweep=load=1,5000 -l yield
 no load|--sweep=load=1,2
 two loads|--sweep=load=1,2 -l yield -l cpu
-with baseline|--sweep=clients=1,2 --baseline=/dev/null
+with baseline|--sweep=clients=1,2 --baseline=$TMP/r.json
 two sweeps|--sweep=clients=1,2 --sweep=work=1,2
 classes|--sweep=clients=1,2 -c1:nice=1 -c1
 bad load cpus|-l yield:2:cpus=1-0
