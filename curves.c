@@ -20,7 +20,8 @@
  * --sweep: one row a value, from its runs together: runs, samples, p50,
  * p90, p99, the mean over the runs with its 95% interval (3 runs or more),
  * the machine's switches a second, the mean runnable count, and the
- * first two loads' rates (the rest are in the JSON); then latt's floor.
+ * first load's rate (every load's is in the JSON), within 80 columns;
+ * then latt's floor.
  */
 void
 curves_table(FILE *fp, const struct config *cfg, const struct result *res)
@@ -28,21 +29,21 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 	static const enum stat_kind pk[3] = { STAT_P50, STAT_P90, STAT_P99 };
 	const struct sweep_result *sr = res->sweep;
 	const struct sweep_point *p;
-	char c[3][16], m[40], sw[16], rq[16], ld[2][16], hd[2][16];
+	char c[3][16], m[40], sw[16], rq[16], ld[1][16], hd[1][16];
 	unsigned i, k, nl;
 	double v;
 
-	nl = sr->n > 0 && sr->pt[0].nload < 2 ? sr->pt[0].nload : 2;
+	nl = sr->n > 0 && sr->pt[0].nload > 0;
 	for (k = 0; k < nl; k++)
 		snprintf(hd[k], sizeof(hd[k]), "%.7s/s",
 		    load_name(sr->pt[0].load_kind[k]));
 	fprintf(fp, "sweep of %s: %u value%s, %u run%s each, latency in us\n\n",
 	    sr->name, sr->n, sr->n == 1 ? "" : "s", cfg->repeat,
 	    cfg->repeat == 1 ? "" : "s");
-	fprintf(fp, "%-7s %4s %8s %7s %7s %7s %15s %8s %5s", sr->name, "runs",
+	fprintf(fp, "%-6s %4s %7s %6s %6s %6s %14s %8s %5s", sr->name, "runs",
 	    "samples", "p50", "p90", "p99", "mean +-95%", "switch/s", "runq");
 	for (k = 0; k < nl; k++)
-		fprintf(fp, " %9s", hd[k]);
+		fprintf(fp, " %8s", hd[k]);
 	fputc('\n', fp);
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
@@ -67,7 +68,7 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 			report_rate(sw, sizeof(sw), v);
 		v = counts_runnable_mean(&p->counts);
 		snprintf(rq, sizeof(rq), v >= 0 ? "%.2f" : "-", v);
-		fprintf(fp, "%-7.7s %4u %8llu %7s %7s %7s %15s %8s %5s",
+		fprintf(fp, "%-6.6s %4u %7llu %6s %6s %6s %14s %8s %5s",
 		    p->value, p->nruns, (unsigned long long)p->lat.n, c[0],
 		    c[1], c[2], m, sw, rq);
 		for (k = 0; k < nl && k < p->nload; k++) {
@@ -76,7 +77,7 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 				report_rate(ld[k], sizeof(ld[k]),
 				    (double)p->load_ops[k] * NSEC_PER_SEC /
 				    (double)p->load_ns[k]);
-			fprintf(fp, " %9s", ld[k]);
+			fprintf(fp, " %8s", ld[k]);
 		}
 		fputc('\n', fp);
 	}
