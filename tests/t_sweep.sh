@@ -28,9 +28,9 @@ awk '$1 == "clients" && $2 == "runs" { h = 1; next }
     END { exit !(h && n == 4 && !b) }' "$TMP/c.out" ||
 	bad "no table of 4 rows: $(short "$TMP/c.out")"
 # The curve holds for a machine the run has to itself: with others' tasks
-# runnable (procs_running well above latt and its client), their turns
-# swamp the clients'.  Said, not passed.
-busy=$(pycheck "$TMP/c.json" 'd["sweep"]["points"][0]["runnable_mean"] <= 4')
+# runnable (procs_running above latt, its clients and one more), their
+# turns swamp the clients'.  Said, not passed.
+busy=$(pycheck "$TMP/c.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
 if [ -n "$busy" ]; then
 	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
 	skip "sweep: the clients curve: the machine is busy ($busy)"
@@ -54,16 +54,17 @@ expect_json \
     "all(r_['loads'][0]['cpus'] == [$c1] for r_ in d['runs'])"
 grep -q 'yield/s' "$TMP/y.out" || bad "no yield column: $(short "$TMP/y.out")"
 # The rates hold for a CPU the run has to itself: with others' tasks
-# runnable too (procs_running at one yielder well above latt, its client
-# and the yielder), they measure the others.  Said, not passed.
-busy=$(pycheck "$TMP/y.json" 'd["sweep"]["points"][0]["runnable_mean"] <= 5')
+# runnable too (procs_running at N yielders above N + 2: latt, the
+# yielders and at most one more), they measure the others.  Said, not
+# passed.
+busy=$(pycheck "$TMP/y.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
 if [ -n "$busy" ]; then
 	verdict "sweep: yield loads of 1, 2, 4 processes pinned to one CPU"
 	skip "sweep: yield rates on one CPU: the machine is busy ($busy)"
 else
 	expect_json \
 	    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
-	    "$TMP/y.json" '0.3 < r[2] / r[1] < 0.75' \
+	    "$TMP/y.json" '0.25 < r[2] / r[1] < 0.8' \
 	    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
 	    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
 	verdict "sweep: yield loads on one CPU, the rate halves from 2 to 4, switches grow"
