@@ -143,6 +143,9 @@ struct config {
 	int64_t		 breaktrace;	/* ns; 0: off */
 	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
 	int		 no_split;	/* --no-split: they must not */
+	unsigned	 split_every;	/* --split: the parent reads the
+					   clients' schedstat around 1 in
+					   this many rounds (1: every) */
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
 	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */

@@ -106,13 +106,16 @@ counts_runnable_open(void)
 
 /* "0.52 0.58 0.59 3/123 4567": the 3, which counts the reader itself. */
 void
-counts_runnable(int fd, struct counts *c)
+counts_runnable(int fd, struct counts *c, int64_t now)
 {
 	char buf[128], *p;
 	ssize_t n;
 	unsigned long v;
 
-	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0)
+	if (fd < 0 || now < c->next_runnable)
+		return;
+	c->next_runnable = now + RUNNABLE_NS;
+	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0)
 		return;
 	buf[n] = '\0';
 	if ((p = strchr(buf, '/')) == NULL)

@@ -43,6 +43,8 @@ struct counts {
 	uint64_t	 migr;
 	uint64_t	 runnable_sum;	/* of the procs_running samples */
 	uint64_t	 nrunnable;	/* samples; 0: none taken */
+	int64_t		 next_runnable;	/* CLOCK_MONOTONIC ns: no sample
+					   before */
 	struct kcount	 begin;		/* the first read, until the end */
 };
 
@@ -70,11 +72,14 @@ int	 counts_task(struct kcount *k, pid_t pid);
 void	 counts_finish(struct counts *, const struct kcount *end,
 	    unsigned ntasks);
 /*
- * procs_running, from /proc/loadavg (its fourth field, R/T): fd is from
- * counts_runnable_open (-1: none, nothing done).  One pread, no stdio.
+ * procs_running, from /proc/loadavg (its fourth field, R/T), between
+ * rounds and never while one is measured, at most every RUNNABLE_NS (now:
+ * a coarse clock is enough): fd is from counts_runnable_open (-1: none,
+ * nothing done).  One pread of about 2 us, no stdio.
  */
+#define RUNNABLE_NS	10000000LL	/* 10 ms */
 int	 counts_runnable_open(void);
-void	 counts_runnable(int fd, struct counts *);
+void	 counts_runnable(int fd, struct counts *, int64_t now);
 /* Adds run's counts into total (--repeat's, a sweep point's). */
 void	 counts_merge(struct counts *total, const struct counts *run);
 

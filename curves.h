@@ -12,5 +12,8 @@
 
 /* The table of res->sweep's values, then latt's floor and the seed. */
 void	 curves_table(FILE *, const struct config *, const struct result *);
+/* The facts' lines of what the kernel counted, and of latt's floor. */
+void	 curves_counts(FILE *, const struct counts *);
+void	 curves_floor(FILE *, const struct floor *);
 
 #endif /* CURVES_H */

@@ -6,8 +6,9 @@
  * pipe ping-pong between two threads pinned to the same CPU (a write, a
  * wake-up, a context switch and a read: the least a pipe wake-up can cost
  * here; threads, so that nothing is forked).  Each figure is the least
- * mean of FLOOR_BATCHES batches, the one least disturbed by the machine.  "lmbench has some extra, unaccounted
- * for, overhead" (1998): latt states its own beside its results.
+ * mean of FLOOR_BATCHES batches, the one least disturbed by the machine.
+ * "lmbench has some extra, unaccounted for, overhead" (1998): latt states
+ * its own beside its results.
  */
 #include <sys/types.h>
 

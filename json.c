@@ -219,6 +219,8 @@ put_parameters(FILE *fp, const struct config *cfg)
 	jw_string(fp, cfg->open_loop ? "open" : "closed");
 	jw_key(fp, &first, "\n    ", "split");
 	fputs(cfg->no_split ? "false" : "true", fp);
+	jw_key(fp, &first, "\n    ", "split_every");
+	jw_int_or_null(fp, !cfg->no_split, (long long)cfg->split_every);
 	jw_key(fp, &first, "\n    ", "parent_policy");
 	jw_str_or_null(fp, cfg->parent_policy == SCHED_FIFO ? "fifo" :
 	    cfg->parent_policy == SCHED_OTHER ? "other" : NULL);
@@ -398,6 +400,10 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
 	jw_string(fp, ended_by(res->stop));
 	jw_key(fp, &first, "\n    ", "discarded");
 	fprintf(fp, "%llu", (unsigned long long)res->discarded);
+	jw_key(fp, &first, "\n    ", "split_rounds");
+	fprintf(fp, "%llu", (unsigned long long)res->split_rounds);
+	jw_key(fp, &first, "\n    ", "split_left_out");
+	fprintf(fp, "%llu", (unsigned long long)res->split_left_out);
 	jw_key(fp, &first, "\n    ", "loop");
 	jw_string(fp, cfg->open_loop ? "open" : "closed");
 	jw_key(fp, &first, "\n    ", "pending");
@@ -602,9 +608,10 @@ put_loads(FILE *fp, const struct workload *wl)
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
 		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
+		    "\"started\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
 		    "\"ended_early\": %u, \"cpus\": ", i > 0 ? "," : "",
-		    load_name(lr->kind), lr->nproc,
+		    load_name(lr->kind), lr->nproc, lr->nstarted,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
@@ -1106,19 +1113,22 @@ json_explain(FILE *fp, const struct result *res)
 	else {
 		char *msg;
 
-		if (asprintf(&msg, "%s: %s", ap->error,
-		    strerror(ap->error_errno)) == -1)
+		if (ap->error_errno == 0 || asprintf(&msg, "%s: %s",
+		    ap->error, strerror(ap->error_errno)) == -1)
 			msg = NULL;
 		jw_str_or_null(fp, msg != NULL ? msg : ap->error);
 		free(msg);
 	}
+	jw_key(fp, &first, "\n    ", "mount_lost");
+	jw_str_or_null(fp, ap->mount_lost);
+	/* Without a trace, the samples have no autopsy to show. */
 	jw_key(fp, &first, "\n    ", "samples");
 	fputc('[', fp);
-	for (i = 0; i < ap->n; i++) {
+	for (i = 0; ap->error == NULL && i < ap->n; i++) {
 		if (i > 0)
 			fputc(',', fp);
 		put_autopsy_sample(fp, &ap->s[i]);
 	}
-	fputs(ap->n > 0 ? "\n    ]" : "]", fp);
+	fputs(ap->error == NULL && ap->n > 0 ? "\n    ]" : "]", fp);
 	fputs("\n  }", fp);
 }

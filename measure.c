@@ -6,10 +6,17 @@
  * The clients (client.c) block reading their request pipes.  The parent
  * stamps CLOCK_MONOTONIC immediately before each write, and a wake-up
  * latency is the stamp of the client's reply minus the parent's, in
- * nanoseconds; the run delay the client read around its wait splits it
- * into the runqueue wait and the rest.  The parent waits for a round's
- * replies with epoll, so a round costs in proportion to the replies, not
- * to clients times wake-ups.
+ * nanoseconds.  The parent waits for a round's replies with epoll, so a
+ * round costs in proportion to the replies, not to clients times wake-ups.
+ *
+ * The runqueue-wait split is taken here, off every wake-up's way: on a
+ * round drawn at random before its writes (1 in --split rounds), the
+ * parent reads each client's run delay (split.c) before the first write
+ * and again once the round's replies are in, and holds those replies back
+ * until then; a sample whose readings cannot tell its wait keeps its
+ * latency and is left out of the split, counted.  No client reads
+ * anything on its way, so the split's rounds are wake-ups like the others
+ * and its figures a random sample of them.
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
@@ -49,6 +56,7 @@
 #include "measure.h"
 #include "result.h"
 #include "run.h"
+#include "split.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -62,8 +70,6 @@
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
-#define RUNNABLE_NS	(10 * NSEC_PER_MSEC)	/* procs_running sampled at
-						   most this often */
 
 /* A client as the parent holds it. */
 struct client {
@@ -74,6 +80,9 @@ struct client {
 	uint32_t	npending;	/* requests sent, not yet answered */
 	uint64_t	last_round;	/* the last round it answered */
 	int64_t		last_send;	/* stamp of the last request sent */
+	struct split_proc sp;		/* its schedstat, for the split */
+	int		holding;	/* held: its reply, until read after */
+	struct sample	held;
 };
 
 struct engine {
@@ -107,8 +116,10 @@ struct loop {
 					   too */
 	int64_t		 limit;		/* the grace for replies ends here */
 	int		 priming;	/* replies are not samples */
+	int		 split;		/* the split is on */
+	uint64_t	 split_rng;	/* which rounds it takes */
+	uint64_t	 nheld;		/* samples held for the split */
 	int		 rqfd;		/* /proc/loadavg, or -1 */
-	int64_t		 next_rq;	/* its next sample, not before */
 };
 
 static int	 wait_ready(struct engine *, struct result *);
@@ -126,9 +137,14 @@ static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
 static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
+static int	 keep_sample(struct loop *, unsigned, struct sample *);
+static void	 read_before(struct loop *, unsigned, uint64_t);
+static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
+static int	 to_sink(struct result *, sample_sink, void *,
+		    const struct sample *);
 static int	 run_tick(struct loop *);
 static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct loop *, struct result *,
@@ -137,7 +153,6 @@ static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static int64_t	 now_coarse(void);
 static void	 count_clients(const struct engine *, struct kcount *);
-static void	 sample_runnable(struct loop *);
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -222,8 +237,7 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		if (pid == 0)
-			run_client(cfg, i, req[0], rep[1], eng->sh,
-			    run->schedstat);
+			run_client(cfg, i, req[0], rep[1], eng->sh);
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -241,7 +255,12 @@ clients_start(const struct config *cfg, const struct run *run,
 		eng->c[i].pid = pid;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
+		eng->c[i].sp.fd = -1;
 		eng->n = i + 1;
+		if (run->schedstat && split_open(&eng->c[i].sp, pid) == -1) {
+			fail(res, STOP_ERROR, "open /proc/PID/schedstat");
+			return eng;
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.events = EPOLLIN;
 		ev.data.u32 = i;
@@ -468,6 +487,8 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	/* Its own stream, so that the sleeps of a seed stay what they were. */
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
+	L.split = res->ser[SER_RUNQUEUE].on;
+	L.split_rng = cfg->seed ^ 0xbb67ae8584caa73bULL;
 	for (i = 0; i < eng->n; i++)
 		eng->order[i] = i;
 	L.rqfd = -1;
@@ -501,21 +522,6 @@ count_clients(const struct engine *eng, struct kcount *k)
 	for (i = 0; i < eng->n; i++)
 		if (!eng->c[i].reaped)
 			counts_task(k, eng->c[i].pid);
-}
-
-/*
- * procs_running between rounds, never while a round is measured, at most
- * once every RUNNABLE_NS: one pread of /proc/loadavg (about 2 us).
- */
-static void
-sample_runnable(struct loop *L)
-{
-	int64_t now = now_coarse();
-
-	if (now < L->next_rq)
-		return;
-	L->next_rq = now + RUNNABLE_NS;
-	counts_runnable(L->rqfd, &L->res->counts);
 }
 
 /*
@@ -560,9 +566,9 @@ closed_loop(struct loop *L)
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
-		    run_tick(L) == -1)
+		    read_after(L) == -1 || run_tick(L) == -1)
 			break;
-		sample_runnable(L);
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
 	}
 	return 0;
 }
@@ -589,12 +595,15 @@ open_loop(struct loop *L)
 		}
 		if (sleep_to(L, next) == -1)
 			break;
+		/* The split reads after the replies already in. */
+		if (L->split && (collect(L, 0) == -1 || read_after(L) == -1))
+			break;
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
-		sample_runnable(L);
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);
@@ -604,9 +613,9 @@ open_loop(struct loop *L)
 
 /*
  * With --samples, how many more requests the run may send: the samples
- * still wanted, less the requests on their way (each will be one).  In
- * the closed loop none is on its way when this is asked.  UINT64_MAX
- * without --samples.
+ * still wanted, less the requests on their way (each will be one) and the
+ * samples held for the split.  In the closed loop none is on its way or
+ * held when this is asked.  UINT64_MAX without --samples.
  */
 static uint64_t
 samples_left(const struct loop *L)
@@ -615,7 +624,7 @@ samples_left(const struct loop *L)
 
 	if (L->cfg->samples == 0)
 		return UINT64_MAX;
-	due = L->res->ser[SER_LATENCY].st.n + L->outstanding;
+	due = L->res->ser[SER_LATENCY].st.n + L->outstanding + L->nheld;
 	return due < L->cfg->samples ? L->cfg->samples - due : 0;
 }
 
@@ -700,8 +709,10 @@ sleep_to(struct loop *L, int64_t deadline)
 /*
  * Writes one request to each of nsend clients, in a fresh random order of
  * all clients (a Fisher-Yates shuffle from the seed), each stamped just
- * before its write.  A full request pipe (open loop only) counts the
- * request as not sent.  Returns -1 when the run must end.
+ * before its write.  A round drawn for the split (its own stream from the
+ * seed, drawn before anything of the round is seen) first has its
+ * clients' run delays read.  A full request pipe (open loop only) counts
+ * the request as not sent.  Returns -1 when the run must end.
  */
 static int
 send_round(struct loop *L, unsigned nsend)
@@ -722,6 +733,9 @@ send_round(struct loop *L, unsigned nsend)
 	}
 	memset(&req, 0, sizeof(req));
 	req.round = ++L->seq;
+	if (L->split && !L->priming && (L->cfg->split_every == 1 ||
+	    splitmix64(&L->split_rng) % L->cfg->split_every == 0))
+		read_before(L, nsend, req.round);
 	for (i = 0; i < nsend; i++) {
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
@@ -839,7 +853,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	struct result *res = L->res;
 	struct client *c = &L->eng->c[idx];
 	struct sample s;
-	struct brk b;
+	int split;
 
 	if (c->npending == 0 || rep->round <= c->last_round ||
 	    rep->round > L->seq) {
@@ -860,13 +874,10 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.pid = c->pid;
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
-	/*
-	 * A wait that began before the send (the client not yet blocked)
-	 * is not this wake-up's beyond its latency.
-	 */
-	s.rq_wait = rep->rq_wait;
-	if (s.rq_wait > s.latency)
-		s.rq_wait = s.latency;
+	s.rq_wait = -1;
+	split = c->sp.round == rep->round;
+	if (split)
+		c->sp.round = 0;
 	if (s.when < cfg->warmup) {
 		res->discarded++;
 		return 0;
@@ -877,21 +888,96 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->susp_dropped++;
 		return 0;
 	}
-	add_wake(res->ser, &s, idx);
+	/* The split's round: held until its run delay is read after it. */
+	if (split) {
+		c->held = s;
+		c->holding = 1;
+		L->nheld++;
+		return 0;
+	}
+	return keep_sample(L, idx, &s);
+}
+
+/*
+ * A sample into the result, the sink and --breaktrace's check.  After the
+ * run was ended by the sink or a break (samples held for the split come
+ * in then), only into the result.  Returns -1 when the run must end.
+ */
+static int
+keep_sample(struct loop *L, unsigned idx, struct sample *s)
+{
+	struct result *res = L->res;
+	struct brk b;
+
+	add_wake(res->ser, s, idx);
 	if (res->classes != NULL)
-		add_wake(res->classes[cfg->class_of[idx]].ser, &s, idx);
+		add_wake(res->classes[L->cfg->class_of[idx]].ser, s, idx);
 	if (res->ser[SER_WORK].on)
-		series_add(&res->ser[SER_WORK], s.work_ns, idx, s.when,
-		    s.round - 1);
-	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
+		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
+		    s->round - 1);
+	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
+		return -1;
+	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
 	memset(&b, 0, sizeof(b));
 	b.client = idx;
-	b.latency = s.latency;
-	b.when = s.when;
+	b.latency = s->latency;
+	b.when = s->when;
 	return check_break(L, res, &b) ? -1 : 0;
+}
+
+/*
+ * The split's first reading, before a round's writes, of each of the
+ * nsend clients (in the write order) about to be woken in round.  Only
+ * the open loop can find a client with a request unanswered: its sample
+ * of this round will be left out, as will one of an earlier round of the
+ * split that it has not answered yet.
+ */
+static void
+read_before(struct loop *L, unsigned nsend, uint64_t round)
+{
+	struct engine *eng = L->eng;
+	struct client *c;
+	unsigned i;
+
+	L->res->split_rounds++;
+	for (i = 0; i < nsend; i++) {
+		c = &eng->c[eng->order[i]];
+		if (c->sp.round != 0)
+			L->res->split_left_out++;
+		split_before(&c->sp, round, c->npending > 0);
+	}
+}
+
+/*
+ * The split's second reading, once the round's replies are in (closed
+ * loop), or before the next round's writes (open loop), or at the end:
+ * each held sample gets its runqueue wait, or none (left out: split.c
+ * says when), and is kept.  Returns -1 when the run must end.
+ */
+static int
+read_after(struct loop *L)
+{
+	struct engine *eng = L->eng;
+	struct client *c;
+	unsigned i;
+	int r = 0;
+
+	for (i = 0; L->nheld > 0 && i < eng->n; i++) {
+		c = &eng->c[i];
+		if (!c->holding)
+			continue;
+		c->holding = 0;
+		L->nheld--;
+		if (split_after(&c->sp, c->held.latency, &c->held.rq_wait) ==
+		    -1)
+			L->res->split_left_out++;
+		if (keep_sample(L, i, &c->held) == -1)
+			r = -1;
+	}
+	return r;
 }
 
 /*
@@ -941,7 +1027,8 @@ wait_replies(struct loop *L)
 
 /*
  * The end of the loop: replies already on their way are read (within the
- * grace, unless a signal or a failure ended the run), and every request
+ * grace, unless a signal or a failure ended the run), the samples held
+ * for the split are read after and kept, and every request
  * still unanswered is a censored sample: counted, and the oldest one's age
  * (a lower bound of its latency) kept with its client.  The send time of
  * a client's oldest request is exact when only one is pending; with more
@@ -960,6 +1047,7 @@ finish(struct loop *L)
 
 	if (L->outstanding > 0)
 		wait_replies(L);
+	read_after(L);
 	if (L->outstanding == 0)
 		return;
 	now = now_ns();
@@ -982,6 +1070,24 @@ finish(struct loop *L)
 			res->pending_client = i;
 		}
 	}
+}
+
+/*
+ * Hands a sample to the sink.  One that blocks latt for more than
+ * STALL_NS (a --log reader slower than the samples come) is a stall of
+ * latt's own: no round is sent meanwhile.
+ */
+static int
+to_sink(struct result *res, sample_sink sink, void *arg,
+    const struct sample *s)
+{
+	int64_t t0 = now_ns(), t;
+	int r;
+
+	r = sink(arg, s);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		stalled(res, t0, t - t0);
+	return r;
 }
 
 /*
@@ -1028,12 +1134,18 @@ stalled(struct result *res, int64_t when, int64_t len)
 static int
 run_tick(struct loop *L)
 {
-	int64_t now;
+	int64_t now, t0, t;
+	int r;
 
 	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
-	if (L->tick(L->arg, L->res) == -1) {
+	/* A tick held up (the log pushed to a slow reader): a stall. */
+	t0 = now_ns();
+	r = L->tick(L->arg, L->res);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		stalled(L->res, t0, t - t0);
+	if (r == -1) {
 		fail(L->res, STOP_SINK, "tick");
 		return -1;
 	}
@@ -1059,7 +1171,7 @@ timer_sample(struct result *res, const struct brk *b, sample_sink sink,
 	s.pid = getpid();
 	s.latency = b->latency;
 	s.rq_wait = -1;
-	if (sink(sink_arg, &s) == -1) {
+	if (to_sink(res, sink, sink_arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
@@ -1125,6 +1237,7 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
+		split_close(&eng->c[i].sp);
 		/* One with a wake-up unanswered (stopped, say) is stuck. */
 		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);

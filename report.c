@@ -20,6 +20,7 @@
 #include "autopsy.h"
 #include "common.h"
 #include "config.h"
+#include "curves.h"
 #include "loads.h"
 #include "report.h"
 #include "result.h"
@@ -29,13 +30,11 @@ static void	 print_facts(FILE *, const struct config *,
 		    const struct result *, const struct run_brief *,
 		    unsigned nruns, unsigned dash);
 static void	 print_scheduler(FILE *, const struct sched_info *);
-static void	 print_counts(FILE *, const struct counts *);
-static void	 print_floor(FILE *, const struct floor *);
-static const char *cell(char *, size_t, int, double);
 static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
-static void	 print_split(FILE *);
+static void	 print_split(FILE *, const struct config *,
+		    const struct result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 static void	 print_honesty(FILE *, const struct config *,
 		    const struct result *);
@@ -152,15 +151,16 @@ fmt_rate(char *buf, size_t len, double v)
 }
 
 /*
- * One line per load: its kind, its processes, and its throughput over the
- * time it ran, so that two kernels can be compared on both; "none" when
- * --load=none was all that was asked.  The exact counts are in the JSON.
+ * One line per load: its kind, its processes (how many of them started,
+ * when a fork failed), and its throughput over the time it ran, so that
+ * two kernels can be compared on both; "none" when --load=none was all
+ * that was asked.  The exact counts are in the JSON.
  */
 static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
-	char rate[32], on[40];
+	char rate[32], of[16], on[40];
 	double secs;
 	unsigned i, k;
 	int len;
@@ -169,16 +169,24 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 		row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
+		if (lr->nstarted == 0) {
+			row(fp, "load", "%s: none of its %u process%s started",
+			    load_name(lr->kind), lr->nproc,
+			    lr->nproc == 1 ? "" : "es");
+			continue;
+		}
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
+		snprintf(of, sizeof(of), "%u of ", lr->nstarted);
 		/* cpus=: where they ran, "on CPU 1" or "on CPUs 0,1". */
 		on[0] = '\0';
 		for (k = 0, len = 0; k < lr->ncpus && len < 30; k++)
 			len += snprintf(on + len, sizeof(on) - len, "%s%d",
 			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
 			    " on CPU ", lr->cpus[k]);
-		row(fp, "load", "%s: %u process%s%s, %s %s/s, %.3f s",
-		    load_name(lr->kind), lr->nproc, lr->nproc == 1 ? "" : "es",
-		    on, fmt_rate(rate, sizeof(rate), secs > 0 ?
+		row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
+		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
+		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
+		    fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
 			row(fp, "load", "%s: %u of its processes ended early",
@@ -589,8 +597,8 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
-	print_counts(fp, &res->counts);
-	print_floor(fp, &res->floor);
+	curves_counts(fp, &res->counts);
+	curves_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
 	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
@@ -604,72 +612,9 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		row(fp, "work", "%u KiB a client, timed after each wake-up",
 		    cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split(fp);
+		print_split(fp, cfg, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		print_class(fp, &cfg->classes[i], &res->classes[i]);
-}
-
-/* For the other text reports (curves.c): a cell, a rate, the floor. */
-const char *
-report_cell(char *buf, size_t len, int ok, double ns)
-{
-	return cell(buf, len, ok, ns);
-}
-
-const char *
-report_rate(char *buf, size_t len, double v)
-{
-	return fmt_rate(buf, len, v);
-}
-
-void
-report_floor(FILE *fp, const struct floor *f)
-{
-	print_floor(fp, f);
-}
-
-/*
- * What the kernel counted from the end of the priming round to the end of
- * the loop: the machine's switches and interrupts a second, the clients'
- * switches and migrations, and the mean of procs_running (latt counts
- * itself: an idle machine shows about 1).
- */
-static void
-print_counts(FILE *fp, const struct counts *c)
-{
-	char a[32], b[32], m[48];
-	double rq = counts_runnable_mean(c);
-
-	if (!c->valid)
-		return;
-	fmt_rate(a, sizeof(a), counts_rate(c, c->ctxt));
-	fmt_rate(b, sizeof(b), counts_rate(c, c->intr));
-	if (rq >= 0)
-		row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
-		    "(mean)", a, b, rq);
-	else
-		row(fp, "switches", "%s/s, %s interrupts/s", a, b);
-	if (!c->clients_ok)
-		return;
-	snprintf(m, sizeof(m), c->migr_ok ? ", %llu migrations" : "",
-	    (unsigned long long)c->migr);
-	row(fp, "clients'", "%llu voluntary, %llu involuntary switches%s",
-	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
-}
-
-/* latt's own floor: what part of a latency is the instrument. */
-static void
-print_floor(FILE *fp, const struct floor *f)
-{
-	char a[32], b[32], c[32];
-
-	if (!f->valid)
-		return;
-	row(fp, "floor", "clock %s, write+read %s, ping-pong %s",
-	    f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns, 3,
-	    "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b), f->pipe_ns,
-	    3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c, sizeof(c),
-	    f->pingpong_ns, 3, "us"));
 }
 
 /*
@@ -1089,9 +1034,14 @@ report_explain(FILE *fp, const struct result *res)
 	fprintf(fp, "  trace_clock mono, %u KiB a CPU; %llu events read, %llu "
 	    "lost\n", ap->buf_kb, (unsigned long long)ap->events,
 	    (unsigned long long)ap->lost);
+	if (ap->mount_lost != NULL)
+		fprintf(fp, "\ttracefs was unmounted from %s during the run: "
+		    "the instance was still reached through latt's open "
+		    "handle on it\n", ap->mount_lost);
 	if (ap->error != NULL) {
-		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
-		    ap->error, strerror(ap->error_errno));
+		fprintf(fp, "\tthe trace could not be read: %s%s%s\n",
+		    ap->error, ap->error_errno != 0 ? ": " : "",
+		    ap->error_errno != 0 ? strerror(ap->error_errno) : "");
 		return;
 	}
 	if (ap->lost > 0) {
@@ -1155,14 +1105,24 @@ report_explain(FILE *fp, const struct result *res)
 
 /*
  * How the split into the runqueue wait and the wake path (the rows of
- * the details table) was taken: each client's own run delay,
- * /proc/thread-self/schedstat, read before blocking and after waking.
+ * the details table) was taken: from the clients' run delay
+ * (/proc/PID/schedstat), read by latt before the writes and after the
+ * replies of 1 in split_every rounds drawn at random, or of every round;
+ * and how many of those rounds' samples were left out (split.c).
  */
 static void
-print_split(FILE *fp)
+print_split(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	row(fp, "split", "runqueue from each client's schedstat run "
-	    "delay");
+	if (cfg->split_every == 1)
+		row(fp, "split", "every round (%llu)",
+		    (unsigned long long)res->split_rounds);
+	else
+		row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
+		    cfg->split_every, (unsigned long long)res->split_rounds,
+		    (unsigned long long)res->nrounds);
+	if (res->split_left_out > 0)
+		row(fp, "split", "%llu samples left out (client ran twice "
+		    "between reads)", (unsigned long long)res->split_left_out);
 }
 
 /*
@@ -1208,7 +1168,12 @@ report_failure(const struct config *cfg, const struct result *res)
 			    "ended there)", strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
-		if (res->fail_errno == EAGAIN &&
+		/* A fork of the workload's side: the limit that refused. */
+		if (res->wl.fork_why[0] != '\0' &&
+		    res->fail_what == res->wl.fork_what)
+			lwarnx("%s: %s (%s)", res->fail_what,
+			    strerror(res->fail_errno), res->wl.fork_why);
+		else if (res->fail_errno == EAGAIN &&
 		    strcmp(res->fail_what, "fork") == 0)
 			lwarnx("fork: %s (the process limit, ulimit -u, is "
 			    "too low for the clients asked for)",
@@ -1243,6 +1208,26 @@ report_failure(const struct config *cfg, const struct result *res)
 		return EXIT_WORKLOAD;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * Says on stderr, in one line, what cost --explain's autopsy (its keeper
+ * stopped or dead, the trace unreadable), or that tracefs was unmounted
+ * under it; the run's other results stand.
+ */
+void
+report_explain_fault(const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+
+	if (ap == NULL)
+		return;
+	if (ap->error != NULL)
+		lwarnc(ap->error_errno, "explain: no autopsy: %s", ap->error);
+	else if (ap->mount_lost != NULL)
+		lwarnx("explain: tracefs was unmounted from %s during the run; "
+		    "the trace was read, and the instance is removed, through "
+		    "latt's open handle on it", ap->mount_lost);
 }
 
 /* Says on stderr that --breaktrace ended the run, and where to look. */

@@ -41,11 +41,6 @@ void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
 void	 report_text(FILE *, const struct config *, const struct result *,
 	    const struct run_brief *runs, unsigned nruns);
 int	 report_verbose(FILE *, const struct sample *);	/* < 0: failed */
-/* For curves.c: a latency cell in us (4 digits; "-" when !ok), a rate
- * ("362.1M"), and latt's floor as a line of the facts. */
-const char *report_cell(char *, size_t, int ok, double ns);
-const char *report_rate(char *, size_t, double);
-void	 report_floor(FILE *, const struct floor *);
 void	 report_per_client(FILE *, const struct config *,
 	    const struct result *);
 void	 report_histogram(FILE *, const struct result *, int width);
@@ -56,5 +51,7 @@ void	 report_explain(FILE *, const struct result *);
 int	 report_failure(const struct config *, const struct result *);
 /* On stderr: --breaktrace ended the run, and where to look. */
 void	 report_break(const char *trace_dir, const struct brk *);
+/* On stderr: what cost --explain's autopsy, or went wrong under it. */
+void	 report_explain_fault(const struct result *);
 
 #endif /* REPORT_H */

@@ -223,6 +223,8 @@ result_merge(struct result *total, const struct result *res,
 	machine_free(&total->mach_end);
 	machine_copy(&total->mach_end, &res->mach_end);
 	total->nrounds += res->nrounds;
+	total->split_rounds += res->split_rounds;
+	total->split_left_out += res->split_left_out;
 	total->discarded += res->discarded;
 	counts_merge(&total->counts, &res->counts);
 	total->floor = res->floor;

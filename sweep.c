@@ -149,14 +149,15 @@ sweep_try(const struct config *cfg)
 {
 	struct config pc;
 	unsigned i;
+	int r;
 
 	if (cfg->sweep.kind != SWEEP_SLICE)
 		return 0;
 	for (i = 0; i < cfg->sweep.n; i++) {
 		pc = *cfg;
 		apply(&cfg->sweep, i, &pc);
-		if (tune_check(&pc) == -1)
-			return -1;
+		if ((r = tune_check(&pc)) < 0)
+			return r;
 	}
 	return 0;
 }

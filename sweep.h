@@ -19,7 +19,8 @@ void	 sweep_check(const struct config *);
  * what is allocated once for all its runs.
  */
 void	 sweep_widest(const struct config *, struct config *wide);
-/* Tries every value's scheduling before anything runs (tune_check). */
+/* Tries every value's scheduling before anything runs: 0, or
+ * tune_check's -1 (refused: usage) or -2 (the probe failed). */
 int	 sweep_try(const struct config *);
 
 /*

@@ -8,7 +8,8 @@ set -u
 LATT=${LATT:-./latt}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-TMP=$(mktemp -d /tmp/latt-test.XXXXXX)
+# LATT_TEST_TMPDIR: where $TMP is made (t_killed.sh looks into it).
+TMP=$(mktemp -d "${LATT_TEST_TMPDIR:-/tmp}/latt-test.XXXXXX")
 export LATT_TEST_TAG="latt-test-$$-$RANDOM"
 
 # ---------------------------------------------------------------------------
@@ -76,6 +77,26 @@ rt_room() {
 	period=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null || echo 1000000)
 	rt_why="RT throttling allows ${rt}/${period} us, too little for $1 ms of every $2 ms"
 	[ "$rt" = -1 ] || [ $((rt * 100 / period)) -ge $(($1 * 200 / $2)) ]
+}
+
+# The real-time levels of the timing checks.  A hog (tests/hog.py) runs at
+# HOG_PRIO, above every other real-time task of this machine but the
+# kernel's own (migration, at 99) and above the hogs of older tests (50,
+# 60); the clients measured beside it run SCHED_FIFO at CLIENT_PRIO, below
+# the hog and above everything else (compilers, loads, other tests): the
+# only delay such a client can meet is the hog's.
+HOG_PRIO=90
+CLIENT_PRIO=80
+
+# nap SECS: sleeps without a fork (read's timeout on a FIFO that no one
+# writes): a loop that polls /proc every few ms cannot afford a fork a
+# look on a loaded machine.
+# The FIFO is opened for the read alone: no process started later holds
+# it.
+nap() {
+	[ -p "$TMP/nap" ] || mkfifo "$TMP/nap" || { sleep "$1"; return 0; }
+	read -r -t "$1" _ <>"$TMP/nap"
+	return 0
 }
 
 # two_cpus: the lowest and the highest of the CPUs this script may use
@@ -233,10 +254,13 @@ no_leftovers() {
 }
 
 # run_latt OUT ERR ARGS...: runs latt with a 60 s safety net; sets $rc.
+# In the script's process group (--foreground): a Ctrl-C or a TERM to the
+# group (make check cut by timeout) ends latt at once, and the script's
+# clean-up then runs, instead of waiting for the run to end.
 run_latt() {
 	local out=$1 err=$2
 	shift 2
-	timeout -k 5 60 "$LATT" "$@" >"$out" 2>"$err"
+	timeout --foreground -k 5 60 "$LATT" "$@" >"$out" 2>"$err"
 	rc=$?
 }
 
@@ -254,8 +278,23 @@ timed_latt() {
 # checks for options that other branches add, and a verdict that gathers
 # every failed check of one test into its FAIL line.
 
-# kids_of PID: its children, one "pid pgid comm" a line.
+# kids_of PID: its children, one "pid pgid comm" a line.  From PID's
+# children files with builtins where the kernel has them: a scan of every
+# process took about a second a look on a loaded machine (a wait for a
+# run's start then outlasted part of the run).
 kids_of() {
+	local c line comm
+	local -a f
+	if children_of "$1"; then
+		for c in "${kids[@]}"; do
+			read -r line 2>/dev/null <"/proc/$c/stat" || continue
+			comm=${line#*\(}
+			comm=${comm%\)*}
+			read -r -a f <<<"${line##*) }"
+			echo "$c ${f[2]} $comm"
+		done
+		return
+	fi
 	cat /proc/[0-9]*/stat 2>/dev/null | awk -v P="$1" '{
 		c = $0; sub(/^[0-9]+ \(/, "", c); sub(/\) [^)]*$/, "", c)
 		s = $0; sub(/^.*\) /, "", s); split(s, f, " ")
@@ -324,12 +363,19 @@ wait_nclients() {
 }
 
 # wait_clients PID N: waits up to 10 s until latt PID has N clients; sets
-# $clients.
+# $clients.  The same N pids must be seen on two looks 0.1 s apart: the
+# child in latt's group that tries the clients' scheduling (tune.c's
+# probe) lives for a moment before any client is forked.
 wait_clients() {
-	local i
+	local i last=
 	for i in $(seq 100); do
 		clients=$(clients_of "$1")
-		[ "$(grep -c . <<<"$clients")" -ge "$2" ] && return 0
+		if [ "$(grep -c . <<<"$clients")" -ge "$2" ]; then
+			[ "$clients" = "$last" ] && return 0
+			last=$clients
+			sleep 0.1
+			continue
+		fi
 		[ -n "$(stat_field "$1" 1)" ] || return 1
 		sleep 0.1
 	done

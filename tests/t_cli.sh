@@ -275,8 +275,11 @@ verdict "numbers are consistent (a normal run)"
 no_leftovers "2009 block"
 
 # No sample at all: the workload is over before the first round.  Every
-# figure is "-", never a made-up 0 (the 2009 block keeps its shape).
-run_latt "$OUT" "$ERR" -c2 -d 2 true
+# figure is "-", never a made-up 0 (the 2009 block keeps its shape).  The
+# first sleep (5 s) outlasts the run (-d 2), so that no round comes before
+# the workload's end, however slowly 'true' runs (the default 10 ms did not
+# always suffice on a loaded machine: 2 samples).
+run_latt "$OUT" "$ERR" -c2 -f 5s -t 5s -d 2 true
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 [ -n "$(entries "$OUT" 2)" ] || bad "first line: $(head -n 1 "$OUT")"
 shape_2009 "$OUT"
@@ -289,7 +292,7 @@ grep -Ev '^\(us\) |^[a-z ]+ +0( +-){8}$|^$' "$TMP/table" >"$TMP/nonempty"
 [ -s "$TMP/nonempty" ] && bad "a row with a figure: $(short "$TMP/nonempty")"
 grep -Eq '(^|[^0-9.])0\.000([^0-9]|$)' "$OUT" &&
     bad "0.000 printed: $(grep -E '0\.000' "$OUT" | head -n 2 | tr '\n' '|')"
-verdict "no sample: '-' everywhere (latt -c2 -d 2 true), the 2009 block's shape kept"
+verdict "no sample: '-' everywhere (latt -c2 -f 5s -t 5s -d 2 true), the 2009 block's shape kept"
 no_leftovers "no sample"
 
 # No sample under --explain: no autopsy at all (not "Autopsy of the 0").
@@ -489,9 +492,9 @@ fds_only_std "$OUT"
 verdict "the workload (argv) inherits no latt descriptor"
 no_leftovers "workload descriptors (argv)"
 
-# A client holds exactly 0, 1, 2, its two pipe ends and, where the kernel
-# has it, its own schedstat (even when latt's caller leaked descriptors
-# into it).
+# A client holds exactly 0, 1, 2 and its two pipe ends, even when latt's
+# caller leaked descriptors into it (the split's schedstat is read by
+# latt, not by the client: t_split.sh).
 exec 7</dev/null
 "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
 pid=$!
@@ -501,19 +504,15 @@ clients=$(clients_of $pid)
 [ "$(grep -c . <<<"$clients")" -eq 4 ] ||
     bad "found $(grep -c . <<<"$clients") clients, want 4"
 want=5
-[ -r /proc/thread-self/schedstat ] && want=6
 for p in $clients; do
 	n=$(ls /proc/$p/fd 2>/dev/null | wc -l)
 	[ "$n" -eq "$want" ] || bad "client $p has $n descriptors, not $want: $(ls -l /proc/$p/fd 2>&1 | awk 'NR>1 {print $(NF-2) "->" $NF}' | tr '\n' ' ')"
-	if [ "$want" -eq 6 ] && ! ls -l /proc/$p/fd 2>/dev/null | grep -q "/proc/$p/task/$p/schedstat"; then
-		bad "client $p does not hold its own schedstat"
-	fi
 done
 kill -TERM $pid
 wait $pid
 rc=$?
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-verdict "a client holds exactly its stdio, two pipe ends and its schedstat"
+verdict "a client holds exactly its stdio and two pipe ends"
 no_leftovers "client descriptors"
 
 # ---------------------------------------------------------------------------

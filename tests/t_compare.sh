@@ -320,29 +320,30 @@ for obj, kv in changes.items():
 open(tmp + "/keys", "w").write("\n".join(keys) + "\n")
 PY
 python3 "$TMP/set.py" "$TMP"
+# The comparisons read files and print: they run side by side, two at a
+# time (this machine's CPUs), and are checked in order after.
+xargs -P 2 -I K sh -c '"$1" compare "$2/a1.json" "$2/set-K.json" \
+    >"$2/set-K.out" 2>&1' sh "$LATT" "$TMP" <"$TMP/keys"
 ok=1; n=0; seen=
 while read -r k; do
 	n=$((n + 1))
-	"$LATT" compare "$TMP/a1.json" "$TMP/set-$k.json" >"$TMP/out" 2>&1
-	unwrap "$TMP/out" | grep '^warning: .* differs*: A ' >"$TMP/w"
+	unwrap "$TMP/set-$k.out" | grep '^warning: .* differs*: A ' >"$TMP/w"
 	w=$(cat "$TMP/w")
 	if [ "$(wc -l <"$TMP/w")" -ne 1 ] || ! grep -q '\.$' "$TMP/w" ||
 	    grep -q '[][{}"]' "$TMP/w" || grep -q "^warning: $k differ" "$TMP/w" ||
 	    grep -qxF "$w" <<<"$seen"; then
 		ok=0
-		echo "  $k: $(grep '^warning' "$TMP/out" | tr '\n' '|')"
+		echo "  $k: $(grep '^warning' "$TMP/set-$k.out" | tr '\n' '|')"
 	fi
 	seen=$seen$'\n'$w
 done <"$TMP/keys"
 check "settings: each of $n recorded settings warns alone, in a sentence of its own (no JSON, no key names)" \
 	[ $ok -eq 1 -a $n -ge 30 ]
-"$LATT" compare "$TMP/a1.json" "$TMP/set-loads.json" >"$TMP/out" 2>&1
 check "settings: the loads in words" \
-	grep -qx 'warning: the loads differ: A none, B cpu:2.' "$TMP/out"
-"$LATT" compare "$TMP/a1.json" "$TMP/set-min_delay_ns.json" >"$TMP/out" 2>&1
+	grep -qx 'warning: the loads differ: A none, B cpu:2.' "$TMP/set-loads.out"
 check "settings: times with their unit" grep -qx \
 	'warning: the shortest sleep between rounds (-f) differs: A 100 ms, B 1 ns.' \
-	<(unwrap "$TMP/out")
+	<(unwrap "$TMP/set-min_delay_ns.out")
 
 # The settings as latt itself writes them, and compare's warning for each
 # one that differs between two real runs.
