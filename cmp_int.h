@@ -76,6 +76,7 @@ struct cmp_fileid {
 	dev_t		 dev;
 	ino_t		 ino;
 	char		*name;
+	const char	*point;		/* FILE@VALUE: in name, or NULL */
 };
 
 struct cmp_runid {
@@ -112,5 +113,10 @@ int	 cmp_summarize(struct cmp_run *, const struct stats *,
 	    const struct cmp_sblocks *sb, uint64_t seed);
 /* Frees what the blocks hold and empties them; an empty sb is safe. */
 void	 cmp_sblocks_free(struct cmp_sblocks *);
+
+/* cmpfile.c: a result file opened, known and read whole (FILE@VALUE). */
+char	*cmp_file_read(struct cmp_side *, const char *path,
+	    const char **point, size_t *len, char *err, size_t errlen);
+int	 cmp_same_point(const char *, const char *);
 
 #endif /* CMP_INT_H */

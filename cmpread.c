@@ -8,7 +8,7 @@
  * twice.  It never prints; only cmp_side_load, for the command line,
  * exits.
  *
- * Memory: one file at a time, read whole (at most MAX_FILE) and parsed
+ * Memory: one file at a time, read whole (cmpfile.c: at most 32 MiB), parsed
  * into a tree of at most 8 bytes a byte of it (jsonread.h); what stays of
  * a run is its summary, a few hundred bytes a series.
  */
@@ -31,7 +31,6 @@
 #include "stats.h"
 
 #define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */
-#define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
 #define MAX_RUNS	10000		/* runs in one side */
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
@@ -117,8 +116,11 @@ _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
 struct src {
 	const char	*name;
 	const char	*buf;
+	const char	*point;	/* FILE@VALUE: a sweep's value, or NULL */
 };
 
+static int	 add_buf(struct cmp_side *, const char *, const char *,
+		    const char *, size_t, char *, size_t);
 static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static int	 add_note(struct cmp_side *, const char *, ...)
@@ -955,7 +957,8 @@ static int
 find_runs(const struct src *f, const struct json *root,
     const struct json **runs, char *err, size_t errlen)
 {
-	const struct json *v;
+	const struct json *v, *p;
+	size_t i;
 
 	*runs = NULL;
 	if (root->type != JSON_OBJECT)
@@ -981,6 +984,19 @@ find_runs(const struct src *f, const struct json *root,
 		return 0;
 	}
 	*runs = json_get(root, "runs");
+	/* FILE@VALUE: the runs of one value of a --sweep. */
+	for (v = json_get(json_get(root, "sweep"), "points"), i = 0;
+	    f->point != NULL && v != NULL && v->type == JSON_ARRAY &&
+	    i < v->n; i++)
+		if ((p = json_get(json_at(v, i), "value")) != NULL &&
+		    p->type == JSON_STRING && strcmp(p->str, f->point) == 0)
+			break;
+	if (f->point != NULL && (v == NULL || v->type != JSON_ARRAY ||
+	    i == v->n))
+		return where(err, errlen, f, root, "no value %s in the file's "
+		    "sweep (FILE@VALUE names a --sweep's value)", f->point);
+	if (f->point != NULL)
+		*runs = json_get(json_at(v, i), "runs");
 	if (*runs == NULL || (*runs)->type != JSON_ARRAY || (*runs)->n == 0)
 		return where(err, errlen, f, *runs != NULL ? *runs : root,
 		    "\"runs\" is %s", *runs == NULL ? "missing" :
@@ -1039,8 +1055,15 @@ int
 cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
     size_t len, char *err, size_t errlen)
 {
+	return add_buf(side, fname, NULL, buf, len, err, errlen);
+}
+
+static int
+add_buf(struct cmp_side *side, const char *fname, const char *point,
+    const char *buf, size_t len, char *err, size_t errlen)
+{
 	struct json *root;
-	struct src f = { fname, buf };
+	struct src f = { fname, buf, point };
 	char perr[256];
 	int r;
 
@@ -1055,130 +1078,22 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
 }
 
 /*
- * Keeps what file fd is known by (device and inode), refusing a file the
- * side already has.
+ * A result file into the side: cmpfile.c opens it (FILE@VALUE: one value
+ * of a sweep), refuses it when the side has it already, and reads it.
  */
-static int
-keep_fileid(struct cmp_side *side, const char *path, const struct stat *st,
-    char *err, size_t errlen)
-{
-	struct cmp_fileid *nf;
-	size_t i;
-
-	for (i = 0; i < side->nfids; i++)
-		if (side->fids[i].dev == st->st_dev &&
-		    side->fids[i].ino == st->st_ino) {
-			snprintf(err, errlen, "compare: %s is given twice in "
-			    "side %s%s%s: each run counts once", path,
-			    side->name, strcmp(path, side->fids[i].name) ?
-			    ", also as " : "", strcmp(path,
-			    side->fids[i].name) ? side->fids[i].name : "");
-			return -1;
-		}
-	if ((nf = realloc(side->fids, (side->nfids + 1) *
-	    sizeof(*nf))) == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	side->fids = nf;
-	if ((nf[side->nfids].name = strdup(path)) == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	nf[side->nfids].dev = st->st_dev;
-	nf[side->nfids].ino = st->st_ino;
-	side->nfids++;
-	return 0;
-}
-
-/*
- * Reads the whole of fp (path) into a new buffer: at most MAX_FILE bytes,
- * a regular file refused by its size before anything is read.  Returns
- * the buffer, or NULL after the message.
- */
-static char *
-read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
-    char *err, size_t errlen)
-{
-	size_t cap, got;
-	char *buf, *nb;
-
-	*len = 0;
-	cap = S_ISREG(st->st_mode) ? (size_t)st->st_size + 1 : 65536;
-	if (cap > MAX_FILE)
-		cap = MAX_FILE + 1;
-	if ((buf = malloc(cap)) == NULL)
-		goto oom;
-	for (;;) {
-		if (*len == cap) {
-			if (cap > MAX_FILE)
-				break;
-			cap = cap * 2 > MAX_FILE + 1 ? MAX_FILE + 1 : cap * 2;
-			if ((nb = realloc(buf, cap)) == NULL)
-				goto oom;
-			buf = nb;
-		}
-		got = fread(buf + *len, 1, cap - *len, fp);
-		*len += got;
-		if (got == 0)
-			break;
-	}
-	if (*len > MAX_FILE) {
-		snprintf(err, errlen, "%s: larger than %zu MiB, compare's "
-		    "limit for one file (latt's result files are kB to a few "
-		    "MB; split the runs over several files)", path,
-		    MAX_FILE >> 20);
-		free(buf);
-		return NULL;
-	}
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
-		free(buf);
-		return NULL;
-	}
-	return buf;
-oom:
-	snprintf(err, errlen, "%s: out of memory", path);
-	free(buf);
-	return NULL;
-}
-
 int
 cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
     size_t errlen)
 {
-	struct stat st;
-	FILE *fp;
+	const char *point;
 	char *buf;
 	size_t len;
 	int r;
 
-	if ((fp = fopen(path, "r")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((buf = cmp_file_read(side, path, &point, &len, err, errlen)) ==
+	    NULL)
 		return -1;
-	}
-	if (fstat(fileno(fp), &st) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		fclose(fp);
-		return -1;
-	}
-	if (keep_fileid(side, path, &st, err, errlen) == -1) {
-		fclose(fp);
-		return -1;
-	}
-	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
-		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
-		    "of %zu MiB for one file (latt's result files are kB to a "
-		    "few MB; split the runs over several files)", path,
-		    (intmax_t)st.st_size, MAX_FILE >> 20);
-		fclose(fp);
-		return -1;
-	}
-	buf = read_whole(fp, path, &st, &len, err, errlen);
-	fclose(fp);
-	if (buf == NULL)
-		return -1;
-	r = cmp_side_add_buf(side, path, buf, len, err, errlen);
+	r = add_buf(side, path, point, buf, len, err, errlen);
 	free(buf);
 	return r;
 }
@@ -1223,7 +1138,9 @@ cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
 	for (i = 0; i < a->nfids; i++)
 		for (j = 0; j < b->nfids; j++)
 			if (a->fids[i].dev == b->fids[j].dev &&
-			    a->fids[i].ino == b->fids[j].ino) {
+			    a->fids[i].ino == b->fids[j].ino &&
+			    cmp_same_point(a->fids[i].point,
+			    b->fids[j].point)) {
 				snprintf(err, errlen, "compare: %s is in both "
 				    "%s%s%s: each run counts once",
 				    b->fids[j].name, both,

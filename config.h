@@ -27,10 +27,12 @@ enum load_kind {
 	LOAD_MEM,
 };
 
-/* One --load=KIND:N as given. */
+/* One --load=KIND[:N][:cpus=LIST] as given. */
 struct load_spec {
 	enum load_kind	 kind;
 	unsigned	 n;		/* processes; pipe: pairs */
+	int		*cpus;	/* cpus=: process i on cpus[i % ncpus] */
+	unsigned	 ncpus;		/* 0: not pinned */
 };
 
 /* One --fail-above limit: the run fails when the statistic is above it. */
@@ -41,6 +43,28 @@ struct limit {
 };
 
 #define MAX_LIMITS	16
+
+/* --sweep=NAME=V1,V2,...: the setting varied, one whole measurement a
+ * value.  A new kind is an entry here and in sweep.c's table. */
+enum sweep_kind {
+	SWEEP_NONE,		/* no --sweep */
+	SWEEP_CLIENTS,		/* -c N */
+	SWEEP_LOAD,		/* the N of the one --load */
+	SWEEP_WORK,		/* -x KB */
+	SWEEP_SLICE,		/* every client's EEVDF slice, ns */
+	SWEEP_DELAY,		/* -f = -t, ns */
+};
+
+#define SWEEP_MAX	32		/* values of one --sweep */
+#define SWEEP_TEXT	24		/* bytes of a value as given */
+
+struct sweep_spec {
+	enum sweep_kind	 kind;
+	const char	*name;		/* as the reports spell it */
+	unsigned	 n;
+	int64_t		 v[SWEEP_MAX];	/* in the option's own unit, ns */
+	char		 text[SWEEP_MAX][SWEEP_TEXT];	/* as given */
+};
 
 #define CLASS_MAX	32		/* -c N:ATTR classes in one run */
 #define CLASS_NAME_MAX	24		/* bytes of a class's name */
@@ -125,6 +149,9 @@ struct config {
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
 	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
+	struct sweep_spec sweep;	/* --sweep; kind SWEEP_NONE: none */
+	int64_t		 slice;	/* ns, every client's slice without
+				   classes (a slice sweep); 0: none */
 
 	/* Outputs. */
 	int		 quiet;		/* no progress line */

@@ -49,6 +49,11 @@ static void	 put_series(FILE *, const struct stats *, int with_client,
 static void	 put_series_list(FILE *, const struct series *, const char *,
 		    int);
 static void	 put_loads(FILE *, const struct workload *);
+static void	 put_cpu_list(FILE *, const int *, unsigned);
+static void	 put_floor(FILE *, const struct floor *);
+static void	 put_sweep(FILE *, const struct sweep_result *, const char *);
+static void	 put_known(FILE *, double);
+static void	 put_point(FILE *, const struct sweep_point *, const char *);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
@@ -81,6 +86,10 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	fputs(total->ser[SER_RUNQUEUE].on ? "true" : "false", fp);
 	jw_key(fp, &first, "\n  ", "loads");
 	put_loads(fp, &total->wl);
+	jw_key(fp, &first, "\n  ", "counts");
+	json_counts(fp, &total->counts);
+	jw_key(fp, &first, "\n  ", "floor");
+	put_floor(fp, &total->floor);
 	jw_key(fp, &first, "\n  ", "per_client");
 	put_per_client(fp, cfg, total);
 	jw_key(fp, &first, "\n  ", "classes");
@@ -89,6 +98,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 		jw_key(fp, &first, "\n  ", "explain");
 		json_explain(fp, total);
 	}
+	jw_key(fp, &first, "\n  ", "sweep");
+	put_sweep(fp, total->sweep, runs);
 	jw_key(fp, &first, "\n  ", "runs");
 	fputs("[", fp);
 	fputs(runs, fp);
@@ -114,6 +125,8 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	}
 	fputs(",\n  \"loads\": ", fp);
 	put_loads(fp, &res->wl);
+	fputs(",\n  \"counts\": ", fp);
+	json_counts(fp, &res->counts);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
 	fputs("}", fp);
@@ -149,10 +162,18 @@ put_parameters(FILE *fp, const struct config *cfg)
 	fputc(']', fp);
 	jw_key(fp, &first, "\n    ", "loads");
 	fputc('[', fp);
-	for (i = 0; i < (int)cfg->nload; i++)
-		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u}",
+	for (i = 0; i < (int)cfg->nload; i++) {
+		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u",
 		    i > 0 ? ", " : "", load_name(cfg->load[i].kind),
 		    load_nproc(cfg->load[i].kind, cfg->load[i].n));
+		/* Only a pinned load says so: unpinned ones stay as ever. */
+		if (cfg->load[i].ncpus > 0) {
+			fputs(", \"cpus\": ", fp);
+			put_cpu_list(fp, cfg->load[i].cpus,
+			    cfg->load[i].ncpus);
+		}
+		fputc('}', fp);
+	}
 	fputc(']', fp);
 	jw_key(fp, &first, "\n    ", "duration_ns");
 	if (cfg->duration > 0)
@@ -589,13 +610,176 @@ put_loads(FILE *fp, const struct workload *wl)
 		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
 		    "\"started\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
-		    "\"ended_early\": %u}", i > 0 ? "," : "",
+		    "\"ended_early\": %u, \"cpus\": ", i > 0 ? "," : "",
 		    load_name(lr->kind), lr->nproc, lr->nstarted,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
+		put_cpu_list(fp, lr->cpus, lr->ncpus);
+		fputc('}', fp);
 	}
 	fputs(wl->nload > 0 ? "\n  ]" : "]", fp);
+}
+
+/*
+ * What the kernel counted (struct counts), or null when it could not be
+ * read: the machine's switches and interrupts, the clients' switches and
+ * migrations (null where unknown), and procs_running's mean.
+ */
+void
+json_counts(FILE *fp, const struct counts *c)
+{
+	int first = 1;
+
+	if (!c->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	jw_key(fp, &first, "", "elapsed_ns");
+	fprintf(fp, "%lld", (long long)c->elapsed);
+	jw_key(fp, &first, " ", "context_switches");
+	fprintf(fp, "%llu", (unsigned long long)c->ctxt);
+	jw_key(fp, &first, " ", "switches_per_s");
+	put_known(fp, counts_rate(c, c->ctxt));
+	jw_key(fp, &first, " ", "interrupts");
+	fprintf(fp, "%llu", (unsigned long long)c->intr);
+	jw_key(fp, &first, " ", "interrupts_per_s");
+	put_known(fp, counts_rate(c, c->intr));
+	jw_key(fp, &first, " ", "clients_voluntary");
+	jw_int_or_null(fp, c->clients_ok, (long long)c->vol);
+	jw_key(fp, &first, " ", "clients_involuntary");
+	jw_int_or_null(fp, c->clients_ok, (long long)c->invol);
+	jw_key(fp, &first, " ", "clients_migrations");
+	jw_int_or_null(fp, c->migr_ok, (long long)c->migr);
+	jw_key(fp, &first, " ", "runnable_mean");
+	if (c->nrunnable > 0)
+		jw_double(fp, counts_runnable_mean(c));
+	else
+		fputs("null", fp);
+	jw_key(fp, &first, " ", "runnable_samples");
+	fprintf(fp, "%llu}", (unsigned long long)c->nrunnable);
+}
+
+/*
+ * --sweep: its setting and one object a value: the value as given, its
+ * runs (the objects of "runs", cut out of their text), its wake-ups over
+ * all its runs, the mean over the runs with its 95% interval, what the
+ * kernel counted and each load's rate.  null without a sweep.
+ */
+static void
+put_sweep(FILE *fp, const struct sweep_result *sr, const char *runs)
+{
+	unsigned i;
+
+	if (sr == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"name\": ", fp);
+	jw_string(fp, sr->name);
+	fputs(", \"points\": [", fp);
+	for (i = 0; i < sr->n; i++) {
+		fputs(i > 0 ? ",\n    " : "\n    ", fp);
+		put_point(fp, &sr->pt[i], runs);
+	}
+	fputs("]}", fp);
+}
+
+/* A figure that is negative when unknown: the figure, or null. */
+static void
+put_known(FILE *fp, double v)
+{
+	if (v >= 0)
+		jw_double(fp, v);
+	else
+		fputs("null", fp);
+}
+
+static void
+put_point(FILE *fp, const struct sweep_point *p, const char *runs)
+{
+	double rate;
+	unsigned k;
+
+	fputs("{\"value\": ", fp);
+	jw_string(fp, p->value);
+	fprintf(fp, ", \"nruns\": %u, \"runs\": [", p->nruns);
+	if (p->json_to > p->json_from && p->json_to <= strlen(runs))
+		fwrite(runs + p->json_from, 1, p->json_to - p->json_from, fp);
+	fputs("],\n    \"latency\": ", fp);
+	put_series(fp, &p->lat, 1, NULL);
+	fputs(",\n    \"mean_ns\": ", fp);
+	if (p->nruns > 0)
+		jw_double(fp, p->mean);
+	else
+		fputs("null", fp);
+	fputs(", \"mean_ci95_ns\": ", fp);
+	if (p->half >= 0)
+		jw_double(fp, p->half);
+	else
+		fputs("null", fp);
+	fputs(", \"switches_per_s\": ", fp);
+	put_known(fp, counts_rate(&p->counts, p->counts.ctxt));
+	fputs(", \"runnable_mean\": ", fp);
+	put_known(fp, counts_runnable_mean(&p->counts));
+	fputs(",\n    \"counts\": ", fp);
+	json_counts(fp, &p->counts);
+	fputs(",\n    \"loads\": [", fp);
+	for (k = 0; k < p->nload; k++) {
+		rate = p->load_ns[k] > 0 ? (double)p->load_ops[k] *
+		    NSEC_PER_SEC / (double)p->load_ns[k] : 0;
+		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u, "
+		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": ",
+		    k > 0 ? ", " : "", load_name(p->load_kind[k]),
+		    p->load_nproc[k], (unsigned long long)p->load_ops[k],
+		    (long long)p->load_ns[k]);
+		jw_double(fp, rate);
+		fputs(", \"ops_per_sec_per_proc\": ", fp);
+		jw_double(fp, p->load_nproc[k] > 0 ? rate / p->load_nproc[k] :
+		    0);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
+}
+
+/* latt's own floor (struct floor), each figure null when not measured. */
+static void
+put_floor(FILE *fp, const struct floor *f)
+{
+	const double v[3] = { f->clock_ns, f->pipe_ns, f->pingpong_ns };
+	static const char *const k[3] = { "clock_ns", "pipe_ns",
+	    "pingpong_ns" };
+	int first = 1, i;
+
+	if (!f->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	for (i = 0; i < 3; i++) {
+		jw_key(fp, &first, i > 0 ? " " : "", k[i]);
+		if (v[i] >= 0)
+			jw_double(fp, v[i]);
+		else
+			fputs("null", fp);
+	}
+	fputc('}', fp);
+}
+
+/* A load's CPUs as a list, or null when it is not pinned. */
+static void
+put_cpu_list(FILE *fp, const int *cpus, unsigned n)
+{
+	unsigned i;
+
+	if (n == 0) {
+		fputs("null", fp);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%d", i > 0 ? ", " : "[", cpus[i]);
+	fputc(']', fp);
 }
 
 /* The scheduler in use: see struct sched_info. */

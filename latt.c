@@ -28,8 +28,10 @@
 #include "common.h"
 #include "compare.h"
 #include "config.h"
+#include "curves.h"
 #include "env.h"
 #include "explain.h"
+#include "floor.h"
 #include "gate.h"
 #include "measure.h"
 #include "options.h"
@@ -38,6 +40,7 @@
 #include "result.h"
 #include "run.h"
 #include "split.h"
+#include "sweep.h"
 #include "trace.h"
 #include "tune.h"
 #include "workload.h"
@@ -55,10 +58,16 @@ struct latt {
 	int		 dmafd;		/* --dma-latency, or < 0 */
 	struct run_brief *briefs;	/* --repeat: each run's figures */
 	unsigned	 nruns;		/* runs done */
+	unsigned	 nmax;		/* runs asked: repeat, times a sweep's
+					   values */
+	struct config	 wide;	/* the settings, widened by a sweep */
+	struct sweep_result sweep;	/* --sweep's points */
+	unsigned	 point;		/* the sweep's point being measured */
 };
 
 static int	 prepare(const struct config *, struct latt *);
 static int	 run_series(const struct config *, struct latt *);
+static int	 run_sweep(const struct config *, struct latt *);
 static int	 finish(const struct config *, struct latt *, int);
 static void	 measure_once(const struct config *, struct run *,
 		    struct result *, struct outputs *);
@@ -89,25 +98,33 @@ main(int argc, char *argv[])
 	L.run.inst.keeper_fd = L.run.inst.keeper_rfd = -1;
 	L.dmafd = -1;
 	L.res.wl.tty = -1;
-	if ((status = prepare(&cfg, &L)) != EXIT_OK) {
+	/* A sweep's runs share what is made once: made for its widest. */
+	sweep_widest(&cfg, &L.wide);
+	L.nmax = cfg.repeat * (cfg.sweep.n > 0 ? cfg.sweep.n : 1);
+	if ((status = prepare(&L.wide, &L)) != EXIT_OK) {
 		config_free(&cfg);
 		run_close(&L.run);
 		return status;
 	}
-	if (result_init(&L.res, &cfg, L.run.schedstat, 1) == -1 ||
-	    (cfg.repeat > 1 &&
-	    (result_init(&L.total, &cfg, L.run.schedstat, 0) == -1 ||
-	    (L.briefs = calloc(cfg.repeat, sizeof(*L.briefs))) == NULL)) ||
-	    outputs_open(&L.out, &cfg, &L.run, &L.res) == -1)
+	if (result_init(&L.res, &L.wide, L.run.schedstat, 1) == -1 ||
+	    (L.nmax > 1 &&
+	    (result_init(&L.total, &L.wide, L.run.schedstat, 0) == -1 ||
+	    (L.briefs = calloc(L.nmax, sizeof(*L.briefs))) == NULL)) ||
+	    (cfg.sweep.n > 0 && sweep_init(&L.sweep, &cfg) == -1) ||
+	    outputs_open(&L.out, &L.wide, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
-	else if ((status = run_series(&cfg, &L)) != EXIT_NOTFOUND &&
-	    status != EXIT_NOEXEC)
-		status = signal_status(&L.res, finish(&cfg, &L, status));
+	else if ((status = cfg.sweep.n > 0 ? run_sweep(&cfg, &L) :
+	    run_series(&cfg, &L)) != EXIT_NOTFOUND && status != EXIT_NOEXEC)
+		status = signal_status(&L.res, finish(&L.wide, &L, status));
+	/* The DMA latency is held for the whole series of runs. */
+	if (L.dmafd >= 0)
+		close(L.dmafd);
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
 	result_free(&L.res, &cfg, 1);
 	result_free(&L.total, &cfg, 0);
+	sweep_free(&L.sweep);
 	free(L.briefs);
 	config_free(&cfg);
 	run_close(&L.run);
@@ -154,9 +171,13 @@ prepare(const struct config *cfg, struct latt *L)
 	 * --no-split asks for none (bench/split-cost.py's peer, too).
 	 */
 	L->run.schedstat = !cfg->no_split && split_probe() == 0;
+	if ((r = sweep_try(cfg)) < 0)
+		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	if (!cfg->no_split && !L->run.schedstat)
 		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));
+	/* latt's own floor, before its signals, tuning and pinning. */
+	floor_measure(&L->res.floor);
 	setup_signals();
 	/* A class's refused attributes are bad input: status 2. */
 	if ((r = tune_check(cfg)) < 0)
@@ -178,6 +199,7 @@ prepare(const struct config *cfg, struct latt *L)
  * workload and loads started afresh each time; a run that fails or is
  * interrupted ends the series.  Returns the status of the last run, or
  * 127 or 126 when the command could not be executed (nothing to report).
+ * Within a sweep, one series is one value's runs.
  */
 static int
 run_series(const struct config *cfg, struct latt *L)
@@ -186,17 +208,19 @@ run_series(const struct config *cfg, struct latt *L)
 	int status = EXIT_OK;
 
 	for (i = 0; i < cfg->repeat; i++) {
-		if (i > 0)
+		if (L->nruns > 0)
 			result_reset(&L->res, cfg);
 		measure_once(cfg, &L->run, &L->res, &L->out);
 		if (L->res.wl.exec_errno != 0) {
 			status = cannot_exec(cfg, L->res.wl.exec_errno);
 			break;
 		}
-		if (cfg->repeat > 1)
-			run_done(cfg, L, i);
+		if (L->nmax > 1)
+			run_done(cfg, L, L->nruns);
 		else
 			outputs_summary(cfg, &L->res, NULL, 0);
+		if (cfg->sweep.n > 0)
+			sweep_add_run(&L->sweep, L->point, &L->res);
 		status = report_failure(cfg, &L->res);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
@@ -204,15 +228,39 @@ run_series(const struct config *cfg, struct latt *L)
 		if (outputs_add_run(&L->out, &L->res) == -1 &&
 		    status == EXIT_OK)
 			status = EXIT_RUNTIME;
-		if (cfg->repeat > 1)
+		if (L->nmax > 1)
 			result_merge(&L->total, &L->res, cfg);
 		if (status != EXIT_OK || !run_may_repeat(&L->res))
 			break;
 	}
-	/* The DMA latency is held for the whole series of runs. */
-	if (L->dmafd >= 0)
-		close(L->dmafd);
-	L->dmafd = -1;
+	return status;
+}
+
+/*
+ * --sweep: a series of runs for each value (sweep_step says which, with
+ * which settings), each value's runs kept apart in the JSON's text.  What
+ * ends a series early ends the sweep.
+ */
+static int
+run_sweep(const struct config *cfg, struct latt *L)
+{
+	struct sweep_point *p;
+	struct config pc;
+	unsigned k, pi;
+	int status = EXIT_OK;
+
+	L->res.sweep = L->total.sweep = &L->sweep;
+	for (k = 0; sweep_step(cfg, k, &pi, &pc) == 0; k++) {
+		p = &L->sweep.pt[pi];
+		L->point = pi;
+		L->out.cfg = &pc;
+		p->json_from = L->out.runs.len + (L->out.runs.n > 0);
+		status = run_series(&pc, L);
+		p->json_to = L->out.runs.len;
+		if (status != EXIT_OK || !run_may_repeat(&L->res))
+			break;
+	}
+	L->out.cfg = &L->wide;
 	return status;
 }
 
@@ -227,10 +275,10 @@ run_done(const struct config *cfg, struct latt *L, unsigned i)
 	report_brief(&L->briefs[i], &L->res);
 	L->nruns = i + 1;
 	if (!cfg->quiet)
-		report_run_line(stderr, &L->briefs[i], i, cfg->repeat);
+		report_run_line(stderr, &L->briefs[i], i, L->nmax);
 	if (L->res.autopsy != NULL && !(cfg->json_path != NULL &&
 	    strcmp(cfg->json_path, "-") == 0)) {
-		printf("--- run %u of %u\n", i + 1, cfg->repeat);
+		printf("--- run %u of %u\n", i + 1, L->nmax);
 		report_explain(stdout, &L->res);
 		fflush(stdout);
 	}
@@ -245,13 +293,17 @@ run_done(const struct config *cfg, struct latt *L, unsigned i)
 static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
-	struct result *done = cfg->repeat > 1 ? &L->total : &L->res;
+	struct result *done = L->nmax > 1 ? &L->total : &L->res;
 	int wstatus, gstatus, gate = CMP_GATE_MET;
 
-	if (cfg->repeat > 1)
+	/* A sweep's summary is its table: its runs' totals mix values. */
+	if (cfg->sweep.n > 0 && (cfg->json_path == NULL ||
+	    strcmp(cfg->json_path, "-") != 0))
+		curves_table(stdout, cfg, done);
+	else if (L->nmax > 1)
 		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
 	/* The JSON's top level has the last run's autopsy. */
-	if (cfg->repeat > 1)
+	if (L->nmax > 1)
 		L->total.autopsy = L->res.autopsy;
 	wstatus = outputs_write(&L->out, done);
 	if (wstatus != EXIT_OK &&

@@ -52,6 +52,7 @@
 #include "client.h"
 #include "common.h"
 #include "config.h"
+#include "counts.h"
 #include "measure.h"
 #include "result.h"
 #include "run.h"
@@ -118,6 +119,7 @@ struct loop {
 	int		 split;		/* the split is on */
 	uint64_t	 split_rng;	/* which rounds it takes */
 	uint64_t	 nheld;		/* samples held for the split */
+	int		 rqfd;		/* /proc/loadavg, or -1 */
 };
 
 static int	 wait_ready(struct engine *, struct result *);
@@ -150,6 +152,7 @@ static int	 check_break(const struct loop *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static int64_t	 now_coarse(void);
+static void	 count_clients(const struct engine *, struct kcount *);
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -463,8 +466,10 @@ int
 measure_run(const struct config *cfg, struct run *run, struct engine *eng,
     struct result *res, sample_sink sink, tick_hook tick, void *sink_arg)
 {
+	struct kcount end;
 	struct loop L;
 	unsigned i;
+	int primed;
 
 	memset(&L, 0, sizeof(L));
 	L.cfg = cfg;
@@ -486,14 +491,37 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.split_rng = cfg->seed ^ 0xbb67ae8584caa73bULL;
 	for (i = 0; i < eng->n; i++)
 		eng->order[i] = i;
-	if (prime(&L) == 0) {
+	L.rqfd = -1;
+	if ((primed = prime(&L) == 0)) {
+		/* The counts start after the priming round, outside it. */
+		counts_system(&res->counts.begin);
+		count_clients(eng, &res->counts.begin);
+		L.rqfd = counts_runnable_open();
 		if (cfg->open_loop)
 			open_loop(&L);
 		else
 			closed_loop(&L);
 	}
 	finish(&L);
+	if (primed) {
+		counts_system(&end);
+		count_clients(eng, &end);
+		counts_finish(&res->counts, &end, eng->n);
+	}
+	if (L.rqfd >= 0)
+		close(L.rqfd);
 	return 0;
+}
+
+/* Every client's switches and migrations into k (counts.c). */
+static void
+count_clients(const struct engine *eng, struct kcount *k)
+{
+	unsigned i;
+
+	for (i = 0; i < eng->n; i++)
+		if (!eng->c[i].reaped)
+			counts_task(k, eng->c[i].pid);
 }
 
 /*
@@ -540,6 +568,7 @@ closed_loop(struct loop *L)
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    read_after(L) == -1 || run_tick(L) == -1)
 			break;
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
 	}
 	return 0;
 }
@@ -574,6 +603,7 @@ open_loop(struct loop *L)
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);

@@ -25,9 +25,11 @@
 #include "command.h"
 #include "common.h"
 #include "config.h"
+#include "cpulist.h"
 #include "loads.h"
 #include "options.h"
 #include "help.h"
+#include "sweep.h"
 #include "tune.h"
 
 #define MAX_CLIENTS	1000000
@@ -129,6 +131,7 @@ static void	 set_explain(struct parse *, const struct opt *, char *);
 static void	 parse_limits(struct parse *, const struct opt *, char *);
 static void	 set_json(struct parse *, const struct opt *, char *);
 static void	 set_split(struct parse *, const struct opt *, char *);
+static void	 set_sweep(struct parse *, const struct opt *, char *);
 static void	 show_help(struct parse *, const struct opt *, char *);
 static void	 show_version(struct parse *, const struct opt *, char *);
 static void	 start_parse(struct parse *);
@@ -144,8 +147,6 @@ static void	 settle_sched(struct parse *);
 static void	 check_run(const struct config *);
 static void	 take_command(struct parse *, char **, int);
 static int	 is_stdout(const char *);
-static void	 parse_cpus(const char *, const char *, int **, unsigned *);
-static void	 check_cpu(const char *, int);
 static void	 bare_defaults(struct parse *);
 static int	 policy_by_name(const char *);
 static void	 parse_class(struct class_arg *, struct client_class *);
@@ -193,6 +194,7 @@ static const struct opt opts[] = {
 	{ "baseline", "", STRING(cfg.baseline) },
 	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
+	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
 	{ "no-split", "", FLAG(cfg.no_split) },
 	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
@@ -230,6 +232,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	check_outputs(&p.cfg);
 	settle_sched(&p);
 	check_run(&p.cfg);
+	sweep_check(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
 	*cfg = p.cfg;
 }
@@ -376,7 +379,7 @@ add_class(struct parse *p, const struct opt *o, char *arg)
 static void
 set_cpus(struct parse *p, const struct opt *o, char *arg)
 {
-	parse_cpus(o->name, arg, &p->cfg.cpus, &p->cfg.ncpus);
+	cpulist_parse(o->name, arg, &p->cfg.cpus, &p->cfg.ncpus);
 }
 
 static void
@@ -410,6 +413,14 @@ set_split(struct parse *p, const struct opt *o, char *arg)
 	p->cfg.no_split = 0;
 	p->cfg.split_every = strcmp(arg, "all") == 0 ? 1 :
 	    (unsigned)parse_num(o->name, arg, o->min, o->max);
+}
+
+/* --sweep=NAME=V1,V2,...: read in sweep.c, beside the sweep it makes. */
+static void
+set_sweep(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)o;
+	sweep_parse(&p->cfg, arg);
 }
 
 static void
@@ -574,14 +585,17 @@ settle_sched(struct parse *p)
 static void
 check_run(const struct config *cfg)
 {
-	unsigned i;
+	unsigned i, j;
 
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
 	for (i = 0; i < cfg->ncpus; i++)
-		check_cpu("cpus", cfg->cpus[i]);
+		cpulist_check("cpus", cfg->cpus[i]);
 	if (cfg->parent_cpu >= 0)
-		check_cpu("parent-cpu", cfg->parent_cpu);
+		cpulist_check("parent-cpu", cfg->parent_cpu);
+	for (i = 0; i < cfg->nload; i++)
+		for (j = 0; j < cfg->load[i].ncpus; j++)
+			cpulist_check("load cpus", cfg->load[i].cpus[j]);
 }
 
 /* The workload: what is left of argv after the options. */
@@ -756,7 +770,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
 		} else if (strcmp(tok, "cpus") == 0)
-			parse_cpus("class cpus", eq, &cl->cpus, &cl->ncpus);
+			cpulist_parse("class cpus", eq, &cl->cpus, &cl->ncpus);
 		else if (strcmp(tok, "name") == 0) {
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
 			    strspn(eq, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
@@ -788,7 +802,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	unsigned i;
 
 	for (i = 0; i < cl->ncpus; i++)
-		check_cpu("class cpus", cl->cpus[i]);
+		cpulist_check("class cpus", cl->cpus[i]);
 	r->policy = cfg->policy;
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
@@ -947,16 +961,20 @@ rt_clients(const struct config *cfg)
 }
 
 /*
- * --load=KIND[:N]: N processes (pipe: pairs) of a built-in load, N the
- * online CPUs by default.  "none" starts nothing but counts as a --load
- * given.  The count goes through parse_num like every number.
+ * --load=KIND[:N][:cpus=LIST]: N processes (pipe: pairs) of a built-in
+ * load, N the online CPUs by default, pinned round-robin over LIST (the
+ * class attribute's syntax: a run queue built on one CPU).  "none" starts
+ * nothing but counts as a --load given.  The count goes through parse_num
+ * like every number.
  */
 static void
 parse_load(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *cfg = &p->cfg;
+	struct load_spec *ls = &cfg->load[cfg->nload];
 	const char *colon = strchr(arg, ':');
 	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+	char *buf, *tok, *save;
 	int kind;
 
 	(void)o;
@@ -972,9 +990,28 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	if (cfg->nload == LOAD_MAX)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
-	cfg->load[cfg->nload].kind = kind;
-	cfg->load[cfg->nload].n = colon != NULL ? (unsigned)parse_num(
-	    "load count", colon + 1, 1, LOAD_NMAX) : load_default_n();
+	if (colon != NULL && empty_item(colon + 1, ':'))
+		usage_error("load: an empty item in %s", arg);
+	ls->kind = kind;
+	ls->n = 0;
+	if ((buf = strdup(colon != NULL ? colon + 1 : "")) == NULL)
+		usage_error("load: %s", strerror(errno));
+	for (tok = strtok_r(buf, ":", &save); tok != NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		if (strncmp(tok, "cpus=", 5) == 0)
+			cpulist_parse("load cpus", tok + 5, &ls->cpus,
+			    &ls->ncpus);
+		else if (ls->n == 0 && ls->ncpus == 0 &&
+		    strchr(tok, '=') == NULL)
+			ls->n = (unsigned)parse_num("load count", tok, 1,
+			    LOAD_NMAX);
+		else
+			usage_error("load: not N or cpus=LIST: %s in %s", tok,
+			    arg);
+	}
+	free(buf);
+	if (ls->n == 0)
+		ls->n = load_default_n();
 	cfg->nload++;
 }
 
@@ -985,82 +1022,6 @@ load_default_n(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
-}
-
-/*
- * --cpus (and a class's cpus=): a list such as 0-3,8 or 3,1.  Clients are
- * pinned round-robin over its CPUs in the order given (a range ascends),
- * so the order matters; a CPU given twice is a usage error.
- */
-static void
-parse_cpus(const char *name, const char *arg, int **cpus, unsigned *ncpus)
-{
-	char *list, *tok, *save, *dash;
-	long long lo, hi, c;
-	cpu_set_t seen;
-	unsigned n = 0;
-	int *v;
-
-	if (*arg == '\0')
-		usage_error("%s is empty", name);
-	if (empty_item(arg, ','))
-		usage_error("%s is not a CPU list: %s", name, arg);
-	if ((list = strdup(arg)) == NULL ||
-	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
-		usage_error("%s: %s", name, strerror(errno));
-	CPU_ZERO(&seen);
-	for (tok = strtok_r(list, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((dash = strchr(tok, '-')) != NULL)
-			*dash = '\0';
-		lo = parse_num(name, tok, 0, CPU_SETSIZE - 1);
-		hi = dash != NULL ? parse_num(name, dash + 1, 0,
-		    CPU_SETSIZE - 1) : lo;
-		if (lo > hi)
-			usage_error("%s: the range %lld-%lld is backwards: "
-			    "%s", name, lo, hi, arg);
-		for (c = lo; c <= hi; c++) {
-			if (CPU_ISSET(c, &seen))
-				usage_error("%s: CPU %lld is given twice: %s "
-				    "(each client is pinned to the next CPU "
-				    "of the list)", name, c, arg);
-			CPU_SET(c, &seen);
-			v[n++] = (int)c;
-		}
-	}
-	free(list);
-	free(*cpus);
-	*cpus = v;
-	*ncpus = n;
-}
-
-/* A CPU must be online and in latt's own affinity mask (its cpuset). */
-static void
-check_cpu(const char *name, int cpu)
-{
-	char path[64];
-	cpu_set_t allowed;
-	FILE *fp;
-	int c;
-
-	/* cpu0 often has no online file: a CPU without one is online. */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-	    cpu);
-	if ((fp = fopen(path, "re")) != NULL) {
-		c = fgetc(fp);
-		fclose(fp);
-	} else {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
-		    cpu);
-		c = access(path, F_OK) == 0 ? '1' : '0';
-	}
-	if (c != '1')
-		usage_error("%s: CPU %d is not online (see "
-		    "/sys/devices/system/cpu/online)", name, cpu);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
-	    !CPU_ISSET(cpu, &allowed))
-		usage_error("%s: CPU %d is not among the CPUs latt may use "
-		    "(its affinity or cpuset)", name, cpu);
 }
 
 /* A policy's name as --policy and policy= take it, or -1. */
@@ -1150,4 +1111,6 @@ config_free(struct config *cfg)
 	free(cfg->classes);
 	free(cfg->class_of);
 	free(cfg->cpus);
+	for (i = 0; i < cfg->nload; i++)
+		free(cfg->load[i].cpus);
 }

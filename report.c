@@ -20,6 +20,7 @@
 #include "autopsy.h"
 #include "common.h"
 #include "config.h"
+#include "curves.h"
 #include "loads.h"
 #include "report.h"
 #include "result.h"
@@ -159,9 +160,10 @@ static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
-	char rate[32], of[16];
+	char rate[32], of[16], on[40];
 	double secs;
-	unsigned i;
+	unsigned i, k;
+	int len;
 
 	if (cfg->load_given && wl->nload == 0)
 		row(fp, "load", "none");
@@ -175,9 +177,15 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 		}
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
 		snprintf(of, sizeof(of), "%u of ", lr->nstarted);
-		row(fp, "load", "%s: %s%u process%s, %s %s/s, %.3f s",
+		/* cpus=: where they ran, "on CPU 1" or "on CPUs 0,1". */
+		on[0] = '\0';
+		for (k = 0, len = 0; k < lr->ncpus && len < 30; k++)
+			len += snprintf(on + len, sizeof(on) - len, "%s%d",
+			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
+			    " on CPU ", lr->cpus[k]);
+		row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
 		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
-		    lr->nproc, lr->nproc == 1 ? "" : "es",
+		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
 		    fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
@@ -589,6 +597,8 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
+	curves_counts(fp, &res->counts);
+	curves_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
 	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);

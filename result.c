@@ -163,6 +163,8 @@ result_reset(struct result *res, const struct config *cfg)
 	res->classes = keep.classes;
 	res->sched = keep.sched;
 	res->env = keep.env;
+	res->floor = keep.floor;
+	res->sweep = keep.sweep;
 	res->wl.tty = -1;
 }
 
@@ -224,6 +226,8 @@ result_merge(struct result *total, const struct result *res,
 	total->split_rounds += res->split_rounds;
 	total->split_left_out += res->split_left_out;
 	total->discarded += res->discarded;
+	counts_merge(&total->counts, &res->counts);
+	total->floor = res->floor;
 	if (total->start == 0) {
 		total->start = res->start;
 		total->end = res->end;

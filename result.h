@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "counts.h"
+#include "floor.h"
 #include "env.h"
 #include "stats.h"
 #include "workload.h"
@@ -137,6 +139,35 @@ struct stall {
 
 #define STALLS_MAX	16		/* stalls kept; all are counted */
 
+/*
+ * One value of a --sweep, over its runs: the latency of all of them
+ * together, each run's mean (for the interval over runs), what the kernel
+ * counted, and each load's operations.
+ */
+struct sweep_point {
+	const char	*value;		/* as given */
+	unsigned	 nruns;
+	struct stats	 lat;		/* its runs' wake-ups together */
+	double		*means;		/* each run's mean latency, ns */
+	double		 mean;		/* of the runs' means, ns */
+	double		 half;		/* half width of its 95% interval (t
+					   over the runs), -1: under 3 runs */
+	struct counts	 counts;	/* its runs' together */
+	unsigned	 nload;
+	enum load_kind	 load_kind[LOAD_MAX];
+	uint64_t	 load_ops[LOAD_MAX];	/* its runs' together */
+	int64_t		 load_ns[LOAD_MAX];	/* the time they ran */
+	unsigned	 load_nproc[LOAD_MAX];	/* of the last run */
+	size_t		 json_from;	/* its runs in the runs' JSON text */
+	size_t		 json_to;
+};
+
+struct sweep_result {
+	const char	*name;		/* the setting swept */
+	unsigned	 n;
+	struct sweep_point *pt;
+};
+
 struct result {
 	struct series	 ser[SER_N];	/* what the run measured */
 	uint64_t	 discarded;	/* samples dropped in the --warmup */
@@ -171,6 +202,9 @@ struct result {
 	int		 dead_status;	/* wait status, or -1 if not reaped */
 	struct workload	 wl;
 	struct brk	 brk;		/* with STOP_BREAK */
+	struct counts	 counts;	/* what the kernel counted */
+	struct floor	 floor;		/* latt's own floor, at start-up */
+	const struct sweep_result *sweep;	/* --sweep's points, or NULL */
 
 	/* Honesty: what the samples above cannot show. */
 	uint64_t	 npending;	/* wake-ups unanswered at the end */

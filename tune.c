@@ -128,7 +128,8 @@ tune_check(const struct config *cfg)
 	for (i = 0; i < cfg->nclasses; i++)
 		if (wants_sched(&cfg->classes[i].sched))
 			break;
-	if ((cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice :
+	if ((cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice &&
+	    cfg->slice == 0 :
 	    i == cfg->nclasses) && cfg->parent_policy == -1)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
@@ -452,6 +453,7 @@ client_req(const struct config *cfg, unsigned idx, struct sched_req *r)
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
 	r->set_nice = cfg->set_nice;
+	r->slice = cfg->slice;
 }
 
 /* Whether a request changes anything at all. */

@@ -43,6 +43,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +76,8 @@ static void	 end_group(struct workload *, int);
 static void	 fork_failed(struct workload *, const char *what);
 static int	 reap_group(struct workload *, int64_t);
 static int	 start_loads(const struct config *, struct workload *);
-static void	 run_load(const struct load_run *, struct load_slot *, size_t,
+static void	 run_load(const struct load_run *, unsigned,
+		    struct load_slot *, size_t,
 		    pid_t) __attribute__((noreturn));
 static void	 stop_loads(struct workload *);
 static unsigned	 reap_members(pid_t);
@@ -596,6 +598,8 @@ start_loads(const struct config *cfg, struct workload *wl)
 		lr = &wl->load[wl->nload++];
 		lr->kind = cfg->load[i].kind;
 		lr->n = cfg->load[i].n;
+		lr->cpus = cfg->load[i].cpus;
+		lr->ncpus = cfg->load[i].ncpus;
 		lr->nproc = load_nproc(lr->kind, lr->n);
 		lr->slot = slot;
 		slot += lr->nproc;
@@ -612,7 +616,7 @@ start_loads(const struct config *cfg, struct workload *wl)
 				break;
 			}
 			if (pid == 0)
-				run_load(lr, lr->slot + j * per, membytes,
+				run_load(lr, j, lr->slot + j * per, membytes,
 				    self);
 			if (j == 0) {
 				lr->pgid = pid;
@@ -645,16 +649,18 @@ fork_failed(struct workload *wl, const char *what)
 }
 
 /*
- * One load process: its own group (or its load's), default signals, no
+ * Load process j: its own group (or its load's), default signals, no
  * descriptor of latt's (0, 1 and 2 on /dev/null), death with latt, a name
- * that ps and top show, then the body.
+ * that ps and top show, its CPU with cpus= (a pipe pair shares it), then
+ * the body.  A CPU refused makes it end at once: counted as ended early.
  */
 static void
-run_load(const struct load_run *lr, struct load_slot *slot, size_t membytes,
-    pid_t parent)
+run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
+    size_t membytes, pid_t parent)
 {
 	char name[16];
 	struct sigaction sa;
+	cpu_set_t one;
 	sigset_t none;
 	int sig, fd;
 
@@ -664,6 +670,12 @@ run_load(const struct load_run *lr, struct load_slot *slot, size_t membytes,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	if (lr->ncpus > 0) {
+		CPU_ZERO(&one);
+		CPU_SET(lr->cpus[j % lr->ncpus], &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == -1)
+			_exit(1);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	for (sig = 1; sig < NSIG; sig++)

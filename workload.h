@@ -21,6 +21,8 @@ struct run;
 struct load_run {
 	enum load_kind	 kind;
 	unsigned	 n;		/* as given */
+	const int	*cpus;		/* cpus=, as given, or NULL */
+	unsigned	 ncpus;
 	unsigned	 nproc;		/* processes it runs (pipe: 2n) */
 	unsigned	 nlost;	/* processes that ended before the run */
 	unsigned	 nstarted;	/* processes started: nproc, or fewer

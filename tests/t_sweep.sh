@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# How cost grows with the run queue (issue 22): pinned loads, --sweep's
+# curve and table, the kernel's counts against an independent count,
+# latt's own floor, a sweep's values compared, and the bad input of
+# --sweep.  Relations with wide margins: the machine is shared and noisy.
+. "$(dirname "$0")/lib.sh"
+
+if ! two_cpus; then
+	skip "sweep: needs CPUs 0 and 1"
+	exit 0
+fi
+
+# --- a known curve: clients 1, 2, 4, 8 on CPU 1, latt on CPU 0, no load.
+# A round's k-th woken client waits for the k-1 before it: p50 grows.
+run_latt "$TMP/c.out" "$TMP/c.err" -q -n 240 -f1 -t2 --cpus=$c1 \
+    --parent-cpu=$c0 --load=none --sweep=clients=1,2,4,8 --json="$TMP/c.json"
+[ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/c.err")"
+expect_json "$TMP/c.json" 'd["sweep"]["name"] == "clients"' \
+    '[p["value"] for p in d["sweep"]["points"]] == ["1", "2", "4", "8"]' \
+    'all(p["nruns"] == 1 and len(p["runs"]) == 1 and p["latency"]["samples"] == 240 for p in d["sweep"]["points"])' \
+    'len(d["runs"]) == 4' \
+    '[r["latency"]["samples"] for r in d["runs"]] == [p["latency"]["samples"] for p in d["sweep"]["points"]]'
+# The table: a header naming the setting, one row a value, runs and
+# samples in every row.
+awk '$1 == "clients" && $2 == "runs" { h = 1; next }
+    h && NF >= 9 && $1 ~ /^[0-9]+$/ { n++; if ($2 != 1 || $3 != 240) b = 1 }
+    END { exit !(h && n == 4 && !b) }' "$TMP/c.out" ||
+	bad "no table of 4 rows: $(short "$TMP/c.out")"
+# The curve holds for a machine the run has to itself: with others' tasks
+# runnable (procs_running above latt, its clients and one more), their
+# turns swamp the clients'.  Said, not passed.
+busy=$(pycheck "$TMP/c.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
+if [ -n "$busy" ]; then
+	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
+	skip "sweep: the clients curve: the machine is busy ($busy)"
+else
+	expect_json --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
+	    "$TMP/c.json" 'q[2] > q[0] and q[3] > 1.5 * q[0] and q[3] > q[1]'
+	verdict "sweep: clients 1,2,4,8 on one CPU, p50 grows with them"
+fi
+
+# --- a known rate: yield loads pinned to CPU 1 with the client.  Each
+# process's rate at 4 is about half its rate at 2; a lone yielder does not
+# switch, so the switches at 2 are far above those at 1.
+run_latt "$TMP/y.out" "$TMP/y.err" -q -d 0.8 -f2 -t4 -c1 --cpus=$c1 \
+    --parent-cpu=$c0 -l yield:1:cpus=$c1 --sweep=load=1,2,4 \
+    --json="$TMP/y.json"
+[ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/y.err")"
+expect_json \
+    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
+    "$TMP/y.json" \
+    '[p["loads"][0]["procs"] for p in pt] == [1, 2, 4]' \
+    "all(r_['loads'][0]['cpus'] == [$c1] for r_ in d['runs'])"
+grep -q 'yield/s' "$TMP/y.out" || bad "no yield column: $(short "$TMP/y.out")"
+# The rates hold for a CPU the run has to itself: with others' tasks
+# runnable too (procs_running at N yielders above N + 2: latt, the
+# yielders and at most one more), they measure the others.  Said, not
+# passed.
+busy=$(pycheck "$TMP/y.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
+if [ -n "$busy" ]; then
+	verdict "sweep: yield loads of 1, 2, 4 processes pinned to one CPU"
+	skip "sweep: yield rates on one CPU: the machine is busy ($busy)"
+else
+	expect_json \
+	    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
+	    "$TMP/y.json" '0.25 < r[2] / r[1] < 0.8' \
+	    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
+	    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
+	verdict "sweep: yield loads on one CPU, the rate halves from 2 to 4, switches grow"
+fi
+
+# --- the clients' voluntary switches against /proc/PID/status read by the
+# test itself, as rates over the middle of the run: within 35%.  Beside
+# them a load pinned to one CPU: each of its processes allowed there only.
+env --default-signal "$LATT" -d 5 -c2 -f2 -t2 -l yield:3:cpus=$c1 \
+    --json="$TMP/v.json" >"$TMP/v.out" 2>"$TMP/v.err" &
+lpid=$!
+wait_nclients $lpid 2 >/dev/null 2>&1
+pids=$(clients_of $lpid)
+for i in $(seq 40); do
+	kids_of $lpid | awk '$3 == "latt-yield" { print $1 }' >"$TMP/p.pids"
+	n=$(nlines "$TMP/p.pids")
+	[ "$n" -ge 3 ] && break
+	sleep 0.1
+done
+while read -r p; do
+	a=
+	while read -r k v; do
+		[ "$k" = Cpus_allowed_list: ] && a=$v
+	done <"/proc/$p/status"
+	[ "$a" = "$c1" ] || bad "load process $p allowed on '$a', not $c1"
+done <"$TMP/p.pids"
+[ "${n:-0}" -ge 3 ] || bad "found ${n:-0} latt-yield processes, not 3"
+sleep 0.5
+# The clients' voluntary switches together, with builtins only (quick on a
+# loaded machine); "gone" when a client has ended.
+read_vol() {
+	local p k v s=0 n
+	for p in $pids; do
+		n=0
+		while read -r k v; do
+			[ "$k" = voluntary_ctxt_switches: ] && s=$((s + v)) && n=1
+		done <"/proc/$p/status" 2>/dev/null
+		[ $n = 1 ] || { echo gone; return; }
+	done
+	echo $s
+}
+t0=$(usecs); v0=$(read_vol)
+sleep 1.5
+t1=$(usecs); v1=$(read_vol)
+wait $lpid
+if [ "$v0" = gone ] || [ "$v1" = gone ]; then
+	bad "a client ended before it was read"
+	v0=0 v1=0
+fi
+expect_json --with "ind = ($v1 - $v0) * 1e6 / ($t1 - $t0); c = d['runs'][0]['counts']; ours = c['clients_voluntary'] * 1e9 / c['elapsed_ns']" \
+    "$TMP/v.json" \
+    'ind > 100' '0.65 < ours / ind < 1.35' \
+    'c["context_switches"] >= c["clients_voluntary"]' \
+    'c["clients_involuntary"] is not None and c["interrupts"] > 0' \
+    'd["counts"]["clients_voluntary"] == c["clients_voluntary"]'
+grep -q "yield: 3 processes on CPU $c1" "$TMP/v.out" ||
+	bad "summary: $(grep load "$TMP/v.out" | tr '\n' '|')"
+grep -q "^	switches	" "$TMP/v.out" &&
+    grep -q "^	clients'	 *[0-9][0-9]* voluntary" "$TMP/v.out" ||
+	bad "no switches/clients' lines: $(short "$TMP/v.out")"
+no_leftovers "counts" >/dev/null || bad "processes left"
+verdict "counts: clients' voluntary switches agree with /proc/PID/status; load cpus= pins"
+
+# --- latt's floor: present, positive, ordered, below the run's own p50 at
+# idle (clients on CPU 1, latt on CPU 0: a wake-up across CPUs).
+run_latt "$TMP/f.out" "$TMP/f.err" -n 400 -c2 -f1 -t2 --cpus=$c1 \
+    --parent-cpu=$c0 --load=none --json="$TMP/f.json"
+[ "$rc" -eq 0 ] || bad "status $rc"
+expect_json --with 'f = d["floor"]' "$TMP/f.json" \
+    '0 < f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
+    'f["pingpong_ns"] < d["latency"]["p50_ns"]'
+grep -q "^	floor	 *clock [0-9.]* [nu]s, write+read [0-9.]* [nu]s, ping-pong [0-9.]* [nu]s$" \
+    "$TMP/f.out" || bad "floor line: $(grep floor "$TMP/f.out")"
+verdict "floor: clock < write+read < ping-pong < p50 at idle"
+
+# --- --repeat=3: intervals in the table and the JSON; latt compare of the
+# first value's runs against the last's.
+run_latt "$TMP/r.out" "$TMP/r.err" -q -d 0.3 -f1 -t2 -c2 --load=none \
+    --sweep=delay=1,3 --repeat=3 --json="$TMP/r.json"
+[ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/r.err")"
+[ "$(grep -c ' +- ' "$TMP/r.out")" -eq 2 ] ||
+	bad "no interval in each row: $(short "$TMP/r.out")"
+expect_json "$TMP/r.json" \
+    'all(p["nruns"] == 3 and len(p["runs"]) == 3 and p["mean_ci95_ns"] > 0 for p in d["sweep"]["points"])' \
+    'len(d["runs"]) == 6' \
+    'd["sweep"]["points"][0]["runs"][0]["run"]["started_at_ns"] == d["runs"][0]["run"]["started_at_ns"]' \
+    'd["sweep"]["points"][1]["runs"][0]["run"]["started_at_ns"] == d["runs"][3]["run"]["started_at_ns"]'
+run_latt "$TMP/cmp.out" "$TMP/cmp.err" compare "$TMP/r.json@1" \
+    "$TMP/r.json@3"
+[ "$rc" -eq 0 ] || bad "compare status $rc: $(short "$TMP/cmp.err")"
+grep -q "^A: .*r.json@1 (3 runs" "$TMP/cmp.out" &&
+    grep -q "^B: .*r.json@3 (3 runs" "$TMP/cmp.out" ||
+	bad "compare: $(short "$TMP/cmp.out")"
+run_latt "$TMP/cmp2.out" "$TMP/cmp2.err" compare "$TMP/r.json@1" \
+    "$TMP/r.json@7"
+[ "$rc" -eq 2 ] && grep -q "no value 7" "$TMP/cmp2.err" ||
+	bad "an unknown value: status $rc, $(short "$TMP/cmp2.err")"
+verdict "sweep --repeat=3: intervals, compare FILE@1 FILE@3"
+
+# --- bad input: one line, status 2, nothing started.
+n=0
+while IFS='|' read -r what args; do
+	# shellcheck disable=SC2086
+	run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
+	if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
+	    [ -s "$TMP/b.out" ]; then
+		bad "$what: status $rc, $(short "$TMP/b.err")"
+	fi
+	n=$((n + 1))
+done <<EOF
+unknown name|--sweep=foo=1,2
+no values|--sweep=clients=
+empty value|--sweep=clients=1,,2
+duplicate|--sweep=clients=1,2,1
+duplicate time|--sweep=delay=1,1000us
+refused value|--sweep=clients=0
+refused load|--sweep=load=1,5000 -l yield
+no load|--sweep=load=1,2
+two loads|--sweep=load=1,2 -l yield -l cpu
+with baseline|--sweep=clients=1,2 --baseline=$TMP/r.json
+two sweeps|--sweep=clients=1,2 --sweep=work=1,2
+classes|--sweep=clients=1,2 -c1:nice=1 -c1
+bad load cpus|-l yield:2:cpus=1-0
+load attr|-l yield:2:prio=3
+with plot|--sweep=clients=1,2 --plot=/dev/null
+EOF
+no_leftovers "sweep bad input" >/dev/null || bad "processes left"
+verdict "sweep: $n bad inputs, one line and status 2 each"
