@@ -156,6 +156,8 @@ prepare(const struct config *cfg, struct latt *L)
 		lwarnx("/proc/thread-self/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));
 	setup_signals();
+	if (config_any_busy(cfg))
+		L->run.busy_per_ms = busy_calibrate();
 	/* A class's refused attributes are bad input: status 2. */
 	if (tune_check(cfg) == -1)
 		return cfg->nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;

@@ -46,6 +46,7 @@
 #include "common.h"
 #include "config.h"
 #include "measure.h"
+#include "order.h"
 #include "result.h"
 #include "run.h"
 #include "trace.h"
@@ -121,6 +122,8 @@ static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
 static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
+static void	 add_busy(struct result *, const struct config *,
+		    const struct sample *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
@@ -131,6 +134,8 @@ static int	 check_break(const struct loop *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static int64_t	 now_coarse(void);
+static uint64_t	 busy_turns(const struct config *, const struct run *,
+		    unsigned);
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -216,7 +221,7 @@ clients_start(const struct config *cfg, const struct run *run,
 		}
 		if (pid == 0)
 			run_client(cfg, i, req[0], rep[1], eng->sh,
-			    run->schedstat);
+			    run->schedstat, busy_turns(cfg, run, i));
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -661,6 +666,7 @@ send_round(struct loop *L, unsigned nsend)
 	struct result *res = L->res;
 	struct request req;
 	struct client *c;
+	int64_t first = 0;
 	uint32_t t;
 	unsigned i, j;
 	ssize_t n;
@@ -677,6 +683,8 @@ send_round(struct loop *L, unsigned nsend)
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
 		req.send = now_ns();
+		if (i == 0)
+			first = req.send;
 		n = write(c->wfd, &req, sizeof(req));
 		if (n == sizeof(req)) {
 			c->npending++;
@@ -700,8 +708,13 @@ send_round(struct loop *L, unsigned nsend)
 		return -1;
 	}
 	eng->sent[req.round % RING] = req.send;
-	if (!L->priming)
-		res->nrounds++;
+	if (L->priming)
+		return 0;
+	res->nrounds++;
+	/* The order check: the release's spread, the round announced. */
+	if (res->order != NULL && first - res->start >= L->cfg->warmup)
+		order_sent(res->order, req.round - PRIME_ROUNDS, nsend,
+		    now_ns() - first, first - res->start);
 	return 0;
 }
 
@@ -779,6 +792,20 @@ add_wake(struct series *ser, const struct sample *s, unsigned idx)
 	    s->round - 1);
 }
 
+/* A busy phase's real length, into the run's series and its class's. */
+static void
+add_busy(struct result *res, const struct config *cfg,
+    const struct sample *s)
+{
+	if (res->ser[SER_BUSY].on)
+		series_add(&res->ser[SER_BUSY], s->busy_ns, s->client,
+		    s->when, s->round - 1);
+	if (res->classes != NULL &&
+	    res->classes[cfg->class_of[s->client]].ser[SER_BUSY].on)
+		series_add(&res->classes[cfg->class_of[s->client]].ser[
+		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
+}
+
 /*
  * One reply: checked against what was sent to that client, then a sample
  * (unless priming or in the --warmup).  Returns -1 when the run must end.
@@ -811,6 +838,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.pid = c->pid;
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
+	s.busy_ns = rep->busy;
 	/*
 	 * A wait that began before the send (the client not yet blocked)
 	 * is not this wake-up's beyond its latency.
@@ -834,6 +862,11 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	if (res->ser[SER_WORK].on)
 		series_add(&res->ser[SER_WORK], s.work_ns, idx, s.when,
 		    s.round - 1);
+	if (s.busy_ns >= 0)
+		add_busy(res, cfg, &s);
+	if (res->order != NULL)
+		order_add(res->order, s.round, idx, s.when, s.when + s.latency,
+		    s.cpu);
 	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
@@ -1116,6 +1149,14 @@ clients_stop(struct engine *eng, struct result *res)
 	free(eng->c);
 	free(eng->order);
 	free(eng);
+}
+
+/* The turns of client idx's busy phase (0: none), from the calibration. */
+static uint64_t
+busy_turns(const struct config *cfg, const struct run *run, unsigned idx)
+{
+	return (uint64_t)((double)config_busy(cfg, idx) / NSEC_PER_MSEC *
+	    (double)run->busy_per_ms);
 }
 
 /*

@@ -25,8 +25,10 @@
 #include "command.h"
 #include "common.h"
 #include "config.h"
+#include "gate.h"
 #include "loads.h"
 #include "options.h"
+#include "order.h"
 #include "tune.h"
 
 #define MAX_CLIENTS	1000000
@@ -46,7 +48,8 @@
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
-	"period, cpus, name)"
+	"period, busy, cpus, name)"
+#define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -194,6 +197,8 @@ static const struct opt opts[] = {
 	{ "no-split", "", FLAG(cfg.no_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
 	{ "parent-prio", "", NUM(0, 99, pprio) },
+	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy) },
+	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack) },
 	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
 	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_version) },
 };
@@ -227,6 +232,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	settle_sched(&p);
 	check_run(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
+	order_check_config(&p.cfg);
 	*cfg = p.cfg;
 }
 
@@ -244,6 +250,7 @@ start_parse(struct parse *p)
 	p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
 	p->cfg.repeat = 1;
+	p->cfg.order_slack = -1;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
 }
@@ -550,11 +557,16 @@ settle_sched(struct parse *p)
 	} else if (p->pprio > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = p->pprio;
+	} else if (order_top(cfg) > 0 && config_any_busy(cfg)) {
+		/* Busy real-time clients: released together (order.c). */
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = order_top(cfg) < 99 ? order_top(cfg) + 1 : 99;
 	} else if (rtmin > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
 	}
 }
+
 
 /* The run's length and the CPUs named. */
 static void
@@ -741,7 +753,10 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			r->period = parse_time("class period", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
-		} else if (strcmp(tok, "cpus") == 0)
+		} else if (strcmp(tok, "busy") == 0)
+			cl->busy = parse_time("class busy", eq, 1, BUSY_MAX_NS,
+			    NSEC_PER_USEC);
+		else if (strcmp(tok, "cpus") == 0)
 			parse_cpus("class cpus", eq, &cl->cpus, &cl->ncpus);
 		else if (strcmp(tok, "name") == 0) {
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
@@ -775,6 +790,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 
 	for (i = 0; i < cl->ncpus; i++)
 		check_cpu("class cpus", cl->cpus[i]);
+	if (cl->busy == 0)
+		cl->busy = cfg->busy;
 	r->policy = cfg->policy;
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
@@ -1080,42 +1097,12 @@ parse_policy(struct parse *p, const struct opt *o, char *arg)
 		    "runtime=T:period=T)", arg);
 }
 
-/*
- * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds.
- * Several --fail-above options add up.
- */
+/* --fail-above=SPEC: gate.c reads it; several add up. */
 static void
 parse_limits(struct parse *p, const struct opt *o, char *arg)
 {
-	struct config *cfg = &p->cfg;
-	char *tok, *save, *eq, name[32];
-	int k, timer;
-
 	(void)o;
-	if (*arg == '\0')
-		usage_error("fail-above is empty");
-	if (empty_item(arg, ','))
-		usage_error("fail-above has an empty item: %s", arg);
-	for (tok = strtok_r(arg, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((eq = strchr(tok, '=')) == NULL)
-			usage_error("fail-above: not STAT=TIME: %s", tok);
-		*eq = '\0';
-		timer = strncmp(tok, "timer.", 6) == 0;
-		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
-			usage_error("fail-above: unknown statistic: %s (one of "
-			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
-			    "p99.99, max, or timer.STAT)", tok);
-		if (cfg->nlimits == MAX_LIMITS)
-			usage_error("fail-above: more than %d limits",
-			    MAX_LIMITS);
-		snprintf(name, sizeof(name), "fail-above %s", tok);
-		cfg->limits[cfg->nlimits].stat = (enum stat_kind)k;
-		cfg->limits[cfg->nlimits].timer = timer;
-		cfg->limits[cfg->nlimits].value = parse_time(name, eq + 1, 0,
-		    HOUR_NS, NSEC_PER_USEC);
-		cfg->nlimits++;
-	}
+	gate_parse(&p->cfg, arg);
 }
 
 #define SYNOPSIS \
@@ -1124,7 +1111,7 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 "            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
 "            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
 "            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
-"            [--explain[=k]]\n" \
+"            [--explain[=k]] [--busy=time] [--order-slack=time]\n" \
 "            [--fail-above=spec]\n" \
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
 "            [--per-client] [--repeat=n] [--baseline=file]\n" \
@@ -1151,9 +1138,9 @@ static const char help_text[] =
 "                        same rounds and reported apart.  ATTR: nice, policy\n"
 "                        (other batch idle fifo rr deadline), prio, slice\n"
 "                        (EEVDF, Linux 6.12+), runtime, deadline, period\n"
-"                        (times: a bare number is us), cpus, name.  Set\n"
-"                        with sched_setattr, read back, tried before the\n"
-"                        run: a refusal is status 2 naming the cause\n"
+"                        (times: a bare number is us), busy, cpus, name.\n"
+"                        Set with sched_setattr, read back, tried before\n"
+"                        the run: a refusal is status 2 naming the cause\n"
 "  -f, --min-delay=TIME  shortest sleep between rounds (a bare number is ms,\n"
 "                        200us is shorter); -s too.  Default with COMMAND:\n"
 "                        10 ms, for up to 8 clients (more: in proportion,\n"
@@ -1179,6 +1166,15 @@ static const char help_text[] =
 "                        (default with fifo/rr clients: FIFO one below them,\n"
 "                        so a woken client preempts the sender at once;\n"
 "                        with classes, only when every class is fifo/rr)\n"
+"      --busy=TIME       after waking, each client spins for what takes\n"
+"                        TIME on an idle CPU (a bare number is us), timed\n"
+"                        as the busy series; class attribute busy=TIME.\n"
+"                        With fifo/rr clients latt's parent is then FIFO\n"
+"                        above the highest: a round is released together\n"
+"      --order-slack=TIME  fifo/rr clients: a client that starts more\n"
+"                        than TIME (default 500us) after a lower-priority\n"
+"                        client of its round started, and after its own\n"
+"                        wake-up, is an inversion (the order check)\n"
 "      --open-loop       send each round at its time, replies in or not; a\n"
 "                        client answers every request it finds, so a stall\n"
 "                        is sampled in proportion to its length (default:\n"
@@ -1197,7 +1193,8 @@ static const char help_text[] =
 "      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
 "                        p99=500us,timer.max=5ms (min mean stdev p50 p90\n"
 "                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
-"                        series; a bare number is microseconds; every TIME\n"
+"                        series, inversions=N for the order check; a bare\n"
+"                        number is microseconds; every TIME\n"
 "                        takes decimals and ns, us, ms, s, m, h); with\n"
 "                        --repeat, of all runs together.  A limit above the\n"
 "                        worst sample is met; 5 when too few samples cannot\n"

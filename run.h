@@ -18,6 +18,9 @@ struct run {
 	unsigned long	 inherited_slack;	/* timer slack to give the
 						   workload */
 	int		 schedstat;	/* clients read their schedstat */
+	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
+					   millisecond (busy_calibrate), or
+					   0: no busy phase */
 };
 
 #endif /* RUN_H */
