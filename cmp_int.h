@@ -113,4 +113,17 @@ int	 cmp_summarize(struct cmp_run *, const struct stats *,
 /* Frees what the blocks hold and empties them; an empty sb is safe. */
 void	 cmp_sblocks_free(struct cmp_sblocks *);
 
+/*
+ * The order check of a against b (cmpstat.c): each side's share of rounds
+ * with an inversion, the change (b - a) and its 99% interval, as
+ * fractions, and the verdict's word; verdict NULL when neither side has
+ * the check.
+ */
+struct cmp_order {
+	double		 pa, pb, d, lo, hi;
+	const char	*verdict;
+};
+void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
+	    struct cmp_order *);
+
 #endif /* CMP_INT_H */

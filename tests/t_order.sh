@@ -112,9 +112,11 @@ if ! rt_room 3 10; then
 elif ! start_hog "$c1" 3 10 30 95; then
 	skip "known inversion: $hog_why"
 else
-	run_latt "$OUT" "$ERR" -c1:prio=90:busy=1ms:cpus="$c1":name=hi \
-	    -c1:prio=70:busy=1ms:cpus="$c0":name=lo --parent-cpu="$c0" \
-	    -f20 -t30 -d4 --load=none --json="$J" --fail-above=inversions=0
+	PINNED=(-c1:prio=90:busy=1ms:cpus="$c1":name=hi
+	    -c1:prio=70:busy=1ms:cpus="$c0":name=lo --parent-cpu="$c0"
+	    -f20 -t30 -d1.3 --repeat=3 --load=none)
+	run_latt "$OUT" "$ERR" "${PINNED[@]}" --json="$J" \
+	    --fail-above=inversions=0
 	stop_hog
 	[ "$rc" -eq 3 ] || bad "exit $rc, want 3 (the gate): $(short "$ERR")"
 	grep -q '^gate: exceeded: inversions [0-9]* > 0' "$ERR" ||
@@ -134,6 +136,21 @@ else
 	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']"
 	verdict "hog at FIFO 95 on hi's CPU, 30%: $(grep -h '^order' "$OUT")"
 	no_leftovers "known inversion"
+
+	# latt compare: the same classes without the hog are better.
+	cp "$J" "$TMP/hog.json"
+	run_latt "$OUT" "$ERR" "${PINNED[@]}" --json="$TMP/quiet.json"
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	timeout 60 "$LATT" compare "$TMP/quiet.json" "$TMP/hog.json" \
+	    --json="$TMP/cmp.json" >"$OUT" 2>"$ERR"
+	[ "$?" -eq 0 ] || bad "compare exited $?: $(short "$ERR")"
+	grep -q '^inversions  *[0-9.]*% of [0-9]* *[0-9.]*% of [0-9]* *+[0-9.]* pt .*worse$' \
+	    "$OUT" || bad "no 'inversions ... worse' row: $(grep -A1 '^order' "$OUT" | tr '\n' '|')"
+	expect_json "$TMP/cmp.json" \
+	    "d['comparisons'][0]['order']['verdict'] == 'worse'" \
+	    "d['comparisons'][0]['order']['lo'] > 0" \
+	    "d['comparisons'][0]['order']['b_rounds_with_inversions'] > 5"
+	verdict "compare: $(grep '^inversions' "$OUT")"
 fi
 
 # --- without real-time clients: no order ----------------------------------------
