@@ -75,7 +75,7 @@ verdict "three FIFO classes, busy 5 ms: $(grep -h '^order\|release' "$OUT" | tr 
 
 # The plot: each class's samples as dots in its colour (one dot a sample),
 # the highest priority drawn last (on top) and first in the legend.
-python3 - "$TMP/o.svg" "$J" >"$TMP/plot.txt" 2>&1 <<'PY'
+python3 - "$TMP/o.svg" "$J" >"$TMP/plot.txt" 2>&1 <<'PY' ||
 import json, re, sys
 import xml.etree.ElementTree as E
 ns = '{http://www.w3.org/2000/svg}'
@@ -99,6 +99,7 @@ colours = {p.get('stroke') for p in dots}
 if len(colours) != 3:
     print('BAD the classes share colours: %s' % colours)
 PY
+    echo "BAD the check failed: $(tail -n 1 "$TMP/plot.txt")" >>"$TMP/plot.txt"
 verdict_from "plot: the 2007 figure" "$TMP/plot.txt"
 no_leftovers "three FIFO classes"
 
