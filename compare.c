@@ -1051,7 +1051,7 @@ bad_option(int ch, char *argv[])
 static void
 check_commas(struct cmp_side *sides, int nsides, char *argv[])
 {
-	char form[512], some[32];
+	char form[512], some[32], msg[768];
 	size_t len = 0;
 	int i, one = -1, n1 = 0;
 
@@ -1076,9 +1076,11 @@ check_commas(struct cmp_side *sides, int nsides, char *argv[])
 	if (nsides % 2 != 0 || len >= sizeof(form) - 1)
 		snprintf(form, sizeof(form), "A1.json,A2.json,A3.json "
 		    "B1.json,B2.json,B3.json");
-	usage_error("compare: %d files without commas would be %d sides, %s; "
-	    "join the files of a side with commas: latt compare %s", nsides,
-	    nsides, some, form);
+	/* The comma form is a command to paste: whole, not cut as a value. */
+	snprintf(msg, sizeof(msg), "compare: %d files without commas would be "
+	    "%d sides, %s; join the files of a side with commas: latt compare "
+	    "%s", nsides, nsides, some, form);
+	usage_error("%s", msg);
 }
 
 /* Loads the sides, each checked against those before it. */

@@ -530,7 +530,7 @@ else
 	in_mcg "$TMP/huge.json"
 	why=
 	[ "${rc:-x}" = 2 ] || bad "exit ${rc:-?} (137: killed), want 2"
-	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "stderr: $(short "$TMP/err")"
+	[ "$(err_lines "$TMP/err")" -eq 1 ] || bad "stderr: $(short "$TMP/err")"
 	grep -q "huge.json: [0-9]* bytes, above compare's limit of 32 MiB" \
 	    "$TMP/err" || bad "message: $(short "$TMP/err")"
 	verdict "memory: a 100 MB hostile file under a 512 MiB cgroup: one line, exit 2 (peak ${peak:-?} KiB)"

@@ -157,14 +157,15 @@ verdict "--log: one row of client -1 per timer sample ($tl), the rest are Entrie
 
 # The log describes itself: a series column (wake, timer) and a run column
 # (--repeat), rows in the order of time within each run; the rows of each
-# run add up to its summary.
-run_latt "$OUT" "$ERR" -q -c3 -f1 -t3 -d 0.7 --repeat=2 --log="$TMP/r.csv"
+# run add up to its samples in the JSON.
+run_latt "$OUT" "$ERR" -q -c3 -f1 -t3 -d 0.7 --repeat=2 --log="$TMP/r.csv" \
+    --json="$TMP/r.json"
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-grep '^Entries: ' "$OUT" | awk '{ print $2 }' >"$TMP/r.entries"
-python3 - "$TMP/r.csv" "$TMP/r.entries" >"$TMP/r.verdict" <<'EOF'
-import csv, sys
+python3 - "$TMP/r.csv" "$TMP/r.json" >"$TMP/r.verdict" <<'EOF'
+import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-entries = [int(x) for x in open(sys.argv[2]).read().split()] + [0, 0]
+runs = json.load(open(sys.argv[2]))["runs"]
+entries = [r["latency"]["samples"] for r in runs] + [0, 0]
 print("%d rows, runs %s" % (len(rows), sorted({r.get("run") for r in rows})))
 if not rows or "series" not in rows[0] or "run" not in rows[0]:
     print("BAD no series or run column: %r" % (rows[:1],))
@@ -180,7 +181,7 @@ for run, want in ((1, entries[0]), (2, entries[1])):
         print("BAD run %d: rows not in the order of time" % run)
     n = sum(r["series"] == "wake" for r in mine)
     if n != want or n == 0:
-        print("BAD run %d: %d wake rows, Entries %d" % (run, n, want))
+        print("BAD run %d: %d wake rows, JSON samples %d" % (run, n, want))
 if {r["run"] for r in rows} != {"1", "2"}:
     print("BAD runs %r" % sorted({r["run"] for r in rows}))
 EOF

@@ -125,12 +125,15 @@ for i in range(runs):
         bad("ends quickly", "still running after 20 s")
     elif rc < 0 or rc in (134, 139):
         bad("never crashes", "status %s" % rc)
-    elif rc not in (0, 1, 2, 4):
-        bad("exits 0, 1, 2 or 4", "status %s" % rc)
+    elif rc not in (0, 1, 2, 4, 126, 127):
+        bad("exits 0, 1, 2, 4, 126 or 127", "status %s" % rc)
     if b"Sanitizer" in err or b"runtime error:" in err:
         line = [l for l in err.splitlines() if b"Sanitizer" in l
                 or b"runtime error" in l][0]
         bad("no sanitizer report", line[:200].decode("utf-8", "replace"))
+    if rc in (126, 127) and (err.count(b"\n") != 1 or out):
+        bad("a command that cannot run is one line, no summary",
+            "%r / %r" % (err[:120], out[:80]))
     if rc == 2:
         n = err.replace(b"\ntry 'latt --help'\n", b"\n").count(b"\n")
         if n != 1 or not err.endswith(b"\n"):
@@ -141,7 +144,8 @@ for i in range(runs):
     if dt > 10 and rc != "hang":
         bad("ends quickly", "took %.1f s" % dt)
 
-props = ["never crashes", "exits 0, 1, 2 or 4", "ends quickly",
+props = ["never crashes", "exits 0, 1, 2, 4, 126 or 127", "ends quickly",
+         "a command that cannot run is one line, no summary",
          "no sanitizer report", "a usage error is one line on stderr",
          "a usage error prints nothing on stdout"]
 summary = "statuses %s, slowest run %.1f s" % (" ".join(
