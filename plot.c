@@ -20,8 +20,9 @@
  * With classes of clients (-c N:ATTR...), the percentile panel has one
  * curve per class in a style of its own (named in the legend, highest
  * priority first), beside the thinner curve of all clients together, and
- * the panel over time draws each class's samples as dots of its colour
- * (rt-migrate-test's figure of 2007), the highest priority on top.
+ * with up to three classes the panel over time draws each class's
+ * samples as dots of its colour (rt-migrate-test's figure of 2007), the
+ * highest priority on top.
  *
  * Lines are drawn before labels; labels carry their values and a white
  * outline, and go where no curve crosses them (plotink.c).  The file
@@ -144,6 +145,7 @@ static struct style class_style(unsigned);
 static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
 		    const struct result *, const struct lax *, double);
 static int	 class_prio(const struct client_class *);
+static int	 class_dots(const struct config *, const struct result *);
 static void	 by_priority(const struct config *, unsigned *);
 static void	 put_style(FILE *, const struct style *);
 static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
@@ -773,8 +775,8 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
 	    B_T - 10, SMALL, tl == NULL || tl->npoints == tl->n ?
-	    (res->classes != NULL && cfg->nclasses > 0 ? "every sample, "
-	    "coloured by class" : "every sample") :
+	    (class_dots(cfg, res) ? "every sample, coloured by class" :
+	    "every sample") :
 	    "per time slice: min to max, p50, p99");
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
@@ -1006,10 +1008,23 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 }
 
 /*
+ * Whether the panel over time shows each class's dots: with up to
+ * NCLASS_SOLID classes, whose colours are their own (further classes
+ * differ by their dashes, which a dot cannot show).
+ */
+static int
+class_dots(const struct config *cfg, const struct result *res)
+{
+	return res->classes != NULL && cfg->nclasses > 0 &&
+	    cfg->nclasses <= NCLASS_SOLID &&
+	    res->classes[0].ser[SER_LATENCY].tl != NULL;
+}
+
+/*
  * The 2007 figure (rt-migrate-test's scatter plots): every sample of each
  * class as a dot in the class's colour, the lowest priority drawn first,
- * so that the highest lies on top.  Returns 0 when there are no classes
- * (or no timelines of theirs) to draw.
+ * so that the highest lies on top.  Returns 0 when it is not drawn
+ * (class_dots).
  */
 static int
 draw_class_dots(FILE *fp, struct ink *ink, const struct config *cfg,
@@ -1018,8 +1033,7 @@ draw_class_dots(FILE *fp, struct ink *ink, const struct config *cfg,
 	unsigned rank[CLASS_MAX], k, c;
 	char id[CLASS_NAME_MAX + 8];
 
-	if (res->classes == NULL || cfg->nclasses == 0 ||
-	    res->classes[0].ser[SER_LATENCY].tl == NULL)
+	if (!class_dots(cfg, res))
 		return 0;
 	by_priority(cfg, rank);
 	for (k = cfg->nclasses; k-- > 0;) {
