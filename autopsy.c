@@ -169,6 +169,7 @@ explain_free(struct result *res)
 	}
 	free(ap->s);
 	free(ap->instance);
+	free(ap->mount_lost);
 	free(ap);
 	res->autopsy = NULL;
 }

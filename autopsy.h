@@ -97,7 +97,11 @@ struct autopsy {
 	int64_t		 covered_from;	/* ns since the run's start: the
 					   oldest event every CPU still has */
 	const char	*error;		/* reading failed: why, or NULL */
-	int		 error_errno;
+	int		 error_errno;	/* and its errno, or 0 */
+	char		 errbuf[200];	/* error may point here */
+	char		*mount_lost;	/* tracefs's mount point, when it was
+					   unmounted during the run (the trace
+					   was read all the same), or NULL */
 	unsigned	 n;
 	struct autopsy_sample *s;
 };

@@ -588,9 +588,10 @@ put_loads(FILE *fp, const struct workload *wl)
 		lr = &wl->load[i];
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
 		fprintf(fp, "%s\n    {\"kind\": \"%s\", \"procs\": %u, "
+		    "\"started\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
 		    "\"ended_early\": %u}", i > 0 ? "," : "",
-		    load_name(lr->kind), lr->nproc,
+		    load_name(lr->kind), lr->nproc, lr->nstarted,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
@@ -929,20 +930,23 @@ json_explain(FILE *fp, const struct result *res)
 	else {
 		char *msg;
 
-		if (asprintf(&msg, "%s: %s", ap->error,
-		    strerror(ap->error_errno)) == -1)
+		if (ap->error_errno == 0 || asprintf(&msg, "%s: %s",
+		    ap->error, strerror(ap->error_errno)) == -1)
 			msg = NULL;
 		jw_str_or_null(fp, msg != NULL ? msg : ap->error);
 		free(msg);
 	}
+	jw_key(fp, &first, "\n    ", "mount_lost");
+	jw_str_or_null(fp, ap->mount_lost);
+	/* Without a trace, the samples have no autopsy to show. */
 	jw_key(fp, &first, "\n    ", "samples");
 	fputc('[', fp);
-	for (i = 0; i < ap->n; i++) {
+	for (i = 0; ap->error == NULL && i < ap->n; i++) {
 		if (i > 0)
 			fputc(',', fp);
 		put_autopsy_sample(fp, &ap->s[i]);
 	}
-	fputs(ap->n > 0 ? "\n    ]" : "]", fp);
+	fputs(ap->error == NULL && ap->n > 0 ? "\n    ]" : "]", fp);
 	fputs("\n  }", fp);
 }
 

@@ -38,6 +38,7 @@
 #define KEEP_MAX	((size_t)64 << 20)	/* bytes of pages it holds */
 #define REC_END		UINT32_MAX	/* the last record it sends */
 #define REC_GAP		0x80000000u	/* pages before this one let go */
+#define KEEPER_IDLE_MS	2000		/* latt waits this long for more */
 
 /* The pages the keeper holds for one CPU, oldest first. */
 struct kpage {
@@ -62,19 +63,23 @@ static int64_t	 page_ts(const unsigned char *);
  * signals a terminal or a script sends.  Until its pipe (fd 3) closes it
  * drains the instance's buffers (keeper_loop); a 'D' on the pipe makes it
  * send what it holds on fd 4.  When the pipe closes (latt ended, however)
- * it lets go of every tracefs descriptor and removes the instance.
+ * it lets go of every tracefs descriptor and removes the instance.  It
+ * reaches the instance, name, through ifd, tracefs's instances directory
+ * held open (on fd 5 in the keeper), never through the mount's path: a
+ * tracefs unmounted (lazily) during the run is still reached, and the
+ * instance still removed.
  */
 pid_t
-keeper_start(const char *dir, int *wfd, int *rfd, struct kwin *win)
+keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 {
 	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
 	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2 };
 	struct timespec ms = { 0, 20 * NSEC_PER_MSEC };
 	struct sigaction sa;
-	char on[PATH_MAX];
+	char on[PATH_MAX], dir[64];
 	size_t i;
 	pid_t pid;
-	int p[2], q[2], fd, a, b;
+	int p[2], q[2], fd, a, b, c;
 
 	if (pipe2(p, O_CLOEXEC) == -1)
 		return -1;
@@ -107,23 +112,25 @@ keeper_start(const char *dir, int *wfd, int *rfd, struct kwin *win)
 	sa.sa_handler = SIG_IGN;
 	for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
 		sigaction(deaf[i], &sa, NULL);
-	/* Its pipe in on fd 3, the pages out on fd 4, nothing else. */
+	/* Its pipe in on fd 3, the pages out on fd 4, tracefs on 5. */
 	if ((a = fcntl(p[0], F_DUPFD, 10)) == -1 ||
 	    (b = fcntl(q[1], F_DUPFD, 10)) == -1 ||
-	    dup2(a, 3) == -1 || dup2(b, 4) == -1)
+	    (c = fcntl(ifd, F_DUPFD, 10)) == -1 ||
+	    dup2(a, 3) == -1 || dup2(b, 4) == -1 || dup2(c, 5) == -1)
 		_exit(1);
+	snprintf(dir, sizeof(dir), "/proc/self/fd/5/%s", name);
 	/* Nor latt's output: a reader of it must see its end with latt's. */
 	if ((fd = open("/dev/null", O_RDWR)) != -1) {
 		dup2(fd, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		if (fd > 4)
+		if (fd > 5)
 			close(fd);
 	}
 #ifdef SYS_close_range
-	syscall(SYS_close_range, 5U, ~0U, 0);
+	syscall(SYS_close_range, 6U, ~0U, 0);
 #else
-	for (fd = 5; fd < 1024; fd++)
+	for (fd = 6; fd < 1024; fd++)
 		close(fd);
 #endif
 	keeper_loop(dir, win);
@@ -160,16 +167,40 @@ full_write(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Reads len bytes; -1 with errno (EPIPE for an early end). */
+/*
+ * Reads len bytes, waiting at most KEEPER_IDLE_MS for each piece of them
+ * and no longer once a signal that ends latt has come (got_stop, which
+ * the caller clears first).  Returns 0, or -1 with errno: EPIPE for an
+ * early end, ETIMEDOUT, EINTR for the signal.
+ */
 static int
 full_read(int fd, void *buf, size_t len)
 {
+	struct pollfd pf;
 	char *p = buf;
+	int64_t idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
 	ssize_t n;
+	int r;
 
 	while (len > 0) {
+		if (got_stop) {
+			errno = EINTR;
+			return -1;
+		}
+		pf.fd = fd;
+		pf.events = POLLIN;
+		pf.revents = 0;
+		r = poll(&pf, 1, 50);
+		if (r == 0 || (r == -1 && errno == EINTR)) {
+			if (now_ns() < idle)
+				continue;
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (r == -1)
+			return -1;
 		if ((n = read(fd, p, len)) <= 0) {
-			if (n == -1 && errno == EINTR)
+			if (n == -1 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n == 0)
 				errno = EPIPE;
@@ -177,6 +208,7 @@ full_read(int fd, void *buf, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+		idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
 	}
 	return 0;
 }
@@ -427,7 +459,8 @@ keeper_ask(int wfd)
  * Reads the keeper's next page (at most page bytes) into buf: its CPU,
  * whether pages before it were let go, and its length.  Returns 1 for a
  * page, 0 at the end of them, -1 with errno (EPROTO for a record out of
- * shape, EPIPE when the keeper went away).
+ * shape, EPIPE when the keeper went away, ETIMEDOUT when it sent nothing
+ * for KEEPER_IDLE_MS, EINTR when a signal that ends latt came).
  */
 int
 keeper_record(int rfd, size_t page, unsigned char *buf, uint32_t *cpu,

@@ -27,7 +27,7 @@ struct kwin {
 	}		 w[EXPLAIN_MAX + 1];
 };
 
-pid_t	 keeper_start(const char *, int *, int *, struct kwin *);
+pid_t	 keeper_start(const char *, int, int *, int *, struct kwin *);
 int	 keeper_ask(int);
 int	 keeper_record(int, size_t, unsigned char *, uint32_t *, int *,
 	    uint32_t *);

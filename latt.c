@@ -67,6 +67,7 @@ static int	 run_may_repeat(const struct result *);
 static int	 cannot_exec(const struct config *, int);
 static void	 run_close(struct run *);
 static void	 setup_signals(void);
+static int	 signal_status(const struct result *, int);
 static void	 open_std_fds(void);
 static int	 raise_nofile(unsigned);
 
@@ -101,7 +102,7 @@ main(int argc, char *argv[])
 		status = EXIT_RUNTIME;
 	else if ((status = run_series(&cfg, &L)) != EXIT_NOTFOUND &&
 	    status != EXIT_NOEXEC)
-		status = finish(&cfg, &L, status);
+		status = signal_status(&L.res, finish(&cfg, &L, status));
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
@@ -128,6 +129,7 @@ static int
 prepare(const struct config *cfg, struct latt *L)
 {
 	char err[PATH_MAX + 256];
+	int r;
 
 	if (cfg->breaktrace > 0)
 		trace_prepare(&L->run.trace);
@@ -143,9 +145,9 @@ prepare(const struct config *cfg, struct latt *L)
 	 * missing tracefs or right is a usage error before anything runs.
 	 */
 	if (cfg->explain > 0 &&
-	    explain_open(&L->run.inst, err, sizeof(err)) == -1) {
+	    (r = explain_open(&L->run.inst, err, sizeof(err))) < 0) {
 		lwarnx("explain: %s", err);
-		return EXIT_USAGE;
+		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	/*
 	 * No schedstat: one line, and the run goes on without the split.
@@ -159,8 +161,9 @@ prepare(const struct config *cfg, struct latt *L)
 	if (config_any_busy(cfg))
 		L->run.busy_per_ms = busy_calibrate();
 	/* A class's refused attributes are bad input: status 2. */
-	if (tune_check(cfg) == -1)
-		return cfg->nclasses > 0 ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((r = tune_check(cfg)) < 0)
+		return r == -1 && cfg->nclasses > 0 ? EXIT_USAGE :
+		    EXIT_RUNTIME;
 	if (raise_nofile(cfg->nclients) == -1 ||
 	    tune_parent(cfg, &L->run) == -1 ||
 	    (L->dmafd = tune_dma_open(cfg)) == -1)
@@ -199,6 +202,7 @@ run_series(const struct config *cfg, struct latt *L)
 		status = report_failure(cfg, &L->res);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
+		report_explain_fault(&L->res);
 		if (outputs_add_run(&L->out, &L->res) == -1 &&
 		    status == EXIT_OK)
 			status = EXIT_RUNTIME;
@@ -295,7 +299,8 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 	if (res->stop == STOP_NONE) {
 		if (workload_start(cfg, run, &res->wl) == -1) {
 			res->stop = STOP_ERROR;
-			res->fail_what = "fork";
+			res->fail_what = res->wl.fork_what[0] != '\0' ?
+			    res->wl.fork_what : "fork";
 			res->fail_errno = errno;
 		} else if (res->wl.reaped)
 			res->stop = STOP_WORKLOAD;
@@ -358,8 +363,11 @@ run_may_repeat(const struct result *res)
 static void
 run_close(struct run *run)
 {
+	char err[PATH_MAX + 256];
+
 	trace_close(&run->trace);
-	explain_close(&run->inst);
+	if (explain_close(&run->inst, err, sizeof(err)) == -1)
+		lwarnx("explain: %s", err);
 }
 
 static void
@@ -382,21 +390,69 @@ on_child(int sig)
 }
 
 /*
+ * Whether sig ends a run as an interruption, exit status 128 + sig, rather
+ * than as SIGINT, SIGTERM and SIGHUP do (status 0, as documented since
+ * 2009's tool was interrupted to end it).
+ */
+static int
+fatal_signal(int sig)
+{
+	return sig > 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP;
+}
+
+/*
+ * The exit status after a signal that ends latt by default and that latt
+ * catches, other than SIGINT, SIGTERM and SIGHUP: the run ended as at any
+ * signal (summary, reports, everything stopped), then one line names it
+ * and the status is 128 + its number, what a shell expects of a process
+ * the signal ended.  One that came after the run counts too.
+ */
+static int
+signal_status(const struct result *res, int status)
+{
+	const char *name;
+	int sig = res->stop == STOP_SIGNAL ? res->stop_signal : 0;
+
+	if (!fatal_signal(sig))
+		sig = got_stop;
+	if (!fatal_signal(sig))
+		return status;
+	if ((name = sigabbrev_np(sig)) != NULL)
+		lwarnx("ended by SIG%s", name);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		lwarnx("ended by SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		lwarnx("ended by signal %d", sig);
+	return 128 + sig;
+}
+
+/*
  * latt never trusts the dispositions it inherits (a script's "cmd &" starts
- * it with SIGINT ignored): it sets every one it relies on.
+ * it with SIGINT ignored): it sets every one it relies on.  Every signal
+ * whose default is to end a process, and that can be caught, ends the run
+ * cleanly; SIGPIPE is ignored (a write says EPIPE); the faults a program
+ * raises itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+ * SIGSYS) keep their default.
  */
 static void
 setup_signals(void)
 {
+	static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+	    SIGIO, SIGPWR, SIGSTKFLT };
 	struct sigaction sa;
 	sigset_t none;
+	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaction(ending[i], &sa, NULL);
+	/* glibc keeps the first real-time signals: sigaction refuses them. */
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
 	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
 	sa.sa_handler = on_tstp;
 	sigaction(SIGTSTP, &sa, NULL);

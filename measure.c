@@ -127,6 +127,8 @@ static void	 add_busy(struct result *, const struct config *,
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
+static int	 to_sink(struct result *, sample_sink, void *,
+		    const struct sample *);
 static int	 run_tick(struct loop *);
 static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct loop *, struct result *,
@@ -867,7 +869,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	if (res->order != NULL)
 		order_add(res->order, s.round, idx, s.when, s.when + s.latency,
 		    s.cpu);
-	if (L->sink != NULL && L->sink(L->arg, &s) == -1) {
+	if (L->sink != NULL && to_sink(res, L->sink, L->arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
@@ -969,6 +971,24 @@ finish(struct loop *L)
 }
 
 /*
+ * Hands a sample to the sink.  One that blocks latt for more than
+ * STALL_NS (a --log reader slower than the samples come) is a stall of
+ * latt's own: no round is sent meanwhile.
+ */
+static int
+to_sink(struct result *res, sample_sink sink, void *arg,
+    const struct sample *s)
+{
+	int64_t t0 = now_ns(), t;
+	int r;
+
+	r = sink(arg, s);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		stalled(res, t0, t - t0);
+	return r;
+}
+
+/*
  * Records a stall of latt itself: from when (CLOCK_MONOTONIC) for len ns
  * no sample could be taken.  One that starts where the last one ended
  * extends it.  The first STALLS_MAX are kept; all are counted.
@@ -1012,12 +1032,18 @@ stalled(struct result *res, int64_t when, int64_t len)
 static int
 run_tick(struct loop *L)
 {
-	int64_t now;
+	int64_t now, t0, t;
+	int r;
 
 	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
-	if (L->tick(L->arg, L->res) == -1) {
+	/* A tick held up (the log pushed to a slow reader): a stall. */
+	t0 = now_ns();
+	r = L->tick(L->arg, L->res);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		stalled(L->res, t0, t - t0);
+	if (r == -1) {
 		fail(L->res, STOP_SINK, "tick");
 		return -1;
 	}
@@ -1043,7 +1069,7 @@ timer_sample(struct result *res, const struct brk *b, sample_sink sink,
 	s.pid = getpid();
 	s.latency = b->latency;
 	s.rq_wait = -1;
-	if (sink(sink_arg, &s) == -1) {
+	if (to_sink(res, sink, sink_arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}

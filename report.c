@@ -152,15 +152,16 @@ fmt_rate(char *buf, size_t len, double v)
 }
 
 /*
- * One line per load: its kind, its processes, and its throughput over the
- * time it ran, so that two kernels can be compared on both; "none" when
- * --load=none was all that was asked.  The exact counts are in the JSON.
+ * One line per load: its kind, its processes (how many of them started,
+ * when a fork failed), and its throughput over the time it ran, so that
+ * two kernels can be compared on both; "none" when --load=none was all
+ * that was asked.  The exact counts are in the JSON.
  */
 static void
 print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 {
 	const struct load_run *lr;
-	char rate[32];
+	char rate[32], of[16];
 	double secs;
 	unsigned i;
 
@@ -168,9 +169,17 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 		row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
+		if (lr->nstarted == 0) {
+			row(fp, "load", "%s: none of its %u process%s started",
+			    load_name(lr->kind), lr->nproc,
+			    lr->nproc == 1 ? "" : "es");
+			continue;
+		}
 		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
-		row(fp, "load", "%s: %u process%s, %s %s/s, %.3f s",
-		    load_name(lr->kind), lr->nproc, lr->nproc == 1 ? "" : "es",
+		snprintf(of, sizeof(of), "%u of ", lr->nstarted);
+		row(fp, "load", "%s: %s%u process%s, %s %s/s, %.3f s",
+		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
+		    lr->nproc, lr->nproc == 1 ? "" : "es",
 		    fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
@@ -1075,9 +1084,14 @@ report_explain(FILE *fp, const struct result *res)
 	fprintf(fp, "  trace_clock mono, %u KiB a CPU; %llu events read, %llu "
 	    "lost\n", ap->buf_kb, (unsigned long long)ap->events,
 	    (unsigned long long)ap->lost);
+	if (ap->mount_lost != NULL)
+		fprintf(fp, "\ttracefs was unmounted from %s during the run: "
+		    "the instance was still reached through latt's open "
+		    "handle on it\n", ap->mount_lost);
 	if (ap->error != NULL) {
-		fprintf(fp, "\tthe trace could not be read: %s: %s\n",
-		    ap->error, strerror(ap->error_errno));
+		fprintf(fp, "\tthe trace could not be read: %s%s%s\n",
+		    ap->error, ap->error_errno != 0 ? ": " : "",
+		    ap->error_errno != 0 ? strerror(ap->error_errno) : "");
 		return;
 	}
 	if (ap->lost > 0) {
@@ -1194,7 +1208,12 @@ report_failure(const struct config *cfg, const struct result *res)
 			    "ended there)", strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
-		if (res->fail_errno == EAGAIN &&
+		/* A fork of the workload's side: the limit that refused. */
+		if (res->wl.fork_why[0] != '\0' &&
+		    res->fail_what == res->wl.fork_what)
+			lwarnx("%s: %s (%s)", res->fail_what,
+			    strerror(res->fail_errno), res->wl.fork_why);
+		else if (res->fail_errno == EAGAIN &&
 		    strcmp(res->fail_what, "fork") == 0)
 			lwarnx("fork: %s (the process limit, ulimit -u, is "
 			    "too low for the clients asked for)",
@@ -1229,6 +1248,26 @@ report_failure(const struct config *cfg, const struct result *res)
 		return EXIT_WORKLOAD;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * Says on stderr, in one line, what cost --explain's autopsy (its keeper
+ * stopped or dead, the trace unreadable), or that tracefs was unmounted
+ * under it; the run's other results stand.
+ */
+void
+report_explain_fault(const struct result *res)
+{
+	const struct autopsy *ap = res->autopsy;
+
+	if (ap == NULL)
+		return;
+	if (ap->error != NULL)
+		lwarnc(ap->error_errno, "explain: no autopsy: %s", ap->error);
+	else if (ap->mount_lost != NULL)
+		lwarnx("explain: tracefs was unmounted from %s during the run; "
+		    "the trace was read, and the instance is removed, through "
+		    "latt's open handle on it", ap->mount_lost);
 }
 
 /* Says on stderr that --breaktrace ended the run, and where to look. */

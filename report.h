@@ -51,5 +51,7 @@ void	 report_explain(FILE *, const struct result *);
 int	 report_failure(const struct config *, const struct result *);
 /* On stderr: --breaktrace ended the run, and where to look. */
 void	 report_break(const char *trace_dir, const struct brk *);
+/* On stderr: what cost --explain's autopsy, or went wrong under it. */
+void	 report_explain_fault(const struct result *);
 
 #endif /* REPORT_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tracefs for --breaktrace: finds it through /proc/mounts, opens
+ * tracefs for --breaktrace: finds it (trace_find, --explain's too), opens
  * trace_marker and tracing_on before the run (so that a missing or
  * read-only tracefs is known before anything starts), and when a latency
  * breaks the limit writes a marker naming it and stops tracing.  The
@@ -8,10 +8,12 @@
  * before the run, turns a missing tracefs into a usage error.
  */
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +24,14 @@
 #include "result.h"
 #include "trace.h"
 
+#define TRACEFS_MAGIC	0x74726163	/* statfs f_type of a tracefs */
+#define DEBUGFS_MAGIC	0x64626720	/* of debugfs (tracing inside it
+					   before Linux 4.1) */
+
 static int	 trace_open(struct trace *, const char **);
 static int	 trace_is_on(const struct trace *);
 static int	 open_in(const char *, const char *, int);
+static int	 is_tracefs(const char *);
 
 /*
  * --breaktrace needs tracefs: found and opened now, so that its absence
@@ -122,15 +129,27 @@ trace_close(struct trace *tr)
 	tr->dir = NULL;
 }
 
-/* The first tracefs mount, or debugfs's tracing directory; malloc'd. */
+/*
+ * Where tracefs is: /sys/kernel/tracing when a tracefs is mounted there,
+ * else debugfs's tracing directory at its usual place, and only then the
+ * first tracefs of the mount table, or any debugfs's tracing directory.
+ * Every mount of tracefs shows the same buffers and instances, but one
+ * mounted elsewhere (a test's, under /tmp) may be unmounted at any time.
+ * NULL when there is none; else malloc'd.
+ */
 char *
 trace_find(void)
 {
+	static const char *const usual[] = { "/sys/kernel/tracing",
+	    "/sys/kernel/debug/tracing" };
 	struct mntent *m;
-	struct stat sb;
 	char *dir = NULL, *dbg = NULL;
+	size_t i;
 	FILE *fp;
 
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+		if (is_tracefs(usual[i]))
+			return strdup(usual[i]);
 	if ((fp = setmntent("/proc/mounts", "re")) == NULL)
 		return NULL;
 	while (dir == NULL && (m = getmntent(fp)) != NULL) {
@@ -141,13 +160,31 @@ trace_find(void)
 			dbg = NULL;
 	}
 	endmntent(fp);
-	if (dir == NULL && dbg != NULL && stat(dbg, &sb) == 0 &&
-	    S_ISDIR(sb.st_mode)) {
+	if (dir == NULL && dbg != NULL && is_tracefs(dbg)) {
 		dir = dbg;
 		dbg = NULL;
 	}
 	free(dbg);
 	return dir;
+}
+
+/*
+ * Whether dir is tracefs: a tracefs mount (debugfs's tracing directory is
+ * one, mounted on first use), or debugfs's own tracing directory of the
+ * kernels before tracefs.
+ */
+static int
+is_tracefs(const char *dir)
+{
+	char path[PATH_MAX];
+	struct statfs sf;
+
+	if (statfs(dir, &sf) == -1)
+		return 0;
+	if (sf.f_type == TRACEFS_MAGIC)
+		return 1;
+	snprintf(path, sizeof(path), "%s/tracing_on", dir);
+	return sf.f_type == DEBUGFS_MAGIC && access(path, F_OK) == 0;
 }
 
 static int

@@ -197,11 +197,13 @@ tdec_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 		tr->last[cpu] = tr->ev[tr->nev - 1].ts;
 }
 
+/* A trace with no events has no array at all: qsort is not called. */
 void
 tdec_finish(struct tdec_trace *tr)
 {
-	qsort(tr->ev, tr->nev, sizeof(*tr->ev), cmp_ev);
-	if (infer_idle_exits(tr) > 0)
+	if (tr->nev > 1)
+		qsort(tr->ev, tr->nev, sizeof(*tr->ev), cmp_ev);
+	if (infer_idle_exits(tr) > 0 && tr->nev > 1)
 		qsort(tr->ev, tr->nev, sizeof(*tr->ev), cmp_ev);
 }
 

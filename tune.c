@@ -111,8 +111,9 @@ static long long cgroup_rt_runtime(void);
  * each class's attributes (or --policy, --prio, --nice), set with
  * sched_setattr and read back with sched_getattr, in a thread per class
  * (a thread per client of a SCHED_DEADLINE class, all held at once, so
- * that admission control sees the whole class).  Returns 0, or -1 after
- * saying on stderr, in one line, what refused and why.
+ * that admission control sees the whole class).  Returns 0, -1 after
+ * saying on stderr, in one line, what refused and why, or -2 when the
+ * probe itself could not run (a pipe, a fork, its death): not bad input.
  */
 int
 tune_check(const struct config *cfg)
@@ -132,15 +133,15 @@ tune_check(const struct config *cfg)
 		return 0;
 	if (pipe2(fd, O_CLOEXEC) == -1) {
 		lwarn("pipe");
-		return -1;
+		return -2;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
-		lwarn("fork");
+		lwarn("fork of the scheduling probe");
 		close(fd[0]);
 		close(fd[1]);
-		return -1;
+		return -2;
 	}
 	if (pid == 0) {
 		close(fd[0]);
@@ -161,7 +162,7 @@ tune_check(const struct config *cfg)
 		;
 	if (got != sizeof(r)) {
 		lwarnx("the scheduling probe died");
-		return -1;
+		return -2;
 	}
 	if (r.err == 0)
 		return 0;

@@ -20,6 +20,12 @@
  * it); on fg, the terminal goes back to the workload and everything gets
  * SIGCONT.  Without a terminal nothing of this happens.
  *
+ * Nothing it started outlives latt.  At every end, after the workload's
+ * group, the processes that left it (setsid, setpgid) and came back to
+ * latt are ended too (guard_sweep); and a guardian (guard.c), started
+ * before the command, ends the groups, latt's children and all they
+ * started if latt itself is killed.
+ *
  * The built-in loads of --load are started here too, before the command:
  * each load is its own process group of forked latt processes (named
  * latt-KIND) running a body from loads.c.  A load process keeps none of
@@ -47,7 +53,9 @@
 
 #include "common.h"
 #include "config.h"
+#include "guard.h"
 #include "loads.h"
+#include "proc.h"
 #include "run.h"
 #include "tune.h"
 #include "workload.h"
@@ -63,6 +71,8 @@ static int	 job_terminal(void);
 static int	 job_foreground(const struct workload *);
 static void	 signal_loads(const struct workload *, int);
 static void	 stop_command(struct workload *, int);
+static void	 end_group(struct workload *, int);
+static void	 fork_failed(struct workload *, const char *what);
 static int	 reap_group(struct workload *, int64_t);
 static int	 start_loads(const struct config *, struct workload *);
 static void	 run_load(const struct load_run *, struct load_slot *, size_t,
@@ -81,7 +91,17 @@ workload_start(const struct config *cfg, const struct run *run,
     struct workload *wl)
 {
 	memset(wl, 0, sizeof(*wl));
+	wl->guard.fd = -1;
+	wl->keeper = run->inst.keeper;
 	wl->tty = job_terminal();
+	/* A command's processes may escape its group: they are guarded. */
+	if (cfg->ncmd > 0) {
+		if (guard_start(&wl->guard) == -1) {
+			fork_failed(wl, "fork of latt's guardian");
+			return -1;
+		}
+		guard_tell(&wl->guard, GUARD_SPARE, wl->keeper);
+	}
 	if (start_loads(cfg, wl) == -1)
 		return -1;
 	if (cfg->ncmd == 0)
@@ -89,15 +109,23 @@ workload_start(const struct config *cfg, const struct run *run,
 	return start_command(cfg, run->inherited_slack, wl);
 }
 
-/* Ends the loads and the command, and reaps them all. */
+/*
+ * Ends the loads and the command, and reaps them all.  sig is the signal
+ * that ended the run: SIGINT, SIGTERM and SIGHUP are passed on to the
+ * command, any other is SIGTERM to it (a SIGUSR1 or SIGQUIT meant for
+ * latt means something else, or a core dump, to many a command).
+ */
 void
 workload_stop(struct workload *wl, int sig)
 {
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		sig = SIGTERM;
 	stop_loads(wl);
 	stop_command(wl, sig);
 	/* The terminal comes back to latt, for the summary. */
 	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
+	guard_stop(&wl->guard);
 }
 
 /* stdin, when it is latt's controlling terminal; else -1. */
@@ -222,6 +250,7 @@ start_command(const struct config *cfg, unsigned long slack,
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
+		fork_failed(wl, "fork of the workload");
 		e = errno;
 		close(ep[0]);
 		close(ep[1]);
@@ -234,6 +263,7 @@ start_command(const struct config *cfg, unsigned long slack,
 	}
 	/* Both sides set the group, so neither can race the other. */
 	setpgid(pid, pid);
+	guard_tell(&wl->guard, GUARD_GROUP, pid);
 	if (handover)
 		tcsetpgrp(wl->tty, pid);
 	close(ep[1]);
@@ -268,7 +298,10 @@ run_workload(const struct config *cfg, unsigned long slack, int errfd,
 	/* SIGTTOU is still ignored here, as in latt. */
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/*
+	 * No death signal: were latt killed, this process would die before
+	 * the guardian had found its children outside the group.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	for (i = 0; i < sizeof(deflt) / sizeof(deflt[0]); i++)
@@ -361,6 +394,23 @@ workload_reap(struct workload *wl)
 				break;
 			continue;
 		}
+		/* A guardian killed: latt runs unguarded, as before it. */
+		if (si.si_pid == wl->guard.pid && wl->guard.pid > 0) {
+			while (waitpid(si.si_pid, &st, 0) == -1 &&
+			    errno == EINTR)
+				;
+			wl->guard.pid = 0;
+			continue;
+		}
+		/* The keeper's death costs the autopsy: explain.c says. */
+		if (si.si_pid == wl->keeper && wl->keeper > 0) {
+			while (waitpid(si.si_pid, &st, 0) == -1 &&
+			    errno == EINTR)
+				;
+			wl->keeper_status = st;
+			wl->keeper_reaped = 1;
+			continue;
+		}
 		if ((pg = getpgid(si.si_pid)) == self)
 			break;
 		for (i = 0; i < wl->nload; i++)
@@ -375,13 +425,26 @@ workload_reap(struct workload *wl)
 /*
  * Ends the workload and everything left in its process group: sig first
  * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
- * grace apart.  Returns when the group is gone.
+ * grace apart; then the processes that left the group and came back to
+ * latt, its subreaper (guard_sweep).  Returns when all are gone.
  */
 static void
 stop_command(struct workload *wl, int sig)
 {
+	pid_t spare[2];
+
 	if (wl->pid <= 0)
 		return;
+	end_group(wl, sig);
+	spare[0] = wl->keeper;
+	spare[1] = wl->guard.pid;
+	guard_sweep(spare, 2, GRACE_NS);
+}
+
+/* The workload's process group: sig, SIGTERM, SIGKILL, a grace apart. */
+static void
+end_group(struct workload *wl, int sig)
+{
 	if (!wl->reaped)
 		wl->stopped_by_us = 1;
 	else if (kill(-wl->pid, 0) == -1)
@@ -495,7 +558,9 @@ workload_describe(const struct config *cfg)
 /*
  * Forks every load: n processes in a new process group per load, the
  * first one its leader.  The slots are mapped before any fork so that
- * every process shares them.
+ * every process shares them.  After a fork that fails, -1: what started
+ * is counted (nstarted) and timed, the loads not reached are listed with
+ * none started.
  */
 static int
 start_loads(const struct config *cfg, struct workload *wl)
@@ -505,6 +570,8 @@ start_loads(const struct config *cfg, struct workload *wl)
 	size_t nslots = 0, membytes = 0;
 	unsigned i, j, per;
 	pid_t pid, self = getpid();
+	char what[64];
+	int e = 0;
 
 	for (i = 0; i < cfg->nload; i++) {
 		nslots += load_nproc(cfg->load[i].kind, cfg->load[i].n);
@@ -531,21 +598,50 @@ start_loads(const struct config *cfg, struct workload *wl)
 		lr->n = cfg->load[i].n;
 		lr->nproc = load_nproc(lr->kind, lr->n);
 		lr->slot = slot;
+		slot += lr->nproc;
+		/* After a failed fork, the loads asked are listed unstarted. */
+		if (e != 0)
+			continue;
 		per = lr->nproc / lr->n;
 		for (j = 0; j < lr->n; j++) {
-			if ((pid = fork()) == -1)
-				return -1;
+			if ((pid = fork()) == -1) {
+				e = errno;
+				snprintf(what, sizeof(what), "fork of a %s "
+				    "load's process", load_name(lr->kind));
+				fork_failed(wl, what);
+				break;
+			}
 			if (pid == 0)
-				run_load(lr, slot + j * per, membytes, self);
-			if (j == 0)
+				run_load(lr, lr->slot + j * per, membytes,
+				    self);
+			if (j == 0) {
 				lr->pgid = pid;
+				guard_tell(&wl->guard, GUARD_GROUP, pid);
+			}
 			/* Both sides set the group, as for the command. */
 			setpgid(pid, lr->pgid);
+			lr->nstarted += per;
 		}
-		lr->start = now_ns();
-		slot += lr->nproc;
+		/* Its time runs from its last fork, however many there were. */
+		if (lr->nstarted > 0)
+			lr->start = now_ns();
 	}
-	return 0;
+	errno = e;
+	return e != 0 ? -1 : 0;
+}
+
+/*
+ * Notes what could not be forked, and the limit that refused it while it
+ * still holds (the reports read no /proc).  errno is kept.
+ */
+static void
+fork_failed(struct workload *wl, const char *what)
+{
+	int e = errno;
+
+	snprintf(wl->fork_what, sizeof(wl->fork_what), "%s", what);
+	proc_fork_why(e, wl->fork_why, sizeof(wl->fork_why));
+	errno = e;
 }
 
 /*

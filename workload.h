@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "guard.h"
 
 struct load_slot;
 struct run;
@@ -22,6 +23,8 @@ struct load_run {
 	unsigned	 n;		/* as given */
 	unsigned	 nproc;		/* processes it runs (pipe: 2n) */
 	unsigned	 nlost;	/* processes that ended before the run */
+	unsigned	 nstarted;	/* processes started: nproc, or fewer
+					   when a fork failed */
 	pid_t		 pgid;		/* its process group, 0: not started */
 	uint64_t	 ops;		/* operations completed */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns, all forked */
@@ -42,6 +45,13 @@ struct workload {
 	int		 exec_errno;	/* exec failed in the child */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns */
 	int64_t		 end;
+	struct guard	 guard;		/* ends it all if latt is killed */
+	char		 fork_what[64];	/* what could not be forked, or "" */
+	char		 fork_why[200];	/* the limit that refused it, or "" */
+	pid_t		 keeper;	/* --explain's keeper, reaped here
+					   when it dies during the run */
+	int		 keeper_status;	/* its wait status then */
+	int		 keeper_reaped;
 	struct load_run	 load[LOAD_MAX];
 	unsigned	 nload;
 	struct load_slot *slots; /* shared mapping of every load's slots */

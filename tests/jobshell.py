@@ -15,7 +15,9 @@ def ok(name, cond, why=""):
 
 
 def descendants(root):
-    """pid -> (state, pgrp, comm) of every descendant of root."""
+    """pid -> (state, pgrp, comm) of every descendant of root, but latt's
+    guardian (latt-guard), which watches the job and runs on while it is
+    stopped, so that it can end it if latt is killed meanwhile."""
     kids, info = {}, {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -33,6 +35,8 @@ def descendants(root):
     while todo:
         p = todo.pop()
         for k in kids.get(p, []):
+            if info[k][2] == "latt-guard":
+                continue
             out[k] = info[k]
             todo.append(k)
     return out

@@ -7,7 +7,20 @@
 # tracing state unchanged.  Skipped, with the reason, where tracefs cannot
 # be mounted or used.
 cd "$(dirname "$0")/.." || exit 1
+# The script runs in a mount namespace of its own, with a tracefs at
+# /sys/kernel/tracing, where latt looks first: a tracefs that another test
+# mounted under /tmp (first in the mount table here) may be unmounted by
+# that test in the middle of a run of this one.
+if [ -z "${LATT_EXPLAIN_NS:-}" ] && [ "$(id -u)" = 0 ] &&
+    unshare -m --propagation private true 2>/dev/null; then
+	LATT_EXPLAIN_NS=1 exec unshare -m --propagation private \
+	    bash "$PWD/tests/t_explain.sh" "$@"
+fi
 . tests/lib.sh
+is_tracefs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tracefs ]; }
+if [ -n "${LATT_EXPLAIN_NS:-}" ] && ! is_tracefs /sys/kernel/tracing; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
 
 # refused NAME PATTERN: the run just made was refused before it started:
 # status 2, nothing on stdout, PATTERN on stderr.
@@ -41,7 +54,11 @@ else
 fi
 
 # A tracefs mounted here, below $TMP, is unmounted by cleanup (lib.sh).
-tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+if is_tracefs /sys/kernel/tracing; then
+	tdir=/sys/kernel/tracing
+else
+	tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+fi
 if [ -z "$tdir" ] && mkdir -p "$TMP/tracefs" &&
     mount -t tracefs nodev "$TMP/tracefs" 2>/dev/null; then
 	tdir=$TMP/tracefs
@@ -423,3 +440,223 @@ T0=$(usecs)
 wait_gone "$lp" 15
 [ "$rc" -eq 1 ] || bad "rc $rc, not 1"
 after_end "explain: a client killed: instance removed" "$lp"
+
+# A run that ends before any event is enabled (a pids cgroup refuses the
+# workload's fork: latt, its keeper, its client and its guardian fit):
+# the decoder is handed an empty trace (under the sanitizers, the
+# sanitized pass of make check, an empty trace once reached qsort with a
+# NULL array), and the JSON's explain has no events and no error.
+CG=
+for base in /sys/fs/cgroup /sys/fs/cgroup/pids; do
+	[ -w "$base" ] && [ -e "$base/cgroup.procs" ] || continue
+	[ "$base" = /sys/fs/cgroup ] &&
+	    ! grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null &&
+	    continue
+	mkdir "$base/latt-explain-$$" 2>/dev/null &&
+	    [ -w "$base/latt-explain-$$/pids.max" ] &&
+	    { CG=$base/latt-explain-$$; break; }
+	rmdir "$base/latt-explain-$$" 2>/dev/null
+done
+if [ -z "$CG" ]; then
+	skip "explain: a run with no events: no writable pids cgroup"
+else
+	on_exit 'rmdir "$CG" 2>/dev/null'
+	echo 4 >"$CG/pids.max"
+	env --default-signal sh -c 'echo $$ >"$1/cgroup.procs" && shift &&
+	    exec "$@"' sh "$CG" "$LATT" --explain -c1 -f1 -t3 -q \
+	    --json="$TMP/none.json" sleep 5 >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	T0=$(usecs)
+	wait_gone "$lp" 30
+	[ "$rc" -eq 1 ] || bad "rc $rc, not 1: $(short "$TMP/err")"
+	grep -q 'fork of the workload' "$TMP/err" ||
+	    bad "not the workload's fork that failed: $(short "$TMP/err")"
+	grep -q 'runtime error' "$TMP/err" &&
+	    bad "undefined behaviour: $(short "$TMP/err")"
+	why2=$(pycheck "$TMP/none.json" 'd["explain"]["events"] == 0' \
+	    'd["explain"]["error"] is None' 'd["explain"]["samples"] == []')
+	[ -n "$why2" ] && bad "$why2"
+	after_end "explain: a run with no events: no undefined behaviour" "$lp"
+fi
+
+# Where tracefs is: /sys/kernel/tracing first, even when another mount of
+# it (a test's, under /tmp) comes first in the mount table; the same for
+# --explain's instance and for --breaktrace's marker.
+if ! is_tracefs /sys/kernel/tracing || ! unshare -m true 2>/dev/null; then
+	skip "explain: /sys/kernel/tracing first: no tracefs there, or no mount namespace (unshare -m)"
+else
+	save_tracing_on "$tdir"
+	unshare -m bash -c '
+		umount /sys/kernel/tracing 2>/dev/null ||
+		    umount -l /sys/kernel/tracing || exit 99
+		mkdir -p "$1/decoy" && mount -t tracefs nodev "$1/decoy" &&
+		    mount -t tracefs nodev /sys/kernel/tracing || exit 99
+		timeout -k 5 30 "$2" --explain=1 -c1 -f1 -t3 -d 0.3 -q \
+		    --load=none --json="$1/where.json" >"$1/where.out" \
+		    2>"$1/where.err"
+		echo $? >"$1/where.rc"
+		timeout -k 5 30 "$2" --breaktrace=1us -c1 -f1 -t3 -d 2 -q \
+		    --load=none >"$1/brk.out" 2>"$1/brk.err"
+		echo $? >"$1/brk.rc"' where "$TMP" "$LATT"
+	[ $? -eq 99 ] && bad "could not mount the decoy and /sys/kernel/tracing"
+	restore_tracing_on
+	[ "$(cat "$TMP/where.rc" 2>/dev/null)" = 0 ] ||
+	    bad "--explain: rc $(cat "$TMP/where.rc" 2>/dev/null): $(short "$TMP/where.err")"
+	why2=$(pycheck "$TMP/where.json" \
+	    'd["explain"]["instance"].startswith("/sys/kernel/tracing/instances/latt-")')
+	[ -n "$why2" ] && bad "$why2"
+	[ "$(cat "$TMP/brk.rc" 2>/dev/null)" = 0 ] ||
+	    bad "--breaktrace: rc $(cat "$TMP/brk.rc" 2>/dev/null): $(short "$TMP/brk.err")"
+	grep -q 'marker in /sys/kernel/tracing/trace$' "$TMP/brk.err" ||
+	    bad "--breaktrace: $(short "$TMP/brk.err")"
+	verdict "explain: tracefs at /sys/kernel/tracing is used before a mount of it that comes first in the mount table"
+fi
+
+# keeper_of PID: latt PID's keeper (latt-tracefs), once it has one.
+keeper_of() {
+	local i k
+	for i in $(seq 200); do
+		k=$(kids_of "$1" | awk '$3 == "latt-tracefs" { print $1 }')
+		[ -n "$k" ] && { echo "$k"; return 0; }
+		[ -n "$(stat_field "$1" 1)" ] || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# keeper_lost NAME HOW PATTERN: a run whose keeper was stopped or killed
+# (HOW) has just ended: exit 0 with its summary, one line on stderr and
+# the JSON's explain error matching PATTERN, no autopsy, and nothing left.
+keeper_lost() {
+	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+	[ -n "$(entries "$TMP/out" 2)" ] || bad "no summary: $(head -n 1 "$TMP/out")"
+	grep -Eq "^latt: explain: no autopsy: .*$3" "$TMP/err" ||
+	    bad "stderr: $(short "$TMP/err")"
+	[ "$(grep -c '^latt' "$TMP/err")" -eq 1 ] ||
+	    bad "$(grep -c '^latt' "$TMP/err") lines from latt on stderr"
+	why2=$(pycheck --with 'import re' "$TMP/keep.json" \
+	    're.search(r"'"$3"'", d["explain"]["error"] or "")' \
+	    'd["explain"]["samples"] == []')
+	[ -n "$why2" ] && bad "$why2"
+	after_end "$1" "$lp"
+}
+
+# A keeper stopped during the run costs the autopsy, never the run: the
+# run still ends by its duration, at once.
+"$LATT" --explain=2 -c2 -f1 -t3 -d 2 -q --load=none --json="$TMP/keep.json" \
+    >"$TMP/out" 2>"$TMP/err" &
+lp=$!
+T0=$(usecs)
+if k=$(keeper_of "$lp"); then
+	sleep 0.5
+	kill -STOP "$k"
+fi
+wait_gone "$lp" 20
+[ -n "$k" ] || bad "no keeper seen"
+[ "$ms" -le 6000 ] || bad "took $ms ms for a 2 s run"
+kill -CONT "$k" 2>/dev/null
+keeper_lost "explain: a stopped keeper: the run ends by its duration (in $ms ms), the autopsy is lost and says why" \
+    stopped "keeper .*pid $k.* is stopped"
+
+# The same keeper stopped, and the run ended by SIGINT: within 2 s.
+"$LATT" --explain=2 -c2 -f1 -t3 -d 30 -q --load=none --json="$TMP/keep.json" \
+    >"$TMP/out" 2>"$TMP/err" &
+lp=$!
+if k=$(keeper_of "$lp") && wait_clients "$lp" 2; then
+	sleep 0.5
+	kill -STOP "$k"
+	sleep 0.2
+fi
+T0=$(usecs)
+kill -INT "$lp"
+wait_gone "$lp" 20
+[ -n "$k" ] || bad "no keeper seen"
+[ "$ms" -le 2000 ] || bad "took $ms ms after SIGINT (limit 2000)"
+kill -CONT "$k" 2>/dev/null
+keeper_lost "explain: a stopped keeper, then SIGINT: ended in $ms ms" stopped \
+    "keeper .*pid $k.* is stopped"
+
+# A keeper killed during the run: the autopsy is lost, said on stderr and
+# in the JSON (it was "Broken pipe" inside the autopsy, and exit 0 with
+# nothing on stderr); latt removes the instance itself.
+"$LATT" --explain=2 -c2 -f1 -t3 -d 2 -q --load=none --json="$TMP/keep.json" \
+    >"$TMP/out" 2>"$TMP/err" &
+lp=$!
+if k=$(keeper_of "$lp"); then
+	sleep 0.5
+	kill -KILL "$k"
+fi
+T0=$(usecs)
+wait_gone "$lp" 20
+[ -n "$k" ] || bad "no keeper seen"
+keeper_lost "explain: a killed keeper: the autopsy is lost and says why" killed \
+    "keeper .*pid $k.* died during the run: killed by SIGKILL"
+
+# tracefs unmounted (lazily) in the middle of a run, in a mount namespace
+# of the run's own: the trace is still read and the instance removed
+# through latt's open handle, and stderr and the JSON say the mount went.
+if ! is_tracefs /sys/kernel/tracing || ! unshare -m true 2>/dev/null; then
+	skip "explain: tracefs unmounted mid-run: no tracefs at /sys/kernel/tracing, or no mount namespace"
+else
+	rm -f "$TMP/lost.pid" "$TMP/lost.rc"
+	unshare -m bash -c '
+		"$2" --explain=1 -c2 -f1 -t3 -d 1.5 -q --load=none \
+		    --json="$1/lost.json" >"$1/out" 2>"$1/err" &
+		p=$!
+		echo $p >"$1/lost.pid"
+		for i in $(seq 200); do
+			[ -d /sys/kernel/tracing/instances/latt-$p ] && break
+			sleep 0.05
+		done
+		sleep 0.5
+		umount -l /sys/kernel/tracing
+		wait $p
+		echo $? >"$1/lost.rc"' lost "$TMP" "$LATT"
+	lp=$(cat "$TMP/lost.pid")
+	rc=$(cat "$TMP/lost.rc")
+	[ "$rc" = 0 ] || bad "rc $rc: $(short "$TMP/err")"
+	grep -q '^latt: explain: tracefs was unmounted from /sys/kernel/tracing during the run' \
+	    "$TMP/err" || bad "stderr: $(short "$TMP/err")"
+	why2=$(pycheck "$TMP/lost.json" \
+	    'd["explain"]["mount_lost"] == "/sys/kernel/tracing"' \
+	    'd["explain"]["error"] is None' \
+	    'len(d["explain"]["samples"]) == 1')
+	[ -n "$why2" ] && bad "$why2"
+	after_end "explain: tracefs unmounted mid-run: said so, instance removed" "$lp"
+fi
+
+# In a PID namespace.  With a /proc of its own, latt cannot tell its
+# pids from the host's that tracefs records: status 2 before the run,
+# and why.  With the host's /proc, NSpid translates, and the autopsies
+# name the right tasks: latt's clients, woken by latt (as the host numbers
+# it, which also names its instance, unique across namespaces).
+if ! unshare -fp true 2>/dev/null; then
+	skip "explain: PID namespaces: unshare -fp is not allowed here"
+else
+	unshare -fp --mount-proc timeout -k 5 30 "$LATT" --explain -c1 -d1 \
+	    sleep 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$(nlines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
+	refused "explain: in a PID namespace with its own /proc: status 2 and why" \
+	    "explain: latt runs in a PID namespace .* whose /proc does not show the host's pids"
+	unshare -fp "$LATT" --explain=3 -c2 -f1 -t3 -d 1.5 -q --load=none \
+	    --json="$TMP/ns.json" >"$TMP/out" 2>"$TMP/err" &
+	up=$!
+	lp=
+	for i in $(seq 100); do
+		lp=$(kids_of "$up" | awk '{ print $1; exit }')
+		[ -n "$lp" ] && break
+		sleep 0.05
+	done
+	T0=$(usecs)
+	wait_gone "$up" 30
+	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+	why2=$(pycheck "$TMP/ns.json" \
+	    'd["explain"]["instance"].endswith("/latt-'"$lp"'")' \
+	    'len(d["explain"]["samples"]) == 3' \
+	    'all(x["found"] for x in d["explain"]["samples"])' \
+	    'all(x["waker"]["pid"] == '"$lp"' for x in d["explain"]["samples"] if not x["timer"])' \
+	    'all(x["pid"] > 1 for x in d["explain"]["samples"])')
+	[ -n "$why2" ] && bad "$why2 (verdict: $(grep -m1 verdict "$TMP/out"))"
+	after_end "explain: in a PID namespace with the host's /proc: autopsies of latt's clients (host pid $lp)" "$lp"
+fi

@@ -261,7 +261,8 @@ row "a 100 KB workload command" - 0 - yes 2 15 act_none file -- -c2 -f1 -t5 \
 # ---------------------------------------------------------------------------
 # A process limit from a pids cgroup (v2, or the v1 pids controller), low
 # enough that a fork fails half-way through the start: after the clients
-# that fit, at the workload, and at a load.  latt's own process counts one.
+# that fit, at the guardian, at the workload, and at a load.  latt's own
+# process counts one, and so does its guardian (with a command).
 pids_cgroup() {
 	local base
 	if [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
@@ -310,10 +311,31 @@ elif ! pids_cgroup; then
 else
 	cg_row "pids cgroup: fork fails at client 11 of 20" - 11 1 'fork' zero 20 \
 	    -c20 -f1 -t5 'sleep 1'
-	cg_row "pids cgroup: fork fails at the workload" - 21 1 'fork' zero 20 \
+	cg_row "pids cgroup: fork fails at the guardian" - 21 1 \
+	    "fork of latt's guardian: .*pids cgroup .*pids.max" zero 20 \
 	    -c20 -f1 -t5 'sleep 1'
-	cg_row "pids cgroup: fork fails at a load" --load 23 1 'fork' zero 20 \
+	cg_row "pids cgroup: fork fails at the workload" - 22 1 \
+	    'fork of the workload: .*pids cgroup .*pids.max' zero 20 \
+	    -c20 -f1 -t5 'sleep 1'
+	cg_row "pids cgroup: fork fails at a load" --load 24 1 \
+	    'fork of a cpu load.s process: .*pids cgroup .*pids.max' zero 20 \
 	    -c20 -f1 -t5 --load=cpu:4 'sleep 1'
+	# One of two load processes starts (latt, 2 clients, the guardian
+	# and one): the summary and the JSON say 1 of 2, the pipe load none,
+	# and the load's time is the run's (not the time since boot).
+	cg_row "pids cgroup: 1 of 2 load processes" --load 5 1 \
+	    'fork of a cpu load.s process: .*pids cgroup .*pids.max' zero 2 \
+	    -c2 -f1 -t5 --load=cpu:2 --load=pipe:1 --json="$TMP/cg.json" \
+	    'sleep 1'
+	grep -q "cpu: 1 of 2 processes, .*, 0\.[0-9]* s$" "$OUT" ||
+	    bad "no 'cpu: 1 of 2 processes, ..., 0.x s': $(grep load "$OUT")"
+	grep -q "pipe: none of its 2 processes started" "$OUT" ||
+	    bad "no 'pipe: none of its 2 processes started': $(grep load "$OUT")"
+	expect_json "$TMP/cg.json" 'd["loads"][0]["procs"] == 2' \
+	    'd["loads"][0]["started"] == 1' \
+	    '0 <= d["loads"][0]["wall_ns"] <= d["run"]["wall_ns"] + 10**9' \
+	    'd["loads"][1]["started"] == 0 and d["loads"][1]["wall_ns"] == 0'
+	verdict "pids cgroup: 1 of 2 load processes: the summary and the JSON"
 	rmdir "$CG" 2>/dev/null
 fi
 
@@ -332,3 +354,29 @@ row "a workload named -weird runs as a command (status 127)" - 127 \
 # -v lines that cannot be written are lost samples: not a clean exit 0.
 row "-v with stderr on /dev/full does not exit 0" - 1 any some 2 15 \
     act_none errfull -- -v -c2 -f1 -t5 'sleep 0.3'
+
+# ---------------------------------------------------------------------------
+# A --log reader slower than the samples (a FIFO read at 10 KB/s for 2.5 s,
+# then drained): latt is blocked writing, rounds are not sent, and that is
+# a stall of latt's own, in the summary and the JSON like any other.
+mkfifo "$TMP/slow.fifo"
+python3 -c '
+import sys, time
+f = open(sys.argv[1], "rb", buffering=0)
+end = time.monotonic() + 2.5
+while f.read(1024):
+    if time.monotonic() < end:
+        time.sleep(0.1)
+' "$TMP/slow.fifo" &
+reader=$!
+T0=$(usecs)
+run_latt "$OUT" "$ERR" -c8 -f1 -t5 -d3 --log="$TMP/slow.fifo" \
+    --json="$TMP/slow.json"
+wait $reader
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+grep -q "stalled.*latt took no sample for" "$OUT" ||
+    bad "no 'stalled' line: $(grep -c . "$OUT") lines, $(entries "$OUT" 8) entries"
+expect_json "$TMP/slow.json" 'd["run"]["stalls"]["count"] >= 1' \
+    'd["run"]["stalls"]["total_ns"] >= 200 * 10**6'
+verdict "a --log FIFO read at 10 KB/s: the blocked writes are stalls"
+no_leftovers "a slow --log reader"

@@ -42,9 +42,11 @@ fi
 # SIGTSTP to latt suspends the clients, the load and the workload, then
 # latt; SIGCONT resumes them all, and the time between is not measured.
 state_of() { stat_field "$1" 1; }
+# (latt's guardian aside: it runs on while the job is stopped, to end it
+# if latt is killed meanwhile)
 all_in_state() {	# latt-pid STATE...: latt has children, all in one of STATES
 	local p st n=0
-	for p in $(kids_of "$1" | awk '{ print $1 }'); do
+	for p in $(kids_of "$1" | awk '$3 != "latt-guard" { print $1 }'); do
 		st=$(state_of "$p")
 		[[ " ${*:2} " == *" $st "* ]] || return 1
 		n=$((n + 1))

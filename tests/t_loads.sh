@@ -34,12 +34,13 @@ env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" 'sleep 3' \
     >"$TMP/all.out" 2>"$TMP/all.err" &
 lpid=$!
 # Wait (up to 10 s on a busy machine) until every load process is there:
-# two per kind, four for pipe.
+# two per kind, four for pipe (latt's guardian, latt-guard, aside).
 want=$(( $(echo $KINDS | wc -w) * 2 + 2 ))
 for i in $(seq 100); do
 	sleep 0.1
 	proc_table >"$TMP/procs"
-	[ "$(grep -c ' latt-' "$TMP/procs")" -ge "$want" ] && break
+	[ "$(grep ' latt-' "$TMP/procs" | grep -vc ' latt-guard$')" -ge \
+	    "$want" ] && break
 done
 lpgid=$(awk -v l=$lpid '$1 == l { print $3 }' "$TMP/procs")
 for k in $KINDS; do

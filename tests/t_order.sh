@@ -107,7 +107,8 @@ no_leftovers "three FIFO classes"
 # hi is pinned to c1, where a hog at FIFO 95 spins 3 ms of every 10 ms; lo
 # to c0 with latt's parent.  A round released while the hog spins lets lo
 # start while hi waits for the rest of the hog's 3 ms: more than the
-# 0.5 ms slack in some 25% of rounds (2.5 of every 10 ms).
+# 0.5 ms slack in some 25% of rounds (2.5 of every 10 ms).  A wait is the
+# hog's 3 ms at most, and what a loaded host adds (up to 15 ms allowed).
 if ! rt_room 3 10; then
 	skip "known inversion: $rt_why"
 elif ! start_hog "$c1" 3 10 30 95; then
@@ -133,7 +134,7 @@ else
 	    "len(d['order']['worst']) == 5" \
 	    "all(w['waiter'] == {'client': 0, 'class': 'hi', 'cpu': $c1} for w in d['order']['worst'])" \
 	    "all(w['ran'] == {'client': 1, 'class': 'lo', 'cpu': $c0} for w in d['order']['worst'])" \
-	    "all(500000 < w['held_ns'] <= w['waited_ns'] < 4000000 for w in d['order']['worst'])" \
+	    "all(500000 < w['held_ns'] <= w['waited_ns'] < 15000000 for w in d['order']['worst'])" \
 	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']"
 	verdict "hog at FIFO 95 on hi's CPU, 30%: $(grep -h '^order' "$OUT")"
 	no_leftovers "known inversion"

@@ -50,6 +50,43 @@ for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
 	no_leftovers "SIG$sig mid-run (${how#* })"
 done
 
+# Every other signal whose default ends a process ends the run the same
+# way (the summary, everything stopped), then latt names it on stderr and
+# exits 128 + its number, as a shell expects of a process it ended.
+for sig in QUIT USR1 ALRM PROF; do
+	env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_started $pid || bad "the run did not start"
+	sleep 0.3
+	T0=$(usecs)
+	kill -$sig $pid
+	wait_gone $pid 15
+	want=$((128 + $(kill -l $sig)))
+	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
+	[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
+	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+	[ "$(cat "$ERR")" = "latt: ended by SIG$sig" ] ||
+	    bad "stderr: $(short "$ERR")"
+	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
+	    bad "workload status: $(grep status "$OUT")"
+	verdict "SIG$sig mid-run: the summary, 'latt: ended by SIG$sig', exit $rc in $ms ms"
+	no_leftovers "SIG$sig mid-run"
+done
+
+# A real SIGXCPU: a CPU time limit (ulimit -St 1) that a run without
+# sleeps (-f0 -t0) reaches in a second or two of latt's own CPU time.
+T0=$(usecs)
+env --default-signal bash -c 'ulimit -St 1 && exec "$0" "$@"' "$LATT" \
+    -c2 -f0 -t0 --load=none -d 30 >"$OUT" 2>"$ERR" &
+pid=$!
+wait_gone $pid 40
+[ "$rc" -eq 152 ] || bad "exit $rc, want 152 (128 + SIGXCPU)"
+[ "$ms" -le 20000 ] || bad "took $ms ms"
+[ -n "$(entries "$OUT" 2)" ] || bad "no summary: $(head -n 1 "$OUT")"
+[ "$(cat "$ERR")" = "latt: ended by SIGXCPU" ] || bad "stderr: $(short "$ERR")"
+verdict "ulimit -St 1: SIGXCPU ends the run with the summary, 'latt: ended by SIGXCPU', exit $rc in $ms ms"
+no_leftovers "SIGXCPU from ulimit -t"
+
 # The same signal while the clients are still starting: sent as soon as the
 # first of 200 exists (latt's handlers are set by then).
 for sig in INT TERM; do
