@@ -49,18 +49,41 @@ RT=(-c1:prio=90:busy=5ms:name=hi -c1:prio=80:busy=5ms:name=mid
 # class now and then: at most 2 inversions in some 80 rounds (a kernel
 # that did not push the higher classes to a free CPU would invert in
 # most rounds; the hog below makes 25%).
-run_latt "$OUT" "$ERR" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d3 \
+# Real-time tasks of others (other tests' hogs, their RT throttling) can
+# hold a class for tens of ms: those seen while it runs are named, and the
+# inversion checks left out (a skip) when there were any.
+"$LATT" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d3 \
     --load=none --json="$J" --fail-above=inversions=2 --order-slack=2.5ms \
-    --plot="$TMP/o.svg"
-[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-grep -q '^gate: met' "$ERR" || bad "no 'gate: met': $(short "$ERR")"
-grep -q '^order: [0-9]* rounds checked, [012] inversions\{0,1\} .*slack 2.5 ms$' \
-    "$OUT" || bad "no order line with at most 2 inversions: $(grep -A4 '^order' "$OUT")"
+    --plot="$TMP/o.svg" >"$OUT" 2>"$ERR" &
+lpid=$!
+foreign=
+while kill -0 "$lpid" 2>/dev/null; do
+	for p in $(ps -eo pid=,cls=,args= |
+	    awk '($2 == "FF" || $2 == "RR") && $3 !~ /^\[/ { print $1 }'); do
+		# Gone meanwhile (our clients at the end): not known.
+		env=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ") || continue
+		c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+		grep -qxF "LATT_TEST_TAG=$LATT_TEST_TAG" <<<"$env" ||
+		    foreign+="$c($p) "
+	done
+	sleep 0.3
+done
+wait "$lpid"
+rc=$?
+if [ -z "$foreign" ]; then
+	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	grep -q '^gate: met' "$ERR" || bad "no 'gate: met': $(short "$ERR")"
+	grep -q '^order: [0-9]* rounds checked, [012] inversions\{0,1\} .*slack 2.5 ms$' \
+	    "$OUT" || bad "no order line with at most 2 inversions: $(grep -A4 '^order' "$OUT")"
+	expect_json "$J" "d['order']['inversions'] <= 2" \
+	    "d['order']['share'] <= 0.05" \
+	    "len(d['order']['worst']) == d['order']['inversions']"
+else
+	skip "three FIFO classes: the inversion count, with real-time tasks of others running: $(echo "$foreign" | tr ' ' '\n' | sort -u | head -5 | tr '\n' ' ')"
+fi
 grep -q '^  release spread: p50 ' "$OUT" || bad "no release spread line"
 grep -q 'parent.*SCHED_FIFO 91' "$OUT" || bad "the parent is not FIFO 91"
 expect_json "$J" "d['order']['rounds'] >= 40" \
-    "d['order']['inversions'] <= 2" "d['order']['share'] <= 0.05" \
-    "len(d['order']['worst']) == d['order']['inversions']" \
     "d['order']['slack_ns'] == 2500000" \
     "[c['name'] for c in d['classes']] == ['hi', 'mid', 'lo']" \
     "all(c['latency']['p50_ns'] < 1000000 for c in d['classes'][:2])" \
