@@ -14,7 +14,7 @@ LDLIBS = -lrt -lm -lpthread
 SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c trace.c \
 	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
-	outputs.c plotink.c gate.c proc.c guard.c order.c
+	outputs.c plotink.c gate.c proc.c guard.c split.c help.c order.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 

@@ -8,10 +8,12 @@
  * It blocks in read(), stamps CLOCK_MONOTONIC the moment read() returns and
  * sends the stamp back.  The parent (measure.c) stamps immediately before
  * each write, so a wake-up latency is the client's stamp minus the
- * parent's, in nanoseconds.  Each client also reads its own run delay
- * around the wait (see run_client), which splits the latency into the
- * runqueue wait and the rest.  The request, the reply and the page shared
- * at the start are the contract with the parent, in client.h.
+ * parent's, in nanoseconds.  A client reads nothing else on its way
+ * (the runqueue-wait split is the parent's reading of its schedstat,
+ * before and after a round: measure.c), so that its turn on the CPU, and
+ * so the wait of the clients queued behind it, is only the stamp and the
+ * reply.  The request, the reply and the page shared at the start are the
+ * contract with the parent, in client.h.
  *
  * This is the hot path: what a client does between two wake-ups is all
  * here, in one file, so that the compiler sees it whole.
@@ -20,7 +22,6 @@
 #include <sys/types.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -37,8 +38,6 @@
 #include "tune.h"
 
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
-#define SCHEDSTAT	"/proc/thread-self/schedstat"
-#define REREAD_NS	(10 * NSEC_PER_USEC)	/* see run_client */
 #define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
 
 static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
@@ -46,7 +45,6 @@ static void	 spin(uint64_t, volatile uint64_t *)
 		    __attribute__((noinline));
 static void	 close_span(unsigned, unsigned);
 static void	 keep_only(int, int);
-static int	 read_schedstat(int, int64_t *);
 
 /*
  * The client: ignore the signals a terminal sends to the whole process
@@ -65,7 +63,7 @@ static int	 read_schedstat(int, int64_t *);
  */
 void
 run_client(const struct config *cfg, unsigned idx, int in, int out,
-    struct shared *sh, int schedstat, uint64_t busy)
+    struct shared *sh, uint64_t busy)
 {
 	unsigned char *buf = NULL;
 	size_t len = (size_t)cfg->work_kb * 1024;
@@ -79,10 +77,8 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	struct reply rep;
 	sigset_t none;
 	volatile uint64_t spun;
-	int64_t before = -1, after, after_at, gap, quickest = INT64_MAX;
 	ssize_t n;
 	size_t i;
-	int ssfd = -1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
@@ -113,21 +109,6 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	}
 	for (i = 0; i < sizeof(stack); i += 512)
 		stack[i] = 0;
-	/*
-	 * The runqueue wait of a wake-up is the growth of the client's run
-	 * delay (schedstat) from before it blocks to after it wakes.  The
-	 * reading taken after the previous wake-up stands for "before": it
-	 * is taken again only when the pass from there to the read() took
-	 * more than REREAD_NS longer than the quickest pass, i.e. when the
-	 * client may have been preempted (by the parent its reply woke,
-	 * say), so that such a wait is never counted, and one read a sample
-	 * is the rule.  An unnoticed wait is shorter than REREAD_NS.
-	 */
-	if (schedstat &&
-	    (ssfd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) != -1 &&
-	    read_schedstat(ssfd, &before) == -1)
-		before = -1;
-	after_at = now_ns();
 	if (sem_post(&sh->sem) == -1) {
 		free(buf);
 		_exit(1);
@@ -135,14 +116,6 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 
 	memset(&rep, 0, sizeof(rep));
 	for (;;) {
-		if (ssfd != -1 && before >= 0) {
-			gap = now_ns() - after_at;
-			if (gap < quickest)
-				quickest = gap;
-			else if (gap > quickest + REREAD_NS &&
-			    read_schedstat(ssfd, &before) == -1)
-				before = -1;
-		}
 		n = read(in, &req, sizeof(req));
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -152,16 +125,6 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		}
 		rep.wake = now_ns();
 		rep.cpu = sched_getcpu();
-		rep.rq_wait = -1;
-		if (ssfd != -1) {
-			if (read_schedstat(ssfd, &after) == 0) {
-				if (before >= 0)
-					rep.rq_wait = after - before;
-				before = after;
-			} else
-				before = -1;
-			after_at = rep.wake;	/* the read is in every pass */
-		}
 		rep.done = rep.wake;
 		if (buf != NULL) {
 			rep.sum = do_work(buf, len, req.round);
@@ -301,54 +264,4 @@ keep_only(int a, int b)
 	close_span(3, lo - 1);
 	close_span(lo + 1, hi - 1);
 	close_span(hi + 1, UINT_MAX);
-}
-
-/*
- * Whether a client will be able to read its run delay: the second field
- * of /proc/thread-self/schedstat (time runnable but not running, ns) and
- * the third (times it got a CPU).  Returns 0, or -1 with errno set
- * (ENOENT: no such file, a kernel without CONFIG_SCHED_INFO; EINVAL: not
- * in the expected shape).
- */
-int
-schedstat_probe(void)
-{
-	int64_t delay;
-	int fd, r;
-
-	if ((fd = open(SCHEDSTAT, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	r = read_schedstat(fd, &delay);
-	close(fd);
-	return r;
-}
-
-/*
- * Reads a schedstat file from its start ("cpu_ns delay_ns runs") into
- * *delay.  Returns 0, or -1 with errno set.
- */
-static int
-read_schedstat(int fd, int64_t *delay)
-{
-	char buf[96], *p, *end;
-	unsigned long long v[3];
-	ssize_t n;
-	int i;
-
-	if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		if (n == 0)
-			errno = EINVAL;
-		return -1;
-	}
-	buf[n] = '\0';
-	for (i = 0, p = buf; i < 3; i++, p = end) {
-		errno = 0;
-		v[i] = strtoull(p, &end, 10);
-		if (end == p || errno != 0) {
-			errno = EINVAL;
-			return -1;
-		}
-	}
-	*delay = (int64_t)v[1];
-	return 0;
 }

@@ -29,7 +29,6 @@ struct reply {
 	int64_t		wake;		/* stamped as read() returned */
 	int64_t		done;		/* after the -x work; wake without it */
 	uint64_t	round;
-	int64_t		rq_wait;	/* run delay across the wait, or -1 */
 	int32_t		cpu;
 	uint32_t	sum;		/* the work's checksum, kept alive */
 	uint32_t	pos;
@@ -53,14 +52,13 @@ struct shared {
 
 /*
  * The client idx, in the child of a fork: in is the read end of its
- * request pipe, out the write end of its reply pipe, schedstat whether it
- * reads its run delay (schedstat_probe), busy the turns of its busy phase
- * (0: none; see busy_calibrate).  It never returns: it leaves through
- * _exit, 0 once the parent closes its request pipe, 1 on failure.
+ * request pipe, out the write end of its reply pipe, busy the turns of
+ * its busy phase (0: none; see busy_calibrate).  It never returns: it
+ * leaves through _exit, 0 once the parent closes its request pipe, 1 on
+ * failure.
  */
 void	 run_client(const struct config *, unsigned idx, int in, int out,
-	    struct shared *, int schedstat, uint64_t busy)
-	    __attribute__((noreturn));
+	    struct shared *, uint64_t busy) __attribute__((noreturn));
 
 /*
  * The turns of the busy phase's loop that take one millisecond on an idle
@@ -68,8 +66,5 @@ void	 run_client(const struct config *, unsigned idx, int in, int out,
  * tasks only ever make a trial slower.  Takes some 5 ms.
  */
 uint64_t busy_calibrate(void);
-
-/* Whether a client can read its own run delay: 0, or -1 with errno set. */
-int	 schedstat_probe(void);
 
 #endif /* CLIENT_H */

@@ -122,6 +122,9 @@ struct config {
 	int64_t		 breaktrace;	/* ns; 0: off */
 	unsigned	 explain;	/* --explain=K: autopsies; 0: off */
 	int		 no_split;	/* --no-split: they must not */
+	unsigned	 split_every;	/* --split: the parent reads the
+					   clients' schedstat around 1 in
+					   this many rounds (1: every) */
 	int64_t		 busy;		/* --busy: ns; 0: no busy phase */
 	int64_t		 order_slack;	/* --order-slack: ns; -1: not given */
 	struct limit	 limits[MAX_LIMITS];

@@ -205,6 +205,8 @@ put_parameters(FILE *fp, const struct config *cfg)
 	jw_string(fp, cfg->open_loop ? "open" : "closed");
 	jw_key(fp, &first, "\n    ", "split");
 	fputs(cfg->no_split ? "false" : "true", fp);
+	jw_key(fp, &first, "\n    ", "split_every");
+	jw_int_or_null(fp, !cfg->no_split, (long long)cfg->split_every);
 	jw_key(fp, &first, "\n    ", "parent_policy");
 	jw_str_or_null(fp, cfg->parent_policy == SCHED_FIFO ? "fifo" :
 	    cfg->parent_policy == SCHED_OTHER ? "other" : NULL);
@@ -384,6 +386,10 @@ put_run(FILE *fp, const struct config *cfg, const struct result *res)
 	jw_string(fp, ended_by(res->stop));
 	jw_key(fp, &first, "\n    ", "discarded");
 	fprintf(fp, "%llu", (unsigned long long)res->discarded);
+	jw_key(fp, &first, "\n    ", "split_rounds");
+	fprintf(fp, "%llu", (unsigned long long)res->split_rounds);
+	jw_key(fp, &first, "\n    ", "split_left_out");
+	fprintf(fp, "%llu", (unsigned long long)res->split_left_out);
 	jw_key(fp, &first, "\n    ", "loop");
 	jw_string(fp, cfg->open_loop ? "open" : "closed");
 	jw_key(fp, &first, "\n    ", "pending");

@@ -38,6 +38,7 @@
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "split.h"
 #include "trace.h"
 #include "tune.h"
 #include "workload.h"
@@ -69,7 +70,7 @@ static void	 run_close(struct run *);
 static void	 setup_signals(void);
 static int	 signal_status(const struct result *, int);
 static void	 open_std_fds(void);
-static int	 raise_nofile(unsigned);
+static int	 raise_nofile(unsigned, int *);
 
 int
 main(int argc, char *argv[])
@@ -153,9 +154,9 @@ prepare(const struct config *cfg, struct latt *L)
 	 * No schedstat: one line, and the run goes on without the split.
 	 * --no-split asks for none (bench/split-cost.py's peer, too).
 	 */
-	L->run.schedstat = !cfg->no_split && schedstat_probe() == 0;
+	L->run.schedstat = !cfg->no_split && split_probe() == 0;
 	if (!cfg->no_split && !L->run.schedstat)
-		lwarnx("/proc/thread-self/schedstat cannot be read (%s): no "
+		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
 		    "runqueue-wait split in this run", strerror(errno));
 	setup_signals();
 	if (config_any_busy(cfg))
@@ -164,7 +165,7 @@ prepare(const struct config *cfg, struct latt *L)
 	if ((r = tune_check(cfg)) < 0)
 		return r == -1 && cfg->nclasses > 0 ? EXIT_USAGE :
 		    EXIT_RUNTIME;
-	if (raise_nofile(cfg->nclients) == -1 ||
+	if (raise_nofile(cfg->nclients, &L->run.schedstat) == -1 ||
 	    tune_parent(cfg, &L->run) == -1 ||
 	    (L->dmafd = tune_dma_open(cfg)) == -1)
 		return EXIT_RUNTIME;
@@ -484,12 +485,13 @@ open_std_fds(void)
 }
 
 /*
- * Each client costs the parent two descriptors.  Raises the soft limit up
- * to the hard one when needed; fails, before anything starts, when even
- * that is too low.
+ * Each client costs the parent two descriptors, and a third with the
+ * split (its schedstat, *split).  Raises the soft limit up to the hard one
+ * when needed; a hard limit too low only for the third turns the split
+ * off (one line); one too low for the two fails, before anything starts.
  */
 static int
-raise_nofile(unsigned nclients)
+raise_nofile(unsigned nclients, int *split)
 {
 	struct rlimit rl;
 	rlim_t need = (rlim_t)nclients * 2 + SPARE_FDS;
@@ -498,8 +500,6 @@ raise_nofile(unsigned nclients)
 		lwarn("getrlimit");
 		return -1;
 	}
-	if (rl.rlim_cur >= need)
-		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
 		lwarnx("%u clients need %llu open files, but the hard limit "
 		    "is %llu: raise it (ulimit -Hn, or nofile in limits.conf) "
@@ -507,6 +507,17 @@ raise_nofile(unsigned nclients)
 		    (unsigned long long)rl.rlim_max);
 		return -1;
 	}
+	if (*split && rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < need + nclients) {
+		*split = 0;
+		lwarnx("%u clients and their split need %llu open files, but "
+		    "the hard limit is %llu: no runqueue-wait split in this "
+		    "run", nclients, (unsigned long long)(need + nclients),
+		    (unsigned long long)rl.rlim_max);
+	} else if (*split)
+		need += nclients;
+	if (rl.rlim_cur >= need)
+		return 0;
 	rl.rlim_cur = need;
 	if (setrlimit(RLIMIT_NOFILE, &rl) == -1) {
 		lwarn("setrlimit: raising the open files limit to %llu",

@@ -6,10 +6,17 @@
  * The clients (client.c) block reading their request pipes.  The parent
  * stamps CLOCK_MONOTONIC immediately before each write, and a wake-up
  * latency is the stamp of the client's reply minus the parent's, in
- * nanoseconds; the run delay the client read around its wait splits it
- * into the runqueue wait and the rest.  The parent waits for a round's
- * replies with epoll, so a round costs in proportion to the replies, not
- * to clients times wake-ups.
+ * nanoseconds.  The parent waits for a round's replies with epoll, so a
+ * round costs in proportion to the replies, not to clients times wake-ups.
+ *
+ * The runqueue-wait split is taken here, off every wake-up's way: on a
+ * round drawn at random before its writes (1 in --split rounds), the
+ * parent reads each client's run delay (split.c) before the first write
+ * and again once the round's replies are in, and holds those replies back
+ * until then; a sample whose readings cannot tell its wait keeps its
+ * latency and is left out of the split, counted.  No client reads
+ * anything on its way, so the split's rounds are wake-ups like the others
+ * and its figures a random sample of them.
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
@@ -49,6 +56,7 @@
 #include "order.h"
 #include "result.h"
 #include "run.h"
+#include "split.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -72,6 +80,9 @@ struct client {
 	uint32_t	npending;	/* requests sent, not yet answered */
 	uint64_t	last_round;	/* the last round it answered */
 	int64_t		last_send;	/* stamp of the last request sent */
+	struct split_proc sp;		/* its schedstat, for the split */
+	int		holding;	/* held: its reply, until read after */
+	struct sample	held;
 };
 
 struct engine {
@@ -105,6 +116,9 @@ struct loop {
 					   too */
 	int64_t		 limit;		/* the grace for replies ends here */
 	int		 priming;	/* replies are not samples */
+	int		 split;		/* the split is on */
+	uint64_t	 split_rng;	/* which rounds it takes */
+	uint64_t	 nheld;		/* samples held for the split */
 };
 
 static int	 wait_ready(struct engine *, struct result *);
@@ -124,6 +138,9 @@ static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
 static void	 add_busy(struct result *, const struct config *,
 		    const struct sample *);
+static int	 keep_sample(struct loop *, unsigned, struct sample *);
+static void	 read_before(struct loop *, unsigned, uint64_t);
+static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
 static void	 stalled(struct result *, int64_t, int64_t);
@@ -223,7 +240,7 @@ clients_start(const struct config *cfg, const struct run *run,
 		}
 		if (pid == 0)
 			run_client(cfg, i, req[0], rep[1], eng->sh,
-			    run->schedstat, busy_turns(cfg, run, i));
+			    busy_turns(cfg, run, i));
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -241,7 +258,12 @@ clients_start(const struct config *cfg, const struct run *run,
 		eng->c[i].pid = pid;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
+		eng->c[i].sp.fd = -1;
 		eng->n = i + 1;
+		if (run->schedstat && split_open(&eng->c[i].sp, pid) == -1) {
+			fail(res, STOP_ERROR, "open /proc/PID/schedstat");
+			return eng;
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.events = EPOLLIN;
 		ev.data.u32 = i;
@@ -466,6 +488,8 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.span = (uint64_t)(cfg->max_delay - cfg->min_delay) + 1;
 	/* Its own stream, so that the sleeps of a seed stay what they were. */
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
+	L.split = res->ser[SER_RUNQUEUE].on;
+	L.split_rng = cfg->seed ^ 0xbb67ae8584caa73bULL;
 	for (i = 0; i < eng->n; i++)
 		eng->order[i] = i;
 	if (prime(&L) == 0) {
@@ -520,7 +544,7 @@ closed_loop(struct loop *L)
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
-		    run_tick(L) == -1)
+		    read_after(L) == -1 || run_tick(L) == -1)
 			break;
 	}
 	return 0;
@@ -548,6 +572,9 @@ open_loop(struct loop *L)
 		}
 		if (sleep_to(L, next) == -1)
 			break;
+		/* The split reads after the replies already in. */
+		if (L->split && (collect(L, 0) == -1 || read_after(L) == -1))
+			break;
 		left = samples_left(L);
 		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
@@ -562,9 +589,9 @@ open_loop(struct loop *L)
 
 /*
  * With --samples, how many more requests the run may send: the samples
- * still wanted, less the requests on their way (each will be one).  In
- * the closed loop none is on its way when this is asked.  UINT64_MAX
- * without --samples.
+ * still wanted, less the requests on their way (each will be one) and the
+ * samples held for the split.  In the closed loop none is on its way or
+ * held when this is asked.  UINT64_MAX without --samples.
  */
 static uint64_t
 samples_left(const struct loop *L)
@@ -573,7 +600,7 @@ samples_left(const struct loop *L)
 
 	if (L->cfg->samples == 0)
 		return UINT64_MAX;
-	due = L->res->ser[SER_LATENCY].st.n + L->outstanding;
+	due = L->res->ser[SER_LATENCY].st.n + L->outstanding + L->nheld;
 	return due < L->cfg->samples ? L->cfg->samples - due : 0;
 }
 
@@ -658,8 +685,10 @@ sleep_to(struct loop *L, int64_t deadline)
 /*
  * Writes one request to each of nsend clients, in a fresh random order of
  * all clients (a Fisher-Yates shuffle from the seed), each stamped just
- * before its write.  A full request pipe (open loop only) counts the
- * request as not sent.  Returns -1 when the run must end.
+ * before its write.  A round drawn for the split (its own stream from the
+ * seed, drawn before anything of the round is seen) first has its
+ * clients' run delays read.  A full request pipe (open loop only) counts
+ * the request as not sent.  Returns -1 when the run must end.
  */
 static int
 send_round(struct loop *L, unsigned nsend)
@@ -681,6 +710,9 @@ send_round(struct loop *L, unsigned nsend)
 	}
 	memset(&req, 0, sizeof(req));
 	req.round = ++L->seq;
+	if (L->split && !L->priming && (L->cfg->split_every == 1 ||
+	    splitmix64(&L->split_rng) % L->cfg->split_every == 0))
+		read_before(L, nsend, req.round);
 	for (i = 0; i < nsend; i++) {
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
@@ -819,7 +851,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	struct result *res = L->res;
 	struct client *c = &L->eng->c[idx];
 	struct sample s;
-	struct brk b;
+	int split;
 
 	if (c->npending == 0 || rep->round <= c->last_round ||
 	    rep->round > L->seq) {
@@ -841,13 +873,10 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
 	s.busy_ns = rep->busy;
-	/*
-	 * A wait that began before the send (the client not yet blocked)
-	 * is not this wake-up's beyond its latency.
-	 */
-	s.rq_wait = rep->rq_wait;
-	if (s.rq_wait > s.latency)
-		s.rq_wait = s.latency;
+	s.rq_wait = -1;
+	split = c->sp.round == rep->round;
+	if (split)
+		c->sp.round = 0;
 	if (s.when < cfg->warmup) {
 		res->discarded++;
 		return 0;
@@ -858,26 +887,101 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->susp_dropped++;
 		return 0;
 	}
-	add_wake(res->ser, &s, idx);
+	/* The split's round: held until its run delay is read after it. */
+	if (split) {
+		c->held = s;
+		c->holding = 1;
+		L->nheld++;
+		return 0;
+	}
+	return keep_sample(L, idx, &s);
+}
+
+/*
+ * A sample into the result, the sink and --breaktrace's check.  After the
+ * run was ended by the sink or a break (samples held for the split come
+ * in then), only into the result.  Returns -1 when the run must end.
+ */
+static int
+keep_sample(struct loop *L, unsigned idx, struct sample *s)
+{
+	struct result *res = L->res;
+	struct brk b;
+
+	add_wake(res->ser, s, idx);
 	if (res->classes != NULL)
-		add_wake(res->classes[cfg->class_of[idx]].ser, &s, idx);
+		add_wake(res->classes[L->cfg->class_of[idx]].ser, s, idx);
 	if (res->ser[SER_WORK].on)
-		series_add(&res->ser[SER_WORK], s.work_ns, idx, s.when,
-		    s.round - 1);
-	if (s.busy_ns >= 0)
-		add_busy(res, cfg, &s);
+		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
+		    s->round - 1);
+	if (s->busy_ns >= 0)
+		add_busy(res, L->cfg, s);
 	if (res->order != NULL)
-		order_add(res->order, s.round, idx, s.when, s.when + s.latency,
-		    s.cpu);
-	if (L->sink != NULL && to_sink(res, L->sink, L->arg, &s) == -1) {
+		order_add(res->order, s->round, idx, s->when,
+		    s->when + s->latency, s->cpu);
+	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
+		return -1;
+	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
 	memset(&b, 0, sizeof(b));
 	b.client = idx;
-	b.latency = s.latency;
-	b.when = s.when;
+	b.latency = s->latency;
+	b.when = s->when;
 	return check_break(L, res, &b) ? -1 : 0;
+}
+
+/*
+ * The split's first reading, before a round's writes, of each of the
+ * nsend clients (in the write order) about to be woken in round.  Only
+ * the open loop can find a client with a request unanswered: its sample
+ * of this round will be left out, as will one of an earlier round of the
+ * split that it has not answered yet.
+ */
+static void
+read_before(struct loop *L, unsigned nsend, uint64_t round)
+{
+	struct engine *eng = L->eng;
+	struct client *c;
+	unsigned i;
+
+	L->res->split_rounds++;
+	for (i = 0; i < nsend; i++) {
+		c = &eng->c[eng->order[i]];
+		if (c->sp.round != 0)
+			L->res->split_left_out++;
+		split_before(&c->sp, round, c->npending > 0);
+	}
+}
+
+/*
+ * The split's second reading, once the round's replies are in (closed
+ * loop), or before the next round's writes (open loop), or at the end:
+ * each held sample gets its runqueue wait, or none (left out: split.c
+ * says when), and is kept.  Returns -1 when the run must end.
+ */
+static int
+read_after(struct loop *L)
+{
+	struct engine *eng = L->eng;
+	struct client *c;
+	unsigned i;
+	int r = 0;
+
+	for (i = 0; L->nheld > 0 && i < eng->n; i++) {
+		c = &eng->c[i];
+		if (!c->holding)
+			continue;
+		c->holding = 0;
+		L->nheld--;
+		if (split_after(&c->sp, c->held.latency, &c->held.rq_wait) ==
+		    -1)
+			L->res->split_left_out++;
+		if (keep_sample(L, i, &c->held) == -1)
+			r = -1;
+	}
+	return r;
 }
 
 /*
@@ -927,7 +1031,8 @@ wait_replies(struct loop *L)
 
 /*
  * The end of the loop: replies already on their way are read (within the
- * grace, unless a signal or a failure ended the run), and every request
+ * grace, unless a signal or a failure ended the run), the samples held
+ * for the split are read after and kept, and every request
  * still unanswered is a censored sample: counted, and the oldest one's age
  * (a lower bound of its latency) kept with its client.  The send time of
  * a client's oldest request is exact when only one is pending; with more
@@ -946,6 +1051,7 @@ finish(struct loop *L)
 
 	if (L->outstanding > 0)
 		wait_replies(L);
+	read_after(L);
 	if (L->outstanding == 0)
 		return;
 	now = now_ns();
@@ -1135,6 +1241,7 @@ clients_stop(struct engine *eng, struct result *res)
 	for (i = 0; i < eng->n; i++) {
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
+		split_close(&eng->c[i].sp);
 		/* One with a wake-up unanswered (stopped, say) is stuck. */
 		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);

@@ -29,6 +29,7 @@
 #include "loads.h"
 #include "options.h"
 #include "order.h"
+#include "help.h"
 #include "tune.h"
 
 #define MAX_CLIENTS	1000000
@@ -47,6 +48,7 @@
 #define MAX_TIME_NS	(8760 * HOUR_NS)	/* a year */
 #define CLASS_AUTONAME_MAX	16	/* a class named by its attributes */
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
+#define SPLIT_EVERY	8	/* --split: 1 in this many rounds by default */
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
 	"period, busy, cpus, name)"
 #define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
@@ -129,6 +131,7 @@ static void	 set_nice(struct parse *, const struct opt *, char *);
 static void	 set_explain(struct parse *, const struct opt *, char *);
 static void	 parse_limits(struct parse *, const struct opt *, char *);
 static void	 set_json(struct parse *, const struct opt *, char *);
+static void	 set_split(struct parse *, const struct opt *, char *);
 static void	 show_help(struct parse *, const struct opt *, char *);
 static void	 show_version(struct parse *, const struct opt *, char *);
 static void	 start_parse(struct parse *);
@@ -195,6 +198,7 @@ static const struct opt opts[] = {
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
 	{ "no-split", "", FLAG(cfg.no_split) },
+	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
 	{ "parent-prio", "", NUM(0, 99, pprio) },
 	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy) },
@@ -251,6 +255,7 @@ start_parse(struct parse *p)
 	p->cfg.dma_latency = -1;
 	p->cfg.repeat = 1;
 	p->cfg.order_slack = -1;
+	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
 }
@@ -403,6 +408,15 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 {
 	p->json_bare = arg == NULL;
 	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+/* --split=all is every round, N 1 in N; after --no-split, it counts. */
+static void
+set_split(struct parse *p, const struct opt *o, char *arg)
+{
+	p->cfg.no_split = 0;
+	p->cfg.split_every = strcmp(arg, "all") == 0 ? 1 :
+	    (unsigned)parse_num(o->name, arg, o->min, o->max);
 }
 
 static void
@@ -1105,184 +1119,10 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 	gate_parse(&p->cfg, arg);
 }
 
-#define SYNOPSIS \
-"usage: latt [-hmqVv] [-c clients[:attr=value...]]... [-f min] [-t max]\n" \
-"            [-d time] [-n samples] [-l kind[:n]] [-x kb] [--warmup=time]\n" \
-"            [--seed=n] [--cpus=list] [--parent-cpu=n] [--policy=name]\n" \
-"            [--prio=n] [--nice=n] [--parent-prio=n] [--open-loop]\n" \
-"            [--no-split] [--dma-latency=us] [--breaktrace=us]\n" \
-"            [--explain[=k]] [--busy=time] [--order-slack=time]\n" \
-"            [--fail-above=spec]\n" \
-"            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n" \
-"            [--per-client] [--repeat=n] [--baseline=file]\n" \
-"            [--fail-if-worse=spec] [command [arg ...]]\n" \
-"       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n" \
-"            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
-
-/* --help after the synopsis: the options, then how latt behaves. */
-static const char help_text[] =
-"\n"
-"Measures scheduler wake-up latency while COMMAND runs: latt forks CLIENTS\n"
-"processes blocked on pipes, and after each random sleep writes a\n"
-"CLOCK_MONOTONIC stamp to every one; each replies with the moment it woke.\n"
-"How late each of the parent's sleeps woke is a second series, the timer\n"
-"latency.  A single COMMAND argument runs as /bin/sh -c COMMAND; several\n"
-"run as an argument vector; options go before COMMAND.  Without COMMAND,\n"
-"latt runs 10 s (or --duration) beside the --load loads, or a cpu spin on\n"
-"every CPU, with 8 clients and 1-3 ms delays where not given: plain 'latt'\n"
-"is a useful run.\n"
-"\n"
-"  -c, --clients=N       client processes (default 1)\n"
-"  -c N:ATTR=VALUE[:...] a class of N clients with scheduling attributes of\n"
-"                        their own; repeat -c for more classes, woken in the\n"
-"                        same rounds and reported apart.  ATTR: nice, policy\n"
-"                        (other batch idle fifo rr deadline), prio, slice\n"
-"                        (EEVDF, Linux 6.12+), runtime, deadline, period\n"
-"                        (times: a bare number is us), busy, cpus, name.\n"
-"                        Set with sched_setattr, read back, tried before\n"
-"                        the run: a refusal is status 2 naming the cause\n"
-"  -f, --min-delay=TIME  shortest sleep between rounds (a bare number is ms,\n"
-"                        200us is shorter); -s too.  Default with COMMAND:\n"
-"                        10 ms, for up to 8 clients (more: in proportion,\n"
-"                        at most 100 ms); 100 ms with -t alone\n"
-"  -t, --max-delay=TIME  longest sleep between rounds; -S too.  Default with\n"
-"                        COMMAND: 90 ms for up to 8 clients (at most 500\n"
-"                        ms); 500 ms with -f alone\n"
-"  -d, --duration=TIME   stop measuring after TIME (30, 1.5, 2.5s, 5m, 2h;\n"
-"                        a bare number is seconds); the workload is then\n"
-"                        stopped, which is a normal end.  Time suspended\n"
-"                        (Ctrl-Z) does not count\n"
-"  -n, --samples=N       stop after exactly N latencies\n"
-"      --warmup=TIME     drop the latencies of the first TIME (seconds)\n"
-"      --seed=N          seed of the random sleeps (default: from the clock;\n"
-"                        always printed)\n"
-"      --cpus=LIST       pin the clients round-robin over LIST in its order\n"
-"                        (0-3,8; 3,1 puts client 0 on CPU 3); no CPU twice\n"
-"      --parent-cpu=N    pin latt itself to CPU N\n"
-"      --policy=NAME     clients' policy: other, batch, idle, fifo, rr\n"
-"      --prio=N          clients' real-time priority (alone: fifo)\n"
-"      --nice=N          clients' nice value\n"
-"      --parent-prio=N   latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO N\n"
-"                        (default with fifo/rr clients: FIFO one below them,\n"
-"                        so a woken client preempts the sender at once;\n"
-"                        with classes, only when every class is fifo/rr)\n"
-"      --busy=TIME       each client spins after waking for what takes\n"
-"                        TIME (us) on an idle CPU: the busy series (class\n"
-"                        busy=); latt is then FIFO above fifo/rr clients\n"
-"      --order-slack=TIME  fifo/rr clients: one that starts TIME (500us)\n"
-"                        after a lower priority of its round is inverted\n"
-"      --open-loop       send each round at its time, replies in or not; a\n"
-"                        client answers every request it finds, so a stall\n"
-"                        is sampled in proportion to its length (default:\n"
-"                        the 2009 closed loop, a round waits for replies)\n"
-"      --no-split        clients do not read their schedstat: no runqueue-\n"
-"                        wait split, one procfs read a sample less\n"
-"      --dma-latency=US  hold /dev/cpu_dma_latency at US for the run (root)\n"
-"  -m, --mlock           lock latt's and the clients' memory\n"
-"      --breaktrace=US   above US microseconds (or 1.5ms...), write a marker\n"
-"                        to tracefs, stop tracing and end the run\n"
-"      --explain[=K]     after the summary, an autopsy of the K worst\n"
-"                        wake-ups (default 3, at most 100) from latt's own\n"
-"                        tracefs instance: a timeline from the write to the\n"
-"                        wake-up, who had the CPU, the IRQs, and a verdict;\n"
-"                        needs tracefs (root; the host's /proc), else exit 2\n"
-"      --fail-above=SPEC exit 3 when a statistic is above its limit, e.g.\n"
-"                        p99=500us,timer.max=5ms (min mean stdev p50 p90\n"
-"                        p95 p99 p99.9 p99.99 max, timer.STAT for the timer\n"
-"                        series, inversions=N for the order check; a bare\n"
-"                        number is microseconds; every TIME\n"
-"                        takes decimals and ns, us, ms, s, m, h); with\n"
-"                        --repeat, of all runs together.  A limit above the\n"
-"                        worst sample is met; 5 when too few samples cannot\n"
-"                        tell; one line on stderr starts gate:\n"
-"  -l, --load=KIND[:N]   run a built-in load beside COMMAND: N processes\n"
-"                        (default: one per online CPU) in their own process\n"
-"                        group; repeatable.  KIND is cpu (a spin), syscall\n"
-"                        (getppid loop), yield (sched_yield loop), fork\n"
-"                        (fork, exec /bin/true, wait), pipe (N pairs passing\n"
-"                        a token), mem (streaming through a buffer larger\n"
-"                        than the last-level cache) or none\n"
-"  -x, --work=KB         after each wake-up, every client works over a KB\n"
-"                        buffer (fill, then an LZ-like pass) and the time it\n"
-"                        takes is reported in a second block (default 0: off)\n"
-"  -q, --quiet           no progress line on stderr (shown only without a\n"
-"                        COMMAND, which would write to the same terminal,\n"
-"                        when stderr is one, past 2 s and without -v), nor\n"
-"                        the line of each --repeat run\n"
-"      --json[=FILE]     write the results as JSON (docs/json-schema.md) to\n"
-"                        FILE (attached: --json=FILE); to stdout, in place\n"
-"                        of the summary, with no FILE or with - (the\n"
-"                        workload's stdout then goes to stderr)\n"
-"      --log=FILE        write every sample to FILE as CSV: time_ns, round,\n"
-"                        client, cpu, latency_ns, pos (the place in its\n"
-"                        round's random write order), rq_wait_ns, series\n"
-"                        (wake, or timer: client -1), run (--repeat); in\n"
-"                        time order per run; a write error ends the run\n"
-"      --plot=FILE       draw the run as SVG: latency by percentile (1/(1-p)\n"
-"                        axis), over time, and its distribution\n"
-"                        (output files are checked before the run starts,\n"
-"                        written beside and renamed over the old one once\n"
-"                        whole; two outputs into one file are an error)\n"
-"      --histogram       print a text histogram after the summary\n"
-"      --per-client      print a table per client after the summary:\n"
-"                        samples, mean, max, p99 (within 6.25%), migrations\n"
-"      --repeat=N        run the whole measurement N times back to back\n"
-"                        (clients, workload and loads started afresh each\n"
-"                        time): a line on stderr as each run ends, then one\n"
-"                        summary of all runs; --json writes all N runs\n"
-"                        into one file, which latt compare reads as N runs\n"
-"      --baseline=A.json[,A2.json...]\n"
-"                        after the summary, compare this run (or these\n"
-"                        runs) with saved results, as latt compare would\n"
-"      --fail-if-worse=SPEC  with --baseline: a gate, e.g. p99=10%: exit 3\n"
-"                        when a row's 99% interval of the change lies\n"
-"                        wholly above its limit, 5 when it holds the limit\n"
-"                        or the row has no verdict (a gate needs\n"
-"                        --repeat=3 or more on both sides); one 'gate:'\n"
-"                        line on stderr says which\n"
-"  -v, --verbose         print every latency on stderr as it is logged (a\n"
-"                        stderr that cannot be written ends the run)\n"
-"  -h, --help            print this help and exit\n"
-"  -V, --version         print the version and exit\n"
-"\n"
-"latt compare A.json B.json compares saved results run by run: mean and\n"
-"percentiles with 99% intervals of the change, and a verdict per row\n"
-"(worse, better, noise, or cannot tell with the reason: a verdict needs 3\n"
-"runs a side); see latt compare --help.\n"
-"\n"
-"Each round wakes the clients in a random order from the seed, after an\n"
-"unmeasured priming round.  A percentile with fewer than 10 samples beyond\n"
-"it is shown as -.  A wake-up unanswered at the end (a stopped client) is\n"
-"reported as pending, its age a lower bound of the worst.\n"
-"\n"
-"At a terminal latt is a well-mannered job: the workload gets the terminal,\n"
-"Ctrl-C ends the run, Ctrl-Z suspends all of it and fg resumes it.  Nothing\n"
-"it started outlives it (setsid escapees; latt-guard ends all if latt is\n"
-"killed).  A slow --log reader is a stall; loads that could not all start are\n"
-"counted (cpu: 1 of 2 processes) and the limit that refused is named.\n"
-"\n"
-"Exit status: 0 ran normally, 1 runtime failure, 2 usage (one line, then\n"
-"\"try 'latt --help'\"; nothing ran), 3 a latency threshold was exceeded\n"
-"(or latt compare's gate failed), 4 the workload failed or was stopped from\n"
-"elsewhere, 5 a gate could not tell (--fail-above: too few samples to\n"
-"decide a limit; --fail-if-worse: a row's interval holds the limit); 1 and\n"
-"4 outrank 3, which outranks 5; 126 the command cannot be executed, 127 it\n"
-"is not found (both: one line, before anything runs, no summary); 128+N\n"
-"the run ended at signal N, other than SIGINT, SIGTERM or SIGHUP.\n"
-"\n"
-"Examples: latt -c8 'make -j4'\n"
-"          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"
-"          latt -c2:nice=-10 -c2:nice=19 -c1:runtime=100us:period=1ms -d 30\n"
-"          latt -c2 -l cpu -l pipe:1 -x 256 sleep 10\n"
-"          latt -c2 --cpus=1 --policy=fifo --prio=80 -m -d 5m \\\n"
-"              --fail-above=p99=100us,max=1ms\n"
-"          latt -c8 --json=run.json --plot=run.svg --histogram 'make -j4'\n"
-"          latt -c4 -d10 --repeat=5 --json=$(uname -r).json\n";
-
 static void
 help(void)
 {
-	fputs(SYNOPSIS, stdout);
+	fputs(help_synopsis, stdout);
 	fputs(help_text, stdout);
 	exit(EXIT_OK);
 }

@@ -35,7 +35,8 @@ static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_machine(FILE *, const struct result *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
-static void	 print_split(FILE *);
+static void	 print_split(FILE *, const struct config *,
+		    const struct result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 static void	 print_honesty(FILE *, const struct config *,
 		    const struct result *);
@@ -662,7 +663,7 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		row(fp, "work", "%u KiB a client, timed after each wake-up",
 		    cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split(fp);
+		print_split(fp, cfg, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		print_class(fp, &cfg->classes[i], &res->classes[i]);
 }
@@ -1155,14 +1156,24 @@ report_explain(FILE *fp, const struct result *res)
 
 /*
  * How the split into the runqueue wait and the wake path (the rows of
- * the details table) was taken: each client's own run delay,
- * /proc/thread-self/schedstat, read before blocking and after waking.
+ * the details table) was taken: from the clients' run delay
+ * (/proc/PID/schedstat), read by latt before the writes and after the
+ * replies of 1 in split_every rounds drawn at random, or of every round;
+ * and how many of those rounds' samples were left out (split.c).
  */
 static void
-print_split(FILE *fp)
+print_split(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	row(fp, "split", "runqueue from each client's schedstat run "
-	    "delay");
+	if (cfg->split_every == 1)
+		row(fp, "split", "every round (%llu)",
+		    (unsigned long long)res->split_rounds);
+	else
+		row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
+		    cfg->split_every, (unsigned long long)res->split_rounds,
+		    (unsigned long long)res->nrounds);
+	if (res->split_left_out > 0)
+		row(fp, "split", "%llu samples left out (client ran twice "
+		    "between reads)", (unsigned long long)res->split_left_out);
 }
 
 /*

@@ -235,6 +235,8 @@ result_merge(struct result *total, const struct result *res,
 	machine_free(&total->mach_end);
 	machine_copy(&total->mach_end, &res->mach_end);
 	total->nrounds += res->nrounds;
+	total->split_rounds += res->split_rounds;
+	total->split_left_out += res->split_left_out;
 	total->discarded += res->discarded;
 	if (total->start == 0) {
 		total->start = res->start;

@@ -43,7 +43,8 @@ struct sample {
 	int64_t		busy_ns;	/* its busy phase's real length, or
 					   -1: none */
 	int64_t		rq_wait;	/* ns runnable, not running, from the
-					   client's schedstat; -1: unknown */
+					   client's schedstat; -1: unknown or
+					   not a round of the split */
 	int		timer;		/* 1: a timer sample (the parent's
 					   sleep; client 0, when = deadline) */
 };
@@ -161,6 +162,9 @@ struct result {
 					   signal from outside latt, or 0 */
 	int64_t		 wl_stop_at;	/* when, ns since the run started */
 	uint64_t	 nrounds;
+	uint64_t	 split_rounds;	/* rounds drawn for the split */
+	uint64_t	 split_left_out;	/* their samples without one: the
+					   client ran twice between reads */
 	int64_t		 start;	/* CLOCK_MONOTONIC ns of the run's start */
 	int64_t		 end;
 	enum stop_reason stop;

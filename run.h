@@ -17,7 +17,8 @@ struct run {
 	struct tinst	 inst;		/* --explain's instance */
 	unsigned long	 inherited_slack;	/* timer slack to give the
 						   workload */
-	int		 schedstat;	/* clients read their schedstat */
+	int		 schedstat;	/* the parent reads the clients'
+					   schedstat: the split is on */
 	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
 					   millisecond (busy_calibrate), or
 					   0: no busy phase */

@@ -10,7 +10,7 @@
 #    pinned to: the largest latency is close to H, and the share of delayed
 #    samples is near 1 / (1 + (P - H) / R), R the mean round length, not
 #    H / P (latt's rounds are a closed loop: see "Coordinated omission" in
-#    README.md); the same client without the hog has no such tail.
+#    docs/method.md); the same client without the hog has no such tail.
 # 3. Scenario 1 with the 2009 latt (LATT_REFERENCE, default
 #    ../shared/reference/latt-2009.c): both tools' Max within the same
 #    window, so they agree to within the noise margin and the reference's

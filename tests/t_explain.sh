@@ -253,7 +253,8 @@ before=$(global_state)
 name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
-elif ! beside_hog run --explain=3 -d 2 --load=none --json="$TMP/hog.json"; then
+elif ! beside_hog run --explain=3 -d 2 --load=none --split=all \
+    --json="$TMP/hog.json"; then
 	fail "$name: $hog_why"
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"

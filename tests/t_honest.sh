@@ -16,7 +16,7 @@
 #    (H - x) / P for x < H: checked at two values of x, within x0.6..x1.5
 #    of the prediction.  The closed loop beside it samples each stall
 #    about once and shows a share below half the open loop's at the lower
-#    x (see "Coordinated omission" in README.md).
+#    x (see "Coordinated omission" in docs/method.md).
 # 4. A storm of exiting grandchildren (orphans that come back to latt, the
 #    subreaper): exactly one timer sample per sleep (timer samples equal
 #    rounds), and no zombies pile up during the run.
