@@ -229,6 +229,13 @@ busy_calibrate(void)
 	return (uint64_t)((double)n * NSEC_PER_MSEC / (double)best);
 }
 
+uint64_t
+busy_turns(const struct config *cfg, uint64_t per_ms, unsigned idx)
+{
+	return (uint64_t)((double)config_busy(cfg, idx) / NSEC_PER_MSEC *
+	    (double)per_ms);
+}
+
 /*
  * Closes the descriptors lo to hi, with close_range(2) where the kernel
  * has it, one by one (up to 65535) where it has not.

@@ -66,5 +66,7 @@ void	 run_client(const struct config *, unsigned idx, int in, int out,
  * tasks only ever make a trial slower.  Takes some 5 ms.
  */
 uint64_t busy_calibrate(void);
+/* The turns of client idx's busy phase (0: none) at per_ms a millisecond. */
+uint64_t busy_turns(const struct config *, uint64_t per_ms, unsigned idx);
 
 #endif /* CLIENT_H */

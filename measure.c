@@ -153,8 +153,6 @@ static int	 check_break(const struct loop *, struct result *,
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
 static int64_t	 now_coarse(void);
-static uint64_t	 busy_turns(const struct config *, const struct run *,
-		    unsigned);
 
 static void
 fail(struct result *res, enum stop_reason why, const char *what)
@@ -240,7 +238,7 @@ clients_start(const struct config *cfg, const struct run *run,
 		}
 		if (pid == 0)
 			run_client(cfg, i, req[0], rep[1], eng->sh,
-			    busy_turns(cfg, run, i));
+			    busy_turns(cfg, run->busy_per_ms, i));
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -1282,14 +1280,6 @@ clients_stop(struct engine *eng, struct result *res)
 	free(eng->c);
 	free(eng->order);
 	free(eng);
-}
-
-/* The turns of client idx's busy phase (0: none), from the calibration. */
-static uint64_t
-busy_turns(const struct config *cfg, const struct run *run, unsigned idx)
-{
-	return (uint64_t)((double)config_busy(cfg, idx) / NSEC_PER_MSEC *
-	    (double)run->busy_per_ms);
 }
 
 /*
