@@ -41,6 +41,8 @@
 #define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
 
 static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
+static void	 spin(uint64_t, volatile uint64_t *)
+		    __attribute__((noinline));
 static void	 close_span(unsigned, unsigned);
 static void	 keep_only(int, int);
 
@@ -52,13 +54,16 @@ static void	 keep_only(int, int);
  * it cannot take is left in the shared page for the parent to report.  With
  * work_kb, it also does the work of -x after stamping and stamps again; its
  * buffer is allocated and touched, and a part of its stack, before it says
- * it is ready.  Requests are answered one at a time in the order they came,
+ * it is ready.  With a busy phase, it then spins for the turns it was
+ * given (the work that takes busy= on an idle CPU), so that it holds its
+ * CPU as long as the scheduler lets it, and times it.
+ * Requests are answered one at a time in the order they came,
  * each stamped when read: in the open loop, a client that finds several
  * waiting answers each with its own latency.
  */
 void
 run_client(const struct config *cfg, unsigned idx, int in, int out,
-    struct shared *sh)
+    struct shared *sh, uint64_t busy)
 {
 	unsigned char *buf = NULL;
 	size_t len = (size_t)cfg->work_kb * 1024;
@@ -71,6 +76,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 	struct request req;
 	struct reply rep;
 	sigset_t none;
+	volatile uint64_t spun;
 	ssize_t n;
 	size_t i;
 
@@ -124,6 +130,12 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			rep.sum = do_work(buf, len, req.round);
 			rep.done = now_ns();
 		}
+		rep.busy = -1;
+		if (busy > 0) {
+			spin(busy, &spun);
+			rep.sum ^= (uint32_t)spun;
+			rep.busy = now_ns() - rep.done;
+		}
 		rep.send = req.send;
 		rep.round = req.round;
 		rep.pos = req.pos;
@@ -169,6 +181,59 @@ do_work(unsigned char *buf, size_t len, uint64_t seed)
 		table[h] = (uint32_t)i + 1;
 	}
 	return sum ^ w;
+}
+
+/*
+ * The busy phase: n turns of a xorshift64 generator, each depending on
+ * the last, so that no compiler can shorten it; pure CPU.  The result is
+ * stored through out, so that the call cannot move across the stamps
+ * around it (a function without side effects could).
+ */
+static void
+spin(uint64_t n, volatile uint64_t *out)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	while (n-- > 0) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	*out = x;
+}
+
+uint64_t
+busy_calibrate(void)
+{
+	volatile uint64_t sink;
+	uint64_t n = 4096;
+	int64_t t, best = INT64_MAX;
+	int i;
+
+	/* A trial of 250 us at least, then the quickest of 16. */
+	for (;;) {
+		t = now_ns();
+		spin(n, &sink);
+		if (now_ns() - t >= 250 * NSEC_PER_USEC || n > (1ULL << 40))
+			break;
+		n *= 2;
+	}
+	for (i = 0; i < 16; i++) {
+		t = now_ns();
+		spin(n, &sink);
+		if ((t = now_ns() - t) < best)
+			best = t;
+	}
+	if (best < 1)
+		best = 1;
+	return (uint64_t)((double)n * NSEC_PER_MSEC / (double)best);
+}
+
+uint64_t
+busy_turns(const struct config *cfg, uint64_t per_ms, unsigned idx)
+{
+	return (uint64_t)((double)config_busy(cfg, idx) / NSEC_PER_MSEC *
+	    (double)per_ms);
 }
 
 /*

@@ -33,6 +33,7 @@ struct reply {
 	uint32_t	sum;		/* the work's checksum, kept alive */
 	uint32_t	pos;
 	uint32_t	pad;
+	int64_t		busy;		/* the busy phase took, ns; or -1 */
 };
 
 /*
@@ -51,11 +52,21 @@ struct shared {
 
 /*
  * The client idx, in the child of a fork: in is the read end of its
- * request pipe, out the write end of its reply pipe.  It never returns:
- * it leaves through _exit, 0 once the parent closes its request pipe, 1
- * on failure.
+ * request pipe, out the write end of its reply pipe, busy the turns of
+ * its busy phase (0: none; see busy_calibrate).  It never returns: it
+ * leaves through _exit, 0 once the parent closes its request pipe, 1 on
+ * failure.
  */
 void	 run_client(const struct config *, unsigned idx, int in, int out,
-	    struct shared *) __attribute__((noreturn));
+	    struct shared *, uint64_t busy) __attribute__((noreturn));
+
+/*
+ * The turns of the busy phase's loop that take one millisecond on an idle
+ * CPU: the quickest of several timed trials, since preemption and other
+ * tasks only ever make a trial slower.  Takes some 5 ms.
+ */
+uint64_t busy_calibrate(void);
+/* The turns of client idx's busy phase (0: none) at per_ms a millisecond. */
+uint64_t busy_turns(const struct config *, uint64_t per_ms, unsigned idx);
 
 #endif /* CLIENT_H */

@@ -118,5 +118,17 @@ void	 cmp_sblocks_free(struct cmp_sblocks *);
 char	*cmp_file_read(struct cmp_side *, const char *path,
 	    const char **point, size_t *len, char *err, size_t errlen);
 int	 cmp_same_point(const char *, const char *);
+/*
+ * The order check of a against b (cmpstat.c): each side's share of rounds
+ * with an inversion, the change (b - a) and its 99% interval, as
+ * fractions, and the verdict's word; verdict NULL when neither side has
+ * the check.
+ */
+struct cmp_order {
+	double		 pa, pb, d, lo, hi;
+	const char	*verdict;
+};
+void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
+	    struct cmp_order *);
 
 #endif /* CMP_INT_H */

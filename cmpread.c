@@ -600,6 +600,26 @@ oom:
 	return where(err, errlen, f, o, "out of memory");
 }
 
+/* A run's order check ("order"; null or absent: none), into the side's. */
+static int
+load_order(struct cmp_side *side, const struct src *f, const struct json *o,
+    char *err, size_t errlen)
+{
+	int64_t r, b, n;
+
+	if (o == NULL || o->type == JSON_NULL)
+		return 0;
+	if (get_count(f, o, "rounds", 0, &r, err, errlen) != 0 ||
+	    get_count(f, o, "rounds_with_inversions", 0, &b, err, errlen) ||
+	    get_count(f, o, "inversions", 0, &n, err, errlen) != 0)
+		return -1;
+	side->ord_runs++;
+	side->ord_rounds += (uint64_t)r;
+	side->ord_bad += (uint64_t)(b < r ? b : r);
+	side->ord_inv += (uint64_t)n;
+	return 0;
+}
+
 /*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
@@ -652,6 +672,8 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
+	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1)
+		return -1;
 	side->nruns++;
 	return 0;
 }

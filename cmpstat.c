@@ -595,3 +595,49 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	} else
 		row->verdict = CMP_NOISE;
 }
+
+/*
+ * The order check (rt-migrate-test's question) of a against b: the share
+ * of rounds with an inversion on each side, its change in points and a
+ * 99% interval (Newcombe's, from Wilson's intervals of each side; the
+ * rounds are taken as independent).  A verdict needs CMP_MIN_RUNS runs a
+ * side with the check: worse or better when the interval lies wholly on
+ * one side of 0, else noise.
+ */
+static void
+wilson(double bad, double n, double z, double *lo, double *hi)
+{
+	double p = bad / n, c = 1 + z * z / n;
+	double mid = (p + z * z / (2 * n)) / c;
+	double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / c;
+
+	*lo = fmax(0, mid - half);
+	*hi = fmin(1, mid + half);
+}
+
+void
+cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
+    struct cmp_order *r)
+{
+	const double z = 2.5758293035489;	/* two-sided 99% */
+	double la, ua, lb, ub;
+
+	memset(r, 0, sizeof(*r));
+	if (a->ord_runs == 0 && b->ord_runs == 0)
+		return;
+	r->verdict = "cannot tell";
+	if (a->ord_rounds == 0 || b->ord_rounds == 0)
+		return;
+	r->pa = (double)a->ord_bad / (double)a->ord_rounds;
+	r->pb = (double)b->ord_bad / (double)b->ord_rounds;
+	r->d = r->pb - r->pa;
+	wilson((double)a->ord_bad, (double)a->ord_rounds, z, &la, &ua);
+	wilson((double)b->ord_bad, (double)b->ord_rounds, z, &lb, &ub);
+	r->lo = r->d - sqrt((r->pb - lb) * (r->pb - lb) +
+	    (ua - r->pa) * (ua - r->pa));
+	r->hi = r->d + sqrt((ub - r->pb) * (ub - r->pb) +
+	    (r->pa - la) * (r->pa - la));
+	if (a->ord_runs < CMP_MIN_RUNS || b->ord_runs < CMP_MIN_RUNS)
+		return;
+	r->verdict = r->lo > 0 ? "worse" : r->hi < 0 ? "better" : "noise";
+}

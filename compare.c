@@ -81,6 +81,10 @@ static const struct option compare_longopts[] = {
 static void	 compare_usage(void) __attribute__((noreturn));
 static void	 tally_put(struct tally *, int which, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
+static void	 print_order(FILE *, const struct cmp_side *,
+		    const struct cmp_side *);
+static void	 put_order_row(FILE *, const struct cmp_side *,
+		    const struct cmp_side *);
 
 /* A series of the side in every one of its runs, or NULL. */
 static const struct cmp_series *
@@ -663,6 +667,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    "(their sd); the interval holds the change with 99% "
 		    "confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
+	print_order(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -790,6 +795,8 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		put_row(fp, &v.rows[i]);
 	}
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
+	jw_key(fp, &first, "\n    ", "order");
+	put_order_row(fp, a, b);
 	jw_key(fp, &first, "\n    ", "gate_not_applied");
 	put_missing(fp, a, b, gate);
 	jw_key(fp, &first, "\n    ", "gate_failed");
@@ -1218,4 +1225,59 @@ compare_main(int argc, char *argv[])
 		return st;
 	return r == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
 	    r == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL : EXIT_OK;
+}
+
+/* The order check's row of the table, when a side has it. */
+static void
+print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+	char sa[24], sb[24], ch[16], ci[32];
+
+	cmp_order_row(a, b, &r);
+	if (r.verdict == NULL)
+		return;
+	snprintf(sa, sizeof(sa), "%.1f%% of %llu", 100 * r.pa,
+	    (unsigned long long)a->ord_rounds);
+	snprintf(sb, sizeof(sb), "%.1f%% of %llu", 100 * r.pb,
+	    (unsigned long long)b->ord_rounds);
+	snprintf(ch, sizeof(ch), "%+.1f pt", 100 * r.d);
+	snprintf(ci, sizeof(ci), "%+.1f to %+.1f", 100 * r.lo, 100 * r.hi);
+	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
+	    "B rounds", "change", "99% interval", "verdict");
+	if (a->ord_rounds == 0 || b->ord_rounds == 0)
+		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
+		    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
+		    "-", "-", r.verdict);
+	else
+		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
+		    sa, sb, ch, ci, r.verdict);
+	put_wrapped(fp, "", "order: the share of rounds with an inversion "
+	    "(real-time order check); a verdict needs 3 runs a side.");
+}
+
+/* The order check's comparison as a JSON member, or null. */
+static void
+put_order_row(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+
+	cmp_order_row(a, b, &r);
+	if (r.verdict == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fprintf(fp, "{\"a_rounds\": %llu, \"a_rounds_with_inversions\": %llu, "
+	    "\"b_rounds\": %llu, \"b_rounds_with_inversions\": %llu, "
+	    "\"change\": ", (unsigned long long)a->ord_rounds,
+	    (unsigned long long)a->ord_bad, (unsigned long long)b->ord_rounds,
+	    (unsigned long long)b->ord_bad);
+	if (a->ord_rounds > 0 && b->ord_rounds > 0)
+		fprintf(fp, "%.6f, \"lo\": %.6f, \"hi\": %.6f", r.d, r.lo,
+		    r.hi);
+	else
+		fputs("null, \"lo\": null, \"hi\": null", fp);
+	fputs(", \"verdict\": ", fp);
+	jw_string(fp, r.verdict);
+	fputc('}', fp);
 }

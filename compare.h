@@ -73,6 +73,10 @@ struct cmp_side {
 	size_t		 nfids;
 	struct cmp_runid *rids;		/* its runs that say when they */
 	size_t		 nrids;		/* started */
+	size_t		 ord_runs;	/* runs with an order check */
+	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
+	uint64_t	 ord_bad;	/* rounds with an inversion */
+	uint64_t	 ord_inv;	/* inversions */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };

@@ -39,6 +39,8 @@ struct load_spec {
 struct limit {
 	enum stat_kind	 stat;		/* stats.h */
 	int		 timer;		/* 1: of the timer series */
+	int		 order;		/* 1: inversions of the order check
+					   (order.h), value a count */
 	int64_t		 value;		/* ns */
 };
 
@@ -100,6 +102,7 @@ struct client_class {
 	struct sched_req sched;		/* --policy/--prio/--nice, overridden */
 	int		*cpus;		/* cpus=, or NULL: --cpus applies */
 	unsigned	 ncpus;
+	int64_t		 busy;	/* busy=, or --busy: ns; 0: no busy phase */
 };
 
 /*
@@ -146,6 +149,8 @@ struct config {
 	unsigned	 split_every;	/* --split: the parent reads the
 					   clients' schedstat around 1 in
 					   this many rounds (1: every) */
+	int64_t		 busy;		/* --busy: ns; 0: no busy phase */
+	int64_t		 order_slack;	/* --order-slack: ns; -1: not given */
 	struct limit	 limits[MAX_LIMITS];
 	unsigned	 nlimits;
 	unsigned	 repeat;	/* --repeat: runs back to back, >= 1 */
@@ -163,5 +168,25 @@ struct config {
 	const char	*baseline; /* --baseline: results to compare with */
 	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
 };
+
+/* The busy phase of client idx (busy= of its class, or --busy), ns. */
+static inline int64_t
+config_busy(const struct config *cfg, unsigned idx)
+{
+	return cfg->nclasses > 0 ? cfg->classes[cfg->class_of[idx]].busy :
+	    cfg->busy;
+}
+
+/* Whether some client has a busy phase. */
+static inline int
+config_any_busy(const struct config *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		if (cfg->classes[i].busy > 0)
+			return 1;
+	return cfg->busy > 0;
+}
 
 #endif /* CONFIG_H */

@@ -6,6 +6,7 @@
  * the reports, it reads finished results and never measures.
  */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +99,27 @@ counts(char *buf, size_t len, uint64_t lo, uint64_t hi, uint64_t n)
  * told.  min, max and mean need one sample, stdev
  * two.  The verdict's words, but for a limit met, go into why.
  */
+/*
+ * inversions=N: exceeded when the order check counted more; cannot tell
+ * when it checked no round (no two priorities, no complete round).
+ */
+static enum verdict
+judge_order(const struct limit *l, const struct order *o, char *why,
+    size_t len)
+{
+	if (o == NULL || o->rounds == 0) {
+		snprintf(why, len, "inversions against %lld: no round with "
+		    "two priorities was checked", (long long)l->value);
+		return CANNOT_TELL;
+	}
+	if (o->inversions <= (uint64_t)l->value)
+		return MET;
+	snprintf(why, len, "inversions %llu > %lld (in %llu of %llu rounds)",
+	    (unsigned long long)o->inversions, (long long)l->value,
+	    (unsigned long long)o->bad_rounds, (unsigned long long)o->rounds);
+	return EXCEEDED;
+}
+
 static enum verdict
 judge(const struct limit *l, const struct result *res, char *why,
     size_t len)
@@ -186,7 +208,9 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
 
 	for (i = 0; i < cfg->nlimits; i++) {
-		v[i] = judge(&cfg->limits[i], res, why[i], sizeof(why[i]));
+		v[i] = cfg->limits[i].order ? judge_order(&cfg->limits[i],
+		    res->order, why[i], sizeof(why[i])) :
+		    judge(&cfg->limits[i], res, why[i], sizeof(why[i]));
 		nx += v[i] == EXCEEDED;
 		nc += v[i] == CANNOT_TELL;
 		timer |= cfg->limits[i].timer;
@@ -221,3 +245,47 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 	return nx > 0 ? EXIT_THRESHOLD : EXIT_CANNOT_TELL;
 }
 
+/*
+ * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds,
+ * or inversions=N, a count of the order check's.  Several --fail-above
+ * options add up.
+ */
+void
+gate_parse(struct config *cfg, char *arg)
+{
+	struct limit *l;
+	char *tok, *save, *eq, name[32];
+	int k, timer;
+
+	if (*arg == '\0')
+		usage_error("fail-above is empty");
+	if (*arg == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,") != NULL)
+		usage_error("fail-above has an empty item: %s", arg);
+	for (tok = strtok_r(arg, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL)
+			usage_error("fail-above: not STAT=TIME: %s", tok);
+		*eq = '\0';
+		if (cfg->nlimits == MAX_LIMITS)
+			usage_error("fail-above: more than %d limits",
+			    MAX_LIMITS);
+		l = &cfg->limits[cfg->nlimits++];
+		if (strcmp(tok, "inversions") == 0) {
+			l->order = 1;
+			l->value = parse_num("fail-above inversions", eq + 1,
+			    0, LLONG_MAX);
+			continue;
+		}
+		timer = strncmp(tok, "timer.", 6) == 0;
+		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
+			usage_error("fail-above: unknown statistic: %s (one of "
+			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
+			    "p99.99, max, timer.STAT, or inversions)", tok);
+		snprintf(name, sizeof(name), "fail-above %s", tok);
+		l->stat = (enum stat_kind)k;
+		l->timer = timer;
+		l->value = parse_time(name, eq + 1, 0, 3600 * NSEC_PER_SEC,
+		    NSEC_PER_USEC);
+	}
+}

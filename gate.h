@@ -19,4 +19,10 @@
  */
 int	 gate_judge(FILE *, const struct config *, const struct result *);
 
+/*
+ * Adds the limits of one --fail-above=SPEC to cfg (it cuts arg up); bad
+ * input is a usage error.
+ */
+void	 gate_parse(struct config *, char *arg);
+
 #endif /* GATE_H */

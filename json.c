@@ -57,6 +57,9 @@ static void	 put_point(FILE *, const struct sweep_point *, const char *);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
+static void	 put_order(FILE *, const struct config *,
+		    const struct order *);
+static void	 put_who(FILE *, const struct config *, unsigned, int);
 
 int
 json_write(FILE *fp, const struct config *cfg, const struct result *total,
@@ -94,6 +97,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_per_client(fp, cfg, total);
 	jw_key(fp, &first, "\n  ", "classes");
 	put_classes(fp, cfg, total, 0);
+	jw_key(fp, &first, "\n  ", "order");
+	put_order(fp, cfg, total->order);
 	if (total->autopsy != NULL) {
 		jw_key(fp, &first, "\n  ", "explain");
 		json_explain(fp, total);
@@ -129,6 +134,8 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	json_counts(fp, &res->counts);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
+	fputs(",\n  \"order\": ", fp);
+	put_order(fp, cfg, res->order);
 	fputs("}", fp);
 	return ferror(fp) ? -1 : 0;
 }
@@ -1131,4 +1138,67 @@ json_explain(FILE *fp, const struct result *res)
 	}
 	fputs(ap->error == NULL && ap->n > 0 ? "\n    ]" : "]", fp);
 	fputs("\n  }", fp);
+}
+
+/*
+ * The real-time order check (order.h), or null without real-time
+ * clients: the counts, the release spread as a series, and the worst
+ * inversions, worst first.
+ */
+static void
+put_order(FILE *fp, const struct config *cfg, const struct order *o)
+{
+	const struct inversion *v;
+	int first = 1;
+	unsigned i;
+
+	if (o == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('{', fp);
+	jw_key(fp, &first, "\n    ", "rounds");
+	fprintf(fp, "%llu", (unsigned long long)o->rounds);
+	jw_key(fp, &first, "\n    ", "inversions");
+	fprintf(fp, "%llu", (unsigned long long)o->inversions);
+	jw_key(fp, &first, "\n    ", "rounds_with_inversions");
+	fprintf(fp, "%llu", (unsigned long long)o->bad_rounds);
+	jw_key(fp, &first, "\n    ", "share");
+	if (o->rounds > 0)
+		jw_double(fp, (double)o->bad_rounds / (double)o->rounds);
+	else
+		fputs("null", fp);
+	jw_key(fp, &first, "\n    ", "single_priority_rounds");
+	fprintf(fp, "%llu", (unsigned long long)o->single);
+	jw_key(fp, &first, "\n    ", "unchecked");
+	fprintf(fp, "%llu", (unsigned long long)o->unchecked);
+	jw_key(fp, &first, "\n    ", "slack_ns");
+	fprintf(fp, "%lld", (long long)o->slack);
+	jw_key(fp, &first, "\n    ", "release_spread");
+	put_series(fp, &o->spread, 0, NULL);
+	jw_key(fp, &first, "\n    ", "worst");
+	fputc('[', fp);
+	for (i = 0; i < o->nworst; i++) {
+		v = &o->worst[i];
+		fprintf(fp, "%s\n      {\"round\": %llu, \"at_ns\": %lld, "
+		    "\"waited_ns\": %lld, \"held_ns\": %lld,\n       "
+		    "\"waiter\": ", i > 0 ? "," : "",
+		    (unsigned long long)v->round, (long long)v->when,
+		    (long long)v->waited, (long long)v->held);
+		put_who(fp, cfg, v->waiter, v->waiter_cpu);
+		fputs(", \"ran\": ", fp);
+		put_who(fp, cfg, v->ran, v->ran_cpu);
+		fputc('}', fp);
+	}
+	fputs(o->nworst > 0 ? "\n    ]}" : "]}", fp);
+}
+
+/* A client of an inversion: its number, class (or null) and CPU. */
+static void
+put_who(FILE *fp, const struct config *cfg, unsigned idx, int cpu)
+{
+	fprintf(fp, "{\"client\": %u, \"class\": ", idx);
+	jw_str_or_null(fp, cfg->nclasses > 0 && idx < cfg->nclients ?
+	    cfg->classes[cfg->class_of[idx]].name : NULL);
+	fprintf(fp, ", \"cpu\": %d}", cpu);
 }

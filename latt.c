@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "common.h"
 #include "compare.h"
 #include "config.h"
@@ -179,6 +180,8 @@ prepare(const struct config *cfg, struct latt *L)
 	/* latt's own floor, before its signals, tuning and pinning. */
 	floor_measure(&L->res.floor);
 	setup_signals();
+	if (config_any_busy(cfg))
+		L->run.busy_per_ms = busy_calibrate();
 	/* A class's refused attributes are bad input: status 2. */
 	if ((r = tune_check(cfg)) < 0)
 		return r == -1 && cfg->nclasses > 0 ? EXIT_USAGE :

@@ -54,6 +54,7 @@
 #include "config.h"
 #include "counts.h"
 #include "measure.h"
+#include "order.h"
 #include "result.h"
 #include "run.h"
 #include "split.h"
@@ -137,6 +138,8 @@ static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
 static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
+static void	 add_busy(struct result *, const struct config *,
+		    const struct sample *);
 static int	 keep_sample(struct loop *, unsigned, struct sample *);
 static void	 read_before(struct loop *, unsigned, uint64_t);
 static int	 read_after(struct loop *);
@@ -237,7 +240,8 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		if (pid == 0)
-			run_client(cfg, i, req[0], rep[1], eng->sh);
+			run_client(cfg, i, req[0], rep[1], eng->sh,
+			    busy_turns(cfg, run->busy_per_ms, i));
 		close(req[0]);
 		close(rep[1]);
 		/*
@@ -721,6 +725,7 @@ send_round(struct loop *L, unsigned nsend)
 	struct result *res = L->res;
 	struct request req;
 	struct client *c;
+	int64_t first = 0;
 	uint32_t t;
 	unsigned i, j;
 	ssize_t n;
@@ -740,6 +745,8 @@ send_round(struct loop *L, unsigned nsend)
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
 		req.send = now_ns();
+		if (i == 0)
+			first = req.send;
 		n = write(c->wfd, &req, sizeof(req));
 		if (n == sizeof(req)) {
 			c->npending++;
@@ -763,8 +770,13 @@ send_round(struct loop *L, unsigned nsend)
 		return -1;
 	}
 	eng->sent[req.round % RING] = req.send;
-	if (!L->priming)
-		res->nrounds++;
+	if (L->priming)
+		return 0;
+	res->nrounds++;
+	/* The order check: the release's spread, the round announced. */
+	if (res->order != NULL && first - res->start >= L->cfg->warmup)
+		order_sent(res->order, req.round - PRIME_ROUNDS, nsend,
+		    now_ns() - first, first - res->start);
 	return 0;
 }
 
@@ -842,6 +854,20 @@ add_wake(struct series *ser, const struct sample *s, unsigned idx)
 	    s->round - 1);
 }
 
+/* A busy phase's real length, into the run's series and its class's. */
+static void
+add_busy(struct result *res, const struct config *cfg,
+    const struct sample *s)
+{
+	if (res->ser[SER_BUSY].on)
+		series_add(&res->ser[SER_BUSY], s->busy_ns, s->client,
+		    s->when, s->round - 1);
+	if (res->classes != NULL &&
+	    res->classes[cfg->class_of[s->client]].ser[SER_BUSY].on)
+		series_add(&res->classes[cfg->class_of[s->client]].ser[
+		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
+}
+
 /*
  * One reply: checked against what was sent to that client, then a sample
  * (unless priming or in the --warmup).  Returns -1 when the run must end.
@@ -874,6 +900,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	s.pid = c->pid;
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
+	s.busy_ns = rep->busy;
 	s.rq_wait = -1;
 	split = c->sp.round == rep->round;
 	if (split)
@@ -915,6 +942,11 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 	if (res->ser[SER_WORK].on)
 		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
 		    s->round - 1);
+	if (s->busy_ns >= 0)
+		add_busy(res, L->cfg, s);
+	if (res->order != NULL)
+		order_add(res->order, s->round, idx, s->when,
+		    s->when + s->latency, s->cpu);
 	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
 		return -1;
 	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {

@@ -26,8 +26,10 @@
 #include "common.h"
 #include "config.h"
 #include "cpulist.h"
+#include "gate.h"
 #include "loads.h"
 #include "options.h"
+#include "order.h"
 #include "help.h"
 #include "sweep.h"
 #include "tune.h"
@@ -50,7 +52,8 @@
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 #define SPLIT_EVERY	8	/* --split: 1 in this many rounds by default */
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
-	"period, cpus, name)"
+	"period, busy, cpus, name)"
+#define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -200,6 +203,8 @@ static const struct opt opts[] = {
 	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
 	{ "parent-prio", "", NUM(0, 99, pprio) },
+	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy) },
+	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack) },
 	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
 	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_version) },
 };
@@ -234,6 +239,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	check_run(&p.cfg);
 	sweep_check(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
+	order_check_config(&p.cfg);
 	*cfg = p.cfg;
 }
 
@@ -251,6 +257,7 @@ start_parse(struct parse *p)
 	p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
 	p->cfg.repeat = 1;
+	p->cfg.order_slack = -1;
 	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
@@ -575,11 +582,16 @@ settle_sched(struct parse *p)
 	} else if (p->pprio > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = p->pprio;
+	} else if (order_top(cfg) > 0 && config_any_busy(cfg)) {
+		/* Busy real-time clients: released together (order.c). */
+		cfg->parent_policy = SCHED_FIFO;
+		cfg->parent_prio = order_top(cfg) < 99 ? order_top(cfg) + 1 : 99;
 	} else if (rtmin > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
 	}
 }
+
 
 /* The run's length and the CPUs named. */
 static void
@@ -769,7 +781,10 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			r->period = parse_time("class period", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
 			ca->dl_given = 1;
-		} else if (strcmp(tok, "cpus") == 0)
+		} else if (strcmp(tok, "busy") == 0)
+			cl->busy = parse_time("class busy", eq, 1, BUSY_MAX_NS,
+			    NSEC_PER_USEC);
+		else if (strcmp(tok, "cpus") == 0)
 			cpulist_parse("class cpus", eq, &cl->cpus, &cl->ncpus);
 		else if (strcmp(tok, "name") == 0) {
 			if (*eq == '\0' || strlen(eq) > CLASS_NAME_MAX ||
@@ -803,6 +818,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 
 	for (i = 0; i < cl->ncpus; i++)
 		cpulist_check("class cpus", cl->cpus[i]);
+	if (cl->busy == 0)
+		cl->busy = cfg->busy;
 	r->policy = cfg->policy;
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
@@ -1055,42 +1072,12 @@ parse_policy(struct parse *p, const struct opt *o, char *arg)
 		    "runtime=T:period=T)", arg);
 }
 
-/*
- * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds.
- * Several --fail-above options add up.
- */
+/* --fail-above=SPEC: gate.c reads it; several add up. */
 static void
 parse_limits(struct parse *p, const struct opt *o, char *arg)
 {
-	struct config *cfg = &p->cfg;
-	char *tok, *save, *eq, name[32];
-	int k, timer;
-
 	(void)o;
-	if (*arg == '\0')
-		usage_error("fail-above is empty");
-	if (empty_item(arg, ','))
-		usage_error("fail-above has an empty item: %s", arg);
-	for (tok = strtok_r(arg, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((eq = strchr(tok, '=')) == NULL)
-			usage_error("fail-above: not STAT=TIME: %s", tok);
-		*eq = '\0';
-		timer = strncmp(tok, "timer.", 6) == 0;
-		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
-			usage_error("fail-above: unknown statistic: %s (one of "
-			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
-			    "p99.99, max, or timer.STAT)", tok);
-		if (cfg->nlimits == MAX_LIMITS)
-			usage_error("fail-above: more than %d limits",
-			    MAX_LIMITS);
-		snprintf(name, sizeof(name), "fail-above %s", tok);
-		cfg->limits[cfg->nlimits].stat = (enum stat_kind)k;
-		cfg->limits[cfg->nlimits].timer = timer;
-		cfg->limits[cfg->nlimits].value = parse_time(name, eq + 1, 0,
-		    HOUR_NS, NSEC_PER_USEC);
-		cfg->nlimits++;
-	}
+	gate_parse(&p->cfg, arg);
 }
 
 static void

@@ -574,6 +574,11 @@ outputs_sink(void *arg, const struct sample *s)
 	}
 	if (res->ser[SER_LATENCY].tl != NULL)
 		timeline_add(res->ser[SER_LATENCY].tl, s->when, s->latency);
+	/* The plot's dots of each class (the 2007 figure). */
+	if (res->classes != NULL && res->classes[col->cfg->class_of[
+	    s->client]].ser[SER_LATENCY].tl != NULL)
+		timeline_add(res->classes[col->cfg->class_of[s->client]].ser[
+		    SER_LATENCY].tl, s->when, s->latency);
 	if (col->cfg->explain > 0)
 		explain_keep(col->cfg, &col->run->inst, res, s);
 	/* -v to a stderr that cannot be written ends the run like a log. */

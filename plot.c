@@ -18,8 +18,11 @@
  *   - the distribution, as bars along the same latency axis.
  *
  * With classes of clients (-c N:ATTR...), the percentile panel has one
- * curve per class in a style of its own (named in the legend), beside
- * the thinner curve of all clients together.
+ * curve per class in a style of its own (named in the legend, highest
+ * priority first), beside the thinner curve of all clients together, and
+ * with up to three classes the panel over time draws each class's
+ * samples as dots of its colour (rt-migrate-test's figure of 2007), the
+ * highest priority on top.
  *
  * Lines are drawn before labels; labels carry their values and a white
  * outline, and go where no curve crosses them (plotink.c).  The file
@@ -131,13 +134,19 @@ static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
 static void	 draw_percentiles(FILE *, struct ink *,
 		    const struct config *, const struct result *,
 		    const struct lax *, const int64_t *);
-static void	 draw_timeline(FILE *, struct ink *, const struct result *,
+static void	 draw_timeline(FILE *, struct ink *, const struct config *,
+		    const struct result *,
 		    const struct lax *, const int64_t *);
 static void	 draw_distribution(FILE *, const struct result *,
 		    const struct lax *);
 static void	 draw_legend(FILE *, const struct config *,
 		    const struct result *);
 static struct style class_style(unsigned);
+static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
+		    const struct result *, const struct lax *, double);
+static int	 class_prio(const struct client_class *);
+static int	 class_dots(const struct config *, const struct result *);
+static void	 by_priority(const struct config *, unsigned *);
 static void	 put_style(FILE *, const struct style *);
 static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
@@ -185,7 +194,7 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	    W, H);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
-	draw_timeline(fp, &ink, res, &ax, pct);
+	draw_timeline(fp, &ink, cfg, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	draw_legend(fp, cfg, res);
 	fputs("</svg>\n", fp);
@@ -746,8 +755,8 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 }
 
 static void
-draw_timeline(FILE *fp, struct ink *ink, const struct result *res,
-    const struct lax *ax, const int64_t *pct)
+draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
 {
 	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
 	const struct timeline *tl = res->ser[SER_LATENCY].tl;
@@ -766,7 +775,9 @@ draw_timeline(FILE *fp, struct ink *ink, const struct result *res,
 	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
 	    B_T - 10, SMALL, tl == NULL || tl->npoints == tl->n ?
-	    "every sample" : "per time slice: min to max, p50, p99");
+	    (class_dots(cfg, res) ? "every sample, coloured by class" :
+	    "every sample") :
+	    "per time slice: min to max, p50, p99");
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
 	    B_B - B_T);
@@ -791,7 +802,8 @@ draw_timeline(FILE *fp, struct ink *ink, const struct result *res,
 	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
 	draw_series(fp, ink, res->ser[SER_TIMER].tl, ax, span, "timer",
 	    TIMER_COLOR, 2);
-	draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
+	if (!draw_class_dots(fp, ink, cfg, res, ax, span))
+		draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
 	draw_shades(fp, ink, res, span, 1);
 	if (res->ser[SER_LATENCY].st.n == 0) {
 		no_samples(fp, ink, B_L, B_R, B_T, B_B);
@@ -939,7 +951,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	struct style sty;
 	double x = B_L, w;
 	int y = H - 50;
-	unsigned c;
+	unsigned c, k, rank[CLASS_MAX];
 	size_t i;
 
 	show[0] = res->ser[SER_LATENCY].st.n > 0;
@@ -963,8 +975,13 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 		    key[i].name);
 		x += w + 12;
 	}
-	/* The classes, by percentile; their names need no escaping. */
-	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
+	/*
+	 * The classes, highest priority first (as the 2007 figure); their
+	 * names need no escaping.
+	 */
+	by_priority(cfg, rank);
+	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
+		c = rank[k];
 		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
 		    SMALL;
 		if (x + w > W - 20) {
@@ -988,6 +1005,70 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
 	    B_L, H - 18, SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
+}
+
+/*
+ * Whether the panel over time shows each class's dots: with up to
+ * NCLASS_SOLID classes, whose colours are their own (further classes
+ * differ by their dashes, which a dot cannot show).
+ */
+static int
+class_dots(const struct config *cfg, const struct result *res)
+{
+	return res->classes != NULL && cfg->nclasses > 0 &&
+	    cfg->nclasses <= NCLASS_SOLID &&
+	    res->classes[0].ser[SER_LATENCY].tl != NULL;
+}
+
+/*
+ * The 2007 figure (rt-migrate-test's scatter plots): every sample of each
+ * class as a dot in the class's colour, the lowest priority drawn first,
+ * so that the highest lies on top.  Returns 0 when it is not drawn
+ * (class_dots).
+ */
+static int
+draw_class_dots(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, double span)
+{
+	unsigned rank[CLASS_MAX], k, c;
+	char id[CLASS_NAME_MAX + 8];
+
+	if (!class_dots(cfg, res))
+		return 0;
+	by_priority(cfg, rank);
+	for (k = cfg->nclasses; k-- > 0;) {
+		c = rank[k];
+		snprintf(id, sizeof(id), "class-%s", cfg->classes[c].name);
+		draw_series(fp, ink, res->classes[c].ser[SER_LATENCY].tl, ax,
+		    span, id, class_style(c).color, 3);
+	}
+	return 1;
+}
+
+/* A class's place in the kernel's order: deadline, rt by prio, fair. */
+static int
+class_prio(const struct client_class *cl)
+{
+	if (cl->sched.policy == SCHED_FIFO || cl->sched.policy == SCHED_RR)
+		return cl->sched.prio;
+	return cl->sched.policy == SCHED_DEADLINE ? 100 : 0;
+}
+
+/* The classes' indices into rank, highest priority first, else as given. */
+static void
+by_priority(const struct config *cfg, unsigned *rank)
+{
+	unsigned i, j, t;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		rank[i] = i;
+	for (i = 1; i < cfg->nclasses; i++)
+		for (j = i; j > 0 && class_prio(&cfg->classes[rank[j - 1]]) <
+		    class_prio(&cfg->classes[rank[j]]); j--) {
+			t = rank[j];
+			rank[j] = rank[j - 1];
+			rank[j - 1] = t;
+		}
 }
 
 /*

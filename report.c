@@ -315,7 +315,7 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 	static const char *const label[SER_N] = {
 		[SER_LATENCY] = "latency", [SER_TIMER] = "timer",
 		[SER_WORK] = "work", [SER_RUNQUEUE] = "runqueue",
-		[SER_WAKE_PATH] = "wake path",
+		[SER_WAKE_PATH] = "wake path", [SER_BUSY] = "busy",
 	};
 	unsigned i, n = 0;
 
@@ -497,6 +497,56 @@ print_2009(FILE *fp, const char *label, int ok, double ns)
 		fprintf(fp, "\t%s\t %8s usec\n", label, "-");
 }
 
+/* A client's class name, or "client" without classes. */
+#define CLIENT_LABEL(cfg, idx) ((cfg)->nclasses > 0 ? \
+	(cfg)->classes[(cfg)->class_of[(idx)]].name : "client")
+
+/*
+ * The real-time order check (order.h): rounds checked, inversions and
+ * their share of the rounds, the release's spread, and the worst few
+ * inversions, two lines each: who waited, and who ran meanwhile.
+ */
+static void
+print_order(FILE *fp, const struct config *cfg, const struct order *o)
+{
+	const struct inversion *v;
+	char a[32], b[32], c[32];
+	static const double q[2] = { 0.5, 0.99 };
+	int64_t pct[2];
+	unsigned i;
+
+	fmt_time(a, sizeof(a), (double)o->slack, 0, "us");
+	if (o->rounds == 0)
+		fprintf(fp, "\norder: no round with two priorities to compare "
+		    "(%llu of one); slack %s\n", (unsigned long long)o->single, a);
+	else
+		fprintf(fp, "\norder: %llu rounds checked, %llu inversion%s in "
+		    "%llu rounds (%.1f%%); slack %s\n", (unsigned long long)
+		    o->rounds, (unsigned long long)o->inversions,
+		    o->inversions == 1 ? "" : "s", (unsigned long long)
+		    o->bad_rounds, 100.0 * (double)o->bad_rounds /
+		    (double)o->rounds, a);
+	if (o->spread.n > 0) {
+		stats_percentiles(&o->spread, q, pct, 2);
+		fprintf(fp, "  release spread: p50 %s, p99 %s, worst %s (first "
+		    "write to last)\n", fmt_time(a, sizeof(a), (double)pct[0],
+		    4, "us"), o->spread.n >= report_pct_need(0.99) ?
+		    fmt_time(b, sizeof(b), (double)pct[1], 4, "us") : "-",
+		    fmt_time(c, sizeof(c), (double)o->spread.max, 4, "us"));
+	}
+	for (i = 0; i < o->nworst && i < 3; i++) {
+		v = &o->worst[i];
+		fprintf(fp, "  round %llu at %.3f s: %s (client %u, CPU %d) "
+		    "waited %s,\n", (unsigned long long)v->round,
+		    (double)v->when / NSEC_PER_SEC, CLIENT_LABEL(cfg,
+		    v->waiter), v->waiter, v->waiter_cpu, fmt_time(a,
+		    sizeof(a), (double)v->waited, 4, "us"));
+		fprintf(fp, "    %s of it after %s (client %u, CPU %d) had "
+		    "started\n", fmt_time(b, sizeof(b), (double)v->held, 4,
+		    "us"), CLIENT_LABEL(cfg, v->ran), v->ran, v->ran_cpu);
+	}
+}
+
 /*
  * The summary.  The first block keeps the 2009 tool's exact shape (whole
  * microseconds, "%8.0f" after a tab and a space; "-" where the samples
@@ -530,9 +580,12 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 	print_table(fp, cfg, res, &dash);
 	if (nruns > 1)
 		print_runs(fp, runs, nruns);
+	if (res->order != NULL)
+		print_order(fp, cfg, res->order);
 	fputc('\n', fp);
 	print_facts(fp, cfg, res, runs, nruns, dash);
 }
+
 
 /*
  * The facts of the run after the tables: what the figures cannot show,

@@ -21,6 +21,7 @@ const struct series_info series_info[SER_N] = {
 	[SER_WORK] =		{ "work", 1 },
 	[SER_RUNQUEUE] =	{ "runqueue", 1 },
 	[SER_WAKE_PATH] =	{ "wake_path", 1 },
+	[SER_BUSY] =		{ "busy", 1 },
 };
 
 static int	 series_init(struct series *, int blocks, int timeline,
@@ -28,7 +29,7 @@ static int	 series_init(struct series *, int blocks, int timeline,
 static void	 series_reset(struct series *, int);
 static void	 series_free(struct series *);
 static int	 classes_init(struct result *, const struct config *, int,
-		    int);
+		    int, int);
 
 /*
  * Which series a run takes: the latency and the timer always, the work
@@ -52,10 +53,11 @@ result_init(struct result *res, const struct config *cfg, int split,
 	res->ser[SER_WORK].on = cfg->work_kb > 0;
 	res->ser[SER_RUNQUEUE].on = split;
 	res->ser[SER_WAKE_PATH].on = split;
+	res->ser[SER_BUSY].on = config_any_busy(cfg);
 	for (i = 0; i < SER_N; i++) {
 		if (!res->ser[i].on)
 			continue;
-		if (series_init(&res->ser[i], blocks && i != SER_WORK,
+		if (series_init(&res->ser[i], blocks && i != SER_WORK && i != SER_BUSY,
 		    plot && (i == SER_LATENCY || i == SER_TIMER),
 		    i == SER_LATENCY) == -1) {
 			lwarn("%s statistics", series_info[i].name);
@@ -79,8 +81,12 @@ result_init(struct result *res, const struct config *cfg, int split,
 			}
 		}
 	}
-	if (classes_init(res, cfg, split, blocks) == -1)
+	if (classes_init(res, cfg, split, blocks, plot) == -1)
 		return -1;
+	if (order_wanted(cfg) && (res->order = order_new(cfg)) == NULL) {
+		lwarn("the order check");
+		return -1;
+	}
 	if (keep && cfg->explain > 0 &&
 	    (res->worst = calloc(cfg->explain, sizeof(*res->worst))) == NULL) {
 		lwarn("calloc");
@@ -91,11 +97,12 @@ result_init(struct result *res, const struct config *cfg, int split,
 
 /*
  * The statistics of every class: its latency (with blocks for the results
- * file and --baseline) and its runqueue-wait split.
+ * file and --baseline, and a timeline for --plot's dots), its
+ * runqueue-wait split and its busy phase.
  */
 static int
 classes_init(struct result *res, const struct config *cfg, int split,
-    int blocks)
+    int blocks, int plot)
 {
 	struct class_result *c;
 	unsigned i, k;
@@ -111,9 +118,11 @@ classes_init(struct result *res, const struct config *cfg, int split,
 		c->ser[SER_LATENCY].on = 1;
 		c->ser[SER_RUNQUEUE].on = split;
 		c->ser[SER_WAKE_PATH].on = split;
+		c->ser[SER_BUSY].on = cfg->classes[i].busy > 0;
 		for (k = 0; k < SER_N; k++)
 			if (c->ser[k].on && series_init(&c->ser[k],
-			    blocks && k == SER_LATENCY, 0, 0) == -1) {
+			    blocks && k == SER_LATENCY,
+			    plot && k == SER_LATENCY, 0) == -1) {
 				lwarnc(ENOMEM, "classes");
 				return -1;
 			}
@@ -154,6 +163,8 @@ result_reset(struct result *res, const struct config *cfg)
 		memset(&keep.classes[i].got, 0, sizeof(keep.classes[i].got));
 	}
 	explain_free(&keep);		/* the last run's autopsy, printed */
+	if (keep.order != NULL)
+		order_reset(keep.order);
 	machine_free(&keep.mach);	/* read afresh by each run */
 	machine_free(&keep.mach_end);
 	memset(res, 0, sizeof(*res));
@@ -161,6 +172,7 @@ result_reset(struct result *res, const struct config *cfg)
 	res->worst = keep.worst;
 	res->clients = keep.clients;
 	res->classes = keep.classes;
+	res->order = keep.order;
 	res->sched = keep.sched;
 	res->env = keep.env;
 	res->floor = keep.floor;
@@ -213,6 +225,8 @@ result_merge(struct result *total, const struct result *res,
 				    &res->classes[i].ser[k].st);
 		total->classes[i].got = res->classes[i].got;
 	}
+	if (total->order != NULL && res->order != NULL)
+		order_merge(total->order, res->order);
 	total->sched = res->sched;
 	total->env = res->env;
 	total->clients = res->clients;
@@ -276,6 +290,8 @@ result_free(struct result *res, const struct config *cfg, int owned)
 			series_free(&res->classes[i].ser[k]);
 	free(res->classes);
 	res->classes = NULL;
+	order_free(res->order);
+	res->order = NULL;
 	machine_free(&res->mach);
 	machine_free(&res->mach_end);
 	free(res->worst);

@@ -17,6 +17,7 @@
 #include "counts.h"
 #include "floor.h"
 #include "env.h"
+#include "order.h"
 #include "stats.h"
 #include "workload.h"
 
@@ -41,6 +42,8 @@ struct sample {
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
 	int64_t		work_ns;	/* -x: time of the work after waking */
+	int64_t		busy_ns;	/* its busy phase's real length, or
+					   -1: none */
 	int64_t		rq_wait;	/* ns runnable, not running, from the
 					   client's schedstat; -1: unknown or
 					   not a round of the split */
@@ -95,6 +98,7 @@ enum series_id {
 	SER_WORK,		/* -x: time of the work after waking */
 	SER_RUNQUEUE,		/* runqueue wait of each wake-up (schedstat) */
 	SER_WAKE_PATH,		/* the rest: latency minus runqueue wait */
+	SER_BUSY,		/* busy=: the busy phase's real length */
 	SER_N
 };
 
@@ -118,8 +122,9 @@ extern const struct series_info series_info[SER_N];
 
 /* What one class of clients saw, with classes. */
 struct class_result {
-	struct series	 ser[SER_N];	/* latency and the split, as the
-					   run's; blocks of the latency only */
+	struct series	 ser[SER_N];	/* latency, the split and the busy
+					   phase, as the run's; blocks of the
+					   latency only */
 	struct sched_got got;		/* its first client's attributes */
 };
 
@@ -223,6 +228,8 @@ struct result {
 	struct sample	 last;
 	int		 have_last;
 	struct autopsy	*autopsy;	/* read after the run, or NULL */
+	struct order	*order;		/* the real-time order check
+					   (order.h), or NULL: none */
 };
 
 /* A value into a series: its statistics, and its block if it keeps them. */

@@ -19,6 +19,9 @@ struct run {
 						   workload */
 	int		 schedstat;	/* the parent reads the clients'
 					   schedstat: the split is on */
+	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
+					   millisecond (busy_calibrate), or
+					   0: no busy phase */
 };
 
 #endif /* RUN_H */
