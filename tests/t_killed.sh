@@ -15,11 +15,20 @@ if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "killed mid-way: the clean-up is the scripts', checked with the plain build"
 	exit 0
 fi
-tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
 	skip "killed mid-way: t_explain's runs need root and two CPUs"
 	exit 0
 fi
+# t_explain mounts its tracefs in a mount namespace of its own; every
+# mount of tracefs shows the same instances, so a mount of this script's
+# own shows its latt's instance.
+tfs=$TMP/tracefs
+mkdir -p "$tfs"
+if ! mount -t tracefs nodev "$tfs" 2>/dev/null; then
+	skip "killed mid-way: tracefs cannot be mounted here"
+	exit 0
+fi
+on_exit "umount -l '$tfs' 2>/dev/null"
 
 # cut SIGNAL: t_explain.sh cut by SIGNAL once a latt --explain of it runs.
 cut() {
@@ -48,11 +57,10 @@ cut() {
 			p=${p%/environ}
 			[ -n "$tag" ] || tag=$(tr '\0' '\n' 2>/dev/null <"$f" |
 			    sed -n 's/^LATT_TEST_TAG=//p')
-			for m in $(awk '$3 == "tracefs" { print $2 }' /proc/mounts); do
-				[ -d "$m/instances/latt-$p" ] || continue
-				inst=$m/instances/latt-$p
-				break 3
-			done
+			if [ -d "$tfs/instances/latt-$p" ]; then
+				inst=$tfs/instances/latt-$p
+				break 2
+			fi
 		done
 		[ -n "$(stat_field "$inner" 1)" ] || break
 		nap 0.05
