@@ -29,9 +29,10 @@ gone_within() {
 }
 
 # wait_escapee: waits (10 s at most) until a sleep of the script's runs
-# leads a session of its own (a setsid escapee), then 0.3 s more, for the
-# guardian looks at latt's descendants every 100 ms: on a loaded machine a
-# fixed sleep may kill latt before the escapee exists or is seen.
+# leads a session of its own (a setsid escapee), then 1 s more: the
+# guardian looks at latt's descendants every 100 ms, later when it is
+# itself kept from a CPU (at load 47 it once missed an escapee 0.3 s
+# old); an escapee younger than its last look is its documented limit.
 wait_escapee() {
 	local i p c
 	for i in $(seq 200); do
@@ -39,7 +40,7 @@ wait_escapee() {
 			c=
 			read -r c 2>/dev/null <"/proc/$p/comm"
 			[ "$c" = sleep ] && [ "$(stat_field "$p" 4)" = "$p" ] &&
-			    { sleep 0.3; return 0; }
+			    { sleep 1; return 0; }
 		done
 		sleep 0.05
 	done
