@@ -52,7 +52,8 @@ struct counts {
 static inline double
 counts_rate(const struct counts *c, uint64_t n)
 {
-	return c->valid && c->elapsed > 0 ? (double)n * 1e9 /
+	/* Over less than 10 ms (a run with no round) no rate. */
+	return c->valid && c->elapsed >= 10000000 ? (double)n * 1e9 /
 	    (double)c->elapsed : -1;
 }
 

@@ -108,8 +108,12 @@ curves_counts(FILE *fp, const struct counts *c)
 
 	if (!c->valid)
 		return;
-	rate(a, sizeof(a), counts_rate(c, c->ctxt));
-	rate(b, sizeof(b), counts_rate(c, c->intr));
+	snprintf(a, sizeof(a), "-");
+	snprintf(b, sizeof(b), "-");
+	if (counts_rate(c, c->ctxt) >= 0) {
+		rate(a, sizeof(a), counts_rate(c, c->ctxt));
+		rate(b, sizeof(b), counts_rate(c, c->intr));
+	}
 	if (rq >= 0)
 		row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
 		    "(mean)", a, b, rq);
