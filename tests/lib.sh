@@ -67,6 +67,16 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 skip() { echo "SKIP: $*"; }
 
+# plain_only NAME: true, and NAME reported as skipped, in the sanitized
+# pass (LATT_SANITIZED) for a check whose subject is a timing relation or
+# a long run of paths that shorter checks of the same script reach: the
+# plain pass judges it, and the sanitizers look for memory errors, not
+# for time.  Usage: plain_only "name" && return (or && skip the block).
+plain_only() {
+	[ -n "${LATT_SANITIZED:-}" ] || return 1
+	skip "$1: judged in the plain pass (a timing relation, or paths the sanitized checks reach)"
+}
+
 # rt_room H_MS P_MS: whether a SCHED_FIFO hog (tests/hog.py) may spin H ms
 # of every P ms.  RT throttling caps it at runtime/period of a CPU (95% by
 # default); H/P must be well inside that (half of it at most).  When not,

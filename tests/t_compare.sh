@@ -320,6 +320,14 @@ for obj, kv in changes.items():
 open(tmp + "/keys", "w").write("\n".join(keys) + "\n")
 PY
 python3 "$TMP/set.py" "$TMP"
+# Sanitized, every fourth setting and the two read below: the same reader
+# and printer, ten times slower than plain (the plain pass checks all).
+want=30
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	awk 'NR % 4 == 1 || $0 == "loads" || $0 == "min_delay_ns"' \
+	    "$TMP/keys" >"$TMP/keys4" && mv "$TMP/keys4" "$TMP/keys"
+	want=10
+fi
 # The comparisons read files and print: they run side by side, two at a
 # time (this machine's CPUs), and are checked in order after.
 xargs -P 2 -I K sh -c '"$1" compare "$2/a1.json" "$2/set-K.json" \
@@ -338,7 +346,7 @@ while read -r k; do
 	seen=$seen$'\n'$w
 done <"$TMP/keys"
 check "settings: each of $n recorded settings warns alone, in a sentence of its own (no JSON, no key names)" \
-	[ $ok -eq 1 -a $n -ge 30 ]
+	[ $ok -eq 1 -a $n -ge $want ]
 check "settings: the loads in words" \
 	grep -qx 'warning: the loads differ: A none, B cpu:2.' "$TMP/set-loads.out"
 check "settings: times with their unit" grep -qx \

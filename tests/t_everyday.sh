@@ -69,6 +69,10 @@ verdict "latt -c8 'sleep 3': $n samples (at least 1,000 per 30 s)"
 # The settings only are checked: the runs go side by side.
 cases=("-c8 -f 20:20:500" "-c8 -t 200:100:200" "-c16:20:180" \
     "-c40:50:450" "-c200:100:500" "-c2 -f 1 -t 3:1:3")
+# Sanitized, the arithmetic is the same: the 200 and 40 clients' start-up
+# (seconds under the sanitizers, six runs at once) is left to the plain
+# pass.
+[ -n "${LATT_SANITIZED:-}" ] && cases=("${cases[@]:0:3}" "${cases[5]}")
 pids=()
 for i in "${!cases[@]}"; do
 	c=${cases[$i]}
