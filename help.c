@@ -59,7 +59,7 @@ const char help_text[] =
 "                        slice (us) or delay (-f = -t, ms): a table a value\n"
 "                        (p50 p90 p99, mean +-95% from 3 runs, switches/s,\n"
 "                        runnable, the load's rate); --json groups the runs\n"
-"                        (latt compare FILE@V); not with --plot yet\n"
+"                        (latt compare FILE@V); --plot draws the curve\n"
 "      --open-loop       send each round on time, replies in or not, so a\n"
 "                        stall is sampled in proportion to its length\n"
 "                        (default: 2009's closed loop)\n"
