@@ -247,8 +247,9 @@ row_of(const struct cmp_counts *ca, const struct cmp_counts *cb, unsigned k,
 	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
 	    eb * eb / (double)(nb - 1));
 	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
+	/* No count falls below 0: nor the interval below -100%. */
 	if (r->a > 0) {
-		r->lo = 100 * (d - t * se) / r->a;
+		r->lo = fmax(-100, 100 * (d - t * se) / r->a);
 		r->hi = 100 * (d + t * se) / r->a;
 	}
 	r->verdict = d - t * se > 0 ? "higher" : d + t * se < 0 ? "lower" :
