@@ -130,5 +130,10 @@ struct cmp_order {
 };
 void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 	    struct cmp_order *);
+/*
+ * The t of Student's law with df degrees of freedom exceeded with chance p
+ * (cmpstat.c; cmpcount.c's test too).
+ */
+double	 cmp_t_upper(double p, double df);
 
 #endif /* CMP_INT_H */

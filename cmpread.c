@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "cmp_int.h"
+#include "cmpcount.h"
 #include "common.h"
 #include "compare.h"
 #include "jsonread.h"
@@ -674,6 +675,8 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	}
 	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1)
 		return -1;
+	if (cmp_counts_add(side, o) == -1)
+		return where(err, errlen, f, o, "out of memory");
 	side->nruns++;
 	return 0;
 }
@@ -1145,6 +1148,7 @@ cmp_side_free(struct cmp_side *side)
 		free(side->rids[k].where);
 	}
 	free(side->rids);
+	cmp_counts_free(side->counts);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cmp_int.h"
+#include "cmpcount.h"
 #include "common.h"
 #include "compare.h"
 #include "jsonw.h"
@@ -668,6 +669,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    "confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
+	cmp_counts_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -797,6 +799,8 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
 	jw_key(fp, &first, "\n    ", "order");
 	put_order_row(fp, a, b);
+	jw_key(fp, &first, "\n    ", "counts");
+	cmp_counts_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "gate_not_applied");
 	put_missing(fp, a, b, gate);
 	jw_key(fp, &first, "\n    ", "gate_failed");
@@ -925,7 +929,9 @@ compare_usage(void)
 "logarithms, each run's within-run noise from its blocks as a floor) and a\n"
 "verdict: worse or better (a real difference), noise, or cannot tell (the\n"
 "reason below the table).  A verdict needs 3 runs a side; 5 a side find a\n"
-"20% change in a typical row.  Options may stand anywhere.\n"
+"20% change in a typical row.  The kernel's counts (switches, interrupts,\n"
+"the clients' switches a wake-up, runnable) follow: higher, lower or noise.\n"
+"Options may stand anywhere.\n"
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series (the latency rows only by default)\n"

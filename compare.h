@@ -57,6 +57,7 @@ struct cmp_series {
 struct cmp_info;			/* parameters and environment */
 struct cmp_fileid;
 struct cmp_runid;
+struct cmp_counts;
 
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
@@ -77,6 +78,8 @@ struct cmp_side {
 	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
 	uint64_t	 ord_bad;	/* rounds with an inversion */
 	uint64_t	 ord_inv;	/* inversions */
+	struct cmp_counts *counts;	/* its runs' counts (cmpcount.c), or
+					   NULL: none */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };

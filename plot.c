@@ -26,7 +26,8 @@
  *
  * Lines are drawn before labels; labels carry their values and a white
  * outline, and go where no curve crosses them (plotink.c).  The file
- * stays well under 2 MB however long the run.
+ * stays well under 2 MB however long the run.  A --sweep's plot is its
+ * curve instead (plotcurve.c).
  */
 #include <sys/types.h>
 
@@ -42,6 +43,7 @@
 #include "jsonread.h"
 #include "loads.h"
 #include "plot.h"
+#include "plotcurve.h"
 #include "plotink.h"
 #include "report.h"
 #include "result.h"
@@ -163,6 +165,9 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
 
+	/* A --sweep's plot is its curve. */
+	if (res->sweep != NULL)
+		return plotcurve_write(fp, cfg, res);
 	stats_percentiles(st, quantiles, pct, NQUANTILES);
 	/* The axis covers both series, in whole decades. */
 	lo = INT64_MAX;

@@ -157,6 +157,13 @@ struct sweep_point {
 	double		 mean;		/* of the runs' means, ns */
 	double		 half;		/* half width of its 95% interval (t
 					   over the runs), -1: under 3 runs */
+	double		*runpct;	/* each run's p50 and p99, ns, two a
+					   run; -1: too few samples for it */
+	double		 pct_f[2];	/* the p50's and p99's 95% interval
+					   over the runs, as a factor: the
+					   value's p50 / f to p50 * f (t over
+					   the logarithms); -1: under 3 runs
+					   with it */
 	struct counts	 counts;	/* its runs' together */
 	unsigned	 nload;
 	enum load_kind	 load_kind[LOAD_MAX];

@@ -51,6 +51,7 @@ static const struct kind kinds[] = {
 
 static void	 apply(const struct sweep_spec *, unsigned, struct config *);
 static double	 t95(unsigned df);
+static void	 add_pct(struct sweep_point *, const struct stats *);
 
 void
 sweep_parse(struct config *cfg, const char *arg)
@@ -113,9 +114,6 @@ sweep_check(const struct config *cfg)
 	if (cfg->baseline != NULL)
 		usage_error("--sweep and --baseline: compare a sweep's values "
 		    "with latt compare FILE@VALUE instead");
-	if (cfg->plot_path != NULL)
-		usage_error("--sweep and --plot: the curve is not drawn yet; "
-		    "the JSON's sweep.points hold it");
 	if (sw->kind == SWEEP_LOAD && (!cfg->load_given || cfg->nload != 1))
 		usage_error("sweep load needs exactly one --load=KIND (%u "
 		    "given)", cfg->load_given ? cfg->nload : 0);
@@ -213,8 +211,11 @@ sweep_init(struct sweep_result *sr, const struct config *cfg)
 	for (i = 0; i < sr->n; i++) {
 		sr->pt[i].value = cfg->sweep.text[i];
 		sr->pt[i].half = -1;
+		sr->pt[i].pct_f[0] = sr->pt[i].pct_f[1] = -1;
 		if (stats_init(&sr->pt[i].lat, STATS_SUB_BITS) == -1 ||
 		    (sr->pt[i].means = calloc(cfg->repeat,
+		    sizeof(double))) == NULL ||
+		    (sr->pt[i].runpct = calloc(2 * (size_t)cfg->repeat,
 		    sizeof(double))) == NULL)
 			goto fail;
 	}
@@ -254,6 +255,40 @@ sweep_add_run(struct sweep_result *sr, unsigned pi, const struct result *res)
 		ss += (p->means[i] - p->mean) * (p->means[i] - p->mean);
 	p->half = p->nruns < 3 ? -1 :
 	    t95(p->nruns - 1) * sqrt(ss / (p->nruns - 1) / p->nruns);
+	add_pct(p, st);
+}
+
+/*
+ * A run's p50 and p99 into its point (-1 where the run has fewer than ten
+ * samples beyond it), and again the interval of each over the runs that
+ * have it: t over their logarithms (latt compare's scale), as a factor.
+ */
+static void
+add_pct(struct sweep_point *p, const struct stats *st)
+{
+	static const enum stat_kind pk[2] = { STAT_P50, STAT_P99 };
+	double *rp = p->runpct, sum, ss, m, l;
+	unsigned i, k, n;
+
+	for (k = 0; k < 2; k++) {
+		rp[2 * (p->nruns - 1) + k] = st->n >= 10 *
+		    stats_kind_need(pk[k]) ? stats_value(st, pk[k]) : -1;
+		for (i = 0, n = 0, sum = 0; i < p->nruns; i++)
+			if (rp[2 * i + k] > 0) {
+				sum += log(rp[2 * i + k]);
+				n++;
+			}
+		p->pct_f[k] = -1;
+		if (n < 3)
+			continue;
+		m = sum / n;
+		for (i = 0, ss = 0; i < p->nruns; i++)
+			if (rp[2 * i + k] > 0) {
+				l = log(rp[2 * i + k]) - m;
+				ss += l * l;
+			}
+		p->pct_f[k] = exp(t95(n - 1) * sqrt(ss / (n - 1) / n));
+	}
 }
 
 void
@@ -264,6 +299,7 @@ sweep_free(struct sweep_result *sr)
 	for (i = 0; sr->pt != NULL && i < sr->n; i++) {
 		stats_free(&sr->pt[i].lat);
 		free(sr->pt[i].means);
+		free(sr->pt[i].runpct);
 	}
 	free(sr->pt);
 	memset(sr, 0, sizeof(*sr));

@@ -766,4 +766,64 @@ sys.exit(0 if max(p) <= 2 * min(p) else 1)' "$TMP/$1.json"
 	fi
 fi
 
+
+# --- the counts' rows: known counts put into synthetic runs.  3 runs a
+# side: switches doubled (higher), interrupts alike (noise), the clients'
+# voluntary switches 1 a wake-up on both (noise), involuntary halved
+# (lower), migrations null on B (no row); 1 run a side: information.
+python3 "$(dirname "$0")/mkresult.py" <<EOF
+$TMP/ka.json --n 2000 --seeds 101,102,103
+$TMP/kb.json --n 2000 --seeds 104,105,106
+$TMP/k1a.json --n 2000 --seeds 107
+$TMP/k1b.json --n 2000 --seeds 108
+EOF
+python3 - "$TMP" <<'EOF'
+import json, sys
+sw = {"ka": [1000, 1010, 990], "kb": [2000, 2020, 1980],
+      "k1a": [1000], "k1b": [3000]}
+intr = {"ka": [500, 505, 495], "kb": [500, 490, 510]}
+for f in sw:
+    d = json.load(open("%s/%s.json" % (sys.argv[1], f)))
+    for i, r in enumerate(d["runs"]):
+        n = r["latency"]["samples"]
+        r["counts"] = {"switches_per_s": sw[f][i],
+            "interrupts_per_s": intr.get(f, [400])[i],
+            "clients_voluntary": n, "clients_involuntary":
+            n // 10 if f != "kb" else n // 20,
+            "clients_migrations": None if f == "kb" else 0,
+            "runnable_mean": [1.0, 1.2, 0.8][i]}
+    json.dump(d, open("%s/%s.json" % (sys.argv[1], f), "w"))
+EOF
+run_latt "$TMP/kc.out" "$TMP/kc.err" compare "$TMP/ka.json" "$TMP/kb.json" \
+    --json="$TMP/kc.json"
+[ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/kc.err")"
+kv() { awk -v r="$1" '$1 == r { print $2, $4, $NF; exit }' "$TMP/kc.out"; }
+[ "$(kv switch/s)" = "1.000k 2.000k higher" ] || bad "switch/s: $(kv switch/s)"
+[ "$(kv intr/s)" = "500.0 500.0 noise" ] || bad "intr/s: $(kv intr/s)"
+[ "$(kv vol/wake)" = "1.000 1.000 noise" ] || bad "vol: $(kv vol/wake)"
+case $(kv invol/wake) in
+0.09*\ 0.04*\ lower|0.1000\ 0.0500\ lower) ;;
+*) bad "invol: $(kv invol/wake)" ;;
+esac
+[ -z "$(kv migr/wake)" ] || bad "migrations without B's: $(kv migr/wake)"
+[ "$(kv runnable | cut -d' ' -f3)" = noise ] || bad "runnable: $(kv runnable)"
+expect_json --with 'c = {r["name"]: r for r in d["comparisons"][0]["counts"]}' \
+    "$TMP/kc.json" \
+    'c["switches_per_s"]["verdict"] == "higher" and 80 < c["switches_per_s"]["change"] < 120' \
+    'c["switches_per_s"]["lo"] > 0 and c["interrupts_per_s"]["lo"] < 0 < c["interrupts_per_s"]["hi"]' \
+    'c["clients_involuntary_per_sample"]["verdict"] == "lower"' \
+    '"clients_migrations_per_sample" not in c and c["switches_per_s"]["a_runs"] == 3'
+run_latt "$TMP/k1.out" "$TMP/k1.err" compare "$TMP/k1a.json" \
+    "$TMP/k1b.json"
+awk '$1 == "switch/s" && $2 == "1.000k" && $3 == "3.000k" &&
+    $4 == "+200%" && $5 == "-" && $6 == "info" { ok = 1 }
+    END { exit !ok }' "$TMP/k1.out" || bad "one run a side: $(grep switch/s "$TMP/k1.out")"
+run_latt "$TMP/k0.out" "$TMP/k0.err" compare "$TMP/a1.json" "$TMP/c1.json" \
+    --json="$TMP/k0.json"
+! grep -q '^counts' "$TMP/k0.out" || bad "counts rows without counts"
+expect_json "$TMP/k0.json" 'd["comparisons"][0]["counts"] is None'
+[ -z "$(wide "$TMP/kc.out")$(wide "$TMP/k1.out")" ] ||
+	bad "wider than 72: $(wide "$TMP/kc.out" | head -n 1)"
+verdict "counts rows: higher, lower, noise with 3 runs a side, info with 1, none without counts"
+
 no_leftovers compare

@@ -11,6 +11,131 @@ if ! two_cpus; then
 	exit 0
 fi
 
+# check_curve JSON SVG LINEAR: --plot of a sweep against its JSON, with
+# python3's xml module: the axis titles name the setting, one p50 dot (and
+# one p99 dot) a value that has it, each where the latency axis' labels
+# put its figure, x in proportion to a count (LINEAR 1) or evenly spaced
+# in the order given, each p50 band the 95% interval of the runs' p50s
+# (t over their logarithms), and each load's rate on the right axis in
+# proportion.  Prints what it checked, then "BAD why" lines (verdict_from).
+check_curve() {
+	python3 - "$@" <<'EOF'
+import json, math, re, sys
+import xml.etree.ElementTree as ET
+def main():
+    d = json.load(open(sys.argv[1]))
+    root = ET.parse(sys.argv[2]).getroot()
+    linear = sys.argv[3] == "1"
+    sw = d["sweep"]
+    pts = sw["points"]
+    if linear:
+        pts = sorted(pts, key=lambda p: float(p["value"]))
+    ids = {e.get("id"): e for e in root.iter() if e.get("id")}
+    def coords(i):
+        e = ids.get(i)
+        return [] if e is None else [(float(a), float(b)) for a, b in
+            re.findall(r"[ML](-?[\d.]+) (-?[\d.]+)", e.get("d"))]
+    def text(i):
+        return "" if i not in ids else "".join(ids[i].itertext())
+    bad = []
+    # The latency axis from its labels: "10 µs" at y + 4.
+    unit = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6, "s": 1e9}
+    ax = []
+    for t in ids["axes"].iter("{http://www.w3.org/2000/svg}text"):
+        m = re.match(r"^([\d.]+) (ns|\u00b5s|ms|s)$",
+            "".join(t.itertext()))
+        if m and t.get("text-anchor") == "end":
+            ax.append((math.log10(float(m.group(1)) * unit[m.group(2)]),
+                float(t.get("y")) - 4))
+    ax.sort()
+    def ylat(ns):
+        (l0, y0), (l1, y1) = ax[0], ax[-1]
+        return y0 + (y1 - y0) * (math.log10(ns) - l0) / (l1 - l0)
+    print("%d values of %s, %d latency labels" % (len(pts), sw["name"],
+        len(ax)))
+    if len(ax) < 2:
+        print("BAD fewer than 2 latency labels")
+        return
+    if not text("x-title").startswith(sw["name"] + ":"):
+        bad.append("x title %r" % text("x-title"))
+    if "latency" not in text("y-title"):
+        bad.append("y title %r" % text("y-title"))
+    xs = None
+    for q in ("p50", "p99"):
+        want = [p for p in pts if p["latency"][q + "_ns"] is not None]
+        dots = sorted(coords(q + "-points"))
+        if len(dots) != len(want):
+            bad.append("%d %s dots for %d values" % (len(dots), q,
+                len(want)))
+            continue
+        if q == "p50" and len(want) != len(pts):
+            bad.append("a value without a p50")
+        for (x, y), p in zip(dots, want):
+            if abs(y - ylat(p["latency"][q + "_ns"])) > 1.5:
+                bad.append("%s of %s at y %.1f, not %.1f" % (q,
+                    p["value"], y, ylat(p["latency"][q + "_ns"])))
+        if q == "p50":
+            xs = [x for x, y in dots]
+    if xs and len(xs) >= 3:
+        if linear:
+            v = [float(p["value"]) for p in pts]
+            for i in range(2, len(xs)):
+                r = (xs[i] - xs[0]) / (xs[1] - xs[0])
+                if abs(r - (v[i] - v[0]) / (v[1] - v[0])) > 0.02 * r:
+                    bad.append("x of %g not in proportion" % v[i])
+        elif max(xs[i + 1] - xs[i] for i in range(len(xs) - 1)) - \
+            min(xs[i + 1] - xs[i] for i in range(len(xs) - 1)) > 0.3:
+            bad.append("categories not evenly spaced: %s" % xs)
+    # The bands: the runs' p50s, t over their logarithms.
+    t95 = {2: 4.303, 3: 3.182, 4: 2.776}
+    band = coords("p50-band")
+    nb = 0
+    for i, p in enumerate(pts):
+        r = [q["latency"]["p50_ns"] for q in p["runs"]]
+        r = [math.log(x) for x in r if x]
+        if len(r) < 3:
+            continue
+        m = sum(r) / len(r)
+        f = math.exp(t95[len(r) - 1] * math.sqrt(sum((x - m) ** 2
+            for x in r) / (len(r) - 1) / len(r)))
+        v = p["latency"]["p50_ns"]
+        x = xs[i]
+        up = [b for b in band if abs(b[0] - x) < 5.2 and
+            abs(b[1] - ylat(v * f)) < 1.5]
+        lo = [b for b in band if abs(b[0] - x) < 5.2 and
+            abs(b[1] - ylat(v / f)) < 1.5]
+        if not up or not lo:
+            bad.append("no band [%.0f, %.0f] ns at %s" % (v / f, v * f,
+                p["value"]))
+        nb += 1
+    print("%d bands" % nb)
+    # The loads' rates, in proportion on the right axis.
+    bottom = None
+    for e in ids["axes"]:
+        if e.tag.endswith("rect"):
+            bottom = float(e.get("y")) + float(e.get("height"))
+    for k in range(len(pts[0]["loads"])):
+        rd = sorted(coords("load-%d-points" % k))
+        rate = [p["loads"][k]["ops_per_sec"] for p in pts]
+        if len(rd) != len(pts):
+            bad.append("%d rate dots of load %d" % (len(rd), k))
+            continue
+        top = max(range(len(rate)), key=lambda i: rate[i])
+        s = (bottom - rd[top][1]) / rate[top]
+        for (x, y), r_ in zip(rd, rate):
+            if abs(bottom - y - s * r_) > 1.5:
+                bad.append("rate %.0f at y %.1f" % (r_, y))
+    if pts[0]["loads"] and "operations" not in text("rate-title"):
+        bad.append("rate title %r" % text("rate-title"))
+    for b in bad:
+        print("BAD " + b)
+try:
+    main()
+except Exception as x:
+    print("BAD the check died: %r" % x)
+EOF
+}
+
 # --- a known curve: clients 1, 2, 4, 8 on CPU 1, latt on CPU 0, no load.
 # A round's k-th woken client waits for the k-1 before it: p50 grows.  The
 # clients are SCHED_FIFO at CLIENT_PRIO, so that only they share CPU 1;
@@ -49,7 +174,7 @@ fi
 # switch, so the switches at 2 are far above those at 1.
 run_latt "$TMP/y.out" "$TMP/y.err" -q -d 0.8 -f2 -t4 -c1 --cpus=$c1 \
     --parent-cpu=$c0 -l yield:1:cpus=$c1 --sweep=load=1,2,4 \
-    --json="$TMP/y.json"
+    --json="$TMP/y.json" --plot="$TMP/y.svg"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/y.err")"
 expect_json \
     --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
@@ -73,6 +198,9 @@ else
 	    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
 	verdict "sweep: yield loads on one CPU, the rate halves from 2 to 4, switches grow"
 fi
+check_curve "$TMP/y.json" "$TMP/y.svg" 1 >"$TMP/y.chk" 2>&1
+verdict_from "sweep --plot: the curve of load 1,2,4, a rate axis" \
+    "$TMP/y.chk"
 
 # --- the clients' voluntary switches against /proc/PID/status read by the
 # test itself, as rates over the middle of the run: within 35%.  Beside
@@ -150,7 +278,7 @@ verdict "floor: clock < write+read < ping-pong < p50 at idle"
 # --- --repeat=3: intervals in the table and the JSON; latt compare of the
 # first value's runs against the last's.
 run_latt "$TMP/r.out" "$TMP/r.err" -q -d 0.3 -f1 -t2 -c2 --load=none \
-    --sweep=delay=1,3 --repeat=3 --json="$TMP/r.json"
+    --sweep=delay=1,3 --repeat=3 --json="$TMP/r.json" --plot="$TMP/r.svg"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/r.err")"
 [ "$(grep -c ' +- ' "$TMP/r.out")" -eq 2 ] ||
 	bad "no interval in each row: $(short "$TMP/r.out")"
@@ -170,6 +298,9 @@ run_latt "$TMP/cmp2.out" "$TMP/cmp2.err" compare "$TMP/r.json@1" \
 [ "$rc" -eq 2 ] && grep -q "no value 7" "$TMP/cmp2.err" ||
 	bad "an unknown value: status $rc, $(short "$TMP/cmp2.err")"
 verdict "sweep --repeat=3: intervals, compare FILE@1 FILE@3"
+check_curve "$TMP/r.json" "$TMP/r.svg" 0 >"$TMP/r.chk" 2>&1
+grep -q "^2 bands" "$TMP/r.chk" || echo "BAD not 2 bands" >>"$TMP/r.chk"
+verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk"
 
 # --- bad input: one line, status 2, nothing started.
 n=0
@@ -196,7 +327,6 @@ two sweeps|--sweep=clients=1,2 --sweep=work=1,2
 classes|--sweep=clients=1,2 -c1:nice=1 -c1
 bad load cpus|-l yield:2:cpus=1-0
 load attr|-l yield:2:prio=3
-with plot|--sweep=clients=1,2 --plot=/dev/null
 EOF
 no_leftovers "sweep bad input" >/dev/null || bad "processes left"
 verdict "sweep: $n bad inputs, one line and status 2 each"

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * facts.h: the API of facts.c, the summary's facts: the lines after its
+ * tables that say how a finished run ran and ended, on what, and how to
+ * repeat it.
+ */
+#ifndef FACTS_H
+#define FACTS_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "result.h"
+
+/*
+ * The facts from the count of rounds on, on fp; with --repeat (nruns >
+ * 1), res is the total of the runs.
+ */
+void	 facts_print(FILE *, const struct config *, const struct result *,
+	    unsigned nruns);
+/*
+ * A line of the facts: a tab, the label, a tab, then the value in column
+ * 25 whatever the label's length.  Scripts read "\tLABEL\t".
+ */
+void	 facts_row(FILE *, const char *label, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Why a run ended, in the words of the "ran" line: "the duration". */
+const char *facts_ended_by(enum stop_reason, int sig, int wl_stopsig);
+
+#endif /* FACTS_H */
