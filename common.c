@@ -484,6 +484,22 @@ file_text(const char *path)
 	return buf;
 }
 
+/* A rate with 4 significant digits and k, M, G or T: "362.1M". */
+char *
+fmt_rate(char *buf, size_t len, double v)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int k = 0;
+
+	while (k < 4 && v >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
+	    pre[k]);
+	return buf;
+}
+
 /*
  * A time as people write it: the value in the largest unit (ns, us, ms, s)
  * that keeps it at least 1, with at most digits significant digits (0:

@@ -93,6 +93,8 @@ splitmix64(uint64_t *state)
  * or "\xc2\xb5s" in the plot).  Returns buf.
  */
 char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
+/* A rate with 4 significant digits and k, M, G or T: "362.1M". */
+char	*fmt_rate(char *, size_t, double);
 
 /*
  * A small /proc or sysfs file read whole (trailing newlines, spaces and

@@ -14,14 +14,12 @@
 #include "config.h"
 #include "counts.h"
 #include "curves.h"
+#include "facts.h"
 #include "loads.h"
 #include "result.h"
 #include "stats.h"
 
-static void	 row(FILE *, const char *, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static const char *cell(char *, size_t, int, double);
-static const char *rate(char *, size_t, double);
 
 
 /*
@@ -73,7 +71,7 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 		v = counts_rate(&p->counts, p->counts.ctxt);
 		snprintf(sw, sizeof(sw), "-");
 		if (v >= 0)
-			rate(sw, sizeof(sw), v);
+			fmt_rate(sw, sizeof(sw), v);
 		v = counts_runnable_mean(&p->counts);
 		snprintf(rq, sizeof(rq), v >= 0 ? "%.2f" : "-", v);
 		fprintf(fp, "%-6.6s %4u %7llu %6s %6s %6s %14s %8s %5s",
@@ -82,7 +80,7 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 		for (k = 0; k < nl && k < p->nload; k++) {
 			snprintf(ld[k], sizeof(ld[k]), "-");
 			if (p->load_ns[k] > 0)
-				rate(ld[k], sizeof(ld[k]),
+				fmt_rate(ld[k], sizeof(ld[k]),
 				    (double)p->load_ops[k] * NSEC_PER_SEC /
 				    (double)p->load_ns[k]);
 			fprintf(fp, " %8s", ld[k]);
@@ -91,7 +89,7 @@ curves_table(FILE *fp, const struct config *cfg, const struct result *res)
 	}
 	fputc('\n', fp);
 	curves_floor(fp, &res->floor);
-	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
 }
 
 /*
@@ -111,19 +109,19 @@ curves_counts(FILE *fp, const struct counts *c)
 	snprintf(a, sizeof(a), "-");
 	snprintf(b, sizeof(b), "-");
 	if (counts_rate(c, c->ctxt) >= 0) {
-		rate(a, sizeof(a), counts_rate(c, c->ctxt));
-		rate(b, sizeof(b), counts_rate(c, c->intr));
+		fmt_rate(a, sizeof(a), counts_rate(c, c->ctxt));
+		fmt_rate(b, sizeof(b), counts_rate(c, c->intr));
 	}
 	if (rq >= 0)
-		row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
+		facts_row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
 		    "(mean)", a, b, rq);
 	else
-		row(fp, "switches", "%s/s, %s interrupts/s", a, b);
+		facts_row(fp, "switches", "%s/s, %s interrupts/s", a, b);
 	if (!c->clients_ok)
 		return;
 	snprintf(m, sizeof(m), c->migr_ok ? ", %llu migrations" : "",
 	    (unsigned long long)c->migr);
-	row(fp, "clients'", "%llu voluntary, %llu involuntary switches%s",
+	facts_row(fp, "clients'", "%llu voluntary, %llu involuntary switches%s",
 	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
 }
 
@@ -135,24 +133,11 @@ curves_floor(FILE *fp, const struct floor *f)
 
 	if (!f->valid)
 		return;
-	row(fp, "floor", "clock %s, write+read %s, ping-pong %s",
+	facts_row(fp, "floor", "clock %s, write+read %s, ping-pong %s",
 	    f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns, 3,
 	    "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b), f->pipe_ns,
 	    3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c, sizeof(c),
 	    f->pingpong_ns, 3, "us"));
-}
-
-/* A line of the facts, as report.c's: "\tLABEL\t" and the value. */
-static void
-row(FILE *fp, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
-	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
-	va_end(ap);
-	fputc('\n', fp);
 }
 
 /* Microseconds to four significant digits, as the details table's. */
@@ -169,18 +154,3 @@ cell(char *buf, size_t len, int ok, double ns)
 	return buf;
 }
 
-/* A rate with 4 significant digits and k, M or G: "362.1M". */
-static const char *
-rate(char *buf, size_t len, double v)
-{
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
-
-	while (k < 4 && v >= 1000) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
-	    pre[k]);
-	return buf;
-}

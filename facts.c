@@ -26,13 +26,8 @@
 #include "result.h"
 #include "tune.h"
 
-static void	 vrow(FILE *, const char *, const char *, va_list)
-		    __attribute__((format(printf, 3, 0)));
-static void	 row(FILE *, const char *, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static void	 print_workload(FILE *, const struct config *,
 		    const struct result *);
-static const char *fmt_rate(char *, size_t, double);
 static void	 print_loads(FILE *, const struct config *,
 		    const struct workload *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
@@ -51,32 +46,16 @@ static void	 print_honesty(FILE *, const struct config *,
  * characters reaches column 16 at its tab, and is padded to 24), after
  * one space.  Scripts read "\tLABEL\t" and strip the spaces after it.
  */
-static void
-vrow(FILE *fp, const char *label, const char *fmt, va_list ap)
-{
-	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
-	vfprintf(fp, fmt, ap);
-	fputc('\n', fp);
-}
-
 void
 facts_row(FILE *fp, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
+	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
 	va_start(ap, fmt);
-	vrow(fp, label, fmt, ap);
+	vfprintf(fp, fmt, ap);
 	va_end(ap);
-}
-
-static void
-row(FILE *fp, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vrow(fp, label, fmt, ap);
-	va_end(ap);
+	fputc('\n', fp);
 }
 
 /* A signal's name as the shell spells it: SIGTSTP. */
@@ -130,21 +109,21 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 	unsigned i;
 	double ran;
 	char a[32];
-	row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
+	facts_row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
 	print_honesty(fp, cfg, res);
 	ran = (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC;
 	why = facts_ended_by(res->stop, res->stop_signal, res->wl_stopsig);
 	if (nruns > 1)
-		row(fp, "ran", "%.3f s in %u runs, the last ended by %s", ran,
+		facts_row(fp, "ran", "%.3f s in %u runs, the last ended by %s", ran,
 		    nruns, why);
 	else
-		row(fp, "ran", "%.3f s, ended by %s", ran, why);
+		facts_row(fp, "ran", "%.3f s, ended by %s", ran, why);
 	if (res->nsuspend > 0)
-		row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
+		facts_row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
 		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
 		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
 	if (res->susp_dropped > 0)
-		row(fp, "suspended", "%llu wake-up%s in flight across it "
+		facts_row(fp, "suspended", "%llu wake-up%s in flight across it "
 		    "dropped", (unsigned long long)res->susp_dropped,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
@@ -153,15 +132,15 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 	curves_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
-	row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
 	if (cfg->warmup > 0)
-		row(fp, "warmup", "%s, %llu samples discarded",
+		facts_row(fp, "warmup", "%s, %llu samples discarded",
 		    fmt_time(a, sizeof(a), cfg->warmup, 0, "us"),
 		    (unsigned long long)res->discarded);
 	if (res->stop == STOP_BREAK)
 		print_break(fp, cfg, &res->brk);
 	if (cfg->work_kb > 0)
-		row(fp, "work", "%u KiB a client, timed after each wake-up",
+		facts_row(fp, "work", "%u KiB a client, timed after each wake-up",
 		    cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
 		print_split(fp, cfg, res);
@@ -178,10 +157,10 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 	int st = wl->status;
 
 	if (cfg->ncmd == 0) {
-		row(fp, "workload", "none%s", cfg->nload > 0 ?
+		facts_row(fp, "workload", "none%s", cfg->nload > 0 ?
 		    " (the loads only)" : "");
 		if (cfg->bare)
-			row(fp, "bare run", "no command: %u clients, delays "
+			facts_row(fp, "bare run", "no command: %u clients, delays "
 			    "%s to %s, %s", cfg->nclients,
 			    fmt_time(a, sizeof(a), cfg->min_delay, 0, "us"),
 			    fmt_time(b, sizeof(b), cfg->max_delay, 0, "us"),
@@ -189,48 +168,32 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 		return;
 	}
 	what = workload_describe(cfg);
-	row(fp, "workload", "%s", what != NULL ? what : "?");
+	facts_row(fp, "workload", "%s", what != NULL ? what : "?");
 	free(what);
 	if (wl->pid <= 0)
-		row(fp, "status", "not started");
+		facts_row(fp, "status", "not started");
 	else if (wl->exec_errno)
-		row(fp, "status", "could not run: %s",
+		facts_row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
 	else if (res->wl_stopsig != 0) {
-		row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
+		facts_row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
 		    signame(res->wl_stopsig),
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
-		row(fp, "status", "then ended by latt");
+		facts_row(fp, "status", "then ended by latt");
 	}
 	else if (!wl->reaped)
-		row(fp, "status", "still running");
+		facts_row(fp, "status", "still running");
 	else if (wl->stopped_by_us)
-		row(fp, "status", "stopped by latt after %.3f s", secs);
+		facts_row(fp, "status", "stopped by latt after %.3f s", secs);
 	else if (wl->interrupted)
-		row(fp, "status", "interrupted at the terminal (%s) after "
+		facts_row(fp, "status", "interrupted at the terminal (%s) after "
 		    "%.3f s", signame(wl->interrupted), secs);
 	else if (WIFEXITED(st))
-		row(fp, "status", "exited %d after %.3f s", WEXITSTATUS(st),
+		facts_row(fp, "status", "exited %d after %.3f s", WEXITSTATUS(st),
 		    secs);
 	else if (WIFSIGNALED(st))
-		row(fp, "status", "killed by signal %d (%s) after %.3f s",
+		facts_row(fp, "status", "killed by signal %d (%s) after %.3f s",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)), secs);
-}
-
-/* A rate with 4 significant digits and k, M or G: "362.1M". */
-static const char *
-fmt_rate(char *buf, size_t len, double v)
-{
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
-
-	while (k < 4 && v >= 1000) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
-	    pre[k]);
-	return buf;
 }
 
 /*
@@ -249,11 +212,11 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 	int len;
 
 	if (cfg->load_given && wl->nload == 0)
-		row(fp, "load", "none");
+		facts_row(fp, "load", "none");
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		if (lr->nstarted == 0) {
-			row(fp, "load", "%s: none of its %u process%s started",
+			facts_row(fp, "load", "%s: none of its %u process%s started",
 			    load_name(lr->kind), lr->nproc,
 			    lr->nproc == 1 ? "" : "es");
 			continue;
@@ -266,13 +229,13 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 			len += snprintf(on + len, sizeof(on) - len, "%s%d",
 			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
 			    " on CPU ", lr->cpus[k]);
-		row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
+		facts_row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
 		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
 		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
 		    fmt_rate(rate, sizeof(rate), secs > 0 ?
 		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
-			row(fp, "load", "%s: %u of its processes ended early",
+			facts_row(fp, "load", "%s: %u of its processes ended early",
 			    load_name(lr->kind), lr->nlost);
 	}
 }
@@ -287,15 +250,15 @@ print_scheduler(FILE *fp, const struct sched_info *si)
 {
 	char a[32];
 
-	row(fp, "scheduler", "%s, preemption %s", si->fair != NULL ?
+	facts_row(fp, "scheduler", "%s, preemption %s", si->fair != NULL ?
 	    si->fair : "fair class unknown", si->preemption != NULL ?
 	    si->preemption : "unknown");
 	if (si->ext_present)
-		row(fp, "sched_ext", "%s%s%s", si->ext_state != NULL ?
+		facts_row(fp, "sched_ext", "%s%s%s", si->ext_state != NULL ?
 		    si->ext_state : "state unknown", si->ext_ops != NULL ?
 		    ", " : "", si->ext_ops != NULL ? si->ext_ops : "");
 	if (si->base_slice > 0)
-		row(fp, "base slice", "%s (%s)", fmt_time(a, sizeof(a),
+		facts_row(fp, "base slice", "%s (%s)", fmt_time(a, sizeof(a),
 		    (double)si->base_slice, 0, "us"), si->base_slice_debugfs ?
 		    "debugfs" : "sched_getattr of latt");
 }
@@ -314,9 +277,9 @@ print_machine(FILE *fp, const struct result *res)
 	/* Two lines a setting: the first alone would pass 80 columns. */
 	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
 	    &i)) != NULL) {
-		row(fp, "changed", "%s %s -> %s during the run:", name, was,
+		facts_row(fp, "changed", "%s %s -> %s during the run:", name, was,
 		    now);
-		row(fp, "changed", "samples before and after are not alike");
+		facts_row(fp, "changed", "samples before and after are not alike");
 	}
 }
 
@@ -330,23 +293,23 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 	char a[32], b[32], c[32];
 
 	if (!g->valid) {
-		row(fp, label, "not read back");
+		facts_row(fp, label, "not read back");
 		return;
 	}
 	switch (g->policy) {
 	case SCHED_FIFO:
 	case SCHED_RR:
-		row(fp, label, "%s, prio %d", tune_policy_name(g->policy),
+		facts_row(fp, label, "%s, prio %d", tune_policy_name(g->policy),
 		    g->prio);
 		break;
 	case SCHED_DEADLINE:
-		row(fp, label, "deadline, runtime %s, deadline %s, period %s",
+		facts_row(fp, label, "deadline, runtime %s, deadline %s, period %s",
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"),
 		    fmt_time(b, sizeof(b), (double)g->deadline, 0, "us"),
 		    fmt_time(c, sizeof(c), (double)g->period, 0, "us"));
 		break;
 	default:
-		row(fp, label, "%s, nice %d, slice %s",
+		facts_row(fp, label, "%s, nice %d, slice %s",
 		    tune_policy_name(g->policy), g->nice,
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"));
 		break;
@@ -366,10 +329,10 @@ print_class(FILE *fp, const struct client_class *cl,
 
 	snprintf(label, sizeof(label), "%s asked", cl->name);
 	if (cl->n == 1)
-		row(fp, label, "-c%u%s%s, client %u", cl->n,
+		facts_row(fp, label, "-c%u%s%s, client %u", cl->n,
 		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first);
 	else
-		row(fp, label, "-c%u%s%s, clients %u-%u", cl->n,
+		facts_row(fp, label, "-c%u%s%s, clients %u-%u", cl->n,
 		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first,
 		    cl->first + cl->n - 1);
 	snprintf(label, sizeof(label), "%s kernel", cl->name);
@@ -390,30 +353,30 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 	size_t len, k;
 	int nl;
 
-	row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
+	facts_row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
 	    "time, replies or not" : "closed: a round waits for every reply "
 	    "(2009)");
 	if (cfg->parent_policy == SCHED_FIFO)
-		row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
+		facts_row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
 	else if (cfg->parent_policy == SCHED_OTHER)
-		row(fp, "parent", "SCHED_OTHER");
+		facts_row(fp, "parent", "SCHED_OTHER");
 	if (cfg->dma_latency >= 0)
-		row(fp, "dma latency", "%d us held", cfg->dma_latency);
+		facts_row(fp, "dma latency", "%d us held", cfg->dma_latency);
 	if (res->npending > 0)
-		row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
+		facts_row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
 		    "oldest", (unsigned long long)res->npending,
 		    res->npending == 1 ? "" : "s");
 	if (res->npending > 0)
-		row(fp, "pending", "%s old (client %u): not in the samples",
+		facts_row(fp, "pending", "%s old (client %u): not in the samples",
 		    fmt_time(a, sizeof(a), res->pending_age, 4, "us"),
 		    res->pending_client);
 	if (res->nunsent > 0)
-		row(fp, "not sent", "%llu request%s: a stalled client's pipe "
+		facts_row(fp, "not sent", "%llu request%s: a stalled client's pipe "
 		    "was full", (unsigned long long)res->nunsent,
 		    res->nunsent == 1 ? "" : "s");
 	if (res->nstalls == 0)
 		return;
-	row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
+	facts_row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
 	    (double)res->stall_total / NSEC_PER_SEC,
 	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
 	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
@@ -425,15 +388,15 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 		if (len > 0 && len + 2 + k + 1 > 55) {
 			if (++nl == 2)
 				break;
-			row(fp, "stalled", "%s,", text);
+			facts_row(fp, "stalled", "%s,", text);
 			len = 0;
 		}
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s",
 		    len > 0 ? ", " : "", item);
 	}
-	row(fp, "stalled", "%s%s", text, i < res->nstalls ? "," : "");
+	facts_row(fp, "stalled", "%s%s", text, i < res->nstalls ? "," : "");
 	if (i < res->nstalls)
-		row(fp, "stalled", "and %llu more",
+		facts_row(fp, "stalled", "and %llu more",
 		    (unsigned long long)(res->nstalls - i));
 }
 
@@ -446,11 +409,11 @@ print_break(FILE *fp, const struct config *cfg, const struct brk *b)
 		snprintf(who, sizeof(who), "timer");
 	else
 		snprintf(who, sizeof(who), "client %u", b->client);
-	row(fp, "breaktrace", "%s, %s > %s, %.6f s into the run", who,
+	facts_row(fp, "breaktrace", "%s, %s > %s, %.6f s into the run", who,
 	    fmt_time(a, sizeof(a), b->latency, 0, "us"),
 	    fmt_time(c, sizeof(c), cfg->breaktrace, 0, "us"),
 	    (double)b->when / NSEC_PER_SEC);
-	row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
+	facts_row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
 	    "marker written, tracing stopped");
 }
 
@@ -465,13 +428,13 @@ static void
 print_split(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	if (cfg->split_every == 1)
-		row(fp, "split", "every round (%llu)",
+		facts_row(fp, "split", "every round (%llu)",
 		    (unsigned long long)res->split_rounds);
 	else
-		row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
+		facts_row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
 		    cfg->split_every, (unsigned long long)res->split_rounds,
 		    (unsigned long long)res->nrounds);
 	if (res->split_left_out > 0)
-		row(fp, "split", "%llu samples left out (client ran twice "
+		facts_row(fp, "split", "%llu samples left out (client ran twice "
 		    "between reads)", (unsigned long long)res->split_left_out);
 }

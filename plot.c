@@ -124,7 +124,6 @@ struct style {
 	double		 width;
 };
 
-static void	 put_cut(FILE *, const char *, size_t);
 static double	 lfrac(const struct lax *, double);
 static double	 ylat(const struct lax *, double, int, int);
 static double	 nice_step(double, int);
@@ -207,39 +206,6 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	return ferror(fp) ? -1 : 0;
 }
 
-/*
- * Writes s as XML character data (markup escaped, never invalid), cut
- * after max characters (a UTF-8 sequence counts as one) with an ellipsis
- * when it is longer.
- */
-static void
-put_cut(FILE *fp, const char *str, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n, nchars = 0;
-
-	for (; *s != '\0'; s += n, nchars++) {
-		n = 1;
-		if (nchars + 1 >= max && s[1] != '\0') {
-			fputs("\xe2\x80\xa6", fp);	/* U+2026 */
-			return;
-		}
-		if (*s == '&')
-			fputs("&amp;", fp);
-		else if (*s == '<')
-			fputs("&lt;", fp);
-		else if (*s == '>')
-			fputs("&gt;", fp);
-		else if (*s < 0x20 || *s == 0x7f)
-			fputc(' ', fp);		/* not allowed in XML 1.0 */
-		else if ((n = json_utf8_len(s)) == 0) {
-			fputs("\xef\xbf\xbd", fp);	/* U+FFFD */
-			n = 1;
-		} else
-			fwrite(s, 1, n, fp);
-	}
-}
-
 /* How many characters of size px fit in width px. */
 static size_t
 fit(double width, int px)
@@ -310,7 +276,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	max = fit(W - 40, 16) - 6;
 	if (cfg->ncmd > 0) {
 		what = workload_describe(cfg);
-		put_cut(fp, what != NULL ? what : "?", max);
+		ink_text(fp, what != NULL ? what : "?", max);
 		free(what);
 	} else if (cfg->nload > 0) {
 		fputs("no command, loads", fp);
@@ -351,10 +317,10 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
 		strcpy(date, "?");
 	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
-	put_cut(fp, res->env.kernel_release != NULL ?
+	ink_text(fp, res->env.kernel_release != NULL ?
 	    res->env.kernel_release : "?", 40);
 	fputs(", host ", fp);
-	put_cut(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
+	ink_text(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
 	fprintf(fp, ", %s</text>\n", date);
 
 	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "

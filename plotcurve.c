@@ -67,7 +67,6 @@ struct frame {
 	double		 rmax;			/* the rate axis' end, or 0 */
 };
 
-static void	 put_text(FILE *, const char *, size_t);
 static void	 place_x(struct frame *, const struct config *);
 static double	 ylat(const struct frame *, double);
 static double	 pct_of(const struct sweep_point *, unsigned k);
@@ -83,7 +82,7 @@ static int	 draw_rate(FILE *, struct ink *, const struct frame *,
 		    unsigned l, struct label *);
 static void	 draw_legend(FILE *, const struct frame *,
 		    const struct result *, int keys);
-static const char *fmt_rate(char *, size_t, double);
+static const char *tick_rate(char *, size_t, double);
 static double	 nice_step(double, int);
 
 int
@@ -162,36 +161,6 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
-}
-
-/*
- * Writes s as XML character data (markup escaped, control characters and
- * bytes that are not UTF-8 replaced), cut after max characters with an
- * ellipsis.
- */
-static void
-put_text(FILE *fp, const char *str, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n, nchars;
-
-	for (nchars = 0; *s != '\0'; s += n, nchars++) {
-		n = 1;
-		if (nchars + 1 >= max && s[1] != '\0') {
-			fputs("\xe2\x80\xa6", fp);
-			return;
-		}
-		if (*s == '&' || *s == '<' || *s == '>')
-			fputs(*s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
-			    "&gt;", fp);
-		else if (*s < 0x20 || *s == 0x7f)
-			fputc(' ', fp);
-		else if ((n = json_utf8_len(s)) == 0) {
-			fputs("\xef\xbf\xbd", fp);
-			n = 1;
-		} else
-			fwrite(s, 1, n, fp);
-	}
 }
 
 /*
@@ -286,7 +255,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
 	what = workload_describe(cfg);
 	if (cfg->ncmd > 0)
-		put_text(fp, what != NULL ? what : "?", 50);
+		ink_text(fp, what != NULL ? what : "?", 50);
 	else
 		fputs("no command", fp);
 	free(what);
@@ -301,10 +270,10 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
 		strcpy(date, "?");
 	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
-	put_text(fp, res->env.kernel_release != NULL ?
+	ink_text(fp, res->env.kernel_release != NULL ?
 	    res->env.kernel_release : "?", 40);
 	fputs(", host ", fp);
-	put_text(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
+	ink_text(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
 	fprintf(fp, ", the last run at %s</text>\n</g>\n", date);
 }
 
@@ -393,7 +362,7 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 				fputs(fmt_time(buf, sizeof(buf),
 				    (double)cfg->sweep.v[i], 0, MICRO), fp);
 			else
-				put_text(fp, f->sr->pt[i].value, 16);
+				ink_text(fp, f->sr->pt[i].value, 16);
 			fputs("</text>\n", fp);
 		}
 	fprintf(fp, "<text id=\"x-title\" x=\"%d\" y=\"%d\" "
@@ -408,7 +377,7 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 			    "y2=\"%.1f\" stroke=\"#333\"/><text x=\"%d\" "
 			    "y=\"%.1f\" font-size=\"%d\">%s</text>\n", P_R, y,
 			    P_R + 4, y, P_R + 7, y + 4, SMALL,
-			    fmt_rate(buf, sizeof(buf), v));
+			    tick_rate(buf, sizeof(buf), v));
 		}
 		fprintf(fp, "<text id=\"rate-title\" transform=\"translate(%d "
 		    "%d) rotate(90)\" text-anchor=\"middle\">the loads' "
@@ -641,9 +610,9 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 	fputs("</g>\n", fp);
 }
 
-/* A rate with at most 3 significant digits and k, M or G: "2.5G". */
+/* A tick's rate, at most 3 significant digits and k, M or G: "2.5G". */
 static const char *
-fmt_rate(char *buf, size_t len, double v)
+tick_rate(char *buf, size_t len, double v)
 {
 	static const char *const pre[] = { "", "k", "M", "G", "T" };
 	int k = 0;

@@ -7,12 +7,14 @@
  * on a white ground of its own.  A grid of CELL px squares, each listing
  * the strokes near it, keeps the search quick: a place is checked against
  * the strokes of the few squares under it.  It writes the paths' data as
- * plot.c draws them, and the labels with their grounds and leader lines.
+ * plot.c draws them, and the labels with their grounds and leader lines;
+ * and any text of the picture, escaped and cut to its room.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "jsonread.h"
 #include "plotink.h"
 
 #define CELL		16	/* px, the squares of the grid */
@@ -405,4 +407,37 @@ ink_label(FILE *fp, const struct label *l)
 	    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " PLOT_HALO ">%s"
 	    "</text>\n", l->x, l->y, l->end ? "end" : "start", PLOT_SMALL,
 	    l->color, l->text);
+}
+
+/*
+ * Writes s as XML character data (markup escaped, never invalid), cut
+ * after max characters (a UTF-8 sequence counts as one) with an ellipsis
+ * when it is longer.
+ */
+void
+ink_text(FILE *fp, const char *str, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, nchars = 0;
+
+	for (; *s != '\0'; s += n, nchars++) {
+		n = 1;
+		if (nchars + 1 >= max && s[1] != '\0') {
+			fputs("\xe2\x80\xa6", fp);	/* U+2026 */
+			return;
+		}
+		if (*s == '&')
+			fputs("&amp;", fp);
+		else if (*s == '<')
+			fputs("&lt;", fp);
+		else if (*s == '>')
+			fputs("&gt;", fp);
+		else if (*s < 0x20 || *s == 0x7f)
+			fputc(' ', fp);		/* not allowed in XML 1.0 */
+		else if ((n = json_utf8_len(s)) == 0) {
+			fputs("\xef\xbf\xbd", fp);	/* U+FFFD */
+			n = 1;
+		} else
+			fwrite(s, 1, n, fp);
+	}
 }

@@ -97,4 +97,11 @@ void	 ink_place(FILE *, struct ink *, struct label *, size_t n,
 /* Writes a label, on its white ground when it has one. */
 void	 ink_label(FILE *, const struct label *);
 
+/*
+ * Writes s as XML character data (markup escaped, never invalid), cut
+ * after max characters (a UTF-8 sequence counts as one) with an ellipsis
+ * when it is longer.
+ */
+void	 ink_text(FILE *, const char *, size_t max);
+
 #endif /* PLOTINK_H */
