@@ -282,6 +282,27 @@ timed_latt() {
 	ms=$((($(usecs) - t0) / 1000))
 }
 
+# foreign_rt PID: while PID lives, every 0.3 s, prints "comm(pid)" for
+# each real-time task (SCHED_FIFO or SCHED_RR, kernel threads aside) that
+# is not of this script's runs: another suite's hog on the machine.  A
+# timing check that a real-time task of others could take over looks, and
+# leaves its relation out (a skip naming them) when there were any.
+foreign_rt() {
+	local p env c
+	while kill -0 "$1" 2>/dev/null; do
+		for p in $(ps -eo pid=,cls=,args= |
+		    awk '($2 == "FF" || $2 == "RR") && $3 !~ /^\[/ { print $1 }'); do
+			# Gone meanwhile (our clients at the end): not known.
+			env=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ") ||
+			    continue
+			c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+			grep -qxF "LATT_TEST_TAG=$LATT_TEST_TAG" <<<"$env" ||
+			    echo "$c($p)"
+		done
+		sleep 0.3
+	done | sort -u | tr '\n' ' '
+}
+
 # ---------------------------------------------------------------------------
 # Process helpers: finding latt's clients and workload in /proc without a fork
 # per process, waiting for a run to start or end with a time limit, feature

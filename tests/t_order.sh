@@ -56,18 +56,7 @@ RT=(-c1:prio=90:busy=5ms:name=hi -c1:prio=80:busy=5ms:name=mid
     --load=none --json="$J" --fail-above=inversions=2 --order-slack=2.5ms \
     --plot="$TMP/o.svg" >"$OUT" 2>"$ERR" &
 lpid=$!
-foreign=
-while kill -0 "$lpid" 2>/dev/null; do
-	for p in $(ps -eo pid=,cls=,args= |
-	    awk '($2 == "FF" || $2 == "RR") && $3 !~ /^\[/ { print $1 }'); do
-		# Gone meanwhile (our clients at the end): not known.
-		env=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ") || continue
-		c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-		grep -qxF "LATT_TEST_TAG=$LATT_TEST_TAG" <<<"$env" ||
-		    foreign+="$c($p) "
-	done
-	sleep 0.3
-done
+foreign=$(foreign_rt "$lpid")
 wait "$lpid"
 rc=$?
 if [ -z "$foreign" ]; then
@@ -79,7 +68,7 @@ if [ -z "$foreign" ]; then
 	    "d['order']['share'] <= 0.05" \
 	    "len(d['order']['worst']) == d['order']['inversions']"
 else
-	skip "three FIFO classes: the inversion count, with real-time tasks of others running: $(echo "$foreign" | tr ' ' '\n' | sort -u | head -5 | tr '\n' ' ')"
+	skip "three FIFO classes: the inversion count, with real-time tasks of others running: $foreign"
 fi
 grep -q '^  release spread: p50 ' "$OUT" || bad "no release spread line"
 grep -q 'parent.*SCHED_FIFO 91' "$OUT" || bad "the parent is not FIFO 91"
