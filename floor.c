@@ -26,8 +26,8 @@
 
 #define FLOOR_BATCHES	5
 #define CLOCK_N		400		/* clock reads a batch */
-#define PIPE_N		200		/* write and read pairs a batch */
-#define PING_N		100		/* round trips a batch */
+#define PIPE_N		50		/* write and read pairs a batch */
+#define PING_N		25		/* round trips a batch */
 
 static double	 clock_batch(void);
 static double	 pipe_batch(int *);

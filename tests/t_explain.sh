@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.." || exit 1
 # /sys/kernel/tracing, where latt looks first: a tracefs that another test
 # mounted under /tmp (first in the mount table here) may be unmounted by
 # that test in the middle of a run of this one.
+#
+# tests/run: alone (its checks name the one task that delayed a client:
+# another script's real-time client beside it could be that task).
 if [ -z "${LATT_EXPLAIN_NS:-}" ] && [ "$(id -u)" = 0 ] &&
     unshare -m --propagation private true 2>/dev/null; then
 	LATT_EXPLAIN_NS=1 exec unshare -m --propagation private \
