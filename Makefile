@@ -15,7 +15,7 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
-	counts.c floor.c sweep.c cmpfile.c curves.c order.c
+	counts.c floor.c sweep.c cmpfile.c curves.c order.c cmpwork.c knob.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -36,7 +36,7 @@ tests/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # latt compare's rooms and all they call, for the test programs below.
-COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c jsonread.c jsonw.c stats.c \
+COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpwork.c jsonread.c jsonw.c stats.c \
 	common.c
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).

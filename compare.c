@@ -74,6 +74,7 @@ static const struct option compare_longopts[] = {
 	{ "fail-if-worse",	required_argument,	NULL,	'F' },
 	{ "json",		optional_argument,	NULL,	'j' },
 	{ "all",		no_argument,		NULL,	'a' },
+	{ "by-knob",		no_argument,		NULL,	'k' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -668,6 +669,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    "confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
+	cmp_work_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -797,6 +799,8 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
 	jw_key(fp, &first, "\n    ", "order");
 	put_order_row(fp, a, b);
+	jw_key(fp, &first, "\n    ", "workload");
+	cmp_work_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "gate_not_applied");
 	put_missing(fp, a, b, gate);
 	jw_key(fp, &first, "\n    ", "gate_failed");
@@ -903,7 +907,7 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 	"usage: latt compare [-h] [--all] [--json[=FILE]] " \
 	"[--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
-	"[C.json ...]\n"
+	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
 static void
 compare_usage(void)
@@ -929,6 +933,7 @@ compare_usage(void)
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series (the latency rows only by default)\n"
+"      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
 "      --fail-if-worse=SPEC\n"
 "                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
 "                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
@@ -1157,7 +1162,7 @@ compare_main(int argc, char *argv[])
 	struct outs o = { stdout, NULL, 0 };
 	const char *json_path = NULL;
 	char *tmp = NULL;
-	int ch, nsides, i, r, st, have_gate = 0, json = 0;
+	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1181,6 +1186,9 @@ compare_main(int argc, char *argv[])
 		case 'a':
 			o.all = 1;
 			break;
+		case 'k':
+			by_knob = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1188,6 +1196,8 @@ compare_main(int argc, char *argv[])
 		}
 	}
 	nsides = argc - optind;
+	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
+		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
 	if (nsides < 2)
 		usage_error("compare needs two sides or more (for example: "
 		    "latt compare a.json b.json)");

@@ -55,6 +55,8 @@ enum sweep_kind {
 	SWEEP_WORK,		/* -x KB */
 	SWEEP_SLICE,		/* every client's EEVDF slice, ns */
 	SWEEP_DELAY,		/* -f = -t, ns */
+	SWEEP_KNOB,		/* a kernel knob's file, written before each
+				   run (tune.c); values as text */
 };
 
 #define SWEEP_MAX	32		/* values of one --sweep */
@@ -66,6 +68,9 @@ struct sweep_spec {
 	unsigned	 n;
 	int64_t		 v[SWEEP_MAX];	/* in the option's own unit, ns */
 	char		 text[SWEEP_MAX][SWEEP_TEXT];	/* as given */
+	const char	*file;		/* SWEEP_KNOB: the file, in argv */
+	int		 at;		/* a step's settings: the index of
+					   its value; -1: not a step's */
 };
 
 #define CLASS_MAX	32		/* -c N:ATTR classes in one run */
