@@ -301,14 +301,22 @@ word(const struct cmp_row *rw, const struct wrow *r)
 	return rw->worse == r->higher_worse ? "worse" : "better";
 }
 
-/* A time in s or a rate, four figures: "12.31", "0.3456", "2.93e+09". */
+/* A time in s or a rate, four figures: "12.31", "0.3456", "2.931G". */
 static void
 fmt_num(char *buf, size_t len, double v)
 {
-	if (isnan(v))
+	static const char sfx[] = " kMGT";
+	int k = 0;
+
+	if (isnan(v)) {
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.4g", v);
+		return;
+	}
+	while (fabs(v) >= 999.5 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, k > 0 ? "%.4g%c" : "%.4g", v, sfx[k]);
 }
 
 /* The interval as the latency rows show it: "[<-90%, >+1000%]". */
