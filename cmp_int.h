@@ -157,5 +157,6 @@ void	 cmp_work_json(FILE *, const struct cmp_side *,
  * bad input is a usage error.
  */
 int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
+void	 cmp_knob_free(char *argv[], int n);
 
 #endif /* CMP_INT_H */

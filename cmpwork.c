@@ -383,3 +383,14 @@ cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 	*optind = 0;
 	return (int)i;
 }
+
+/* What cmp_knob_sides made, once the sides are loaded. */
+void
+cmp_knob_free(char *argv[], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+}

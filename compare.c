@@ -1206,6 +1206,8 @@ compare_main(int argc, char *argv[])
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
 	load_sides(sides, nsides, argv + optind);
+	if (by_knob)
+		cmp_knob_free(argv, nsides);
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;

@@ -61,6 +61,7 @@ enum sweep_kind {
 
 #define SWEEP_MAX	32		/* values of one --sweep */
 #define SWEEP_TEXT	24		/* bytes of a value as given */
+#define SWEEP_PATH	4096		/* bytes of a knob's file's path */
 
 struct sweep_spec {
 	enum sweep_kind	 kind;
@@ -68,7 +69,7 @@ struct sweep_spec {
 	unsigned	 n;
 	int64_t		 v[SWEEP_MAX];	/* in the option's own unit, ns */
 	char		 text[SWEEP_MAX][SWEEP_TEXT];	/* as given */
-	const char	*file;		/* SWEEP_KNOB: the file, in argv */
+	char		 file[SWEEP_PATH];	/* SWEEP_KNOB: the file */
 	int		 at;		/* a step's settings: the index of
 					   its value; -1: not a step's */
 };

@@ -126,9 +126,11 @@ parse_knob(struct sweep_spec *sw, const char *arg)
 		    eq != NULL ? (int)(eq - arg) : (int)strlen(arg), arg);
 	sw->kind = SWEEP_KNOB;
 	sw->name = "value";
-	sw->file = strndup(arg, (size_t)(eq - arg));
-	if (sw->file == NULL)
-		usage_error("sweep: %s", strerror(errno));
+	if ((size_t)(eq - arg) >= sizeof(sw->file))
+		usage_error("sweep: a knob's path is too long: %.*s",
+		    (int)(eq - arg), arg);
+	memcpy(sw->file, arg, (size_t)(eq - arg));
+	sw->file[eq - arg] = '\0';
 	for (p = eq + 1; ; p = end + 1) {
 		end = p + strcspn(p, ",");
 		if (end == p)
