@@ -104,7 +104,9 @@ cmp -s <(sed -n '/^latency /,$p' "$TMP/e.out") <(sed -n '/^latency /,$p' "$TMP/c
 	bad "compare --by-knob --json: $(short "$TMP/c.json")"
 expect_json "$TMP/c.json" \
     '[w["word"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
-verdict "knob: the summary's comparison and compare --by-knob: ${busy:-latency worse, }CPU time more"
+lw="latency worse, "
+[ -z "$busy" ] || lw=
+verdict "knob: the summary's comparison and compare --by-knob: ${lw}CPU time more"
 
 # ---------------------------------------------------------------------------
 # Restored after SIGINT, after an error in the second run, after kill -9.
