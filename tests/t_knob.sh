@@ -108,6 +108,26 @@ lw="latency worse, "
 [ -z "$busy" ] || lw=
 verdict "knob: the summary's comparison and compare --by-knob: ${lw}CPU time more"
 
+# Three values: the table, a row a value with the workload's times, and
+# no comparison; with the JSON on stdout, the restore's line on stderr.
+echo 7 >"$K"
+run_latt "$TMP/t.out" "$TMP/t.err" -q -c2 -f1 -t2 --sweep="$K=1,2,3" \
+    "[ \$(cat $K) = 2 ] && sleep 0.4; sleep 0.1"
+[ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/t.err")"
+awk '$1 == "value" && $10 == "wall" && $12 == "cpu" { h = 1; next }
+    h && $1 ~ /^[123]$/ && NF == 8 { n++; w[$1] = $7 }
+    /^Value / { c = 1 }
+    END { exit !(n == 3 && w[2] > w[1] + 0.2 && w[2] > w[3] + 0.2 && !c) }' \
+    "$TMP/t.out" || bad "no table of 3 values, value 2's wall time longest: $(short "$TMP/t.out")"
+holds "$K" 7 || bad "the file holds '$(cat "$K")', not its '7'"
+run_latt "$TMP/j.out" "$TMP/j.err" -q -c2 -f1 -t2 --sweep="$K=1,2" \
+    --json=- 'sleep 0.1'
+[ "$rc" -eq 0 ] || bad "--json=-: status $rc: $(short "$TMP/j.err")"
+grep -q "^knob $K restored" "$TMP/j.err" || bad "--json=-: not said on stderr: $(short "$TMP/j.err")"
+expect_json "$TMP/j.out" "d['sweep']['file'] == '$K'" \
+    '[r["knob"]["value"] for r in d["runs"]] == ["1", "2"]'
+verdict "knob: three values, a table with the workload's wall time; --json=-, the restore said on stderr"
+
 # ---------------------------------------------------------------------------
 # Restored after SIGINT, after an error in the second run, after kill -9.
 echo 7 >"$K"
@@ -205,7 +225,7 @@ fi
 # round-robin time slice in /proc/sys, read back through the kernel.
 rr=/proc/sys/kernel/sched_rr_timeslice_ms
 was=$(cat $rr)
-run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d0.3 --repeat=2 \
+run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d0.2 --repeat=2 \
     --sweep="$rr=$((was / 2)),$was" --json="$TMP/s.json"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/s.err")"
 [ "$(cat $rr)" = "$was" ] || bad "sched_rr_timeslice_ms holds $(cat $rr), not $was"
