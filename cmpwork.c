@@ -40,7 +40,7 @@ struct wrow {
 static double	 value_of(const struct cmp_work *, const struct wrow *);
 static int	 make_rows(const struct cmp_side *, const struct cmp_side *,
 		    struct wrow *, size_t);
-static int	 judge(const struct cmp_side *, const struct cmp_side *,
+static void	 judge(const struct cmp_side *, const struct cmp_side *,
 		    const struct wrow *, struct cmp_row *);
 static const char *word(const struct cmp_row *, const struct wrow *);
 static void	 fmt_num(char *, size_t, double);
@@ -248,9 +248,9 @@ make_rows(const struct cmp_side *a, const struct cmp_side *b,
  * A row judged: each run a cmp_run of one value (within-run variance 0,
  * as many blocks as a verdict needs: the runs' spread decides), then
  * cmp_test as for a latency row.  A side with a run lacking the value
- * has no verdict.  Returns 0, or -1 on ENOMEM.
+ * has no verdict; out of memory, none either, and the reason says so.
  */
-static int
+static void
 judge(const struct cmp_side *a, const struct cmp_side *b,
     const struct wrow *r, struct cmp_row *rw)
 {
@@ -266,7 +266,7 @@ judge(const struct cmp_side *a, const struct cmp_side *b,
 			rw->verdict = CMP_INCONCLUSIVE;
 			snprintf(rw->reason, sizeof(rw->reason), "out of "
 			    "memory");
-			return -1;
+			return;
 		}
 		for (i = 0; i < s[j]->nwork; i++) {
 			run[j][i].n = 1;
@@ -285,7 +285,6 @@ judge(const struct cmp_side *a, const struct cmp_side *b,
 			    "the workload's own (stopped, failed, or none)");
 	free(run[0]);
 	free(run[1]);
-	return 0;
 }
 
 /* The verdict's word: worse or better by the row's sense. */
