@@ -45,7 +45,8 @@ LIMIT=2000
 # ---------------------------------------------------------------------------
 # The known effect: 0 or 4 spinners at nice -5 beside 4 clients pinned
 # to one CPU (latt on the other), 5 runs a value: the mean latency grows
-# some 5 to 10 times, p90 more.
+# some 5 to 10 times, p90 more; the workload's CPU time from some 30 ms
+# to 0.4-0.5 s (less when other tests crowd that CPU: medians, 3 times).
 if ! two_cpus; then
 	skip "knob: the known effect needs two CPUs"
 	exit 0
@@ -65,11 +66,12 @@ expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]; m =
     '[x["knob"]["value"] for x in r] == ["0", "4"] * 5' \
     "all(x['knob']['file'] == '$K' for x in r)" \
     'all(x["workload"]["status"] == "exited" and x["workload"]["exit_code"] == 0 and x["workload"]["wall_ns"] > 5e8 for x in r)' \
-    'min(c[1::2]) > 4 * max(c[0::2])' \
-    'min(c[1::2]) > 1e8' \
+    'sorted(c[1::2])[2] > 3 * sorted(c[0::2])[2]' \
+    'sorted(c[1::2])[2] > 5e7' \
     'n[2] > 2 * m[2]' \
     '[p["value"] for p in d["sweep"]["points"]] == ["0", "4"]' \
     'all(len(p["runs"]) == 5 for p in d["sweep"]["points"])'
+[ -z "$why" ] || bad "cpu_ns $(python3 -c 'import json, sys; print([r["workload"]["cpu_ns"] for r in json.load(open(sys.argv[1]))["runs"]])' "$TMP/e.json" 2>&1 | head -c 200)"
 verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, latency up, restored"
 
 # The summary ends with the comparison, as latt compare --by-knob says.
