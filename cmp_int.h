@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "compare.h"
 #include "stats.h"
@@ -135,5 +136,32 @@ void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
  * (cmpstat.c; cmpcount.c's test too).
  */
 double	 cmp_t_upper(double p, double df);
+
+/*
+ * cmpwork.c: the workload's side of each run, and its rows: the
+ * workload's wall and CPU time (NAN unless it ended by itself with 0),
+ * each load's operations a second.
+ */
+#define CMP_WORK_LOADS	4
+struct json;
+struct cmp_work {
+	double		 wall, cpu;	/* ns; NAN: none */
+	unsigned	 nload;
+	char		 kind[CMP_WORK_LOADS][12];
+	double		 ops[CMP_WORK_LOADS];	/* a second; NAN: none */
+};
+int	 cmp_work_read(struct cmp_side *, const struct json *run);
+void	 cmp_work_free(struct cmp_side *);
+void	 cmp_work_print(FILE *, const struct cmp_side *,
+	    const struct cmp_side *);
+void	 cmp_work_json(FILE *, const struct cmp_side *,
+	    const struct cmp_side *);
+/*
+ * --by-knob: the one file (files[0] of n) of a knob's --sweep as its
+ * sides, FILE@VALUE a value, into *argv from *optind on.  Returns how many;
+ * bad input is a usage error.
+ */
+int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
+void	 cmp_knob_free(char *argv[], int n);
 
 #endif /* CMP_INT_H */

@@ -675,7 +675,7 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	}
 	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1)
 		return -1;
-	if (cmp_counts_add(side, o) == -1)
+	if (cmp_counts_add(side, o) == -1 || cmp_work_read(side, o) == -1)
 		return where(err, errlen, f, o, "out of memory");
 	side->nruns++;
 	return 0;
@@ -1083,6 +1083,13 @@ cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
 	return add_buf(side, fname, NULL, buf, len, err, errlen);
 }
 
+int
+cmp_side_add_point(struct cmp_side *side, const char *fname,
+    const char *point, const char *buf, size_t len, char *err, size_t errlen)
+{
+	return add_buf(side, fname, point, buf, len, err, errlen);
+}
+
 static int
 add_buf(struct cmp_side *side, const char *fname, const char *point,
     const char *buf, size_t len, char *err, size_t errlen)
@@ -1149,6 +1156,7 @@ cmp_side_free(struct cmp_side *side)
 	}
 	free(side->rids);
 	cmp_counts_free(side->counts);
+	cmp_work_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

@@ -75,6 +75,7 @@ static const struct option compare_longopts[] = {
 	{ "fail-if-worse",	required_argument,	NULL,	'F' },
 	{ "json",		optional_argument,	NULL,	'j' },
 	{ "all",		no_argument,		NULL,	'a' },
+	{ "by-knob",		no_argument,		NULL,	'k' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -670,6 +671,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
 	cmp_counts_print(fp, a, b);
+	cmp_work_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -801,6 +803,8 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	put_order_row(fp, a, b);
 	jw_key(fp, &first, "\n    ", "counts");
 	cmp_counts_json(fp, a, b);
+	jw_key(fp, &first, "\n    ", "workload");
+	cmp_work_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "gate_not_applied");
 	put_missing(fp, a, b, gate);
 	jw_key(fp, &first, "\n    ", "gate_failed");
@@ -907,7 +911,7 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 	"usage: latt compare [-h] [--all] [--json[=FILE]] " \
 	"[--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
-	"[C.json ...]\n"
+	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
 static void
 compare_usage(void)
@@ -935,6 +939,7 @@ compare_usage(void)
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series (the latency rows only by default)\n"
+"      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
 "      --fail-if-worse=SPEC\n"
 "                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
 "                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
@@ -1163,7 +1168,7 @@ compare_main(int argc, char *argv[])
 	struct outs o = { stdout, NULL, 0 };
 	const char *json_path = NULL;
 	char *tmp = NULL;
-	int ch, nsides, i, r, st, have_gate = 0, json = 0;
+	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1187,6 +1192,9 @@ compare_main(int argc, char *argv[])
 		case 'a':
 			o.all = 1;
 			break;
+		case 'k':
+			by_knob = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1194,6 +1202,8 @@ compare_main(int argc, char *argv[])
 		}
 	}
 	nsides = argc - optind;
+	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
+		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
 	if (nsides < 2)
 		usage_error("compare needs two sides or more (for example: "
 		    "latt compare a.json b.json)");
@@ -1202,6 +1212,8 @@ compare_main(int argc, char *argv[])
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
 	load_sides(sides, nsides, argv + optind);
+	if (by_knob)
+		cmp_knob_free(argv, nsides);
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;

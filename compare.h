@@ -58,6 +58,7 @@ struct cmp_info;			/* parameters and environment */
 struct cmp_fileid;
 struct cmp_runid;
 struct cmp_counts;
+struct cmp_work;
 
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
@@ -80,6 +81,9 @@ struct cmp_side {
 	uint64_t	 ord_inv;	/* inversions */
 	struct cmp_counts *counts;	/* its runs' counts (cmpcount.c), or
 					   NULL: none */
+	struct cmp_work	*work;		/* the workload's figures, a run each
+					   (cmpwork.c) */
+	size_t		 nwork;
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
@@ -126,6 +130,10 @@ int	 cmp_side_add_file(struct cmp_side *, const char *path, char *err,
 	    size_t errlen);
 int	 cmp_side_add_buf(struct cmp_side *, const char *fname, const char *buf,
 	    size_t len, char *err, size_t errlen);
+/* The runs of one value of buf's --sweep (as FILE@VALUE reads them). */
+int	 cmp_side_add_point(struct cmp_side *, const char *fname,
+	    const char *point, const char *buf, size_t len, char *err,
+	    size_t errlen);
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
 /* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
 void	 cmp_side_load(struct cmp_side *, const char *arg);

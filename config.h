@@ -55,10 +55,13 @@ enum sweep_kind {
 	SWEEP_WORK,		/* -x KB */
 	SWEEP_SLICE,		/* every client's EEVDF slice, ns */
 	SWEEP_DELAY,		/* -f = -t, ns */
+	SWEEP_KNOB,		/* a kernel knob's file, written before each
+				   run (tune.c); values as text */
 };
 
 #define SWEEP_MAX	32		/* values of one --sweep */
 #define SWEEP_TEXT	24		/* bytes of a value as given */
+#define SWEEP_PATH	4096		/* bytes of a knob's file's path */
 
 struct sweep_spec {
 	enum sweep_kind	 kind;
@@ -66,6 +69,9 @@ struct sweep_spec {
 	unsigned	 n;
 	int64_t		 v[SWEEP_MAX];	/* in the option's own unit, ns */
 	char		 text[SWEEP_MAX][SWEEP_TEXT];	/* as given */
+	char		 file[SWEEP_PATH];	/* SWEEP_KNOB: the file */
+	int		 at;		/* a step's settings: the index of
+					   its value; -1: not a step's */
 };
 
 #define CLASS_MAX	32		/* -c N:ATTR classes in one run */

@@ -95,6 +95,10 @@ struct gstate {
 };
 
 static void	 guardian(int, pid_t) __attribute__((noreturn));
+static void	 undoer(int, void (*)(void *), void *)
+		    __attribute__((noreturn));
+static void	 detach(int, const char *);
+static int	 fork_guard(struct guard *, int *);
 static void	 look(struct gstate *);
 static int	 note(const struct gstate *, const pid_t *, size_t,
 	    struct gproc **, size_t *, size_t *);
@@ -116,7 +120,45 @@ static int	 by_pid(const void *, const void *);
 int
 guard_start(struct guard *g)
 {
-	pid_t pid, latt = proc_self();
+	pid_t latt = proc_self();
+	int in;
+
+	if (fork_guard(g, &in) == -1)
+		return -1;
+	if (g->pid == 0)
+		guardian(in, latt);
+	return 0;
+}
+
+/*
+ * The guardian of an undo: what latt changed outside itself (a kernel
+ * knob's file, tune.c) put back however latt ends.  A small process,
+ * latt-undo, that waits on its pipe and, when the pipe closes without a
+ * GUARD_QUIT (latt died), calls undo(arg) and goes: arg is its own copy of
+ * latt's memory, as it was at the fork.  guard_stop ends it as it ends the
+ * guardian; a guardian must spare it (GUARD_SPARE), or would end it first.
+ * Returns 0, or -1 with errno set (fork, pipe).
+ */
+int
+guard_start_undo(struct guard *g, void (*undo)(void *), void *arg)
+{
+	int in;
+
+	if (fork_guard(g, &in) == -1)
+		return -1;
+	if (g->pid == 0)
+		undoer(in, undo, arg);
+	return 0;
+}
+
+/*
+ * Forks a guardian with its pipe: in the parent g holds it; in the child
+ * g->pid is 0 and *in is its end of the pipe.  -1 with errno set.
+ */
+static int
+fork_guard(struct guard *g, int *in)
+{
+	pid_t pid;
 	int p[2], e;
 
 	g->pid = 0;
@@ -134,7 +176,8 @@ guard_start(struct guard *g)
 	}
 	if (pid == 0) {
 		close(p[1]);
-		guardian(p[0], latt);
+		*in = p[0];
+		return 0;
 	}
 	/* Its own group from now on, as the keeper's. */
 	setpgid(pid, pid);
@@ -252,52 +295,13 @@ guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 static void
 guardian(int in, pid_t latt)
 {
-	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
-	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-	    SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
 	struct gstate gs;
 	struct proc_stat lst;
-	struct sigaction sa;
 	struct pollfd pf;
 	struct gmsg m;
-	sigset_t none;
 	ssize_t n;
-	size_t i;
-	int sig, fd;
 
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "latt-guard", 0, 0, 0);
-	/*
-	 * Ahead of a fair workload for a CPU (nice -10, where allowed), so
-	 * that its look every GUARD_POLL_MS is not held up by the load it
-	 * guards: a late look misses a process that escaped meanwhile.
-	 */
-	(void)setpriority(PRIO_PROCESS, 0, -10);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++) {
-		sa.sa_handler = SIG_DFL;
-		for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
-			if (deaf[i] == sig)
-				sa.sa_handler = SIG_IGN;
-		sigaction(sig, &sa, NULL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* Nor latt's output: a reader of it must see its end with latt's. */
-	if (dup2(in, 3) == -1)
-		_exit(1);
-	if ((fd = open("/dev/null", O_RDWR)) != -1) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-#ifdef SYS_close_range
-	syscall(SYS_close_range, 4U, ~0U, 0);
-#else
-	for (fd = 4; fd < 1024; fd++)
-		close(fd);
-#endif
+	detach(in, "latt-guard");
 	memset(&gs, 0, sizeof(gs));
 	gs.latt = latt;
 	gs.self = proc_self();
@@ -328,6 +332,74 @@ guardian(int in, pid_t latt)
 	}
 	end_all(&gs);
 	_exit(0);
+}
+
+/* An undo's guardian: nothing but its pipe, and undo when latt dies. */
+static void
+undoer(int in, void (*undo)(void *), void *arg)
+{
+	struct gmsg m;
+	ssize_t n;
+
+	detach(in, "latt-undo");
+	for (;;) {
+		while ((n = read(3, &m, sizeof(m))) == -1 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof(m) && m.what == GUARD_QUIT)
+			_exit(0);
+		if (n != (ssize_t)sizeof(m))
+			break;
+	}
+	undo(arg);
+	_exit(0);
+}
+
+/*
+ * A guardian's start: a process group of its own, its name, ahead of a
+ * fair workload for a CPU (nice -10, where allowed, so that its look
+ * every GUARD_POLL_MS is not held up by the load it guards: a late look
+ * misses a process that escaped meanwhile), deaf to what a terminal or a
+ * script sends, its pipe on fd 3 and nothing else of latt's.
+ */
+static void
+detach(int in, const char *name)
+{
+	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
+	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	    SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int sig, fd;
+
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	(void)setpriority(PRIO_PROCESS, 0, -10);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		sa.sa_handler = SIG_DFL;
+		for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
+			if (deaf[i] == sig)
+				sa.sa_handler = SIG_IGN;
+		sigaction(sig, &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Nor latt's output: a reader of it must see its end with latt's. */
+	if (dup2(in, 3) == -1)
+		_exit(1);
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+#ifdef SYS_close_range
+	syscall(SYS_close_range, 4U, ~0U, 0);
+#else
+	for (fd = 4; fd < 1024; fd++)
+		close(fd);
+#endif
 }
 
 /*

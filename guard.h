@@ -5,7 +5,9 @@
  * that left the workload's group, reparented to latt, its subreaper) at
  * every end, and the guardian, a small process that outlives latt and
  * ends the workload's groups, latt's children and all they started when
- * latt dies without ending them (kill -9).  workload.c alone uses it.
+ * latt dies without ending them (kill -9); and the guardian of an undo,
+ * which puts back what latt changed outside itself (a kernel knob's file)
+ * when latt dies.  workload.c uses the first two, tune.c the undo.
  */
 #ifndef GUARD_H
 #define GUARD_H
@@ -23,6 +25,7 @@ struct guard {
 };
 
 int	 guard_start(struct guard *);
+int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg);
 void	 guard_tell(const struct guard *, char what, pid_t);
 void	 guard_stop(struct guard *);
 void	 guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns);

@@ -17,11 +17,12 @@ const char help_synopsis[] =
 "            [--order-slack=time]\n"
 "            [--fail-above=spec]\n"
 "            [--json[=file]] [--log=file] [--plot=file.svg] [--histogram]\n"
-"            [--per-client] [--repeat=n] [--sweep=name=v1,v2...]\n"
+"            [--per-client] [--repeat=n] [--sweep=name|/file=v1,v2...]\n"
 "            [--baseline=file]\n"
 "            [--fail-if-worse=spec] [command [arg ...]]\n"
 "       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n"
-"            A.json[,A2.json...] B.json[,...] [C.json ...]\n";
+"            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
+"       latt compare --by-knob [options] FILE.json\n";
 
 /* --help after the synopsis: the options by task, then how latt behaves. */
 const char help_text[] =
@@ -60,6 +61,14 @@ const char help_text[] =
 "                        (p50 p90 p99, mean +-95% from 3 runs, switches/s,\n"
 "                        runnable, the load's rate); --json groups the runs\n"
 "                        (latt compare FILE@V); --plot draws the curve\n"
+"      --sweep=/FILE=V1,V2,...  a kernel knob (/proc/sys, /sys, debugfs):\n"
+"                        each value written to FILE and read back before\n"
+"                        its run, values interleaved run by run (V1 V2 V1\n"
+"                        V2 ... with --repeat), FILE's content written back\n"
+"                        at any end (kill -9: by a guardian); the table\n"
+"                        adds the workload's wall and CPU time, and two\n"
+"                        values end with their comparison (latt compare\n"
+"                        --by-knob FILE.json)\n"
 "      --open-loop       send each round on time, replies in or not, so a\n"
 "                        stall is sampled in proportion to its length\n"
 "                        (default: 2009's closed loop)\n"

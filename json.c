@@ -123,6 +123,16 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	put_run(fp, cfg, res);
 	fputs(",\n  \"workload\": ", fp);
 	put_workload(fp, &res->wl);
+	/* --sweep=FILE=...: the knob's value the run ran under. */
+	fputs(",\n  \"knob\": ", fp);
+	if (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.at >= 0) {
+		fputs("{\"file\": ", fp);
+		jw_string(fp, cfg->sweep.file);
+		fputs(", \"value\": ", fp);
+		jw_string(fp, cfg->sweep.text[cfg->sweep.at]);
+		fputc('}', fp);
+	} else
+		fputs("null", fp);
 	put_series_list(fp, res->ser, "  ", 1);
 	if (res->autopsy != NULL) {
 		fputs(",\n  \"explain\": ", fp);
@@ -365,6 +375,9 @@ put_workload(FILE *fp, const struct workload *wl)
 	jw_key(fp, &first, "\n    ", "wall_ns");
 	fprintf(fp, "%lld", (long long)(wl->pid > 0 && wl->end >= wl->start ?
 	    wl->end - wl->start : 0));
+	jw_key(fp, &first, "\n    ", "cpu_ns");
+	jw_int_or_null(fp, wl->pid > 0 && wl->reaped && wl->cpu_ns >= 0,
+	    (long long)wl->cpu_ns);
 	fputs("\n  }", fp);
 }
 
@@ -685,6 +698,8 @@ put_sweep(FILE *fp, const struct sweep_result *sr, const char *runs)
 	}
 	fputs("{\"name\": ", fp);
 	jw_string(fp, sr->name);
+	fputs(", \"file\": ", fp);
+	jw_str_or_null(fp, sr->file);
 	fputs(", \"points\": [", fp);
 	for (i = 0; i < sr->n; i++) {
 		fputs(i > 0 ? ",\n    " : "\n    ", fp);
@@ -707,13 +722,19 @@ static void
 put_point(FILE *fp, const struct sweep_point *p, const char *runs)
 {
 	double rate;
+	size_t len;
 	unsigned k;
 
 	fputs("{\"value\": ", fp);
 	jw_string(fp, p->value);
 	fprintf(fp, ", \"nruns\": %u, \"runs\": [", p->nruns);
-	if (p->json_to > p->json_from && p->json_to <= strlen(runs))
-		fwrite(runs + p->json_from, 1, p->json_to - p->json_from, fp);
+	for (k = 0, len = strlen(runs); k < p->njson; k++)
+		if (p->json[k][1] > p->json[k][0] && p->json[k][1] <= len) {
+			if (k > 0)
+				fputc(',', fp);
+			fwrite(runs + p->json[k][0], 1, p->json[k][1] -
+			    p->json[k][0], fp);
+		}
 	fputs("],\n    \"latency\": ", fp);
 	put_series(fp, &p->lat, 1, NULL);
 	fputs(",\n    \"mean_ns\": ", fp);

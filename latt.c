@@ -34,6 +34,7 @@
 #include "explain.h"
 #include "floor.h"
 #include "gate.h"
+#include "knob.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -115,8 +116,12 @@ main(int argc, char *argv[])
 	    outputs_open(&L.out, &L.wide, &L.run, &L.res) == -1)
 		status = EXIT_RUNTIME;
 	else if ((status = cfg.sweep.n > 0 ? run_sweep(&cfg, &L) :
-	    run_series(&cfg, &L)) != EXIT_NOTFOUND && status != EXIT_NOEXEC)
+	    run_series(&cfg, &L)) != EXIT_NOTFOUND && status != EXIT_NOEXEC) {
+		/* The knob put back as soon as the runs are done. */
+		if (tune_knob_restore(&L.run.knob) == -1 && status == EXIT_OK)
+			status = EXIT_RUNTIME;
 		status = signal_status(&L.res, finish(&L.wide, &L, status));
+	}
 	/* The DMA latency is held for the whole series of runs. */
 	if (L.dmafd >= 0)
 		close(L.dmafd);
@@ -173,6 +178,10 @@ prepare(const struct config *cfg, struct latt *L)
 	 */
 	L->run.schedstat = !cfg->no_split && split_probe() == 0;
 	if ((r = sweep_try(cfg)) < 0)
+		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
+	/* A knob: saved, its values tried, put back, and guarded. */
+	if (cfg->sweep.kind == SWEEP_KNOB &&
+	    (r = tune_knob_save(&L->run.knob, &cfg->sweep)) < 0)
 		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	if (!cfg->no_split && !L->run.schedstat)
 		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
@@ -241,8 +250,9 @@ run_series(const struct config *cfg, struct latt *L)
 
 /*
  * --sweep: a series of runs for each value (sweep_step says which, with
- * which settings), each value's runs kept apart in the JSON's text.  What
- * ends a series early ends the sweep.
+ * which settings; a knob's values one run at a time, interleaved, the
+ * value written before its run), each value's runs kept apart in the
+ * JSON's text.  What ends a series early ends the sweep.
  */
 static int
 run_sweep(const struct config *cfg, struct latt *L)
@@ -256,10 +266,15 @@ run_sweep(const struct config *cfg, struct latt *L)
 	for (k = 0; sweep_step(cfg, k, &pi, &pc) == 0; k++) {
 		p = &L->sweep.pt[pi];
 		L->point = pi;
+		if (cfg->sweep.kind == SWEEP_KNOB &&
+		    tune_knob_set(&L->run.knob, cfg->sweep.text[pi]) == -1) {
+			status = EXIT_RUNTIME;
+			break;
+		}
 		L->out.cfg = &pc;
-		p->json_from = L->out.runs.len + (L->out.runs.n > 0);
+		p->json[p->njson][0] = L->out.runs.len + (L->out.runs.n > 0);
 		status = run_series(&pc, L);
-		p->json_to = L->out.runs.len;
+		p->json[p->njson++][1] = L->out.runs.len;
 		if (status != EXIT_OK || !run_may_repeat(&L->res))
 			break;
 	}
@@ -299,8 +314,23 @@ finish(const struct config *cfg, struct latt *L, int status)
 	struct result *done = L->nmax > 1 ? &L->total : &L->res;
 	int wstatus, gstatus, gate = CMP_GATE_MET;
 
-	/* A sweep's summary is its table: its runs' totals mix values. */
-	if (cfg->sweep.n > 0 && (cfg->json_path == NULL ||
+	/*
+	 * A sweep's summary is its table: its runs' totals mix values.  A
+	 * knob's says it was restored, and two values end in their
+	 * comparison.
+	 */
+	if (cfg->sweep.kind == SWEEP_KNOB && cfg->json_path != NULL &&
+	    strcmp(cfg->json_path, "-") == 0)
+		knob_restored(stderr, &L->run.knob);
+	else if (cfg->sweep.kind == SWEEP_KNOB) {
+		knob_table(stdout, cfg, done, &L->run.knob);
+		/* Both values must have run: an interrupted sweep may not. */
+		if (cfg->sweep.n == 2 && L->sweep.pt[0].nruns > 0 &&
+		    L->sweep.pt[1].nruns > 0 &&
+		    outputs_knob_compare(&L->out, done) == -1 &&
+		    status == EXIT_OK)
+			status = EXIT_RUNTIME;
+	} else if (cfg->sweep.n > 0 && (cfg->json_path == NULL ||
 	    strcmp(cfg->json_path, "-") != 0))
 		curves_table(stdout, cfg, done);
 	else if (L->nmax > 1)
@@ -419,6 +449,8 @@ run_close(struct run *run)
 	char err[PATH_MAX + 256];
 
 	trace_close(&run->trace);
+	/* Whatever ended latt early: the knob is put back. */
+	tune_knob_restore(&run->knob);
 	if (explain_close(&run->inst, err, sizeof(err)) == -1)
 		lwarnx("explain: %s", err);
 }

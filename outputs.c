@@ -95,7 +95,8 @@ outputs_progress_off(struct outputs *col)
 static int
 runs_open(const struct config *cfg, struct runs *runs)
 {
-	if (cfg->json_path == NULL && cfg->baseline == NULL)
+	if (cfg->json_path == NULL && cfg->baseline == NULL &&
+	    !(cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2))
 		return 0;
 	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
 		lwarn("open_memstream");
@@ -521,6 +522,57 @@ outputs_baseline(struct outputs *col, const struct result *total,
 	cmp_side_free(&run);
 	free(buf);
 	return r;
+}
+
+/*
+ * A knob swept over two values: its runs, written as JSON into memory,
+ * value against value, as latt compare --by-knob reads the file.  Returns
+ * 0, or -1 after saying why it could not compare.
+ */
+int
+outputs_knob_compare(struct outputs *col, const struct result *total)
+{
+	const struct config *cfg = col->cfg;
+	const struct runs *runs = &col->runs;
+	struct cmp_side side[2];
+	char err[512], *buf = NULL;
+	size_t len = 0, i;
+	FILE *mem;
+	int r = -1;
+
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		lwarn("open_memstream");
+		return -1;
+	}
+	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
+	    "");
+	if (fclose(mem) == EOF) {
+		lwarn("knob: comparison");
+		free(buf);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		cmp_side_init(&side[i], i == 0 ? "A" : "B");
+		if (asprintf(&side[i].label, "value %s",
+		    cfg->sweep.text[i]) < 0)
+			side[i].label = NULL;
+	}
+	if (cmp_side_add_point(&side[0], "these runs", cfg->sweep.text[0],
+	    buf, len, err, sizeof(err)) == -1 ||
+	    cmp_side_add_point(&side[1], "these runs", cfg->sweep.text[1],
+	    buf, len, err, sizeof(err)) == -1)
+		lwarnx("knob: %s", err);
+	else {
+		printf("\nValue %s against %s (latt compare --by-knob "
+		    "<these runs>):\n", cfg->sweep.text[1], cfg->sweep.text[0]);
+		if ((r = cmp_report(stdout, stderr, &side[0], &side[1],
+		    NULL)) == -1)
+			lwarnc(ENOMEM, "knob: comparison");
+	}
+	cmp_side_free(&side[0]);
+	cmp_side_free(&side[1]);
+	free(buf);
+	return r == -1 ? -1 : 0;
 }
 
 /* The width of the terminal on fd, or 80 when it is not one. */

@@ -81,6 +81,8 @@ int	 outputs_write(struct outputs *, struct result *);
 /* 1: --fail-if-worse finds the runs worse; 0; -1: could not compare. */
 int	 outputs_baseline(struct outputs *, const struct result *total,
 	    struct cmp_side *, const struct cmp_gate *);
+/* --sweep of a knob at two values: the comparison, after the table. */
+int	 outputs_knob_compare(struct outputs *, const struct result *total);
 void	 outputs_close(struct outputs *);
 
 #endif /* OUTPUTS_H */

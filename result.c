@@ -44,7 +44,8 @@ int
 result_init(struct result *res, const struct config *cfg, int split,
     int keep)
 {
-	int blocks = keep && (cfg->json_path != NULL || cfg->baseline != NULL);
+	int blocks = keep && (cfg->json_path != NULL || cfg->baseline != NULL ||
+	    (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2));
 	int plot = keep && cfg->plot_path != NULL;
 	unsigned i;
 

@@ -170,12 +170,18 @@ struct sweep_point {
 	uint64_t	 load_ops[LOAD_MAX];	/* its runs' together */
 	int64_t		 load_ns[LOAD_MAX];	/* the time they ran */
 	unsigned	 load_nproc[LOAD_MAX];	/* of the last run */
-	size_t		 json_from;	/* its runs in the runs' JSON text */
-	size_t		 json_to;
+	size_t		 (*json)[2];	/* its runs in the runs' JSON
+					   text: [from, to) a step, at most
+					   --repeat of them */
+	unsigned	 njson;
+	unsigned	 wl_runs;	/* runs with a command: */
+	int64_t		 wl_wall;	/* its wall time, all those runs */
+	int64_t		 wl_cpu;	/* its CPU time */
 };
 
 struct sweep_result {
 	const char	*name;		/* the setting swept */
+	const char	*file;	/* a knob's file, or NULL */
 	unsigned	 n;
 	struct sweep_point *pt;
 };

@@ -11,6 +11,7 @@
 
 #include "explain.h"
 #include "trace.h"
+#include "tune.h"
 
 struct run {
 	struct trace	 trace;		/* --breaktrace; fds -1 when unused */
@@ -19,6 +20,8 @@ struct run {
 						   workload */
 	int		 schedstat;	/* the parent reads the clients'
 					   schedstat: the split is on */
+	struct knob	 knob;		/* --sweep=FILE=...: the knob, saved
+					   and guarded; file NULL: none */
 	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
 					   millisecond (busy_calibrate), or
 					   0: no busy phase */

@@ -8,10 +8,12 @@
  *
  * A swept setting is a kind (config.h) and a row of kinds[] below: how
  * its values are read and checked, and how a point's settings are made
- * from the run's (apply).  A setting outside latt, a kernel knob's file
- * written before each run, is one more kind whose apply writes the file;
- * values interleaved with --repeat are a schedule in sweep_step (the k-th
- * step a single run of value k % n) instead of one series a value.
+ * from the run's (apply).  A setting outside latt, a kernel knob
+ * (--sweep=FILE=V1,V2: FILE an absolute path), is SWEEP_KNOB: its values
+ * are text, tune.c writes the file before each run, and its schedule is
+ * interleaved, run by run: the k-th step is a single run of value k % n
+ * (A B A B ... with --repeat), never all runs of one value first, so that
+ * a drift of the machine over the sweep falls on every value alike.
  */
 #include <errno.h>
 #include <math.h>
@@ -49,6 +51,7 @@ static const struct kind kinds[] = {
 };
 #define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
 
+static void	 parse_knob(struct sweep_spec *, const char *);
 static void	 apply(const struct sweep_spec *, unsigned, struct config *);
 static double	 t95(unsigned df);
 static void	 add_pct(struct sweep_point *, const struct stats *);
@@ -66,6 +69,11 @@ sweep_parse(struct config *cfg, const char *arg)
 	if (sw->kind != SWEEP_NONE)
 		usage_error("sweep is given twice: %s (one setting a sweep)",
 		    arg);
+	sw->at = -1;
+	if (arg[0] == '/') {
+		parse_knob(sw, arg);
+		return;
+	}
 	len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
 	for (i = 0; i < NKINDS; i++)
 		if (strlen(kinds[i].name) == len &&
@@ -104,6 +112,56 @@ sweep_parse(struct config *cfg, const char *arg)
 	}
 }
 
+/*
+ * --sweep=FILE=V1,V2,...: a kernel knob's values, as text (what is written
+ * to the file); the file itself is checked by tune_knob_check.
+ */
+static void
+parse_knob(struct sweep_spec *sw, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *p, *end, *c;
+	unsigned j;
+
+	if (eq == NULL || eq[1] == '\0')
+		usage_error("sweep %.*s has no values: give FILE=V1,V2,...",
+		    eq != NULL ? (int)(eq - arg) : (int)strlen(arg), arg);
+	sw->kind = SWEEP_KNOB;
+	sw->name = "value";
+	if ((size_t)(eq - arg) >= sizeof(sw->file))
+		usage_error("sweep: a knob's path is too long: %.*s",
+		    (int)(eq - arg), arg);
+	memcpy(sw->file, arg, (size_t)(eq - arg));
+	sw->file[eq - arg] = '\0';
+	for (p = eq + 1; ; p = end + 1) {
+		end = p + strcspn(p, ",");
+		if (end == p)
+			usage_error("sweep: an empty value in %s", arg);
+		if (sw->n == SWEEP_MAX)
+			usage_error("sweep: more than %d values in %s",
+			    SWEEP_MAX, arg);
+		if ((size_t)(end - p) >= sizeof(sw->text[0]))
+			usage_error("sweep: a value is too long: %.*s",
+			    (int)(end - p), p);
+		for (c = p; c < end; c++)
+			if ((unsigned char)*c <= ' ')
+				usage_error("sweep: a value of %s holds a "
+				    "space or control byte", sw->file);
+		memcpy(sw->text[sw->n], p, (size_t)(end - p));
+		sw->text[sw->n][end - p] = '\0';
+		for (j = 0; j < sw->n; j++)
+			if (strcmp(sw->text[j], sw->text[sw->n]) == 0)
+				usage_error("sweep: %s is given twice: %s",
+				    sw->text[j], arg);
+		sw->v[sw->n] = sw->n;
+		sw->n++;
+		if (*end == '\0')
+			break;
+	}
+	if (sw->n < 2)
+		usage_error("sweep %s has one value: a knob needs two or "
+		    "more, to compare", sw->file);
+}
+
 void
 sweep_check(const struct config *cfg)
 {
@@ -114,6 +172,8 @@ sweep_check(const struct config *cfg)
 	if (cfg->baseline != NULL)
 		usage_error("--sweep and --baseline: compare a sweep's values "
 		    "with latt compare FILE@VALUE instead");
+	if (sw->kind == SWEEP_KNOB)
+		tune_knob_check(sw->file);
 	if (sw->kind == SWEEP_LOAD && (!cfg->load_given || cfg->nload != 1))
 		usage_error("sweep load needs exactly one --load=KIND (%u "
 		    "given)", cfg->load_given ? cfg->nload : 0);
@@ -149,6 +209,8 @@ sweep_try(const struct config *cfg)
 	unsigned i;
 	int r;
 
+	if (cfg->sweep.kind == SWEEP_KNOB)
+		return 0;	/* tune_knob_save tries its values */
 	if (cfg->sweep.kind != SWEEP_SLICE)
 		return 0;
 	for (i = 0; i < cfg->sweep.n; i++) {
@@ -160,12 +222,27 @@ sweep_try(const struct config *cfg)
 	return 0;
 }
 
-/* Value-major: each value's --repeat runs back to back, in the order given. */
+/*
+ * Value-major: each value's --repeat runs back to back, in the order
+ * given.  A knob's values are interleaved instead: the k-th step is one
+ * run of value k % n, the values in the order given, --repeat rounds.
+ */
 int
 sweep_step(const struct config *cfg, unsigned k, unsigned *pi,
     struct config *pc)
 {
-	if (k >= cfg->sweep.n)
+	unsigned n = cfg->sweep.n;
+
+	if (cfg->sweep.kind == SWEEP_KNOB) {
+		if (k >= n * cfg->repeat)
+			return -1;
+		*pi = k % n;
+		*pc = *cfg;
+		pc->repeat = 1;
+		apply(&cfg->sweep, *pi, pc);
+		return 0;
+	}
+	if (k >= n)
 		return -1;
 	*pi = k;
 	*pc = *cfg;
@@ -177,6 +254,7 @@ sweep_step(const struct config *cfg, unsigned k, unsigned *pi,
 static void
 apply(const struct sweep_spec *sw, unsigned i, struct config *pc)
 {
+	pc->sweep.at = (int)i;
 	switch (sw->kind) {
 	case SWEEP_CLIENTS:
 		pc->nclients = (unsigned)sw->v[i];
@@ -193,6 +271,7 @@ apply(const struct sweep_spec *sw, unsigned i, struct config *pc)
 	case SWEEP_DELAY:
 		pc->min_delay = pc->max_delay = sw->v[i];
 		break;
+	case SWEEP_KNOB:	/* written by latt.c, through tune.c */
 	case SWEEP_NONE:
 		break;
 	}
@@ -205,6 +284,7 @@ sweep_init(struct sweep_result *sr, const struct config *cfg)
 
 	memset(sr, 0, sizeof(*sr));
 	sr->name = cfg->sweep.name;
+	sr->file = cfg->sweep.kind == SWEEP_KNOB ? cfg->sweep.file : NULL;
 	if ((sr->pt = calloc(cfg->sweep.n, sizeof(*sr->pt))) == NULL)
 		goto fail;
 	sr->n = cfg->sweep.n;
@@ -216,7 +296,9 @@ sweep_init(struct sweep_result *sr, const struct config *cfg)
 		    (sr->pt[i].means = calloc(cfg->repeat,
 		    sizeof(double))) == NULL ||
 		    (sr->pt[i].runpct = calloc(2 * (size_t)cfg->repeat,
-		    sizeof(double))) == NULL)
+		    sizeof(double))) == NULL ||
+		    (sr->pt[i].json = calloc(cfg->repeat,
+		    sizeof(*sr->pt[i].json))) == NULL)
 			goto fail;
 	}
 	return 0;
@@ -247,6 +329,11 @@ sweep_add_run(struct sweep_result *sr, unsigned pi, const struct result *res)
 		p->load_nproc[i] = res->wl.load[i].nproc;
 		p->load_ops[i] += res->wl.load[i].ops;
 		p->load_ns[i] += res->wl.load[i].end - res->wl.load[i].start;
+	}
+	if (res->wl.pid > 0 && res->wl.end >= res->wl.start) {
+		p->wl_runs++;
+		p->wl_wall += res->wl.end - res->wl.start;
+		p->wl_cpu += res->wl.cpu_ns >= 0 ? res->wl.cpu_ns : 0;
 	}
 	for (i = 0; i < p->nruns; i++)
 		sum += p->means[i];
@@ -300,6 +387,7 @@ sweep_free(struct sweep_result *sr)
 		stats_free(&sr->pt[i].lat);
 		free(sr->pt[i].means);
 		free(sr->pt[i].runpct);
+		free(sr->pt[i].json);
 	}
 	free(sr->pt);
 	memset(sr, 0, sizeof(*sr));

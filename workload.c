@@ -37,6 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -82,6 +83,7 @@ static void	 run_load(const struct load_run *, unsigned,
 static void	 stop_loads(struct workload *);
 static unsigned	 reap_members(pid_t);
 static void	 close_from(unsigned);
+static int64_t	 cpu_of(const struct rusage *);
 
 /*
  * Starts what runs beside the measurement: the loads, then the command if
@@ -94,7 +96,9 @@ workload_start(const struct config *cfg, const struct run *run,
 {
 	memset(wl, 0, sizeof(*wl));
 	wl->guard.fd = -1;
+	wl->cpu_ns = -1;
 	wl->keeper = run->inst.keeper;
+	wl->undo = run->knob.guard.pid;
 	wl->tty = job_terminal();
 	/* A command's processes may escape its group: they are guarded. */
 	if (cfg->ncmd > 0) {
@@ -103,6 +107,7 @@ workload_start(const struct config *cfg, const struct run *run,
 			return -1;
 		}
 		guard_tell(&wl->guard, GUARD_SPARE, wl->keeper);
+		guard_tell(&wl->guard, GUARD_SPARE, wl->undo);
 	}
 	if (start_loads(cfg, wl) == -1)
 		return -1;
@@ -332,6 +337,7 @@ run_workload(const struct config *cfg, unsigned long slack, int errfd,
 int
 workload_poll(struct workload *wl)
 {
+	struct rusage ru;
 	pid_t r;
 	int st;
 
@@ -339,12 +345,13 @@ workload_poll(struct workload *wl)
 		return 0;
 	if (wl->reaped)
 		return 1;
-	while ((r = waitpid(wl->pid, &st, WNOHANG | WUNTRACED)) == -1 &&
+	while ((r = wait4(wl->pid, &st, WNOHANG | WUNTRACED, &ru)) == -1 &&
 	    errno == EINTR)
 		;
 	if (r == wl->pid && WIFSTOPPED(st)) {
 		wl->stopsig = WSTOPSIG(st);
 	} else if (r == wl->pid) {
+		wl->cpu_ns = cpu_of(&ru);
 		wl->status = st;
 		wl->reaped = 1;
 		wl->end = now_ns();
@@ -433,14 +440,15 @@ workload_reap(struct workload *wl)
 static void
 stop_command(struct workload *wl, int sig)
 {
-	pid_t spare[2];
+	pid_t spare[3];
 
 	if (wl->pid <= 0)
 		return;
 	end_group(wl, sig);
 	spare[0] = wl->keeper;
 	spare[1] = wl->guard.pid;
-	guard_sweep(spare, 2, GRACE_NS);
+	spare[2] = wl->undo;
+	guard_sweep(spare, 3, GRACE_NS);
 }
 
 /* The workload's process group: sig, SIGTERM, SIGKILL, a grace apart. */
@@ -475,13 +483,15 @@ static int
 reap_group(struct workload *wl, int64_t deadline)
 {
 	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct rusage ru;
 	pid_t r;
 	int st;
 
 	for (;;) {
-		r = waitpid(-wl->pid, &st, WNOHANG);
+		r = wait4(-wl->pid, &st, WNOHANG, &ru);
 		if (r > 0) {
 			if (r == wl->pid && !wl->reaped) {
+				wl->cpu_ns = cpu_of(&ru);
 				wl->status = st;
 				wl->reaped = 1;
 				wl->end = now_ns();
@@ -770,4 +780,16 @@ stop_loads(struct workload *wl)
 		munmap(wl->slots, wl->nslots * sizeof(*wl->slots));
 	wl->slots = NULL;
 	wl->nslots = 0;
+}
+
+/*
+ * The CPU time the command used, user and system, with that of the
+ * children it waited for (a shell's, a make's): what wait4 says of it.
+ */
+static int64_t
+cpu_of(const struct rusage *ru)
+{
+	return (int64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+	    NSEC_PER_SEC + (int64_t)(ru->ru_utime.tv_usec +
+	    ru->ru_stime.tv_usec) * NSEC_PER_USEC;
 }

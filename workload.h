@@ -47,6 +47,9 @@ struct workload {
 	int		 exec_errno;	/* exec failed in the child */
 	int64_t		 start;		/* CLOCK_MONOTONIC ns */
 	int64_t		 end;
+	int64_t		 cpu_ns;	/* its CPU time, user and system, with
+					   the children it waited for, once
+					   reaped (wait4); -1: unknown */
 	struct guard	 guard;		/* ends it all if latt is killed */
 	char		 fork_what[64];	/* what could not be forked, or "" */
 	char		 fork_why[200];	/* the limit that refused it, or "" */
@@ -54,6 +57,7 @@ struct workload {
 					   when it dies during the run */
 	int		 keeper_status;	/* its wait status then */
 	int		 keeper_reaped;
+	pid_t		 undo;		/* the knob's guardian, spared */
 	struct load_run	 load[LOAD_MAX];
 	unsigned	 nload;
 	struct load_slot *slots; /* shared mapping of every load's slots */
