@@ -53,6 +53,7 @@
 #include "common.h"
 #include "config.h"
 #include "counts.h"
+#include "feed.h"
 #include "measure.h"
 #include "order.h"
 #include "result.h"
@@ -68,7 +69,6 @@
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
-#define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
 
@@ -136,16 +136,12 @@ static int64_t	 next_delay(struct loop *);
 static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
-static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
-static void	 add_busy(struct result *, const struct config *,
-		    const struct sample *);
 static int	 keep_sample(struct loop *, unsigned, struct sample *);
 static void	 read_before(struct loop *, unsigned, uint64_t);
 static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
-static void	 stalled(struct result *, int64_t, int64_t);
 static int	 to_sink(struct result *, sample_sink, void *,
 		    const struct sample *);
 static int	 run_tick(struct loop *);
@@ -678,7 +674,7 @@ sleep_to(struct loop *L, int64_t deadline)
 			woke = now;
 		}
 		if (woke - target > STALL_NS)
-			stalled(res, target, woke - target);
+			feed_stall(res, target, woke - target);
 		if (target == deadline)
 			break;
 		if (check_flags(L->eng, res) ||
@@ -809,7 +805,7 @@ collect(struct loop *L, int timeout)
 	now = now_coarse();
 	if (timeout > 0 && k == 0 &&
 	    now - (t0 + timeout * NSEC_PER_MSEC) > STALL_NS)
-		stalled(res, t0 + timeout * NSEC_PER_MSEC,
+		feed_stall(res, t0 + timeout * NSEC_PER_MSEC,
 		    now - (t0 + timeout * NSEC_PER_MSEC));
 	for (j = 0; j < k; j++) {
 		idx = ev[j].data.u32;
@@ -834,38 +830,9 @@ collect(struct loop *L, int timeout)
 	if (timeout > 0 && first != INT64_MAX) {
 		from = first > t0 ? first : t0;
 		if (now - from > STALL_NS)
-			stalled(res, from, now - from);
+			feed_stall(res, from, now - from);
 	}
 	return 0;
-}
-
-/*
- * A wake-up into a list of series (the run's, or its class's): its
- * latency, and the runqueue wait and the rest of it when known.
- */
-static void
-add_wake(struct series *ser, const struct sample *s, unsigned idx)
-{
-	series_add(&ser[SER_LATENCY], s->latency, idx, s->when, s->round - 1);
-	if (s->rq_wait < 0)
-		return;
-	series_add(&ser[SER_RUNQUEUE], s->rq_wait, idx, s->when, s->round - 1);
-	series_add(&ser[SER_WAKE_PATH], s->latency - s->rq_wait, idx, s->when,
-	    s->round - 1);
-}
-
-/* A busy phase's real length, into the run's series and its class's. */
-static void
-add_busy(struct result *res, const struct config *cfg,
-    const struct sample *s)
-{
-	if (res->ser[SER_BUSY].on)
-		series_add(&res->ser[SER_BUSY], s->busy_ns, s->client,
-		    s->when, s->round - 1);
-	if (res->classes != NULL &&
-	    res->classes[cfg->class_of[s->client]].ser[SER_BUSY].on)
-		series_add(&res->classes[cfg->class_of[s->client]].ser[
-		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
 }
 
 /*
@@ -936,17 +903,7 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 	struct result *res = L->res;
 	struct brk b;
 
-	add_wake(res->ser, s, idx);
-	if (res->classes != NULL)
-		add_wake(res->classes[L->cfg->class_of[idx]].ser, s, idx);
-	if (res->ser[SER_WORK].on)
-		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
-		    s->round - 1);
-	if (s->busy_ns >= 0)
-		add_busy(res, L->cfg, s);
-	if (res->order != NULL)
-		order_add(res->order, s->round, idx, s->when,
-		    s->when + s->latency, s->cpu);
+	feed_sample(res, L->cfg, idx, s);
 	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
 		return -1;
 	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
@@ -1118,48 +1075,8 @@ to_sink(struct result *res, sample_sink sink, void *arg,
 
 	r = sink(arg, s);
 	if ((t = now_ns()) - t0 > STALL_NS)
-		stalled(res, t0, t - t0);
+		feed_stall(res, t0, t - t0);
 	return r;
-}
-
-/*
- * Records a stall of latt itself: from when (CLOCK_MONOTONIC) for len ns
- * no sample could be taken.  One that starts where the last one ended
- * extends it.  The first STALLS_MAX are kept; all are counted.
- */
-static void
-stalled(struct result *res, int64_t when, int64_t len)
-{
-	struct stall *st;
-	int64_t lo, hi;
-
-	/* A suspension (Ctrl-Z) in it is no stall: what is left might be. */
-	if (res->nsuspend > 0) {
-		lo = when > res->susp_last_from ? when : res->susp_last_from;
-		hi = when + len < res->susp_last_to ? when + len :
-		    res->susp_last_to;
-		if (hi > lo) {
-			len -= hi - lo;
-			if (lo == when)
-				when = hi;
-			if (len <= STALL_NS)
-				return;
-		}
-	}
-
-	when -= res->start;
-	if (res->nstalls > 0 && res->nstalls <= STALLS_MAX) {
-		st = &res->stalls[res->nstalls - 1];
-		if (when <= st->when + st->len + NSEC_PER_MSEC) {
-			res->stall_total += when + len - (st->when + st->len);
-			st->len = when + len - st->when;
-			return;
-		}
-	}
-	res->stall_total += len;
-	if (res->nstalls < STALLS_MAX)
-		res->stalls[res->nstalls] = (struct stall){ when, len };
-	res->nstalls++;
 }
 
 /* The tick, at most once a second.  Returns -1 when it failed. */
@@ -1176,7 +1093,7 @@ run_tick(struct loop *L)
 	t0 = now_ns();
 	r = L->tick(L->arg, L->res);
 	if ((t = now_ns()) - t0 > STALL_NS)
-		stalled(L->res, t0, t - t0);
+		feed_stall(L->res, t0, t - t0);
 	if (r == -1) {
 		fail(L->res, STOP_SINK, "tick");
 		return -1;
