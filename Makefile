@@ -15,7 +15,8 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
-	counts.c floor.c sweep.c cmpfile.c curves.c order.c feed.c
+	counts.c floor.c sweep.c cmpfile.c curves.c order.c feed.c \
+	frames.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 

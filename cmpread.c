@@ -621,6 +621,34 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o,
 }
 
 /*
+ * A frame class i of a run (its "frames"): its wake-ups and frame times,
+ * each a series of its own named NAME.wake and NAME.frame_time.
+ */
+static int
+load_frames(struct cmp_side *side, const struct src *f, const struct json *c,
+    const char *name, size_t i, char *err, size_t errlen)
+{
+	static const char *const key[2] = { "wake", "frame_time" };
+	const struct json *fr = json_get(c, "frames"), *ser;
+	char full[JSON_TEXT_MAX];
+	size_t k;
+
+	if (fr->type != JSON_OBJECT)
+		return where(err, errlen, f, fr, "class %s: \"frames\" is "
+		    "not an object", name);
+	for (k = 0; k < 2; k++) {
+		if ((ser = json_get(fr, key[k])) == NULL)
+			return where(err, errlen, f, fr, "class %s: \"%s\" is "
+			    "missing", name, key[k]);
+		snprintf(full, sizeof(full), "%s.%s", name, key[k]);
+		if (load_series(side, f, ser, full, NSERIES_KNOWN +
+		    64 * (k + 1) + i, 1, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
  * then each class's series (schema 2: "classes", [{"name", "latency"}]),
@@ -665,6 +693,12 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 			if (strcmp(nm->str, series_names[k]) == 0)
 				return where(err, errlen, f, nm, "a class "
 				    "is named %s", nm->str);
+		if (json_get(c, "frames") != NULL) {
+			if (load_frames(side, f, c, nm->str, i, err,
+			    errlen) == -1)
+				return -1;
+			continue;
+		}
 		if ((ser = json_get(c, "latency")) == NULL)
 			return where(err, errlen, f, c, "class %s: "
 			    "\"latency\" is missing", nm->str);

@@ -461,7 +461,7 @@ print_head(FILE *fp, const char *series)
 {
 	size_t len = strlen(series);
 
-	if (len > 10) {
+	if (len > 9) {
 		fprintf(fp, "%s\n", series);
 		len = 0;
 		series = "";

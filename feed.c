@@ -3,7 +3,8 @@
  * feed.c: what the measurement loop (measure.c) records into a result as
  * the run goes: each kept wake-up into the series of the run and of its
  * client's class (latency, the runqueue-wait split, the -x work, the busy
- * phase) and into the order check; and latt's own stalls.  The loop
+ * phase) and into the order check; each frame of a frame class into its
+ * deadlines and series; and latt's own stalls.  The loop
  * decides what is kept; this file only files it.  Nothing here measures,
  * forks or prints.
  */
@@ -34,6 +35,33 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
 	if (res->order != NULL)
 		order_add(res->order, s->round, idx, s->when,
 		    s->when + s->latency, s->cpu);
+}
+
+/*
+ * A frame met its deadline when its work was done by its next start (at
+ * most a period after its own, and then no boundary was skipped).
+ */
+void
+feed_frame(struct result *res, const struct config *cfg, unsigned idx,
+    const struct frame_rec *f)
+{
+	struct class_result *c = &res->classes[cfg->class_of[idx]];
+	int64_t period = cfg->classes[cfg->class_of[idx]].frame;
+
+	series_add(&c->ser[SER_FRAME_WAKE], f->wake, idx, f->when,
+	    f->frame - 1);
+	series_add(&c->ser[SER_FRAME_TIME], f->time, idx, f->when,
+	    f->frame - 1);
+	if (c->ser[SER_FRAME_TIME].tl != NULL)
+		timeline_add(c->ser[SER_FRAME_TIME].tl, f->when, f->time);
+	c->fr.frames++;
+	if (f->time <= period && f->skipped == 0)
+		c->fr.met++;
+	else
+		c->fr.missed++;
+	c->fr.not_started += f->skipped;
+	if (f->run > c->fr.longest)
+		c->fr.longest = f->run;
 }
 
 void

@@ -71,6 +71,7 @@
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
+#define FRAME_LEAD_NS	(10 * NSEC_PER_MSEC)	/* the first frame's start */
 
 /* A client as the parent holds it. */
 struct client {
@@ -84,6 +85,7 @@ struct client {
 	struct split_proc sp;		/* its schedstat, for the split */
 	int		holding;	/* held: its reply, until read after */
 	struct sample	held;
+	int		frame;		/* a frame client: on its own timer */
 };
 
 struct engine {
@@ -92,6 +94,8 @@ struct engine {
 	int		 epfd;
 	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
+	unsigned	 nround;	/* clients woken in the rounds (not
+					   frame clients): order[0..nround) */
 	uint32_t	*order;		/* the write order of a round */
 	int64_t		 sent[RING];	/* round r's last write, at
 					   sent[r % RING] */
@@ -137,6 +141,8 @@ static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
+static int	 start_frames(struct loop *);
+static int	 take_frame(struct loop *, unsigned, const struct reply *);
 static int	 keep_sample(struct loop *, unsigned, struct sample *);
 static void	 read_before(struct loop *, unsigned, uint64_t);
 static int	 read_after(struct loop *);
@@ -145,12 +151,10 @@ static void	 finish(struct loop *);
 static int	 to_sink(struct result *, sample_sink, void *,
 		    const struct sample *);
 static int	 run_tick(struct loop *);
-static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct loop *, struct result *,
 		    const struct brk *);
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
-static int64_t	 now_coarse(void);
 static void	 count_clients(const struct engine *, struct kcount *);
 
 static void
@@ -253,6 +257,7 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		eng->c[i].pid = pid;
+		eng->c[i].frame = config_frame(cfg, i) > 0;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
 		eng->c[i].sp.fd = -1;
@@ -489,10 +494,11 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
 	L.split = res->ser[SER_RUNQUEUE].on;
 	L.split_rng = cfg->seed ^ 0xbb67ae8584caa73bULL;
-	for (i = 0; i < eng->n; i++)
-		eng->order[i] = i;
+	for (i = 0, eng->nround = 0; i < eng->n; i++)
+		if (!eng->c[i].frame)
+			eng->order[eng->nround++] = i;
 	L.rqfd = -1;
-	if ((primed = prime(&L) == 0)) {
+	if ((primed = prime(&L) == 0) && start_frames(&L) == 0) {
 		/* The counts start after the priming round, outside it. */
 		counts_system(&res->counts.begin);
 		count_clients(eng, &res->counts.begin);
@@ -537,7 +543,8 @@ prime(struct loop *L)
 
 	L->priming = 1;
 	for (i = 0; i < PRIME_ROUNDS && !check_flags(L->eng, L->res); i++)
-		if (send_round(L, L->eng->n) == -1 || wait_replies(L) == -1)
+		if (send_round(L, L->eng->nround) == -1 ||
+		    wait_replies(L) == -1)
 			break;
 	L->priming = 0;
 	return L->res->stop == STOP_NONE ? 0 : -1;
@@ -564,11 +571,14 @@ closed_loop(struct loop *L)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
 		left = samples_left(L);
-		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
+		nsend = left < L->eng->nround ? (unsigned)left :
+		    L->eng->nround;
+		/* Frame clients' replies come in whenever they are done. */
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
-		    read_after(L) == -1 || run_tick(L) == -1)
+		    read_after(L) == -1 || (L->eng->nround < L->eng->n &&
+		    collect(L, 0) == -1) || run_tick(L) == -1)
 			break;
-		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
 	}
 	return 0;
 }
@@ -599,11 +609,12 @@ open_loop(struct loop *L)
 		if (L->split && (collect(L, 0) == -1 || read_after(L) == -1))
 			break;
 		left = samples_left(L);
-		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
+		nsend = left < L->eng->nround ? (unsigned)left :
+		    L->eng->nround;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
-		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);
@@ -664,9 +675,9 @@ sleep_to(struct loop *L, int64_t deadline)
 		target = deadline;
 		if (L->tick != NULL && L->next_tick < target)
 			target = L->next_tick;
-		if ((now = now_coarse()) + RECHECK_NS < target)
+		if ((now = now_coarse_ns()) + RECHECK_NS < target)
 			target = now + RECHECK_NS;
-		if ((woke = sleep_until(target)) == -1) {
+		if ((woke = sleep_until_ns(target)) == -1) {
 			if (check_flags(L->eng, res))
 				return -1;
 			if ((now = now_ns()) < target)
@@ -678,7 +689,8 @@ sleep_to(struct loop *L, int64_t deadline)
 		if (target == deadline)
 			break;
 		if (check_flags(L->eng, res) ||
-		    (L->cfg->open_loop && collect(L, 0) == -1) ||
+		    ((L->cfg->open_loop || L->eng->nround < L->eng->n) &&
+		    collect(L, 0) == -1) ||
 		    run_tick(L) == -1)
 			return -1;
 	}
@@ -726,7 +738,7 @@ send_round(struct loop *L, unsigned nsend)
 	unsigned i, j;
 	ssize_t n;
 
-	for (i = eng->n - 1; i > 0; i--) {
+	for (i = eng->nround - 1; eng->nround > 0 && i > 0; i--) {
 		j = (unsigned)(splitmix64(&L->order_rng) % (i + 1));
 		t = eng->order[i];
 		eng->order[i] = eng->order[j];
@@ -789,7 +801,7 @@ collect(struct loop *L, int timeout)
 	struct reply rep[REPLY_BATCH];
 	struct engine *eng = L->eng;
 	struct result *res = L->res;
-	int64_t t0 = now_coarse(), now, first = INT64_MAX, from;
+	int64_t t0 = now_coarse_ns(), now, first = INT64_MAX, from;
 	unsigned idx;
 	size_t i;
 	ssize_t n;
@@ -802,7 +814,7 @@ collect(struct loop *L, int timeout)
 		fail(res, STOP_ERROR, "epoll_wait");
 		return -1;
 	}
-	now = now_coarse();
+	now = now_coarse_ns();
 	if (timeout > 0 && k == 0 &&
 	    now - (t0 + timeout * NSEC_PER_MSEC) > STALL_NS)
 		feed_stall(res, t0 + timeout * NSEC_PER_MSEC,
@@ -848,6 +860,8 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	struct sample s;
 	int split;
 
+	if (c->frame)
+		return take_frame(L, idx, rep);
 	if (c->npending == 0 || rep->round <= c->last_round ||
 	    rep->round > L->seq) {
 		client_died(L->eng, res, idx);
@@ -890,6 +904,76 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		return 0;
 	}
 	return keep_sample(L, idx, &s);
+}
+
+/*
+ * Tells every frame client when its first frame starts, FRAME_LEAD_NS
+ * from now, the same moment for all.  Returns -1 when the run must end.
+ */
+static int
+start_frames(struct loop *L)
+{
+	struct engine *eng = L->eng;
+	struct request req;
+	unsigned i;
+	ssize_t n;
+
+	memset(&req, 0, sizeof(req));
+	req.send = now_ns() + FRAME_LEAD_NS;
+	for (i = 0; i < eng->n; i++) {
+		if (!eng->c[i].frame)
+			continue;
+		while ((n = write(eng->c[i].wfd, &req, sizeof(req))) == -1 &&
+		    errno == EINTR)
+			;
+		if (n == -1 && errno == EPIPE) {
+			client_died(eng, L->res, i);
+			return -1;
+		}
+		if (n != sizeof(req)) {
+			fail(L->res, STOP_ERROR, "write to a client");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One frame of a frame client: checked (its frames come in order, each
+ * done after it woke, and it after the start), then into its class
+ * (feed.c) unless it started in the --warmup or after the run's end, or
+ * ran across a suspension (counted with the wake-ups dropped so).
+ */
+static int
+take_frame(struct loop *L, unsigned idx, const struct reply *rep)
+{
+	struct result *res = L->res;
+	struct client *c = &L->eng->c[idx];
+	struct frame_rec f;
+
+	if (rep->round != c->last_round + 1 || rep->wake < rep->send ||
+	    rep->done < rep->wake) {
+		client_died(L->eng, res, idx);
+		return -1;
+	}
+	c->last_round = rep->round;
+	if (rep->send - res->start < L->cfg->warmup ||
+	    rep->send >= L->eng->end)
+		return 0;
+	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
+	    rep->done + (int64_t)rep->pos * config_frame(L->cfg, idx) >=
+	    res->susp_last_from) {
+		res->susp_dropped++;
+		return 0;
+	}
+	f.when = rep->send - res->start;
+	f.wake = rep->wake - rep->send;
+	f.time = rep->done - rep->send;
+	f.frame = rep->round;
+	f.skipped = rep->pos;
+	f.run = rep->pad;
+	feed_frame(res, L->cfg, idx, &f);
+	return 0;
 }
 
 /*
@@ -985,7 +1069,7 @@ wait_replies(struct loop *L)
 
 	while (L->outstanding > 0) {
 		check_flags(L->eng, res);
-		now = now_coarse();
+		now = now_coarse_ns();
 		if (res->stop == STOP_NONE && now >= L->eng->end)
 			res->stop = STOP_DURATION;
 		switch (res->stop) {
@@ -1036,6 +1120,8 @@ finish(struct loop *L)
 
 	if (L->outstanding > 0)
 		wait_replies(L);
+	else if (L->eng->nround < L->eng->n && !got_stop)
+		collect(L, 0);		/* the frames done before the end */
 	read_after(L);
 	if (L->outstanding == 0)
 		return;
@@ -1086,7 +1172,7 @@ run_tick(struct loop *L)
 	int64_t now, t0, t;
 	int r;
 
-	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
+	if (L->tick == NULL || (now = now_coarse_ns()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
 	/* A tick held up (the log pushed to a slow reader): a stall. */
@@ -1146,26 +1232,6 @@ check_break(const struct loop *L, struct result *res, const struct brk *b)
 }
 
 /*
- * Sleeps to an absolute deadline and returns the time it woke, or -1 when
- * a signal cut the sleep short (or a flag was already up), so that the
- * loop sees the flags at once.  A deadline already past returns at once:
- * that is still a sample, the cost of the call.
- */
-static int64_t
-sleep_until(int64_t deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = deadline / NSEC_PER_SEC;
-	ts.tv_nsec = deadline % NSEC_PER_SEC;
-	if (got_stop || got_child || got_tstp)
-		return -1;
-	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
-		return -1;
-	return now_ns();
-}
-
-/*
  * Ends every client: closing its request pipe makes its read() return 0;
  * one that left a request unanswered at the end gets SIGKILL at once, and
  * one that does not leave within a second gets it then.
@@ -1187,8 +1253,12 @@ clients_stop(struct engine *eng, struct result *res)
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
 		split_close(&eng->c[i].sp);
-		/* One with a wake-up unanswered (stopped, say) is stuck. */
-		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
+		/*
+		 * One with a wake-up unanswered (stopped, say) is stuck; a
+		 * frame client has nothing to finish.
+		 */
+		if ((eng->c[i].npending > 0 || eng->c[i].frame) &&
+		    !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);
 	}
 	giveup = now_ns() + REAP_GRACE_NS;
@@ -1227,18 +1297,4 @@ clients_stop(struct engine *eng, struct result *res)
 	free(eng->c);
 	free(eng->order);
 	free(eng);
-}
-
-/*
- * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
- * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
- * a stamp.  It lags the real time by at most a tick.
- */
-static int64_t
-now_coarse(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
