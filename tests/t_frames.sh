@@ -21,24 +21,36 @@ ERR=$TMP/err
 J=$TMP/run.json
 
 # --- bad input: one line, status 2, nothing run ----------------------------
-for bad in "-c1:frame=0:busy=1ms" "-c1:frame=-5ms:busy=1ms" \
-    "-c1:frame=20ms" "-c1:frame=20ms:busy=1ms:frame=x" \
-    "-c1:frame=20ms:busy=4ms:policy=deadline:runtime=5ms:period=30ms" \
-    "-c1:frame=2s:busy=1ms" \
-    "-c2 --fail-above=video.missed=1%" \
-    "-c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=1" \
-    "-c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=101%" \
-    "-c1 -c1:frame=20ms:busy=4ms:name=v --fail-above=default.missed=5%"; do
+# Each with the words its line must have.
+while IFS='|' read -r bad words; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
 	if [ "$rc" -eq 2 ] && [ ! -s "$OUT" ] && [ ! -e "$TMP/ran" ] &&
-	    [ "$(err_lines "$ERR")" -eq 1 ]; then
+	    [ "$(err_lines "$ERR")" -eq 1 ] && grep -q -- "$words" "$ERR"; then
 		pass "usage error: $bad: $(short "$ERR")"
 	else
-		fail "usage error: $bad: rc $rc, $(short "$ERR")"
+		fail "usage error: $bad: rc $rc, not '$words': $(short "$ERR")"
 	fi
 	rm -f "$TMP/ran"
-done
+done <<'EOF'
+-c1:frame=0:busy=1ms|class frame is too small: 0
+-c1:frame=-5ms:busy=1ms|class frame is not a number.*: -5ms
+-c1:frame=20ms|frame= needs busy=
+-c1:frame=2s:busy=1ms|class frame is too large: 2s
+-c1:frame=20ms:busy=4ms:policy=deadline:runtime=5ms:period=30ms|frame (20000 us) and the deadline period (30000 us) differ
+-c2 --fail-above=video.missed=1%|no frame class is named video
+-c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=1|needs a % sign
+-c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=101%|missed is too large: 101
+-c1 -c1:frame=20ms:busy=4ms:name=v --fail-above=default.missed=5%|no frame class is named default
+EOF
+
+# A deadline class may leave its period to frame=.
+run_latt "$OUT" "$ERR" -q -c1:frame=20ms:busy=2ms:policy=deadline:runtime=5ms \
+    -d0.3 -l none --json="$J"
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_json "$J" "d['classes'][0]['requested']['period_ns'] == 20000000" \
+    "d['classes'][0]['frames']['period_ns'] == 20000000"
+verdict "frame= is a deadline class's period"
 
 # foreign_rt PID: while PID runs, the real-time tasks not of this script
 # (other tests' hogs) into $foreign; waits for PID, its status in $rc.
@@ -64,10 +76,10 @@ others() { echo "$foreign" | tr ' ' '\n' | sort -u | head -5 | tr '\n' ' '; }
 FIFO="policy=fifo:prio=$CLIENT_PRIO"
 
 # --- the CPU to itself: every deadline met, all the CPU asked for ---------
-# 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 2 s (some 100 frames)
+# 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 1.5 s (some 75 frames)
 # beside two ordinary clients woken in rounds: a miss needs a delay of 16
 # ms, which only another test's real-time task could make.
-"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:$FIFO:name=video -d2 -l none \
+"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:$FIFO:name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 foreign_rt $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
@@ -77,7 +89,8 @@ grep -q '^Frames of video: every 20 ms, busy 4 ms, 1 client$' "$OUT" ||
 grep -q '^	deadlines	 [0-9]*, [0-9]* met' "$OUT" ||
     bad "no deadlines line: $(grep -A2 '^Frames' "$OUT" | tr '\n' '|')"
 F="d['classes'][1]['frames']"
-expect_json "$J" "80 <= $F['frames'] <= 101" \
+expect_json --with "others = '$foreign' != ''" "$J" \
+    "60 <= $F['frames'] <= 76" \
     "$F['period_ns'] == 20000000 and $F['busy_ns'] == 4000000" \
     "$F['deadlines'] == $F['frames'] + $F['not_started']" \
     "$F['frames'] == $F['met'] + $F['missed']" \
@@ -86,11 +99,11 @@ expect_json "$J" "80 <= $F['frames'] <= 101" \
     "d['classes'][0]['latency']['samples'] > 0" \
     "'latency' not in d['classes'][1]" \
     "d['latency']['samples'] == d['classes'][0]['latency']['samples']" \
-    "d['runs'][0]['classes'][1]['frames']['frame_time']['blocks']"
+    "d['runs'][0]['classes'][1]['frames']['frame_time']['blocks']" \
+    "others or $F['met_pct'] >= 99" \
+    "others or $F['desired_cpu_pct'] >= 99" \
+    "others or $F['longest_stutter_frames'] <= 2"
 if [ -z "$foreign" ]; then
-	expect_json "$J" "$F['met_pct'] >= 99" \
-	    "$F['desired_cpu_pct'] >= 99" \
-	    "$F['longest_stutter_frames'] <= 2"
 	verdict "the CPU to itself: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')"
 else
 	verdict "the CPU to itself: the counts (the deadline checks left out: real-time tasks of others ran: $(others))"
@@ -172,17 +185,25 @@ fi
 # --- fairness: nice -10 against nice 10 under 4 cpu spins a CPU ----------
 # The spins run at nice 0; a nice -10 frame client weighs 9.3 of them and
 # gets its 20% of a CPU; a nice 10 one weighs a tenth of one, some 2% of
-# a CPU shared with 4 spins, and misses most of its deadlines.
+# a CPU shared with 4 spins, and misses most of its deadlines.  A
+# real-time task of others (another test's hog) holds both for as long as
+# it runs: the relation is then left out (a skip).
 "$LATT" -q -c1:frame=20ms:busy=4ms:nice=-10:name=high \
-    -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d2 \
+    -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d1.5 \
     --json="$J" >"$OUT" 2>"$ERR" &
 foreign_rt $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 H="d['classes'][0]['frames']"
 L="d['classes'][1]['frames']"
-expect_json "$J" "$H['met_pct'] >= $L['met_pct'] + 30" \
-    "$H['met_pct'] >= 2 * $L['met_pct']" \
-    "$H['desired_cpu_pct'] > $L['desired_cpu_pct']" \
+expect_json --with "others = '$foreign' != ''" "$J" \
+    "others or $H['met_pct'] >= $L['met_pct'] + 30" \
+    "others or $H['met_pct'] >= 2 * $L['met_pct']" \
+    "others or $H['desired_cpu_pct'] > $L['desired_cpu_pct']" \
     "$H['frames'] > 0 and $L['frames'] > 0"
-verdict "fairness: nice -10 $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('met %.1f%%, nice 10 met %.1f%%' % tuple(c['frames']['met_pct'] for c in d['classes']))" "$J" 2>/dev/null)"
+if [ -z "$foreign" ]; then
+	verdict "fairness: $(grep -h '^Frames of\|deadlines' "$OUT" | cut -d, -f1,2 | tr '\n\t' '  ')"
+else
+	[ -z "$why" ] || verdict "fairness"
+	skip "fairness: real-time tasks of others ran: $(others)"
+fi
 no_leftovers "frames under a load"
