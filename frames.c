@@ -78,7 +78,7 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 			    "(%s), the longest", (unsigned long long)
 			    fr->longest, fr->longest == 1 ? "" : "s",
 			    fmt_time(s, sizeof(s), (double)fr->longest *
-			    (double)cl->frame, 0, "us"));
+			    (double)cl->frame, 4, "us"));
 		print_series(fp, "wake-up", &res->classes[i].ser[
 		    SER_FRAME_WAKE].st);
 		print_series(fp, "frame time", &res->classes[i].ser[
