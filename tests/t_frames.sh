@@ -185,18 +185,20 @@ fi
 # --- fairness: nice -10 against nice 10 under 4 cpu spins a CPU ----------
 # The spins run at nice 0; a nice -10 frame client weighs 9.3 of them and
 # gets its 20% of a CPU; a nice 10 one weighs a tenth of one, some 2% of
-# a CPU shared with 4 spins, and misses most of its deadlines.  A
+# a CPU shared with 4 spins, and misses most of its deadlines.  Others'
+# fair work on this machine (a build, a run of 500 clients) can take from
+# the nice -10 class too: "far more" is twice as many and 15 points more.  A
 # real-time task of others (another test's hog) holds both for as long as
 # it runs: the relation is then left out (a skip).
 "$LATT" -q -c1:frame=20ms:busy=4ms:nice=-10:name=high \
     -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d1.5 \
-    --json="$J" >"$OUT" 2>"$ERR" &
+    --json="$J" --plot="$TMP/f.svg" >"$OUT" 2>"$ERR" &
 foreign_rt $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 H="d['classes'][0]['frames']"
 L="d['classes'][1]['frames']"
 expect_json --with "others = '$foreign' != ''" "$J" \
-    "others or $H['met_pct'] >= $L['met_pct'] + 30" \
+    "others or $H['met_pct'] >= $L['met_pct'] + 15" \
     "others or $H['met_pct'] >= 2 * $L['met_pct']" \
     "others or $H['desired_cpu_pct'] > $L['desired_cpu_pct']" \
     "$H['frames'] > 0 and $L['frames'] > 0"
@@ -207,3 +209,40 @@ else
 	skip "fairness: real-time tasks of others ran: $(others)"
 fi
 no_leftovers "frames under a load"
+
+# The plot: a panel a frame class, every frame a dot, red (missed) above
+# the period's dashed line and blue (met) on or under it, as many of each
+# as the JSON counts.
+python3 - "$TMP/f.svg" "$J" >"$TMP/plot.txt" 2>&1 <<'PY' ||
+import json, re, sys
+import xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+t = E.parse(sys.argv[1])
+d = json.load(open(sys.argv[2]))
+byid = {e.get('id'): e for e in t.iter() if e.get('id')}
+said, bad = [], []
+for c in d['classes']:
+    name, f = c['name'], c['frames']
+    line = byid.get('frames-%s-period' % name)
+    met = byid.get('frames-%s-met' % name)
+    miss = byid.get('frames-%s-missed' % name)
+    if line is None or met is None or miss is None:
+        bad.append('class %s: no panel, period line or dots' % name)
+        continue
+    yp = float(line.get('y1'))
+    ys = lambda p: [float(y) for y in re.findall(r'M[0-9.]+ ([0-9.]+)h0',
+                                                p.get('d'))]
+    ym, yx = ys(met), ys(miss)
+    said.append('%s %d met, %d missed dots' % (name, len(ym), len(yx)))
+    if len(ym) != f['met'] or len(yx) != f['missed']:
+        bad.append('class %s: %d met and %d missed dots for %d and %d '
+                   'frames' % (name, len(ym), len(yx), f['met'], f['missed']))
+    if any(y > yp + 0.05 for y in yx) or any(y < yp - 0.05 for y in ym):
+        bad.append('class %s: a dot on the wrong side of the period' % name)
+print('; '.join(said) or 'no frame class drawn')
+for b in bad:
+    print('BAD ' + b)
+PY
+    echo "BAD the check failed: $(tail -n 1 "$TMP/plot.txt")" >>"$TMP/plot.txt"
+verdict_from "plot: frame times against the period" "$TMP/plot.txt"
+
