@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "compare.h"
 #include "stats.h"
@@ -130,5 +131,14 @@ struct cmp_order {
 };
 void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 	    struct cmp_order *);
+/* The t of Student's law with df degrees of freedom exceeded with chance
+ * p (cmpstat.c). */
+double	 cmp_t_upper(double p, double df);
+/*
+ * cmpframe.c: for each frame class both sides have, the share of its
+ * deadlines missed, A against B over their runs, as a table on fp.
+ */
+void	 cmp_frames_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
 
 #endif /* CMP_INT_H */

@@ -620,6 +620,9 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o,
 	return 0;
 }
 
+static int	 keep_missed(struct cmp_side *, const struct src *,
+		    const struct json *, const char *, char *, size_t);
+
 /*
  * A frame class i of a run (its "frames"): its wake-ups and frame times,
  * each a series of its own named NAME.wake and NAME.frame_time.
@@ -645,6 +648,48 @@ load_frames(struct cmp_side *side, const struct src *f, const struct json *c,
 		    64 * (k + 1) + i, 1, err, errlen) == -1)
 			return -1;
 	}
+	return keep_missed(side, f, fr, name, err, errlen);
+}
+
+/* A run's share of a frame class's deadlines missed, kept by name. */
+static int
+keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
+    const char *name, char *err, size_t errlen)
+{
+	const struct json *all = json_get(fr, "deadlines");
+	const struct json *late = json_get(fr, "missed");
+	const struct json *ns = json_get(fr, "not_started");
+	struct cmp_frames *cf, *nf;
+	double *nm;
+	size_t i;
+
+	if (all == NULL || late == NULL || ns == NULL ||
+	    all->type != JSON_NUMBER || late->type != JSON_NUMBER ||
+	    ns->type != JSON_NUMBER || json_num(late) < 0 || json_num(ns) < 0 ||
+	    json_num(late) + json_num(ns) > json_num(all))
+		return where(err, errlen, f, fr, "class %s: \"deadlines\", "
+		    "\"missed\" or \"not_started\" is missing or wrong",
+		    name);
+	if (json_num(all) == 0)
+		return 0;
+	for (i = 0; i < side->nframes; i++)
+		if (strcmp(side->frames[i].name, name) == 0)
+			break;
+	if (i == side->nframes) {
+		nf = realloc(side->frames, (i + 1) * sizeof(*nf));
+		if (nf == NULL)
+			return where(err, errlen, f, fr, "out of memory");
+		side->frames = nf;
+		memset(&nf[i], 0, sizeof(nf[i]));
+		if ((nf[i].name = strdup(name)) == NULL)
+			return where(err, errlen, f, fr, "out of memory");
+		side->nframes++;
+	}
+	cf = &side->frames[i];
+	if ((nm = realloc(cf->missed, (cf->n + 1) * sizeof(*nm))) == NULL)
+		return where(err, errlen, f, fr, "out of memory");
+	cf->missed = nm;
+	nm[cf->n++] = 100 * (json_num(late) + json_num(ns)) / json_num(all);
 	return 0;
 }
 
@@ -1179,6 +1224,11 @@ cmp_side_free(struct cmp_side *side)
 		free(side->rids[k].where);
 	}
 	free(side->rids);
+	for (k = 0; k < side->nframes; k++) {
+		free(side->frames[k].name);
+		free(side->frames[k].missed);
+	}
+	free(side->frames);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

@@ -641,3 +641,9 @@ cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 		return;
 	r->verdict = r->lo > 0 ? "worse" : r->hi < 0 ? "better" : "noise";
 }
+
+double
+cmp_t_upper(double p, double df)
+{
+	return t_upper(p, df);
+}

@@ -668,6 +668,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    "confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
+	cmp_frames_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);

@@ -58,6 +58,16 @@ struct cmp_info;			/* parameters and environment */
 struct cmp_fileid;
 struct cmp_runid;
 
+/*
+ * A frame class of a side (frame=): each run's share of its deadlines
+ * missed (done late or not started), 0 to 100.
+ */
+struct cmp_frames {
+	char		*name;
+	double		*missed;
+	size_t		 n;
+};
+
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
 	char		*label;		/* file names as given */
@@ -77,6 +87,8 @@ struct cmp_side {
 	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
 	uint64_t	 ord_bad;	/* rounds with an inversion */
 	uint64_t	 ord_inv;	/* inversions */
+	struct cmp_frames *frames;	/* its frame classes, or NULL */
+	size_t		 nframes;
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
