@@ -79,7 +79,7 @@ FIFO="policy=fifo:prio=$CLIENT_PRIO"
 # 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 1.5 s (some 75 frames)
 # beside two ordinary clients woken in rounds: a miss needs a delay of 16
 # ms, which only another test's real-time task could make.
-"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:$FIFO:name=video -d1.5 -l none \
+"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 foreign_rt $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
@@ -90,19 +90,19 @@ grep -q '^	deadlines	 [0-9]*, [0-9]* met' "$OUT" ||
     bad "no deadlines line: $(grep -A2 '^Frames' "$OUT" | tr '\n' '|')"
 F="d['classes'][1]['frames']"
 expect_json --with "others = '$foreign' != ''" "$J" \
-    "60 <= $F['frames'] <= 76" \
-    "$F['period_ns'] == 20000000 and $F['busy_ns'] == 4000000" \
-    "$F['deadlines'] == $F['frames'] + $F['not_started']" \
-    "$F['frames'] == $F['met'] + $F['missed']" \
-    "$F['wake']['samples'] == $F['frame_time']['samples'] == $F['frames']" \
-    "$F['frame_time']['min_ns'] >= 4000000 * 0.8" \
+    "60 <= ${F}['frames'] <= 76" \
+    "${F}['period_ns'] == 20000000 and ${F}['busy_ns'] == 4000000" \
+    "${F}['deadlines'] == ${F}['frames'] + ${F}['not_started']" \
+    "${F}['frames'] == ${F}['met'] + ${F}['missed']" \
+    "${F}['wake']['samples'] == ${F}['frame_time']['samples'] == ${F}['frames']" \
+    "${F}['frame_time']['min_ns'] >= 4000000 * 0.8" \
     "d['classes'][0]['latency']['samples'] > 0" \
     "'latency' not in d['classes'][1]" \
     "d['latency']['samples'] == d['classes'][0]['latency']['samples']" \
     "d['runs'][0]['classes'][1]['frames']['frame_time']['blocks']" \
-    "others or $F['met_pct'] >= 99" \
-    "others or $F['desired_cpu_pct'] >= 99" \
-    "others or $F['longest_stutter_frames'] <= 2"
+    "others or ${F}['met_pct'] >= 99" \
+    "others or ${F}['desired_cpu_pct'] >= 99" \
+    "others or ${F}['longest_stutter_frames'] <= 2"
 if [ -z "$foreign" ]; then
 	verdict "the CPU to itself: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')"
 else
@@ -119,20 +119,20 @@ no_leftovers "frames beside rounds"
 # deadline missed is one stutter.  (A busy phase of many periods comes
 # closer to PERIOD/BUSY, but a FIFO client that spins nearly all the
 # time meets RT throttling.)
-"$LATT" -q -c1:frame=5ms:busy=10ms:$FIFO:name=video -d1.5 -l none \
+"$LATT" -q -c1:frame=5ms:busy=10ms:"$FIFO":name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 foreign_rt $!
 [ "$rc" -eq 3 ] || bad "exit $rc, not 3: $(short "$ERR")"
 grep -q '^gate: exceeded: video.missed [0-9.]*% > 50% ' "$ERR" ||
     bad "no 'gate: exceeded: video.missed': $(short "$ERR")"
 F="d['classes'][0]['frames']"
-expect_json "$J" "$F['frames'] >= 60" "$F['met_pct'] <= 5" \
-    "100 * 5 / 15 * 0.8 <= $F['desired_cpu_pct'] <= 100 * 5 / 10 * 1.05" \
-    "abs($F['desired_cpu_pct'] - 100 * $F['frames'] / $F['deadlines']) < 1e-6" \
-    "$F['not_started'] >= 1.5 * $F['frames']" \
-    "$F['longest_stutter_frames'] >= 0.9 * $F['deadlines']" \
-    "$F['longest_stutter_ns'] == $F['longest_stutter_frames'] * 5000000" \
-    "$F['frame_time']['min_ns'] > 5000000"
+expect_json "$J" "${F}['frames'] >= 60" "${F}['met_pct'] <= 5" \
+    "100 * 5 / 15 * 0.8 <= ${F}['desired_cpu_pct'] <= 100 * 5 / 10 * 1.05" \
+    "abs(${F}['desired_cpu_pct'] - 100 * ${F}['frames'] / ${F}['deadlines']) < 1e-6" \
+    "${F}['not_started'] >= 1.5 * ${F}['frames']" \
+    "${F}['longest_stutter_frames'] >= 0.9 * ${F}['deadlines']" \
+    "${F}['longest_stutter_ns'] == ${F}['longest_stutter_frames'] * 5000000" \
+    "${F}['frame_time']['min_ns'] > 5000000"
 verdict "impossible: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')"
 
 # --- compare: the frame class's rows ------------------------------------
@@ -166,18 +166,18 @@ if ! rt_room 25 100; then
 elif ! start_hog "$c1" 25 100 30 "$HOG_PRIO"; then
 	skip "known truth: $hog_why"
 else
-	"$LATT" -q -c1:frame=10ms:busy=2ms:$FIFO:cpus="$c1":name=video \
+	"$LATT" -q -c1:frame=10ms:busy=2ms:"$FIFO":cpus="$c1":name=video \
 	    -d2 -l none --json="$J" >"$OUT" 2>"$ERR" &
 	foreign_rt $!
 	stop_hog
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 	F="d['classes'][0]['frames']"
 	if [ -z "$foreign" ]; then
-		expect_json "$J" "12 <= 100 - $F['met_pct'] <= 38" \
-		    "14 <= $F['missed'] <= 26" \
-		    "$F['missed'] <= $F['not_started'] <= 2.2 * $F['missed']" \
-		    "2 <= $F['longest_stutter_frames'] <= 4" \
-		    "$F['frame_time']['max_ns'] >= 18000000"
+		expect_json "$J" "12 <= 100 - ${F}['met_pct'] <= 38" \
+		    "14 <= ${F}['missed'] <= 26" \
+		    "${F}['missed'] <= ${F}['not_started'] <= 2.2 * ${F}['missed']" \
+		    "2 <= ${F}['longest_stutter_frames'] <= 4" \
+		    "${F}['frame_time']['max_ns'] >= 18000000"
 		verdict "known truth, hog 25 of 100 ms: $(grep -A3 '^Frames' "$OUT" | tail -3 | tr '\n\t' '  ')"
 	else
 		skip "known truth: real-time tasks of others ran: $(others)"
@@ -200,10 +200,10 @@ foreign_rt $!
 H="d['classes'][0]['frames']"
 L="d['classes'][1]['frames']"
 expect_json --with "others = '$foreign' != ''" "$J" \
-    "others or $H['met_pct'] >= $L['met_pct'] + 15" \
-    "others or $H['met_pct'] >= 2 * $L['met_pct']" \
-    "others or $H['desired_cpu_pct'] > $L['desired_cpu_pct']" \
-    "$H['frames'] > 0 and $L['frames'] > 0"
+    "others or ${H}['met_pct'] >= ${L}['met_pct'] + 15" \
+    "others or ${H}['met_pct'] >= 2 * ${L}['met_pct']" \
+    "others or ${H}['desired_cpu_pct'] > ${L}['desired_cpu_pct']" \
+    "${H}['frames'] > 0 and ${L}['frames'] > 0"
 if [ -z "$foreign" ]; then
 	verdict "fairness: $(grep -h '^Frames of\|deadlines' "$OUT" | cut -d, -f1,2 | tr '\n\t' '  ')"
 else
