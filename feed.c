@@ -10,6 +10,7 @@
  */
 #include <stdint.h>
 
+#include "client.h"
 #include "common.h"
 #include "config.h"
 #include "feed.h"
@@ -43,25 +44,41 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
  */
 void
 feed_frame(struct result *res, const struct config *cfg, unsigned idx,
-    const struct frame_rec *f)
+    const struct reply *rep)
 {
 	struct class_result *c = &res->classes[cfg->class_of[idx]];
 	int64_t period = cfg->classes[cfg->class_of[idx]].frame;
+	int64_t when = rep->send - res->start, time = rep->done - rep->send;
 
-	series_add(&c->ser[SER_FRAME_WAKE], f->wake, idx, f->when,
-	    f->frame - 1);
-	series_add(&c->ser[SER_FRAME_TIME], f->time, idx, f->when,
-	    f->frame - 1);
+	series_add(&c->ser[SER_FRAME_WAKE], rep->wake - rep->send, idx, when,
+	    rep->round - 1);
+	series_add(&c->ser[SER_FRAME_TIME], time, idx, when, rep->round - 1);
 	if (c->ser[SER_FRAME_TIME].tl != NULL)
-		timeline_add(c->ser[SER_FRAME_TIME].tl, f->when, f->time);
+		timeline_add(c->ser[SER_FRAME_TIME].tl, when, time);
 	c->fr.frames++;
-	if (f->time <= period && f->skipped == 0)
+	if (time <= period && rep->pos == 0)
 		c->fr.met++;
 	else
 		c->fr.missed++;
-	c->fr.not_started += f->skipped;
-	if (f->run > c->fr.longest)
-		c->fr.longest = f->run;
+	c->fr.not_started += rep->pos;
+	if (rep->pad > c->fr.longest)
+		c->fr.longest = rep->pad;
+}
+
+void
+feed_frames_end(struct result *res, const struct config *cfg, unsigned idx,
+    int64_t next, int64_t end, uint64_t run)
+{
+	struct class_result *c = &res->classes[cfg->class_of[idx]];
+	int64_t period = cfg->classes[cfg->class_of[idx]].frame;
+	uint64_t passed;
+
+	if (end - next < period || next - res->start < cfg->warmup)
+		return;
+	passed = (uint64_t)((end - next) / period);
+	c->fr.not_started += passed;
+	if (run + passed > c->fr.longest)
+		c->fr.longest = run + passed;
 }
 
 void

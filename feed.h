@@ -10,25 +10,25 @@
 
 #include <stdint.h>
 
+#include "client.h"
 #include "config.h"
 #include "result.h"
 
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 
-/* One frame of a frame client, as the loop took it from its reply. */
-struct frame_rec {
-	int64_t		 when;		/* its start, ns since the start */
-	int64_t		 wake;		/* woke minus start, ns */
-	int64_t		 time;		/* done minus start, ns */
-	uint64_t	 frame;		/* its number, from 1 */
-	uint64_t	 skipped;	/* boundaries passed while it worked */
-	uint64_t	 run;		/* deadlines missed in a row through
-					   it, its skipped ones included */
-};
-
-/* A frame of client idx into its class's deadlines and series. */
+/*
+ * A frame of client idx (its reply: client.h) into its class's deadlines
+ * and series.
+ */
 void	 feed_frame(struct result *, const struct config *, unsigned idx,
-	    const struct frame_rec *);
+	    const struct reply *);
+/*
+ * At the end, the deadlines client idx let pass since its last frame
+ * (whose next frame was due at next, CLOCK_MONOTONIC, run the misses in a
+ * row through it) up to end: not started, its stutter going on.
+ */
+void	 feed_frames_end(struct result *, const struct config *, unsigned idx,
+	    int64_t next, int64_t end, uint64_t run);
 /* A kept wake-up of client idx into res (its series and its class's). */
 void	 feed_sample(struct result *, const struct config *, unsigned idx,
 	    const struct sample *);

@@ -86,6 +86,8 @@ struct client {
 	int		holding;	/* held: its reply, until read after */
 	struct sample	held;
 	int		frame;		/* a frame client: on its own timer */
+	int64_t		next;		/* its next frame's start, or 0 */
+	uint64_t	run;		/* deadlines it missed in a row */
 };
 
 struct engine {
@@ -94,8 +96,7 @@ struct engine {
 	int		 epfd;
 	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
-	unsigned	 nround;	/* clients woken in the rounds (not
-					   frame clients): order[0..nround) */
+	unsigned	 nround;	/* order[0..nround): not frame clients */
 	uint32_t	*order;		/* the write order of a round */
 	int64_t		 sent[RING];	/* round r's last write, at
 					   sent[r % RING] */
@@ -573,7 +574,6 @@ closed_loop(struct loop *L)
 		left = samples_left(L);
 		nsend = left < L->eng->nround ? (unsigned)left :
 		    L->eng->nround;
-		/* Frame clients' replies come in whenever they are done. */
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
 		    read_after(L) == -1 || (L->eng->nround < L->eng->n &&
 		    collect(L, 0) == -1) || run_tick(L) == -1)
@@ -906,10 +906,7 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	return keep_sample(L, idx, &s);
 }
 
-/*
- * Tells every frame client when its first frame starts, FRAME_LEAD_NS
- * from now, the same moment for all.  Returns -1 when the run must end.
- */
+/* Every frame client's first frame starts FRAME_LEAD_NS from now. */
 static int
 start_frames(struct loop *L)
 {
@@ -923,6 +920,7 @@ start_frames(struct loop *L)
 	for (i = 0; i < eng->n; i++) {
 		if (!eng->c[i].frame)
 			continue;
+		eng->c[i].next = req.send;
 		while ((n = write(eng->c[i].wfd, &req, sizeof(req))) == -1 &&
 		    errno == EINTR)
 			;
@@ -939,17 +937,15 @@ start_frames(struct loop *L)
 }
 
 /*
- * One frame of a frame client: checked (its frames come in order, each
- * done after it woke, and it after the start), then into its class
- * (feed.c) unless it started in the --warmup or after the run's end, or
- * ran across a suspension (counted with the wake-ups dropped so).
+ * A frame, checked (in order, done after it woke after its start), into
+ * its class (feed.c) unless it started in the --warmup or after the end,
+ * or ran across a suspension (counted with the wake-ups dropped so).
  */
 static int
 take_frame(struct loop *L, unsigned idx, const struct reply *rep)
 {
 	struct result *res = L->res;
 	struct client *c = &L->eng->c[idx];
-	struct frame_rec f;
 
 	if (rep->round != c->last_round + 1 || rep->wake < rep->send ||
 	    rep->done < rep->wake) {
@@ -957,6 +953,9 @@ take_frame(struct loop *L, unsigned idx, const struct reply *rep)
 		return -1;
 	}
 	c->last_round = rep->round;
+	c->next = rep->send + ((int64_t)rep->pos + 1) * config_frame(L->cfg,
+	    idx);
+	c->run = rep->pad;
 	if (rep->send - res->start < L->cfg->warmup ||
 	    rep->send >= L->eng->end)
 		return 0;
@@ -966,13 +965,7 @@ take_frame(struct loop *L, unsigned idx, const struct reply *rep)
 		res->susp_dropped++;
 		return 0;
 	}
-	f.when = rep->send - res->start;
-	f.wake = rep->wake - rep->send;
-	f.time = rep->done - rep->send;
-	f.frame = rep->round;
-	f.skipped = rep->pos;
-	f.run = rep->pad;
-	feed_frame(res, L->cfg, idx, &f);
+	feed_frame(res, L->cfg, idx, rep);
 	return 0;
 }
 
@@ -1122,6 +1115,11 @@ finish(struct loop *L)
 		wait_replies(L);
 	else if (L->eng->nround < L->eng->n && !got_stop)
 		collect(L, 0);		/* the frames done before the end */
+	now = now_ns() < eng->end ? now_ns() : eng->end;
+	for (i = 0; i < eng->n; i++)	/* and the deadlines passed since */
+		if (eng->c[i].frame && eng->c[i].next > 0)
+			feed_frames_end(res, L->cfg, i, eng->c[i].next, now,
+			    eng->c[i].run);
 	read_after(L);
 	if (L->outstanding == 0)
 		return;

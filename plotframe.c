@@ -130,7 +130,8 @@ draw_panel(FILE *fp, const struct client_class *cl,
 }
 
 /*
- * The frames: each one a dot (met, then missed, two paths), or past
+ * The frames: each one a dot (met, then missed, two paths, empty without
+ * a frame), or past
  * TIMELINE_POINTS, each slice's span from its shortest to its longest
  * frame, the part above the period red.
  */
@@ -144,21 +145,21 @@ draw_frames(FILE *fp, const char *name, const struct timeline *tl,
 
 #define XT(ns)	(P_L + (P_R - P_L) * (double)(ns) / span)
 #define YF(ns)	(bottom - (bottom - top) * (double)(ns) / ymax)
-	if (tl == NULL || tl->n == 0)
-		return;
 	for (miss = 0; miss < 2; miss++) {
 		fprintf(fp, "<path id=\"frames-%s-%s\" fill=\"none\" "
 		    "stroke=\"%s\" stroke-width=\"3\" "
 		    "stroke-linecap=\"round\" d=\"", name, miss ? "missed" :
 		    "met", miss ? MISS_COLOR : MET_COLOR);
-		for (i = 0; tl->npoints == tl->n && i < tl->npoints; i++) {
+		for (i = 0; tl != NULL && tl->npoints == tl->n &&
+		    i < tl->npoints; i++) {
 			if ((tl->points[i].value > period) != miss)
 				continue;
 			x = XT(tl->points[i].when);
 			fprintf(fp, "M%.1f %.1fh0", x,
 			    YF(tl->points[i].value));
 		}
-		for (i = 0; tl->npoints != tl->n && i < tl->nused; i++) {
+		for (i = 0; tl != NULL && tl->npoints != tl->n &&
+		    i < tl->nused; i++) {
 			if (tl->slice[i].n == 0)
 				continue;
 			x = XT(((double)i + 0.5) * (double)tl->width);
