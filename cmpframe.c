@@ -47,23 +47,22 @@ cmp_frames_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 			t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
 			lo = mb - ma - t * se;
 			hi = mb - ma + t * se;
-			snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", lo, hi);
+			snprintf(ci, sizeof(ci), "[%+.0f, %+.0f]", lo, hi);
 			if (fa->n >= CMP_MIN_RUNS && fb->n >= CMP_MIN_RUNS)
 				verdict = lo > 0 ? "worse" : hi < 0 ?
 				    "better" : "noise";
 		}
 		if (!head++)
-			fprintf(fp, "\n%-16s %7s %5s %7s %5s %8s  %-16s %s\n",
-			    "frames missed", "A %", "+-", "B %", "+-",
-			    "change", "99% interval", "verdict");
-		fprintf(fp, "%-16.16s %7.2f %5.1f %7.2f %5.1f %+7.1f%s  %-16s "
-		    "%s\n", fa->name, ma, sa, mb, sb, mb - ma, "pt", ci,
-		    verdict);
+			fprintf(fp, "\n%-10s %6s %5s %6s %5s %6s  %-15s %s\n",
+			    "missed", "A %", "+-", "B %", "+-", "change",
+			    "99% interval", "verdict");
+		fprintf(fp, "%-10s %6.1f %5.1f %6.1f %5.1f %+6.1f  %-15s %s\n",
+		    fa->name, ma, sa, mb, sb, mb - ma, ci, verdict);
 	}
 	if (head)
-		fputs("frames missed: the share of a frame class's deadlines "
-		    "missed (late or not\n    started), each run one value; "
-		    "+-: their sd; the change in points.\n", fp);
+		fputs("missed: the share of a frame class's deadlines missed "
+		    "(late or not\n    started), a value a run; +-: their sd; "
+		    "change, interval: points.\n", fp);
 }
 
 /* The mean and sd of a class's runs (sd 0 with one run). */
