@@ -96,7 +96,7 @@ struct engine {
 	int		 epfd;
 	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
-	unsigned	 nround;	/* order[0..nround): not frame clients */
+	unsigned	 nround;	/* order[0..nround): no frame client */
 	uint32_t	*order;		/* the write order of a round */
 	int64_t		 sent[RING];	/* round r's last write, at
 					   sent[r % RING] */
