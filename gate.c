@@ -263,6 +263,14 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 			    (unsigned long long)st->n, st->n > 0 ?
 			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
 			    "-");
+		for (i = 0; i < cfg->nlimits; i++)
+			if (cfg->limits[i].frames != NULL)
+				fprintf(fp, "; %s missed %.2f%% of %llu "
+				    "deadlines", cfg->limits[i].frames,
+				    frame_missed_pct(&res->classes[
+				    cfg->limits[i].cls].fr), (unsigned long long)
+				    frame_deadlines(&res->classes[
+				    cfg->limits[i].cls].fr));
 		fputs(")\n", fp);
 		return EXIT_OK;
 	}
