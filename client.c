@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -29,6 +30,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -45,6 +47,8 @@ static void	 spin(uint64_t, volatile uint64_t *)
 		    __attribute__((noinline));
 static void	 close_span(unsigned, unsigned);
 static void	 keep_only(int, int);
+static void	 run_frames(const struct config *, unsigned, int, int,
+		    uint64_t) __attribute__((noreturn));
 
 /*
  * The client: ignore the signals a terminal sends to the whole process
@@ -114,6 +118,8 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		_exit(1);
 	}
 
+	if (config_frame(cfg, idx) > 0)
+		run_frames(cfg, idx, in, out, busy);
 	memset(&rep, 0, sizeof(rep));
 	for (;;) {
 		n = read(in, &req, sizeof(req));
@@ -143,6 +149,65 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			free(buf);
 			_exit(1);
 		}
+	}
+}
+
+/*
+ * A frame client (frame=PERIOD): once the parent's one request says when
+ * the first frame starts (its send), it sleeps to each frame's start with
+ * clock_nanosleep(TIMER_ABSTIME), stamps as it wakes, does the busy
+ * phase's fixed work and stamps again, and sends one reply a frame (the
+ * contract in client.h).  A frame done after the next start missed its
+ * deadline; the next frame then starts at the first period boundary at or
+ * after the end of the work (no burst to catch up), and the boundaries
+ * passed meanwhile are frames that could not start.  It leaves at the end
+ * of the frame in which it finds its request pipe closed, or on a reply
+ * the parent no longer reads.
+ */
+static void
+run_frames(const struct config *cfg, unsigned idx, int in, int out,
+    uint64_t busy)
+{
+	int64_t period = config_frame(cfg, idx), start, k;
+	volatile uint64_t spun;
+	struct timespec ts;
+	struct request req;
+	struct reply rep;
+	uint32_t run = 0;
+	char c;
+	ssize_t n;
+
+	while ((n = read(in, &req, sizeof(req))) == -1 && errno == EINTR)
+		;
+	if (n != sizeof(req))
+		_exit(n == 0 ? 0 : 1);
+	if (fcntl(in, F_SETFL, O_NONBLOCK) == -1)
+		_exit(1);
+	memset(&rep, 0, sizeof(rep));
+	for (start = req.send;; start += k * period) {
+		ts.tv_sec = start / NSEC_PER_SEC;
+		ts.tv_nsec = start % NSEC_PER_SEC;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+		    NULL) == EINTR)
+			;
+		rep.wake = now_ns();
+		rep.cpu = sched_getcpu();
+		spin(busy, &spun);
+		rep.done = now_ns();
+		rep.sum = (uint32_t)spun;
+		/* The first boundary at or after the end, one period on. */
+		k = (rep.done - start + period - 1) / period;
+		if (k < 1)
+			k = 1;
+		run = k == 1 ? 0 : run + (uint32_t)k;
+		rep.send = start;
+		rep.round++;
+		rep.pos = (uint32_t)(k - 1);
+		rep.pad = run;
+		rep.busy = rep.done - rep.wake;
+		if (write(out, &rep, sizeof(rep)) != sizeof(rep) ||
+		    read(in, &c, 1) == 0)
+			_exit(0);
 	}
 }
 

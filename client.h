@@ -23,7 +23,14 @@ struct request {
 	uint32_t	pad;
 };
 
-/* What a client writes back, one per request, in the order they came. */
+/*
+ * What a client writes back, one per request, in the order they came.  A
+ * frame client (frame=) writes one a frame instead, unasked: send the
+ * frame's start, wake and done its stamps, round the frame's number, pos
+ * the boundaries passed while it worked (frames not started), pad the
+ * deadlines missed in a row through it (0: it met its own), busy done
+ * minus wake.
+ */
 struct reply {
 	int64_t		send;		/* the request's stamp, echoed */
 	int64_t		wake;		/* stamped as read() returned */

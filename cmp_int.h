@@ -163,5 +163,11 @@ void	 cmp_work_json(FILE *, const struct cmp_side *,
  */
 int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
 void	 cmp_knob_free(char *argv[], int n);
+/*
+ * cmpframe.c: for each frame class both sides have, the share of its
+ * deadlines missed, A against B over their runs, as a table on fp.
+ */
+void	 cmp_frames_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
 
 #endif /* CMP_INT_H */

@@ -621,6 +621,79 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o,
 	return 0;
 }
 
+static int	 keep_missed(struct cmp_side *, const struct src *,
+		    const struct json *, const char *, char *, size_t);
+
+/*
+ * A frame class i of a run (its "frames"): its wake-ups and frame times,
+ * each a series of its own named NAME.wake and NAME.frame_time.
+ */
+static int
+load_frames(struct cmp_side *side, const struct src *f, const struct json *c,
+    const char *name, size_t i, char *err, size_t errlen)
+{
+	static const char *const key[2] = { "wake", "frame_time" };
+	const struct json *fr = json_get(c, "frames"), *ser;
+	char full[JSON_TEXT_MAX];
+	size_t k;
+
+	if (fr->type != JSON_OBJECT)
+		return where(err, errlen, f, fr, "class %s: \"frames\" is "
+		    "not an object", name);
+	for (k = 0; k < 2; k++) {
+		if ((ser = json_get(fr, key[k])) == NULL)
+			return where(err, errlen, f, fr, "class %s: \"%s\" is "
+			    "missing", name, key[k]);
+		snprintf(full, sizeof(full), "%s.%s", name, key[k]);
+		if (load_series(side, f, ser, full, NSERIES_KNOWN +
+		    64 * (k + 1) + i, 1, err, errlen) == -1)
+			return -1;
+	}
+	return keep_missed(side, f, fr, name, err, errlen);
+}
+
+/* A run's share of a frame class's deadlines missed, kept by name. */
+static int
+keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
+    const char *name, char *err, size_t errlen)
+{
+	const struct json *all = json_get(fr, "deadlines");
+	const struct json *late = json_get(fr, "missed");
+	const struct json *ns = json_get(fr, "not_started");
+	struct cmp_frames *cf, *nf;
+	double *nm;
+	size_t i;
+
+	if (all == NULL || late == NULL || ns == NULL ||
+	    all->type != JSON_NUMBER || late->type != JSON_NUMBER ||
+	    ns->type != JSON_NUMBER || json_num(late) < 0 || json_num(ns) < 0 ||
+	    json_num(late) + json_num(ns) > json_num(all))
+		return where(err, errlen, f, fr, "class %s: \"deadlines\", "
+		    "\"missed\" or \"not_started\" is missing or wrong",
+		    name);
+	if (json_num(all) == 0)
+		return 0;
+	for (i = 0; i < side->nframes; i++)
+		if (strcmp(side->frames[i].name, name) == 0)
+			break;
+	if (i == side->nframes) {
+		nf = realloc(side->frames, (i + 1) * sizeof(*nf));
+		if (nf == NULL)
+			return where(err, errlen, f, fr, "out of memory");
+		side->frames = nf;
+		memset(&nf[i], 0, sizeof(nf[i]));
+		if ((nf[i].name = strdup(name)) == NULL)
+			return where(err, errlen, f, fr, "out of memory");
+		side->nframes++;
+	}
+	cf = &side->frames[i];
+	if ((nm = realloc(cf->missed, (cf->n + 1) * sizeof(*nm))) == NULL)
+		return where(err, errlen, f, fr, "out of memory");
+	cf->missed = nm;
+	nm[cf->n++] = 100 * (json_num(late) + json_num(ns)) / json_num(all);
+	return 0;
+}
+
 /*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
@@ -666,6 +739,12 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 			if (strcmp(nm->str, series_names[k]) == 0)
 				return where(err, errlen, f, nm, "a class "
 				    "is named %s", nm->str);
+		if (json_get(c, "frames") != NULL) {
+			if (load_frames(side, f, c, nm->str, i, err,
+			    errlen) == -1)
+				return -1;
+			continue;
+		}
 		if ((ser = json_get(c, "latency")) == NULL)
 			return where(err, errlen, f, c, "class %s: "
 			    "\"latency\" is missing", nm->str);
@@ -1157,6 +1236,11 @@ cmp_side_free(struct cmp_side *side)
 	free(side->rids);
 	cmp_counts_free(side->counts);
 	cmp_work_free(side);
+	for (k = 0; k < side->nframes; k++) {
+		free(side->frames[k].name);
+		free(side->frames[k].missed);
+	}
+	free(side->frames);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

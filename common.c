@@ -70,6 +70,40 @@ wall_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
+ * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
+ * a stamp.  It lags the real time by at most a tick.
+ */
+int64_t
+now_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Sleeps to an absolute deadline and returns the time it woke, or -1 when
+ * a signal cut the sleep short (or a flag was already up), so that the
+ * loop sees the flags at once.  A deadline already past returns at once:
+ * that is still a sample, the cost of the call.
+ */
+int64_t
+sleep_until_ns(int64_t deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = deadline / NSEC_PER_SEC;
+	ts.tv_nsec = deadline % NSEC_PER_SEC;
+	if (got_stop || got_child || got_tstp)
+		return -1;
+	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+		return -1;
+	return now_ns();
+}
+
 long long
 parse_num(const char *name, const char *s, long long min, long long max)
 {

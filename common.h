@@ -40,6 +40,16 @@ extern volatile sig_atomic_t got_tstp;		/* SIGTSTP: suspend the run */
 
 /* CLOCK_MONOTONIC in ns: every time latt measures.  */
 int64_t	 now_ns(void);
+/*
+ * CLOCK_MONOTONIC_COARSE in ns: the last tick, cheap to read, for the
+ * checks of a loop (an end, a grace, a tick), never for a stamp.
+ */
+int64_t	 now_coarse_ns(void);
+/*
+ * Sleeps to an absolute CLOCK_MONOTONIC deadline and returns the time it
+ * woke, or -1 when a signal cut it short or a flag above was already up.
+ */
+int64_t	 sleep_until_ns(int64_t deadline);
 /* CLOCK_REALTIME in ns: only for the date a report gives.  */
 int64_t	 wall_ns(void);
 

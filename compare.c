@@ -463,7 +463,7 @@ print_head(FILE *fp, const char *series)
 {
 	size_t len = strlen(series);
 
-	if (len > 10) {
+	if (len > 9) {
 		fprintf(fp, "%s\n", series);
 		len = 0;
 		series = "";
@@ -672,6 +672,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	print_order(fp, a, b);
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
+	cmp_frames_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);

@@ -60,6 +60,16 @@ struct cmp_runid;
 struct cmp_counts;
 struct cmp_work;
 
+/*
+ * A frame class of a side (frame=): each run's share of its deadlines
+ * missed (done late or not started), 0 to 100.
+ */
+struct cmp_frames {
+	char		*name;
+	double		*missed;
+	size_t		 n;
+};
+
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
 	char		*label;		/* file names as given */
@@ -84,6 +94,8 @@ struct cmp_side {
 	struct cmp_work	*work;		/* the workload's figures, a run each
 					   (cmpwork.c) */
 	size_t		 nwork;
+	struct cmp_frames *frames;	/* its frame classes, or NULL */
+	size_t		 nframes;
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };

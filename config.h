@@ -41,6 +41,10 @@ struct limit {
 	int		 timer;		/* 1: of the timer series */
 	int		 order;		/* 1: inversions of the order check
 					   (order.h), value a count */
+	const char	*frames;	/* CLASS.missed=PCT: a frame class's
+					   name, value in 0.01% units; NULL:
+					   none */
+	unsigned	 cls;		/* with frames: its class */
 	int64_t		 value;		/* ns */
 };
 
@@ -109,6 +113,8 @@ struct client_class {
 	int		*cpus;		/* cpus=, or NULL: --cpus applies */
 	unsigned	 ncpus;
 	int64_t		 busy;	/* busy=, or --busy: ns; 0: no busy phase */
+	int64_t		 frame;	/* frame=: a frame class's period, ns; 0:
+				   a class woken in the rounds */
 };
 
 /*
@@ -183,7 +189,18 @@ config_busy(const struct config *cfg, unsigned idx)
 	    cfg->busy;
 }
 
-/* Whether some client has a busy phase. */
+/*
+ * The frame period of client idx (frame= of its class), ns; 0: the
+ * client is woken in the shared rounds.  A frame client runs on its own
+ * timer (client.c) and is never in a round.
+ */
+static inline int64_t
+config_frame(const struct config *cfg, unsigned idx)
+{
+	return cfg->nclasses > 0 ? cfg->classes[cfg->class_of[idx]].frame : 0;
+}
+
+/* Whether some client has a busy phase (frame classes' included). */
 static inline int
 config_any_busy(const struct config *cfg)
 {
@@ -193,6 +210,18 @@ config_any_busy(const struct config *cfg)
 		if (cfg->classes[i].busy > 0)
 			return 1;
 	return cfg->busy > 0;
+}
+
+/* Whether some client woken in the rounds has a busy phase. */
+static inline int
+config_round_busy(const struct config *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		if (cfg->classes[i].busy > 0 && cfg->classes[i].frame == 0)
+			return 1;
+	return cfg->nclasses == 0 && cfg->busy > 0;
 }
 
 #endif /* CONFIG_H */

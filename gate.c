@@ -20,6 +20,8 @@
 
 enum verdict { MET, EXCEEDED, CANNOT_TELL };
 
+static int64_t	 parse_pct(char *);
+
 /*
  * The samples of st above v, counted from the histogram: *lo surely above
  * (their bucket starts above v), *hi perhaps (their bucket ends above v).
@@ -120,6 +122,34 @@ judge_order(const struct limit *l, const struct order *o, char *why,
 	return EXCEEDED;
 }
 
+/*
+ * CLASS.missed=PCT: exceeded when more than PCT of the frame class's
+ * deadlines were missed (done late or not started); an exact count over
+ * the run, so met or exceeded as soon as there is one deadline.
+ */
+static enum verdict
+judge_frames(const struct limit *l, const struct result *res, char *why,
+    size_t len)
+{
+	const struct frame_counts *fr = &res->classes[l->cls].fr;
+	double pct = frame_missed_pct(fr), lim = (double)l->value / 100;
+
+	if (frame_deadlines(fr) == 0) {
+		snprintf(why, len, "%s.missed against %g%%: no frame ended",
+		    l->frames, lim);
+		return CANNOT_TELL;
+	}
+	if (pct <= lim)
+		return MET;
+	snprintf(why, len, "%s.missed %.2f%% > %g%% (%llu of %llu deadlines: "
+	    "%llu late, %llu not started)", l->frames, pct, lim,
+	    (unsigned long long)(fr->missed + fr->not_started),
+	    (unsigned long long)frame_deadlines(fr),
+	    (unsigned long long)fr->missed,
+	    (unsigned long long)fr->not_started);
+	return EXCEEDED;
+}
+
 static enum verdict
 judge(const struct limit *l, const struct result *res, char *why,
     size_t len)
@@ -208,9 +238,15 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
 
 	for (i = 0; i < cfg->nlimits; i++) {
-		v[i] = cfg->limits[i].order ? judge_order(&cfg->limits[i],
-		    res->order, why[i], sizeof(why[i])) :
-		    judge(&cfg->limits[i], res, why[i], sizeof(why[i]));
+		if (cfg->limits[i].frames != NULL)
+			v[i] = judge_frames(&cfg->limits[i], res, why[i],
+			    sizeof(why[i]));
+		else if (cfg->limits[i].order)
+			v[i] = judge_order(&cfg->limits[i], res->order, why[i],
+			    sizeof(why[i]));
+		else
+			v[i] = judge(&cfg->limits[i], res, why[i],
+			    sizeof(why[i]));
 		nx += v[i] == EXCEEDED;
 		nc += v[i] == CANNOT_TELL;
 		timer |= cfg->limits[i].timer;
@@ -227,6 +263,14 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 			    (unsigned long long)st->n, st->n > 0 ?
 			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
 			    "-");
+		for (i = 0; i < cfg->nlimits; i++)
+			if (cfg->limits[i].frames != NULL)
+				fprintf(fp, "; %s missed %.2f%% of %llu "
+				    "deadlines", cfg->limits[i].frames,
+				    frame_missed_pct(&res->classes[
+				    cfg->limits[i].cls].fr), (unsigned long long)
+				    frame_deadlines(&res->classes[
+				    cfg->limits[i].cls].fr));
 		fputs(")\n", fp);
 		return EXIT_OK;
 	}
@@ -247,7 +291,8 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 
 /*
  * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds,
- * or inversions=N, a count of the order check's.  Several --fail-above
+ * inversions=N, a count of the order check's, or CLASS.missed=PCT%, the
+ * share of a frame class's deadlines missed.  Several --fail-above
  * options add up.
  */
 void
@@ -271,6 +316,13 @@ gate_parse(struct config *cfg, char *arg)
 			usage_error("fail-above: more than %d limits",
 			    MAX_LIMITS);
 		l = &cfg->limits[cfg->nlimits++];
+		if (strlen(tok) > 7 && strcmp(tok + strlen(tok) - 7,
+		    ".missed") == 0) {
+			tok[strlen(tok) - 7] = '\0';
+			l->frames = tok;
+			l->value = parse_pct(eq + 1);
+			continue;
+		}
 		if (strcmp(tok, "inversions") == 0) {
 			l->order = 1;
 			l->value = parse_num("fail-above inversions", eq + 1,
@@ -281,11 +333,61 @@ gate_parse(struct config *cfg, char *arg)
 		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
 			usage_error("fail-above: unknown statistic: %s (one of "
 			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
-			    "p99.99, max, timer.STAT, or inversions)", tok);
+			    "p99.99, max, timer.STAT, inversions, or "
+			    "CLASS.missed)", tok);
 		snprintf(name, sizeof(name), "fail-above %s", tok);
 		l->stat = (enum stat_kind)k;
 		l->timer = timer;
 		l->value = parse_time(name, eq + 1, 0, 3600 * NSEC_PER_SEC,
 		    NSEC_PER_USEC);
 	}
+}
+
+void
+gate_check(struct config *cfg)
+{
+	struct limit *l;
+	unsigned i, k;
+
+	for (i = 0; i < cfg->nlimits; i++) {
+		l = &cfg->limits[i];
+		if (l->frames == NULL)
+			continue;
+		for (k = 0; k < cfg->nclasses; k++)
+			if (strcmp(cfg->classes[k].name, l->frames) == 0)
+				break;
+		if (k == cfg->nclasses || cfg->classes[k].frame == 0)
+			usage_error("fail-above %s.missed: no frame class is "
+			    "named %s", l->frames, l->frames);
+		l->cls = k;
+	}
+}
+
+/*
+ * A share of deadlines, PCT%: a whole number or one with up to two
+ * decimals, from 0 to 100, the % sign required; in 0.01% units.
+ */
+static int64_t
+parse_pct(char *s)
+{
+	char *dot, frac[3] = "00";
+	size_t len = strlen(s), nf;
+	int64_t whole;
+
+	if (len == 0 || s[len - 1] != '%')
+		usage_error("fail-above missed: the limit needs a %% sign "
+		    "(for example video.missed=1%%): %s", s);
+	s[len - 1] = '\0';
+	if ((dot = strchr(s, '.')) != NULL) {
+		*dot++ = '\0';
+		nf = strlen(dot);
+		if (nf == 0 || nf > 2 || strspn(dot, "0123456789") != nf)
+			usage_error("fail-above missed: at most two decimals: "
+			    "%s.%s%%", s, dot);
+		memcpy(frac, dot, nf);
+	}
+	whole = parse_num("fail-above missed", s, 0, 100);
+	if (whole == 100 && strcmp(frac, "00") != 0)
+		usage_error("fail-above missed is above 100%%");
+	return whole * 100 + (frac[0] - '0') * 10 + (frac[1] - '0');
 }

@@ -24,5 +24,10 @@ int	 gate_judge(FILE *, const struct config *, const struct result *);
  * input is a usage error.
  */
 void	 gate_parse(struct config *, char *arg);
+/*
+ * Once the classes are known: each CLASS.missed limit must name a frame
+ * class (a usage error else).
+ */
+void	 gate_check(struct config *);
 
 #endif /* GATE_H */

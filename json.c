@@ -57,6 +57,8 @@ static void	 put_point(FILE *, const struct sweep_point *, const char *);
 static void	 put_blocks(FILE *, const struct blocks *);
 static void	 put_per_client(FILE *, const struct config *,
 		    const struct result *);
+static void	 put_frames(FILE *, const struct client_class *,
+		    const struct class_result *, int blocks);
 static void	 put_order(FILE *, const struct config *,
 		    const struct order *);
 static void	 put_who(FILE *, const struct config *, unsigned, int);
@@ -476,7 +478,7 @@ put_series_list(FILE *fp, const struct series *ser, const char *indent,
 	unsigned i;
 
 	for (i = 0; i < SER_N; i++) {
-		if (!ser[i].on)
+		if (!ser[i].on || series_info[i].frame)
 			continue;
 		fprintf(fp, ",\n%s", indent);
 		jw_string(fp, series_info[i].name);
@@ -861,9 +863,13 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res,
 	for (i = 0; in_run && res->classes != NULL && i < cfg->nclasses; i++) {
 		fprintf(fp, "%s\n    {\"name\": ", i > 0 ? "," : "");
 		jw_string(fp, cfg->classes[i].name);
-		fputs(", \"latency\": ", fp);
-		put_series(fp, &res->classes[i].ser[SER_LATENCY].st, 1,
-		    res->classes[i].ser[SER_LATENCY].blocks);
+		if (cfg->classes[i].frame > 0)
+			put_frames(fp, &cfg->classes[i], &res->classes[i], 1);
+		else {
+			fputs(", \"latency\": ", fp);
+			put_series(fp, &res->classes[i].ser[SER_LATENCY].st, 1,
+			    res->classes[i].ser[SER_LATENCY].blocks);
+		}
 		fputc('}', fp);
 	}
 	for (i = 0; !in_run && res->classes != NULL && i < cfg->nclasses;
@@ -923,9 +929,48 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res,
 			fputc('}', fp);
 		}
 		put_series_list(fp, res->classes[i].ser, "     ", 0);
+		if (cl->frame > 0)
+			put_frames(fp, cl, &res->classes[i], 0);
 		fputc('}', fp);
 	}
 	fputs(res->classes != NULL && cfg->nclasses > 0 ? "\n  ]" : "]", fp);
+}
+
+/*
+ * A frame class's member ", "frames": {...}": its period and busy phase,
+ * its deadlines (percentages from 0 to 100, null without a deadline), the
+ * longest stutter, and its two series, with their blocks in a run's
+ * entry (blocks), for compare.
+ */
+static void
+put_frames(FILE *fp, const struct client_class *cl,
+    const struct class_result *c, int blocks)
+{
+	const struct frame_counts *fr = &c->fr;
+	uint64_t all = frame_deadlines(fr);
+
+	fprintf(fp, ",\n     \"frames\": {\"period_ns\": %lld, \"busy_ns\": "
+	    "%lld, \"frames\": %llu, \"deadlines\": %llu, \"met\": %llu,\n"
+	    "      \"met_pct\": ", (long long)cl->frame, (long long)cl->busy,
+	    (unsigned long long)fr->frames, (unsigned long long)all,
+	    (unsigned long long)fr->met);
+	jw_double(fp, all > 0 ? 100.0 * (double)fr->met / (double)all : NAN);
+	fputs(", \"desired_cpu_pct\": ", fp);
+	jw_double(fp, all > 0 ? 100.0 * (double)fr->frames / (double)all :
+	    NAN);
+	fprintf(fp, ", \"missed\": %llu, \"not_started\": %llu,\n"
+	    "      \"longest_stutter_frames\": %llu, "
+	    "\"longest_stutter_ns\": %lld,\n      \"wake\": ",
+	    (unsigned long long)fr->missed,
+	    (unsigned long long)fr->not_started,
+	    (unsigned long long)fr->longest,
+	    (long long)fr->longest * (long long)cl->frame);
+	put_series(fp, &c->ser[SER_FRAME_WAKE].st, 1, blocks ?
+	    c->ser[SER_FRAME_WAKE].blocks : NULL);
+	fputs(",\n      \"frame_time\": ", fp);
+	put_series(fp, &c->ser[SER_FRAME_TIME].st, 1, blocks ?
+	    c->ser[SER_FRAME_TIME].blocks : NULL);
+	fputc('}', fp);
 }
 
 /* A split of the latency: ns, or null where the trace could not say. */

@@ -53,6 +53,7 @@
 #include "common.h"
 #include "config.h"
 #include "counts.h"
+#include "feed.h"
 #include "measure.h"
 #include "order.h"
 #include "result.h"
@@ -68,9 +69,9 @@
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
-#define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 #define RING		4096		/* open loop: rounds' send times kept */
 #define REPLY_BATCH	16		/* replies read at once */
+#define FRAME_LEAD_NS	(10 * NSEC_PER_MSEC)	/* the first frame's start */
 
 /* A client as the parent holds it. */
 struct client {
@@ -84,6 +85,9 @@ struct client {
 	struct split_proc sp;		/* its schedstat, for the split */
 	int		holding;	/* held: its reply, until read after */
 	struct sample	held;
+	int		frame;		/* a frame client: on its own timer */
+	int64_t		next;		/* its next frame's start, or 0 */
+	uint64_t	run;		/* deadlines it missed in a row */
 };
 
 struct engine {
@@ -92,6 +96,7 @@ struct engine {
 	int		 epfd;
 	struct shared	*sh;		/* client.h */
 	size_t		 shsize;
+	unsigned	 nround;	/* order[0..nround): no frame client */
 	uint32_t	*order;		/* the write order of a round */
 	int64_t		 sent[RING];	/* round r's last write, at
 					   sent[r % RING] */
@@ -136,25 +141,21 @@ static int64_t	 next_delay(struct loop *);
 static int	 sleep_to(struct loop *, int64_t);
 static int	 send_round(struct loop *, unsigned);
 static int	 collect(struct loop *, int);
-static void	 add_wake(struct series *, const struct sample *, unsigned);
 static int	 take_reply(struct loop *, unsigned, const struct reply *);
-static void	 add_busy(struct result *, const struct config *,
-		    const struct sample *);
+static int	 start_frames(struct loop *);
+static int	 take_frame(struct loop *, unsigned, const struct reply *);
 static int	 keep_sample(struct loop *, unsigned, struct sample *);
 static void	 read_before(struct loop *, unsigned, uint64_t);
 static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
-static void	 stalled(struct result *, int64_t, int64_t);
 static int	 to_sink(struct result *, sample_sink, void *,
 		    const struct sample *);
 static int	 run_tick(struct loop *);
-static int64_t	 sleep_until(int64_t);
 static int	 check_break(const struct loop *, struct result *,
 		    const struct brk *);
 static int	 timer_sample(struct result *, const struct brk *, sample_sink,
 		    void *);
-static int64_t	 now_coarse(void);
 static void	 count_clients(const struct engine *, struct kcount *);
 
 static void
@@ -257,6 +258,7 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		eng->c[i].pid = pid;
+		eng->c[i].frame = config_frame(cfg, i) > 0;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
 		eng->c[i].sp.fd = -1;
@@ -493,10 +495,11 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	L.order_rng = cfg->seed ^ 0x6a09e667f3bcc909ULL;
 	L.split = res->ser[SER_RUNQUEUE].on;
 	L.split_rng = cfg->seed ^ 0xbb67ae8584caa73bULL;
-	for (i = 0; i < eng->n; i++)
-		eng->order[i] = i;
+	for (i = 0, eng->nround = 0; i < eng->n; i++)
+		if (!eng->c[i].frame)
+			eng->order[eng->nround++] = i;
 	L.rqfd = -1;
-	if ((primed = prime(&L) == 0)) {
+	if ((primed = prime(&L) == 0) && start_frames(&L) == 0) {
 		/* The counts start after the priming round, outside it. */
 		counts_system(&res->counts.begin);
 		count_clients(eng, &res->counts.begin);
@@ -541,7 +544,8 @@ prime(struct loop *L)
 
 	L->priming = 1;
 	for (i = 0; i < PRIME_ROUNDS && !check_flags(L->eng, L->res); i++)
-		if (send_round(L, L->eng->n) == -1 || wait_replies(L) == -1)
+		if (send_round(L, L->eng->nround) == -1 ||
+		    wait_replies(L) == -1)
 			break;
 	L->priming = 0;
 	return L->res->stop == STOP_NONE ? 0 : -1;
@@ -568,11 +572,13 @@ closed_loop(struct loop *L)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
 		left = samples_left(L);
-		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
+		nsend = left < L->eng->nround ? (unsigned)left :
+		    L->eng->nround;
 		if (send_round(L, nsend) == -1 || wait_replies(L) == -1 ||
-		    read_after(L) == -1 || run_tick(L) == -1)
+		    read_after(L) == -1 || (L->eng->nround < L->eng->n &&
+		    collect(L, 0) == -1) || run_tick(L) == -1)
 			break;
-		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
 	}
 	return 0;
 }
@@ -603,11 +609,12 @@ open_loop(struct loop *L)
 		if (L->split && (collect(L, 0) == -1 || read_after(L) == -1))
 			break;
 		left = samples_left(L);
-		nsend = left < L->eng->n ? (unsigned)left : L->eng->n;
+		nsend = left < L->eng->nround ? (unsigned)left :
+		    L->eng->nround;
 		if (send_round(L, nsend) == -1 || collect(L, 0) == -1 ||
 		    run_tick(L) == -1)
 			break;
-		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);
@@ -668,9 +675,9 @@ sleep_to(struct loop *L, int64_t deadline)
 		target = deadline;
 		if (L->tick != NULL && L->next_tick < target)
 			target = L->next_tick;
-		if ((now = now_coarse()) + RECHECK_NS < target)
+		if ((now = now_coarse_ns()) + RECHECK_NS < target)
 			target = now + RECHECK_NS;
-		if ((woke = sleep_until(target)) == -1) {
+		if ((woke = sleep_until_ns(target)) == -1) {
 			if (check_flags(L->eng, res))
 				return -1;
 			if ((now = now_ns()) < target)
@@ -678,11 +685,12 @@ sleep_to(struct loop *L, int64_t deadline)
 			woke = now;
 		}
 		if (woke - target > STALL_NS)
-			stalled(res, target, woke - target);
+			feed_stall(res, target, woke - target);
 		if (target == deadline)
 			break;
 		if (check_flags(L->eng, res) ||
-		    (L->cfg->open_loop && collect(L, 0) == -1) ||
+		    ((L->cfg->open_loop || L->eng->nround < L->eng->n) &&
+		    collect(L, 0) == -1) ||
 		    run_tick(L) == -1)
 			return -1;
 	}
@@ -730,7 +738,7 @@ send_round(struct loop *L, unsigned nsend)
 	unsigned i, j;
 	ssize_t n;
 
-	for (i = eng->n - 1; i > 0; i--) {
+	for (i = eng->nround - 1; eng->nround > 0 && i > 0; i--) {
 		j = (unsigned)(splitmix64(&L->order_rng) % (i + 1));
 		t = eng->order[i];
 		eng->order[i] = eng->order[j];
@@ -793,7 +801,7 @@ collect(struct loop *L, int timeout)
 	struct reply rep[REPLY_BATCH];
 	struct engine *eng = L->eng;
 	struct result *res = L->res;
-	int64_t t0 = now_coarse(), now, first = INT64_MAX, from;
+	int64_t t0 = now_coarse_ns(), now, first = INT64_MAX, from;
 	unsigned idx;
 	size_t i;
 	ssize_t n;
@@ -806,10 +814,10 @@ collect(struct loop *L, int timeout)
 		fail(res, STOP_ERROR, "epoll_wait");
 		return -1;
 	}
-	now = now_coarse();
+	now = now_coarse_ns();
 	if (timeout > 0 && k == 0 &&
 	    now - (t0 + timeout * NSEC_PER_MSEC) > STALL_NS)
-		stalled(res, t0 + timeout * NSEC_PER_MSEC,
+		feed_stall(res, t0 + timeout * NSEC_PER_MSEC,
 		    now - (t0 + timeout * NSEC_PER_MSEC));
 	for (j = 0; j < k; j++) {
 		idx = ev[j].data.u32;
@@ -834,38 +842,9 @@ collect(struct loop *L, int timeout)
 	if (timeout > 0 && first != INT64_MAX) {
 		from = first > t0 ? first : t0;
 		if (now - from > STALL_NS)
-			stalled(res, from, now - from);
+			feed_stall(res, from, now - from);
 	}
 	return 0;
-}
-
-/*
- * A wake-up into a list of series (the run's, or its class's): its
- * latency, and the runqueue wait and the rest of it when known.
- */
-static void
-add_wake(struct series *ser, const struct sample *s, unsigned idx)
-{
-	series_add(&ser[SER_LATENCY], s->latency, idx, s->when, s->round - 1);
-	if (s->rq_wait < 0)
-		return;
-	series_add(&ser[SER_RUNQUEUE], s->rq_wait, idx, s->when, s->round - 1);
-	series_add(&ser[SER_WAKE_PATH], s->latency - s->rq_wait, idx, s->when,
-	    s->round - 1);
-}
-
-/* A busy phase's real length, into the run's series and its class's. */
-static void
-add_busy(struct result *res, const struct config *cfg,
-    const struct sample *s)
-{
-	if (res->ser[SER_BUSY].on)
-		series_add(&res->ser[SER_BUSY], s->busy_ns, s->client,
-		    s->when, s->round - 1);
-	if (res->classes != NULL &&
-	    res->classes[cfg->class_of[s->client]].ser[SER_BUSY].on)
-		series_add(&res->classes[cfg->class_of[s->client]].ser[
-		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
 }
 
 /*
@@ -881,6 +860,8 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	struct sample s;
 	int split;
 
+	if (c->frame)
+		return take_frame(L, idx, rep);
 	if (c->npending == 0 || rep->round <= c->last_round ||
 	    rep->round > L->seq) {
 		client_died(L->eng, res, idx);
@@ -925,6 +906,69 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	return keep_sample(L, idx, &s);
 }
 
+/* Every frame client's first frame starts FRAME_LEAD_NS from now. */
+static int
+start_frames(struct loop *L)
+{
+	struct engine *eng = L->eng;
+	struct request req;
+	unsigned i;
+	ssize_t n;
+
+	memset(&req, 0, sizeof(req));
+	req.send = now_ns() + FRAME_LEAD_NS;
+	for (i = 0; i < eng->n; i++) {
+		if (!eng->c[i].frame)
+			continue;
+		eng->c[i].next = req.send;
+		while ((n = write(eng->c[i].wfd, &req, sizeof(req))) == -1 &&
+		    errno == EINTR)
+			;
+		if (n == -1 && errno == EPIPE) {
+			client_died(eng, L->res, i);
+			return -1;
+		}
+		if (n != sizeof(req)) {
+			fail(L->res, STOP_ERROR, "write to a client");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A frame, checked (in order, done after it woke after its start), into
+ * its class (feed.c) unless it started in the --warmup or after the end,
+ * or ran across a suspension (counted with the wake-ups dropped so).
+ */
+static int
+take_frame(struct loop *L, unsigned idx, const struct reply *rep)
+{
+	struct result *res = L->res;
+	struct client *c = &L->eng->c[idx];
+
+	if (rep->round != c->last_round + 1 || rep->wake < rep->send ||
+	    rep->done < rep->wake) {
+		client_died(L->eng, res, idx);
+		return -1;
+	}
+	c->last_round = rep->round;
+	c->next = rep->send + ((int64_t)rep->pos + 1) * config_frame(L->cfg,
+	    idx);
+	c->run = rep->pad;
+	if (rep->send - res->start < L->cfg->warmup ||
+	    rep->send >= L->eng->end)
+		return 0;
+	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
+	    rep->done + (int64_t)rep->pos * config_frame(L->cfg, idx) >=
+	    res->susp_last_from) {
+		res->susp_dropped++;
+		return 0;
+	}
+	feed_frame(res, L->cfg, idx, rep);
+	return 0;
+}
+
 /*
  * A sample into the result, the sink and --breaktrace's check.  After the
  * run was ended by the sink or a break (samples held for the split come
@@ -936,17 +980,7 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 	struct result *res = L->res;
 	struct brk b;
 
-	add_wake(res->ser, s, idx);
-	if (res->classes != NULL)
-		add_wake(res->classes[L->cfg->class_of[idx]].ser, s, idx);
-	if (res->ser[SER_WORK].on)
-		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
-		    s->round - 1);
-	if (s->busy_ns >= 0)
-		add_busy(res, L->cfg, s);
-	if (res->order != NULL)
-		order_add(res->order, s->round, idx, s->when,
-		    s->when + s->latency, s->cpu);
+	feed_sample(res, L->cfg, idx, s);
 	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
 		return -1;
 	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
@@ -1028,7 +1062,7 @@ wait_replies(struct loop *L)
 
 	while (L->outstanding > 0) {
 		check_flags(L->eng, res);
-		now = now_coarse();
+		now = now_coarse_ns();
 		if (res->stop == STOP_NONE && now >= L->eng->end)
 			res->stop = STOP_DURATION;
 		switch (res->stop) {
@@ -1079,6 +1113,13 @@ finish(struct loop *L)
 
 	if (L->outstanding > 0)
 		wait_replies(L);
+	else if (L->eng->nround < L->eng->n && !got_stop)
+		collect(L, 0);		/* the frames done before the end */
+	now = now_ns() < eng->end ? now_ns() : eng->end;
+	for (i = 0; i < eng->n; i++)	/* and the deadlines passed since */
+		if (eng->c[i].frame && eng->c[i].next > 0)
+			feed_frames_end(res, L->cfg, i, eng->c[i].next, now,
+			    eng->c[i].run);
 	read_after(L);
 	if (L->outstanding == 0)
 		return;
@@ -1118,48 +1159,8 @@ to_sink(struct result *res, sample_sink sink, void *arg,
 
 	r = sink(arg, s);
 	if ((t = now_ns()) - t0 > STALL_NS)
-		stalled(res, t0, t - t0);
+		feed_stall(res, t0, t - t0);
 	return r;
-}
-
-/*
- * Records a stall of latt itself: from when (CLOCK_MONOTONIC) for len ns
- * no sample could be taken.  One that starts where the last one ended
- * extends it.  The first STALLS_MAX are kept; all are counted.
- */
-static void
-stalled(struct result *res, int64_t when, int64_t len)
-{
-	struct stall *st;
-	int64_t lo, hi;
-
-	/* A suspension (Ctrl-Z) in it is no stall: what is left might be. */
-	if (res->nsuspend > 0) {
-		lo = when > res->susp_last_from ? when : res->susp_last_from;
-		hi = when + len < res->susp_last_to ? when + len :
-		    res->susp_last_to;
-		if (hi > lo) {
-			len -= hi - lo;
-			if (lo == when)
-				when = hi;
-			if (len <= STALL_NS)
-				return;
-		}
-	}
-
-	when -= res->start;
-	if (res->nstalls > 0 && res->nstalls <= STALLS_MAX) {
-		st = &res->stalls[res->nstalls - 1];
-		if (when <= st->when + st->len + NSEC_PER_MSEC) {
-			res->stall_total += when + len - (st->when + st->len);
-			st->len = when + len - st->when;
-			return;
-		}
-	}
-	res->stall_total += len;
-	if (res->nstalls < STALLS_MAX)
-		res->stalls[res->nstalls] = (struct stall){ when, len };
-	res->nstalls++;
 }
 
 /* The tick, at most once a second.  Returns -1 when it failed. */
@@ -1169,14 +1170,14 @@ run_tick(struct loop *L)
 	int64_t now, t0, t;
 	int r;
 
-	if (L->tick == NULL || (now = now_coarse()) < L->next_tick)
+	if (L->tick == NULL || (now = now_coarse_ns()) < L->next_tick)
 		return 0;
 	L->next_tick = now + NSEC_PER_SEC;
 	/* A tick held up (the log pushed to a slow reader): a stall. */
 	t0 = now_ns();
 	r = L->tick(L->arg, L->res);
 	if ((t = now_ns()) - t0 > STALL_NS)
-		stalled(L->res, t0, t - t0);
+		feed_stall(L->res, t0, t - t0);
 	if (r == -1) {
 		fail(L->res, STOP_SINK, "tick");
 		return -1;
@@ -1229,26 +1230,6 @@ check_break(const struct loop *L, struct result *res, const struct brk *b)
 }
 
 /*
- * Sleeps to an absolute deadline and returns the time it woke, or -1 when
- * a signal cut the sleep short (or a flag was already up), so that the
- * loop sees the flags at once.  A deadline already past returns at once:
- * that is still a sample, the cost of the call.
- */
-static int64_t
-sleep_until(int64_t deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = deadline / NSEC_PER_SEC;
-	ts.tv_nsec = deadline % NSEC_PER_SEC;
-	if (got_stop || got_child || got_tstp)
-		return -1;
-	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
-		return -1;
-	return now_ns();
-}
-
-/*
  * Ends every client: closing its request pipe makes its read() return 0;
  * one that left a request unanswered at the end gets SIGKILL at once, and
  * one that does not leave within a second gets it then.
@@ -1270,8 +1251,12 @@ clients_stop(struct engine *eng, struct result *res)
 		close(eng->c[i].wfd);
 		close(eng->c[i].rfd);
 		split_close(&eng->c[i].sp);
-		/* One with a wake-up unanswered (stopped, say) is stuck. */
-		if (eng->c[i].npending > 0 && !eng->c[i].reaped)
+		/*
+		 * One with a wake-up unanswered (stopped, say) is stuck; a
+		 * frame client has nothing to finish.
+		 */
+		if ((eng->c[i].npending > 0 || eng->c[i].frame) &&
+		    !eng->c[i].reaped)
 			kill(eng->c[i].pid, SIGKILL);
 	}
 	giveup = now_ns() + REAP_GRACE_NS;
@@ -1310,18 +1295,4 @@ clients_stop(struct engine *eng, struct result *res)
 	free(eng->c);
 	free(eng->order);
 	free(eng);
-}
-
-/*
- * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
- * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
- * a stamp.  It lags the real time by at most a tick.
- */
-static int64_t
-now_coarse(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }

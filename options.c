@@ -52,8 +52,10 @@
 #define DMA_LATENCY_MAX	2000000000	/* us: what the kernel's s32 holds */
 #define SPLIT_EVERY	8	/* --split: 1 in this many rounds by default */
 #define CLASS_ATTRS	"(nice, policy, prio, slice, runtime, deadline, " \
-	"period, busy, cpus, name)"
+	"period, busy, frame, cpus, name)"
 #define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
+#define FRAME_MIN_NS	(100 * NSEC_PER_USEC)	/* frame= */
+#define FRAME_MAX_NS	(1 * NSEC_PER_SEC)
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -240,6 +242,7 @@ config_parse(int argc, char **argv, struct config *cfg)
 	sweep_check(&p.cfg);
 	take_command(&p, argv + optind, argc - optind);
 	order_check_config(&p.cfg);
+	gate_check(&p.cfg);
 	*cfg = p.cfg;
 }
 
@@ -784,6 +787,9 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 		} else if (strcmp(tok, "busy") == 0)
 			cl->busy = parse_time("class busy", eq, 1, BUSY_MAX_NS,
 			    NSEC_PER_USEC);
+		else if (strcmp(tok, "frame") == 0)
+			cl->frame = parse_time("class frame", eq, FRAME_MIN_NS,
+			    FRAME_MAX_NS, NSEC_PER_USEC);
 		else if (strcmp(tok, "cpus") == 0)
 			cpulist_parse("class cpus", eq, &cl->cpus, &cl->ncpus);
 		else if (strcmp(tok, "name") == 0) {
@@ -820,6 +826,9 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		cpulist_check("class cpus", cl->cpus[i]);
 	if (cl->busy == 0)
 		cl->busy = cfg->busy;
+	if (cl->frame > 0 && cl->busy == 0)
+		usage_error("class %s: frame= needs busy= (the work of each "
+		    "frame)", nm);
 	r->policy = cfg->policy;
 	r->prio = cfg->prio;
 	r->nice = cfg->nice;
@@ -861,6 +870,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		    "SCHED_DEADLINE takes runtime", nm);
 	if (r->runtime == 0)
 		usage_error("class %s: policy deadline needs runtime=", nm);
+	if (r->deadline == 0 && r->period == 0 && cl->frame > 0)
+		r->period = cl->frame;	/* frame= is the period */
 	if (r->deadline == 0 && r->period == 0)
 		usage_error("class %s: policy deadline needs deadline= or "
 		    "period=", nm);
@@ -879,6 +890,11 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	if (r->deadline > r->period)
 		usage_error("class %s: deadline (%lld us) is above the period "
 		    "(%lld us)", nm, (long long)(r->deadline / NSEC_PER_USEC),
+		    (long long)(r->period / NSEC_PER_USEC));
+	if (cl->frame > 0 && r->period != cl->frame)
+		usage_error("class %s: frame (%lld us) and the deadline period "
+		    "(%lld us) differ: a frame's deadline is its period", nm,
+		    (long long)(cl->frame / NSEC_PER_USEC),
 		    (long long)(r->period / NSEC_PER_USEC));
 	lo = file_ll("/proc/sys/kernel/sched_deadline_period_min_us");
 	hi = file_ll("/proc/sys/kernel/sched_deadline_period_max_us");

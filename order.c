@@ -72,6 +72,8 @@ order_top(const struct config *cfg)
 		    cfg->prio : 0;
 	for (i = 0; i < cfg->nclasses; i++) {
 		r = &cfg->classes[i].sched;
+		if (cfg->classes[i].frame > 0)
+			continue;	/* never in a round */
 		if ((r->policy == SCHED_FIFO || r->policy == SCHED_RR) &&
 		    r->prio > top)
 			top = r->prio;
@@ -112,11 +114,11 @@ order_check_config(const struct config *cfg)
 static int64_t
 busy_max(const struct config *cfg)
 {
-	int64_t busy = cfg->busy;
+	int64_t busy = cfg->nclasses > 0 ? 0 : cfg->busy;
 	unsigned i;
 
 	for (i = 0; i < cfg->nclasses; i++)
-		if (cfg->classes[i].busy > busy)
+		if (cfg->classes[i].busy > busy && cfg->classes[i].frame == 0)
 			busy = cfg->classes[i].busy;
 	return busy;
 }

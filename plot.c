@@ -44,6 +44,7 @@
 #include "loads.h"
 #include "plot.h"
 #include "plotcurve.h"
+#include "plotframe.h"
 #include "plotink.h"
 #include "report.h"
 #include "result.h"
@@ -163,6 +164,7 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	struct ink ink = { 0 };
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
+	int fh = plotframe_height(cfg);	/* the frame classes' panels */
 
 	/* A --sweep's plot is its curve. */
 	if (res->sweep != NULL)
@@ -192,15 +194,16 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"%d\">\n", W, H, W, H, FONT);
+	    "font-size=\"%d\">\n", W, H + fh, W, H + fh, FONT);
 	fputs("<title>latt: wake-up latency</title>\n", fp);
 	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H);
+	    W, H + fh);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
 	draw_timeline(fp, &ink, cfg, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	draw_legend(fp, cfg, res);
+	plotframe_draw(fp, cfg, res, H);
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
@@ -952,7 +955,8 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	 */
 	by_priority(cfg, rank);
 	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
-		c = rank[k];
+		if (cfg->classes[c = rank[k]].frame > 0)
+			continue;	/* a panel of its own: plotframe.c */
 		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
 		    SMALL;
 		if (x + w > W - 20) {

@@ -20,6 +20,7 @@
 #include "common.h"
 #include "config.h"
 #include "facts.h"
+#include "frames.h"
 #include "report.h"
 #include "result.h"
 
@@ -175,6 +176,8 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 		r[n++].st = &res->ser[i].st;
 	}
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++) {
+		if (cfg->classes[i].frame > 0)
+			continue;	/* its figures: frames.c */
 		r[n].label = cfg->classes[i].name;
 		r[n++].st = &res->classes[i].ser[SER_LATENCY].st;
 	}
@@ -406,6 +409,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 		print_runs(fp, runs, nruns);
 	if (res->order != NULL)
 		print_order(fp, cfg, res->order);
+	frames_print(fp, cfg, res);
 	fputc('\n', fp);
 	print_facts(fp, cfg, res, runs, nruns, dash);
 }

@@ -22,6 +22,8 @@ const struct series_info series_info[SER_N] = {
 	[SER_RUNQUEUE] =	{ "runqueue", 1 },
 	[SER_WAKE_PATH] =	{ "wake_path", 1 },
 	[SER_BUSY] =		{ "busy", 1 },
+	[SER_FRAME_WAKE] =	{ "wake", 1, 1 },
+	[SER_FRAME_TIME] =	{ "frame_time", 1, 1 },
 };
 
 static int	 series_init(struct series *, int blocks, int timeline,
@@ -30,6 +32,8 @@ static void	 series_reset(struct series *, int);
 static void	 series_free(struct series *);
 static int	 classes_init(struct result *, const struct config *, int,
 		    int, int);
+static void	 frames_merge(struct frame_counts *,
+		    const struct frame_counts *);
 
 /*
  * Which series a run takes: the latency and the timer always, the work
@@ -54,7 +58,7 @@ result_init(struct result *res, const struct config *cfg, int split,
 	res->ser[SER_WORK].on = cfg->work_kb > 0;
 	res->ser[SER_RUNQUEUE].on = split;
 	res->ser[SER_WAKE_PATH].on = split;
-	res->ser[SER_BUSY].on = config_any_busy(cfg);
+	res->ser[SER_BUSY].on = config_round_busy(cfg);
 	for (i = 0; i < SER_N; i++) {
 		if (!res->ser[i].on)
 			continue;
@@ -116,14 +120,20 @@ classes_init(struct result *res, const struct config *cfg, int split,
 	}
 	for (i = 0; i < cfg->nclasses; i++) {
 		c = &res->classes[i];
-		c->ser[SER_LATENCY].on = 1;
-		c->ser[SER_RUNQUEUE].on = split;
-		c->ser[SER_WAKE_PATH].on = split;
-		c->ser[SER_BUSY].on = cfg->classes[i].busy > 0;
+		if (cfg->classes[i].frame > 0) {
+			c->ser[SER_FRAME_WAKE].on = 1;
+			c->ser[SER_FRAME_TIME].on = 1;
+		} else {
+			c->ser[SER_LATENCY].on = 1;
+			c->ser[SER_RUNQUEUE].on = split;
+			c->ser[SER_WAKE_PATH].on = split;
+			c->ser[SER_BUSY].on = cfg->classes[i].busy > 0;
+		}
 		for (k = 0; k < SER_N; k++)
-			if (c->ser[k].on && series_init(&c->ser[k],
-			    blocks && k == SER_LATENCY,
-			    plot && k == SER_LATENCY, 0) == -1) {
+			if (c->ser[k].on && series_init(&c->ser[k], blocks &&
+			    (k == SER_LATENCY || series_info[k].frame), plot &&
+			    (k == SER_LATENCY || k == SER_FRAME_TIME), 0) ==
+			    -1) {
 				lwarnc(ENOMEM, "classes");
 				return -1;
 			}
@@ -162,6 +172,7 @@ result_reset(struct result *res, const struct config *cfg)
 		for (k = 0; k < SER_N; k++)
 			series_reset(&keep.classes[i].ser[k], 0);
 		memset(&keep.classes[i].got, 0, sizeof(keep.classes[i].got));
+		memset(&keep.classes[i].fr, 0, sizeof(keep.classes[i].fr));
 	}
 	explain_free(&keep);		/* the last run's autopsy, printed */
 	if (keep.order != NULL)
@@ -225,6 +236,7 @@ result_merge(struct result *total, const struct result *res,
 				stats_merge(&total->classes[i].ser[k].st,
 				    &res->classes[i].ser[k].st);
 		total->classes[i].got = res->classes[i].got;
+		frames_merge(&total->classes[i].fr, &res->classes[i].fr);
 	}
 	if (total->order != NULL && res->order != NULL)
 		order_merge(total->order, res->order);
@@ -321,4 +333,16 @@ series_free(struct series *s)
 	free(s->blocks);
 	timeline_free(s->tl);
 	memset(s, 0, sizeof(*s));
+}
+
+/* A run's frame deadlines added to the totals of --repeat. */
+static void
+frames_merge(struct frame_counts *t, const struct frame_counts *r)
+{
+	t->frames += r->frames;
+	t->met += r->met;
+	t->missed += r->missed;
+	t->not_started += r->not_started;
+	if (r->longest > t->longest)
+		t->longest = r->longest;
 }

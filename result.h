@@ -99,6 +99,10 @@ enum series_id {
 	SER_RUNQUEUE,		/* runqueue wait of each wake-up (schedstat) */
 	SER_WAKE_PATH,		/* the rest: latency minus runqueue wait */
 	SER_BUSY,		/* busy=: the busy phase's real length */
+	SER_FRAME_WAKE,		/* frame=: a frame's wake-up latency against
+				   its start (frame classes only) */
+	SER_FRAME_TIME,		/* frame=: a frame's time, start to the end
+				   of its work */
 	SER_N
 };
 
@@ -116,17 +120,50 @@ struct series_info {
 	const char	*name;		/* its JSON key and compare's name */
 	int		 client;	/* its samples are a client's (the JSON
 					   names the worst one's client) */
+	int		 frame;		/* a frame class's, written in its
+					   "frames" (json.c) */
 };
 
 extern const struct series_info series_info[SER_N];
 
+/*
+ * The deadlines of a frame class (frame=), every one of its clients'
+ * together.  A deadline is a frame's next start: it was met when the
+ * frame's work was done by then; a frame done later missed it, and the
+ * boundaries passed while it still worked are frames not started, misses
+ * too.  A stutter is a run of deadlines missed in a row by one client.
+ */
+struct frame_counts {
+	uint64_t	 frames;	/* started (and done) */
+	uint64_t	 met;
+	uint64_t	 missed;	/* done late */
+	uint64_t	 not_started;
+	uint64_t	 longest;	/* the longest stutter, deadlines */
+};
+
 /* What one class of clients saw, with classes. */
 struct class_result {
 	struct series	 ser[SER_N];	/* latency, the split and the busy
-					   phase, as the run's; blocks of the
+					   phase, as the run's, or a frame
+					   class's two series; blocks of the
 					   latency only */
+	struct frame_counts fr;		/* a frame class's deadlines */
 	struct sched_got got;		/* its first client's attributes */
 };
+
+/* The deadlines of fr: all of them, and the share missed (0 to 100). */
+static inline uint64_t
+frame_deadlines(const struct frame_counts *fr)
+{
+	return fr->frames + fr->not_started;
+}
+
+static inline double
+frame_missed_pct(const struct frame_counts *fr)
+{
+	return frame_deadlines(fr) == 0 ? 0 : 100.0 * (double)(fr->missed +
+	    fr->not_started) / (double)frame_deadlines(fr);
+}
 
 /* A stretch of the run during which latt was suspended (Ctrl-Z, fg). */
 struct suspension {

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmpframe.c: latt compare's rows of the frame classes (frame=): for each
+ * class both sides have, the share of its deadlines missed, A against B.
+ *
+ * A run's deadlines are not independent (a stutter misses hundreds in a
+ * row), so the unit is the run: each side's mean of its runs' shares, the
+ * change in points (B - A) and its 99% interval by Welch's t over the
+ * runs; worse or better when the interval lies wholly on one side of 0,
+ * with CMP_MIN_RUNS runs a side, else noise; cannot tell with fewer.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmp_int.h"
+#include "compare.h"
+
+static void	 mean_sd(const struct cmp_frames *, double *, double *);
+static const struct cmp_frames *find(const struct cmp_side *, const char *);
+
+void
+cmp_frames_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	const struct cmp_frames *fa, *fb;
+	double ma, sa, mb, sb, va, vb, se, df, t, lo = 0, hi = 0;
+	const char *verdict;
+	char ci[32];
+	size_t i;
+	int head = 0;
+
+	for (i = 0; i < a->nframes; i++) {
+		fa = &a->frames[i];
+		if ((fb = find(b, fa->name)) == NULL)
+			continue;
+		mean_sd(fa, &ma, &sa);
+		mean_sd(fb, &mb, &sb);
+		verdict = "cannot tell";
+		snprintf(ci, sizeof(ci), "-");
+		if (fa->n >= 2 && fb->n >= 2) {
+			va = sa * sa / (double)fa->n;
+			vb = sb * sb / (double)fb->n;
+			se = sqrt(va + vb);
+			df = se > 0 ? pow(va + vb, 2) / (va * va /
+			    (double)(fa->n - 1) + vb * vb / (double)(fb->n -
+			    1)) : 1;
+			t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
+			lo = mb - ma - t * se;
+			hi = mb - ma + t * se;
+			snprintf(ci, sizeof(ci), "[%+.0f, %+.0f]", lo, hi);
+			if (fa->n >= CMP_MIN_RUNS && fb->n >= CMP_MIN_RUNS)
+				verdict = lo > 0 ? "worse" : hi < 0 ?
+				    "better" : "noise";
+		}
+		if (!head++)
+			fprintf(fp, "\n%-10s %6s %5s %6s %5s %6s  %-15s %s\n",
+			    "missed", "A %", "+-", "B %", "+-", "change",
+			    "99% interval", "verdict");
+		fprintf(fp, "%-10s %6.1f %5.1f %6.1f %5.1f %+6.1f  %-15s %s\n",
+		    fa->name, ma, sa, mb, sb, mb - ma, ci, verdict);
+	}
+	if (head)
+		fputs("missed: the share of a frame class's deadlines missed "
+		    "(late or not\n    started), a value a run; +-: their sd; "
+		    "change, interval: points.\n", fp);
+}
+
+/* The mean and sd of a class's runs (sd 0 with one run). */
+static void
+mean_sd(const struct cmp_frames *f, double *mean, double *sd)
+{
+	double m = 0, q = 0, d;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		d = f->missed[i] - m;
+		m += d / (double)(i + 1);
+		q += d * (f->missed[i] - m);
+	}
+	*mean = m;
+	*sd = f->n > 1 ? sqrt(q / (double)(f->n - 1)) : 0;
+}
+
+static const struct cmp_frames *
+find(const struct cmp_side *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nframes; i++)
+		if (strcmp(s->frames[i].name, name) == 0)
+			return &s->frames[i];
+	return NULL;
+}
