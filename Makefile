@@ -40,7 +40,7 @@ tests/unit_stats: tests/unit_stats.c stats.c stats.h
 # latt compare's rooms and all they call, for the test programs below.
 COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c cmpwork.c \
 	cmpframe.c jsonread.c jsonw.c stats.c \
-	common.c
+	common.c help.c
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).
 CALIB_SRCS = tests/calib_compare.c $(COMPARE_SRCS)

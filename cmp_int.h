@@ -167,6 +167,9 @@ void	 cmp_knob_free(char *argv[], int n);
  * cmpframe.c: for each frame class both sides have, the share of its
  * deadlines missed, A against B over their runs, as a table on fp.
  */
+/* Appends a run's share of NAME's deadlines missed; -1: out of memory. */
+int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
+void	 cmp_frames_free(struct cmp_side *);
 void	 cmp_frames_print(FILE *, const struct cmp_side *a,
 	    const struct cmp_side *b);
 

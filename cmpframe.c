@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmp_int.h"
@@ -18,6 +19,46 @@
 
 static void	 mean_sd(const struct cmp_frames *, double *, double *);
 static const struct cmp_frames *find(const struct cmp_side *, const char *);
+
+int
+cmp_frames_add(struct cmp_side *side, const char *name, double missed)
+{
+	struct cmp_frames *cf, *nf;
+	double *nm;
+	size_t i;
+
+	for (i = 0; i < side->nframes; i++)
+		if (strcmp(side->frames[i].name, name) == 0)
+			break;
+	if (i == side->nframes) {
+		nf = realloc(side->frames, (i + 1) * sizeof(*nf));
+		if (nf == NULL)
+			return -1;
+		side->frames = nf;
+		memset(&nf[i], 0, sizeof(nf[i]));
+		if ((nf[i].name = strdup(name)) == NULL)
+			return -1;
+		side->nframes++;
+	}
+	cf = &side->frames[i];
+	if ((nm = realloc(cf->missed, (cf->n + 1) * sizeof(*nm))) == NULL)
+		return -1;
+	cf->missed = nm;
+	nm[cf->n++] = missed;
+	return 0;
+}
+
+void
+cmp_frames_free(struct cmp_side *side)
+{
+	size_t k;
+
+	for (k = 0; k < side->nframes; k++) {
+		free(side->frames[k].name);
+		free(side->frames[k].missed);
+	}
+	free(side->frames);
+}
 
 void
 cmp_frames_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)

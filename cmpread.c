@@ -660,9 +660,6 @@ keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
 	const struct json *all = json_get(fr, "deadlines");
 	const struct json *late = json_get(fr, "missed");
 	const struct json *ns = json_get(fr, "not_started");
-	struct cmp_frames *cf, *nf;
-	double *nm;
-	size_t i;
 
 	if (all == NULL || late == NULL || ns == NULL ||
 	    all->type != JSON_NUMBER || late->type != JSON_NUMBER ||
@@ -671,26 +668,9 @@ keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
 		return where(err, errlen, f, fr, "class %s: \"deadlines\", "
 		    "\"missed\" or \"not_started\" is missing or wrong",
 		    name);
-	if (json_num(all) == 0)
-		return 0;
-	for (i = 0; i < side->nframes; i++)
-		if (strcmp(side->frames[i].name, name) == 0)
-			break;
-	if (i == side->nframes) {
-		nf = realloc(side->frames, (i + 1) * sizeof(*nf));
-		if (nf == NULL)
-			return where(err, errlen, f, fr, "out of memory");
-		side->frames = nf;
-		memset(&nf[i], 0, sizeof(nf[i]));
-		if ((nf[i].name = strdup(name)) == NULL)
-			return where(err, errlen, f, fr, "out of memory");
-		side->nframes++;
-	}
-	cf = &side->frames[i];
-	if ((nm = realloc(cf->missed, (cf->n + 1) * sizeof(*nm))) == NULL)
+	if (json_num(all) > 0 && cmp_frames_add(side, name, 100 *
+	    (json_num(late) + json_num(ns)) / json_num(all)) == -1)
 		return where(err, errlen, f, fr, "out of memory");
-	cf->missed = nm;
-	nm[cf->n++] = 100 * (json_num(late) + json_num(ns)) / json_num(all);
 	return 0;
 }
 
@@ -1236,11 +1216,7 @@ cmp_side_free(struct cmp_side *side)
 	free(side->rids);
 	cmp_counts_free(side->counts);
 	cmp_work_free(side);
-	for (k = 0; k < side->nframes; k++) {
-		free(side->frames[k].name);
-		free(side->frames[k].missed);
-	}
-	free(side->frames);
+	cmp_frames_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }
