@@ -59,6 +59,8 @@ static int	 log_flush(struct outputs *, int64_t);
 static int	 log_row(FILE *, const struct sample *, unsigned);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
+static char	*json_in_memory(struct outputs *, const struct result *,
+		    size_t *, const char *);
 
 /* Whether the run must hand every sample to outputs_sink. */
 int
@@ -494,20 +496,10 @@ outputs_baseline(struct outputs *col, const struct result *total,
 	struct cmp_side run;
 	char err[512], *buf = NULL;
 	size_t len = 0;
-	FILE *mem;
 	int r = -1;
 
-	if ((mem = open_memstream(&buf, &len)) == NULL) {
-		lwarn("open_memstream");
+	if ((buf = json_in_memory(col, total, &len, "baseline")) == NULL)
 		return -1;
-	}
-	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
-	    "");
-	if (fclose(mem) == EOF) {
-		lwarn("baseline");
-		free(buf);
-		return -1;
-	}
 	cmp_side_init(&run, "B");
 	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
 	if (cmp_side_add_buf(&run, "this run", buf, len, err,
@@ -525,6 +517,33 @@ outputs_baseline(struct outputs *col, const struct result *total,
 }
 
 /*
+ * The JSON of the runs so far and their total, written into memory, for
+ * a comparison read as latt compare reads a file; its length in *len.
+ * NULL after saying why (what names the comparison).
+ */
+static char *
+json_in_memory(struct outputs *col, const struct result *total, size_t *len,
+    const char *what)
+{
+	const struct runs *runs = &col->runs;
+	char *buf = NULL;
+	FILE *mem;
+
+	if ((mem = open_memstream(&buf, len)) == NULL) {
+		lwarn("open_memstream");
+		return NULL;
+	}
+	json_write(mem, col->cfg, total, runs->n, runs->buf != NULL ?
+	    runs->buf : "");
+	if (fclose(mem) == EOF) {
+		lwarn("%s", what);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
  * A knob swept over two values: its runs, written as JSON into memory,
  * value against value, as latt compare --by-knob reads the file.  Returns
  * 0, or -1 after saying why it could not compare.
@@ -533,24 +552,14 @@ int
 outputs_knob_compare(struct outputs *col, const struct result *total)
 {
 	const struct config *cfg = col->cfg;
-	const struct runs *runs = &col->runs;
 	struct cmp_side side[2];
 	char err[512], *buf = NULL;
 	size_t len = 0, i;
-	FILE *mem;
 	int r = -1;
 
-	if ((mem = open_memstream(&buf, &len)) == NULL) {
-		lwarn("open_memstream");
+	if ((buf = json_in_memory(col, total, &len, "knob: comparison")) ==
+	    NULL)
 		return -1;
-	}
-	json_write(mem, cfg, total, runs->n, runs->buf != NULL ? runs->buf :
-	    "");
-	if (fclose(mem) == EOF) {
-		lwarn("knob: comparison");
-		free(buf);
-		return -1;
-	}
 	for (i = 0; i < 2; i++) {
 		cmp_side_init(&side[i], i == 0 ? "A" : "B");
 		if (asprintf(&side[i].label, "value %s",

@@ -268,9 +268,7 @@ static void
 draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
-	char date[64], a[32], b[32], *what;
-	time_t t;
-	struct tm tm;
+	char a[32], b[32], *what;
 	unsigned i;
 	size_t max;
 
@@ -315,16 +313,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		fprintf(fp, ", %u KiB of work", cfg->work_kb);
 	fprintf(fp, ", seed %llu</text>\n", (unsigned long long)cfg->seed);
 
-	t = (time_t)(res->start_wall / NSEC_PER_SEC);
-	if (res->start_wall <= 0 || gmtime_r(&t, &tm) == NULL ||
-	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
-		strcpy(date, "?");
-	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
-	ink_text(fp, res->env.kernel_release != NULL ?
-	    res->env.kernel_release : "?", 40);
-	fputs(", host ", fp);
-	ink_text(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
-	fprintf(fp, ", %s</text>\n", date);
+	ink_system(fp, res->env.kernel_release, res->env.hostname,
+	    res->start_wall, "");
 
 	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "
 	    "%s", (unsigned long long)st->n, fmt_time(a, sizeof(a),

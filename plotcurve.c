@@ -235,10 +235,8 @@ static void
 draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct sweep_result *sr = res->sweep;
-	char date[64], a[32], b[32], *what;
-	struct tm tm;
+	char a[32], b[32], *what;
 	unsigned i;
-	time_t t;
 
 	fprintf(fp, "<g id=\"title\">\n<text x=\"20\" y=\"28\" "
 	    "font-size=\"16\" font-weight=\"bold\">latt: wake-up latency "
@@ -265,16 +263,9 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	if (cfg->nload == 0 && cfg->ncmd == 0)
 		fputs(", no load", fp);
 	fprintf(fp, "; seed %llu</text>\n", (unsigned long long)cfg->seed);
-	t = (time_t)(res->start_wall / NSEC_PER_SEC);
-	if (res->start_wall <= 0 || gmtime_r(&t, &tm) == NULL ||
-	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
-		strcpy(date, "?");
-	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
-	ink_text(fp, res->env.kernel_release != NULL ?
-	    res->env.kernel_release : "?", 40);
-	fputs(", host ", fp);
-	ink_text(fp, res->env.hostname != NULL ? res->env.hostname : "?", 40);
-	fprintf(fp, ", the last run at %s</text>\n</g>\n", date);
+	ink_system(fp, res->env.kernel_release, res->env.hostname,
+	    res->start_wall, "the last run at ");
+	fputs("</g>\n", fp);
 }
 
 /* What the x axis says: the setting swept, in words and its unit. */

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "jsonread.h"
 #include "plotink.h"
@@ -440,4 +442,23 @@ ink_text(FILE *fp, const char *str, size_t max)
 		} else
 			fwrite(s, 1, n, fp);
 	}
+}
+
+void
+ink_system(FILE *fp, const char *kernel, const char *host, int64_t start,
+    const char *before)
+{
+	char date[40];
+	struct tm tm;
+	time_t t;
+
+	t = (time_t)(start / 1000000000);
+	if (start <= 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		strcpy(date, "?");
+	fputs("<text id=\"system\" x=\"20\" y=\"66\">Linux ", fp);
+	ink_text(fp, kernel != NULL ? kernel : "?", 40);
+	fputs(", host ", fp);
+	ink_text(fp, host != NULL ? host : "?", 40);
+	fprintf(fp, ", %s%s</text>\n", before, date);
 }

@@ -8,6 +8,7 @@
 #define PLOTINK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define PLOT_WIDTH	1000	/* the picture, px */
@@ -103,5 +104,12 @@ void	 ink_label(FILE *, const struct label *);
  * when it is longer.
  */
 void	 ink_text(FILE *, const char *, size_t max);
+
+/*
+ * The title's line of the system: "Linux KERNEL, host HOST, " then before
+ * and the date of start (ns since the epoch; "?" when unknown), a <text>.
+ */
+void	 ink_system(FILE *, const char *kernel, const char *host,
+	    int64_t start, const char *before);
 
 #endif /* PLOTINK_H */
