@@ -52,26 +52,14 @@ expect_json "$J" "d['classes'][0]['requested']['period_ns'] == 20000000" \
     "d['classes'][0]['frames']['period_ns'] == 20000000"
 verdict "frame= is a deadline class's period"
 
-# foreign_rt PID: while PID runs, the real-time tasks not of this script
-# (other tests' hogs) into $foreign; waits for PID, its status in $rc.
-foreign_rt() {
-	local p c env
-	foreign=
-	while kill -0 "$1" 2>/dev/null; do
-		for p in $(ps -eo pid=,cls=,args= | awk '($2 == "FF" ||
-		    $2 == "RR") && $3 !~ /^\[/ { print $1 }'); do
-			env=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ") ||
-			    continue
-			c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-			grep -qxF "LATT_TEST_TAG=$LATT_TEST_TAG" <<<"$env" ||
-			    foreign+="$c($p) "
-		done
-		sleep 0.3
-	done
+# watched PID: waits for the run PID, its status in $rc, and the real-time
+# tasks of others seen meanwhile (lib.sh's foreign_rt) in $foreign.
+watched() {
+	foreign=$(foreign_rt "$1")
 	wait "$1"
 	rc=$?
 }
-others() { echo "$foreign" | tr ' ' '\n' | sort -u | head -5 | tr '\n' ' '; }
+others() { echo "$foreign"; }
 
 FIFO="policy=fifo:prio=$CLIENT_PRIO"
 
@@ -81,7 +69,7 @@ FIFO="policy=fifo:prio=$CLIENT_PRIO"
 # ms, which only another test's real-time task could make.
 "$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
-foreign_rt $!
+watched $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 grep -q '^gate: met (.*; video missed [0-9.]*% of [0-9]* deadlines)$' "$ERR" ||
     bad "no 'gate: met' with video's deadlines: $(short "$ERR")"
@@ -116,13 +104,16 @@ no_leftovers "frames beside rounds"
 # Every frame misses; the next starts at the first boundary after its
 # work (at 15 ms while it takes under 15 ms: 2 boundaries not started),
 # so a frame gets 1 period in 3: desired CPU PERIOD/(BUSY + PERIOD) (33%),
-# under PERIOD/BUSY (50%); a frame slowed past 15 ms gets 1 in 4.  Every
+# under PERIOD/BUSY (50%); a frame slowed past 15 ms gets 1 in 4.  A busy
+# phase calibrated on a loaded machine comes out short, under 10 ms: one
+# boundary not started, 1 period in 2 (129 frames, 168 not started, at
+# load 40): at least one a frame, nearly, is what holds.  Every
 # deadline missed is one stutter.  (A busy phase of many periods comes
 # closer to PERIOD/BUSY, but a FIFO client that spins nearly all the
 # time meets RT throttling.)
 "$LATT" -q -c1:frame=5ms:busy=10ms:"$FIFO":name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
-foreign_rt $!
+watched $!
 [ "$rc" -eq 3 ] || bad "exit $rc, not 3: $(short "$ERR")"
 grep -q '^gate: exceeded: video.missed [0-9.]*% > 50% ' "$ERR" ||
     bad "no 'gate: exceeded: video.missed': $(short "$ERR")"
@@ -130,7 +121,7 @@ F="d['classes'][0]['frames']"
 expect_json "$J" "${F}['frames'] >= 60" "${F}['met_pct'] <= 5" \
     "100 * 5 / 15 * 0.8 <= ${F}['desired_cpu_pct'] <= 100 * 5 / 10 * 1.05" \
     "abs(${F}['desired_cpu_pct'] - 100 * ${F}['frames'] / ${F}['deadlines']) < 1e-6" \
-    "${F}['not_started'] >= 1.5 * ${F}['frames']" \
+    "${F}['not_started'] >= 0.9 * ${F}['frames']" \
     "${F}['longest_stutter_frames'] >= 0.9 * ${F}['deadlines']" \
     "${F}['longest_stutter_ns'] == ${F}['longest_stutter_frames'] * 5000000" \
     "${F}['frame_time']['min_ns'] > 5000000"
@@ -169,7 +160,7 @@ elif ! start_hog "$c1" 25 100 30 "$HOG_PRIO"; then
 else
 	"$LATT" -q -c1:frame=10ms:busy=2ms:"$FIFO":cpus="$c1":name=video \
 	    -d2 -l none --json="$J" >"$OUT" 2>"$ERR" &
-	foreign_rt $!
+	watched $!
 	stop_hog
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 	F="d['classes'][0]['frames']"
@@ -196,7 +187,7 @@ fi
 "$LATT" -q -c1:frame=20ms:busy=4ms:nice=-10:name=high \
     -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d1.5 \
     --json="$J" --plot="$TMP/f.svg" >"$OUT" 2>"$ERR" &
-foreign_rt $!
+watched $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 H="d['classes'][0]['frames']"
 L="d['classes'][1]['frames']"
