@@ -16,7 +16,7 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
 	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c \
-	plotcurve.c cmpcount.c
+	plotcurve.c cmpcount.c cmphost.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -37,7 +37,8 @@ tests/unit_stats: tests/unit_stats.c stats.c stats.h
 	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # latt compare's rooms and all they call, for the test programs below.
-COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c jsonread.c \
+COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c cmphost.c \
+	jsonread.c \
 	jsonw.c stats.c \
 	common.c
 

@@ -26,6 +26,7 @@
 
 #include "cmp_int.h"
 #include "cmpcount.h"
+#include "cmphost.h"
 #include "common.h"
 #include "compare.h"
 #include "jsonread.h"
@@ -106,6 +107,7 @@ const struct cmp_info_key cmp_info_keys[] = {
 	    SHOW_TEXT },
 	{ "environment", "kernel_version", 0, "the kernel version differs",
 	    SHOW_TEXT },
+	{ "environment", "host", 0, "the host's state differs", SHOW_HOST },
 };
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
@@ -840,6 +842,15 @@ read_info(struct cmp_info *info, const struct src *f, const struct json *root,
 			return where(err, errlen, f, obj, "\"%s\" is not "
 			    "an object", cmp_info_keys[k].obj);
 		v = json_get(obj, cmp_info_keys[k].key);
+		/* The host's state: its lines, compared one by one. */
+		if (v != NULL && cmp_info_keys[k].show == SHOW_HOST) {
+			if (v->type == JSON_OBJECT &&
+			    ((info->text[k] = cmp_host_flat(v)) == NULL ||
+			    (info->show[k] = strdup("")) == NULL))
+				return where(err, errlen, f, v, "out of "
+				    "memory");
+			continue;
+		}
 		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
 		    (info->show[k] = show_value(cmp_info_keys[k].show,
 		    v)) == NULL))

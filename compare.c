@@ -25,6 +25,7 @@
 
 #include "cmp_int.h"
 #include "cmpcount.h"
+#include "cmphost.h"
 #include "common.h"
 #include "compare.h"
 #include "jsonw.h"
@@ -283,6 +284,11 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 		w = nw;
 		w[n++] = s;
 	}
+	i = info_index("host");
+	if (cmp_host_diff(a->info != NULL ? a->info->text[i] : NULL,
+	    b->info != NULL ? b->info->text[i] : NULL, a->name, b->name, &w,
+	    &n) == -1)
+		goto oom;
 	*out = w;
 	return (ssize_t)n;
 oom:

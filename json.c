@@ -40,6 +40,7 @@ static void	 put_parameters(FILE *, const struct config *);
 static void	 put_environment(FILE *, const struct result *);
 static void	 json_explain(FILE *, const struct result *);
 static void	 put_scheduler(FILE *, const struct sched_info *);
+static void	 put_host(FILE *, const struct result *);
 static void	 put_classes(FILE *, const struct config *,
 		    const struct result *, int);
 static void	 put_workload(FILE *, const struct workload *);
@@ -324,7 +325,55 @@ put_environment(FILE *fp, const struct result *total)
 	fprintf(fp, "%lu", e->timer_slack);
 	jw_key(fp, &first, "\n    ", "latt_version");
 	jw_string(fp, LATT_VERSION);
+	jw_key(fp, &first, "\n    ", "host");
+	put_host(fp, total);
 	fputs("\n  }", fp);
+}
+
+/* The host's state, all in one object, for compare to list differences. */
+static void
+put_host(FILE *fp, const struct result *total)
+{
+	const struct host *h = &total->env.host;
+	int first = 1, inner = 1;
+	size_t i;
+
+	fputc('{', fp);
+	jw_key(fp, &first, "\n      ", "cmdline");
+	jw_str_or_null(fp, total->env.cmdline);
+	jw_key(fp, &first, "\n      ", "preemption");
+	jw_str_or_null(fp, total->sched.preemption);
+	jw_key(fp, &first, "\n      ", "thp");
+	jw_str_or_null(fp, h->thp);
+	jw_key(fp, &first, "\n      ", "thp_defrag");
+	jw_str_or_null(fp, h->thp_defrag);
+	jw_key(fp, &first, "\n      ", "governor");
+	jw_str_or_null(fp, total->mach.governor);
+	jw_key(fp, &first, "\n      ", "cpuidle");
+	jw_str_or_null(fp, h->cpuidle_driver);
+	jw_key(fp, &first, "\n      ", "cpuidle_governor");
+	jw_str_or_null(fp, h->cpuidle_governor);
+	jw_key(fp, &first, "\n      ", "cpuidle_states");
+	jw_str_or_null(fp, h->cpuidle_states);
+	jw_key(fp, &first, "\n      ", "smt");
+	jw_str_or_null(fp, total->mach.smt);
+	jw_key(fp, &first, "\n      ", "smt_active");
+	jw_str_or_null(fp, h->smt_active);
+	jw_key(fp, &first, "\n      ", "isolated");
+	jw_str_or_null(fp, h->isolated);
+	jw_key(fp, &first, "\n      ", "nohz_full");
+	jw_str_or_null(fp, h->nohz_full);
+	jw_key(fp, &first, "\n      ", "autogroup");
+	jw_int_or_null(fp, total->sched.autogroup >= 0,
+	    total->sched.autogroup);
+	jw_key(fp, &first, "\n      ", "sched_tunables");
+	fputc('{', fp);
+	for (i = 0; i < h->ntun; i++) {
+		jw_key(fp, &inner, "\n        ", h->tun[i].name);
+		jw_string(fp, h->tun[i].value);
+	}
+	fputs(inner ? "}" : "\n      }", fp);
+	fputs("\n    }", fp);
 }
 
 static void
