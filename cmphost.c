@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmp_int.h"
 #include "cmphost.h"
 #include "jsonread.h"
 
@@ -79,6 +80,22 @@ cmp_host_diff(const char *fa, const char *fb, const char *na,
 			return -1;
 	}
 	return 0;
+}
+
+int
+cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b, char ***w,
+    size_t *n)
+{
+	size_t k;
+
+	for (k = 0; k < CMP_NINFO; k++)
+		if (cmp_info_keys[k].show == SHOW_HOST)
+			break;
+	if (k == CMP_NINFO)
+		return 0;
+	return cmp_host_diff(a->info != NULL ? a->info->text[k] : NULL,
+	    b->info != NULL ? b->info->text[k] : NULL, a->name, b->name, w,
+	    n);
 }
 
 /* Appends len bytes of s (and keeps the text terminated). */

@@ -26,5 +26,9 @@ char	*cmp_host_flat(const struct json *v);
  */
 int	 cmp_host_diff(const char *fa, const char *fb, const char *na,
 	    const char *nb, char ***w, size_t *n);
+/* cmp_host_diff of two sides' kept host states (cmp_int.h). */
+struct cmp_side;
+int	 cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b,
+	    char ***w, size_t *n);
 
 #endif /* CMPHOST_H */

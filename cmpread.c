@@ -126,6 +126,8 @@ static int	 add_buf(struct cmp_side *, const char *, const char *,
 		    const char *, size_t, char *, size_t);
 static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
+static int	 noisy_run(struct cmp_side *, const struct src *,
+		    const struct json *, size_t, size_t);
 static int	 add_note(struct cmp_side *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -636,6 +638,7 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
+	int drop;
 
 	if (o->type != JSON_OBJECT)
 		return where(err, errlen, f, o, "a run is not an object");
@@ -644,6 +647,10 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	if (side->nruns >= MAX_RUNS)
 		return where(err, errlen, f, o, "more than %d runs in "
 		    "side %s", MAX_RUNS, side->name);
+	if ((drop = noisy_run(side, f, o, irun, nruns)) == 2)
+		return where(err, errlen, f, o, "out of memory");
+	if (drop)
+		return 0;
 	if (keep_runid(side, f, host, o, irun, nruns, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < NSERIES_KNOWN; i++) {
@@ -819,6 +826,33 @@ show_value(enum cmp_show how, const struct json *v)
 		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
 			sh.s[i] = '?';
 	return strdup(sh.s);
+}
+
+/*
+ * A run latt marked noisy (its "machine", noise.h): a note naming it and
+ * why, and with --drop-noisy the run left out.  Returns 1 to leave it
+ * out, 0 to keep it, 2 on ENOMEM.
+ */
+static int
+noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
+    size_t irun, size_t nruns)
+{
+	const struct json *m = json_get(o, "machine"), *v, *why;
+	char run[32] = "";
+
+	v = json_get(m, "noisy");
+	if (v == NULL || v->type != JSON_TRUE)
+		return 0;
+	why = json_get(m, "why");
+	side->nnoisy++;
+	if (nruns > 1)
+		snprintf(run, sizeof(run), ", run %zu", irun + 1);
+	if (add_note(side, "%s: %s%s was noisy (%s): %s.", side->name,
+	    f->name, run, why != NULL && why->type == JSON_STRING ?
+	    why->str : "?", side->drop_noisy ? "left out (--drop-noisy)" :
+	    "kept; --drop-noisy leaves it out") == -1)
+		return 2;
+	return side->drop_noisy;
 }
 
 /*

@@ -76,6 +76,7 @@ static const struct option compare_longopts[] = {
 	{ "fail-if-worse",	required_argument,	NULL,	'F' },
 	{ "json",		optional_argument,	NULL,	'j' },
 	{ "all",		no_argument,		NULL,	'a' },
+	{ "drop-noisy",		no_argument,		NULL,	'N' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -284,10 +285,7 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 		w = nw;
 		w[n++] = s;
 	}
-	i = info_index("host");
-	if (cmp_host_diff(a->info != NULL ? a->info->text[i] : NULL,
-	    b->info != NULL ? b->info->text[i] : NULL, a->name, b->name, &w,
-	    &n) == -1)
+	if (cmp_host_warn(a, b, &w, &n) == -1)
 		goto oom;
 	*out = w;
 	return (ssize_t)n;
@@ -910,7 +908,7 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--json[=FILE]] " \
+	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]] " \
 	"[--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n"
@@ -941,6 +939,8 @@ compare_usage(void)
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series (the latency rows only by default)\n"
+"      --drop-noisy      leave out the runs latt marked noisy (other\n"
+"                        processes' CPU use); without it they are named\n"
 "      --fail-if-worse=SPEC\n"
 "                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
 "                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
@@ -1097,7 +1097,7 @@ check_commas(struct cmp_side *sides, int nsides, char *argv[])
 
 /* Loads the sides, each checked against those before it. */
 static void
-load_sides(struct cmp_side *sides, int nsides, char *argv[])
+load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
 {
 	char name[4], err[512];
 	int i, j;
@@ -1105,6 +1105,7 @@ load_sides(struct cmp_side *sides, int nsides, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		snprintf(name, sizeof(name), "%c", 'A' + i);
 		cmp_side_init(&sides[i], name);
+		sides[i].drop_noisy = drop;
 		cmp_side_load(&sides[i], argv[i]);
 		for (j = 0; j < i; j++)
 			if (cmp_side_overlap(&sides[j], &sides[i], err,
@@ -1169,7 +1170,7 @@ compare_main(int argc, char *argv[])
 	struct outs o = { stdout, NULL, 0 };
 	const char *json_path = NULL;
 	char *tmp = NULL;
-	int ch, nsides, i, r, st, have_gate = 0, json = 0;
+	int ch, nsides, i, r, st, have_gate = 0, json = 0, drop = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1193,6 +1194,9 @@ compare_main(int argc, char *argv[])
 		case 'a':
 			o.all = 1;
 			break;
+		case 'N':
+			drop = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1207,7 +1211,7 @@ compare_main(int argc, char *argv[])
 		usage_error("compare takes at most %d sides", MAX_SIDES);
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
-	load_sides(sides, nsides, argv + optind);
+	load_sides(sides, nsides, argv + optind, drop);
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;

@@ -80,6 +80,8 @@ struct cmp_side {
 	uint64_t	 ord_inv;	/* inversions */
 	struct cmp_counts *counts;	/* its runs' counts (cmpcount.c), or
 					   NULL: none */
+	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
+	size_t		 nnoisy;	/* runs marked noisy, kept or not */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };

@@ -54,6 +54,7 @@
 #include "config.h"
 #include "counts.h"
 #include "measure.h"
+#include "noise.h"
 #include "order.h"
 #include "result.h"
 #include "run.h"
@@ -501,6 +502,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 		counts_system(&res->counts.begin);
 		count_clients(eng, &res->counts.begin);
 		L.rqfd = counts_runnable_open();
+		noise_begin(&res->noise, now_coarse());
 		if (cfg->open_loop)
 			open_loop(&L);
 		else
@@ -511,6 +513,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 		counts_system(&end);
 		count_clients(eng, &end);
 		counts_finish(&res->counts, &end, eng->n);
+		noise_finish(&res->noise, now_coarse());
 	}
 	if (L.rqfd >= 0)
 		close(L.rqfd);
@@ -573,6 +576,7 @@ closed_loop(struct loop *L)
 		    read_after(L) == -1 || run_tick(L) == -1)
 			break;
 		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		noise_sample(&L->res->noise, now_coarse());
 	}
 	return 0;
 }
@@ -608,6 +612,7 @@ open_loop(struct loop *L)
 		    run_tick(L) == -1)
 			break;
 		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
+		noise_sample(&L->res->noise, now_coarse());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);
