@@ -296,7 +296,7 @@ machine_changed(const struct machine *a, const struct machine *b,
 #define THP_SYS		"/sys/kernel/mm/transparent_hugepage/"
 #define SCHED_DEBUGFS	"/sys/kernel/debug/sched/"
 #define HOST_MAX_TUN	256		/* tunables kept, at most */
-#define HOST_MAX_VALUE	256		/* bytes of a tunable's value kept */
+#define HOST_MAX_VALUE	1024	/* bytes of a tunable's value kept */
 
 /* A file's text, "" when it exists empty, NULL when it cannot be read. */
 static char *
