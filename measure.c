@@ -612,7 +612,9 @@ open_loop(struct loop *L)
 		    run_tick(L) == -1)
 			break;
 		counts_runnable(L->rqfd, &L->res->counts, now_coarse());
-		noise_sample(&L->res->noise, now_coarse());
+		/* Never while a wake-up is in flight. */
+		if (L->outstanding == 0)
+			noise_sample(&L->res->noise, now_coarse());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);
