@@ -908,8 +908,8 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]] " \
-	"[--fail-if-worse=SPEC]\n" \
+	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
+	"                    [--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n"
 

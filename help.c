@@ -20,8 +20,9 @@ const char help_synopsis[] =
 "            [--per-client] [--repeat=n] [--sweep=name=v1,v2...]\n"
 "            [--baseline=file]\n"
 "            [--fail-if-worse=spec] [command [arg ...]]\n"
-"       latt compare [-h] [--all] [--json[=FILE]] [--fail-if-worse=SPEC]\n"
-"            A.json[,A2.json...] B.json[,...] [C.json ...]\n";
+"       latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n"
+"            [--fail-if-worse=SPEC] A.json[,A2.json...] B.json[,...]\n"
+"            [C.json ...]\n";
 
 /* --help after the synopsis: the options by task, then how latt behaves. */
 const char help_text[] =
