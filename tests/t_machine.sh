@@ -88,6 +88,12 @@ expect_json "$TMP/q.json" \
     "d['machine']['own_cpus'] >= 0.5" \
     "d['machine']['noisy'] == (d['machine']['foreign_cpu_pct'] >= 10)"
 verdict "noise: a cpu load counts as latt's own CPU, not foreign"
+# A spin the workload's shell forks is the workload's, so latt's own.
+run_latt "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none --json="$TMP/w.json" \
+    -- sh -c '(while :; do :; done) & wait'
+[ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/w.err")"
+expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.4"
+verdict "noise: a spin the workload forked counts as latt's own CPU"
 run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json"
 f=$(python3 -c "import json; print('%.1f' % json.load(open('$TMP/n.json'))['machine']['foreign_cpu_pct'])")
 if awk -v f="$f" 'BEGIN { exit !(f >= 10) }'; then
