@@ -16,7 +16,7 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
 	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c \
-	plotcurve.c cmpcount.c cmphost.c noise.c
+	plotcurve.c cmpcount.c cmphost.c noise.c jsonmach.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 

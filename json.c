@@ -22,6 +22,7 @@
 #include "common.h"
 #include "config.h"
 #include "json.h"
+#include "jsonmach.h"
 #include "jsonw.h"
 #include "loads.h"
 #include "report.h"
@@ -40,8 +41,6 @@ static void	 put_parameters(FILE *, const struct config *);
 static void	 put_environment(FILE *, const struct result *);
 static void	 json_explain(FILE *, const struct result *);
 static void	 put_scheduler(FILE *, const struct sched_info *);
-static void	 put_host(FILE *, const struct result *);
-static void	 put_noise(FILE *, const struct noise *, int series);
 static void	 put_classes(FILE *, const struct config *,
 		    const struct result *, int);
 static void	 put_workload(FILE *, const struct workload *);
@@ -94,7 +93,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	jw_key(fp, &first, "\n  ", "counts");
 	json_counts(fp, &total->counts);
 	jw_key(fp, &first, "\n  ", "machine");
-	put_noise(fp, &total->noise, 0);
+	json_noise(fp, &total->noise, 0);
 	jw_key(fp, &first, "\n  ", "floor");
 	put_floor(fp, &total->floor);
 	jw_key(fp, &first, "\n  ", "per_client");
@@ -137,7 +136,7 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	fputs(",\n  \"counts\": ", fp);
 	json_counts(fp, &res->counts);
 	fputs(",\n  \"machine\": ", fp);
-	put_noise(fp, &res->noise, 1);
+	json_noise(fp, &res->noise, 1);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
 	fputs(",\n  \"order\": ", fp);
@@ -331,54 +330,8 @@ put_environment(FILE *fp, const struct result *total)
 	jw_key(fp, &first, "\n    ", "latt_version");
 	jw_string(fp, LATT_VERSION);
 	jw_key(fp, &first, "\n    ", "host");
-	put_host(fp, total);
+	json_host(fp, total);
 	fputs("\n  }", fp);
-}
-
-/* The host's state, all in one object, for compare to list differences. */
-static void
-put_host(FILE *fp, const struct result *total)
-{
-	const struct host *h = &total->env.host;
-	int first = 1, inner = 1;
-	size_t i;
-
-	fputc('{', fp);
-	jw_key(fp, &first, "\n      ", "cmdline");
-	jw_str_or_null(fp, total->env.cmdline);
-	jw_key(fp, &first, "\n      ", "preemption");
-	jw_str_or_null(fp, total->sched.preemption);
-	jw_key(fp, &first, "\n      ", "thp");
-	jw_str_or_null(fp, h->thp);
-	jw_key(fp, &first, "\n      ", "thp_defrag");
-	jw_str_or_null(fp, h->thp_defrag);
-	jw_key(fp, &first, "\n      ", "governor");
-	jw_str_or_null(fp, total->mach.governor);
-	jw_key(fp, &first, "\n      ", "cpuidle");
-	jw_str_or_null(fp, h->cpuidle_driver);
-	jw_key(fp, &first, "\n      ", "cpuidle_governor");
-	jw_str_or_null(fp, h->cpuidle_governor);
-	jw_key(fp, &first, "\n      ", "cpuidle_states");
-	jw_str_or_null(fp, h->cpuidle_states);
-	jw_key(fp, &first, "\n      ", "smt");
-	jw_str_or_null(fp, total->mach.smt);
-	jw_key(fp, &first, "\n      ", "smt_active");
-	jw_str_or_null(fp, h->smt_active);
-	jw_key(fp, &first, "\n      ", "isolated");
-	jw_str_or_null(fp, h->isolated);
-	jw_key(fp, &first, "\n      ", "nohz_full");
-	jw_str_or_null(fp, h->nohz_full);
-	jw_key(fp, &first, "\n      ", "autogroup");
-	jw_int_or_null(fp, total->sched.autogroup >= 0,
-	    total->sched.autogroup);
-	jw_key(fp, &first, "\n      ", "sched_tunables");
-	fputc('{', fp);
-	for (i = 0; i < h->ntun; i++) {
-		jw_key(fp, &inner, "\n        ", h->tun[i].name);
-		jw_string(fp, h->tun[i].value);
-	}
-	fputs(inner ? "}" : "\n      }", fp);
-	fputs("\n    }", fp);
 }
 
 static void
@@ -1255,83 +1208,4 @@ put_who(FILE *fp, const struct config *cfg, unsigned idx, int cpu)
 	jw_str_or_null(fp, cfg->nclasses > 0 && idx < cfg->nclients ?
 	    cfg->classes[cfg->class_of[idx]].name : NULL);
 	fprintf(fp, ", \"cpu\": %d}", cpu);
-}
-
-/* A figure of noise.h, null where unknown (below 0). */
-static void
-put_known_or_null(FILE *fp, double v)
-{
-	if (v < 0)
-		fputs("null", fp);
-	else
-		jw_double(fp, v);
-}
-
-/*
- * What else ran (noise.h): the figures, whether the run was noisy and
- * why, and with series each sample's [t, foreign %, pressure %, runnable,
- * interrupts/s, softirqs/s, MHz].
- */
-static void
-put_noise(FILE *fp, const struct noise *n, int series)
-{
-	const struct noise_point *p;
-	int first = 1;
-	size_t i;
-
-	if (!n->valid) {
-		fputs("null", fp);
-		return;
-	}
-	fputc('{', fp);
-	jw_key(fp, &first, "\n    ", "noisy");
-	fputs(n->noisy ? "true" : "false", fp);
-	jw_key(fp, &first, "\n    ", "why");
-	jw_str_or_null(fp, n->noisy ? n->why : NULL);
-	jw_key(fp, &first, "\n    ", "noisy_above_foreign_pct");
-	jw_double(fp, NOISY_FOREIGN_PCT);
-	jw_key(fp, &first, "\n    ", "foreign_cpu_pct");
-	put_known_or_null(fp, n->foreign_pct);
-	jw_key(fp, &first, "\n    ", "foreign_cpus");
-	put_known_or_null(fp, n->foreign_cpus);
-	jw_key(fp, &first, "\n    ", "own_cpus");
-	put_known_or_null(fp, n->own_cpus);
-	jw_key(fp, &first, "\n    ", "psi_cpu_some_pct");
-	put_known_or_null(fp, n->psi_some_pct);
-	jw_key(fp, &first, "\n    ", "psi_cpu_full_pct");
-	put_known_or_null(fp, n->psi_full_pct);
-	jw_key(fp, &first, "\n    ", "runnable_mean");
-	put_known_or_null(fp, n->runnable_mean);
-	jw_key(fp, &first, "\n    ", "irq_per_s");
-	put_known_or_null(fp, n->irq_s);
-	jw_key(fp, &first, "\n    ", "softirq_per_s");
-	put_known_or_null(fp, n->softirq_s);
-	jw_key(fp, &first, "\n    ", "cpu_mhz");
-	put_known_or_null(fp, n->mhz);
-	jw_key(fp, &first, "\n    ", "elapsed_s");
-	jw_double(fp, n->elapsed);
-	if (series) {
-		jw_key(fp, &first, "\n    ", "series");
-		fputc('[', fp);
-		for (i = 0; i < n->npts; i++) {
-			p = &n->pts[i];
-			fputs(i > 0 ? ",\n      [" : "\n      [", fp);
-			jw_double(fp, p->t);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->foreign_pct);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->psi_some_pct);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->runnable);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->irq_s);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->softirq_s);
-			fputs(", ", fp);
-			put_known_or_null(fp, p->mhz);
-			fputc(']', fp);
-		}
-		fputc(']', fp);
-	}
-	fputs("\n  }", fp);
 }
