@@ -17,7 +17,7 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
 	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c \
 	plotcurve.c cmpcount.c cmpwork.c knob.c feed.c frames.c plotframe.c \
-	cmpframe.c
+	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -39,7 +39,7 @@ tests/unit_stats: tests/unit_stats.c stats.c stats.h
 
 # latt compare's rooms and all they call, for the test programs below.
 COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c cmpwork.c \
-	cmpframe.c jsonread.c jsonw.c stats.c \
+	cmpframe.c cmphost.c cmpshow.c jsonread.c jsonw.c stats.c \
 	common.c help.c
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).

@@ -34,7 +34,7 @@
  * release and command line warn).  The table is cmpread.c's; its length
  * is checked where it stands.
  */
-#define CMP_NINFO	35
+#define CMP_NINFO	36
 
 /* How a setting is shown: its JSON value for a reader. */
 enum cmp_show {
@@ -46,6 +46,7 @@ enum cmp_show {
 	SHOW_LIST,		/* a list of numbers: "0,1" */
 	SHOW_WORDS,		/* a list of words: "make -j4" */
 	SHOW_LOADS,		/* [{"kind", "procs"}]: "cpu:2 pipe:1" */
+	SHOW_HOST,		/* environment.host: its lines (cmphost.h) */
 };
 
 struct cmp_info_key {

@@ -26,6 +26,8 @@
 
 #include "cmp_int.h"
 #include "cmpcount.h"
+#include "cmphost.h"
+#include "cmpshow.h"
 #include "common.h"
 #include "compare.h"
 #include "jsonread.h"
@@ -106,6 +108,7 @@ const struct cmp_info_key cmp_info_keys[] = {
 	    SHOW_TEXT },
 	{ "environment", "kernel_version", 0, "the kernel version differs",
 	    SHOW_TEXT },
+	{ "environment", "host", 0, "the host's state differs", SHOW_HOST },
 };
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
@@ -124,6 +127,8 @@ static int	 add_buf(struct cmp_side *, const char *, const char *,
 		    const char *, size_t, char *, size_t);
 static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
+static int	 noisy_run(struct cmp_side *, const struct src *,
+		    const struct json *, size_t, size_t);
 static int	 add_note(struct cmp_side *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -687,6 +692,7 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
+	int drop;
 
 	if (o->type != JSON_OBJECT)
 		return where(err, errlen, f, o, "a run is not an object");
@@ -695,6 +701,10 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	if (side->nruns >= MAX_RUNS)
 		return where(err, errlen, f, o, "more than %d runs in "
 		    "side %s", MAX_RUNS, side->name);
+	if ((drop = noisy_run(side, f, o, irun, nruns)) == 2)
+		return where(err, errlen, f, o, "out of memory");
+	if (drop)
+		return 0;
 	if (keep_runid(side, f, host, o, irun, nruns, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < NSERIES_KNOWN; i++) {
@@ -755,127 +765,31 @@ info_clear(struct cmp_info *info)
 	info->file = NULL;
 }
 
-/* A setting as it is shown, built in pieces; cut with "..." when long. */
-struct shown {
-	char	 s[JSON_TEXT_MAX];
-	size_t	 len;
-};
-
-static void	 show_put(struct shown *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-static void
-show_put(struct shown *sh, const char *fmt, ...)
-{
-	size_t room = sizeof(sh->s) - sh->len;
-	va_list ap;
-	int n;
-
-	if (room <= 4)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(sh->s + sh->len, room - 3, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= room - 3) {
-		sh->len = sizeof(sh->s) - 4;
-		memcpy(sh->s + sh->len, "...", 4);
-		sh->len += 3;
-	} else
-		sh->len += (size_t)n;
-}
-
-/* A time in nanoseconds for a reader: "0", "500 us", "1 ms", "2.5 s". */
-static void
-show_time(char *buf, size_t len, double ns)
-{
-	static const struct {
-		double		 div;
-		const char	*unit;
-	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
-	size_t i = 0;
-
-	if (ns == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	while (i < 3 && ns < u[i].div)
-		i++;
-	snprintf(buf, len, "%.4g %s", ns / u[i].div, u[i].unit);
-}
-
-/* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
-static void
-show_list(struct shown *sh, enum cmp_show how, const struct json *v)
-{
-	const struct json *it, *kind, *procs;
-	const char *sep;
-	char *t;
-	size_t i;
-
-	if (v->n == 0)
-		show_put(sh, "none");
-	for (i = 0; i < v->n; i++) {
-		it = json_at(v, i);
-		sep = i == 0 ? "" : how == SHOW_LIST ? "," : " ";
-		kind = json_get(it, "kind");
-		procs = json_get(it, "procs");
-		if (how == SHOW_LOADS && kind != NULL &&
-		    kind->type == JSON_STRING && procs != NULL &&
-		    procs->type == JSON_NUMBER)
-			show_put(sh, "%s%s:%g", sep, kind->str,
-			    json_num(procs));
-		else if (it->type == JSON_STRING)
-			show_put(sh, strpbrk(it->str, " ,") != NULL ||
-			    *it->str == '\0' ? "%s'%s'" : "%s%s", sep, it->str);
-		else if ((t = json_text(it, 1)) != NULL) {
-			show_put(sh, "%s%s", sep, t);
-			free(t);
-		}
-	}
-}
-
 /*
- * A setting as a reader wants it (cmp_info): "4", "1 ms", "cpu:2", "off",
- * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
- * ENOMEM.
+ * A run latt marked noisy (its "machine", noise.h): a note naming it and
+ * why, and with --drop-noisy the run left out.  Returns 1 to leave it
+ * out, 0 to keep it, 2 on ENOMEM.
  */
-static char *
-show_value(enum cmp_show how, const struct json *v)
+static int
+noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
+    size_t irun, size_t nruns)
 {
-	struct shown sh;
-	char t[64], *s;
-	size_t i;
+	const struct json *m = json_get(o, "machine"), *v, *why;
+	char run[32] = "";
 
-	sh.len = 0;
-	sh.s[0] = '\0';
-	if (v->type == JSON_NULL)
-		show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ? "off" :
-		    "not set");
-	else if (v->type == JSON_NUMBER && how == SHOW_TIME) {
-		show_time(t, sizeof(t), json_num(v));
-		show_put(&sh, "%s", t);
-	} else if (v->type == JSON_NUMBER && (how == SHOW_US ||
-	    how == SHOW_KB))
-		show_put(&sh, "%g %s", json_num(v), how == SHOW_US ? "us" :
-		    "KiB");
-	else if (v->type == JSON_TRUE || v->type == JSON_FALSE)
-		show_put(&sh, "%s", how == SHOW_ONOFF ? (v->type == JSON_TRUE ?
-		    "on" : "off") : (v->type == JSON_TRUE ? "true" : "false"));
-	else if (v->type == JSON_ARRAY && how != SHOW_TEXT)
-		show_list(&sh, how, v);
-	else if (v->type == JSON_STRING)
-		show_put(&sh, strpbrk(v->str, " ,") != NULL ? "'%s'" : "%s",
-		    v->str);
-	else if ((s = json_text(v, 1)) != NULL) {
-		show_put(&sh, "%s", s);
-		free(s);
-	}
-	for (i = 0; i < sh.len; i++)
-		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
-			sh.s[i] = '?';
-	return strdup(sh.s);
+	v = json_get(m, "noisy");
+	if (v == NULL || v->type != JSON_TRUE)
+		return 0;
+	why = json_get(m, "why");
+	side->nnoisy++;
+	if (nruns > 1)
+		snprintf(run, sizeof(run), ", run %zu", irun + 1);
+	if (add_note(side, "%s: %s%s was noisy (%s): %s.", side->name,
+	    f->name, run, why != NULL && why->type == JSON_STRING ?
+	    why->str : "?", side->drop_noisy ? "left out (--drop-noisy)" :
+	    "kept; --drop-noisy leaves it out") == -1)
+		return 2;
+	return side->drop_noisy;
 }
 
 /*
@@ -899,8 +813,17 @@ read_info(struct cmp_info *info, const struct src *f, const struct json *root,
 			return where(err, errlen, f, obj, "\"%s\" is not "
 			    "an object", cmp_info_keys[k].obj);
 		v = json_get(obj, cmp_info_keys[k].key);
+		/* The host's state: its lines, compared one by one. */
+		if (v != NULL && cmp_info_keys[k].show == SHOW_HOST) {
+			if (v->type == JSON_OBJECT &&
+			    ((info->text[k] = cmp_host_flat(v)) == NULL ||
+			    (info->show[k] = strdup("")) == NULL))
+				return where(err, errlen, f, v, "out of "
+				    "memory");
+			continue;
+		}
 		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
-		    (info->show[k] = show_value(cmp_info_keys[k].show,
+		    (info->show[k] = cmp_show_value(cmp_info_keys[k].show,
 		    v)) == NULL))
 			return where(err, errlen, f, v, "out of memory");
 	}
@@ -917,7 +840,7 @@ note_changed(struct cmp_side *side, const struct src *f,
     const struct json *root)
 {
 	const struct json *env, *v, *x, *from, *to;
-	struct shown sh;
+	struct cmp_shown sh;
 	const char *key, *name;
 	char *t;
 	size_t i;
@@ -940,10 +863,10 @@ note_changed(struct cmp_side *side, const struct src *f,
 		to = json_get(x, "end");
 		if (from != NULL && from->type == JSON_STRING && to != NULL &&
 		    to->type == JSON_STRING)
-			show_put(&sh, "%s%s changed from %s to %s", i > 0 ?
+			cmp_show_put(&sh, "%s%s changed from %s to %s", i > 0 ?
 			    ", " : "", name, from->str, to->str);
 		else if ((t = json_text(x, 1)) != NULL) {
-			show_put(&sh, "%s%s changed: %s", i > 0 ? ", " : "",
+			cmp_show_put(&sh, "%s%s changed: %s", i > 0 ? ", " : "",
 			    name, t);
 			free(t);
 		} else

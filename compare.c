@@ -25,6 +25,7 @@
 
 #include "cmp_int.h"
 #include "cmpcount.h"
+#include "cmphost.h"
 #include "common.h"
 #include "compare.h"
 #include "help.h"
@@ -77,6 +78,7 @@ static const struct option compare_longopts[] = {
 	{ "json",		optional_argument,	NULL,	'j' },
 	{ "all",		no_argument,		NULL,	'a' },
 	{ "by-knob",		no_argument,		NULL,	'k' },
+	{ "drop-noisy",		no_argument,		NULL,	'N' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -285,6 +287,8 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 		w = nw;
 		w[n++] = s;
 	}
+	if (cmp_host_warn(a, b, &w, &n) == -1)
+		goto oom;
 	*out = w;
 	return (ssize_t)n;
 oom:
@@ -910,8 +914,8 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--json[=FILE]] " \
-	"[--fail-if-worse=SPEC]\n" \
+	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
+	"                    [--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -1055,7 +1059,7 @@ check_commas(struct cmp_side *sides, int nsides, char *argv[])
 
 /* Loads the sides, each checked against those before it. */
 static void
-load_sides(struct cmp_side *sides, int nsides, char *argv[])
+load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
 {
 	char name[4], err[512];
 	int i, j;
@@ -1063,6 +1067,7 @@ load_sides(struct cmp_side *sides, int nsides, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		snprintf(name, sizeof(name), "%c", 'A' + i);
 		cmp_side_init(&sides[i], name);
+		sides[i].drop_noisy = drop;
 		cmp_side_load(&sides[i], argv[i]);
 		for (j = 0; j < i; j++)
 			if (cmp_side_overlap(&sides[j], &sides[i], err,
@@ -1128,6 +1133,7 @@ compare_main(int argc, char *argv[])
 	const char *json_path = NULL;
 	char *tmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
+	int drop = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1154,6 +1160,9 @@ compare_main(int argc, char *argv[])
 		case 'k':
 			by_knob = 1;
 			break;
+		case 'N':
+			drop = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1170,7 +1179,7 @@ compare_main(int argc, char *argv[])
 		usage_error("compare takes at most %d sides", MAX_SIDES);
 	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
 		usage_error("compare: %s", strerror(errno));
-	load_sides(sides, nsides, argv + optind);
+	load_sides(sides, nsides, argv + optind, drop);
 	if (by_knob)
 		cmp_knob_free(argv, nsides);
 	if (json && json_path == NULL) {

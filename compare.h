@@ -96,6 +96,8 @@ struct cmp_side {
 	size_t		 nwork;
 	struct cmp_frames *frames;	/* its frame classes, or NULL */
 	size_t		 nframes;
+	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
+	size_t		 nnoisy;	/* runs marked noisy, kept or not */
 };
 
 enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ static char	*cpu_model(void);
 static char	*virtualization(void);
 static char	*preemption_model(const struct utsname *);
 static char	*cpufreq_governors(void);
+static void	 host_read(struct host *);
+static void	 host_free(struct host *);
 
 /* The rest of the environment; what cannot be read stays NULL. */
 void
@@ -46,6 +49,7 @@ env_read(struct environment *e, unsigned long slack)
 	e->cpu_model = cpu_model();
 	e->virtualization = virtualization();
 	e->timer_slack = slack;
+	host_read(&e->host);
 }
 
 void
@@ -58,6 +62,7 @@ env_free(struct environment *e)
 	free(e->cmdline);
 	free(e->cpu_model);
 	free(e->virtualization);
+	host_free(&e->host);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -285,4 +290,163 @@ machine_changed(const struct machine *a, const struct machine *b,
 		return names[(*i)++];
 	}
 	return NULL;
+}
+
+#define CPU_SYS		"/sys/devices/system/cpu/"
+#define THP_SYS		"/sys/kernel/mm/transparent_hugepage/"
+#define SCHED_DEBUGFS	"/sys/kernel/debug/sched/"
+#define HOST_MAX_TUN	256		/* tunables kept, at most */
+#define HOST_MAX_VALUE	1024	/* bytes of a tunable's value kept */
+
+/* A file's text, "" when it exists empty, NULL when it cannot be read. */
+static char *
+text_or_empty(const char *path)
+{
+	char *s;
+
+	if (access(path, R_OK) == -1)
+		return NULL;
+	return (s = file_text(path)) != NULL ? s : strdup("");
+}
+
+/* The word in brackets of "always [madvise] never", or the text. */
+static char *
+bracketed(const char *path)
+{
+	char *s, *open, *close;
+
+	if ((s = file_text(path)) == NULL)
+		return NULL;
+	if ((open = strchr(s, '[')) == NULL ||
+	    (close = strchr(open, ']')) == NULL)
+		return s;
+	*close = '\0';
+	memmove(s, open + 1, (size_t)(close - open));
+	return s;
+}
+
+/* CPU 0's idle states with their exit latencies: "POLL:0us C1:2us". */
+static char *
+idle_states(void)
+{
+	char path[128], *name, *lat, *out = NULL, *n;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), CPU_SYS "cpu0/cpuidle/state%d/"
+		    "name", i);
+		if ((name = file_text(path)) == NULL)
+			break;
+		snprintf(path, sizeof(path), CPU_SYS "cpu0/cpuidle/state%d/"
+		    "latency", i);
+		lat = file_text(path);
+		if (asprintf(&n, "%s%s%s:%sus", out != NULL ? out : "",
+		    out != NULL ? " " : "", name, lat != NULL ? lat : "?") ==
+		    -1)
+			n = NULL;
+		free(name);
+		free(lat);
+		free(out);
+		if ((out = n) == NULL)
+			break;
+	}
+	return out;
+}
+
+/* Adds the one-line regular files of dir as "prefix.NAME" tunables. */
+static void
+add_tunables(struct host *h, const char *dir, const char *match,
+    const char *prefix)
+{
+	char path[512], *v, *p;
+	struct host_item *t;
+	struct dirent *d;
+	struct stat sb;
+	DIR *dp;
+
+	if ((dp = opendir(dir)) == NULL)
+		return;
+	while ((d = readdir(dp)) != NULL && h->ntun < HOST_MAX_TUN) {
+		if (d->d_name[0] == '.' || strncmp(d->d_name, match,
+		    strlen(match)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s%s", dir, d->d_name);
+		/* debugfs sched/debug is a whole report, not a knob. */
+		if (stat(path, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+		    strcmp(d->d_name, "debug") == 0 ||
+		    (v = text_or_empty(path)) == NULL)
+			continue;
+		if (strlen(v) > HOST_MAX_VALUE)
+			v[HOST_MAX_VALUE] = '\0';
+		for (p = v; *p != '\0'; p++)
+			if (*p == '\n' || *p == '\t')
+				*p = ' ';
+		t = realloc(h->tun, (h->ntun + 1) * sizeof(*t));
+		if (t == NULL) {
+			free(v);
+			break;
+		}
+		h->tun = t;
+		t[h->ntun].value = v;
+		if (asprintf(&t[h->ntun].name, "%s.%s", prefix, d->d_name) ==
+		    -1) {
+			free(v);
+			break;
+		}
+		h->ntun++;
+	}
+	closedir(dp);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct host_item *)a)->name,
+	    ((const struct host_item *)b)->name);
+}
+
+/*
+ * The host's state (struct host); debugfs is read where it is mounted
+ * and never mounted.
+ */
+static void
+host_read(struct host *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->thp = bracketed(THP_SYS "enabled");
+	h->thp_defrag = bracketed(THP_SYS "defrag");
+	h->cpuidle_driver = file_text(CPU_SYS "cpuidle/current_driver");
+	h->cpuidle_governor = file_text(CPU_SYS "cpuidle/current_governor");
+	if (h->cpuidle_governor == NULL)
+		h->cpuidle_governor = file_text(CPU_SYS
+		    "cpuidle/current_governor_ro");
+	h->cpuidle_states = idle_states();
+	h->smt_active = file_text(CPU_SYS "smt/active");
+	h->isolated = text_or_empty(CPU_SYS "isolated");
+	h->nohz_full = text_or_empty(CPU_SYS "nohz_full");
+	add_tunables(h, "/proc/sys/kernel/", "sched_", "kernel");
+	add_tunables(h, SCHED_DEBUGFS, "", "debugfs");
+	if (h->ntun > 1)
+		qsort(h->tun, h->ntun, sizeof(*h->tun), by_name);
+}
+
+static void
+host_free(struct host *h)
+{
+	size_t i;
+
+	free(h->thp);
+	free(h->thp_defrag);
+	free(h->cpuidle_driver);
+	free(h->cpuidle_governor);
+	free(h->cpuidle_states);
+	free(h->smt_active);
+	free(h->isolated);
+	free(h->nohz_full);
+	for (i = 0; i < h->ntun; i++) {
+		free(h->tun[i].name);
+		free(h->tun[i].value);
+	}
+	free(h->tun);
+	memset(h, 0, sizeof(*h));
 }

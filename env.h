@@ -39,6 +39,34 @@ struct machine {
 	char		*smt;		/* smt/control */
 };
 
+/* A setting of the host by its name ("kernel.sched_rt_runtime_us"). */
+struct host_item {
+	char		*name;
+	char		*value;		/* its text, newlines made spaces */
+};
+
+/*
+ * The host's state beyond the scheduler and the machine above, read once
+ * when latt starts: transparent huge pages, cpuidle, SMT, the CPUs kept
+ * from the scheduler, and every scheduler tunable that can be read
+ * (/proc/sys/kernel/sched_* as "kernel.NAME", debugfs sched/ when it is
+ * mounted, as "debugfs.NAME"), sorted by name.  Strings are malloc'd, or
+ * NULL where there is none.
+ */
+struct host {
+	char		*thp;		/* transparent_hugepage/enabled: the
+					   word in brackets */
+	char		*thp_defrag;
+	char		*cpuidle_driver;
+	char		*cpuidle_governor;
+	char		*cpuidle_states; /* CPU 0's: "POLL:0us C1:2us" */
+	char		*smt_active;	/* smt/active: "1" or "0" */
+	char		*isolated;	/* cpu/isolated: "" is none */
+	char		*nohz_full;	/* cpu/nohz_full */
+	struct host_item *tun;
+	size_t		 ntun;
+};
+
 /*
  * The rest of the environment, read once when latt starts.  Strings are
  * malloc'd, or NULL when unknown.
@@ -54,6 +82,7 @@ struct environment {
 	char		*virtualization;	/* "none", "hypervisor", or
 						   /sys/hypervisor/type */
 	unsigned long	 timer_slack;	/* what the workload inherited */
+	struct host	 host;
 };
 
 void	 env_read(struct environment *, unsigned long slack);

@@ -32,6 +32,7 @@ static void	 print_loads(FILE *, const struct config *,
 		    const struct workload *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
 static void	 print_machine(FILE *, const struct result *);
+static void	 print_noise(FILE *, const struct noise *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
 static void	 print_split(FILE *, const struct config *,
@@ -129,6 +130,7 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
 	curves_counts(fp, &res->counts);
+	print_noise(fp, &res->noise);
 	curves_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
@@ -437,4 +439,36 @@ print_split(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->split_left_out > 0)
 		facts_row(fp, "split", "%llu samples left out (client ran twice "
 		    "between reads)", (unsigned long long)res->split_left_out);
+}
+
+/*
+ * What else ran (noise.h): whether the run was quiet or noisy by the
+ * foreign CPU time, then pressure, interrupts and the frequency.
+ */
+static void
+print_noise(FILE *fp, const struct noise *n)
+{
+	char a[32], b[32], p[32], f[32];
+
+	/* Each line within 80 columns: 55 bytes after the label. */
+	if (!n->valid)
+		return;
+	if (n->foreign_pct < 0)
+		facts_row(fp, "machine", "others' CPU unknown (latt's own "
+		    "unread)");
+	else if (n->noisy)
+		facts_row(fp, "machine", "NOISY: others took %.0f%% of the CPUs "
+		    "(%.2f CPUs; >= %.0f%%)", n->foreign_pct, n->foreign_cpus,
+		    NOISY_FOREIGN_PCT);
+	else
+		facts_row(fp, "machine", "quiet: others took %.1f%% of the CPUs "
+		    "(noisy from %.0f%%)", n->foreign_pct, NOISY_FOREIGN_PCT);
+	if (n->psi_some_pct >= 0)
+		snprintf(p, sizeof(p), "CPU PSI %.0f%%", n->psi_some_pct);
+	else
+		snprintf(p, sizeof(p), "no CPU PSI");
+	snprintf(f, sizeof(f), n->mhz > 0 ? ", %.0f MHz" : "", n->mhz);
+	facts_row(fp, "machine", "%s; %s irq/s, %s softirq/s%s", p,
+	    fmt_rate(a, sizeof(a), n->irq_s), fmt_rate(b, sizeof(b),
+	    n->softirq_s), f);
 }

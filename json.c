@@ -22,6 +22,7 @@
 #include "common.h"
 #include "config.h"
 #include "json.h"
+#include "jsonmach.h"
 #include "jsonw.h"
 #include "loads.h"
 #include "report.h"
@@ -93,6 +94,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_loads(fp, &total->wl);
 	jw_key(fp, &first, "\n  ", "counts");
 	json_counts(fp, &total->counts);
+	jw_key(fp, &first, "\n  ", "machine");
+	json_noise(fp, &total->noise, 0);
 	jw_key(fp, &first, "\n  ", "floor");
 	put_floor(fp, &total->floor);
 	jw_key(fp, &first, "\n  ", "per_client");
@@ -144,6 +147,8 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	put_loads(fp, &res->wl);
 	fputs(",\n  \"counts\": ", fp);
 	json_counts(fp, &res->counts);
+	fputs(",\n  \"machine\": ", fp);
+	json_noise(fp, &res->noise, 1);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
 	fputs(",\n  \"order\": ", fp);
@@ -336,6 +341,8 @@ put_environment(FILE *fp, const struct result *total)
 	fprintf(fp, "%lu", e->timer_slack);
 	jw_key(fp, &first, "\n    ", "latt_version");
 	jw_string(fp, LATT_VERSION);
+	jw_key(fp, &first, "\n    ", "host");
+	json_host(fp, total);
 	fputs("\n  }", fp);
 }
 

@@ -10,13 +10,9 @@
  * round costs in proportion to the replies, not to clients times wake-ups.
  *
  * The runqueue-wait split is taken here, off every wake-up's way: on a
- * round drawn at random before its writes (1 in --split rounds), the
- * parent reads each client's run delay (split.c) before the first write
- * and again once the round's replies are in, and holds those replies back
- * until then; a sample whose readings cannot tell its wait keeps its
- * latency and is left out of the split, counted.  No client reads
- * anything on its way, so the split's rounds are wake-ups like the others
- * and its figures a random sample of them.
+ * round drawn at random (1 in --split), the parent reads each client's run
+ * delay before the first write and once the replies are in (split.c says
+ * what the readings tell); no client reads anything on its way.
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
@@ -29,8 +25,8 @@
  * effect within END_GRACE_NS even while replies are outstanding; those
  * still unanswered are censored samples (counted, with the oldest age).
  *
- * This file never prints: samples go to the caller's sink and failures are
- * recorded in struct result for latt.c to report.
+ * This file never prints: samples go to the caller's sink, failures into
+ * struct result for latt.c to report.
  */
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -55,6 +51,7 @@
 #include "counts.h"
 #include "feed.h"
 #include "measure.h"
+#include "noise.h"
 #include "order.h"
 #include "result.h"
 #include "run.h"
@@ -504,6 +501,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 		counts_system(&res->counts.begin);
 		count_clients(eng, &res->counts.begin);
 		L.rqfd = counts_runnable_open();
+		noise_begin(&res->noise, now_coarse_ns());
 		if (cfg->open_loop)
 			open_loop(&L);
 		else
@@ -514,6 +512,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 		counts_system(&end);
 		count_clients(eng, &end);
 		counts_finish(&res->counts, &end, eng->n);
+		noise_finish(&res->noise, now_coarse_ns());
 	}
 	if (L.rqfd >= 0)
 		close(L.rqfd);
@@ -579,6 +578,7 @@ closed_loop(struct loop *L)
 		    collect(L, 0) == -1) || run_tick(L) == -1)
 			break;
 		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
+		noise_sample(&L->res->noise, now_coarse_ns());
 	}
 	return 0;
 }
@@ -615,6 +615,9 @@ open_loop(struct loop *L)
 		    run_tick(L) == -1)
 			break;
 		counts_runnable(L->rqfd, &L->res->counts, now_coarse_ns());
+		/* Never while a wake-up is in flight. */
+		if (L->outstanding == 0)
+			noise_sample(&L->res->noise, now_coarse_ns());
 		next += next_delay(L);
 		if ((now = now_ns()) > next + L->cfg->max_delay)
 			next = now + next_delay(L);

@@ -178,6 +178,7 @@ result_reset(struct result *res, const struct config *cfg)
 	if (keep.order != NULL)
 		order_reset(keep.order);
 	machine_free(&keep.mach);	/* read afresh by each run */
+	noise_free(&keep.noise);
 	machine_free(&keep.mach_end);
 	memset(res, 0, sizeof(*res));
 	memcpy(res->ser, keep.ser, sizeof(res->ser));
@@ -254,6 +255,7 @@ result_merge(struct result *total, const struct result *res,
 	total->split_left_out += res->split_left_out;
 	total->discarded += res->discarded;
 	counts_merge(&total->counts, &res->counts);
+	noise_merge(&total->noise, &res->noise);
 	total->floor = res->floor;
 	if (total->start == 0) {
 		total->start = res->start;
@@ -307,6 +309,7 @@ result_free(struct result *res, const struct config *cfg, int owned)
 	res->order = NULL;
 	machine_free(&res->mach);
 	machine_free(&res->mach_end);
+	noise_free(&res->noise);
 	free(res->worst);
 	res->worst = NULL;
 	if (!owned) {

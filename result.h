@@ -16,6 +16,7 @@
 #include "config.h"
 #include "counts.h"
 #include "floor.h"
+#include "noise.h"
 #include "env.h"
 #include "order.h"
 #include "stats.h"
@@ -258,6 +259,7 @@ struct result {
 	struct workload	 wl;
 	struct brk	 brk;		/* with STOP_BREAK */
 	struct counts	 counts;	/* what the kernel counted */
+	struct noise	 noise;		/* what else ran (noise.h) */
 	struct floor	 floor;		/* latt's own floor, at start-up */
 	const struct sweep_result *sweep;	/* --sweep's points, or NULL */
 
