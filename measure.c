@@ -11,8 +11,7 @@
  *
  * The runqueue-wait split is taken here, off every wake-up's way: on a
  * round drawn at random (1 in --split), the parent reads each client's run
- * delay before the first write and once the replies are in (split.c says
- * what the readings tell); no client reads anything on its way.
+ * delay before the first write and once the replies are in (split.c).
  *
  * Every round writes to the clients in a fresh random order (from --seed),
  * so that no client is systematically woken first or last.  Before the
