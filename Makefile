@@ -48,10 +48,17 @@ tests/calib_compare: $(CALIB_SRCS) $(HDRS)
 	$(CC) $(LATT_CFLAGS) -I. -o $@ $(CALIB_SRCS) $(LDLIBS)
 
 # The same programs built with AddressSanitizer and UBSan, for make check.
-san/latt: $(SRCS) $(HDRS)
+# An object a source, so that make -j builds them side by side.
+SAN_OBJS = $(SRCS:%.c=san/%.o)
+san/%.o: %.c
 	@mkdir -p san
 	$(CC) -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(SAN_FLAGS) \
-		-o $@ $(SRCS) $(LDLIBS)
+		$(DEPFLAGS) -c -o $@ $<
+
+-include $(SAN_OBJS:.o=.d)
+
+san/latt: $(SAN_OBJS)
+	$(CC) -pthread $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
 
 san/unit_stats: tests/unit_stats.c stats.c stats.h
 	@mkdir -p san
@@ -70,9 +77,19 @@ san/calib_compare: $(CALIB_SRCS) $(HDRS)
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
 		-o $@ $(CALIB_SRCS) $(LDLIBS)
 
-check: latt tests/unit_stats tests/calib_compare san/latt san/unit_stats \
-	san/fuzz_compare san/calib_compare
+CHECK_PROGS = latt tests/unit_stats tests/calib_compare san/latt \
+	san/unit_stats san/fuzz_compare san/calib_compare
+
+# The tests: every script plain, and the sanitizers' share of them (see
+# tests/run); check-sanitize runs every script under the sanitizers too.
+check: $(CHECK_PROGS)
 	@tests/run
+
+check-sanitize: $(CHECK_PROGS)
+	@LATT_SANITIZE_ALL=1 tests/run
+
+# What make check needs, for a parallel build first (make -j2 check-build).
+check-build: $(CHECK_PROGS)
 
 install: latt
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -86,4 +103,4 @@ clean:
 	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare \
 		san
 
-.PHONY: all check install uninstall clean
+.PHONY: all check check-sanitize check-build install uninstall clean
