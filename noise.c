@@ -117,7 +117,8 @@ noise_finish(struct noise *n, int64_t now)
 	if (!n->begun)
 		return;
 	snap(&e);
-	if (!e.ok || e.at <= b->at)
+	/* No rate over less than 10 ms (a run that ended at once). */
+	if (!e.ok || e.at - b->at < 10 * NSEC_PER_MSEC)
 		return;
 	if (e.at - n->prev.at > NOISE_NS / 2)
 		add_point(n, &n->prev, &e);
