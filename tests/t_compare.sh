@@ -330,8 +330,11 @@ if [ -n "${LATT_SANITIZED:-}" ]; then
 fi
 # The comparisons read files and print: they run side by side, two at a
 # time (this machine's CPUs), and are checked in order after.
-xargs -P 2 -I K sh -c '"$1" compare "$2/a1.json" "$2/set-K.json" \
-    >"$2/set-K.out" 2>&1' sh "$LATT" "$TMP" <"$TMP/keys"
+# The key's place is {}: xargs -I puts it for every instance of the string
+# in every argument, $TMP's random name too (a K there, one run in ten,
+# sent every comparison to a file that does not exist).
+xargs -P 2 -I {} sh -c '"$1" compare "$2/a1.json" "$2/set-{}.json" \
+    >"$2/set-{}.out" 2>&1' sh "$LATT" "$TMP" <"$TMP/keys"
 ok=1; n=0; seen=
 while read -r k; do
 	n=$((n + 1))
