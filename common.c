@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -572,4 +573,29 @@ fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
 	}
 	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
 	return buf;
+}
+
+/*
+ * A procfs file of at most len - 2 bytes into buf after a newline, so
+ * that every key is found as "\nKEY"; NUL-terminated.  -1: unreadable
+ * or empty.
+ */
+int
+proc_read_keyed(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	/* A leading newline, so that every key is found as "\nKEY". */
+	buf[got++] = '\n';
+	while (got < len - 1 && ((n = read(fd, buf + got, len - 1 - got)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	return got > 1 ? 0 : -1;
 }

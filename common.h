@@ -105,6 +105,8 @@ splitmix64(uint64_t *state)
 char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 /* A rate with 4 significant digits and k, M, G or T: "362.1M". */
 char	*fmt_rate(char *, size_t, double);
+/* A procfs file into buf after a newline ("\nKEY" finds a key); -1: none. */
+int	 proc_read_keyed(const char *, char *, size_t);
 
 /*
  * A small /proc or sysfs file read whole (trailing newlines, spaces and

@@ -22,7 +22,6 @@
 
 #define TASK_BUF	4096		/* /proc/PID/status is ~1.4 KiB */
 
-static int	 read_small(const char *path, char *buf, size_t len);
 static int	 field_u64(const char *buf, const char *key, uint64_t *v);
 
 void
@@ -60,7 +59,7 @@ counts_task(struct kcount *k, pid_t pid)
 	uint64_t vol, invol, migr;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) == -1 ||
+	if (proc_read_keyed(path, buf, sizeof(buf)) == -1 ||
 	    field_u64(buf, "\nvoluntary_ctxt_switches:", &vol) == -1 ||
 	    field_u64(buf, "\nnonvoluntary_ctxt_switches:", &invol) == -1)
 		return -1;
@@ -69,7 +68,7 @@ counts_task(struct kcount *k, pid_t pid)
 	k->ntask++;
 	/* /proc/PID/sched exists with CONFIG_SCHED_DEBUG only. */
 	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) == 0 &&
+	if (proc_read_keyed(path, buf, sizeof(buf)) == 0 &&
 	    field_u64(buf, "\nse.nr_migrations", &migr) == 0) {
 		k->migr += migr;
 		k->nmigr++;
@@ -143,27 +142,6 @@ counts_merge(struct counts *t, const struct counts *r)
 	t->migr += r->migr;
 	t->runnable_sum += r->runnable_sum;
 	t->nrunnable += r->nrunnable;
-}
-
-/* A procfs file of at most len - 1 bytes into buf, NUL-terminated. */
-static int
-read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t got = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	/* A leading newline, so that every key is found as "\nKEY". */
-	buf[got++] = '\n';
-	while (got < len - 1 && ((n = read(fd, buf + got, len - 1 - got)) > 0 ||
-	    (n == -1 && errno == EINTR)))
-		if (n > 0)
-			got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	return got > 1 ? 0 : -1;
 }
 
 /* The number after key (and any spaces, colons), or -1. */

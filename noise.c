@@ -35,7 +35,6 @@
 #define STAT_BUF	(256 * 1024)	/* /proc/stat's intr line is long */
 
 static void	 snap(struct noise_snap *);
-static int	 read_small(const char *path, char *buf, size_t len);
 static int	 one_process(pid_t, uint64_t *, pid_t **, size_t *,
 		    size_t *);
 static int	 tree_cpu(uint64_t *ticks);
@@ -261,7 +260,7 @@ snap(struct noise_snap *s)
 	s->at = now_ns();
 	if (big == NULL && (big = malloc(STAT_BUF)) == NULL)
 		return;
-	if (read_small("/proc/stat", big, STAT_BUF) == 0 &&
+	if (proc_read_keyed("/proc/stat", big, STAT_BUF) == 0 &&
 	    sscanf(big + 1, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
 	    &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
 		s->busy = v[0] + v[1] + v[2];
@@ -275,7 +274,7 @@ snap(struct noise_snap *s)
 		s->ok = 1;
 	}
 	s->own_ok = tree_cpu(&s->own) == 0;
-	if (read_small("/proc/pressure/cpu", buf, sizeof(buf)) == 0 &&
+	if (proc_read_keyed("/proc/pressure/cpu", buf, sizeof(buf)) == 0 &&
 	    (p = strstr(buf, "some ")) != NULL &&
 	    (p = strstr(p, "total=")) != NULL) {
 		s->psi_some = strtoull(p + 6, NULL, 10);
@@ -284,26 +283,6 @@ snap(struct noise_snap *s)
 			s->psi_full = strtoull(p + 6, NULL, 10);
 		s->psi_ok = 1;
 	}
-}
-
-/* A procfs file of at most len - 2 bytes into buf after a newline. */
-static int
-read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t got = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	buf[got++] = '\n';
-	while (got < len - 1 && ((n = read(fd, buf + got, len - 1 - got)) > 0 ||
-	    (n == -1 && errno == EINTR)))
-		if (n > 0)
-			got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	return got > 1 ? 0 : -1;
 }
 
 /*
@@ -321,7 +300,7 @@ one_process(pid_t pid, uint64_t *ticks, pid_t **list, size_t *n,
 	long c;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) == -1 ||
+	if (proc_read_keyed(path, buf, sizeof(buf)) == -1 ||
 	    (p = strrchr(buf, ')')) == NULL ||
 	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
 	    "%llu %llu %llu %llu", &u, &s, &cu, &cs) != 4)
@@ -329,7 +308,7 @@ one_process(pid_t pid, uint64_t *ticks, pid_t **list, size_t *n,
 	*ticks += u + s + cu + cs;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid,
 	    (int)pid);
-	if (read_small(path, buf, sizeof(buf)) == -1)
+	if (proc_read_keyed(path, buf, sizeof(buf)) == -1)
 		return 0;
 	for (p = buf; *n < TREE_MAX; p = end) {
 		c = strtol(p, &end, 10);
@@ -382,7 +361,7 @@ cur_mhz(void)
 	for (cpu = 0; cpu < ncpu && cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/"
 		    "cpufreq/scaling_cur_freq", cpu);
-		if (read_small(path, buf, sizeof(buf)) == 0) {
+		if (proc_read_keyed(path, buf, sizeof(buf)) == 0) {
 			sum += strtod(buf, NULL) / 1000;
 			got++;
 		}
@@ -396,7 +375,7 @@ runnable(void)
 {
 	char buf[128], *p;
 
-	if (read_small("/proc/loadavg", buf, sizeof(buf)) == -1 ||
+	if (proc_read_keyed("/proc/loadavg", buf, sizeof(buf)) == -1 ||
 	    (p = strchr(buf, '/')) == NULL)
 		return -1;
 	while (p > buf && p[-1] != ' ')
