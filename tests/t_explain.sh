@@ -284,7 +284,9 @@ else
 	# machine may take one of them): the hog's time is the runqueue wait
 	# within 10% + 200 us, and that wait is most of a latency of several
 	# milliseconds; the client's own schedstat run delay agrees with the
-	# trace's wait within 5% + 100 us.
+	# trace's wait within 5% + 100 us (where it has one: a client that
+	# ran twice between latt's two reads, preempted after its wake-up,
+	# has none, and latt leaves it out of the split on purpose).
 	why2=$(autopsy_check "$TMP/hog.json" "$hogpid" \
 	    'len(s) == 3' 'e["lost_events"] == 0' \
 	    'len(h) >= 1' \
@@ -294,8 +296,8 @@ else
 	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
 	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)' \
 	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
-	    'all(x["schedstat_runqueue_ns"] is not None for x in h)' \
-	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h)')
+	    'any(x["schedstat_runqueue_ns"] is not None for x in h)' \
+	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h if x["schedstat_runqueue_ns"] is not None)')
 	[ -n "$why2" ] && bad "$why2"
 	after_end "$name" "$lp"
 	explain_text "explain: the hog's autopsy within 80 columns, one unit rule, its interrupt said when" \
@@ -311,13 +313,28 @@ fi
 # itself is SCHED_FIFO at CLIENT_PRIO on CPU 0, so that the pipe load
 # cannot hold it between a stamp and its write: a sanitized latt, plain
 # there, was once held 31 ms by latt-pipe, a worse sample than the hog's.
+#
+# One rerun, said in the verdict, when the first run's worst sample was
+# longer than twice the hog's 30 ms burst and not behind it: no hog can
+# cause that, so something outside the test (another process of this
+# shared machine) took the run's worst sample, and the check's premise
+# did not hold.  A worst sample the hog could have caused is never rerun.
+long_run() {
+	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
+	    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json" || return 1
+	[ -z "$(autopsy_check "$TMP/long.json" "$hogpid" \
+	    'len(s) != 1 or len(h) == 1 or s[0]["latency_ns"] <= 60000000')" ] &&
+	    return 0
+	name="$name (rerun once: the first run's worst sample, $(grep -m1 verdict "$TMP/out" | cut -c1-60), was beyond the hog)"
+	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
+	    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json"
+}
 name="explain: an early worst sample of a long run keeps a whole autopsy, naming the hog"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: an early worst sample in a long run: needs two CPUs"
 elif plain_only "$name (the keeper's paths: the stopped and killed keeper below)"; then
 	:
-elif ! beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
-    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json"; then
+elif ! long_run; then
 	fail "$name: $hog_why"
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
@@ -456,8 +473,15 @@ end_by_signal SIGINT INT
 end_by_signal SIGTERM TERM
 end_by_signal SIGKILL KILL
 
-"$LATT" --explain -c1 -f1 -t3 -q sh -c 'sleep 0.3; exit 3' >"$TMP/out" 2>"$TMP/err" &
+# The workload fails 0.3 s after the test has seen the client up, not
+# 0.3 s after it started: under load latt's start-up took longer than
+# that, and a run of no sample has no autopsy to print.
+rm -f "$TMP/go"
+"$LATT" --explain -c1 -f1 -t3 -q sh -c 'while [ ! -e "$1" ]; do sleep 0.05;
+    done; sleep 0.3; exit 3' sh "$TMP/go" >"$TMP/out" 2>"$TMP/err" &
 lp=$!
+wait_clients "$lp" 1 || bad "no client seen"
+: >"$TMP/go"
 T0=$(usecs)
 wait_gone "$lp" 30
 [ "$rc" -eq 4 ] || bad "rc $rc, not 4"
