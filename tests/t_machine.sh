@@ -164,7 +164,7 @@ expect_strip() {
 }
 
 # --- what else ran: a spinner outside latt makes a run noisy ----------------
-# The run draws its plot.
+# The run is compared with h.json (--baseline) and draws its plot.
 # ticks PID: the CPU time of a process in clock ticks (utime + stime).
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
@@ -174,7 +174,7 @@ on_exit "kill $spin 2>/dev/null"
 sleep 0.3
 t0=$(ticks "$spin") s0=$(usecs)
 run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d2 -l none --json="$TMP/s.json" \
-    --plot="$TMP/s.svg"
+    --plot="$TMP/s.svg" --baseline="$TMP/h.json" --drop-noisy
 t1=$(ticks "$spin") s1=$(usecs)
 kill "$spin"
 wait "$spin" 2>/dev/null
@@ -195,6 +195,22 @@ grep -q '^	machine	 *NOISY: others took' "$TMP/s.out" ||
 verdict "noise: a spinner outside latt (${sc} CPUs of its own) makes the run noisy"
 expect_strip "$TMP/s.svg" "$TMP/s.json" strip
 verdict "plot: the strip of what else ran is the series, 'noisy:' and why, the threshold"
+# --baseline: the noisy live run named as latt compare names a file's, and
+# left out with --drop-noisy; the baseline's run named only when noisy.
+joined <"$TMP/s.out" >"$TMP/sj.out"
+grep -q "^warning: B: this run was noisy (other processes used [0-9]*% of the CPUs ([0-9.]* CPUs), above [0-9]*%): left out (--drop-noisy)\.\$" "$TMP/sj.out" ||
+	bad "no line naming the live run noisy: $(grep 'noisy' "$TMP/sj.out" | tr '\n' '|')"
+grep -q "^B: this run (0 runs, 0 samples)" "$TMP/sj.out" ||
+	bad "the live run not left out: $(grep '^B: ' "$TMP/sj.out")"
+hn=$(python3 -c "import json; print(json.load(open('$TMP/h.json'))['runs'][0]['machine']['noisy'])")
+n=$(grep -c "^warning: A: [^ ]*h.json was noisy (.*): left out (--drop-noisy)\.\$" "$TMP/sj.out")
+[ "$n" -eq "$([ "$hn" = True ] && echo 1 || echo 0)" ] ||
+	bad "$n lines naming the baseline noisy, it was noisy: $hn"
+verdict "--baseline --drop-noisy: the noisy live run named and left out (the baseline noisy: $hn)"
+run_latt "$TMP/u.out" "$TMP/u.err" -q -d1 --drop-noisy
+[ "$rc" -eq 2 ] && grep -q '^latt: --drop-noisy needs --baseline=FILE$' "$TMP/u.err" ||
+	bad "rc $rc: $(short "$TMP/u.err")"
+verdict "--drop-noisy without --baseline: a usage error"
 
 # --- its own loads are latt's; a run is noisy only past the threshold --------
 run_latt "$TMP/q.out" "$TMP/q.err" -q -c2 -d1 -l cpu --json="$TMP/q.json"
@@ -209,11 +225,22 @@ run_latt "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none --json="$TMP/w.json" \
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/w.err")"
 expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.4"
 verdict "noise: a spin the workload forked counts as latt's own CPU"
+# Against the spinner's run (--baseline, no --drop-noisy): both kept, the
+# baseline's run named noisy, this one only when it was.
 run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json" \
-    --plot="$TMP/n.svg"
+    --plot="$TMP/n.svg" --baseline="$TMP/s.json"
 expect_strip "$TMP/n.svg" "$TMP/n.json" strip
 nn=$(python3 -c "import json; print(json.load(open('$TMP/n.json'))['machine']['noisy'])")
 verdict "plot: the strip of a run without the spinner ('noisy:' only if noisy: $nn)"
+joined <"$TMP/n.out" >"$TMP/nj.out"
+grep -q "^warning: A: [^ ]*s.json was noisy (other processes used .*): kept; --drop-noisy leaves it out\.\$" "$TMP/nj.out" ||
+	bad "the spinner's run not named: $(grep 'noisy' "$TMP/nj.out" | tr '\n' '|')"
+grep -q "^A: .*s.json (1 run" "$TMP/nj.out" && grep -q "^B: this run (1 run" "$TMP/nj.out" ||
+	bad "a run left out: $(grep '^[AB]: ' "$TMP/nj.out" | tr '\n' '|')"
+n=$(grep -c "^warning: B: this run was noisy (.*): kept; --drop-noisy leaves it out\.\$" "$TMP/nj.out")
+[ "$n" -eq "$([ "$nn" = True ] && echo 1 || echo 0)" ] ||
+	bad "$n lines naming this run noisy, it was noisy: $nn"
+verdict "--baseline: noisy runs named and kept without --drop-noisy (this run noisy: $nn)"
 f=$(python3 -c "import json; print('%.1f' % json.load(open('$TMP/n.json'))['machine']['foreign_cpu_pct'])")
 if awk -v f="$f" 'BEGIN { exit !(f >= 10) }'; then
 	skip "noise: a run without the spinner is quiet: others used $f% of the CPUs meanwhile (a shared machine)"
