@@ -179,6 +179,7 @@ struct config {
 	const char	*plot_path;	/* SVG */
 	const char	*baseline; /* --baseline: results to compare with */
 	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
+	int		 drop_noisy;	/* --drop-noisy: with --baseline */
 };
 
 /* The busy phase of client idx (busy= of its class, or --busy), ns. */

@@ -159,6 +159,7 @@ prepare(const struct config *cfg, struct latt *L)
 	/* A baseline that cannot be read fails now, before anything runs. */
 	if (cfg->baseline != NULL) {
 		cmp_side_init(&L->base, "A");
+		L->base.drop_noisy = cfg->drop_noisy;
 		cmp_side_load(&L->base, cfg->baseline);
 		if (cfg->fail_if_worse != NULL)
 			cmp_gate_parse(&L->gate, cfg->fail_if_worse);

@@ -198,6 +198,7 @@ static const struct opt opts[] = {
 	{ "per-client", "", FLAG(cfg.per_client) },
 	{ "baseline", "", STRING(cfg.baseline) },
 	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
+	{ "drop-noisy", "", FLAG(cfg.drop_noisy) },
 	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
 	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep) },
 	{ "open-loop", "", FLAG(cfg.open_loop) },
@@ -524,6 +525,8 @@ check_outputs(const struct config *cfg)
 	if (cfg->fail_if_worse != NULL && cfg->baseline == NULL)
 		usage_error("--fail-if-worse=%s needs --baseline=FILE",
 		    cfg->fail_if_worse);
+	if (cfg->drop_noisy && cfg->baseline == NULL)
+		usage_error("--drop-noisy needs --baseline=FILE");
 	if (is_stdout(cfg->log_path))
 		usage_error("log cannot be -: stdout takes the summary");
 	if (is_stdout(cfg->plot_path))

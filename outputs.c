@@ -501,9 +501,10 @@ outputs_baseline(struct outputs *col, const struct result *total,
 	if ((buf = json_in_memory(col, total, &len, "baseline")) == NULL)
 		return -1;
 	cmp_side_init(&run, "B");
+	run.drop_noisy = cfg->drop_noisy;	/* as latt compare's */
 	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
-	if (cmp_side_add_buf(&run, "this run", buf, len, err,
-	    sizeof(err)) == -1)
+	if (cmp_side_add_buf(&run, runs->n > 1 ? "these runs" : "this run",
+	    buf, len, err, sizeof(err)) == -1)
 		lwarnx("baseline: %s", err);
 	else {
 		printf("\nAgainst the baseline (latt compare %s <%s>):\n",

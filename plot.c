@@ -17,6 +17,9 @@
  *     taken then);
  *   - the distribution, as bars along the same latency axis.
  *
+ * Under the time panel, on its time axis, the strip of what else ran
+ * (plotnoise.c), when the run has its series.
+ *
  * With classes of clients (-c N:ATTR...), the percentile panel has one
  * curve per class in a style of its own (named in the legend, highest
  * priority first), beside the thinner curve of all clients together, and
@@ -46,6 +49,7 @@
 #include "plotcurve.h"
 #include "plotframe.h"
 #include "plotink.h"
+#include "plotnoise.h"
 #include "report.h"
 #include "result.h"
 
@@ -142,7 +146,7 @@ static void	 draw_timeline(FILE *, struct ink *, const struct config *,
 static void	 draw_distribution(FILE *, const struct result *,
 		    const struct lax *);
 static void	 draw_legend(FILE *, const struct config *,
-		    const struct result *);
+		    const struct result *, int);
 static struct style class_style(unsigned);
 static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
 		    const struct result *, const struct lax *, double);
@@ -165,6 +169,7 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	struct lax ax;
 	int64_t pct[NQUANTILES], lo, hi;
 	int fh = plotframe_height(cfg);	/* the frame classes' panels */
+	int sh = plotnoise_height(res);	/* the strip of what else ran */
 
 	/* A --sweep's plot is its curve. */
 	if (res->sweep != NULL)
@@ -194,16 +199,17 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"%d\">\n", W, H + fh, W, H + fh, FONT);
+	    "font-size=\"%d\">\n", W, H + sh + fh, W, H + sh + fh, FONT);
 	fputs("<title>latt: wake-up latency</title>\n", fp);
 	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H + fh);
+	    W, H + sh + fh);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
 	draw_timeline(fp, &ink, cfg, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
-	draw_legend(fp, cfg, res);
-	plotframe_draw(fp, cfg, res, H);
+	plotnoise_draw(fp, res, B_L, B_R, B_B + 44);
+	draw_legend(fp, cfg, res, H + sh);
+	plotframe_draw(fp, cfg, res, H + sh);
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
@@ -891,9 +897,10 @@ put_key(FILE *fp, double x, int y, const char *color, const char *dash,
 	    cls != NULL ? "class " : "", name);
 }
 
-/* A legend of what the colours mean, and a line of caveats. */
+/* A legend of what the colours mean, and a line of caveats, above bottom. */
 static void
-draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
+draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
+    int bottom)
 {
 	static const struct {
 		const char	*name;
@@ -914,7 +921,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
 	struct style sty;
 	double x = B_L, w;
-	int y = H - 50;
+	int y = bottom - 50;
 	unsigned c, k, rank[CLASS_MAX];
 	size_t i;
 
@@ -951,7 +958,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 		    SMALL;
 		if (x + w > W - 20) {
 			/* No row left: an ellipsis ends the last. */
-			if (y + 16 > H - 34) {
+			if (y + 16 > bottom - 34) {
 				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
 				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
 				    x, y, SMALL);
@@ -968,7 +975,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Percentiles are marked only where at least ten samples lie "
 	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
-	    B_L, H - 18, SMALL, LATT_VERSION);
+	    B_L, bottom - 18, SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
 

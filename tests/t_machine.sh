@@ -52,7 +52,119 @@ grep -q "host's kernel.sched_latt_test_knob differs: A not recorded, B 7\\." "$T
 verdict "compare: one line for each difference in the host's state"
 no_leftovers "host"
 
+# strip SVG JSON: what the plot's strip of what else ran says against the
+# JSON of the same run (the plot is of its last run): "strip" or "none",
+# then a line of each fault.  The strip's points are the series' (one
+# step a sample, its level the foreign % within 0.6), on the time panel's
+# axis; the threshold line at the JSON's noisy_above_foreign_pct; the
+# "noisy: WHY" text there only when the run was noisy.
+cat >"$TMP/strip.py" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+    m = json.load(open(sys.argv[2]))["runs"][-1]["machine"]
+except Exception as x:
+    print("none\nunreadable: %s" % x); sys.exit(0)
+ser = (m or {}).get("series") or []
+g = [e for e in root.iter(ns + "g") if e.get("id") == "noise"]
+ids = [e.get("id") for e in root.iter() if (e.get("id") or "").startswith("noise")]
+bad = []
+if not ser:
+    print("none")
+    ys = [float(e.get("y")) for e in root.iter(ns + "text") if e.get("y")]
+    if ids:
+        bad.append("a strip without a series: %r" % ids)
+    if float(root.get("height")) - max(ys) > 60:
+        bad.append("room left for a strip: height %s, last text at %s" %
+                   (root.get("height"), max(ys)))
+    print("\n".join(bad)); sys.exit(0)
+print("strip")
+if len(g) != 1:
+    print("%d strips for %d points" % (len(g), len(ser))); sys.exit(0)
+g = g[0]
+el = {e.get("id"): e for e in g.iter() if e.get("id")}
+txt = lambda e: "".join(e.itertext())
+area = el["noise-area"]
+x0, top = float(area.get("x")), float(area.get("y"))
+x1, bot = x0 + float(area.get("width")), top + float(area.get("height"))
+ticks = [(float(txt(e)[:-1]), float(e.get("y"))) for e in g.iter(ns + "text")
+         if e.get("class") == "pct"]
+ymax = max(v for v, y in ticks)
+pct = lambda y: (bot - y) / (bot - top) * ymax
+def steps(d):
+    # (x at its end, level) of each H of a path of M, V and H.
+    out, y = [], None
+    for c, v in re.findall(r"([MVHZ])([-0-9.]*(?: [-0-9.]+)?)", d):
+        if c == "M": y = float(v.split()[1])
+        elif c == "V": y = float(v)
+        elif c == "H": out.append((float(v), y))
+    return out
+for col, pid in ((1, "noise-foreign"), (2, "noise-psi")):
+    want = [(p[0], p[col]) for p in ser if p[col] is not None]
+    if pid not in el:
+        if want: bad.append("no #%s for %d points" % (pid, len(want)))
+        continue
+    got = steps(el[pid].get("d"))
+    if len(got) != len(want):
+        bad.append("#%s: %d steps, %d points" % (pid, len(got), len(want)))
+        continue
+    far = [(w[1], round(pct(s[1]), 2)) for s, w in zip(got, want)
+           if abs(pct(s[1]) - min(w[1], ymax)) > 0.6]
+    if far:
+        bad.append("#%s: levels off the series (%%, drawn): %r" % (pid, far[:3]))
+    if [s for s in got if not x0 - 0.1 <= s[0] <= x1 + 0.1]:
+        bad.append("#%s: a step outside the area" % pid)
+    if any(b[0] < a[0] for a, b in zip(got, got[1:])):
+        bad.append("#%s: steps not in time order" % pid)
+nrun = len([p for p in ser if p[3] is not None])
+if len(re.findall(r"[ML]", el["noise-runnable"].get("d"))) != nrun:
+    bad.append("#noise-runnable: not %d points" % nrun)
+# The same x axis as the time panel's, and the points on it.
+def xticks(gg):
+    return sorted((float(txt(e)), float(e.get("x"))) for e in gg.iter(ns + "text")
+                  if e.get("text-anchor") == "middle" and re.fullmatch(r"[0-9.]+", txt(e)))
+tl = [e for e in root.iter(ns + "g") if e.get("id") == "timeline"][0]
+unit = 1e-3 if "milliseconds into the run" in " ".join(txt(e) for e in tl.iter(ns + "text")) else 1.0
+if xticks(g) != xticks(tl) or len(xticks(g)) < 2:
+    bad.append("x ticks %r, the time panel's %r" % (xticks(g), xticks(tl)))
+else:
+    (v0, a), (v1, b) = xticks(g)[0], xticks(g)[-1]
+    slope = (b - a) / ((v1 - v0) * unit)
+    got = steps(el["noise-foreign"].get("d"))
+    ts = [p[0] for p in ser if p[1] is not None]
+    if len(got) == len(ts) and ts[-1] - ts[0] > 0.5:
+        s = (got[-1][0] - got[0][0]) / (ts[-1] - ts[0])
+        if abs(s / slope - 1) > 0.03:
+            bad.append("the steps' %.1f px/s, the axis' %.1f" % (s, slope))
+thr = float(el["noise-threshold"].get("y1"))
+if abs(pct(thr) - m["noisy_above_foreign_pct"]) > 0.3:
+    bad.append("threshold drawn at %.2f%%, noisy from %s%%" %
+               (pct(thr), m["noisy_above_foreign_pct"]))
+if ("noise-noisy" in el) != bool(m["noisy"]):
+    bad.append("'noisy:' %s, the run noisy: %s" % ("noise-noisy" in el, m["noisy"]))
+elif m["noisy"] and not txt(el["noise-noisy"]).startswith("noisy: " + m["why"][:30]):
+    bad.append("the noisy text is %r" % txt(el["noise-noisy"]))
+if "What else ran: other processes' CPU %" not in " ".join(txt(e) for e in g.iter(ns + "text")):
+    bad.append("the strip does not say what it is")
+print("\n".join(bad))
+PY
+strip() {
+	python3 "$TMP/strip.py" "$1" "$2" 2>&1
+}
+# expect_strip SVG JSON WANT: strip's faults are bad, and it found WANT
+# (strip or none).
+expect_strip() {
+	local w
+	w=$(strip "$1" "$2")
+	[ "$(echo "$w" | head -n 1)" = "$3" ] ||
+		bad "$(basename "$1"): not $3: $(echo "$w" | head -n 1)"
+	w=$(echo "$w" | tail -n +2 | tr '\n' '|')
+	[ -z "${w//|/}" ] || bad "$(basename "$1"): $w"
+}
+
 # --- what else ran: a spinner outside latt makes a run noisy ----------------
+# The run is compared with h.json (--baseline) and draws its plot.
 # ticks PID: the CPU time of a process in clock ticks (utime + stime).
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
@@ -61,7 +173,8 @@ spin=$!
 on_exit "kill $spin 2>/dev/null"
 sleep 0.3
 t0=$(ticks "$spin") s0=$(usecs)
-run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d2 -l none --json="$TMP/s.json"
+run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d2 -l none --json="$TMP/s.json" \
+    --plot="$TMP/s.svg" --baseline="$TMP/h.json" --drop-noisy
 t1=$(ticks "$spin") s1=$(usecs)
 kill "$spin"
 wait "$spin" 2>/dev/null
@@ -80,6 +193,24 @@ expect_json "$TMP/s.json" \
 grep -q '^	machine	 *NOISY: others took' "$TMP/s.out" ||
 	bad "no NOISY line: $(grep machine "$TMP/s.out" | tr '\t\n' ' |')"
 verdict "noise: a spinner outside latt (${sc} CPUs of its own) makes the run noisy"
+expect_strip "$TMP/s.svg" "$TMP/s.json" strip
+verdict "plot: the strip of what else ran is the series, 'noisy:' and why, the threshold"
+# --baseline: the noisy live run named as latt compare names a file's, and
+# left out with --drop-noisy; the baseline's run named only when noisy.
+joined <"$TMP/s.out" >"$TMP/sj.out"
+grep -q "^warning: B: this run was noisy (other processes used [0-9]*% of the CPUs ([0-9.]* CPUs), above [0-9]*%): left out (--drop-noisy)\.\$" "$TMP/sj.out" ||
+	bad "no line naming the live run noisy: $(grep 'noisy' "$TMP/sj.out" | tr '\n' '|')"
+grep -q "^B: this run (0 runs, 0 samples)" "$TMP/sj.out" ||
+	bad "the live run not left out: $(grep '^B: ' "$TMP/sj.out")"
+hn=$(python3 -c "import json; print(json.load(open('$TMP/h.json'))['runs'][0]['machine']['noisy'])")
+n=$(grep -c "^warning: A: [^ ]*h.json was noisy (.*): left out (--drop-noisy)\.\$" "$TMP/sj.out")
+[ "$n" -eq "$([ "$hn" = True ] && echo 1 || echo 0)" ] ||
+	bad "$n lines naming the baseline noisy, it was noisy: $hn"
+verdict "--baseline --drop-noisy: the noisy live run named and left out (the baseline noisy: $hn)"
+run_latt "$TMP/u.out" "$TMP/u.err" -q -d1 --drop-noisy
+[ "$rc" -eq 2 ] && grep -q '^latt: --drop-noisy needs --baseline=FILE$' "$TMP/u.err" ||
+	bad "rc $rc: $(short "$TMP/u.err")"
+verdict "--drop-noisy without --baseline: a usage error"
 
 # --- its own loads are latt's; a run is noisy only past the threshold --------
 run_latt "$TMP/q.out" "$TMP/q.err" -q -c2 -d1 -l cpu --json="$TMP/q.json"
@@ -94,7 +225,22 @@ run_latt "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none --json="$TMP/w.json" \
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/w.err")"
 expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.4"
 verdict "noise: a spin the workload forked counts as latt's own CPU"
-run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json"
+# Against the spinner's run (--baseline, no --drop-noisy): both kept, the
+# baseline's run named noisy, this one only when it was.
+run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json" \
+    --plot="$TMP/n.svg" --baseline="$TMP/s.json"
+expect_strip "$TMP/n.svg" "$TMP/n.json" strip
+nn=$(python3 -c "import json; print(json.load(open('$TMP/n.json'))['machine']['noisy'])")
+verdict "plot: the strip of a run without the spinner ('noisy:' only if noisy: $nn)"
+joined <"$TMP/n.out" >"$TMP/nj.out"
+grep -q "^warning: A: [^ ]*s.json was noisy (other processes used .*): kept; --drop-noisy leaves it out\.\$" "$TMP/nj.out" ||
+	bad "the spinner's run not named: $(grep 'noisy' "$TMP/nj.out" | tr '\n' '|')"
+grep -q "^A: .*s.json (1 run" "$TMP/nj.out" && grep -q "^B: this run (1 run" "$TMP/nj.out" ||
+	bad "a run left out: $(grep '^[AB]: ' "$TMP/nj.out" | tr '\n' '|')"
+n=$(grep -c "^warning: B: this run was noisy (.*): kept; --drop-noisy leaves it out\.\$" "$TMP/nj.out")
+[ "$n" -eq "$([ "$nn" = True ] && echo 1 || echo 0)" ] ||
+	bad "$n lines naming this run noisy, it was noisy: $nn"
+verdict "--baseline: noisy runs named and kept without --drop-noisy (this run noisy: $nn)"
 f=$(python3 -c "import json; print('%.1f' % json.load(open('$TMP/n.json'))['machine']['foreign_cpu_pct'])")
 if awk -v f="$f" 'BEGIN { exit !(f >= 10) }'; then
 	skip "noise: a run without the spinner is quiet: others used $f% of the CPUs meanwhile (a shared machine)"
@@ -105,26 +251,47 @@ else
 		bad "no quiet line"
 	verdict "noise: the same run without the spinner is quiet ($f%)"
 fi
+# A run too short for a series (its machine null, or no point): no strip,
+# and no room left for one.
+run_latt "$TMP/e.out" "$TMP/e.err" -q -n1 -l none --json="$TMP/e.json" \
+    --plot="$TMP/e.svg"
+[ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/e.err")"
+if [ "$(strip "$TMP/e.svg" "$TMP/e.json" | head -n 1)" = strip ]; then
+	expect_strip "$TMP/e.svg" "$TMP/e.json" strip
+	if [ -n "$why" ]; then
+		verdict "plot: a one-sample run's strip"
+	else
+		skip "plot: no strip without a series: the one-sample run took long enough for a point"
+	fi
+else
+	expect_strip "$TMP/e.svg" "$TMP/e.json" none
+	verdict "plot: no strip without a series (a one-sample run)"
+fi
 
 # --- no /proc/pressure: one line says so, the run goes on --------------------
 if unshare -m true 2>/dev/null && [ -r /proc/pressure/cpu ]; then
 	unshare -m --propagation private sh -c \
 	    'mount -t tmpfs none /proc/pressure && exec "$@"' sh \
 	    timeout -k 5 60 "$LATT" -q -c2 -d1 -l none --json="$TMP/p.json" \
-	    >"$TMP/p.out" 2>"$TMP/p.err"
+	    --plot="$TMP/p.svg" >"$TMP/p.out" 2>"$TMP/p.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/p.err")"
 	n=$(grep -c '^	machine	 *no CPU PSI;' "$TMP/p.out")
 	[ "$n" -eq 1 ] || bad "$n lines on the missing pressure, not 1"
 	expect_json "$TMP/p.json" "d['machine']['psi_cpu_some_pct'] is None" \
 	    "d['machine']['foreign_cpu_pct'] is not None"
-	verdict "noise: /proc/pressure hidden, one line says so"
+	expect_strip "$TMP/p.svg" "$TMP/p.json" strip
+	! grep -q 'id="noise-psi"' "$TMP/p.svg" || bad "a pressure trace drawn"
+	verdict "noise: /proc/pressure hidden, one line says so, the strip without it"
 else
 	skip "noise: /proc/pressure hidden: no unshare -m, or no pressure to hide"
 fi
 
 # --- compare names the noisy runs, and leaves them out when asked -----------
-run_latt "$TMP/r.out" "$TMP/r.err" -q -c2 -d0.5 -l none --repeat=3 --json="$TMP/r.json"
+run_latt "$TMP/r.out" "$TMP/r.err" -q -c2 -d0.5 -l none --repeat=3 --json="$TMP/r.json" \
+    --plot="$TMP/r.svg"
+expect_strip "$TMP/r.svg" "$TMP/r.json" strip
+verdict "plot: with --repeat, the strip is the last run's series"
 python3 - "$TMP/r.json" "$TMP/ra.json" "$TMP/rb.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
