@@ -24,8 +24,7 @@
  * effect within END_GRACE_NS even while replies are outstanding; those
  * still unanswered are censored samples (counted, with the oldest age).
  *
- * This file never prints: samples go to the caller's sink, failures into
- * struct result for latt.c to report.
+ * It never prints: samples go to the caller's sink, failures to latt.c.
  */
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -165,9 +164,9 @@ fail(struct result *res, enum stop_reason why, const char *what)
 }
 
 /*
- * Forks cfg->nclients clients and waits until every one is ready.  Returns
- * the engine, or NULL when memory ran out; a failure half-way is recorded in
- * res->stop and the caller still hands the engine to clients_stop.
+ * Forks cfg->nclients clients, waits until each is ready and returns the
+ * engine (NULL: no memory); a failure half-way is in res->stop, and the
+ * caller still hands the engine to clients_stop.
  */
 struct engine *
 clients_start(const struct config *cfg, const struct run *run,
@@ -254,6 +253,7 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		eng->c[i].pid = pid;
+		noise_client(&res->noise, pid);
 		eng->c[i].frame = config_frame(cfg, i) > 0;
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];

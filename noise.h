@@ -11,6 +11,8 @@
 #ifndef NOISE_H
 #define NOISE_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +31,7 @@ struct noise_snap {
 	uint64_t	 busy;		/* /proc/stat cpu user+nice+system */
 	uint64_t	 total;		/* every field: all CPUs' time */
 	uint64_t	 intr, softirq;
-	uint64_t	 own;		/* latt's tree's CPU, clock ticks */
+	uint64_t	 own;		/* latt's tree's CPU, ns */
 	uint64_t	 psi_some, psi_full;	/* us */
 	int		 ok, own_ok, psi_ok;
 };
@@ -63,8 +65,15 @@ struct noise {
 	uint64_t	 nrunnable, nmhz;
 	int		 noisy;
 	char		 why[160];	/* "" when not noisy */
+	pid_t		*clients;	/* latt's clients, sorted: their CPU */
+	size_t		 nclients;	/* is their process clock's */
 };
 
+/*
+ * A client of latt's, as it is forked (before noise_begin): a process
+ * that forks nothing, whose CPU time a clock read gives without /proc.
+ */
+void	 noise_client(struct noise *, pid_t);
 /* The first reading, after the priming round. */
 void	 noise_begin(struct noise *, int64_t now);
 /* A sample when one is due (between rounds; now: a coarse clock). */
