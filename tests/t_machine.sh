@@ -213,17 +213,22 @@ run_latt "$TMP/u.out" "$TMP/u.err" -q -d1 --drop-noisy
 verdict "--drop-noisy without --baseline: a usage error"
 
 # --- its own loads are latt's; a run is noisy only past the threshold --------
+# Counted as foreign, the spinners would leave latt's own CPU at that of
+# latt and two clients, a few hundredths of a CPU; counted as latt's, it
+# is 2 CPUs on an idle machine and still 0.8 beside three other busy
+# tasks (the sanitized pass's other lanes): 0.3 tells the two apart.
 run_latt "$TMP/q.out" "$TMP/q.err" -q -c2 -d1 -l cpu --json="$TMP/q.json"
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/q.err")"
 expect_json "$TMP/q.json" \
-    "d['machine']['own_cpus'] >= 0.5" \
+    "d['machine']['own_cpus'] >= 0.3" \
     "d['machine']['noisy'] == (d['machine']['foreign_cpu_pct'] >= 10)"
 verdict "noise: a cpu load counts as latt's own CPU, not foreign"
 # A spin the workload's shell forks is the workload's, so latt's own.
 run_latt "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none --json="$TMP/w.json" \
     -- sh -c '(while :; do :; done) & wait'
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/w.err")"
-expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.4"
+# (One spinner: 1 CPU idle, 0.5 beside three busy tasks, 0.2 tells.)
+expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.2"
 verdict "noise: a spin the workload forked counts as latt's own CPU"
 # Against the spinner's run (--baseline, no --drop-noisy): both kept, the
 # baseline's run named noisy, this one only when it was.
