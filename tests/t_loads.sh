@@ -30,8 +30,13 @@ proc_table() {
 # --- every load runs, in a group of its own, while the run runs
 args=()
 for k in $KINDS; do args+=(-l "$k:2"); done
-env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" 'sleep 3' \
-    >"$TMP/all.out" 2>"$TMP/all.err" &
+# The workload ends once the test has looked (at load 27 the looks
+# outlasted a 3 s workload, and the last saw no load left), and at most
+# after 20 s.
+rm -f "$TMP/looked"
+env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" sh -c 'i=0
+    while [ ! -e "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 0.5' sh "$TMP/looked" >"$TMP/all.out" 2>"$TMP/all.err" &
 lpid=$!
 # Wait (up to 10 s on a busy machine) until every load process is there:
 # two per kind, four for pipe (latt's guardian, latt-guard, aside).
@@ -67,6 +72,7 @@ for k in $KINDS; do
 		fail "load $k: $1 processes (want $want) in $2 groups (in latt's: $3)"
 	fi
 done
+: >"$TMP/looked"
 wait $lpid
 rc=$?
 check "all loads: exit 0 (got $rc)" [ "$rc" -eq 0 ]
