@@ -61,18 +61,31 @@ holds "$K" 0 || bad "the file holds '$(cat "$K")', not its '0'"
 	bad "no one warning of a file outside: $(short "$TMP/e.err")"
 grep -q "^knob $K restored: it holds 0 again" "$TMP/e.out" ||
 	bad "the summary does not say restored: $(short "$TMP/e.out")"
-expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]; m = sorted(x["latency"]["mean_ns"] for x in r[0::2]); n = sorted(x["latency"]["mean_ns"] for x in r[1::2])' \
+# The latency relation is judged only when nothing else crowded the runs
+# of no spinners (busy, below: at load 27 their mean was as high).
+busy=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"]
+q = max(x["counts"]["runnable_mean"] for x in r[0::2])
+n = min(x["latency"]["samples"] for x in r)
+if q > 8:
+    print("the machine is busy: procs_running %.1f in a run of 0 spinners, above 8" % q)
+elif n < 200:
+    print("a run has %d samples, fewer than 200: its clients starved" % n)' "$TMP/e.json" 2>&1)
+expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]; m = sorted(x["latency"]["mean_ns"] for x in r[0::2]); n = sorted(x["latency"]["mean_ns"] for x in r[1::2]); busy = "'"${busy:+1}"'" != ""' \
     "$TMP/e.json" \
     '[x["knob"]["value"] for x in r] == ["0", "4"] * 5' \
     "all(x['knob']['file'] == '$K' for x in r)" \
     'all(x["workload"]["status"] == "exited" and x["workload"]["exit_code"] == 0 and x["workload"]["wall_ns"] > 5e8 for x in r)' \
     'sorted(c[1::2])[2] > 3 * sorted(c[0::2])[2]' \
     'sorted(c[1::2])[2] > 5e7' \
-    'n[2] > 2 * m[2]' \
+    'busy or n[2] > 2 * m[2]' \
     '[p["value"] for p in d["sweep"]["points"]] == ["0", "4"]' \
     'all(len(p["runs"]) == 5 for p in d["sweep"]["points"])'
 [ -z "$why" ] || bad "cpu_ns $(python3 -c 'import json, sys; print([r["workload"]["cpu_ns"] for r in json.load(open(sys.argv[1]))["runs"]])' "$TMP/e.json" 2>&1 | head -c 200)"
-verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, latency up, restored"
+lat="latency up, "
+[ -z "$busy" ] || lat="latency not judged ($busy), "
+verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, ${lat}restored"
 
 # The summary ends with the comparison, as latt compare --by-knob says.
 awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
@@ -87,18 +100,8 @@ awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
 # wall time no better.  Other tests beside this one on the same CPU
 # (procs_running above latt's own in a run of 0 spinners) can drown a
 # verdict in noise, and a run whose clients the spinners starved has too
-# few samples for one (the open loop keeps most): then it is skipped,
-# said, and the relation above (the median run's mean above twice)
-# stands alone.
-busy=$(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))["runs"]
-q = max(x["counts"]["runnable_mean"] for x in r[0::2])
-n = min(x["latency"]["samples"] for x in r)
-if q > 8:
-    print("the machine is busy: procs_running %.1f in a run of 0 spinners, above 8" % q)
-elif n < 200:
-    print("a run has %d samples, fewer than 200: its clients starved" % n)' "$TMP/e.json" 2>&1)
+# few samples for one (the open loop keeps most): then it is skipped and
+# said, and so is the relation above (the median run's mean above twice).
 for f in "$TMP/e.out" "$TMP/c.out"; do
 	awk '/^latency /{ t = 1; next } t && /^$/ { t = 0 }
 	    t && $1 ~ /^(mean|p90|p99)$/ && $NF == "worse" { w++ }
