@@ -17,7 +17,7 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
 	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c \
 	plotcurve.c cmpcount.c cmpwork.c knob.c feed.c frames.c plotframe.c \
-	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c
+	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c jsonexpl.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
