@@ -4,8 +4,9 @@
  * the run goes: each kept wake-up into the series of the run and of its
  * client's class (latency, the runqueue-wait split, the -x work, the busy
  * phase) and into the order check; each frame of a frame class into its
- * deadlines and series; and latt's own stalls.  The loop
- * decides what is kept; this file only files it.  Nothing here measures,
+ * deadlines and series; and latt's own stalls.  The loop decides which
+ * wake-ups are kept, with the rule of a suspension kept here; the frames
+ * kept are decided here, as the frames' end is.  Nothing here measures,
  * forks or prints.
  */
 #include <stdint.h>
@@ -44,11 +45,16 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
  */
 void
 feed_frame(struct result *res, const struct config *cfg, unsigned idx,
-    const struct reply *rep)
+    const struct reply *rep, int64_t end)
 {
 	struct class_result *c = &res->classes[cfg->class_of[idx]];
 	int64_t period = cfg->classes[cfg->class_of[idx]].frame;
 	int64_t when = rep->send - res->start, time = rep->done - rep->send;
+
+	if (when < cfg->warmup || rep->send >= end ||
+	    feed_suspended(res, rep->send, rep->done + (int64_t)rep->pos *
+	    period))
+		return;
 
 	series_add(&c->ser[SER_FRAME_WAKE], rep->wake - rep->send, idx, when,
 	    rep->round - 1);
@@ -79,6 +85,16 @@ feed_frames_end(struct result *res, const struct config *cfg, unsigned idx,
 	c->fr.not_started += passed;
 	if (run + passed > c->fr.longest)
 		c->fr.longest = run + passed;
+}
+
+int
+feed_suspended(struct result *res, int64_t send, int64_t end)
+{
+	if (res->nsuspend == 0 || send > res->susp_last_to ||
+	    end < res->susp_last_from)
+		return 0;
+	res->susp_dropped++;
+	return 1;
 }
 
 void

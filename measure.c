@@ -892,12 +892,8 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->discarded++;
 		return 0;
 	}
-	/* A wake-up in flight across a suspension measured the suspension. */
-	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
-	    rep->wake >= res->susp_last_from) {
-		res->susp_dropped++;
+	if (feed_suspended(res, rep->send, rep->wake))
 		return 0;
-	}
 	/* The split's round: held until its run delay is read after it. */
 	if (split) {
 		c->held = s;
@@ -940,8 +936,7 @@ start_frames(struct loop *L)
 
 /*
  * A frame, checked (in order, done after it woke after its start), into
- * its class (feed.c) unless it started in the --warmup or after the end,
- * or ran across a suspension (counted with the wake-ups dropped so).
+ * its class (feed.c says which frames count).
  */
 static int
 take_frame(struct loop *L, unsigned idx, const struct reply *rep)
@@ -958,16 +953,7 @@ take_frame(struct loop *L, unsigned idx, const struct reply *rep)
 	c->next = rep->send + ((int64_t)rep->pos + 1) * config_frame(L->cfg,
 	    idx);
 	c->run = rep->pad;
-	if (rep->send - res->start < L->cfg->warmup ||
-	    rep->send >= L->eng->end)
-		return 0;
-	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
-	    rep->done + (int64_t)rep->pos * config_frame(L->cfg, idx) >=
-	    res->susp_last_from) {
-		res->susp_dropped++;
-		return 0;
-	}
-	feed_frame(res, L->cfg, idx, rep);
+	feed_frame(res, L->cfg, idx, rep, L->eng->end);
 	return 0;
 }
 
