@@ -27,6 +27,7 @@
 #include "loads.h"
 #include "report.h"
 #include "result.h"
+#include "topo.h"
 #include "tune.h"
 
 #define SCHEMA_VERSION	2
@@ -48,6 +49,7 @@ static void	 put_series(FILE *, const struct stats *, int with_client,
 		    const struct blocks *);
 static void	 put_series_list(FILE *, const struct series *, const char *,
 		    int);
+static void	 put_placement(FILE *, const struct result *, int);
 static void	 put_loads(FILE *, const struct workload *);
 static void	 put_cpu_list(FILE *, const int *, unsigned);
 static void	 put_floor(FILE *, const struct floor *);
@@ -87,6 +89,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	jw_key(fp, &first, "\n  ", "nruns");
 	fprintf(fp, "%u", nruns);
 	put_series_list(fp, total->ser, "  ", 0);
+	put_placement(fp, total, 0);
 	jw_key(fp, &first, "\n  ", "schedstat");
 	fputs(total->ser[SER_RUNQUEUE].on ? "true" : "false", fp);
 	jw_key(fp, &first, "\n  ", "loads");
@@ -138,6 +141,7 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	} else
 		fputs("null", fp);
 	put_series_list(fp, res->ser, "  ", 1);
+	put_placement(fp, res, 1);
 	if (res->autopsy != NULL) {
 		fputs(",\n  \"explain\": ", fp);
 		json_explain(fp, res);
@@ -484,7 +488,8 @@ put_series_list(FILE *fp, const struct series *ser, const char *indent,
 	unsigned i;
 
 	for (i = 0; i < SER_N; i++) {
-		if (!ser[i].on || series_info[i].frame)
+		if (!ser[i].on || series_info[i].frame ||
+		    series_info[i].place)
 			continue;
 		fprintf(fp, ",\n%s", indent);
 		jw_string(fp, series_info[i].name);
@@ -492,6 +497,41 @@ put_series_list(FILE *fp, const struct series *ser, const char *indent,
 		put_series(fp, &ser[i].st, series_info[i].client,
 		    blocks ? ser[i].blocks : NULL);
 	}
+}
+
+/*
+ * Where the wake-ups woke, as the member ",\n  "placement": {...}": how
+ * the topology was known, the samples of no kind, the migrations, and
+ * every kind's series (those without samples too), with their blocks when
+ * blocks is set.  null when the run took no placement.
+ */
+static void
+put_placement(FILE *fp, const struct result *res, int blocks)
+{
+	unsigned i;
+
+	fputs(",\n  \"placement\": ", fp);
+	if (res->topo == NULL || !res->ser[SER_PLACE_SAME_CPU].on) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"llc_from\": ", fp);
+	jw_string(fp, res->topo->llc_from);
+	fputs(", \"node_from\": ", fp);
+	jw_string(fp, res->topo->node_from);
+	fprintf(fp, ", \"unknown\": %llu, \"migrated\": %llu",
+	    (unsigned long long)res->place_unknown,
+	    (unsigned long long)res->migrated);
+	for (i = 0; i < SER_N; i++) {
+		if (!res->ser[i].on || !series_info[i].place)
+			continue;
+		fputs(",\n  ", fp);
+		jw_string(fp, series_info[i].name);
+		fputs(": ", fp);
+		put_series(fp, &res->ser[i].st, 1, blocks ?
+		    res->ser[i].blocks : NULL);
+	}
+	fputc('}', fp);
 }
 
 /*
