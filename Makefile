@@ -15,9 +15,10 @@ SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c t
 	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
 	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
 	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
-	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c \
+	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c topo.c where.c \
 	plotcurve.c cmpcount.c cmpwork.c knob.c feed.c frames.c plotframe.c \
-	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c plotnoise.c
+	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c jsonexpl.c \
+	cmpplace.c plotnoise.c
 HDRS = $(wildcard *.h)
 OBJS = $(SRCS:.c=.o)
 
@@ -39,7 +40,7 @@ tests/unit_stats: tests/unit_stats.c stats.c stats.h
 
 # latt compare's rooms and all they call, for the test programs below.
 COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c cmpwork.c \
-	cmpframe.c cmphost.c cmpshow.c jsonread.c jsonw.c stats.c \
+	cmpframe.c cmphost.c cmpshow.c cmpplace.c jsonread.c jsonw.c stats.c \
 	common.c help.c
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).

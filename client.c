@@ -145,6 +145,7 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 		rep.send = req.send;
 		rep.round = req.round;
 		rep.pos = req.pos;
+		rep.waker_cpu = req.waker_cpu;
 		if (write(out, &rep, sizeof(rep)) != sizeof(rep)) {
 			free(buf);
 			_exit(1);
@@ -203,7 +204,7 @@ run_frames(const struct config *cfg, unsigned idx, int in, int out,
 		rep.send = start;
 		rep.round++;
 		rep.pos = (uint32_t)(k - 1);
-		rep.pad = run;
+		rep.run = run;
 		rep.busy = rep.done - rep.wake;
 		if (write(out, &rep, sizeof(rep)) != sizeof(rep) ||
 		    read(in, &c, 1) == 0)

@@ -20,16 +20,18 @@ struct request {
 	int64_t		send;		/* the parent's stamp, just before */
 	uint64_t	round;
 	uint32_t	pos;		/* place in its round's write order */
-	uint32_t	pad;
+	int32_t		waker_cpu;	/* the parent's CPU (sched_getcpu)
+					   just before its stamp; -1: none */
 };
 
 /*
- * What a client writes back, one per request, in the order they came.  A
- * frame client (frame=) writes one a frame instead, unasked: send the
- * frame's start, wake and done its stamps, round the frame's number, pos
- * the boundaries passed while it worked (frames not started), pad the
- * deadlines missed in a row through it (0: it met its own), busy done
- * minus wake.
+ * What a client writes back, one per request, in the order they came:
+ * cpu is the client's CPU at its wake stamp, waker_cpu the request's
+ * echoed.  A frame client (frame=) writes one a frame instead, unasked:
+ * send the frame's start, wake and done its stamps, round the frame's
+ * number, pos the boundaries passed while it worked (frames not started),
+ * run the deadlines missed in a row through it (0: it met its own), busy
+ * done minus wake; a frame has no waker.
  */
 struct reply {
 	int64_t		send;		/* the request's stamp, echoed */
@@ -39,7 +41,10 @@ struct reply {
 	int32_t		cpu;
 	uint32_t	sum;		/* the work's checksum, kept alive */
 	uint32_t	pos;
-	uint32_t	pad;
+	union {
+		int32_t	waker_cpu;	/* a wake-up's */
+		uint32_t run;		/* a frame's */
+	};
 	int64_t		busy;		/* the busy phase took, ns; or -1 */
 };
 

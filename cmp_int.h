@@ -173,5 +173,30 @@ int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
 void	 cmp_frames_free(struct cmp_side *);
 void	 cmp_frames_print(FILE *, const struct cmp_side *a,
 	    const struct cmp_side *b);
+/*
+ * Values a run, in points (shares in percent), side b against side a
+ * (cmpframe.c): each side's mean and sd, and the 99% interval of the
+ * change (Welch's t over the runs).  Returns 0 without an interval (a
+ * side has under 2 runs), 1 with one, 2 when both sides have the
+ * CMP_MIN_RUNS runs a verdict needs.
+ */
+struct cmp_points {
+	double		 ma, sa, mb, sb, lo, hi;
+};
+int	 cmp_points(const double *a, size_t na, const double *b, size_t nb,
+	    struct cmp_points *);
+
+/*
+ * cmpplace.c: where the wake-ups woke.  The kinds' names; whether a
+ * series is a placement kind's without a sample in any run (its rows
+ * are left out); a run's "placement" object into the side's shares (0,
+ * or -1 on ENOMEM); their table, A against B, for --all.
+ */
+extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
+int	 cmp_place_empty(const struct cmp_series *);
+int	 cmp_place_add(struct cmp_side *, const struct json *placement);
+void	 cmp_place_free(struct cmp_side *);
+void	 cmp_place_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
 
 #endif /* CMP_INT_H */

@@ -17,7 +17,7 @@
 #include "cmp_int.h"
 #include "compare.h"
 
-static void	 mean_sd(const struct cmp_frames *, double *, double *);
+static void	 mean_sd(const double *, size_t, double *, double *);
 static const struct cmp_frames *find(const struct cmp_side *, const char *);
 
 int
@@ -60,45 +60,56 @@ cmp_frames_free(struct cmp_side *side)
 	free(side->frames);
 }
 
+int
+cmp_points(const double *a, size_t na, const double *b, size_t nb,
+    struct cmp_points *p)
+{
+	double va, vb, se, df, t;
+
+	mean_sd(a, na, &p->ma, &p->sa);
+	mean_sd(b, nb, &p->mb, &p->sb);
+	p->lo = p->hi = 0;
+	if (na < 2 || nb < 2)
+		return 0;
+	va = p->sa * p->sa / (double)na;
+	vb = p->sb * p->sb / (double)nb;
+	se = sqrt(va + vb);
+	df = se > 0 ? pow(va + vb, 2) / (va * va / (double)(na - 1) + vb *
+	    vb / (double)(nb - 1)) : 1;
+	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
+	p->lo = p->mb - p->ma - t * se;
+	p->hi = p->mb - p->ma + t * se;
+	return na >= CMP_MIN_RUNS && nb >= CMP_MIN_RUNS ? 2 : 1;
+}
+
 void
 cmp_frames_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
 	const struct cmp_frames *fa, *fb;
-	double ma, sa, mb, sb, va, vb, se, df, t, lo = 0, hi = 0;
+	struct cmp_points p;
 	const char *verdict;
 	char ci[32];
 	size_t i;
-	int head = 0;
+	int head = 0, r;
 
 	for (i = 0; i < a->nframes; i++) {
 		fa = &a->frames[i];
 		if ((fb = find(b, fa->name)) == NULL)
 			continue;
-		mean_sd(fa, &ma, &sa);
-		mean_sd(fb, &mb, &sb);
+		r = cmp_points(fa->missed, fa->n, fb->missed, fb->n, &p);
 		verdict = "cannot tell";
 		snprintf(ci, sizeof(ci), "-");
-		if (fa->n >= 2 && fb->n >= 2) {
-			va = sa * sa / (double)fa->n;
-			vb = sb * sb / (double)fb->n;
-			se = sqrt(va + vb);
-			df = se > 0 ? pow(va + vb, 2) / (va * va /
-			    (double)(fa->n - 1) + vb * vb / (double)(fb->n -
-			    1)) : 1;
-			t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
-			lo = mb - ma - t * se;
-			hi = mb - ma + t * se;
-			snprintf(ci, sizeof(ci), "[%+.0f, %+.0f]", lo, hi);
-			if (fa->n >= CMP_MIN_RUNS && fb->n >= CMP_MIN_RUNS)
-				verdict = lo > 0 ? "worse" : hi < 0 ?
-				    "better" : "noise";
-		}
+		if (r > 0)
+			snprintf(ci, sizeof(ci), "[%+.0f, %+.0f]", p.lo, p.hi);
+		if (r == 2)
+			verdict = p.lo > 0 ? "worse" : p.hi < 0 ? "better" :
+			    "noise";
 		if (!head++)
 			fprintf(fp, "\n%-10s %6s %5s %6s %5s %6s  %-15s %s\n",
 			    "missed", "A %", "+-", "B %", "+-", "change",
 			    "99% interval", "verdict");
 		fprintf(fp, "%-10s %6.1f %5.1f %6.1f %5.1f %+6.1f  %-15s %s\n",
-		    fa->name, ma, sa, mb, sb, mb - ma, ci, verdict);
+		    fa->name, p.ma, p.sa, p.mb, p.sb, p.mb - p.ma, ci, verdict);
 	}
 	if (head)
 		fputs("missed: the share of a frame class's deadlines missed "
@@ -106,20 +117,20 @@ cmp_frames_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		    "change, interval: points.\n", fp);
 }
 
-/* The mean and sd of a class's runs (sd 0 with one run). */
+/* The mean and sd of n values (sd 0 with one). */
 static void
-mean_sd(const struct cmp_frames *f, double *mean, double *sd)
+mean_sd(const double *v, size_t n, double *mean, double *sd)
 {
 	double m = 0, q = 0, d;
 	size_t i;
 
-	for (i = 0; i < f->n; i++) {
-		d = f->missed[i] - m;
+	for (i = 0; i < n; i++) {
+		d = v[i] - m;
 		m += d / (double)(i + 1);
-		q += d * (f->missed[i] - m);
+		q += d * (v[i] - m);
 	}
 	*mean = m;
-	*sd = f->n > 1 ? sqrt(q / (double)(f->n - 1)) : 0;
+	*sd = n > 1 ? sqrt(q / (double)(n - 1)) : 0;
 }
 
 static const struct cmp_frames *

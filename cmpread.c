@@ -630,6 +630,37 @@ static int	 keep_missed(struct cmp_side *, const struct src *,
 		    const struct json *, const char *, char *, size_t);
 
 /*
+ * A run's placement (absent or null: none; cmpplace.c): each kind's
+ * latency a series named placement.KIND, and the run's shares.
+ */
+static int
+load_place(struct cmp_side *side, const struct src *f, const struct json *p,
+    int with_blocks, char *err, size_t errlen)
+{
+	const struct json *ser;
+	char name[32];
+	size_t k;
+
+	if (p == NULL || p->type == JSON_NULL)
+		return 0;
+	if (p->type != JSON_OBJECT)
+		return where(err, errlen, f, p, "\"placement\" is not an "
+		    "object");
+	for (k = 0; k < CMP_PLACE_KINDS; k++) {
+		if ((ser = json_get(p, cmp_place_kinds[k])) == NULL)
+			return where(err, errlen, f, p, "\"placement\" has "
+			    "no \"%s\"", cmp_place_kinds[k]);
+		snprintf(name, sizeof(name), "placement.%s",
+		    cmp_place_kinds[k]);
+		if (load_series(side, f, ser, name, NSERIES_KNOWN + 256 + k,
+		    with_blocks, err, errlen) == -1)
+			return -1;
+	}
+	return cmp_place_add(side, p) == -1 ? where(err, errlen, f, p,
+	    "out of memory") : 0;
+}
+
+/*
  * A frame class i of a run (its "frames"): its wake-ups and frame times,
  * each a series of its own named NAME.wake and NAME.frame_time.
  */
@@ -742,7 +773,9 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 		    with_blocks, err, errlen) == -1)
 			return -1;
 	}
-	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1)
+	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1 ||
+	    load_place(side, f, json_get(o, "placement"), with_blocks, err,
+	    errlen) == -1)
 		return -1;
 	if (cmp_counts_add(side, o) == -1 || cmp_work_read(side, o) == -1)
 		return where(err, errlen, f, o, "out of memory");
@@ -1140,6 +1173,7 @@ cmp_side_free(struct cmp_side *side)
 	cmp_counts_free(side->counts);
 	cmp_work_free(side);
 	cmp_frames_free(side);
+	cmp_place_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

@@ -44,7 +44,10 @@ static const int default_row[STAT_NKINDS] = {
 	[STAT_P99] = 1, [STAT_P999] = 1, [STAT_MAX] = 1,
 };
 
-/* The series of the schedstat split and the timer: only with --all. */
+/*
+ * The series of the schedstat split and the timer: only with --all, as
+ * the placement kinds' ("placement.KIND").
+ */
 static const char *const other_series[] = { "timer", "runqueue",
     "wake_path" };
 
@@ -151,7 +154,8 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 	for (i = 0; i < a->nseries; i++) {
 		sa = full_series(a, a->series[i].name);
 		sb = full_series(b, a->series[i].name);
-		if (sa == NULL || sb == NULL)
+		if (sa == NULL || sb == NULL || cmp_place_empty(sa) ||
+		    cmp_place_empty(sb))
 			continue;
 		for (k = 0; k < STAT_NKINDS; k++) {
 			lim = gate_limit(gate, sa->name, (enum stat_kind)k);
@@ -330,7 +334,7 @@ latency_series(const char *name)
 	for (i = 0; i < sizeof(other_series) / sizeof(other_series[0]); i++)
 		if (strcmp(name, other_series[i]) == 0)
 			return 0;
-	return 1;
+	return strncmp(name, "placement.", 10) != 0;
 }
 
 /* "p99" for the clients' latency, "timer.p99" (sep ".") for others. */
@@ -678,6 +682,8 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
 	cmp_frames_print(fp, a, b);
+	if (all)
+		cmp_place_print(fp, a, b);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -953,14 +959,15 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 		snprintf(orig, sizeof(orig), "%s", part);
 		name = part;
 		series = "latency";
-		if ((k = stats_kind_find(name)) == -1 &&
-		    (dot = strchr(name, '.')) != NULL &&
-		    (size_t)(dot - name) < sizeof(g->item[0].series) &&
-		    dot != name) {
-			*dot = '\0';
-			series = name;
-			k = stats_kind_find(dot + 1);
-		}
+		/* SERIES.STAT: placement.same_cpu.p99, timer.p99.9 */
+		k = stats_kind_find(name);
+		for (dot = strchr(name, '.'); k == -1 && dot != NULL &&
+		    dot != name && (size_t)(dot - name) <
+		    sizeof(g->item[0].series); dot = strchr(dot + 1, '.'))
+			if ((k = stats_kind_find(dot + 1)) != -1) {
+				*dot = '\0';
+				series = name;
+			}
 		if (k == -1)
 			usage_error("fail-if-worse: unknown statistic in "
 			    "%s=%s (known: min, mean, stdev, p50, p90, p95, "

@@ -35,8 +35,11 @@
 #define CMP_MIN_RUNS	3	/* runs a side for a verdict */
 #define CMP_MIN_BLOCKS	8	/* blocks a run for a verdict */
 #define CMP_MIN_TAIL	10	/* samples above a percentile, a run */
-#define CMP_MAX_SERIES	40	/* named series a side can hold: latency,
-				   timer and up to CLASS_MAX classes */
+#define CMP_MAX_SERIES	48	/* named series a side can hold: latency,
+				   timer, the split's, the placement
+				   kinds and up to CLASS_MAX classes */
+#define CMP_PLACE_KINDS	5	/* placement kinds (cmpplace.c) */
+#define CMP_PLACE_COLS	(CMP_PLACE_KINDS + 1)	/* and the migrations */
 
 /* One series of one run, summed up. */
 struct cmp_run {
@@ -96,6 +99,10 @@ struct cmp_side {
 	size_t		 nwork;
 	struct cmp_frames *frames;	/* its frame classes, or NULL */
 	size_t		 nframes;
+	double		*place[CMP_PLACE_COLS];	/* each run's share of its
+					   samples by placement kind, and
+					   of migrations: percent */
+	size_t		 nplace;	/* runs with a placement */
 	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
 	size_t		 nnoisy;	/* runs marked noisy, kept or not */
 };

@@ -3,9 +3,11 @@
  * feed.c: what the measurement loop (measure.c) records into a result as
  * the run goes: each kept wake-up into the series of the run and of its
  * client's class (latency, the runqueue-wait split, the -x work, the busy
- * phase) and into the order check; each frame of a frame class into its
- * deadlines and series; and latt's own stalls.  The loop
- * decides what is kept; this file only files it.  Nothing here measures,
+ * phase), into its placement kind's and the migrations, and into the
+ * order check; each frame of a frame class into its
+ * deadlines and series; and latt's own stalls.  The loop decides which
+ * wake-ups are kept, with the rule of a suspension kept here; the frames
+ * kept are decided here, as the frames' end is.  Nothing here measures,
  * forks or prints.
  */
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include "feed.h"
 #include "order.h"
 #include "result.h"
+#include "topo.h"
 
 static void	 add_wake(struct series *, const struct sample *, unsigned);
 static void	 add_busy(struct result *, const struct config *,
@@ -26,6 +29,12 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
     const struct sample *s)
 {
 	add_wake(res->ser, s, idx);
+	if (s->place >= 0 && s->place < PLACE_N)
+		series_add(&res->ser[SER_PLACE(s->place)], s->latency, idx,
+		    s->when, s->round - 1);
+	else
+		res->place_unknown++;
+	res->migrated += (unsigned)s->migrated;
 	if (res->classes != NULL)
 		add_wake(res->classes[cfg->class_of[idx]].ser, s, idx);
 	if (res->ser[SER_WORK].on)
@@ -44,11 +53,16 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
  */
 void
 feed_frame(struct result *res, const struct config *cfg, unsigned idx,
-    const struct reply *rep)
+    const struct reply *rep, int64_t end)
 {
 	struct class_result *c = &res->classes[cfg->class_of[idx]];
 	int64_t period = cfg->classes[cfg->class_of[idx]].frame;
 	int64_t when = rep->send - res->start, time = rep->done - rep->send;
+
+	if (when < cfg->warmup || rep->send >= end ||
+	    feed_suspended(res, rep->send, rep->done + (int64_t)rep->pos *
+	    period))
+		return;
 
 	series_add(&c->ser[SER_FRAME_WAKE], rep->wake - rep->send, idx, when,
 	    rep->round - 1);
@@ -61,8 +75,8 @@ feed_frame(struct result *res, const struct config *cfg, unsigned idx,
 	else
 		c->fr.missed++;
 	c->fr.not_started += rep->pos;
-	if (rep->pad > c->fr.longest)
-		c->fr.longest = rep->pad;
+	if (rep->run > c->fr.longest)
+		c->fr.longest = rep->run;
 }
 
 void
@@ -79,6 +93,16 @@ feed_frames_end(struct result *res, const struct config *cfg, unsigned idx,
 	c->fr.not_started += passed;
 	if (run + passed > c->fr.longest)
 		c->fr.longest = run + passed;
+}
+
+int
+feed_suspended(struct result *res, int64_t send, int64_t end)
+{
+	if (res->nsuspend == 0 || send > res->susp_last_to ||
+	    end < res->susp_last_from)
+		return 0;
+	res->susp_dropped++;
+	return 1;
 }
 
 void

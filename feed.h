@@ -18,10 +18,17 @@
 
 /*
  * A frame of client idx (its reply: client.h) into its class's deadlines
- * and series.
+ * and series, unless it started in the --warmup or at end (the run's,
+ * CLOCK_MONOTONIC) or later, or ran across a suspension.
  */
 void	 feed_frame(struct result *, const struct config *, unsigned idx,
-	    const struct reply *);
+	    const struct reply *, int64_t end);
+/*
+ * Whether what was sent at send and done at end (CLOCK_MONOTONIC) ran
+ * across the last suspension (Ctrl-Z): it measured the suspension, and is
+ * counted as dropped.
+ */
+int	 feed_suspended(struct result *, int64_t send, int64_t end);
 /*
  * At the end, the deadlines client idx let pass since its last frame
  * (whose next frame was due at next, CLOCK_MONOTONIC, run the misses in a

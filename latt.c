@@ -43,6 +43,7 @@
 #include "run.h"
 #include "split.h"
 #include "sweep.h"
+#include "topo.h"
 #include "trace.h"
 #include "tune.h"
 #include "workload.h"
@@ -108,6 +109,7 @@ main(int argc, char *argv[])
 		run_close(&L.run);
 		return status;
 	}
+	L.res.topo = L.total.topo = L.run.topo;
 	if (result_init(&L.res, &L.wide, L.run.schedstat, 1) == -1 ||
 	    (L.nmax > 1 &&
 	    (result_init(&L.total, &L.wide, L.run.schedstat, 0) == -1 ||
@@ -204,6 +206,11 @@ prepare(const struct config *cfg, struct latt *L)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sched_info_read(&L->res.sched);
 	env_read(&L->res.env, L->run.inherited_slack);
+	/* Where each wake-up lands is told from sysfs, read now only. */
+	if ((L->run.topo = topo_read()) == NULL) {
+		lwarn("the CPU topology");
+		return EXIT_RUNTIME;
+	}
 	return EXIT_OK;
 }
 
@@ -443,12 +450,14 @@ run_may_repeat(const struct result *res)
 	    (res->stop == STOP_WORKLOAD && !workload_failed(&res->wl));
 }
 
-/* tracefs and --explain's instance. */
+/* tracefs, --explain's instance and the topology. */
 static void
 run_close(struct run *run)
 {
 	char err[PATH_MAX + 256];
 
+	topo_free(run->topo);
+	run->topo = NULL;
 	trace_close(&run->trace);
 	/* Whatever ended latt early: the knob is put back. */
 	tune_knob_restore(&run->knob);

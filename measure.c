@@ -54,6 +54,7 @@
 #include "result.h"
 #include "run.h"
 #include "split.h"
+#include "topo.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -75,6 +76,7 @@ struct client {
 	int		rfd;		/* reply pipe, read end */
 	int		reaped;
 	uint32_t	npending;	/* requests sent, not yet answered */
+	int32_t		last_cpu;	/* its last wake-up's CPU, or -1 */
 	uint64_t	last_round;	/* the last round it answered */
 	int64_t		last_send;	/* stamp of the last request sent */
 	struct split_proc sp;		/* its schedstat, for the split */
@@ -258,6 +260,7 @@ clients_start(const struct config *cfg, const struct run *run,
 		eng->c[i].wfd = req[1];
 		eng->c[i].rfd = rep[0];
 		eng->c[i].sp.fd = -1;
+		eng->c[i].last_cpu = -1;
 		eng->n = i + 1;
 		if (run->schedstat && split_open(&eng->c[i].sp, pid) == -1) {
 			fail(res, STOP_ERROR, "open /proc/PID/schedstat");
@@ -722,11 +725,12 @@ sleep_to(struct loop *L, int64_t deadline)
 
 /*
  * Writes one request to each of nsend clients, in a fresh random order of
- * all clients (a Fisher-Yates shuffle from the seed), each stamped just
- * before its write.  A round drawn for the split (its own stream from the
- * seed, drawn before anything of the round is seen) first has its
- * clients' run delays read.  A full request pipe (open loop only) counts
- * the request as not sent.  Returns -1 when the run must end.
+ * all clients (a Fisher-Yates shuffle from the seed), each with latt's CPU
+ * (read before the stamp) and stamped just before its write.  A round
+ * drawn for the split (its own stream from the seed, drawn before anything
+ * of the round is seen) first has its clients' run delays read.  A full
+ * request pipe (open loop only) counts the request as not sent.  Returns
+ * -1 when the run must end.
  */
 static int
 send_round(struct loop *L, unsigned nsend)
@@ -754,6 +758,7 @@ send_round(struct loop *L, unsigned nsend)
 	for (i = 0; i < nsend; i++) {
 		c = &eng->c[eng->order[i]];
 		req.pos = i;
+		req.waker_cpu = sched_getcpu();
 		req.send = now_ns();
 		if (i == 0)
 			first = req.send;
@@ -872,14 +877,21 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 	c->npending--;
 	c->last_round = rep->round;
 	L->outstanding--;
+	memset(&s, 0, sizeof(s));
+	/* Migrated since its wake-up before (the priming round's too). */
+	s.migrated = c->last_cpu >= 0 && rep->cpu >= 0 &&
+	    rep->cpu != c->last_cpu;
+	if (rep->cpu >= 0)
+		c->last_cpu = rep->cpu;
 	if (L->priming)
 		return 0;
-	memset(&s, 0, sizeof(s));
 	s.when = rep->send - res->start;
 	s.round = rep->round - PRIME_ROUNDS;
 	s.client = idx;
 	s.pos = rep->pos;
 	s.cpu = rep->cpu;
+	s.waker_cpu = rep->waker_cpu;
+	s.place = topo_place(res->topo, s.waker_cpu, s.cpu);
 	s.pid = c->pid;
 	s.latency = rep->wake - rep->send;
 	s.work_ns = rep->done - rep->wake;
@@ -892,12 +904,8 @@ take_reply(struct loop *L, unsigned idx, const struct reply *rep)
 		res->discarded++;
 		return 0;
 	}
-	/* A wake-up in flight across a suspension measured the suspension. */
-	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
-	    rep->wake >= res->susp_last_from) {
-		res->susp_dropped++;
+	if (feed_suspended(res, rep->send, rep->wake))
 		return 0;
-	}
 	/* The split's round: held until its run delay is read after it. */
 	if (split) {
 		c->held = s;
@@ -940,8 +948,7 @@ start_frames(struct loop *L)
 
 /*
  * A frame, checked (in order, done after it woke after its start), into
- * its class (feed.c) unless it started in the --warmup or after the end,
- * or ran across a suspension (counted with the wake-ups dropped so).
+ * its class (feed.c says which frames count).
  */
 static int
 take_frame(struct loop *L, unsigned idx, const struct reply *rep)
@@ -957,17 +964,8 @@ take_frame(struct loop *L, unsigned idx, const struct reply *rep)
 	c->last_round = rep->round;
 	c->next = rep->send + ((int64_t)rep->pos + 1) * config_frame(L->cfg,
 	    idx);
-	c->run = rep->pad;
-	if (rep->send - res->start < L->cfg->warmup ||
-	    rep->send >= L->eng->end)
-		return 0;
-	if (res->nsuspend > 0 && rep->send <= res->susp_last_to &&
-	    rep->done + (int64_t)rep->pos * config_frame(L->cfg, idx) >=
-	    res->susp_last_from) {
-		res->susp_dropped++;
-		return 0;
-	}
-	feed_frame(res, L->cfg, idx, rep);
+	c->run = rep->run;
+	feed_frame(res, L->cfg, idx, rep, L->eng->end);
 	return 0;
 }
 

@@ -34,13 +34,14 @@
 #include "plot.h"
 #include "report.h"
 #include "result.h"
+#include "topo.h"
 #include "run.h"
 
 #define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
 #define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
 #define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
 #define LOG_HEADER	"time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns," \
-	"series,run\n"
+	"series,run,waker_cpu,place\n"
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
 static int	 runs_open(const struct config *, struct runs *);
@@ -716,15 +717,16 @@ log_row(FILE *fp, const struct sample *s, unsigned run)
 	char rq[24] = "";
 
 	if (s->timer)
-		return fprintf(fp, "%lld,%llu,-1,%d,%lld,-1,,timer,%u\n",
+		return fprintf(fp, "%lld,%llu,-1,%d,%lld,-1,,timer,%u,-1,\n",
 		    (long long)s->when, (unsigned long long)s->round,
 		    (int)s->cpu, (long long)s->latency, run);
 	/* An unknown runqueue wait is an empty field, never a made-up 0. */
 	if (s->rq_wait >= 0)
 		snprintf(rq, sizeof(rq), "%lld", (long long)s->rq_wait);
-	return fprintf(fp, "%lld,%llu,%u,%d,%lld,%u,%s,wake,%u\n",
+	return fprintf(fp, "%lld,%llu,%u,%d,%lld,%u,%s,wake,%u,%d,%s\n",
 	    (long long)s->when, (unsigned long long)s->round, s->client,
-	    (int)s->cpu, (long long)s->latency, s->pos, rq, run);
+	    (int)s->cpu, (long long)s->latency, s->pos, rq, run,
+	    (int)s->waker_cpu, topo_place_name(s->place));
 }
 
 /*

@@ -23,6 +23,7 @@
 #include "frames.h"
 #include "report.h"
 #include "result.h"
+#include "where.h"
 
 static void	 print_facts(FILE *, const struct config *,
 		    const struct result *, const struct run_brief *,
@@ -170,8 +171,8 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 	unsigned i, n = 0;
 
 	for (i = 0; i < SER_N; i++) {
-		if (!res->ser[i].on)
-			continue;
+		if (!res->ser[i].on || series_info[i].place)
+			continue;	/* the placement's: where.c */
 		r[n].label = label[i];
 		r[n++].st = &res->ser[i].st;
 	}
@@ -410,6 +411,7 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 	if (res->order != NULL)
 		print_order(fp, cfg, res->order);
 	frames_print(fp, cfg, res);
+	where_print(fp, res);
 	fputc('\n', fp);
 	print_facts(fp, cfg, res, runs, nruns, dash);
 }

@@ -24,6 +24,11 @@ const struct series_info series_info[SER_N] = {
 	[SER_BUSY] =		{ "busy", 1 },
 	[SER_FRAME_WAKE] =	{ "wake", 1, 1 },
 	[SER_FRAME_TIME] =	{ "frame_time", 1, 1 },
+	[SER_PLACE_SAME_CPU] =	{ "same_cpu", 1, 0, 1 },
+	[SER_PLACE_SMT_SIBLING] = { "smt_sibling", 1, 0, 1 },
+	[SER_PLACE_SAME_LLC] =	{ "same_llc", 1, 0, 1 },
+	[SER_PLACE_OTHER_LLC] =	{ "other_llc", 1, 0, 1 },
+	[SER_PLACE_OTHER_NODE] = { "other_node", 1, 0, 1 },
 };
 
 static int	 series_init(struct series *, int blocks, int timeline,
@@ -37,7 +42,9 @@ static void	 frames_merge(struct frame_counts *,
 
 /*
  * Which series a run takes: the latency and the timer always, the work
- * with -x, the runqueue-wait split when the clients read their schedstat.
+ * with -x, the runqueue-wait split when the clients read their schedstat,
+ * and the latency of each placement kind always (the run's, not a
+ * class's; blocks as the latency's, no timeline).
  * keep is 1 for a run's own result: it then also gets what its reports
  * collect during the run (blocks for the results file and --baseline,
  * timelines for --plot, per-client statistics, the K worst samples of
@@ -59,6 +66,9 @@ result_init(struct result *res, const struct config *cfg, int split,
 	res->ser[SER_RUNQUEUE].on = split;
 	res->ser[SER_WAKE_PATH].on = split;
 	res->ser[SER_BUSY].on = config_round_busy(cfg);
+	for (i = 0; i < SER_N; i++)
+		if (series_info[i].place)
+			res->ser[i].on = 1;
 	for (i = 0; i < SER_N; i++) {
 		if (!res->ser[i].on)
 			continue;
@@ -189,6 +199,7 @@ result_reset(struct result *res, const struct config *cfg)
 	res->sched = keep.sched;
 	res->env = keep.env;
 	res->floor = keep.floor;
+	res->topo = keep.topo;
 	res->sweep = keep.sweep;
 	res->wl.tty = -1;
 }
@@ -257,6 +268,9 @@ result_merge(struct result *total, const struct result *res,
 	counts_merge(&total->counts, &res->counts);
 	noise_merge(&total->noise, &res->noise);
 	total->floor = res->floor;
+	total->topo = res->topo;
+	total->place_unknown += res->place_unknown;
+	total->migrated += res->migrated;
 	if (total->start == 0) {
 		total->start = res->start;
 		total->end = res->end;

@@ -22,6 +22,8 @@
 #include "stats.h"
 #include "workload.h"
 
+struct topo;
+
 /* What the kernel said a client's attributes were (sched_getattr). */
 struct sched_got {
 	int		 valid;		/* 0: not read back */
@@ -40,6 +42,12 @@ struct sample {
 	uint32_t	client;
 	uint32_t	pos;	/* its place in the round's write order */
 	int32_t		cpu;		/* CPU the client woke on, or -1 */
+	int32_t		waker_cpu;	/* the parent's as it wrote, or -1 */
+	int		place;		/* cpu against waker_cpu: enum
+					   place_kind (topo.h); not for a
+					   timer sample */
+	int		migrated;	/* 1: cpu is not the CPU of the
+					   client's wake-up before */
 	pid_t		pid;		/* the client's pid */
 	int64_t		latency;	/* ns */
 	int64_t		work_ns;	/* -x: time of the work after waking */
@@ -104,8 +112,15 @@ enum series_id {
 				   its start (frame classes only) */
 	SER_FRAME_TIME,		/* frame=: a frame's time, start to the end
 				   of its work */
+	SER_PLACE_SAME_CPU,	/* the latency of each placement kind, in
+				   the order of enum place_kind (topo.h) */
+	SER_PLACE_SMT_SIBLING,
+	SER_PLACE_SAME_LLC,
+	SER_PLACE_OTHER_LLC,
+	SER_PLACE_OTHER_NODE,
 	SER_N
 };
+#define SER_PLACE(kind)	(SER_PLACE_SAME_CPU + (kind))
 
 /* One series of a run. */
 struct series {
@@ -123,6 +138,8 @@ struct series_info {
 					   names the worst one's client) */
 	int		 frame;		/* a frame class's, written in its
 					   "frames" (json.c) */
+	int		 place;		/* a placement kind's, written in
+					   "placement" (json.c) */
 };
 
 extern const struct series_info series_info[SER_N];
@@ -261,6 +278,11 @@ struct result {
 	struct counts	 counts;	/* what the kernel counted */
 	struct noise	 noise;		/* what else ran (noise.h) */
 	struct floor	 floor;		/* latt's own floor, at start-up */
+	const struct topo *topo;	/* the CPU topology (topo.h), read
+					   once: the samples' placement */
+	uint64_t	 place_unknown;	/* samples of no placement kind */
+	uint64_t	 migrated;	/* samples that woke on another CPU
+					   than the client's wake-up before */
 	const struct sweep_result *sweep;	/* --sweep's points, or NULL */
 
 	/* Honesty: what the samples above cannot show. */

@@ -11,6 +11,7 @@
 
 #include "explain.h"
 #include "trace.h"
+#include "topo.h"
 #include "tune.h"
 
 struct run {
@@ -25,6 +26,8 @@ struct run {
 	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
 					   millisecond (busy_calibrate), or
 					   0: no busy phase */
+	struct topo	*topo;		/* the CPU topology (topo.h), read
+					   before the run */
 };
 
 #endif /* RUN_H */

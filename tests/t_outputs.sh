@@ -93,14 +93,15 @@ ok("json: rounds agree with the text", m and int(m.group(1)) == d["run"]["rounds
 # Against the raw samples of --log.
 lines = open(tmp + "/run.csv").read().splitlines()
 ok("log: header", lines[0] ==
-   "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns,series,run", lines[0])
+   "time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns,series,run,"
+   "waker_cpu,place", lines[0])
 cells = [l.split(",") for l in lines[1:]]
 allrows = [tuple(int(x) if x else -1 for x in c[:7]) for c in cells]
 # Rows of client -1 are the timer's samples (pos -1), series timer; the
 # others wake-ups; one run; in the order of time.
 ok("log: series timer for client -1, wake for the others; run 1",
-   all(len(c) == 9 and c[7] == ("timer" if c[2] == "-1" else "wake") and
-       c[8] == "1" for c in cells), repr([c for c in cells if len(c) != 9 or
+   all(len(c) == 11 and c[7] == ("timer" if c[2] == "-1" else "wake") and
+       c[8] == "1" for c in cells), repr([c for c in cells if len(c) != 11 or
        c[7] != ("timer" if c[2] == "-1" else "wake") or c[8] != "1"][:2]))
 ok("log: rows in the order of time",
    all(allrows[i][0] <= allrows[i + 1][0] for i in range(len(allrows) - 1)),

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * jsonexpl.h: the API of jsonexpl.c, --explain's autopsy in the results
+ * file.
+ */
+#ifndef JSONEXPL_H
+#define JSONEXPL_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* res->autopsy (not NULL) as the object of "explain". */
+void	 json_explain(FILE *, const struct result *);
+
+#endif /* JSONEXPL_H */
