@@ -148,6 +148,19 @@ static void	 draw_distribution(FILE *, const struct result *,
 static void	 draw_legend(FILE *, const struct config *,
 		    const struct result *, int);
 static struct style class_style(unsigned);
+static int	 place_kinds(const struct result *);
+
+/* The placement kinds' curves (SER_PLACE_*, in their order), and keys. */
+#define PLACE_KINDS	5
+static const struct style place_sty[PLACE_KINDS] = {
+	{ "#1b7837", "6 3", 1.3 }, { "#762a83", "6 3", 1.3 },
+	{ "#c51b7d", "6 3", 1.3 }, { "#2166ac", "6 3", 1.3 },
+	{ "#b2182b", "6 3", 1.3 },
+};
+static const char *const place_key[PLACE_KINDS] = {
+	"woke on the waker's CPU", "on its SMT sibling", "on a CPU of its LLC",
+	"on another LLC", "on another node",
+};
 static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
 		    const struct result *, const struct lax *, double);
 static int	 class_prio(const struct client_class *);
@@ -527,6 +540,14 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	/* The runqueue wait's share of each wake-up, below its latency. */
 	draw_pct_curve(fp, ink, &res->ser[SER_RUNQUEUE].st, ax, umax,
 	    "runqueue-percentiles", &rq_sty);
+	/* Where it woke, each kind its own curve, when it woke in two. */
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
+		snprintf(id, sizeof(id), "place-%s-percentiles",
+		    series_info[SER_PLACE_SAME_CPU + c].name);
+		sty = place_sty[c];
+		draw_pct_curve(fp, ink, &res->ser[SER_PLACE_SAME_CPU + c].st,
+		    ax, umax, id, &sty);
+	}
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
 		sty = class_style(c);
@@ -946,6 +967,18 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
 		    key[i].name);
 		x += w + 12;
 	}
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
+		if (res->ser[SER_PLACE_SAME_CPU + c].st.n == 0)
+			continue;
+		w = KEY_W + 5 + strlen(place_key[c]) * CHAR_W * SMALL;
+		if (x + w > W - 20) {
+			x = B_L;
+			y += 16;
+		}
+		put_key(fp, x, y, place_sty[c].color, place_sty[c].dash, NULL,
+		    place_key[c]);
+		x += w + 12;
+	}
 	/*
 	 * The classes, highest priority first (as the 2007 figure); their
 	 * names need no escaping.
@@ -1085,3 +1118,15 @@ put_style(FILE *fp, const struct style *sty)
 
 
 
+
+/* How many placement kinds the run's wake-ups woke in. */
+static int
+place_kinds(const struct result *res)
+{
+	int c, n = 0;
+
+	for (c = 0; c < PLACE_KINDS; c++)
+		n += res->ser[SER_PLACE_SAME_CPU + c].on &&
+		    res->ser[SER_PLACE_SAME_CPU + c].st.n > 0;
+	return n;
+}

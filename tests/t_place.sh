@@ -25,14 +25,14 @@ latt_ok() {	# name, latt arguments...
 	[ "$rc" -eq 0 ] || bad "$name: exit $rc: $(short "$TMP/$name.err")"
 }
 latt_ok s -c4 -d0.6 -l none --parent-cpu="$p" --cpus="$p" \
-    --json="$TMP/s.json" --log="$TMP/s.csv"
+    --json="$TMP/s.json" --log="$TMP/s.csv" --plot="$TMP/s.svg"
 latt_ok x -c4 -d0.6 -l none --parent-cpu="$p" --cpus="$o" \
     --json="$TMP/x.json" --log="$TMP/x.csv"
 latt_ok u -q -c6 -d0.6 -l none --json="$TMP/u.json" --log="$TMP/u.csv"
 latt_ok a -q -c4 -d0.3 --repeat=3 -l none --parent-cpu="$p" --cpus="$p" \
     --json="$TMP/a.json"
 latt_ok b -q -c4 -d0.3 --repeat=3 -l none --parent-cpu="$p" \
-    --cpus="$p,$o" --json="$TMP/b.json"
+    --cpus="$p,$o" --json="$TMP/b.json" --plot="$TMP/b.svg"
 "$LATT" compare "$TMP/a.json" "$TMP/b.json" >"$TMP/c1" 2>&1 ||
     bad "compare exited $?"
 "$LATT" compare --all "$TMP/a.json" "$TMP/b.json" >"$TMP/c2" 2>&1 ||
@@ -233,3 +233,36 @@ verdict_from "pinned on CPU $o, the parent on $p: at least 99% ${want:-?} (as sy
 verdict_from "log, JSON and summary agree" "$TMP/v3"
 verdict_from "unpinned: migrated as the log's CPU changes" "$TMP/v4"
 verdict_from "compare --all: placement.same_cpu rows, none for a kind A lacks, the shares changed" "$TMP/v5"
+
+# The plot's percentile panel: a curve and a key for each kind the run
+# woke in, when it woke in two or more (b: on the parent's CPU and the
+# other); none when all woke on one (s).
+python3 - "$TMP" >"$TMP/v6" 2>&1 <<'EOF'
+import json, sys
+import xml.etree.ElementTree as ET
+tmp, bad, said = sys.argv[1], [], []
+K = ["same_cpu", "smt_sibling", "same_llc", "other_llc", "other_node"]
+KEY = ["woke on the waker's CPU", "on its SMT sibling", "on a CPU of its LLC",
+       "on another LLC", "on another node"]
+for run in ("s", "b"):
+    d = json.load(open("%s/%s.json" % (tmp, run)))
+    # A --repeat plot draws the last run.
+    pl = (d["runs"][-1] if run == "b" else d)["placement"]
+    kinds = [k for k in K if pl[k]["samples"] > 0]
+    root = ET.parse("%s/%s.svg" % (tmp, run)).getroot()
+    ids = sorted(e.get("id")[6:-12] for e in root.iter()
+                 if (e.get("id") or "").startswith("place-"))
+    want = sorted(kinds) if len(kinds) > 1 else []
+    keys = [e.text for e in root.iter() if e.text in KEY]
+    said.append("%s: %s" % (run, ",".join(ids) or "none"))
+    if ids != want:
+        bad.append("%s: curves %s, kinds %s" % (run, ids, kinds))
+    if sorted(keys) != sorted(KEY[K.index(k)] for k in want):
+        bad.append("%s: keys %s" % (run, keys))
+if "b: none" in said:
+    bad.append("b woke in one kind only")
+print("; ".join(said))
+for b in bad:
+    print("BAD " + b)
+EOF
+verdict_from "plot: a curve and a key for each kind when a run woke in two, none in one" "$TMP/v6"
