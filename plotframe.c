@@ -17,6 +17,7 @@
 #include "common.h"
 #include "config.h"
 #include "plotframe.h"
+#include "plotink.h"
 #include "result.h"
 #include "stats.h"
 
@@ -35,7 +36,6 @@ static void	 draw_panel(FILE *, const struct client_class *,
 static void	 draw_frames(FILE *, const char *, const struct timeline *,
 		    double span, int64_t period, double ymax, int top,
 		    int bottom);
-static double	 tick_step(double span, int max);
 
 int
 plotframe_height(const struct config *cfg)
@@ -79,7 +79,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 
 	if (ft->n > 0 && (double)ft->max > ymax)
 		ymax = (double)ft->max;
-	step = tick_step(ymax / NSEC_PER_MSEC, 5) * NSEC_PER_MSEC;
+	step = ink_step(ymax / NSEC_PER_MSEC, 5) * NSEC_PER_MSEC;
 	ymax = ceil(ymax / step) * step;
 	fprintf(fp, "<g id=\"frames-%s\">\n<text x=\"%d\" y=\"%d\" "
 	    "font-weight=\"bold\">Frames of %s: frame time over the run"
@@ -107,7 +107,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 	}
 	/* x: the run's time, as the time panel's. */
 	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = tick_step(span / unit, 8);
+	step = ink_step(span / unit, 8);
 	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
 		x = P_L + (P_R - P_L) * t * unit / span;
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -176,18 +176,4 @@ draw_frames(FILE *fp, const char *name, const struct timeline *tl,
 	}
 #undef XT
 #undef YF
-}
-
-/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
-static double
-tick_step(double span, int max)
-{
-	double want = span > 0 ? span / max : 1, p;
-
-	p = pow(10, floor(log10(want)));
-	if (want <= p)
-		return p;
-	if (want <= 2 * p)
-		return 2 * p;
-	return want <= 5 * p ? 5 * p : 10 * p;
 }

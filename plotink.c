@@ -462,3 +462,17 @@ ink_system(FILE *fp, const char *kernel, const char *host, int64_t start,
 	ink_text(fp, host != NULL ? host : "?", 40);
 	fprintf(fp, ", %s%s</text>\n", before, date);
 }
+
+/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
+double
+ink_step(double span, int max)
+{
+	double want = span > 0 ? span / max : 1, p;
+
+	p = pow(10, floor(log10(want)));
+	if (want <= p)
+		return p;
+	if (want <= 2 * p)
+		return 2 * p;
+	return want <= 5 * p ? 5 * p : 10 * p;
+}

@@ -112,4 +112,7 @@ void	 ink_text(FILE *, const char *, size_t max);
 void	 ink_system(FILE *, const char *kernel, const char *host,
 	    int64_t start, const char *before);
 
+/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
+double	 ink_step(double span, int max);
+
 #endif /* PLOTINK_H */

@@ -61,7 +61,6 @@ static void	 draw_threshold(struct strip *);
 static void	 draw_keys(struct strip *, int y);
 static double	 xs(const struct strip *, double t);
 static double	 ypct(const struct strip *, double pct);
-static double	 step_of(double span, int max);
 
 int
 plotnoise_height(const struct result *res)
@@ -191,7 +190,7 @@ draw_axes(struct strip *s)
 	    "text-anchor=\"middle\" font-size=\"%d\" fill=\"%s\">runnable"
 	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, SMALL, RUN_COLOR);
 	unit = s->span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = step_of(s->span / unit, 8);
+	step = ink_step(s->span / unit, 8);
 	for (t = 0; t * unit <= s->span * (1 + 1e-9); t += step) {
 		x = s->x0 + (s->x1 - s->x0) * t * unit / s->span;
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
@@ -338,18 +337,4 @@ draw_keys(struct strip *s, int y)
 	else
 		fprintf(s->fp, "%.0f to %.0f MHz", lo, hi);
 	fputs("</text>\n", s->fp);
-}
-
-/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
-static double
-step_of(double span, int max)
-{
-	double want = span > 0 ? span / max : 1, p;
-
-	p = pow(10, floor(log10(want)));
-	if (want <= p)
-		return p;
-	if (want <= 2 * p)
-		return 2 * p;
-	return want <= 5 * p ? 5 * p : 10 * p;
 }
