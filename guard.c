@@ -460,12 +460,17 @@ note(const struct gstate *gs, const pid_t *kid, size_t n,
 		/*
 		 * Known, it is not read again; but a process seen in latt's
 		 * group (a client, or the workload before its setpgid) is
-		 * read twice, the clients aside only then.
+		 * read twice, the clients aside only then, and a group that
+		 * latt named (the workload's, a load's) until it is seen in
+		 * its own: seen in latt's on two looks, the workload was
+		 * taken for a client, and what it forked went unnoted (a
+		 * setsid escapee outlived a kill -9 of latt, 1 run in 8).
 		 */
 		old = gs->kid == NULL ? NULL : bsearch(&key, gs->kid,
 		    gs->nkid, sizeof(*gs->kid), by_pid);
 		if (old != NULL && (old->pgid != gs->lattpg ||
-		    old->nlook >= 2))
+		    (old->nlook >= 2 && !has(gs->group, gs->ngroup,
+		    old->own))))
 			(*nk)[(*m)++] = *old;
 		else if (proc_stat(kid[i], &st) == 0) {
 			g = &(*nk)[(*m)++];

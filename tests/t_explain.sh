@@ -315,15 +315,18 @@ fi
 # there, was once held 31 ms by latt-pipe, a worse sample than the hog's.
 #
 # One rerun, said in the verdict, when the first run's worst sample was
-# longer than twice the hog's 30 ms burst and not behind it: no hog can
-# cause that, so something outside the test (another process of this
-# shared machine) took the run's worst sample, and the check's premise
-# did not hold.  A worst sample the hog could have caused is never rerun.
+# not behind the hog and either longer than twice the hog's 30 ms burst
+# or a wait during which the trace saw no task but the idle one on the
+# client's CPU (on a fresh clone's quiet run, 29.44 ms "with no other
+# task on the CPU": most likely time the hypervisor took from this VM's
+# CPU, which no task of the guest shows): neither is the hog's, so something outside took
+# the run's worst sample, and the check's premise did not hold.  A worst
+# sample behind another task for less than that is never rerun.
 long_run() {
 	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
 	    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json" || return 1
 	[ -z "$(autopsy_check "$TMP/long.json" "$hogpid" \
-	    'len(s) != 1 or len(h) == 1 or s[0]["latency_ns"] <= 60000000')" ] &&
+	    'len(s) != 1 or len(h) == 1 or (s[0]["latency_ns"] <= 60000000 and any(r["pid"] not in (0, -1) for r in s[0]["ran"]))')" ] &&
 	    return 0
 	name="$name (rerun once: the first run's worst sample, $(grep -m1 verdict "$TMP/out" | cut -c1-60), was beyond the hog)"
 	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
