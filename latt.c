@@ -154,7 +154,22 @@ static int
 prepare(const struct config *cfg, struct latt *L)
 {
 	char err[PATH_MAX + 256];
+	sigset_t ending;
 	int r;
+
+	/*
+	 * From the tracefs instance on, a signal that ends latt waits for
+	 * its handler (setup_signals): before it, a SIGTERM ended latt by
+	 * default with its instance made, and one to the group between the
+	 * keeper's fork and its setpgid ended the keeper too (t_killed: an
+	 * instance left).  The keeper, forked meanwhile, ignores them.
+	 */
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGTERM);
+	sigaddset(&ending, SIGHUP);
+	sigaddset(&ending, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &ending, NULL);
 
 	if (cfg->breaktrace > 0)
 		trace_prepare(&L->run.trace);
@@ -191,7 +206,7 @@ prepare(const struct config *cfg, struct latt *L)
 		    "runqueue-wait split in this run", strerror(errno));
 	/* latt's own floor, before its signals, tuning and pinning. */
 	floor_measure(&L->res.floor);
-	setup_signals();
+	setup_signals();		/* unblocks them: any pending is taken */
 	if (config_any_busy(cfg))
 		L->run.busy_per_ms = busy_calibrate();
 	/* A class's refused attributes are bad input: status 2. */
