@@ -6,13 +6,13 @@
  * processes that are not latt's, in % of all the CPUs, as a shaded area
  * of steps (each sample's figure over the span it covers), with the
  * threshold from which a run is noisy (NOISY_FOREIGN_PCT) as a dashed
- * line named in the keys; the CPU pressure (PSI some, where the kernel has it) as dashed
- * steps on the same % axis; the runnable tasks at each sample as a thin
- * line on an axis of their own at the right; the CPU frequency, where
- * cpufreq reports it, as its range in the strip's key.  The strip's
- * title line says whether the run was noisy and why.  A run without a
- * series (too short, or no /proc/stat) has no strip.  It reads a finished
- * result and never measures.
+ * line named in the keys; the CPU pressure (PSI some, where the kernel
+ * has it) as dashed steps on the same % axis; the runnable tasks at each
+ * sample as a thin line on an axis of their own at the right; the CPU
+ * frequency, where cpufreq reports it, as its range in the strip's key.
+ * The strip's title line says whether the run was noisy and why.  A run
+ * without a series (too short, or no /proc/stat) has no strip.  It reads
+ * a finished result and never measures.
  */
 #include <math.h>
 #include <stdint.h>
