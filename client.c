@@ -40,7 +40,7 @@
 #include "tune.h"
 
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
-#define CLIENT_STACK	(16 * 1024)	/* stack a client touches at start */
+#define CLIENT_STACK	(16 * 1024)	/* stack --mlock touches at start */
 
 static uint32_t	 do_work(unsigned char *, size_t, uint64_t);
 static void	 spin(uint64_t, volatile uint64_t *)
@@ -111,7 +111,11 @@ run_client(const struct config *cfg, unsigned idx, int in, int out,
 			_exit(1);
 		memset(buf, 0, len);
 	}
-	for (i = 0; i < sizeof(stack); i += 512)
+	/*
+	 * The priming round runs the loop once before any sample; with
+	 * --mlock the stack below is faulted in and locked as well.
+	 */
+	for (i = 0; cfg->mlock && i < sizeof(stack); i += 512)
 		stack[i] = 0;
 	if (sem_post(&sh->sem) == -1) {
 		free(buf);

@@ -33,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -57,6 +58,12 @@
 #include "topo.h"
 #include "trace.h"
 #include "workload.h"
+
+#if __GLIBC__ * 100 + __GLIBC_MINOR__ >= 234	/* no atfork handlers */
+#define FORK	_Fork
+#else
+#define FORK	fork
+#endif
 
 #define MAXEVENTS	256
 #define TICK_MS		100		/* how often waits look at the flags */
@@ -125,7 +132,7 @@ struct loop {
 	int		 rqfd;		/* /proc/loadavg, or -1 */
 };
 
-static int	 wait_ready(struct engine *, struct result *);
+static int	 wait_started(struct engine *, struct result *, unsigned);
 static int	 check_flags(struct engine *, struct result *);
 static void	 suspend_run(struct engine *, struct result *, int);
 static int	 check_hangups(struct engine *, struct result *, int);
@@ -176,6 +183,8 @@ clients_start(const struct config *cfg, const struct run *run,
 {
 	struct engine *eng;
 	struct epoll_event ev;
+	struct client *c;
+	const char *what = NULL;
 	unsigned i;
 	int req[2], rep[2];
 	pid_t pid;
@@ -194,43 +203,36 @@ clients_start(const struct config *cfg, const struct run *run,
 	eng->sh = MAP_FAILED;
 	eng->shsize = sizeof(*eng->sh) + sizeof(eng->sh->got[0]) *
 	    (cfg->nclasses > 0 ? cfg->nclasses : 1);
-	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
-		fail(res, STOP_ERROR, "epoll_create1");
-		return eng;
-	}
-	eng->sh = mmap(NULL, eng->shsize, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (eng->sh == MAP_FAILED) {
-		fail(res, STOP_ERROR, "mmap");
-		return eng;
-	}
-	if (sem_init(&eng->sh->sem, 1, 0) == -1) {
-		fail(res, STOP_ERROR, "sem_init");
-		munmap(eng->sh, eng->shsize);
-		eng->sh = MAP_FAILED;
+	/* A mapping whose sem_init failed is unmapped by clients_stop. */
+	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
+		what = "epoll_create1";
+	else if ((eng->sh = mmap(NULL, eng->shsize, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		what = "mmap";
+	else if (sem_init(&eng->sh->sem, 1, 0) == -1)
+		what = "sem_init";
+	if (what != NULL) {
+		fail(res, STOP_ERROR, what);
 		return eng;
 	}
 
 	fflush(stdout);
 	fflush(stderr);
+	/*
+	 * One client at a time, with nothing between its fork and its start:
+	 * a page the parent writes after a fork is copied with a TLB flush,
+	 * and forks overlapping clients' start-up took twice the CPU.
+	 */
 	for (i = 0; i < cfg->nclients; i++) {
 		if (got_stop) {
 			res->stop = STOP_SIGNAL;
 			res->stop_signal = got_stop;
 			return eng;
 		}
-		if (pipe2(req, O_CLOEXEC) == -1) {
-			fail(res, STOP_ERROR, "pipe");
-			return eng;
-		}
-		if (pipe2(rep, O_CLOEXEC) == -1) {
-			fail(res, STOP_ERROR, "pipe");
-			close(req[0]);
-			close(req[1]);
-			return eng;
-		}
-		if ((pid = fork()) == -1) {
-			fail(res, STOP_ERROR, "fork");
+		req[0] = req[1] = rep[0] = rep[1] = -1;
+		if (pipe2(req, O_CLOEXEC) == -1 || pipe2(rep, O_CLOEXEC) == -1 ||
+		    (pid = FORK()) == -1) {
+			fail(res, STOP_ERROR, rep[0] == -1 ? "pipe" : "fork");
 			close(req[0]);
 			close(req[1]);
 			close(rep[0]);
@@ -242,77 +244,77 @@ clients_start(const struct config *cfg, const struct run *run,
 			    busy_turns(cfg, run->busy_per_ms, i));
 		close(req[0]);
 		close(rep[1]);
+		eng->c[i].pid = pid;
+		eng->c[i].wfd = req[1];
+		eng->c[i].rfd = rep[0];
+		eng->c[i].sp.fd = -1;
+		eng->n = i + 1;
+		if (wait_started(eng, res, i) == -1)
+			return eng;
+	}
+	for (i = 0; i < cfg->nclients; i++) {
+		c = &eng->c[i];
+		noise_client(&res->noise, c->pid);
+		c->frame = config_frame(cfg, i) > 0;
+		c->last_cpu = -1;
+		memset(&ev, 0, sizeof(ev));
+		ev.events = EPOLLIN;
+		ev.data.u32 = i;
 		/*
 		 * The open loop never blocks on a client: a request that
 		 * does not fit (a client stalled for thousands of rounds)
 		 * is counted as not sent.
 		 */
-		if (cfg->open_loop &&
-		    fcntl(req[1], F_SETFL, O_NONBLOCK) == -1) {
-			fail(res, STOP_ERROR, "fcntl");
-			close(req[1]);
-			close(rep[0]);
-			return eng;
-		}
-		eng->c[i].pid = pid;
-		noise_client(&res->noise, pid);
-		eng->c[i].frame = config_frame(cfg, i) > 0;
-		eng->c[i].wfd = req[1];
-		eng->c[i].rfd = rep[0];
-		eng->c[i].sp.fd = -1;
-		eng->c[i].last_cpu = -1;
-		eng->n = i + 1;
-		if (run->schedstat && split_open(&eng->c[i].sp, pid) == -1) {
-			fail(res, STOP_ERROR, "open /proc/PID/schedstat");
-			return eng;
-		}
-		memset(&ev, 0, sizeof(ev));
-		ev.events = EPOLLIN;
-		ev.data.u32 = i;
-		if (epoll_ctl(eng->epfd, EPOLL_CTL_ADD, rep[0], &ev) == -1) {
-			fail(res, STOP_ERROR, "epoll_ctl");
+		if (cfg->open_loop && fcntl(c->wfd, F_SETFL, O_NONBLOCK) == -1)
+			what = "fcntl";
+		else if (run->schedstat && split_open(&c->sp, c->pid) == -1)
+			what = "open /proc/PID/schedstat";
+		else if (epoll_ctl(eng->epfd, EPOLL_CTL_ADD, c->rfd, &ev) == -1)
+			what = "epoll_ctl";
+		if (what != NULL) {
+			fail(res, STOP_ERROR, what);
 			return eng;
 		}
 	}
-	if (wait_ready(eng, res) == 0 && res->classes != NULL)
-		for (i = 0; i < cfg->nclasses; i++)
-			res->classes[i].got = eng->sh->got[i];
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
+		res->classes[i].got = eng->sh->got[i];
 	return eng;
 }
 
 /*
- * Waits for one semaphore post per client.  A client that dies first shows
+ * Waits for client idx's semaphore post.  A client that dies first shows
  * as a hang-up on its reply pipe, so a dead client never hangs the start.
  */
 static int
-wait_ready(struct engine *eng, struct result *res)
+wait_started(struct engine *eng, struct result *res, unsigned idx)
 {
+	struct pollfd pfd = { .fd = eng->c[idx].rfd, .events = POLLIN };
 	struct timespec ts;
-	int64_t deadline, giveup;
-	unsigned ready = 0;
+	int64_t deadline, giveup = now_ns() + STARTUP_NS;
 
-	giveup = now_ns() + STARTUP_NS;
-	while (ready < eng->n) {
+	for (;;) {
 		deadline = now_ns() + TICK_MS * NSEC_PER_MSEC;
 		ts.tv_sec = deadline / NSEC_PER_SEC;
 		ts.tv_nsec = deadline % NSEC_PER_SEC;
-		if (sem_clockwait(&eng->sh->sem, CLOCK_MONOTONIC, &ts) == 0) {
-			ready++;
-			continue;
-		}
-		if (errno != EINTR && errno != ETIMEDOUT) {
-			fail(res, STOP_ERROR, "sem_clockwait");
+		if (sem_clockwait(&eng->sh->sem, CLOCK_MONOTONIC, &ts) == 0)
+			return 0;
+		if (errno != EINTR && errno != ETIMEDOUT)
+			break;
+		if (check_flags(eng, res))
+			return -1;
+		if (poll(&pfd, 1, 0) == 1 &&
+		    (pfd.revents & (POLLHUP | POLLERR))) {
+			client_died(eng, res, idx);
 			return -1;
 		}
-		if (check_flags(eng, res) || check_hangups(eng, res, 0))
-			return -1;
 		if (now_ns() > giveup) {
 			errno = ETIMEDOUT;
-			fail(res, STOP_ERROR, "waiting for clients to start");
-			return -1;
+			break;
 		}
 	}
-	return 0;
+	fail(res, STOP_ERROR, errno == ETIMEDOUT ?
+	    "waiting for clients to start" : "sem_clockwait");
+	return -1;
 }
 
 /*
