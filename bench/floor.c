@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The floor of a pipe wake-up sample: what any tool of latt's shape pays
- * for one sample before it measures anything.  A parent forks N clients,
- * each blocked in read() on its own pipe; the parent sleeps a random while
+ * for one sample before it measures anything.  A parent forks N clients
+ * one at a time, each blocked in read() on its own pipe; the parent sleeps a random while
  * (uniform in [min, max] ms) and writes one request to every client.  No
  * stamp, no reply, no statistics: each client only wakes, reads and
  * blocks again.  Prints the CPU time of the parent and its clients (user
@@ -37,7 +37,7 @@ main(int argc, char *argv[])
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	long nclients, secs, lo, hi, ms, i, j, sent = 0;
 	char buf[48] = { 0 };
-	int (*fds)[2];
+	int (*fds)[2], ready[2];
 	pid_t pid;
 
 	if (argc != 5)
@@ -50,6 +50,12 @@ main(int argc, char *argv[])
 		errx(2, "floor: bad arguments");
 	if ((fds = calloc(nclients, sizeof(*fds))) == NULL)
 		err(1, "calloc");
+	if (pipe(ready) == -1)
+		err(1, "pipe");
+	/*
+	 * One client at a time, each forked once the last is up, as latt
+	 * does: forks overlapping the clients' start-up cost more CPU.
+	 */
 	for (i = 0; i < nclients; i++) {
 		if (pipe(fds[i]) == -1)
 			err(1, "pipe");
@@ -59,12 +65,20 @@ main(int argc, char *argv[])
 			/* Only its own read end: EOF when the parent ends. */
 			for (j = 0; j <= i; j++)
 				close(fds[j][1]);
+			close(ready[0]);
+			if (write(ready[1], buf, 1) != 1)
+				_exit(1);
+			close(ready[1]);
 			while (read(fds[i][0], buf, sizeof(buf)) > 0)
 				;
 			_exit(0);
 		}
 		close(fds[i][0]);
+		if (read(ready[0], buf, 1) != 1)
+			errx(1, "floor: a client did not start");
 	}
+	close(ready[0]);
+	close(ready[1]);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
