@@ -659,11 +659,11 @@ cmp_ev(const void *pa, const void *pb)
 /*
  * Some kernels do not trace every switch out of the idle task (the one
  * this was written on traced none on its second CPU).  An idle CPU that
- * then shows a task running has switched to it: at the first wake-up that
- * made that task runnable there when it is known, else at the first sign
- * of the task (an event in its context that is not an interrupt, or its
- * own switch out).  Such switches are added, marked as inferred.  Returns
- * how many.
+ * then shows a task running has switched to it: 1 ns after the first
+ * wake-up that made that task runnable there when it is known, else at
+ * the first sign of the task (an event in its context that is not an
+ * interrupt, or its own switch out).  Such switches are added, marked as
+ * inferred.  Returns how many.
  */
 static size_t
 infer_idle_exits(struct tdec_trace *tr)
@@ -699,7 +699,14 @@ infer_idle_exits(struct tdec_trace *tr)
 		    !(e->flags & CTX_INTERRUPT))
 			who = e->pid;
 		if (who > 0) {
-			ts = pend[c] == who ? pend_ts[c] : e->ts;
+			/*
+			 * Just after the wake-up: at its very stamp, a lower
+			 * CPU's switch sorts before the wake-up another CPU
+			 * traced, and the task would be enqueued again once
+			 * it ran, its running taken for a wait.
+			 */
+			ts = pend[c] == who && pend_ts[c] < e->ts ?
+			    pend_ts[c] + 1 : e->ts;
 			if (add_inferred(tr, c, who, ts) == -1)
 				break;
 			added++;

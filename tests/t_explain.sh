@@ -177,6 +177,11 @@ for x in s:
     big = max((q for q in x["irqs"] if q["ns"] >= 1000),
               key=lambda q: q["ns"], default=None)
     kinds = [t["kind"] for t in x["timeline"] if t["t_ns"] >= 0]
+    # Enqueued again after it ran, with no switch out between: a wake-up
+    # ordered after the switch it led to (its running taken for a wait).
+    if "switch" in kinds and "wakeup" in kinds[kinds.index("switch"):] and \
+            not {"preempted", "blocked"} & set(kinds):
+        bad.append("a wakeup after the switch-in: %s" % kinds)
     if big is None or x["timer"] or kinds.count("switch") != 1 or \
             "waking" not in kinds or "preempted" in kinds or "blocked" in kinds:
         continue

@@ -66,7 +66,9 @@ FIFO="policy=fifo:prio=$CLIENT_PRIO"
 # --- the CPU to itself: every deadline met, all the CPU asked for ---------
 # 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 1.5 s (some 75 frames)
 # beside two ordinary clients woken in rounds: a miss needs a delay of 16
-# ms, which only another test's real-time task could make.
+# ms, which only another test's real-time task could make.  The work is
+# turns calibrated at the start, and this VM's speed moves by up to 3x
+# (t_order.sh): a frame's time is held to a quarter of the work's.
 "$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1.5 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 watched $!
@@ -84,7 +86,7 @@ expect_json --with "others = '$foreign' != ''" "$J" \
     "${F}['deadlines'] == ${F}['frames'] + ${F}['not_started']" \
     "${F}['frames'] == ${F}['met'] + ${F}['missed']" \
     "${F}['wake']['samples'] == ${F}['frame_time']['samples'] == ${F}['frames']" \
-    "${F}['frame_time']['min_ns'] >= 4000000 * 0.8" \
+    "${F}['frame_time']['min_ns'] >= 4000000 * 0.25" \
     "d['classes'][0]['latency']['samples'] > 0" \
     "'latency' not in d['classes'][1]" \
     "d['latency']['samples'] == d['classes'][0]['latency']['samples']" \

@@ -52,6 +52,12 @@ RT=(-c1:prio=90:busy=5ms:name=hi -c1:prio=80:busy=5ms:name=mid
 # Real-time tasks of others (other tests' hogs, their RT throttling) can
 # hold a class for tens of ms: those seen while it runs are named, and the
 # inversion checks left out (a skip) when there were any.
+# A busy phase is turns calibrated at the start, and this shared VM's
+# speed moves by up to 3x over tens of seconds (the quickest of 16 trials,
+# taken every 100 ms for 20 s: 1.23 to 3.77 M turns a ms; a minute later
+# 3.35 to 3.78), so a 5 ms phase can take under 2 ms: the phase is held
+# to a quarter of its length, and the lowest class to half of the higher
+# classes' own phases.
 "$LATT" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d3 \
     --load=none --json="$J" --fail-above=inversions=2 --order-slack=2.5ms \
     --plot="$TMP/o.svg" >"$OUT" 2>"$ERR" &
@@ -76,9 +82,9 @@ expect_json "$J" "d['order']['rounds'] >= 40" \
     "d['order']['slack_ns'] == 2500000" \
     "[c['name'] for c in d['classes']] == ['hi', 'mid', 'lo']" \
     "all(c['latency']['p50_ns'] < 1000000 for c in d['classes'][:2])" \
-    "2500000 < d['classes'][2]['latency']['p50_ns'] < 15000000" \
+    "0.5 * min(c['busy']['p50_ns'] for c in d['classes'][:2]) < d['classes'][2]['latency']['p50_ns'] < 15000000" \
     "all(c['busy']['samples'] == c['latency']['samples'] for c in d['classes'])" \
-    "all(4000000 < c['busy']['min_ns'] for c in d['classes'][:2])" \
+    "all(1250000 < c['busy']['min_ns'] for c in d['classes'][:2])" \
     "d['order']['release_spread']['samples'] == d['run']['rounds']" \
     "d['order']['release_spread']['p50_ns'] < 1000000" \
     "d['order']['release_spread']['max_ns'] < 5000000" \
