@@ -33,7 +33,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -69,6 +68,7 @@
 #define TICK_MS		100		/* how often waits look at the flags */
 #define RECHECK_NS	(100 * NSEC_PER_MSEC)	/* and a long sleep */
 #define STARTUP_NS	(30 * NSEC_PER_SEC)	/* a client that never starts */
+#define PACE_NS		(3 * NSEC_PER_MSEC)	/* a client's start, one by one */
 #define REAP_GRACE_NS	(1 * NSEC_PER_SEC)
 #define PRIME_ROUNDS	1		/* unmeasured rounds before the first */
 #define END_GRACE_NS	(200 * NSEC_PER_MSEC)	/* replies after the end */
@@ -96,6 +96,7 @@ struct client {
 
 struct engine {
 	unsigned	 n;		/* clients started */
+	unsigned	 ready;		/* of them, posted the semaphore */
 	struct client	*c;
 	int		 epfd;
 	struct shared	*sh;		/* client.h */
@@ -132,7 +133,8 @@ struct loop {
 	int		 rqfd;		/* /proc/loadavg, or -1 */
 };
 
-static int	 wait_started(struct engine *, struct result *, unsigned);
+static int	 wait_ready(struct engine *, struct result *, int64_t,
+		    const char *);
 static int	 check_flags(struct engine *, struct result *);
 static void	 suspend_run(struct engine *, struct result *, int);
 static int	 check_hangups(struct engine *, struct result *, int);
@@ -185,8 +187,9 @@ clients_start(const struct config *cfg, const struct run *run,
 	struct epoll_event ev;
 	struct client *c;
 	const char *what = NULL;
+	int64_t pace;
 	unsigned i;
-	int req[2], rep[2];
+	int req[2], rep[2], r;
 	pid_t pid;
 
 	if ((eng = calloc(1, sizeof(*eng))) == NULL ||
@@ -211,24 +214,18 @@ clients_start(const struct config *cfg, const struct run *run,
 		what = "mmap";
 	else if (sem_init(&eng->sh->sem, 1, 0) == -1)
 		what = "sem_init";
-	if (what != NULL) {
-		fail(res, STOP_ERROR, what);
-		return eng;
-	}
+	if (what != NULL)
+		goto bad;
 
 	fflush(stdout);
 	fflush(stderr);
 	/*
-	 * One client at a time, with nothing between its fork and its start:
-	 * a page the parent writes after a fork is copied with a TLB flush,
-	 * and forks overlapping clients' start-up took twice the CPU.
+	 * One at a time while they keep PACE_NS each (the rest together):
+	 * a page written after a fork is copied with a TLB flush, and forks
+	 * overlapping the clients' start took twice the CPU.
 	 */
-	for (i = 0; i < cfg->nclients; i++) {
-		if (got_stop) {
-			res->stop = STOP_SIGNAL;
-			res->stop_signal = got_stop;
-			return eng;
-		}
+	pace = now_ns() + 16 * PACE_NS;
+	for (i = 0; i < cfg->nclients && !got_stop; i++) {
 		req[0] = req[1] = rep[0] = rep[1] = -1;
 		if (pipe2(req, O_CLOEXEC) == -1 || pipe2(rep, O_CLOEXEC) == -1 ||
 		    (pid = FORK()) == -1) {
@@ -244,77 +241,80 @@ clients_start(const struct config *cfg, const struct run *run,
 			    busy_turns(cfg, run->busy_per_ms, i));
 		close(req[0]);
 		close(rep[1]);
-		eng->c[i].pid = pid;
-		eng->c[i].wfd = req[1];
-		eng->c[i].rfd = rep[0];
-		eng->c[i].sp.fd = -1;
+		eng->c[i] = (struct client){ .pid = pid, .wfd = req[1],
+		    .rfd = rep[0], .sp.fd = -1, .last_cpu = -1 };
 		eng->n = i + 1;
-		if (wait_started(eng, res, i) == -1)
+		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = i };
+		if (epoll_ctl(eng->epfd, EPOLL_CTL_ADD, rep[0], &ev) == -1) {
+			fail(res, STOP_ERROR, "epoll_ctl");
 			return eng;
+		}
+		pace += PACE_NS;
+		if (pace > 0 && (r = wait_ready(eng, res, pace, NULL)) != 0) {
+			if (r == -1)
+				return eng;
+			pace = 0;
+		}
 	}
-	for (i = 0; i < cfg->nclients; i++) {
+	if (check_flags(eng, res) || wait_ready(eng, res, now_ns() +
+	    STARTUP_NS, "waiting for clients to start") != 0)
+		return eng;
+	for (i = 0; i < eng->n; i++) {
 		c = &eng->c[i];
 		noise_client(&res->noise, c->pid);
 		c->frame = config_frame(cfg, i) > 0;
-		c->last_cpu = -1;
-		memset(&ev, 0, sizeof(ev));
-		ev.events = EPOLLIN;
-		ev.data.u32 = i;
-		/*
-		 * The open loop never blocks on a client: a request that
-		 * does not fit (a client stalled for thousands of rounds)
-		 * is counted as not sent.
-		 */
+		/* The open loop never blocks: what does not fit is not sent. */
 		if (cfg->open_loop && fcntl(c->wfd, F_SETFL, O_NONBLOCK) == -1)
 			what = "fcntl";
 		else if (run->schedstat && split_open(&c->sp, c->pid) == -1)
 			what = "open /proc/PID/schedstat";
-		else if (epoll_ctl(eng->epfd, EPOLL_CTL_ADD, c->rfd, &ev) == -1)
-			what = "epoll_ctl";
-		if (what != NULL) {
-			fail(res, STOP_ERROR, what);
-			return eng;
-		}
+		if (what != NULL)
+			goto bad;
 	}
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
 		res->classes[i].got = eng->sh->got[i];
 	return eng;
+bad:
+	fail(res, STOP_ERROR, what);
+	return eng;
 }
 
 /*
- * Waits for client idx's semaphore post.  A client that dies first shows
- * as a hang-up on its reply pipe, so a dead client never hangs the start.
+ * Waits until every client started has posted the semaphore; at until, 1,
+ * or with late a failure.  A client that dies first shows as a hang-up.
  */
 static int
-wait_started(struct engine *eng, struct result *res, unsigned idx)
+wait_ready(struct engine *eng, struct result *res, int64_t until,
+    const char *late)
 {
-	struct pollfd pfd = { .fd = eng->c[idx].rfd, .events = POLLIN };
 	struct timespec ts;
-	int64_t deadline, giveup = now_ns() + STARTUP_NS;
+	int64_t deadline;
 
-	for (;;) {
+	while (eng->ready < eng->n) {
 		deadline = now_ns() + TICK_MS * NSEC_PER_MSEC;
+		if (deadline > until)
+			deadline = until;
 		ts.tv_sec = deadline / NSEC_PER_SEC;
 		ts.tv_nsec = deadline % NSEC_PER_SEC;
-		if (sem_clockwait(&eng->sh->sem, CLOCK_MONOTONIC, &ts) == 0)
-			return 0;
-		if (errno != EINTR && errno != ETIMEDOUT)
-			break;
-		if (check_flags(eng, res))
-			return -1;
-		if (poll(&pfd, 1, 0) == 1 &&
-		    (pfd.revents & (POLLHUP | POLLERR))) {
-			client_died(eng, res, idx);
+		if (sem_clockwait(&eng->sh->sem, CLOCK_MONOTONIC, &ts) == 0) {
+			eng->ready++;
+			continue;
+		}
+		if (errno != EINTR && errno != ETIMEDOUT) {
+			fail(res, STOP_ERROR, "sem_clockwait");
 			return -1;
 		}
-		if (now_ns() > giveup) {
+		if (check_flags(eng, res) || check_hangups(eng, res, 0))
+			return -1;
+		if (now_ns() < until)
+			continue;
+		if (late != NULL) {
 			errno = ETIMEDOUT;
-			break;
+			fail(res, STOP_ERROR, late);
 		}
+		return late != NULL ? -1 : 1;
 	}
-	fail(res, STOP_ERROR, errno == ETIMEDOUT ?
-	    "waiting for clients to start" : "sem_clockwait");
-	return -1;
+	return 0;
 }
 
 /*
