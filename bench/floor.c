@@ -2,10 +2,10 @@
 /*
  * The floor of a pipe wake-up sample: what any tool of latt's shape pays
  * for one sample before it measures anything.  A parent forks N clients
- * one at a time, each blocked in read() on its own pipe; the parent sleeps a random while
- * (uniform in [min, max] ms) and writes one request to every client.  No
- * stamp, no reply, no statistics: each client only wakes, reads and
- * blocks again.  Prints the CPU time of the parent and its clients (user
+ * one at a time, each blocked in read() on its own pipe; the parent
+ * sleeps a random while (uniform in [min, max] ms) and writes one request
+ * to every client.  No stamp, no reply, no statistics: each client only
+ * wakes, reads and blocks again.  Prints the CPU time of the parent and its clients (user
  * plus system) per request, and the context switches per request.
  *
  * bench/vs-2009.py runs it beside latt and the 2009 latt, so that a ratio
