@@ -14,75 +14,72 @@ LDLIBS = -lrt -lm -lpthread
 # binding cost each client some of its start-up CPU and a copied page).
 LDFLAGS += -Wl,-z,now
 
-SRCS = latt.c options.c command.c measure.c client.c workload.c loads.c tune.c trace.c \
-	explain.c tracedec.c autopsy.c keeper.c report.c json.c plot.c stats.c \
-	compare.c cmpread.c cmpstat.c jsonread.c common.c env.c result.c jsonw.c \
-	outputs.c plotink.c gate.c proc.c guard.c split.c help.c cpulist.c \
-	counts.c floor.c sweep.c cmpfile.c curves.c order.c facts.c topo.c where.c \
-	plotcurve.c cmpcount.c cmpwork.c knob.c feed.c frames.c plotframe.c \
-	cmpframe.c cmphost.c cmpshow.c noise.c jsonmach.c jsonexpl.c \
-	cmpplace.c plotnoise.c
-HDRS = $(wildcard *.h)
-OBJS = $(SRCS:.c=.o)
+# The spine at the top; every other room in the folder of its concern
+# (README.md, Layout).  Objects and dependency files go under $(B).
+DIRS = cli compare explain json lib machine measure plot proc report sweep
+SRCS = latt.c result.c stats.c $(sort $(wildcard $(DIRS:=/*.c)))
+B = build
+OBJS = $(SRCS:%.c=$(B)/%.o)
+INC = -I.
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
+SAN_CFLAGS = -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(SAN_FLAGS) $(INC)
 
 all: latt
 
 latt: $(OBJS)
 	$(CC) $(LDFLAGS) -pthread -o $@ $(OBJS) $(LDLIBS)
 
-%.o: %.c
-	$(CC) $(LATT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(LATT_CFLAGS) $(INC) $(DEPFLAGS) -c -o $@ $<
 
 -include $(OBJS:.o=.d)
 
-tests/unit_stats: tests/unit_stats.c stats.c stats.h
-	$(CC) $(LATT_CFLAGS) -I. -o $@ tests/unit_stats.c stats.c $(LDLIBS)
-
 # latt compare's rooms and all they call, for the test programs below.
-COMPARE_SRCS = compare.c cmpread.c cmpfile.c cmpstat.c cmpcount.c cmpwork.c \
-	cmpframe.c cmphost.c cmpshow.c cmpplace.c jsonread.c jsonw.c stats.c \
-	common.c help.c
+COMPARE_SRCS = $(wildcard compare/*.c) json/jsonread.c json/jsonw.c \
+	stats.c lib/common.c cli/help.c
+HDRS = $(wildcard *.h $(DIRS:=/*.h))
+
+$(B)/unit_stats: tests/unit_stats.c stats.c stats.h
+	@mkdir -p $(@D)
+	$(CC) $(LATT_CFLAGS) $(INC) -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # The calibration of latt compare (synthetic runs; tests/calib_compare.c).
 CALIB_SRCS = tests/calib_compare.c $(COMPARE_SRCS)
-tests/calib_compare: $(CALIB_SRCS) $(HDRS)
-	$(CC) $(LATT_CFLAGS) -I. -o $@ $(CALIB_SRCS) $(LDLIBS)
+$(B)/calib_compare: $(CALIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(LATT_CFLAGS) $(INC) -o $@ $(CALIB_SRCS) $(LDLIBS)
 
 # The same programs built with AddressSanitizer and UBSan, for make check.
 # An object a source, so that make -j builds them side by side.
-SAN_OBJS = $(SRCS:%.c=san/%.o)
-san/%.o: %.c
-	@mkdir -p san
-	$(CC) -std=gnu11 -D_GNU_SOURCE -pthread $(WARNFLAGS) $(SAN_FLAGS) \
-		$(DEPFLAGS) -c -o $@ $<
+SAN_OBJS = $(SRCS:%.c=$(B)/san/%.o)
+$(B)/san/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 -include $(SAN_OBJS:.o=.d)
 
-san/latt: $(SAN_OBJS)
+$(B)/san/latt: $(SAN_OBJS)
 	$(CC) -pthread $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
 
-san/unit_stats: tests/unit_stats.c stats.c stats.h
-	@mkdir -p san
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
-		-o $@ tests/unit_stats.c stats.c $(LDLIBS)
+$(B)/san/unit_stats: tests/unit_stats.c stats.c stats.h
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ tests/unit_stats.c stats.c $(LDLIBS)
 
 # The mutation fuzzer of the result-file reader (tests/fuzz_compare.c).
 FUZZ_SRCS = tests/fuzz_compare.c $(COMPARE_SRCS)
-san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
-	@mkdir -p san
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
-		-o $@ $(FUZZ_SRCS) $(LDLIBS)
+$(B)/san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $(FUZZ_SRCS) $(LDLIBS)
 
-san/calib_compare: $(CALIB_SRCS) $(HDRS)
-	@mkdir -p san
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) $(SAN_FLAGS) -I. \
-		-o $@ $(CALIB_SRCS) $(LDLIBS)
+$(B)/san/calib_compare: $(CALIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $(CALIB_SRCS) $(LDLIBS)
 
-CHECK_PROGS = latt tests/unit_stats tests/calib_compare san/latt \
-	san/unit_stats san/fuzz_compare san/calib_compare
+CHECK_PROGS = latt $(B)/unit_stats $(B)/calib_compare $(B)/san/latt \
+	$(B)/san/unit_stats $(B)/san/fuzz_compare $(B)/san/calib_compare
 
 # The tests: every script plain, and the sanitizers' share of them (see
 # tests/run); check-sanitize runs every script under the sanitizers too.
@@ -104,7 +101,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(OBJS) $(OBJS:.o=.d) tests/unit_stats tests/calib_compare \
-		san
+	rm -rf latt $(B)
 
 .PHONY: all check check-sanitize check-build install uninstall clean

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autopsy.h"
-#include "common.h"
+#include "explain/autopsy.h"
+#include "lib/common.h"
 #include "config.h"
 #include "result.h"
 

@@ -14,13 +14,13 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "counts.h"
-#include "floor.h"
-#include "noise.h"
-#include "env.h"
-#include "order.h"
+#include "machine/counts.h"
+#include "machine/floor.h"
+#include "machine/noise.h"
+#include "machine/env.h"
+#include "measure/order.h"
 #include "stats.h"
-#include "workload.h"
+#include "proc/workload.h"
 
 struct topo;
 

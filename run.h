@@ -9,10 +9,10 @@
 #ifndef RUN_H
 #define RUN_H
 
-#include "explain.h"
-#include "trace.h"
-#include "topo.h"
-#include "tune.h"
+#include "explain/explain.h"
+#include "explain/trace.h"
+#include "machine/topo.h"
+#include "proc/tune.h"
 
 struct run {
 	struct trace	 trace;		/* --breaktrace; fds -1 when unused */

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 #define ROUNDS		1500
 #define CLIENTS		8

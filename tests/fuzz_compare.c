@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 #define FNAME	"mutant.json"
 

@@ -347,7 +347,7 @@ for h in -h --help; do
 	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
 	# Every option of options.c's table (there are dozens: a table that
 	# cannot be read is a failure, not an empty list).
-	table=$(sed -n '/^static const struct opt opts\[\]/,/^};/p' options.c |
+	table=$(sed -n '/^static const struct opt opts\[\]/,/^};/p' cli/options.c |
 	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p')
 	[ "$(wc -w <<<"$table")" -ge 30 ] ||
 	    bad "options.c's table not found ($(wc -w <<<"$table") options)"

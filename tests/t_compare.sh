@@ -59,8 +59,8 @@ unwrap() {
 wide() { awk 'length > 72 && !/^[A-Z]: /' "$1"; }
 
 # --- The calibration ------------------------------------------------------
-cal=tests/calib_compare
-[ -n "${LATT_SANITIZED:-}" ] && cal=san/calib_compare
+cal=build/calib_compare
+[ -n "${LATT_SANITIZED:-}" ] && cal=build/san/calib_compare
 if [ ! -x "$cal" ]; then
 	skip "calibration: $cal not built (make check builds it)"
 else
@@ -649,10 +649,10 @@ check "surrogate pair: accepted and decoded" \
 # The mutation fuzzer (sanitized), once per make check.
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	:
-elif [ ! -x san/fuzz_compare ]; then
-	skip "fuzz: san/fuzz_compare not built (make check builds it)"
+elif [ ! -x build/san/fuzz_compare ]; then
+	skip "fuzz: build/san/fuzz_compare not built (make check builds it)"
 else
-	if san/fuzz_compare 3000 1 "$TMP/f1.json" "$TMP/f2.json" \
+	if build/san/fuzz_compare 3000 1 "$TMP/f1.json" "$TMP/f2.json" \
 	    >"$TMP/fuzz.out" 2>&1; then
 		pass "fuzz: 3000 mutants, no crash ($(tail -n 1 "$TMP/fuzz.out"))"
 	else

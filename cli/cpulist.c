@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cpulist.c: CPU lists as the user gives them (--cpus, a class's cpus=, a
+ * load's cpus=): parsed into the order given, and each CPU checked to be
+ * online and allowed to latt.  Bad input is a usage error, before anything
+ * runs.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "cli/cpulist.h"
+
+static int	 has_gap(const char *);
+
+/*
+ * --cpus (and a class's or a load's cpus=): a list such as 0-3,8 or 3,1.
+ * Clients (or load processes) are pinned round-robin over its CPUs in the
+ * order given (a range ascends), so the order matters; a CPU given twice
+ * is a usage error.
+ */
+void
+cpulist_parse(const char *name, const char *arg, int **cpus, unsigned *ncpus)
+{
+	char *list, *tok, *save, *dash;
+	long long lo, hi, c;
+	cpu_set_t seen;
+	unsigned n = 0;
+	int *v;
+
+	if (*arg == '\0')
+		usage_error("%s is empty", name);
+	if (has_gap(arg))
+		usage_error("%s is not a CPU list: %s", name, arg);
+	if ((list = strdup(arg)) == NULL ||
+	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
+		usage_error("%s: %s", name, strerror(errno));
+	CPU_ZERO(&seen);
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((dash = strchr(tok, '-')) != NULL)
+			*dash = '\0';
+		lo = parse_num(name, tok, 0, CPU_SETSIZE - 1);
+		hi = dash != NULL ? parse_num(name, dash + 1, 0,
+		    CPU_SETSIZE - 1) : lo;
+		if (lo > hi)
+			usage_error("%s: the range %lld-%lld is backwards: "
+			    "%s", name, lo, hi, arg);
+		for (c = lo; c <= hi; c++) {
+			if (CPU_ISSET(c, &seen))
+				usage_error("%s: CPU %lld is given twice: %s "
+				    "(each client is pinned to the next CPU "
+				    "of the list)", name, c, arg);
+			CPU_SET(c, &seen);
+			v[n++] = (int)c;
+		}
+	}
+	free(list);
+	free(*cpus);
+	*cpus = v;
+	*ncpus = n;
+}
+
+/* A CPU must be online and in latt's own affinity mask (its cpuset). */
+void
+cpulist_check(const char *name, int cpu)
+{
+	char path[64];
+	cpu_set_t allowed;
+	FILE *fp;
+	int c;
+
+	/* cpu0 often has no online file: a CPU without one is online. */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+	    cpu);
+	if ((fp = fopen(path, "re")) != NULL) {
+		c = fgetc(fp);
+		fclose(fp);
+	} else {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
+		    cpu);
+		c = access(path, F_OK) == 0 ? '1' : '0';
+	}
+	if (c != '1')
+		usage_error("%s: CPU %d is not online (see "
+		    "/sys/devices/system/cpu/online)", name, cpu);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+	    !CPU_ISSET(cpu, &allowed))
+		usage_error("%s: CPU %d is not among the CPUs latt may use "
+		    "(its affinity or cpuset)", name, cpu);
+}
+
+/* Whether a comma list has an empty item: ",1", "1,", "1,,2". */
+static int
+has_gap(const char *s)
+{
+	return *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,") != NULL;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmp_int.h: what the rooms of latt compare share among themselves and no
+ * other room needs; compare.h is their API for the rest of latt.
+ *
+ *   cmpread.c  reads result files into sides of runs;
+ *   cmpstat.c  sums up a run (its statistics and within-run variances)
+ *              and tests the runs of one side against another's;
+ *   compare.c  the table, the JSON report and the subcommand.
+ *
+ * compare.c calls the other two, cmpread.c calls cmpstat.c, and cmpstat.c
+ * calls neither, so that the statistics stand alone (tests/calib_compare.c
+ * needs nothing else).
+ */
+#ifndef CMP_INT_H
+#define CMP_INT_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare/compare.h"
+#include "stats.h"
+
+/*
+ * What a run says about its settings and environment, read by cmpread.c
+ * from the first file of a side, per key: its compact JSON text (NULL when
+ * absent), which decides whether two sides differ, and the same for a
+ * reader ("4", "1 ms", "cpu:2", "off").  Keys that move the numbers warn,
+ * one sentence each, when the sides differ (compare.c) or the files of
+ * one side do (cmpread.c); the kernel's version string is only shown (its
+ * release and command line warn).  The table is cmpread.c's; its length
+ * is checked where it stands.
+ */
+#define CMP_NINFO	36
+
+/* How a setting is shown: its JSON value for a reader. */
+enum cmp_show {
+	SHOW_TEXT,		/* a string or number as it is */
+	SHOW_TIME,		/* nanoseconds: "1 ms" */
+	SHOW_US,		/* microseconds: "0 us" */
+	SHOW_KB,		/* "64 KiB" */
+	SHOW_ONOFF,		/* true or false: "on", "off" */
+	SHOW_LIST,		/* a list of numbers: "0,1" */
+	SHOW_WORDS,		/* a list of words: "make -j4" */
+	SHOW_LOADS,		/* [{"kind", "procs"}]: "cpu:2 pipe:1" */
+	SHOW_HOST,		/* environment.host: its lines (cmphost.h) */
+};
+
+struct cmp_info_key {
+	const char	*obj;		/* "parameters" or "environment" */
+	const char	*key;
+	int		 warn;
+	const char	*what;		/* "the loads differ" */
+	enum cmp_show	 show;
+};
+extern const struct cmp_info_key cmp_info_keys[CMP_NINFO];
+
+struct cmp_info {
+	char	*text[CMP_NINFO];
+	char	*show[CMP_NINFO];	/* NULL when absent */
+	char	*file;			/* the file they were read from */
+};
+
+/*
+ * Two shown values that differ, each cut to about CMP_SHOW_WIDTH bytes
+ * around where they part ("...quiet splash", "...quiet nosmt") into bx
+ * and by (len bytes each, at least CMP_SHOW_WIDTH + 8).
+ */
+#define CMP_SHOW_WIDTH	32
+void	 cmp_show_pair(const char *x, const char *y, char *bx, char *by,
+	    size_t len);
+
+/* A file of a side, and a run, by what they are known (cmpread.c). */
+struct cmp_fileid {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*name;
+	const char	*point;		/* FILE@VALUE: in name, or NULL */
+};
+
+struct cmp_runid {
+	char		*host;		/* environment.hostname, or "" */
+	int64_t		 start;		/* run.started_at_ns */
+	char		*where;		/* "a.json" or "a.json, run 2" */
+};
+
+/*
+ * A run's blocks as the summary takes them: each block's sparse histogram
+ * (bucket index, count), whether read from a file (cmpread.c) or taken
+ * from a struct blocks (cmp_run_make).
+ */
+struct cmp_sblock {
+	uint64_t	 n;
+	int64_t		 min;
+	int64_t		 max;
+	size_t		 nb;
+	uint32_t	*idx;		/* ascending; nbuckets: the overflow */
+	uint64_t	*cnt;
+};
+
+struct cmp_sblocks {
+	unsigned	 sub_bits;
+	size_t		 n;
+	struct cmp_sblock *b;
+};
+
+/*
+ * cmp_run_make for blocks already sparse (sb may be NULL: none kept).
+ * Returns 0, or -1 on ENOMEM.
+ */
+int	 cmp_summarize(struct cmp_run *, const struct stats *,
+	    const struct cmp_sblocks *sb, uint64_t seed);
+/* Frees what the blocks hold and empties them; an empty sb is safe. */
+void	 cmp_sblocks_free(struct cmp_sblocks *);
+
+/* cmpfile.c: a result file opened, known and read whole (FILE@VALUE). */
+char	*cmp_file_read(struct cmp_side *, const char *path,
+	    const char **point, size_t *len, char *err, size_t errlen);
+int	 cmp_same_point(const char *, const char *);
+/*
+ * The order check of a against b (cmpstat.c): each side's share of rounds
+ * with an inversion, the change (b - a) and its 99% interval, as
+ * fractions, and the verdict's word; verdict NULL when neither side has
+ * the check.
+ */
+struct cmp_order {
+	double		 pa, pb, d, lo, hi;
+	const char	*verdict;
+};
+void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
+	    struct cmp_order *);
+/*
+ * The t of Student's law with df degrees of freedom exceeded with chance p
+ * (cmpstat.c; cmpcount.c's test too).
+ */
+double	 cmp_t_upper(double p, double df);
+
+/*
+ * cmpwork.c: the workload's side of each run, and its rows: the
+ * workload's wall and CPU time (NAN unless it ended by itself with 0),
+ * each load's operations a second.
+ */
+#define CMP_WORK_LOADS	4
+struct json;
+struct cmp_work {
+	double		 wall, cpu;	/* ns; NAN: none */
+	unsigned	 nload;
+	char		 kind[CMP_WORK_LOADS][12];
+	double		 ops[CMP_WORK_LOADS];	/* a second; NAN: none */
+};
+int	 cmp_work_read(struct cmp_side *, const struct json *run);
+void	 cmp_work_free(struct cmp_side *);
+void	 cmp_work_print(FILE *, const struct cmp_side *,
+	    const struct cmp_side *);
+void	 cmp_work_json(FILE *, const struct cmp_side *,
+	    const struct cmp_side *);
+/*
+ * --by-knob: the one file (files[0] of n) of a knob's --sweep as its
+ * sides, FILE@VALUE a value, into *argv from *optind on.  Returns how many;
+ * bad input is a usage error.
+ */
+int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
+void	 cmp_knob_free(char *argv[], int n);
+/*
+ * cmpframe.c: for each frame class both sides have, the share of its
+ * deadlines missed, A against B over their runs, as a table on fp.
+ */
+/* Appends a run's share of NAME's deadlines missed; -1: out of memory. */
+int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
+void	 cmp_frames_free(struct cmp_side *);
+void	 cmp_frames_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
+/*
+ * Values a run, in points (shares in percent), side b against side a
+ * (cmpframe.c): each side's mean and sd, and the 99% interval of the
+ * change (Welch's t over the runs).  Returns 0 without an interval (a
+ * side has under 2 runs), 1 with one, 2 when both sides have the
+ * CMP_MIN_RUNS runs a verdict needs.
+ */
+struct cmp_points {
+	double		 ma, sa, mb, sb, lo, hi;
+};
+int	 cmp_points(const double *a, size_t na, const double *b, size_t nb,
+	    struct cmp_points *);
+
+/*
+ * cmpplace.c: where the wake-ups woke.  The kinds' names; whether a
+ * series is a placement kind's without a sample in any run (its rows
+ * are left out); a run's "placement" object into the side's shares (0,
+ * or -1 on ENOMEM); their table, A against B, for --all.
+ */
+extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
+int	 cmp_place_empty(const struct cmp_series *);
+int	 cmp_place_add(struct cmp_side *, const struct json *placement);
+void	 cmp_place_free(struct cmp_side *);
+void	 cmp_place_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
+
+#endif /* CMP_INT_H */

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmpcount.c: latt compare's rows of what the kernel counted in each run
+ * (the run's "counts", docs/json-schema.md): the machine's context
+ * switches and interrupts a second, the clients' voluntary and
+ * involuntary switches and migrations per sample (per wake-up: a client
+ * blocks once a wake-up, so 1 voluntary switch a sample is the floor), and
+ * the mean runnable count.  They say whether two sides saw the same
+ * number of events, the 1998 question; a count is neither better nor
+ * worse, so a row says higher, lower or noise: Welch's t on the runs'
+ * values (not their logarithms: a count may be 0), at CMP_LEVEL, with
+ * CMP_MIN_RUNS runs a side; with fewer, the row is information only.
+ * It reads each run's counts as cmpread.c hands them over, and prints.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/cmp_int.h"
+#include "compare/cmpcount.h"
+#include "compare/compare.h"
+#include "json/jsonread.h"
+#include "json/jsonw.h"
+
+#define NROWS	6
+
+/* The rows: a name for the table, one for the JSON, how each is read. */
+static const struct {
+	const char	*label;		/* at most 10 characters */
+	const char	*key;		/* the JSON report's name */
+	const char	*field;		/* in the run's "counts" */
+	int		 per_sample;	/* divided by the run's samples */
+	int		 rate;		/* shown with k, M, G */
+} rows[NROWS] = {
+	{ "switch/s", "switches_per_s", "switches_per_s", 0, 1 },
+	{ "intr/s", "interrupts_per_s", "interrupts_per_s", 0, 1 },
+	{ "vol/wake", "clients_voluntary_per_sample", "clients_voluntary",
+	    1, 0 },
+	{ "invol/wake", "clients_involuntary_per_sample",
+	    "clients_involuntary", 1, 0 },
+	{ "migr/wake", "clients_migrations_per_sample",
+	    "clients_migrations", 1, 0 },
+	{ "runnable", "runnable_mean", "runnable_mean", 0, 0 },
+};
+
+/* Each row's value in each run of a side that had it. */
+struct cmp_counts {
+	double		*v[NROWS];
+	size_t		 n[NROWS];
+	size_t		 cap[NROWS];
+};
+
+/* One row of a against b. */
+struct crow {
+	double		 a, b;		/* the means of the runs */
+	double		 sa, sb;	/* their sd over the mean; NAN: none */
+	double		 change;	/* percent; NAN: unknown */
+	double		 lo, hi;	/* its interval; NAN: none */
+	const char	*verdict;
+};
+
+static void	 row_of(const struct cmp_counts *, const struct cmp_counts *,
+		    unsigned, struct crow *);
+static void	 fmt_num(char *, size_t, double, int);
+static void	 fmt_pct(char *, size_t, double);
+
+int
+cmp_counts_add(struct cmp_side *side, const struct json *run)
+{
+	const struct json *c = json_get(run, "counts"), *v, *lat;
+	struct cmp_counts *cc = side->counts;
+	double samples = 0, x, *p;
+	unsigned k;
+
+	if (c == NULL || c->type != JSON_OBJECT)
+		return 0;
+	lat = json_get(json_get(run, "latency"), "samples");
+	if (lat != NULL && lat->type == JSON_NUMBER)
+		samples = json_num(lat);
+	if (cc == NULL && (cc = side->counts = calloc(1, sizeof(*cc))) ==
+	    NULL)
+		return -1;
+	for (k = 0; k < NROWS; k++) {
+		v = json_get(c, rows[k].field);
+		if (v == NULL || v->type != JSON_NUMBER ||
+		    !isfinite(x = json_num(v)) || x < 0 ||
+		    (rows[k].per_sample && !(samples > 0)))
+			continue;
+		if (rows[k].per_sample)
+			x /= samples;
+		if (cc->n[k] == cc->cap[k]) {
+			p = realloc(cc->v[k], (cc->cap[k] > 0 ? 2 * cc->cap[k] :
+			    8) * sizeof(double));
+			if (p == NULL)
+				return -1;
+			cc->v[k] = p;
+			cc->cap[k] = cc->cap[k] > 0 ? 2 * cc->cap[k] : 8;
+		}
+		cc->v[k][cc->n[k]++] = x;
+	}
+	return 0;
+}
+
+void
+cmp_counts_free(struct cmp_counts *cc)
+{
+	unsigned k;
+
+	if (cc == NULL)
+		return;
+	for (k = 0; k < NROWS; k++)
+		free(cc->v[k]);
+	free(cc);
+}
+
+/*
+ * The rows that both sides have, after the table, and a line saying what
+ * they are; nothing when a side has no counts (files older than them).
+ */
+void
+cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	char va[16], vb[16], sa[16], sb[16], ch[16], lo[16], hi[16], ci[40];
+	struct crow r;
+	unsigned k, n = 0;
+
+	for (k = 0; k < NROWS; k++) {
+		if (a->counts == NULL || b->counts == NULL ||
+		    a->counts->n[k] == 0 || b->counts->n[k] == 0)
+			continue;
+		row_of(a->counts, b->counts, k, &r);
+		if (n++ == 0)
+			fprintf(fp, "\n%-10s %7s %4s %7s %4s %7s  %-16s %s\n",
+			    "counts", "A", "+-", "B", "+-", "change",
+			    "99% interval", "verdict");
+		fmt_num(va, sizeof(va), r.a, rows[k].rate);
+		fmt_num(vb, sizeof(vb), r.b, rows[k].rate);
+		snprintf(sa, sizeof(sa), isnan(r.sa) ? "" : r.sa < 0.01 ?
+		    "<1%%" : "%.0f%%", 100 * r.sa);
+		snprintf(sb, sizeof(sb), isnan(r.sb) ? "" : r.sb < 0.01 ?
+		    "<1%%" : "%.0f%%", 100 * r.sb);
+		fmt_pct(ch, sizeof(ch), r.change);
+		snprintf(ci, sizeof(ci), "-");
+		if (!isnan(r.lo)) {
+			fmt_pct(lo, sizeof(lo), r.lo);
+			fmt_pct(hi, sizeof(hi), r.hi);
+			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		}
+		fprintf(fp, "%-10s %7s %4s %7s %4s %7s  %-16s %s\n",
+		    rows[k].label, va, sa, vb, sb, ch, ci, r.verdict);
+	}
+	if (n > 0)
+		fprintf(fp, "counts: the machine's switches and interrupts a "
+		    "second, the clients'\n    voluntary and involuntary "
+		    "switches and migrations a wake-up, the\n    mean "
+		    "runnable count; higher or lower needs %d runs a side, "
+		    "else\n    info.\n", CMP_MIN_RUNS);
+}
+
+/* A figure of the JSON report, or null. */
+static void
+put_num(FILE *fp, double x)
+{
+	if (isnan(x))
+		fputs("null", fp);
+	else
+		jw_double(fp, x);
+}
+
+/* The rows as a JSON array (the table's, as data), or null. */
+void
+cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct crow r;
+	unsigned k, n = 0;
+
+	for (k = 0; k < NROWS; k++) {
+		if (a->counts == NULL || b->counts == NULL ||
+		    a->counts->n[k] == 0 || b->counts->n[k] == 0)
+			continue;
+		row_of(a->counts, b->counts, k, &r);
+		fprintf(fp, "%s{\"name\": \"%s\", \"a\": ", n++ > 0 ?
+		    ",\n      " : "[\n      ", rows[k].key);
+		put_num(fp, r.a);
+		fprintf(fp, ", \"a_runs\": %zu, \"b\": ", a->counts->n[k]);
+		put_num(fp, r.b);
+		fprintf(fp, ", \"b_runs\": %zu, \"change\": ", b->counts->n[k]);
+		put_num(fp, r.change);
+		fputs(", \"lo\": ", fp);
+		put_num(fp, r.lo);
+		fputs(", \"hi\": ", fp);
+		put_num(fp, r.hi);
+		fputs(", \"verdict\": ", fp);
+		jw_string(fp, r.verdict);
+		fputc('}', fp);
+	}
+	fputs(n > 0 ? "\n    ]" : "null", fp);
+}
+
+/* The mean and the variance (n - 1) of n values. */
+static void
+moments(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - *mean) * (v[i] - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+/*
+ * Row k of a against b: the sides' means and spreads, the change, and
+ * with CMP_MIN_RUNS runs a side Welch's interval of the difference of the
+ * means at CMP_LEVEL (as a percent of A's), and the verdict.
+ */
+static void
+row_of(const struct cmp_counts *ca, const struct cmp_counts *cb, unsigned k,
+    struct crow *r)
+{
+	size_t na = ca->n[k], nb = cb->n[k];
+	double va, vb, ea, eb, se, df, t, d;
+
+	moments(ca->v[k], na, &r->a, &va);
+	moments(cb->v[k], nb, &r->b, &vb);
+	r->sa = r->a > 0 && !isnan(va) ? sqrt(va) / r->a : NAN;
+	r->sb = r->b > 0 && !isnan(vb) ? sqrt(vb) / r->b : NAN;
+	d = r->b - r->a;
+	r->change = r->a > 0 ? 100 * d / r->a : d == 0 ? 0 : NAN;
+	r->lo = r->hi = NAN;
+	r->verdict = "info";
+	if (na < CMP_MIN_RUNS || nb < CMP_MIN_RUNS)
+		return;
+	ea = va / (double)na;
+	eb = vb / (double)nb;
+	se = sqrt(ea + eb);
+	if (!(se > 0)) {
+		/* The same value in every run of each side. */
+		r->lo = r->hi = r->change;
+		r->verdict = d > 0 ? "higher" : d < 0 ? "lower" : "noise";
+		return;
+	}
+	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
+	    eb * eb / (double)(nb - 1));
+	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
+	/* No count falls below 0: nor the interval below -100%. */
+	if (r->a > 0) {
+		r->lo = fmax(-100, 100 * (d - t * se) / r->a);
+		r->hi = 100 * (d + t * se) / r->a;
+	}
+	r->verdict = d - t * se > 0 ? "higher" : d + t * se < 0 ? "lower" :
+	    "noise";
+}
+
+/*
+ * A count with four figures ("0.9983", "12.34"), a rate with k, M or G
+ * ("35.62k"); "-" for none.
+ */
+static void
+fmt_num(char *buf, size_t len, double x, int rate)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int k = 0;
+
+	if (isnan(x)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (rate && k < 4 && x >= 1000) {
+		x /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%s", x < 1 ? 4 : x < 10 ? 3 : x < 100 ? 2 :
+	    x < 1000 ? 1 : 0, x, pre[k]);
+}
+
+/* A change in percent: "+5.6%", "-18%", "-" when unknown. */
+static void
+fmt_pct(char *buf, size_t len, double x)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (fabs(x) >= 99999.5)
+		snprintf(buf, len, "%s99999%%", x > 0 ? ">+" : "<-");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
+}

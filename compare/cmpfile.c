@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmpfile.c: the result files of latt compare as files: opened (FILE@VALUE
+ * names one value of a --sweep in FILE), known by device and inode so
+ * that none counts twice in a side, and read whole within MAX_FILE.
+ * cmpread.c reads what they hold.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/cmp_int.h"
+#include "compare/compare.h"
+
+#define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
+
+static int	 keep_fileid(struct cmp_side *, const char *, int,
+		    const struct stat *, char *, size_t);
+static char	*read_whole(FILE *, const char *, const struct stat *,
+		    size_t *, char *, size_t);
+
+/*
+ * Opens path (FILE@VALUE when no file has that name: *point is VALUE, else
+ * NULL), keeps what it is known by, and reads it whole: the buffer, or
+ * NULL after the message in err.
+ */
+char *
+cmp_file_read(struct cmp_side *side, const char *path, const char **point,
+    size_t *len, char *err, size_t errlen)
+{
+	char file[PATH_MAX];
+	const char *at = strrchr(path, '@');
+	struct stat st;
+	char *buf;
+	FILE *fp;
+
+	snprintf(file, sizeof(file), "%s", path);
+	if (at != NULL && access(path, F_OK) == -1 && errno == ENOENT &&
+	    (size_t)(at - path) < sizeof(file))
+		file[at - path] = '\0';
+	else
+		at = NULL;
+	*point = at != NULL ? at + 1 : NULL;
+	if ((fp = fopen(file, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(fp), &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fclose(fp);
+		return NULL;
+	}
+	if (keep_fileid(side, path, at != NULL, &st, err, errlen) == -1) {
+		fclose(fp);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
+		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
+		    "of %zu MiB for one file (latt's result files are kB to a "
+		    "few MB; split the runs over several files)", path,
+		    (intmax_t)st.st_size, MAX_FILE >> 20);
+		fclose(fp);
+		return NULL;
+	}
+	buf = read_whole(fp, path, &st, len, err, errlen);
+	fclose(fp);
+	return buf;
+}
+
+/* Whether two FILE@VALUE selectors ("@V" or NULL) name the same runs. */
+int
+cmp_same_point(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * Keeps what file fd is known by (device and inode), refusing a file the
+ * side already has.
+ */
+static int
+keep_fileid(struct cmp_side *side, const char *path, int sel,
+    const struct stat *st, char *err, size_t errlen)
+{
+	struct cmp_fileid *nf;
+	size_t i;
+
+	for (i = 0; i < side->nfids; i++)
+		if (side->fids[i].dev == st->st_dev &&
+		    side->fids[i].ino == st->st_ino &&
+		    cmp_same_point(side->fids[i].point,
+		    sel ? strrchr(path, '@') : NULL)) {
+			snprintf(err, errlen, "compare: %s is given twice in "
+			    "side %s%s%s: each run counts once", path,
+			    side->name, strcmp(path, side->fids[i].name) ?
+			    ", also as " : "", strcmp(path,
+			    side->fids[i].name) ? side->fids[i].name : "");
+			return -1;
+		}
+	if ((nf = realloc(side->fids, (side->nfids + 1) *
+	    sizeof(*nf))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	side->fids = nf;
+	if ((nf[side->nfids].name = strdup(path)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	nf[side->nfids].dev = st->st_dev;
+	nf[side->nfids].ino = st->st_ino;
+	nf[side->nfids].point = sel ? strrchr(nf[side->nfids].name, '@') :
+	    NULL;
+	side->nfids++;
+	return 0;
+}
+
+/*
+ * Reads the whole of fp (path) into a new buffer: at most MAX_FILE bytes,
+ * a regular file refused by its size before anything is read.  Returns
+ * the buffer, or NULL after the message.
+ */
+static char *
+read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
+    char *err, size_t errlen)
+{
+	size_t cap, got;
+	char *buf, *nb;
+
+	*len = 0;
+	cap = S_ISREG(st->st_mode) ? (size_t)st->st_size + 1 : 65536;
+	if (cap > MAX_FILE)
+		cap = MAX_FILE + 1;
+	if ((buf = malloc(cap)) == NULL)
+		goto oom;
+	for (;;) {
+		if (*len == cap) {
+			if (cap > MAX_FILE)
+				break;
+			cap = cap * 2 > MAX_FILE + 1 ? MAX_FILE + 1 : cap * 2;
+			if ((nb = realloc(buf, cap)) == NULL)
+				goto oom;
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len, fp);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	if (*len > MAX_FILE) {
+		snprintf(err, errlen, "%s: larger than %zu MiB, compare's "
+		    "limit for one file (latt's result files are kB to a few "
+		    "MB; split the runs over several files)", path,
+		    MAX_FILE >> 20);
+		free(buf);
+		return NULL;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	free(buf);
+	return NULL;
+}

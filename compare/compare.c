@@ -1,0 +1,1276 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare.c: what latt compare says and how it is asked: side A against
+ * each later side as a table for a reader (cmp_report, also under latt
+ * --baseline) or as JSON, the gate of --fail-if-worse with its one
+ * "gate:" line, and the subcommand with its options.  The sides come from
+ * cmpread.c, the rows' verdicts from cmpstat.c (cmp_int.h says how the
+ * rooms of compare stand).
+ *
+ * The table fits 72 columns, so that it can go into a mail: latency rows
+ * only unless --all (or a gate) asks for more, each side's value beside
+ * the spread of its runs, the interval written within bounds, and the
+ * reasons a row has no verdict in sentences below it.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/cmp_int.h"
+#include "compare/cmpcount.h"
+#include "compare/cmphost.h"
+#include "lib/common.h"
+#include "compare/compare.h"
+#include "cli/help.h"
+#include "json/jsonw.h"
+#include "stats.h"
+
+#define MAX_SIDES	26
+#define WIDTH		72	/* the table's, and where sentences wrap */
+#define CI_HI		1000	/* percent: beyond, "> +1000%" */
+#define CI_LO		(-90)	/* percent: beyond, "< -90%" */
+#define TALLY_LEN	1536	/* the gate line's lists */
+
+/* The rows shown without a gate asking for more. */
+static const int default_row[STAT_NKINDS] = {
+	[STAT_MEAN] = 1, [STAT_P50] = 1, [STAT_P90] = 1, [STAT_P95] = 1,
+	[STAT_P99] = 1, [STAT_P999] = 1, [STAT_MAX] = 1,
+};
+
+/*
+ * The series of the schedstat split and the timer: only with --all, as
+ * the placement kinds' ("placement.KIND").
+ */
+static const char *const other_series[] = { "timer", "runqueue",
+    "wake_path" };
+
+/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: JSON keys. */
+static const char *const verdict_keys[] = { "real", "noise", "inconclusive" };
+/* What a limit found, by CMP_GATE_*. */
+static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
+
+/* One comparison as both reports show it (view_make). */
+struct view {
+	char		**warn;
+	ssize_t		  nwarn;
+	struct cmp_row	 *rows;
+	ssize_t		  nrows;
+};
+
+/*
+ * What the gate found over every comparison, for its one line: the
+ * limits by what they found, and the exceeded and undecided ones named.
+ */
+struct tally {
+	size_t		 n[3];		/* by CMP_GATE_MET... */
+	int		 nsides;	/* comparisons */
+	int		 multi;		/* several: name the side */
+	char		 list[2][TALLY_LEN];	/* exceeded, cannot tell */
+	size_t		 left_out[2];
+};
+
+static const struct option compare_longopts[] = {
+	{ "fail-if-worse",	required_argument,	NULL,	'F' },
+	{ "json",		optional_argument,	NULL,	'j' },
+	{ "all",		no_argument,		NULL,	'a' },
+	{ "by-knob",		no_argument,		NULL,	'k' },
+	{ "drop-noisy",		no_argument,		NULL,	'N' },
+	{ "help",		no_argument,		NULL,	'h' },
+	{ NULL,			0,			NULL,	0 }
+};
+
+static void	 compare_usage(void) __attribute__((noreturn));
+static void	 tally_put(struct tally *, int which, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+static void	 print_order(FILE *, const struct cmp_side *,
+		    const struct cmp_side *);
+static void	 put_order_row(FILE *, const struct cmp_side *,
+		    const struct cmp_side *);
+
+/* A series of the side in every one of its runs, or NULL. */
+static const struct cmp_series *
+full_series(const struct cmp_side *side, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < side->nseries; i++)
+		if (strcmp(side->series[i].name, name) == 0)
+			return side->series[i].nruns == side->nruns ?
+			    &side->series[i] : NULL;
+	return NULL;
+}
+
+/* The gate's limit on a row, or -1. */
+static long long
+gate_limit(const struct cmp_gate *g, const char *series, enum stat_kind k)
+{
+	size_t i;
+
+	for (i = 0; g != NULL && i < g->n; i++)
+		if (g->item[i].stat == k && strcmp(g->item[i].series,
+		    series) == 0)
+			return g->item[i].limit;
+	return -1;
+}
+
+/* What the row's limit finds (compare.h): met, exceeded, cannot tell. */
+static int
+gate_state(const struct cmp_row *rw)
+{
+	if (rw->limit < 0)
+		return CMP_GATE_NONE;
+	if (rw->verdict == CMP_INCONCLUSIVE || !rw->has_ci)
+		return CMP_GATE_CANNOT;
+	if (rw->lo > (double)rw->limit)
+		return CMP_GATE_EXCEEDED;
+	if (rw->hi <= (double)rw->limit)
+		return CMP_GATE_MET;
+	return CMP_GATE_CANNOT;
+}
+
+/*
+ * The rows of a against b: for each series both sides have in every run,
+ * the default statistics and those the gate names.  Returns the number of
+ * rows (into *rows, to be freed), or -1 on ENOMEM.
+ */
+static ssize_t
+build_rows(const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_gate *gate, struct cmp_row **rows)
+{
+	const struct cmp_series *sa, *sb;
+	struct cmp_row *out, *nr;
+	size_t n = 0, i;
+	long long lim;
+	int k;
+
+	out = NULL;
+	for (i = 0; i < a->nseries; i++) {
+		sa = full_series(a, a->series[i].name);
+		sb = full_series(b, a->series[i].name);
+		if (sa == NULL || sb == NULL || cmp_place_empty(sa) ||
+		    cmp_place_empty(sb))
+			continue;
+		for (k = 0; k < STAT_NKINDS; k++) {
+			lim = gate_limit(gate, sa->name, (enum stat_kind)k);
+			if (!default_row[k] && lim < 0)
+				continue;
+			nr = realloc(out, (n + 1) * sizeof(*nr));
+			if (nr == NULL) {
+				free(out);
+				return -1;
+			}
+			out = nr;
+			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
+			    b->name, (enum stat_kind)k, &out[n]);
+			out[n].series = sa->name;
+			out[n].limit = lim;
+			out[n].gate = gate_state(&out[n]);
+			n++;
+		}
+	}
+	*rows = out;
+	return (ssize_t)n;
+}
+
+static const char *
+info_of(const struct cmp_side *s, size_t k)
+{
+	const char *t = s->info != NULL ? s->info->text[k] : NULL;
+
+	return t != NULL ? t : "(absent)";
+}
+
+static const char *
+shown_of(const struct cmp_side *s, size_t k)
+{
+	const char *t = s->info != NULL ? s->info->show[k] : NULL;
+
+	return t != NULL ? t : "not recorded";
+}
+
+static size_t
+info_index(const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < CMP_NINFO; k++)
+		if (strcmp(cmp_info_keys[k].key, key) == 0)
+			return k;
+	return 0;
+}
+
+static void
+free_strings(char **s, ssize_t n)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+/*
+ * Warning i of a against b as a sentence into *s (NULL when there is
+ * none): first each side too small for verdicts, then the notes within
+ * the sides, every setting that differs between them, each series some
+ * runs lack, and last the runs the sides share.  Returns -1 on ENOMEM.
+ */
+static int
+warning(const struct cmp_side *a, const struct cmp_side *b, size_t i,
+    char **s)
+{
+	const struct cmp_side *sides[2] = { a, b }, *sd;
+	const struct cmp_series *se;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
+	size_t k;
+
+	*s = NULL;
+	if (i == 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 * CMP_MAX_SERIES) {
+		if ((k = cmp_side_shared(a, b)) == 0)
+			return 0;
+		return asprintf(s, "%zu of %s's runs are runs of %s too (the "
+		    "same host and start time): the sides were measured "
+		    "together, not apart.", k, b->name, a->name) < 0 ? -1 : 0;
+	}
+	if (i < 2) {
+		if (sides[i]->nruns >= CMP_MIN_RUNS)
+			return 0;
+		return asprintf(s, "%s has %zu run%s: verdicts need %d a side "
+		    "(several files joined by commas, or --repeat=N).",
+		    sides[i]->name, sides[i]->nruns, sides[i]->nruns == 1 ?
+		    "" : "s", CMP_MIN_RUNS) < 0 ? -1 : 0;
+	}
+	if ((i -= 2) < a->nnotes + b->nnotes)
+		return (*s = strdup(i < a->nnotes ? a->notes[i] :
+		    b->notes[i - a->nnotes])) == NULL ? -1 : 0;
+	if ((i -= a->nnotes + b->nnotes) < CMP_NINFO) {
+		if (!cmp_info_keys[i].warn ||
+		    strcmp(info_of(a, i), info_of(b, i)) == 0)
+			return 0;
+		cmp_show_pair(shown_of(a, i), shown_of(b, i), bx, by,
+		    sizeof(bx));
+		return asprintf(s, "%s: %s %s, %s %s.", cmp_info_keys[i].what,
+		    a->name, bx, b->name, by) < 0 ? -1 : 0;
+	}
+	k = i - CMP_NINFO;
+	sd = sides[k / CMP_MAX_SERIES];
+	if (k % CMP_MAX_SERIES >= sd->nseries)
+		return 0;
+	se = &sd->series[k % CMP_MAX_SERIES];
+	if (se->nruns == sd->nruns)
+		return 0;
+	return asprintf(s, "only %zu of %s's %zu runs have a %s series: its "
+	    "rows are left out.", se->nruns, sd->name, sd->nruns,
+	    se->name) < 0 ? -1 : 0;
+}
+
+/* The warnings of a against b, one sentence each: how many, or -1. */
+static ssize_t
+warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
+{
+	char **w = NULL, **nw, *s;
+	size_t n = 0, i;
+
+	for (i = 0; i <= 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
+	    CMP_MAX_SERIES; i++) {
+		if (warning(a, b, i, &s) == -1)
+			goto oom;
+		if (s == NULL)
+			continue;
+		if ((nw = realloc(w, (n + 1) * sizeof(*nw))) == NULL) {
+			free(s);
+			goto oom;
+		}
+		w = nw;
+		w[n++] = s;
+	}
+	if (cmp_host_warn(a, b, &w, &n) == -1)
+		goto oom;
+	*out = w;
+	return (ssize_t)n;
+oom:
+	free_strings(w, (ssize_t)n);
+	return -1;
+}
+
+/*
+ * What both reports of a against b show: the warnings and the rows.
+ * Returns 0, or -1 on ENOMEM (with nothing to free).
+ */
+static int
+view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	memset(v, 0, sizeof(*v));
+	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
+		return -1;
+	if ((v->nrows = build_rows(a, b, gate, &v->rows)) == -1) {
+		free_strings(v->warn, v->nwarn);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+view_free(struct view *v)
+{
+	free(v->rows);
+	free_strings(v->warn, v->nwarn);
+}
+
+/* Whether a series is one of latency (the clients', or a class's). */
+static int
+latency_series(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(other_series) / sizeof(other_series[0]); i++)
+		if (strcmp(name, other_series[i]) == 0)
+			return 0;
+	return strncmp(name, "placement.", 10) != 0;
+}
+
+/* "p99" for the clients' latency, "timer.p99" (sep ".") for others. */
+static void
+row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
+{
+	if (strcmp(rw->series, "latency") == 0)
+		snprintf(buf, len, "%s", stats_kind_name(rw->stat));
+	else
+		snprintf(buf, len, "%s%s%s", rw->series, sep,
+		    stats_kind_name(rw->stat));
+}
+
+/* A value in us with four figures: "9.876", "98.76", "987.6", "9876". */
+static void
+fmt_value(char *buf, size_t len, double ns)
+{
+	double us = ns / NSEC_PER_USEC;
+
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else if (ns == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.*f", us < 10 ? 3 : us < 100 ? 2 :
+		    us < 1000 ? 1 : 0, us);
+}
+
+/* The spread of a side's runs (sd of the logs) as a percent; "" if none. */
+static void
+fmt_spread(char *buf, size_t len, double sd)
+{
+	double p = expm1(sd) * 100;
+
+	if (isnan(sd))
+		snprintf(buf, len, "%s", "");
+	else if (p < 1)
+		snprintf(buf, len, "<1%%");
+	else if (p > 999)
+		snprintf(buf, len, ">999%%");
+	else
+		snprintf(buf, len, "%.0f%%", p);
+}
+
+/* A percent for the interval: "+5.6%", "-18%", "< -90%", "> +1000%". */
+static void
+fmt_pct(char *buf, size_t len, double x)
+{
+	if (x > CI_HI)
+		snprintf(buf, len, ">+%d%%", CI_HI);
+	else if (x < CI_LO)
+		snprintf(buf, len, "<%d%%", CI_LO);
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
+}
+
+/*
+ * A row's interval, "[+5.6%, +30%]", "above +1000%" when it lies wholly
+ * beyond a bound, or "-" without one.
+ */
+static void
+fmt_interval(char *buf, size_t len, const struct cmp_row *rw)
+{
+	char lo[16], hi[16];
+
+	if (!rw->has_ci) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (rw->lo > CI_HI || rw->hi < CI_LO) {
+		snprintf(buf, len, "%s %+d%%", rw->lo > CI_HI ? "above" :
+		    "below", rw->lo > CI_HI ? CI_HI : CI_LO);
+		return;
+	}
+	fmt_pct(lo, sizeof(lo), rw->lo);
+	fmt_pct(hi, sizeof(hi), rw->hi);
+	snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+static void
+fmt_change(char *buf, size_t len, double c)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else if (c >= 99999.5)
+		snprintf(buf, len, ">+99999%%");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(c) < 999.95 ? 1 : 0, c);
+}
+
+static const char *
+verdict_word(const struct cmp_row *rw)
+{
+	if (rw->verdict == CMP_REAL)
+		return rw->worse ? "worse" : "better";
+	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
+}
+
+/*
+ * Writes text after prefix, wrapped at WIDTH columns on spaces, every
+ * further line indented by four.
+ */
+static void
+put_wrapped(FILE *fp, const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix), n;
+	const char *p = text;
+	int first = 1;
+
+	fputs(prefix, fp);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		n = strcspn(p, " ");
+		if (!first && col + 1 + n > WIDTH) {
+			fputs("\n    ", fp);
+			col = 4;
+		} else if (!first) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, n, fp);
+		col += n;
+		p += n;
+		first = 0;
+	}
+	fputc('\n', fp);
+}
+
+/* The column heads of a series' rows, its name in the first. */
+static void
+print_head(FILE *fp, const char *series)
+{
+	size_t len = strlen(series);
+
+	if (len > 9) {
+		fprintf(fp, "%s\n", series);
+		len = 0;
+		series = "";
+	}
+	fprintf(fp, "%s%*s%6s%8s%6s%8s  %-16s %s\n", series, (int)(14 - len),
+	    "A us", "+-", "B us", "+-", "change", "99% interval", "verdict");
+}
+
+static void
+print_row(FILE *fp, const struct cmp_row *rw)
+{
+	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
+
+	fmt_value(va, sizeof(va), rw->a);
+	fmt_value(vb, sizeof(vb), rw->b);
+	fmt_spread(sa, sizeof(sa), rw->spread_a);
+	fmt_spread(sb, sizeof(sb), rw->spread_b);
+	fmt_change(ch, sizeof(ch), rw->change);
+	fmt_interval(ci, sizeof(ci), rw);
+	fprintf(fp, "%-6s%8s%6s%8s%6s%8s  %-16s %s\n",
+	    stats_kind_name(rw->stat), va, sa, vb, sb, ch, ci,
+	    verdict_word(rw));
+}
+
+/* Whether the table shows a row: latency's, or asked for. */
+static int
+shown(const struct cmp_row *rw, int all)
+{
+	return all || rw->limit >= 0 || latency_series(rw->series);
+}
+
+/*
+ * Below the table, why the rows without a verdict have none, one sentence
+ * for each reason: "cannot tell: p99.9, max: a run of A has 400 samples,
+ * p99.9 needs 10000."
+ */
+static void
+print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
+{
+	char line[1024], label[64];
+	size_t len;
+	ssize_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!shown(&rows[i], all) ||
+		    rows[i].verdict != CMP_INCONCLUSIVE)
+			continue;
+		for (j = 0; j < i; j++)
+			if (shown(&rows[j], all) &&
+			    rows[j].verdict == CMP_INCONCLUSIVE &&
+			    strcmp(rows[j].reason, rows[i].reason) == 0)
+				break;
+		if (j < i)
+			continue;	/* said with the first */
+		for (j = i, len = 0; j < n; j++) {
+			if (!shown(&rows[j], all) ||
+			    rows[j].verdict != CMP_INCONCLUSIVE ||
+			    strcmp(rows[j].reason, rows[i].reason) != 0)
+				continue;
+			row_label(label, sizeof(label), &rows[j], " ");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+			    "%s%s", len > 0 ? ", " : "", label);
+			if (len >= sizeof(line) - 1)
+				break;
+		}
+		if (len < sizeof(line) - 1)
+			snprintf(line + len, sizeof(line) - len, ": %s.",
+			    rows[i].reason);
+		put_wrapped(fp, "cannot tell: ", line);
+	}
+}
+
+static void
+tally_put(struct tally *t, int which, const char *fmt, ...)
+{
+	char *l = t->list[which];
+	size_t len = strlen(l);
+	va_list ap;
+	int n;
+
+	if (t->left_out[which] > 0 || len + 200 > TALLY_LEN) {
+		t->left_out[which]++;
+		return;
+	}
+	if (len > 0)
+		len += (size_t)snprintf(l + len, TALLY_LEN - len, ", ");
+	va_start(ap, fmt);
+	n = vsnprintf(l + len, TALLY_LEN - len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= TALLY_LEN - len)
+		l[len] = '\0';
+}
+
+/* Adds the limits of one comparison (of side bname) to the tally. */
+static void
+tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
+    ssize_t n, const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	const struct cmp_row *rw;
+	char label[64], ci[40], side[8];
+	size_t j;
+	ssize_t i;
+
+	snprintf(side, sizeof(side), "%s%s", t->multi ? bname : "",
+	    t->multi ? " " : "");
+	for (i = 0; i < n; i++) {
+		rw = &rows[i];
+		if (rw->gate == CMP_GATE_NONE)
+			continue;
+		t->n[rw->gate]++;
+		row_label(label, sizeof(label), rw, ".");
+		fmt_interval(ci, sizeof(ci), rw);
+		if (rw->gate == CMP_GATE_EXCEEDED)
+			tally_put(t, 0, "%s%s %+.1f%% > %lld%% (interval %s)",
+			    side, label, rw->change, rw->limit, ci);
+		else if (rw->gate == CMP_GATE_CANNOT && rw->has_ci)
+			tally_put(t, 1, "%s%s (interval %s holds %lld%%)",
+			    side, label, ci, rw->limit);
+		else if (rw->gate == CMP_GATE_CANNOT)
+			tally_put(t, 1, "%s%s (%s)", side, label, rw->reason);
+	}
+	for (j = 0; gate != NULL && j < gate->n; j++)
+		if (full_series(a, gate->item[j].series) == NULL ||
+		    full_series(b, gate->item[j].series) == NULL) {
+			t->n[CMP_GATE_CANNOT]++;
+			tally_put(t, 1, "%s%s.%s (no %s series in every run "
+			    "of %s and %s)", side, gate->item[j].series,
+			    stats_kind_name(gate->item[j].stat),
+			    gate->item[j].series, a->name, b->name);
+		}
+}
+
+/*
+ * The gate's one line: "gate: met (3 limits)", "gate: exceeded: p50
+ * +34.0% > 10% (interval [+21%, +48%]); 3 limits: 1 exceeded, 2 met", or
+ * "gate: cannot tell: p99 (...); ...".  Returns what it says (CMP_GATE_*).
+ */
+static int
+gate_line(FILE *fp, const struct tally *t)
+{
+	size_t total = t->n[0] + t->n[1] + t->n[2];
+	int which = t->n[CMP_GATE_EXCEEDED] > 0 ? CMP_GATE_EXCEEDED :
+	    t->n[CMP_GATE_CANNOT] > 0 ? CMP_GATE_CANNOT : CMP_GATE_MET;
+	char sides[32] = "";
+
+	if (t->nsides > 1)
+		snprintf(sides, sizeof(sides), " on %d sides", t->nsides);
+	if (which == CMP_GATE_MET) {
+		fprintf(fp, "gate: met (%zu limit%s%s)\n", total, total == 1 ?
+		    "" : "s", sides);
+		return which;
+	}
+	fprintf(fp, "gate: %s: %s", gate_words[which], t->list[which - 1]);
+	if (t->left_out[which - 1] > 0)
+		fprintf(fp, ", and %zu more", t->left_out[which - 1]);
+	fprintf(fp, "; %zu limit%s%s: %zu exceeded, %zu cannot tell, %zu "
+	    "met\n", total, total == 1 ? "" : "s", sides,
+	    t->n[CMP_GATE_EXCEEDED], t->n[CMP_GATE_CANNOT], t->n[CMP_GATE_MET]);
+	return which;
+}
+
+/*
+ * The table of a against b for a reader, to fp; the gate's findings into
+ * t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
+ */
+static int
+report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate, int all, struct tally *t)
+{
+	const struct cmp_side *sides[2] = { a, b };
+	const char *last = NULL;
+	size_t rel = info_index("kernel_release"),
+	    ver = info_index("kernel_version"), j;
+	struct view v;
+	ssize_t i;
+
+	if (view_make(&v, a, b, gate) == -1)
+		return -1;
+	for (j = 0; j < 2; j++)
+		fprintf(fp, "%s: %s (%zu run%s, %llu samples)\n",
+		    sides[j]->name, sides[j]->label != NULL ?
+		    sides[j]->label : "?", sides[j]->nruns,
+		    sides[j]->nruns == 1 ? "" : "s",
+		    (unsigned long long)sides[j]->nsamples);
+	for (j = 0; j < 2; j++)
+		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
+		    info_of(sides[j], rel), info_of(sides[j], ver));
+	for (i = 0; i < v.nwarn; i++)
+		put_wrapped(fp, "warning: ", v.warn[i]);
+	for (i = 0; i < v.nrows; i++) {
+		if (!shown(&v.rows[i], all))
+			continue;
+		if (last == NULL || strcmp(last, v.rows[i].series) != 0) {
+			fputc('\n', fp);
+			print_head(fp, v.rows[i].series);
+			last = v.rows[i].series;
+		}
+		print_row(fp, &v.rows[i]);
+	}
+	if (last != NULL)
+		put_wrapped(fp, "", "+-: how much the runs of a side differ "
+		    "(their sd); the interval holds the change with 99% "
+		    "confidence.");
+	print_reasons(fp, v.rows, v.nrows, all);
+	print_order(fp, a, b);
+	cmp_counts_print(fp, a, b);
+	cmp_work_print(fp, a, b);
+	cmp_frames_print(fp, a, b);
+	if (all)
+		cmp_place_print(fp, a, b);
+	if (gate != NULL && t != NULL)
+		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
+	view_free(&v);
+	return 0;
+}
+
+int
+cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	struct tally t;
+
+	memset(&t, 0, sizeof(t));
+	t.nsides = 1;
+	if (report_text(fp, a, b, gate, 0, &t) == -1)
+		return -1;
+	if (gate == NULL)
+		return CMP_GATE_MET;
+	fflush(fp);
+	return gate_line(gatefp, &t);
+}
+
+/* One row of the JSON report: the table's, as data. */
+static void
+put_row(FILE *fp, const struct cmp_row *rw)
+{
+	char label[64];
+	int first = 1;
+
+	row_label(label, sizeof(label), rw, ".");
+	fputc('{', fp);
+	jw_key(fp, &first, "", "row");
+	jw_string(fp, label);
+	jw_key(fp, &first, " ", "series");
+	jw_string(fp, rw->series);
+	jw_key(fp, &first, " ", "stat");
+	jw_string(fp, stats_kind_name(rw->stat));
+	jw_key(fp, &first, " ", "a_ns");
+	jw_double(fp, rw->a);
+	jw_key(fp, &first, " ", "b_ns");
+	jw_double(fp, rw->b);
+	jw_key(fp, &first, " ", "a_spread_pct");
+	jw_double(fp, expm1(rw->spread_a) * 100);
+	jw_key(fp, &first, " ", "b_spread_pct");
+	jw_double(fp, expm1(rw->spread_b) * 100);
+	jw_key(fp, &first, " ", "change_pct");
+	jw_double(fp, rw->change);
+	jw_key(fp, &first, " ", "ci_pct");
+	if (rw->has_ci) {
+		fputc('[', fp);
+		jw_double(fp, rw->lo);
+		fputs(", ", fp);
+		jw_double(fp, rw->hi);
+		fputc(']', fp);
+	} else
+		fputs("null", fp);
+	jw_key(fp, &first, " ", "verdict");
+	jw_string(fp, verdict_keys[rw->verdict]);
+	jw_key(fp, &first, " ", "reason");
+	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
+	    NULL);
+	jw_key(fp, &first, " ", "worse");
+	fputs(rw->worse ? "true" : "false", fp);
+	jw_key(fp, &first, " ", "limit_pct");
+	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
+	jw_key(fp, &first, " ", "gate");
+	jw_str_or_null(fp, rw->limit < 0 ? NULL : gate_words[rw->gate]);
+	fputc('}', fp);
+}
+
+/* The JSON list of the gate's limits on series a or b lacks. */
+static void
+put_missing(FILE *fp, const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_gate *gate)
+{
+	char label[64];
+	size_t j, n = 0;
+
+	fputc('[', fp);
+	for (j = 0; gate != NULL && j < gate->n; j++)
+		if (full_series(a, gate->item[j].series) == NULL ||
+		    full_series(b, gate->item[j].series) == NULL) {
+			snprintf(label, sizeof(label), "%s.%s",
+			    gate->item[j].series,
+			    stats_kind_name(gate->item[j].stat));
+			fputs(n++ > 0 ? ", " : "", fp);
+			jw_string(fp, label);
+		}
+	fputc(']', fp);
+}
+
+/*
+ * One comparison, a against b, as a JSON object: every row, whatever
+ * --all; the gate's findings into t.  Returns 0, or -1 on ENOMEM.
+ */
+static int
+report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+    const struct cmp_gate *gate, struct tally *t)
+{
+	struct view v;
+	size_t before = t->n[CMP_GATE_EXCEEDED];
+	ssize_t i;
+	int first = 1;
+
+	if (view_make(&v, a, b, gate) == -1)
+		return -1;
+	if (gate != NULL)
+		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
+	fputc('{', fp);
+	jw_key(fp, &first, "", "a");
+	jw_string(fp, a->name);
+	jw_key(fp, &first, " ", "b");
+	jw_string(fp, b->name);
+	jw_key(fp, &first, " ", "warnings");
+	fputc('[', fp);
+	for (i = 0; i < v.nwarn; i++) {
+		fputs(i > 0 ? ", " : "", fp);
+		jw_string(fp, v.warn[i]);
+	}
+	fputc(']', fp);
+	jw_key(fp, &first, "\n    ", "rows");
+	fputc('[', fp);
+	for (i = 0; i < v.nrows; i++) {
+		fputs(i > 0 ? ",\n      " : "\n      ", fp);
+		put_row(fp, &v.rows[i]);
+	}
+	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
+	jw_key(fp, &first, "\n    ", "order");
+	put_order_row(fp, a, b);
+	jw_key(fp, &first, "\n    ", "counts");
+	cmp_counts_json(fp, a, b);
+	jw_key(fp, &first, "\n    ", "workload");
+	cmp_work_json(fp, a, b);
+	jw_key(fp, &first, "\n    ", "gate_not_applied");
+	put_missing(fp, a, b, gate);
+	jw_key(fp, &first, "\n    ", "gate_failed");
+	fputs(t->n[CMP_GATE_EXCEEDED] > before ? "true" : "false", fp);
+	fputc('}', fp);
+	view_free(&v);
+	return 0;
+}
+
+/*
+ * The JSON report's opening, up to its list of comparisons: the sides,
+ * their files, runs and samples.  *first is report_all's, for the members
+ * that follow.
+ */
+static void
+json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
+{
+	int i, f;
+
+	fputc('{', fp);
+	jw_key(fp, first, "\n  ", "tool");
+	jw_string(fp, "latt");
+	jw_key(fp, first, "\n  ", "compare_version");
+	fputs("2", fp);
+	jw_key(fp, first, "\n  ", "level");
+	jw_double(fp, CMP_LEVEL);
+	jw_key(fp, first, "\n  ", "sides");
+	fputc('[', fp);
+	for (i = 0; i < nsides; i++) {
+		fputs(i > 0 ? ",\n    {" : "\n    {", fp);
+		f = 1;
+		jw_key(fp, &f, "", "name");
+		jw_string(fp, sides[i].name);
+		jw_key(fp, &f, " ", "files");
+		jw_string(fp, sides[i].label);
+		jw_key(fp, &f, " ", "runs");
+		fprintf(fp, "%zu", sides[i].nruns);
+		jw_key(fp, &f, " ", "samples");
+		fprintf(fp, "%llu", (unsigned long long)sides[i].nsamples);
+		fputc('}', fp);
+	}
+	fputs(nsides > 0 ? "\n  ]" : "]", fp);
+	jw_key(fp, first, "\n  ", "comparisons");
+	fputc('[', fp);
+}
+
+/* Where the reports go: the table (NULL: none) and the JSON (NULL: none). */
+struct outs {
+	FILE		*text;
+	FILE		*json;
+	int		 all;
+};
+
+/*
+ * Every later side against the first, as tables, as one JSON object, or
+ * both; then the gate's line on stderr.  Returns CMP_GATE_* (MET without
+ * a gate), or -1 on ENOMEM (the JSON then left unfinished).
+ */
+static int
+report_all(const struct outs *o, struct cmp_side *sides, int nsides,
+    const struct cmp_gate *gate)
+{
+	struct tally t;
+	int first = 1, i, r = 0, state;
+
+	memset(&t, 0, sizeof(t));
+	t.nsides = nsides - 1;
+	t.multi = nsides > 2;
+	if (o->json != NULL)
+		json_head(o->json, sides, nsides, &first);
+	for (i = 1; i < nsides && r != -1; i++) {
+		if (o->text != NULL) {
+			if (i > 1)
+				fputs("\n\n", o->text);
+			r = report_text(o->text, &sides[0], &sides[i], gate,
+			    o->all, o->json == NULL ? &t : NULL);
+		}
+		if (r != -1 && o->json != NULL) {
+			fputs(i > 1 ? ",\n    " : "\n    ", o->json);
+			r = report_json(o->json, &sides[0], &sides[i], gate,
+			    &t);
+		}
+	}
+	if (r == -1)
+		return -1;
+	state = CMP_GATE_MET;
+	if (gate != NULL) {
+		fflush(stdout);
+		state = gate_line(stderr, &t);
+	}
+	if (o->json != NULL) {
+		fputs("\n  ]", o->json);
+		jw_key(o->json, &first, "\n  ", "gate");
+		jw_str_or_null(o->json, gate != NULL ? gate_words[state] :
+		    NULL);
+		jw_key(o->json, &first, "\n  ", "gate_failed");
+		fputs(state == CMP_GATE_EXCEEDED ? "true\n}\n" : "false\n}\n",
+		    o->json);
+	}
+	return state;
+}
+
+#define COMPARE_SYNOPSIS \
+	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
+	"                    [--fail-if-worse=SPEC]\n" \
+	"                    A.json[,A2.json...] B.json[,B2.json...] " \
+	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
+
+static void
+compare_usage(void)
+{
+	fputs(COMPARE_SYNOPSIS, stdout);
+	fputs(help_compare_text, stdout);
+	exit(EXIT_OK);
+}
+
+void
+cmp_gate_parse(struct cmp_gate *g, const char *spec)
+{
+	char *copy, *part, *save = NULL, *eq, *name, *pct, *dot, what[64];
+	char orig[64];
+	const char *series;
+	size_t i, len;
+	int k;
+
+	memset(g, 0, sizeof(*g));
+	if (*spec == '\0')
+		usage_error("fail-if-worse is empty");
+	len = strlen(spec);
+	if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
+		usage_error("fail-if-worse has an empty part: %s", spec);
+	if ((copy = strdup(spec)) == NULL)
+		usage_error("fail-if-worse: %s", strerror(errno));
+	for (part = strtok_r(copy, ",", &save); part != NULL;
+	    part = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(part, '=')) == NULL)
+			usage_error("fail-if-worse: %s is not STAT=N%%",
+			    part);
+		*eq = '\0';
+		snprintf(orig, sizeof(orig), "%s", part);
+		name = part;
+		series = "latency";
+		/* SERIES.STAT: placement.same_cpu.p99, timer.p99.9 */
+		k = stats_kind_find(name);
+		for (dot = strchr(name, '.'); k == -1 && dot != NULL &&
+		    dot != name && (size_t)(dot - name) <
+		    sizeof(g->item[0].series); dot = strchr(dot + 1, '.'))
+			if ((k = stats_kind_find(dot + 1)) != -1) {
+				*dot = '\0';
+				series = name;
+			}
+		if (k == -1)
+			usage_error("fail-if-worse: unknown statistic in "
+			    "%s=%s (known: min, mean, stdev, p50, p90, p95, "
+			    "p99, p99.9, p99.99, max, or SERIES.STAT)", orig,
+			    eq + 1);
+		for (i = 0; i < g->n; i++)
+			if ((int)g->item[i].stat == k &&
+			    strcmp(g->item[i].series, series) == 0)
+				usage_error("fail-if-worse: %s=%s: %s is "
+				    "given twice", orig, eq + 1, orig);
+		if (g->n == CMP_MAX_GATE)
+			usage_error("fail-if-worse: more than %d limits",
+			    CMP_MAX_GATE);
+		pct = eq + 1;
+		len = strlen(pct);
+		if (len == 0 || pct[len - 1] != '%')
+			usage_error("fail-if-worse: %s=%s: the limit needs a "
+			    "%% sign (for example p99=10%%)", orig, pct);
+		pct[len - 1] = '\0';
+		snprintf(what, sizeof(what), "fail-if-worse %s",
+		    stats_kind_name((enum stat_kind)k));
+		snprintf(g->item[g->n].series, sizeof(g->item[0].series),
+		    "%s", series);
+		g->item[g->n].stat = (enum stat_kind)k;
+		g->item[g->n].limit = parse_num(what, pct, 0, 100000);
+		g->n++;
+	}
+	free(copy);
+}
+
+/* The usage error of an option getopt refused (argv[optind - 1]). */
+static void
+bad_option(int ch, char *argv[])
+{
+	const char *arg = argv[optind - 1];
+	const struct option *o;
+	size_t len;
+
+	if (ch == ':')
+		usage_error("compare: option %s needs a value (%s=...)", arg,
+		    arg);
+	if (strncmp(arg, "--", 2) == 0) {
+		len = strcspn(arg + 2, "=");
+		for (o = compare_longopts; o->name != NULL; o++)
+			if (strncmp(o->name, arg + 2, len) == 0 &&
+			    arg[2 + len] == '=' && o->has_arg == no_argument)
+				usage_error("compare: option --%s takes no "
+				    "value: %s", o->name, arg);
+		usage_error("compare: unknown option: %s (try 'latt compare "
+		    "--help')", arg);
+	}
+	usage_error("compare: unknown option: -%c (try 'latt compare "
+	    "--help')", optopt);
+}
+
+/*
+ * Files given without commas: two are two sides; more are sides only when
+ * each holds several runs, for several files of one run each are most
+ * likely the runs of two sides written apart.  A usage error shows the
+ * comma form.
+ */
+static void
+check_commas(struct cmp_side *sides, int nsides, char *argv[])
+{
+	char form[512], some[32], msg[768];
+	size_t len = 0;
+	int i, one = -1, n1 = 0;
+
+	if (nsides <= 2)
+		return;
+	for (i = 0; i < nsides; i++) {
+		if (strchr(argv[i], ',') != NULL)
+			return;
+		if (sides[i].nruns < 2 && n1++ == 0)
+			one = i;
+	}
+	if (one == -1)
+		return;
+	if (n1 == nsides)
+		snprintf(some, sizeof(some), "one run each");
+	else
+		snprintf(some, sizeof(some), "%s of one run",
+		    sides[one].name);
+	for (i = 0; i < nsides && len < sizeof(form); i++)
+		len += (size_t)snprintf(form + len, sizeof(form) - len, "%s%s",
+		    i == 0 ? "" : i == nsides / 2 ? " " : ",", argv[i]);
+	if (nsides % 2 != 0 || len >= sizeof(form) - 1)
+		snprintf(form, sizeof(form), "A1.json,A2.json,A3.json "
+		    "B1.json,B2.json,B3.json");
+	/* The comma form is a command to paste: whole, not cut as a value. */
+	snprintf(msg, sizeof(msg), "compare: %d files without commas would be "
+	    "%d sides, %s; join the files of a side with commas: latt compare "
+	    "%s", nsides, nsides, some, form);
+	usage_error("%s", msg);
+}
+
+/* Loads the sides, each checked against those before it. */
+static void
+load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
+{
+	char name[4], err[512];
+	int i, j;
+
+	for (i = 0; i < nsides; i++) {
+		snprintf(name, sizeof(name), "%c", 'A' + i);
+		cmp_side_init(&sides[i], name);
+		sides[i].drop_noisy = drop;
+		cmp_side_load(&sides[i], argv[i]);
+		for (j = 0; j < i; j++)
+			if (cmp_side_overlap(&sides[j], &sides[i], err,
+			    sizeof(err)) == -1)
+				usage_error("%s", err);
+	}
+	check_commas(sides, nsides, argv);
+}
+
+/*
+ * --json=FILE: the report is written into FILE.tmp-PID beside it and
+ * renamed over FILE once whole, so that an old FILE stays as it was
+ * until then.  Returns the stream, or NULL after saying why.
+ */
+static FILE *
+json_open(const char *path, char **tmp)
+{
+	FILE *fp;
+
+	if (asprintf(tmp, "%s.tmp-%ld", path, (long)getpid()) < 0) {
+		*tmp = NULL;
+		lwarnc(ENOMEM, "%s", path);
+		return NULL;
+	}
+	if ((fp = fopen(*tmp, "w")) == NULL) {
+		lwarn("%s", path);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fp;
+}
+
+/* Finishes json_open's file: EXIT_OK, or EXIT_RUNTIME after saying why. */
+static int
+json_close(FILE *fp, const char *path, char *tmp, int ok)
+{
+	int r = EXIT_OK;
+
+	if (fflush(fp) == EOF || ferror(fp) || fsync(fileno(fp)) == -1) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (fclose(fp) == EOF && r == EXIT_OK) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (r == EXIT_OK && ok && rename(tmp, path) == -1) {
+		lwarn("%s", path);
+		r = EXIT_RUNTIME;
+	}
+	if (r != EXIT_OK || !ok)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+int
+compare_main(int argc, char *argv[])
+{
+	struct cmp_side *sides;
+	struct cmp_gate gate;
+	struct outs o = { stdout, NULL, 0 };
+	const char *json_path = NULL;
+	char *tmp = NULL;
+	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
+	int drop = 0;
+
+	memset(&gate, 0, sizeof(gate));
+	opterr = 0;
+	optind = 1;
+	/* No '+': options may follow the files (GNU getopt permutes). */
+	while ((ch = getopt_long(argc, argv, ":h", compare_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			cmp_gate_parse(&gate, optarg);
+			have_gate = 1;
+			break;
+		case 'j':
+			json = 1;
+			json_path = optarg != NULL && strcmp(optarg, "-") ?
+			    optarg : NULL;
+			if (optarg != NULL && *optarg == '\0')
+				usage_error("compare: --json= needs a file "
+				    "name");
+			break;
+		case 'a':
+			o.all = 1;
+			break;
+		case 'k':
+			by_knob = 1;
+			break;
+		case 'N':
+			drop = 1;
+			break;
+		case 'h':
+			compare_usage();
+		default:
+			bad_option(ch, argv);
+		}
+	}
+	nsides = argc - optind;
+	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
+		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
+	if (nsides < 2)
+		usage_error("compare needs two sides or more (for example: "
+		    "latt compare a.json b.json)");
+	if (nsides > MAX_SIDES)
+		usage_error("compare takes at most %d sides", MAX_SIDES);
+	if ((sides = calloc((size_t)nsides, sizeof(*sides))) == NULL)
+		usage_error("compare: %s", strerror(errno));
+	load_sides(sides, nsides, argv + optind, drop);
+	if (by_knob)
+		cmp_knob_free(argv, nsides);
+	if (json && json_path == NULL) {
+		o.json = stdout;
+		o.text = NULL;
+	} else if (json && (o.json = json_open(json_path, &tmp)) == NULL) {
+		for (i = 0; i < nsides; i++)
+			cmp_side_free(&sides[i]);
+		free(sides);
+		return EXIT_RUNTIME;
+	}
+	r = report_all(&o, sides, nsides, have_gate ? &gate : NULL);
+	for (i = 0; i < nsides; i++)
+		cmp_side_free(&sides[i]);
+	free(sides);
+	st = EXIT_OK;
+	if (r == -1) {
+		lwarnc(ENOMEM, "compare");
+		st = EXIT_RUNTIME;
+	}
+	if (tmp != NULL && json_close(o.json, json_path, tmp, r >= 0) !=
+	    EXIT_OK)
+		st = EXIT_RUNTIME;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		lwarn("stdout");
+		st = EXIT_RUNTIME;
+	}
+	if (st != EXIT_OK)
+		return st;
+	return r == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
+	    r == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL : EXIT_OK;
+}
+
+/* The order check's row of the table, when a side has it. */
+static void
+print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+	char sa[24], sb[24], ch[16], ci[32];
+
+	cmp_order_row(a, b, &r);
+	if (r.verdict == NULL)
+		return;
+	snprintf(sa, sizeof(sa), "%.1f%% of %llu", 100 * r.pa,
+	    (unsigned long long)a->ord_rounds);
+	snprintf(sb, sizeof(sb), "%.1f%% of %llu", 100 * r.pb,
+	    (unsigned long long)b->ord_rounds);
+	snprintf(ch, sizeof(ch), "%+.1f pt", 100 * r.d);
+	snprintf(ci, sizeof(ci), "%+.1f to %+.1f", 100 * r.lo, 100 * r.hi);
+	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
+	    "B rounds", "change", "99% interval", "verdict");
+	if (a->ord_rounds == 0 || b->ord_rounds == 0)
+		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
+		    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
+		    "-", "-", r.verdict);
+	else
+		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
+		    sa, sb, ch, ci, r.verdict);
+	put_wrapped(fp, "", "order: the share of rounds with an inversion "
+	    "(real-time order check); a verdict needs 3 runs a side.");
+}
+
+/* The order check's comparison as a JSON member, or null. */
+static void
+put_order_row(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+
+	cmp_order_row(a, b, &r);
+	if (r.verdict == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fprintf(fp, "{\"a_rounds\": %llu, \"a_rounds_with_inversions\": %llu, "
+	    "\"b_rounds\": %llu, \"b_rounds_with_inversions\": %llu, "
+	    "\"change\": ", (unsigned long long)a->ord_rounds,
+	    (unsigned long long)a->ord_bad, (unsigned long long)b->ord_rounds,
+	    (unsigned long long)b->ord_bad);
+	if (a->ord_rounds > 0 && b->ord_rounds > 0)
+		fprintf(fp, "%.6f, \"lo\": %.6f, \"hi\": %.6f", r.d, r.lo,
+		    r.hi);
+	else
+		fputs("null, \"lo\": null, \"hi\": null", fp);
+	fputs(", \"verdict\": ", fp);
+	jw_string(fp, r.verdict);
+	fputc('}', fp);
+}

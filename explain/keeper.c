@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The keeper of --explain's tracefs instance: a small process
+ * (latt-tracefs) that outlives anything latt can die of, so that the
+ * instance is removed even after a SIGKILL, and that meanwhile drains
+ * every CPU's raw buffer every DRAIN_MS, keeping only the pages the
+ * autopsy can need: those of the windows explain_keep publishes (the K
+ * worst samples so far) and the last HISTORY_NS, at most KEEP_MAX bytes.
+ * A long busy run therefore keeps its early worst samples, which the ring
+ * buffer alone would have overwritten.  On request it sends its pages back
+ * (keeper_ask, keeper_record); explain.c parses them.  Nothing here
+ * prints, and nothing here knows the events' layout: a page is its time
+ * stamp and its bytes.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "explain/keeper.h"
+
+#define DRAIN_MS	100		/* how often it drains the buffers */
+#define HISTORY_NS	(1 * NSEC_PER_SEC)	/* the last stretch it keeps */
+#define KEEP_MAX	((size_t)64 << 20)	/* bytes of pages it holds */
+#define REC_END		UINT32_MAX	/* the last record it sends */
+#define REC_GAP		0x80000000u	/* pages before this one let go */
+#define KEEPER_IDLE_MS	2000		/* latt waits this long for more */
+
+/* The pages the keeper holds for one CPU, oldest first. */
+struct kpage {
+	int64_t		 ts;		/* the page's time stamp */
+	uint32_t	 len;
+	int		 gap;		/* pages before it were let go */
+	unsigned char	*data;
+};
+struct kcpu {
+	int		 fd;		/* its trace_pipe_raw */
+	struct kpage	*p;
+	size_t		 n, cap;
+};
+
+static void	 keeper_loop(const char *, struct kwin *);
+static int	 full_write(int, const void *, size_t);
+static int	 full_read(int, void *, size_t);
+static int64_t	 page_ts(const unsigned char *);
+
+/*
+ * The keeper: a child in a process group of its own, deaf to the
+ * signals a terminal or a script sends.  Until its pipe (fd 3) closes it
+ * drains the instance's buffers (keeper_loop); a 'D' on the pipe makes it
+ * send what it holds on fd 4.  When the pipe closes (latt ended, however)
+ * it lets go of every tracefs descriptor and removes the instance.  It
+ * reaches the instance, name, through ifd, tracefs's instances directory
+ * held open (on fd 5 in the keeper), never through the mount's path: a
+ * tracefs unmounted (lazily) during the run is still reached, and the
+ * instance still removed.
+ */
+pid_t
+keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
+{
+	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
+	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2 };
+	struct timespec ms = { 0, 20 * NSEC_PER_MSEC };
+	struct sigaction sa;
+	char on[PATH_MAX], dir[64];
+	size_t i;
+	pid_t pid;
+	int p[2], q[2], fd, a, b, c;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return -1;
+	if (pipe2(q, O_CLOEXEC) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		close(q[0]);
+		close(q[1]);
+		return -1;
+	}
+	if (pid > 0) {
+		/* Its own group from now on, not from when it first runs. */
+		setpgid(pid, pid);
+		close(p[0]);
+		close(q[1]);
+		*wfd = p[1];
+		*rfd = q[0];
+		return pid;
+	}
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, "latt-tracefs", 0, 0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
+		sigaction(deaf[i], &sa, NULL);
+	/* Its pipe in on fd 3, the pages out on fd 4, tracefs on 5. */
+	if ((a = fcntl(p[0], F_DUPFD, 10)) == -1 ||
+	    (b = fcntl(q[1], F_DUPFD, 10)) == -1 ||
+	    (c = fcntl(ifd, F_DUPFD, 10)) == -1 ||
+	    dup2(a, 3) == -1 || dup2(b, 4) == -1 || dup2(c, 5) == -1)
+		_exit(1);
+	snprintf(dir, sizeof(dir), "/proc/self/fd/5/%s", name);
+	/* Nor latt's output: a reader of it must see its end with latt's. */
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 5)
+			close(fd);
+	}
+#ifdef SYS_close_range
+	syscall(SYS_close_range, 6U, ~0U, 0);
+#else
+	for (fd = 6; fd < 1024; fd++)
+		close(fd);
+#endif
+	keeper_loop(dir, win);
+	snprintf(on, sizeof(on), "%s/tracing_on", dir);
+	for (i = 0; i < 100; i++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			_exit(0);
+		if (errno != EBUSY)
+			_exit(1);
+		if ((fd = open(on, O_WRONLY)) != -1) {
+			(void)write(fd, "0", 1);
+			close(fd);
+		}
+		nanosleep(&ms, NULL);
+	}
+	_exit(1);
+}
+
+static int
+full_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Reads len bytes, waiting at most KEEPER_IDLE_MS for each piece of them
+ * and no longer once a signal that ends latt has come (got_stop, which
+ * the caller clears first).  Returns 0, or -1 with errno: EPIPE for an
+ * early end, ETIMEDOUT, EINTR for the signal.
+ */
+static int
+full_read(int fd, void *buf, size_t len)
+{
+	struct pollfd pf;
+	char *p = buf;
+	int64_t idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
+	ssize_t n;
+	int r;
+
+	while (len > 0) {
+		if (got_stop) {
+			errno = EINTR;
+			return -1;
+		}
+		pf.fd = fd;
+		pf.events = POLLIN;
+		pf.revents = 0;
+		r = poll(&pf, 1, 50);
+		if (r == 0 || (r == -1 && errno == EINTR)) {
+			if (now_ns() < idle)
+				continue;
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (r == -1)
+			return -1;
+		if ((n = read(fd, p, len)) <= 0) {
+			if (n == -1 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n == 0)
+				errno = EPIPE;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
+	}
+	return 0;
+}
+
+/* The size of one page of the instance's buffers. */
+size_t
+trace_page_size(const char *dir)
+{
+	char path[PATH_MAX];
+	unsigned kb;
+	size_t page = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", dir);
+	if ((fp = fopen(path, "re")) != NULL) {
+		if (fscanf(fp, "%u", &kb) == 1 && kb > 0 && kb <= 1024)
+			page = (size_t)kb * 1024;
+		fclose(fp);
+	}
+	return page > 0 ? page : (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * The windows to keep, as explain_keep last wrote them; none when they
+ * stay half-written (latt died in the middle of writing them).
+ */
+static unsigned
+keeper_windows(const struct kwin *win, int64_t (*w)[2])
+{
+	uint32_t s1, s2, n = 0, i;
+	unsigned tries = 0;
+
+	do {
+		if (tries++ == 1000)
+			return 0;
+		if ((s1 = atomic_load(&win->seq)) & 1) {
+			s2 = s1 + 1;
+			continue;
+		}
+		n = win->n <= EXPLAIN_MAX + 1 ? win->n : 0;
+		for (i = 0; i < n; i++) {
+			w[i][0] = win->w[i].from;
+			w[i][1] = win->w[i].to;
+		}
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load(&win->seq);
+	} while (s1 != s2);
+	return n;
+}
+
+/*
+ * Lets go of the pages no window needs and older than horizon; the page
+ * after one let go is marked, so that the reader knows of the hole.
+ */
+static void
+keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
+    int64_t horizon, size_t *bytes)
+{
+	struct kcpu *c;
+	int64_t end;
+	size_t i, j;
+	unsigned k, cpu;
+	int keep, dropped;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		c = &kc[cpu];
+		dropped = 0;
+		for (i = j = 0; i < c->n; i++) {
+			end = i + 1 < c->n ? c->p[i + 1].ts : INT64_MAX;
+			keep = end >= horizon;
+			for (k = 0; !keep && k < nw; k++)
+				keep = c->p[i].ts <= w[k][1] && end >= w[k][0];
+			if (!keep) {
+				*bytes -= c->p[i].len;
+				free(c->p[i].data);
+				dropped = 1;
+				continue;
+			}
+			c->p[j] = c->p[i];
+			if (dropped)
+				c->p[j].gap = 1;
+			dropped = 0;
+			j++;
+		}
+		c->n = j;
+	}
+}
+
+/* Reads what each CPU's buffer has; -1 when memory ran out. */
+static int
+keeper_drain(struct kcpu *kc, unsigned ncpu, size_t page, size_t *bytes)
+{
+	struct kcpu *c;
+	struct kpage *np;
+	unsigned char *buf;
+	unsigned cpu;
+	ssize_t n;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		c = &kc[cpu];
+		for (;;) {
+			if ((buf = malloc(page)) == NULL)
+				return -1;
+			if ((n = read(c->fd, buf, page)) <= 0) {
+				free(buf);
+				break;
+			}
+			if (c->n == c->cap) {
+				np = realloc(c->p, (c->cap ? c->cap * 2 : 64) *
+				    sizeof(*np));
+				if (np == NULL) {
+					free(buf);
+					return -1;
+				}
+				c->p = np;
+				c->cap = c->cap ? c->cap * 2 : 64;
+			}
+			c->p[c->n].ts = n >= 8 ? (int64_t)page_ts(buf) : 0;
+			c->p[c->n].len = (uint32_t)n;
+			c->p[c->n].gap = 0;
+			c->p[c->n].data = buf;
+			c->n++;
+			*bytes += (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Sends every page held, oldest first a CPU: a record is its CPU (with
+ * REC_GAP when pages before it were let go) and its length, then the page;
+ * REC_END ends them.  Then holds nothing.
+ */
+static void
+keeper_send(struct kcpu *kc, unsigned ncpu, size_t *bytes)
+{
+	uint32_t hdr[2];
+	unsigned cpu;
+	size_t i;
+	int ok = 1;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		for (i = 0; i < kc[cpu].n; i++) {
+			hdr[0] = cpu | (kc[cpu].p[i].gap ? REC_GAP : 0);
+			hdr[1] = kc[cpu].p[i].len;
+			if (ok && (full_write(4, hdr, sizeof(hdr)) == -1 ||
+			    full_write(4, kc[cpu].p[i].data,
+			    kc[cpu].p[i].len) == -1))
+				ok = 0;
+			free(kc[cpu].p[i].data);
+		}
+		kc[cpu].n = 0;
+	}
+	*bytes = 0;
+	hdr[0] = REC_END;
+	hdr[1] = 0;
+	if (ok)
+		(void)full_write(4, hdr, sizeof(hdr));
+}
+
+/*
+ * The keeper's work while latt runs: every DRAIN_MS, drain every CPU's
+ * buffer and keep only the pages of the windows explain_keep published and
+ * the last HISTORY_NS (less when over KEEP_MAX); on a 'D', drain and send.
+ * Returns when the pipe closes, holding no tracefs descriptor.
+ */
+static void
+keeper_loop(const char *dir, struct kwin *win)
+{
+	int64_t w[EXPLAIN_MAX + 1][2], now, hist;
+	char path[PATH_MAX], c;
+	struct kcpu *kc = NULL, *nk;
+	struct pollfd pf;
+	struct stat sb;
+	size_t page = trace_page_size(dir), bytes = 0, i;
+	unsigned ncpu = 0, nw, cpu;
+	ssize_t n;
+	int fd, r;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw",
+		    dir, ncpu);
+		if (stat(path, &sb) == -1 ||
+		    (fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+			break;
+		if ((nk = realloc(kc, (ncpu + 1) * sizeof(*kc))) == NULL) {
+			close(fd);
+			break;
+		}
+		kc = nk;
+		memset(&kc[ncpu], 0, sizeof(kc[ncpu]));
+		kc[ncpu++].fd = fd;
+	}
+	for (;;) {
+		pf.fd = 3;
+		pf.events = POLLIN;
+		pf.revents = 0;
+		r = poll(&pf, 1, DRAIN_MS);
+		if (r == -1 && errno != EINTR)
+			break;
+		if (r <= 0) {
+			/* Out of memory: what it holds is pruned anyway. */
+			(void)keeper_drain(kc, ncpu, page, &bytes);
+			nw = keeper_windows(win, w);
+			now = now_ns();
+			for (hist = HISTORY_NS; ; hist /= 4) {
+				keeper_prune(kc, ncpu, w, nw, now - hist,
+				    &bytes);
+				if (bytes <= KEEP_MAX || hist == 0)
+					break;
+			}
+			continue;
+		}
+		while ((n = read(3, &c, 1)) == -1 && errno == EINTR)
+			;
+		if (n != 1)
+			break;
+		(void)keeper_drain(kc, ncpu, page, &bytes);
+		keeper_send(kc, ncpu, &bytes);
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		close(kc[cpu].fd);
+		for (i = 0; i < kc[cpu].n; i++)
+			free(kc[cpu].p[i].data);
+		free(kc[cpu].p);
+	}
+	free(kc);
+}
+
+/* A page's time stamp: the first 8 bytes of its header. */
+static int64_t
+page_ts(const unsigned char *pg)
+{
+	uint64_t v;
+
+	memcpy(&v, pg, 8);
+	return (int64_t)v;
+}
+
+/* Asks the keeper for its pages.  Returns 0, or -1 with errno. */
+int
+keeper_ask(int wfd)
+{
+	return full_write(wfd, "D", 1);
+}
+
+/*
+ * Reads the keeper's next page (at most page bytes) into buf: its CPU,
+ * whether pages before it were let go, and its length.  Returns 1 for a
+ * page, 0 at the end of them, -1 with errno (EPROTO for a record out of
+ * shape, EPIPE when the keeper went away, ETIMEDOUT when it sent nothing
+ * for KEEPER_IDLE_MS, EINTR when a signal that ends latt came).
+ */
+int
+keeper_record(int rfd, size_t page, unsigned char *buf, uint32_t *cpu,
+    int *gap, uint32_t *len)
+{
+	uint32_t hdr[2];
+
+	if (full_read(rfd, hdr, sizeof(hdr)) == -1)
+		return -1;
+	if (hdr[0] == REC_END)
+		return 0;
+	if (hdr[1] > page || hdr[1] < 16) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (full_read(rfd, buf, hdr[1]) == -1)
+		return -1;
+	*cpu = hdr[0] & ~REC_GAP;
+	*gap = (hdr[0] & REC_GAP) != 0;
+	*len = hdr[1];
+	return 1;
+}

@@ -1,0 +1,813 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The decoder of --explain's trace: which events latt enables, their
+ * layouts as each event's format file gives them (the field offsets are
+ * never guessed), and the raw ring-buffer pages of latt's instance turned
+ * into events, each with the fields of its kind by name.  A read keeps
+ * what it could not have (events the ring buffer lost, pages latt's
+ * keeper let go) and, since some kernels do not trace every switch out of
+ * the idle task, adds those switches where the trace shows them.  What
+ * the events say about a wake-up is autopsy.c's business; the instance
+ * and the pages' way to latt are explain.c's and keeper.c's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/tracedec.h"
+
+#define MAX_FIELDS	8
+#define PAGE_HDR	16		/* a page's time stamp and commit */
+
+/* The ring buffer's event header types (see events/header_event). */
+#define RB_PADDING	29
+#define RB_TIME_EXTEND	30
+#define RB_TIME_STAMP	31
+#define RB_MISSED_EVENTS	(1UL << 31)
+#define RB_MISSED_STORED	(1UL << 30)
+
+/* An event latt enables, and the fields it reads, in the order of ev's. */
+struct evdef {
+	struct tdec_def	 def;
+	enum ev_kind	 kind;
+	int		 vec;		/* irq_vectors: enum ev_vector */
+	const char	*fields[MAX_FIELDS];
+};
+
+/* Both ends of one irq_vectors vector. */
+#define VECTOR(name, vec)						\
+	{ { "irq_vectors", name "_entry", 0, FILTER_NONE },		\
+	    EV_VEC_ENTRY, vec, { "vector" } },				\
+	{ { "irq_vectors", name "_exit", 0, FILTER_NONE },		\
+	    EV_VEC_EXIT, vec, { "vector" } }
+
+static const struct evdef evdefs[] = {
+	{ { "sched", "sched_waking", 1, FILTER_COMM }, EV_WAKING, 0,
+	    { "pid", "target_cpu", "comm" } },
+	{ { "sched", "sched_wakeup", 1, FILTER_NONE }, EV_WAKEUP, 0,
+	    { "pid", "target_cpu" } },
+	{ { "sched", "sched_switch", 1, FILTER_NONE }, EV_SWITCH, 0,
+	    { "prev_pid", "prev_prio", "next_pid", "next_prio", "prev_state",
+	    "prev_comm", "next_comm" } },
+	{ { "sched", "sched_migrate_task", 1, FILTER_COMM }, EV_MIGRATE, 0,
+	    { "pid", "orig_cpu", "dest_cpu" } },
+	{ { "irq", "irq_handler_entry", 1, FILTER_NONE }, EV_IRQ_ENTRY, 0,
+	    { "irq", "name" } },
+	{ { "irq", "irq_handler_exit", 1, FILTER_NONE }, EV_IRQ_EXIT, 0,
+	    { "irq" } },
+	{ { "irq", "softirq_entry", 1, FILTER_NONE }, EV_SOFTIRQ_ENTRY, 0,
+	    { "vec" } },
+	{ { "irq", "softirq_exit", 1, FILTER_NONE }, EV_SOFTIRQ_EXIT, 0,
+	    { "vec" } },
+	{ { "ipi", "ipi_send_cpu", 0, FILTER_NONE }, EV_IPI_CPU, 0,
+	    { "cpu" } },
+	{ { "ipi", "ipi_send_cpumask", 0, FILTER_NONE }, EV_IPI_MASK, 0,
+	    { "cpumask" } },
+	{ { "sched", "sched_wake_idle_without_ipi", 0, FILTER_NONE },
+	    EV_IDLE_NOIPI, 0, { "cpu" } },
+	VECTOR("local_timer", VEC_LOCAL_TIMER),
+	VECTOR("reschedule", VEC_RESCHEDULE),
+	VECTOR("call_function_single", VEC_CALL_FUNCTION_SINGLE),
+	VECTOR("call_function", VEC_CALL_FUNCTION),
+	VECTOR("irq_work", VEC_IRQ_WORK),
+	/* latt's own returns from read(): a task seen back in user space. */
+	{ { "raw_syscalls", "sys_exit", 0, FILTER_COMM_READ }, EV_SYSEXIT, 0,
+	    { "id" } },
+};
+#define NEVDEFS		(sizeof(evdefs) / sizeof(evdefs[0]))
+
+static const char *const vec_names[] = { "local timer", "reschedule IPI",
+    "function call IPI", "function call IPI", "irq work" };
+static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX",
+    "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+/* A field as the event's format file describes it. */
+struct field {
+	int		 offset;
+	int		 size;
+	int		 is_signed;
+	int		 data_loc;	/* __data_loc: u32 offset | len << 16 */
+	int		 found;
+};
+
+/* An event as its format file describes it; id 0: not available. */
+struct evfmt {
+	unsigned	 id;
+	int		 pid_off;	/* common_pid */
+	int		 flags_off;	/* common_flags */
+	struct field	 f[MAX_FIELDS];
+};
+
+static struct evfmt	 fmts[NEVDEFS];
+
+static int	 read_format(const char *, const struct evdef *,
+		    struct evfmt *);
+static void	 add_gap(struct tdec_trace *, int32_t, int, int64_t, int64_t);
+static void	 parse_page(struct tdec_trace *, unsigned,
+		    const unsigned char *, size_t);
+static int	 parse_event(struct tdec_trace *, unsigned, int64_t,
+		    const unsigned char *, size_t);
+static void	 decode_fields(struct tdec_trace *, struct tdec_ev *,
+		    const struct evfmt *, const unsigned char *, size_t);
+static struct tdec_ev *new_event(struct tdec_trace *, size_t);
+static int64_t	 field_int(const unsigned char *, size_t,
+		    const struct field *);
+static uint32_t	 field_str(struct tdec_trace *, const unsigned char *,
+		    size_t, const struct field *);
+static uint64_t	 field_mask(const unsigned char *, size_t,
+		    const struct field *);
+static uint16_t	 get16(const unsigned char *);
+static uint32_t	 get32(const unsigned char *);
+static uint64_t	 get64(const unsigned char *);
+static int	 cmp_ev(const void *, const void *);
+static size_t	 infer_idle_exits(struct tdec_trace *);
+static int	 add_inferred(struct tdec_trace *, int32_t, int32_t, int64_t);
+static uint32_t	 intern(struct tdec_strtab *, const char *, size_t);
+static uint32_t	 hash_str(const char *, size_t);
+
+const struct tdec_def *
+tdec_def(unsigned i)
+{
+	return i < NEVDEFS ? &evdefs[i].def : NULL;
+}
+
+int
+tdec_format(unsigned i, const char *evdir)
+{
+	if (read_format(evdir, &evdefs[i], &fmts[i]) == -1) {
+		fmts[i].id = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void
+tdec_ignore(unsigned i)
+{
+	fmts[i].id = 0;
+}
+
+int
+tdec_known(unsigned i)
+{
+	return fmts[i].id != 0;
+}
+
+int
+tdec_init(struct tdec_trace *tr, unsigned ncpus)
+{
+	size_t n = ncpus > 0 ? ncpus : 1;
+	unsigned cpu;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->ncpus = ncpus;
+	tr->oldest = calloc(n, sizeof(*tr->oldest));
+	tr->lost = calloc(n, sizeof(*tr->lost));
+	tr->last = calloc(n, sizeof(*tr->last));
+	tr->first = calloc(n, sizeof(*tr->first));
+	if (tr->oldest == NULL || tr->lost == NULL || tr->last == NULL ||
+	    tr->first == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		tr->last[cpu] = INT64_MIN;
+		tr->first[cpu] = 1;
+	}
+	return 0;
+}
+
+/*
+ * A page after ones the keeper let go, or after events the ring buffer
+ * lost, marks a gap from the CPU's last event read to the page.
+ */
+void
+tdec_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
+    size_t len, int gap)
+{
+	size_t before = tr->nev;
+
+	if (gap || ((get64(pg + 8) & RB_MISSED_EVENTS) && !tr->first[cpu]))
+		add_gap(tr, (int32_t)cpu, !gap, tr->last[cpu],
+		    (int64_t)get64(pg));
+	parse_page(tr, cpu, pg, len);
+	if (tr->nev > before)
+		tr->last[cpu] = tr->ev[tr->nev - 1].ts;
+}
+
+/* A trace with no events has no array at all: qsort is not called. */
+void
+tdec_finish(struct tdec_trace *tr)
+{
+	if (tr->nev > 1)
+		qsort(tr->ev, tr->nev, sizeof(*tr->ev), cmp_ev);
+	if (infer_idle_exits(tr) > 0 && tr->nev > 1)
+		qsort(tr->ev, tr->nev, sizeof(*tr->ev), cmp_ev);
+}
+
+void
+tdec_free(struct tdec_trace *tr)
+{
+	free(tr->ev);
+	free(tr->strs.str);
+	free(tr->strs.hash);
+	free(tr->oldest);
+	free(tr->lost);
+	free(tr->gaps);
+	free(tr->last);
+	free(tr->first);
+	memset(tr, 0, sizeof(*tr));
+}
+
+size_t
+tdec_first_at(const struct tdec_trace *tr, int64_t ts)
+{
+	size_t lo = 0, hi = tr->nev, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tr->ev[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *
+tdec_str(const struct tdec_trace *tr, uint32_t i)
+{
+	if (i == 0 || i >= tr->strs.n)
+		return "";
+	return tr->strs.str[i];
+}
+
+const char *
+tdec_vector_name(unsigned vec)
+{
+	return vec_names[vec];
+}
+
+const char *
+tdec_softirq_name(int32_t vec)
+{
+	return vec >= 0 && vec < (int)(sizeof(softirq_names) /
+	    sizeof(softirq_names[0])) ? softirq_names[vec] : "?";
+}
+
+/*
+ * Reads an event's format file: its ID and the offset, size and
+ * signedness of each field latt reads.  Returns 0, or -1 with errno set
+ * (ENOENT: no such event; EINVAL: a field is missing).
+ */
+static int
+read_format(const char *dir, const struct evdef *d, struct evfmt *f)
+{
+	char path[PATH_MAX + 16], line[512], name[128];
+	char *p, *semi;
+	FILE *fp;
+	int k, off, size, sgn;
+
+	memset(f, 0, sizeof(*f));
+	f->pid_off = f->flags_off = -1;
+	snprintf(path, sizeof(path), "%s/format", dir);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "ID: %u", &f->id) == 1)
+			continue;
+		if ((p = strstr(line, "field:")) == NULL)
+			continue;
+		p += 6;
+		if ((semi = strchr(p, ';')) == NULL)
+			continue;
+		*semi = '\0';
+		if (sscanf(semi + 1, " offset:%d; size:%d; signed:%d", &off,
+		    &size, &sgn) != 3)
+			continue;
+		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
+		if ((p = strrchr(p, ' ')) == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s", p + 1);
+		name[strcspn(name, "[")] = '\0';
+		if (strcmp(name, "common_pid") == 0 && size == 4) {
+			f->pid_off = off;
+			continue;
+		}
+		if (strcmp(name, "common_flags") == 0 && size == 1) {
+			f->flags_off = off;
+			continue;
+		}
+		for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++) {
+			if (strcmp(name, d->fields[k]) != 0)
+				continue;
+			f->f[k].offset = off;
+			f->f[k].size = size;
+			f->f[k].is_signed = sgn;
+			f->f[k].data_loc = strstr(line, "__data_loc") != NULL;
+			f->f[k].found = 1;
+		}
+	}
+	fclose(fp);
+	if (f->id == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (f->pid_off < 0 || f->flags_off < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++)
+		if (!f->f[k].found || f->f[k].offset < 0 ||
+		    (!f->f[k].data_loc && f->f[k].size > 8 &&
+		    strstr(d->fields[k], "comm") == NULL)) {
+			errno = EINVAL;
+			return -1;
+		}
+	return 0;
+}
+
+/* Records a stretch of a CPU's events the read does not have. */
+static void
+add_gap(struct tdec_trace *tr, int32_t cpu, int kernel, int64_t from,
+    int64_t to)
+{
+	struct tdec_gap *ng;
+
+	if ((ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) == NULL)
+		return;
+	tr->gaps = ng;
+	tr->gaps[tr->ngaps].cpu = cpu;
+	tr->gaps[tr->ngaps].kernel = kernel;
+	tr->gaps[tr->ngaps].from = from;
+	tr->gaps[tr->ngaps].to = to;
+	tr->ngaps++;
+}
+
+/*
+ * One ring-buffer page: a 64-bit time stamp, a commit word (the length of
+ * the data, and flags for events missed before the page), then events,
+ * each a 32-bit header (type_len in its low 5 bits, a time delta in the
+ * 27 above) as events/header_page and header_event describe.
+ */
+static void
+parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
+    size_t len)
+{
+	uint64_t commit, ext;
+	int64_t ts;
+	size_t off, end, dlen;
+	uint32_t h, type, delta;
+
+	if (len < PAGE_HDR)
+		return;
+	ts = (int64_t)get64(pg);
+	commit = get64(pg + 8);
+	end = PAGE_HDR + (size_t)(commit & (RB_MISSED_STORED - 1));
+	if (end > len)
+		end = len;
+	/* Events were lost before this page: what is older is not whole. */
+	if ((commit & RB_MISSED_EVENTS) && tr->lost[cpu] == 0)
+		tr->lost[cpu] = 1;
+	for (off = PAGE_HDR; off + 4 <= end; ) {
+		h = get32(pg + off);
+		type = h & 0x1f;
+		delta = h >> 5;
+		if (type == RB_PADDING) {
+			if (delta == 0)
+				break;		/* the rest of the page */
+			if (off + 8 > end)
+				break;
+			off += 4 + get32(pg + off + 4);
+			continue;
+		}
+		if (type == RB_TIME_EXTEND || type == RB_TIME_STAMP) {
+			if (off + 8 > end)
+				break;
+			ext = ((uint64_t)get32(pg + off + 4) << 27) | delta;
+			if (type == RB_TIME_EXTEND)
+				ts += (int64_t)ext;
+			else
+				ts = (int64_t)ext;
+			off += 8;
+			continue;
+		}
+		ts += delta;
+		if (type == 0) {
+			if (off + 8 > end)
+				break;
+			dlen = get32(pg + off + 4);
+			if (dlen < 4)
+				break;
+			dlen -= 4;
+			off += 8;
+		} else {
+			dlen = (size_t)type * 4;
+			off += 4;
+		}
+		if (off + dlen > end)
+			break;
+		if (tr->first[cpu]) {
+			tr->oldest[cpu] = ts;
+			tr->first[cpu] = 0;
+		}
+		if (parse_event(tr, cpu, ts, pg + off, dlen) == -1)
+			return;
+		off += dlen;
+	}
+}
+
+/*
+ * One record of an event latt reads into a new event; a record of any
+ * other is passed over.  Returns 0, or -1 when memory ran out.
+ */
+static int
+parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
+    const unsigned char *rec, size_t len)
+{
+	const struct evfmt *f = NULL;
+	struct tdec_ev *e;
+	size_t i;
+	uint16_t id;
+
+	if (len < 8)
+		return 0;
+	memcpy(&id, rec, 2);
+	for (i = 0; i < NEVDEFS; i++)
+		if (fmts[i].id == id && id != 0) {
+			f = &fmts[i];
+			break;
+		}
+	if (f == NULL)
+		return 0;
+	if ((e = new_event(tr, 65536)) == NULL)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->ts = ts;
+	e->cpu = (int32_t)cpu;
+	e->kind = (uint8_t)evdefs[i].kind;
+	if ((size_t)f->pid_off + 4 <= len)
+		memcpy(&e->pid, rec + f->pid_off, 4);
+	if ((size_t)f->flags_off < len)
+		e->flags = rec[f->flags_off];
+	decode_fields(tr, e, f, rec, len);
+	if (e->kind == EV_VEC_ENTRY || e->kind == EV_VEC_EXIT)
+		e->intr.vec = (uint8_t)evdefs[i].vec;
+	tr->nev++;
+	return 0;
+}
+
+/* The fields of e's kind, each by the layout its format file gave. */
+static void
+decode_fields(struct tdec_trace *tr, struct tdec_ev *e,
+    const struct evfmt *f, const unsigned char *rec, size_t len)
+{
+	switch (e->kind) {
+	case EV_WAKING:
+	case EV_WAKEUP:
+		e->wake.pid = (int32_t)field_int(rec, len, &f->f[0]);
+		e->wake.target_cpu = (int32_t)field_int(rec, len, &f->f[1]);
+		if (e->kind == EV_WAKING)
+			e->wake.comm = field_str(tr, rec, len, &f->f[2]);
+		break;
+	case EV_SWITCH:
+		e->sw.prev_pid = (int32_t)field_int(rec, len, &f->f[0]);
+		e->sw.prev_prio = (int32_t)field_int(rec, len, &f->f[1]);
+		e->sw.next_pid = (int32_t)field_int(rec, len, &f->f[2]);
+		e->sw.next_prio = (int32_t)field_int(rec, len, &f->f[3]);
+		e->sw.prev_state = field_int(rec, len, &f->f[4]);
+		e->sw.prev_comm = field_str(tr, rec, len, &f->f[5]);
+		e->sw.next_comm = field_str(tr, rec, len, &f->f[6]);
+		break;
+	case EV_MIGRATE:
+		e->mig.pid = (int32_t)field_int(rec, len, &f->f[0]);
+		e->mig.orig_cpu = (int32_t)field_int(rec, len, &f->f[1]);
+		e->mig.dest_cpu = (int32_t)field_int(rec, len, &f->f[2]);
+		break;
+	case EV_IRQ_ENTRY:
+		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
+		e->intr.name = field_str(tr, rec, len, &f->f[1]);
+		break;
+	case EV_IRQ_EXIT:
+	case EV_SOFTIRQ_ENTRY:
+	case EV_SOFTIRQ_EXIT:
+	case EV_VEC_ENTRY:
+	case EV_VEC_EXIT:
+		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
+		break;
+	case EV_IPI_CPU:
+	case EV_IDLE_NOIPI:
+		e->ipi.cpu = (int32_t)field_int(rec, len, &f->f[0]);
+		break;
+	case EV_IPI_MASK:
+		e->ipi.cpu = -1;
+		e->ipi.mask = field_mask(rec, len, &f->f[0]);
+		break;
+	case EV_SYSEXIT:
+		e->sysno = (int32_t)field_int(rec, len, &f->f[0]);
+		break;
+	}
+}
+
+/*
+ * Room for one more event at the end of tr->ev (its first allocation:
+ * ncap); NULL when memory ran out.
+ */
+static struct tdec_ev *
+new_event(struct tdec_trace *tr, size_t ncap)
+{
+	struct tdec_ev *nev;
+
+	if (tr->nev == tr->cap) {
+		if (tr->cap > 0)
+			ncap = tr->cap * 2;
+		if ((nev = realloc(tr->ev, ncap * sizeof(*nev))) == NULL)
+			return NULL;
+		tr->ev = nev;
+		tr->cap = ncap;
+	}
+	return &tr->ev[tr->nev];
+}
+
+/*
+ * A numeric field of a record, by the layout its format file gave: 1, 2,
+ * 4 or 8 bytes, the signed ones extended (an 8-byte one is taken as it
+ * is); 0 when the record is too short for it.
+ */
+static int64_t
+field_int(const unsigned char *rec, size_t len, const struct field *f)
+{
+	const unsigned char *p;
+	uint64_t u;
+	int bits = f->size * 8;
+
+	if ((size_t)f->offset + (size_t)f->size > len)
+		return 0;
+	p = rec + f->offset;
+	switch (f->size) {
+	case 1:
+		u = p[0];
+		break;
+	case 2:
+		u = get16(p);
+		break;
+	case 4:
+		u = get32(p);
+		break;
+	case 8:
+		return (int64_t)get64(p);
+	default:
+		return 0;
+	}
+	if (f->is_signed && (u >> (bits - 1)) != 0)
+		u |= ~(uint64_t)0 << bits;
+	return (int64_t)u;
+}
+
+/*
+ * A string field (a char array or a __data_loc string) of a record,
+ * interned; 0 (the empty string) when the record is too short for it.
+ */
+static uint32_t
+field_str(struct tdec_trace *tr, const unsigned char *rec, size_t len,
+    const struct field *f)
+{
+	const char *s;
+	uint32_t loc;
+	size_t off, n;
+
+	if (f->data_loc) {
+		if ((size_t)f->offset + 4 > len)
+			return intern(&tr->strs, "", 0);
+		loc = get32(rec + f->offset);
+		off = loc & 0xffff;
+		n = loc >> 16;
+	} else {
+		off = (size_t)f->offset;
+		n = (size_t)f->size;
+	}
+	if (off + n > len)
+		return intern(&tr->strs, "", 0);
+	s = (const char *)rec + off;
+	return intern(&tr->strs, s, strnlen(s, n));
+}
+
+/* A cpumask (a __data_loc bitmap of longs): its first 64 CPUs. */
+static uint64_t
+field_mask(const unsigned char *rec, size_t len, const struct field *f)
+{
+	uint32_t loc;
+	size_t off, nb;
+
+	if ((size_t)f->offset + 4 > len)
+		return 0;
+	loc = get32(rec + f->offset);
+	off = loc & 0xffff;
+	nb = loc >> 16;
+	if (nb >= 8 && off + 8 <= len)
+		return get64(rec + off);
+	if (nb >= 4 && off + 4 <= len)
+		return get32(rec + off);
+	return 0;
+}
+
+static uint16_t
+get16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t
+get64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static int
+cmp_ev(const void *pa, const void *pb)
+{
+	const struct tdec_ev *a = pa, *b = pb;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	/* An inferred switch comes before the event it was inferred from. */
+	if (a->inferred != b->inferred)
+		return a->inferred ? -1 : 1;
+	/* One CPU's events at one stamp keep their order: by address. */
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Some kernels do not trace every switch out of the idle task (the one
+ * this was written on traced none on its second CPU).  An idle CPU that
+ * then shows a task running has switched to it: 1 ns after the first
+ * wake-up that made that task runnable there when it is known, else at
+ * the first sign of the task (an event in its context that is not an
+ * interrupt, or its own switch out).  Such switches are added, marked as
+ * inferred.  Returns how many.
+ */
+static size_t
+infer_idle_exits(struct tdec_trace *tr)
+{
+	struct tdec_ev *e;
+	int32_t *cur, *pend, c, who, to;
+	int64_t *pend_ts, ts;
+	size_t i, n = tr->nev, added = 0;
+	unsigned k;
+
+	cur = calloc(tr->ncpus + 1, sizeof(*cur));
+	pend = calloc(tr->ncpus + 1, sizeof(*pend));
+	pend_ts = calloc(tr->ncpus + 1, sizeof(*pend_ts));
+	if (cur == NULL || pend == NULL || pend_ts == NULL)
+		goto out;
+	for (k = 0; k < tr->ncpus; k++)
+		cur[k] = -1;
+	for (i = 0; i < n; i++) {
+		e = &tr->ev[i];
+		if (e->kind == EV_WAKEUP && (to = e->wake.target_cpu) >= 0 &&
+		    (unsigned)to < tr->ncpus && cur[to] == 0 && pend[to] == 0) {
+			pend[to] = e->wake.pid;
+			pend_ts[to] = e->ts;
+		}
+		if (e->cpu < 0 || (unsigned)e->cpu >= tr->ncpus)
+			continue;
+		c = e->cpu;
+		who = -1;
+		if (e->kind == EV_SWITCH) {
+			if (cur[c] == 0 && e->sw.prev_pid != 0)
+				who = e->sw.prev_pid;
+		} else if (cur[c] == 0 && e->pid != 0 &&
+		    !(e->flags & CTX_INTERRUPT))
+			who = e->pid;
+		if (who > 0) {
+			/*
+			 * Just after the wake-up: at its very stamp, a lower
+			 * CPU's switch sorts before the wake-up another CPU
+			 * traced, and the task would be enqueued again once
+			 * it ran, its running taken for a wait.
+			 */
+			ts = pend[c] == who && pend_ts[c] < e->ts ?
+			    pend_ts[c] + 1 : e->ts;
+			if (add_inferred(tr, c, who, ts) == -1)
+				break;
+			added++;
+			e = &tr->ev[i];
+			cur[c] = who;
+		}
+		if (e->kind == EV_SWITCH) {
+			cur[c] = e->sw.next_pid;
+			pend[c] = 0;
+		}
+	}
+out:
+	free(cur);
+	free(pend);
+	free(pend_ts);
+	return added;
+}
+
+/* Appends a switch out of idle to pid on cpu at ts, marked as inferred. */
+static int
+add_inferred(struct tdec_trace *tr, int32_t cpu, int32_t pid, int64_t ts)
+{
+	struct tdec_ev sw, *e;
+	char name[24];
+
+	memset(&sw, 0, sizeof(sw));
+	sw.ts = ts;
+	sw.cpu = cpu;
+	sw.kind = EV_SWITCH;
+	sw.inferred = 1;
+	sw.sw.prev_prio = 120;
+	sw.sw.next_pid = pid;
+	sw.sw.next_prio = -1;
+	snprintf(name, sizeof(name), "swapper/%d", (int)cpu);
+	sw.sw.prev_comm = intern(&tr->strs, name, strlen(name));
+	if ((e = new_event(tr, tr->cap * 2)) == NULL)
+		return -1;
+	*e = sw;
+	tr->nev++;
+	return 0;
+}
+
+/* Interns a string of n bytes; returns its index (0: the empty one). */
+static uint32_t
+intern(struct tdec_strtab *t, const char *s, size_t n)
+{
+	uint32_t h, i, k;
+	char key[TDEC_STR_MAX];
+
+	if (n >= sizeof(key))
+		n = sizeof(key) - 1;
+	memcpy(key, s, n);
+	key[n] = '\0';
+	if (n == 0)
+		return 0;
+	h = hash_str(key, n);
+	if (t->n + 1 >= t->hcap / 2) {
+		uint32_t ncap = t->hcap == 0 ? 1024 : t->hcap * 2, *nh;
+
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+			return 0;
+		for (i = 1; i < t->n; i++) {
+			for (k = hash_str(t->str[i], strlen(t->str[i])) &
+			    (ncap - 1); nh[k] != 0; k = (k + 1) & (ncap - 1))
+				;
+			nh[k] = i + 1;
+		}
+		free(t->hash);
+		t->hash = nh;
+		t->hcap = ncap;
+	}
+	for (k = h & (t->hcap - 1); t->hash[k] != 0;
+	    k = (k + 1) & (t->hcap - 1))
+		if (strcmp(t->str[t->hash[k] - 1], key) == 0)
+			return t->hash[k] - 1;
+	if (t->n == 0)
+		t->n = 1;	/* index 0 is the empty string */
+	if (t->n >= t->cap) {
+		uint32_t ncap = t->cap == 0 ? 256 : t->cap * 2;
+		char (*ns)[TDEC_STR_MAX];
+
+		if ((ns = realloc(t->str, ncap * sizeof(*ns))) == NULL)
+			return 0;
+		t->str = ns;
+		t->cap = ncap;
+		if (t->n == 1)
+			t->str[0][0] = '\0';
+	}
+	memcpy(t->str[t->n], key, n + 1);
+	t->hash[k] = t->n + 1;
+	return t->n++;
+}
+
+/* FNV-1a of n bytes. */
+static uint32_t
+hash_str(const char *s, size_t n)
+{
+	uint32_t h = 2166136261U;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619U;
+	return h;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * jsonmach.h: the API of jsonmach.c, the records of the machine in the
+ * results file: the host's state, all in one object for compare to list
+ * its differences, and what else ran (noise.h): the figures, whether the
+ * run was noisy and why, and with series each sample's [t, foreign %,
+ * pressure %, runnable, interrupts/s, softirqs/s, MHz].
+ */
+#ifndef JSONMACH_H
+#define JSONMACH_H
+
+#include <stdio.h>
+
+#include "machine/noise.h"
+#include "result.h"
+
+void	 json_host(FILE *, const struct result *);
+void	 json_noise(FILE *, const struct noise *, int series);
+
+#endif /* JSONMACH_H */

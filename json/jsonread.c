@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The strict JSON reader declared in jsonread.h: a recursive-descent
+ * parser over a byte buffer, depth-limited, run twice: first to check the
+ * text and count what it holds, then to fill one block of that size.
+ * Library code: it never exits and never prints.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/jsonread.h"
+
+/*
+ * Both passes run the same code.  The first (build == 0) only counts:
+ * used the values, sused the string bytes, and counts[] the items of each
+ * array or object in the order they open.  The second fills pool and
+ * spool, which have exactly those sizes, taking each container's count
+ * from counts[] to lay its items side by side.
+ */
+struct parser {
+	const unsigned char	*base;	/* the text */
+	const unsigned char	*p;	/* next byte */
+	const unsigned char	*end;
+	char			*err;
+	size_t			 errlen;
+	int			 failed;
+	int			 build;
+	struct json		*pool;
+	size_t			 used;	/* values */
+	size_t			 nvals;	/* the pool's size (pass 2) */
+	char			*spool;
+	size_t			 sused;	/* string bytes */
+	size_t			 nbytes;	/* the spool's size (pass 2) */
+	uint32_t		*counts;
+	size_t			 ncont;
+	size_t			 capcont;
+	size_t			 icont;	/* next container (pass 2) */
+};
+
+/* json_text's output: at most JSON_TEXT_MAX bytes, and a hash of all. */
+struct text {
+	char	 s[JSON_TEXT_MAX + 8];
+	size_t	 len;
+	size_t	 total;
+	uint64_t hash;
+};
+
+static int	 parse_value(struct parser *, int depth, struct json *out);
+static void	 fail(struct parser *, const unsigned char *at, const char *,
+		    ...) __attribute__((format(printf, 3, 4)));
+
+/* The line and column (from 1) of at in the text that starts at base. */
+static void
+position(const unsigned char *base, const unsigned char *at, unsigned *line,
+    unsigned *col)
+{
+	const unsigned char *p = base, *nl, *start = base;
+	unsigned n = 1;
+
+	while (p < at && (nl = memchr(p, '\n', (size_t)(at - p))) != NULL) {
+		n++;
+		start = nl + 1;
+		p = nl + 1;
+	}
+	*line = n;
+	*col = (unsigned)(at - start) + 1;
+}
+
+static void
+fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
+{
+	unsigned line, col;
+	va_list ap;
+	int n;
+
+	if (ps->failed)
+		return;
+	ps->failed = 1;
+	position(ps->base, at, &line, &col);
+	n = snprintf(ps->err, ps->errlen, "%u:%u: ", line, col);
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* Names the byte at p for a message: "'x'", "byte 0x01" or "end of file". */
+static const char *
+describe(struct parser *ps, const unsigned char *p, char *tmp, size_t len)
+{
+	if (p >= ps->end)
+		return "the end of the file";
+	if (*p >= 0x21 && *p < 0x7f)
+		snprintf(tmp, len, "'%c'", *p);
+	else
+		snprintf(tmp, len, "byte 0x%02x", *p);
+	return tmp;
+}
+
+static void
+unexpected(struct parser *ps, const char *wanted)
+{
+	char tmp[16];
+
+	fail(ps, ps->p, "expected %s, found %s", wanted,
+	    describe(ps, ps->p, tmp, sizeof(tmp)));
+}
+
+static void
+skip_space(struct parser *ps)
+{
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
+	    *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+/* Adds n bytes to the string being read (pass 1: counts them). */
+static void
+emit(struct parser *ps, const void *data, size_t n)
+{
+	if (ps->build && ps->sused + n <= ps->nbytes)
+		memcpy(ps->spool + ps->sused, data, n);
+	ps->sused += n;
+}
+
+/*
+ * Length of the valid UTF-8 sequence at p (1 to 4), or 0 when it is not
+ * valid: overlong forms, surrogates and values past U+10FFFF are refused.
+ */
+static size_t
+utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
+}
+
+static void
+put_utf8(struct parser *ps, uint32_t c)
+{
+	unsigned char out[4];
+	size_t n;
+
+	if (c < 0x80) {
+		out[0] = (unsigned char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		out[0] = (unsigned char)(0xc0 | (c >> 6));
+		out[1] = (unsigned char)(0x80 | (c & 0x3f));
+		n = 2;
+	} else if (c < 0x10000) {
+		out[0] = (unsigned char)(0xe0 | (c >> 12));
+		out[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+		out[2] = (unsigned char)(0x80 | (c & 0x3f));
+		n = 3;
+	} else {
+		out[0] = (unsigned char)(0xf0 | (c >> 18));
+		out[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+		out[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+		out[3] = (unsigned char)(0x80 | (c & 0x3f));
+		n = 4;
+	}
+	emit(ps, out, n);
+}
+
+/* Reads the four hex digits after "\u"; -1 when they are not there. */
+static long
+hex4(struct parser *ps)
+{
+	long v = 0;
+	int i, d;
+
+	for (i = 0; i < 4; i++) {
+		if (ps->p >= ps->end) {
+			fail(ps, ps->p, "truncated \\u escape");
+			return -1;
+		}
+		d = *ps->p;
+		if (d >= '0' && d <= '9')
+			d -= '0';
+		else if (d >= 'a' && d <= 'f')
+			d -= 'a' - 10;
+		else if (d >= 'A' && d <= 'F')
+			d -= 'A' - 10;
+		else {
+			fail(ps, ps->p, "bad hex digit in a \\u escape");
+			return -1;
+		}
+		v = v * 16 + d;
+		ps->p++;
+	}
+	return v;
+}
+
+/* The character of a \u escape at esc (ps->p after the "u"), or -1. */
+static long
+unicode_escape(struct parser *ps, const unsigned char *esc)
+{
+	long c, lo;
+
+	if ((c = hex4(ps)) == -1)
+		return -1;
+	if (c >= 0xdc00 && c <= 0xdfff) {
+		fail(ps, esc, "lone low surrogate in a \\u escape");
+		return -1;
+	}
+	if (c >= 0xd800 && c <= 0xdbff) {
+		if (ps->end - ps->p < 2 || ps->p[0] != '\\' ||
+		    ps->p[1] != 'u') {
+			fail(ps, esc, "high surrogate not followed by a low "
+			    "one");
+			return -1;
+		}
+		ps->p += 2;
+		if ((lo = hex4(ps)) == -1)
+			return -1;
+		if (lo < 0xdc00 || lo > 0xdfff) {
+			fail(ps, esc, "high surrogate not followed by a low "
+			    "one");
+			return -1;
+		}
+		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	if (c == 0) {
+		fail(ps, esc, "\\u0000 is not allowed");
+		return -1;
+	}
+	return c;
+}
+
+/*
+ * Reads a string at ps->p (which is at the opening quote) into the string
+ * pool, NUL-terminated; *out is where it starts (pass 2).  Returns 0, or
+ * -1 after fail().
+ */
+static int
+parse_string(struct parser *ps, char **out)
+{
+	const unsigned char *start, *esc;
+	size_t n, first = ps->sused;
+	long c;
+	char ch;
+
+	ps->p++;
+	for (;;) {
+		start = ps->p;
+		while (ps->p < ps->end && *ps->p != '"' && *ps->p != '\\' &&
+		    *ps->p >= 0x20 && *ps->p < 0x80)
+			ps->p++;
+		emit(ps, start, (size_t)(ps->p - start));
+		if (ps->p >= ps->end) {
+			fail(ps, ps->p, "unterminated string");
+			return -1;
+		}
+		if (*ps->p == '"') {
+			ps->p++;
+			break;
+		}
+		if (*ps->p < 0x20) {
+			fail(ps, ps->p, "control character 0x%02x in a string",
+			    *ps->p);
+			return -1;
+		}
+		if (*ps->p >= 0x80) {
+			if ((n = utf8_len(ps->p, ps->end)) == 0) {
+				fail(ps, ps->p, "invalid UTF-8 in a string");
+				return -1;
+			}
+			emit(ps, ps->p, n);
+			ps->p += n;
+			continue;
+		}
+		esc = ps->p++;
+		if (ps->p >= ps->end) {
+			fail(ps, ps->p, "unterminated string");
+			return -1;
+		}
+		switch (*ps->p++) {
+		case '"': ch = '"'; break;
+		case '\\': ch = '\\'; break;
+		case '/': ch = '/'; break;
+		case 'b': ch = '\b'; break;
+		case 'f': ch = '\f'; break;
+		case 'n': ch = '\n'; break;
+		case 'r': ch = '\r'; break;
+		case 't': ch = '\t'; break;
+		case 'u':
+			if ((c = unicode_escape(ps, esc)) == -1)
+				return -1;
+			put_utf8(ps, (uint32_t)c);
+			continue;
+		default:
+			fail(ps, esc, "bad escape in a string");
+			return -1;
+		}
+		emit(ps, &ch, 1);
+	}
+	emit(ps, "", 1);
+	if (ps->build) {
+		if (ps->sused > ps->nbytes) {
+			fail(ps, ps->p, "the second reading differs");
+			return -1;
+		}
+		*out = ps->spool + first;
+	}
+	return 0;
+}
+
+static int
+is_digit(const struct parser *ps)
+{
+	return ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9';
+}
+
+/* Moves past the digits of a number's part; -1 when there is none. */
+static int
+digits(struct parser *ps, const char *what)
+{
+	if (!is_digit(ps)) {
+		unexpected(ps, what);
+		return -1;
+	}
+	while (is_digit(ps))
+		ps->p++;
+	return 0;
+}
+
+static int
+parse_number(struct parser *ps, struct json *out)
+{
+	const unsigned char *start = ps->p;
+	char tmp[64], *copy, *endp;
+	int isint = 1, ret = -1;
+	int64_t ival = 0;
+	double num;
+	size_t len;
+
+	if (ps->p < ps->end && *ps->p == '-')
+		ps->p++;
+	if (ps->p < ps->end && *ps->p == '0') {
+		ps->p++;
+		if (is_digit(ps)) {
+			fail(ps, ps->p, "leading zero in a number");
+			return -1;
+		}
+	} else if (digits(ps, "a digit") == -1)
+		return -1;
+	if (ps->p < ps->end && *ps->p == '.') {
+		isint = 0;
+		ps->p++;
+		if (digits(ps, "a digit after '.'") == -1)
+			return -1;
+	}
+	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
+		isint = 0;
+		ps->p++;
+		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
+			ps->p++;
+		if (digits(ps, "a digit in the exponent") == -1)
+			return -1;
+	}
+	len = (size_t)(ps->p - start);
+	if (isint && len <= 18) {
+		/* The common case, exact without strtod. */
+		for (copy = (char *)start + (*start == '-'); copy <
+		    (const char *)ps->p; copy++)
+			ival = ival * 10 + (*copy - '0');
+		if (out != NULL) {
+			out->isint = 1;
+			out->ival = *start == '-' ? -ival : ival;
+		}
+		return 0;
+	}
+	copy = len < sizeof(tmp) ? tmp : malloc(len + 1);
+	if (copy == NULL) {
+		fail(ps, start, "out of memory");
+		return -1;
+	}
+	memcpy(copy, start, len);
+	copy[len] = '\0';
+	num = strtod(copy, &endp);
+	if (!isfinite(num))
+		fail(ps, start, "number out of range");
+	else {
+		if (isint) {
+			errno = 0;
+			ival = strtoll(copy, &endp, 10);
+			isint = errno == 0 && *endp == '\0';
+		}
+		if (out != NULL) {
+			out->isint = (uint32_t)isint;
+			if (isint)
+				out->ival = ival;
+			else
+				out->num = num;
+		}
+		ret = 0;
+	}
+	if (copy != tmp)
+		free(copy);
+	return ret;
+}
+
+static int
+literal(struct parser *ps, const char *word)
+{
+	size_t len = strlen(word);
+
+	if ((size_t)(ps->end - ps->p) >= len && memcmp(ps->p, word, len) == 0) {
+		ps->p += len;
+		return 0;
+	}
+	unexpected(ps, "a value");
+	return -1;
+}
+
+/* Compares two members of an object by key, then by place. */
+static int
+cmp_member(const void *x, const void *y, void *arg)
+{
+	const struct json *items = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int c = strcmp(items[2 * a].str, items[2 * b].str);
+
+	if (c != 0)
+		return c;
+	return (a > b) - (a < b);
+}
+
+/*
+ * Refuses an object with a key given twice, naming the first repeat in
+ * the text: the members are sorted by key (n log n, so that a hostile
+ * file of many keys costs no more), and equal neighbours are repeats.
+ */
+static int
+check_keys(struct parser *ps, const struct json *v)
+{
+	uint32_t *order, i, dup = UINT32_MAX;
+
+	if (v->n < 2)
+		return 0;
+	if ((order = calloc(v->n, sizeof(*order))) == NULL) {
+		fail(ps, ps->p, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < v->n; i++)
+		order[i] = i;
+	qsort_r(order, v->n, sizeof(*order), cmp_member, v->items);
+	for (i = 1; i < v->n; i++)
+		if (strcmp(v->items[2 * order[i - 1]].str,
+		    v->items[2 * order[i]].str) == 0 && order[i] < dup)
+			dup = order[i];
+	free(order);
+	if (dup == UINT32_MAX)
+		return 0;
+	fail(ps, ps->base + v->items[2 * dup].off, "duplicate key \"%s\"",
+	    v->items[2 * dup].str);
+	return -1;
+}
+
+/*
+ * Pass 1: a new container's slot in counts[]; pass 2: its count, and its
+ * items laid out in the pool.  Returns the slot, or -1 on ENOMEM.
+ */
+static ssize_t
+open_container(struct parser *ps, int obj, struct json *out)
+{
+	uint32_t *nc;
+	size_t ncap, k;
+
+	if (!ps->build) {
+		if (ps->ncont == ps->capcont) {
+			ncap = ps->capcont ? ps->capcont * 2 : 64;
+			if ((nc = realloc(ps->counts, ncap *
+			    sizeof(*nc))) == NULL) {
+				fail(ps, ps->p, "out of memory");
+				return -1;
+			}
+			ps->counts = nc;
+			ps->capcont = ncap;
+		}
+		ps->counts[ps->ncont] = 0;
+		return (ssize_t)ps->ncont++;
+	}
+	if (ps->icont >= ps->ncont) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	k = (size_t)ps->counts[ps->icont] * (obj ? 2 : 1);
+	if (ps->used + k > ps->nvals) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	out->n = ps->counts[ps->icont];
+	out->items = k > 0 ? ps->pool + ps->used : NULL;
+	ps->used += k;
+	return (ssize_t)ps->icont++;
+}
+
+/* One member's key and ':' of an object, into key (NULL in pass 1). */
+static int
+parse_key(struct parser *ps, struct json *key)
+{
+	char *s = NULL;
+
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != '"') {
+		unexpected(ps, "a key string");
+		return -1;
+	}
+	if (key != NULL) {
+		key->type = JSON_STRING;
+		key->off = (uint32_t)(ps->p - ps->base);
+	}
+	if (parse_string(ps, &s) == -1)
+		return -1;
+	if (key != NULL)
+		key->str = s;
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != ':') {
+		unexpected(ps, "':'");
+		return -1;
+	}
+	ps->p++;
+	return 0;
+}
+
+static int
+parse_container(struct parser *ps, int depth, struct json *out)
+{
+	int obj = *ps->p == '{';
+	char close = obj ? '}' : ']';
+	struct json *item = NULL;
+	uint32_t n = 0;
+	ssize_t slot;
+
+	if (depth >= JSON_MAX_DEPTH) {
+		fail(ps, ps->p, "nested deeper than %d levels", JSON_MAX_DEPTH);
+		return -1;
+	}
+	if ((slot = open_container(ps, obj, out)) == -1)
+		return -1;
+	ps->p++;
+	skip_space(ps);
+	if (ps->p < ps->end && *ps->p == close) {
+		ps->p++;
+		return 0;
+	}
+	for (;;) {
+		if (out != NULL && n >= out->n) {
+			fail(ps, ps->p, "the second reading differs");
+			return -1;
+		}
+		if (out != NULL)
+			item = &out->items[obj ? 2 * n : n];
+		if (obj && parse_key(ps, item) == -1)
+			return -1;
+		if (parse_value(ps, depth + 1, item != NULL && obj ? item + 1 :
+		    item) == -1)
+			return -1;
+		if (n == UINT32_MAX) {
+			fail(ps, ps->p, "too many items");
+			return -1;
+		}
+		n++;
+		skip_space(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == close)
+			break;
+		unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
+		return -1;
+	}
+	ps->p++;
+	if (out == NULL) {
+		ps->counts[slot] = n;
+		ps->used += (size_t)n * (obj ? 2 : 1);
+		return 0;
+	}
+	if (n != out->n) {
+		fail(ps, ps->p, "the second reading differs");
+		return -1;
+	}
+	return obj ? check_keys(ps, out) : 0;
+}
+
+/* One value at ps->p into out (pass 2; NULL in pass 1). */
+static int
+parse_value(struct parser *ps, int depth, struct json *out)
+{
+	enum json_type type;
+	const char *word;
+
+	skip_space(ps);
+	if (ps->p >= ps->end) {
+		unexpected(ps, "a value");
+		return -1;
+	}
+	if (out != NULL)
+		out->off = (uint32_t)(ps->p - ps->base);
+	switch (*ps->p) {
+	case '{':
+	case '[':
+		type = *ps->p == '{' ? JSON_OBJECT : JSON_ARRAY;
+		if (out != NULL)
+			out->type = type;
+		return parse_container(ps, depth, out);
+	case '"':
+		if (out != NULL)
+			out->type = JSON_STRING;
+		return parse_string(ps, out != NULL ? &out->str : NULL);
+	case 'n':
+	case 't':
+	case 'f':
+		type = *ps->p == 'n' ? JSON_NULL : *ps->p == 't' ? JSON_TRUE :
+		    JSON_FALSE;
+		word = type == JSON_NULL ? "null" : type == JSON_TRUE ?
+		    "true" : "false";
+		if (out != NULL)
+			out->type = type;
+		return literal(ps, word);
+	default:
+		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
+			if (out != NULL)
+				out->type = JSON_NUMBER;
+			return parse_number(ps, out);
+		}
+		unexpected(ps, "a value");
+		return -1;
+	}
+}
+
+/* One reading of the whole text; the root into out (pass 2). */
+static int
+parse_text(struct parser *ps, const char *buf, size_t len, struct json *out)
+{
+	char tmp[16];
+
+	ps->p = ps->base = (const unsigned char *)buf;
+	ps->end = ps->p + len;
+	ps->used = 1;			/* the root */
+	ps->sused = 0;
+	ps->icont = 0;
+	if (parse_value(ps, 0, out) == -1) {
+		if (!ps->failed)
+			fail(ps, ps->p, "cannot parse");
+		return -1;
+	}
+	skip_space(ps);
+	if (ps->p < ps->end) {
+		fail(ps, ps->p, "unexpected %s after the end of the value",
+		    describe(ps, ps->p, tmp, sizeof(tmp)));
+		return -1;
+	}
+	return 0;
+}
+
+struct json *
+json_parse(const char *buf, size_t len, char *err, size_t errlen)
+{
+	struct parser ps;
+	struct json *root = NULL;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.err = err;
+	ps.errlen = errlen;
+	if (errlen > 0)
+		err[0] = '\0';
+	if (len >= JSON_MAX_LEN) {
+		snprintf(err, errlen, "1:1: larger than %zu MiB",
+		    JSON_MAX_LEN >> 20);
+		return NULL;
+	}
+	if (parse_text(&ps, buf, len, NULL) == -1)
+		goto out;
+	ps.nvals = ps.used;
+	ps.nbytes = ps.sused;
+	root = calloc(1, ps.nvals * sizeof(*root) + ps.nbytes);
+	if (root == NULL) {
+		fail(&ps, ps.base, "out of memory");
+		goto out;
+	}
+	ps.pool = root;
+	ps.spool = (char *)(root + ps.nvals);
+	ps.build = 1;
+	if (parse_text(&ps, buf, len, root) == -1) {
+		free(root);
+		root = NULL;
+	}
+out:
+	free(ps.counts);
+	return root;
+}
+
+void
+json_free(struct json *root)
+{
+	free(root);
+}
+
+const struct json *
+json_get(const struct json *o, const char *key)
+{
+	size_t i;
+
+	if (o == NULL || o->type != JSON_OBJECT)
+		return NULL;
+	for (i = 0; i < o->n; i++)
+		if (strcmp(o->items[2 * i].str, key) == 0)
+			return &o->items[2 * i + 1];
+	return NULL;
+}
+
+const struct json *
+json_at(const struct json *a, size_t i)
+{
+	return &a->items[i];
+}
+
+double
+json_num(const struct json *v)
+{
+	return v->isint ? (double)v->ival : v->num;
+}
+
+void
+json_pos(const char *buf, const struct json *v, unsigned *line,
+    unsigned *col)
+{
+	const unsigned char *base = (const unsigned char *)buf;
+
+	position(base, base + v->off, line, col);
+}
+
+/* Adds n bytes to t: the first JSON_TEXT_MAX and a few kept, all hashed. */
+static void
+text_add(struct text *t, const char *data, size_t n)
+{
+	size_t i, room = sizeof(t->s) - 1 - t->len;
+
+	for (i = 0; i < n; i++) {	/* FNV-1a */
+		t->hash ^= (unsigned char)data[i];
+		t->hash *= 0x100000001b3ULL;
+	}
+	memcpy(t->s + t->len, data, n < room ? n : room);
+	t->len += n < room ? n : room;
+	t->total += n;
+}
+
+static void
+text_string(struct text *t, const char *s)
+{
+	char tmp[8];
+
+	text_add(t, "\"", 1);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\') {
+			text_add(t, "\\", 1);
+			text_add(t, s, 1);
+		} else if ((unsigned char)*s < 0x20) {
+			snprintf(tmp, sizeof(tmp), "\\u%04x", *s);
+			text_add(t, tmp, 6);
+		} else
+			text_add(t, s, 1);
+	}
+	text_add(t, "\"", 1);
+}
+
+static void
+text_value(struct text *t, const struct json *v)
+{
+	char tmp[40];
+	size_t i;
+
+	switch (v->type) {
+	case JSON_NULL:
+		text_add(t, "null", 4);
+		break;
+	case JSON_FALSE:
+		text_add(t, "false", 5);
+		break;
+	case JSON_TRUE:
+		text_add(t, "true", 4);
+		break;
+	case JSON_NUMBER:
+		if (v->isint)
+			snprintf(tmp, sizeof(tmp), "%lld", (long long)v->ival);
+		else
+			snprintf(tmp, sizeof(tmp), "%.17g", v->num);
+		text_add(t, tmp, strlen(tmp));
+		break;
+	case JSON_STRING:
+		text_string(t, v->str);
+		break;
+	case JSON_ARRAY:
+		text_add(t, "[", 1);
+		for (i = 0; i < v->n; i++) {
+			if (i > 0)
+				text_add(t, ", ", 2);
+			text_value(t, &v->items[i]);
+		}
+		text_add(t, "]", 1);
+		break;
+	case JSON_OBJECT:
+		text_add(t, "{", 1);
+		for (i = 0; i < v->n; i++) {
+			if (i > 0)
+				text_add(t, ", ", 2);
+			text_string(t, v->items[2 * i].str);
+			text_add(t, ": ", 2);
+			text_value(t, &v->items[2 * i + 1]);
+		}
+		text_add(t, "}", 1);
+		break;
+	}
+}
+
+char *
+json_text(const struct json *v, int bare)
+{
+	struct text *t;
+	char *s;
+	size_t len;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	t->hash = 0xcbf29ce484222325ULL;
+	if (bare && v->type == JSON_STRING)
+		text_add(t, v->str, strlen(v->str));
+	else
+		text_value(t, v);
+	len = t->len;
+	if (t->total > JSON_TEXT_MAX) {
+		/* Cut before a UTF-8 sequence, never inside one. */
+		len = JSON_TEXT_MAX;
+		while (len > 0 && ((unsigned char)t->s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if (t->total <= JSON_TEXT_MAX)
+		s = strndup(t->s, len);
+	else if (asprintf(&s, "%.*s...#%016llx", (int)len, t->s,
+	    (unsigned long long)t->hash) < 0)
+		s = NULL;
+	free(t);
+	return s;
+}
+
+/*
+ * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
+ * when s does not start one: a stray continuation byte, a truncated or
+ * overlong sequence, a surrogate, or a code point above U+10FFFF.
+ */
+size_t
+json_utf8_len(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the terminating NUL */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}

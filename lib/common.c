@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.c: what every room uses (common.h): the clocks, the bounded
+ * parser of numbers, the one-line error messages, small file readers,
+ * the file a path names, and the signal flags.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+
+#define HOUR_NS		(3600 * NSEC_PER_SEC)
+#define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
+#define QUOTE_MAX	60	/* bytes of a value that a usage error quotes */
+#define LINKS_MAX	40	/* symbolic links followed, as the kernel's */
+
+/* A unit suffix of a number, and what it multiplies by. */
+struct unit {
+	const char	*suffix;
+	long long	 scale;
+};
+
+/* Times: a bare number is in the caller's default unit. */
+static const struct unit time_units[] = {
+	{ "ns", 1 }, { "us", NSEC_PER_USEC }, { "ms", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC }, { "m", 60 * NSEC_PER_SEC }, { "h", HOUR_NS },
+	{ NULL, 0 }
+};
+
+static const char progname[] = "latt";
+static const char *usage_hint = "latt --help";
+
+volatile sig_atomic_t got_stop;
+volatile sig_atomic_t got_child;
+volatile sig_atomic_t got_tstp;
+
+static long long parse_scaled(const char *, const char *, long long,
+		    long long, const struct unit *, long long);
+static const char *show_limit(long long, const struct unit *);
+static void	 say(int, const char *, const char *);
+static void	 vsay(int, const char *, va_list);
+static char	*quote_values(const char *, va_list);
+static int	 plain_format(const char *);
+static void	 put_value(FILE *, const char *);
+
+int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
+ * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
+ * a stamp.  It lags the real time by at most a tick.
+ */
+int64_t
+now_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Sleeps to an absolute deadline and returns the time it woke, or -1 when
+ * a signal cut the sleep short (or a flag was already up), so that the
+ * loop sees the flags at once.  A deadline already past returns at once:
+ * that is still a sample, the cost of the call.
+ */
+int64_t
+sleep_until_ns(int64_t deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = deadline / NSEC_PER_SEC;
+	ts.tv_nsec = deadline % NSEC_PER_SEC;
+	if (got_stop || got_child || got_tstp)
+		return -1;
+	if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+		return -1;
+	return now_ns();
+}
+
+long long
+parse_num(const char *name, const char *s, long long min, long long max)
+{
+	return parse_scaled(name, s, min, max, NULL, 1);
+}
+
+long long
+parse_time(const char *name, const char *s, long long min, long long max,
+    long long dflt)
+{
+	return parse_scaled(name, s, min, max, time_units, dflt);
+}
+
+/*
+ * The same with an optional unit suffix from units (a bare number is in
+ * dflt); the result, in the smallest unit, is checked against [min, max]
+ * without overflowing.  With units, the number may have decimals ("1.5",
+ * "0.5s", "200us"), as long as the value is a whole number of the smallest
+ * unit; without, it is a whole number as strtoll reads it.
+ */
+static long long
+parse_scaled(const char *name, const char *s, long long min, long long max,
+    const struct unit *units, long long dflt)
+{
+	const struct unit *u;
+	unsigned __int128 v = 0, frac = 0, div = 1;
+	long long iv, scale = dflt;
+	const char *p = s;
+	char *end;
+	int ndigits = 0;
+
+	if (*s == '\0')
+		usage_error("%s is empty", name);
+	if (units == NULL) {
+		errno = 0;
+		iv = strtoll(s, &end, 10);
+		if (end == s || *end != '\0')
+			usage_error("%s is not a number: %s", name, s);
+		if (errno == ERANGE || iv > max)
+			usage_error("%s is too large: %s (at most %lld)", name,
+			    s, max);
+		if (iv < min)
+			usage_error("%s is too small: %s (at least %lld)", name,
+			    s, min);
+		return iv;
+	}
+	/* Digits, an optional fraction, an optional unit; nothing else. */
+	for (; *p >= '0' && *p <= '9'; p++, ndigits++)
+		if ((v = v * 10 + (unsigned)(*p - '0')) > (unsigned __int128)
+		    LLONG_MAX)
+			usage_error("%s is too large: %s (at most %s)", name, s,
+			    show_limit(max, units));
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, ndigits++) {
+			if (div > (unsigned __int128)1000000000000000000ULL)
+				usage_error("%s has too many decimals: %s",
+				    name, s);
+			frac = frac * 10 + (unsigned)(*p - '0');
+			div *= 10;
+		}
+	}
+	if (ndigits == 0)
+		usage_error("%s is not a number%s: %s", name,
+		    " with an optional unit (ns, us, ms, s, m, h)", s);
+	if (*p != '\0') {
+		for (u = units; u->suffix != NULL; u++)
+			if (strcmp(p, u->suffix) == 0)
+				break;
+		if (u->suffix == NULL)
+			usage_error("%s is not a number with an optional unit "
+			    "(ns, us, ms, s, m, h): %s", name, s);
+		scale = u->scale;
+	}
+	if (v > (unsigned __int128)max / (unsigned long long)scale + 1)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if (frac * (unsigned long long)scale % div != 0)
+		usage_error("%s is finer than a nanosecond: %s", name, s);
+	v = v * (unsigned long long)scale + frac *
+	    (unsigned long long)scale / div;
+	if (v > (unsigned __int128)max)
+		usage_error("%s is too large: %s (at most %s)", name, s,
+		    show_limit(max, units));
+	if ((long long)v < min)
+		usage_error("%s is too small: %s (at least %s)", name, s,
+		    show_limit(min, units));
+	return (long long)v;
+}
+
+/* A limit of parse_scaled in the largest unit that states it exactly. */
+static const char *
+show_limit(long long v, const struct unit *units)
+{
+	static char buf[48];
+	const struct unit *u, *best = NULL;
+
+	for (u = units; u != NULL && u->suffix != NULL; u++)
+		if (v % u->scale == 0)
+			best = u;
+	if (best == NULL || v == 0)
+		snprintf(buf, sizeof(buf), "%lld", v);
+	else
+		snprintf(buf, sizeof(buf), "%lld%s", v / best->scale,
+		    best->suffix);
+	return buf;
+}
+
+/*
+ * The message, then ": " and strerror(err) unless err is 0.  The message
+ * quotes what the user typed: control bytes (a newline in a value, say)
+ * are escaped, so that it stays one line.  fmt stands in for a message
+ * that could not be made (no memory).
+ */
+static void
+say(int err, const char *msg, const char *fmt)
+{
+	const char *p;
+
+	fprintf(stderr, "%s: ", progname);
+	for (p = msg; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, stderr);
+	}
+	if (msg == NULL)
+		fputs(fmt, stderr);
+	if (err != 0)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+static void
+vsay(int err, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	say(err, msg, fmt);
+	free(msg);
+}
+
+void
+lwarnc(int err, const char *fmt, ...)
+{
+	va_list ap;
+	int saved = errno;
+
+	va_start(ap, fmt);
+	vsay(err, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+/*
+ * A usage error: one line saying what was wrong, every value in it cut to
+ * about QUOTE_MAX bytes (a 130 KB argument is not echoed whole), then a
+ * line that says where help is.
+ */
+void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = quote_values(fmt, ap);
+	va_end(ap);
+	say(0, msg, fmt);
+	free(msg);
+	fprintf(stderr, "try '%s'\n", usage_hint);
+	exit(EXIT_USAGE);
+}
+
+void
+usage_error_hint(const char *help)
+{
+	usage_hint = help;
+}
+
+/*
+ * usage_error's message: fmt with every %s argument taken for a value the
+ * user typed, and cut (put_value).  A format of "%s" alone is a message
+ * made elsewhere, kept whole; so is one with a conversion this does not
+ * know (plain_format), then printed by vasprintf as it is.  Returns the
+ * message (the caller frees it), or NULL.
+ */
+static char *
+quote_values(const char *fmt, va_list ap)
+{
+	const char *p;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int lng;
+
+	if (strcmp(fmt, "%s") == 0 || !plain_format(fmt)) {
+		if (vasprintf(&msg, fmt, ap) == -1)
+			return NULL;
+		return msg;
+	}
+	if ((mem = open_memstream(&msg, &len)) == NULL)
+		return NULL;
+	for (p = fmt; *p != '\0'; p++) {
+		if (*p != '%') {
+			fputc(*p, mem);
+			continue;
+		}
+		for (lng = 0, p++; *p == 'l' || *p == 'z'; p++)
+			lng += *p == 'z' ? 3 : 1;
+		switch (*p) {
+		case 's':
+			put_value(mem, va_arg(ap, const char *));
+			break;
+		case 'c':
+			fputc(va_arg(ap, int), mem);
+			break;
+		case 'd':
+			if (lng == 0)
+				fprintf(mem, "%d", va_arg(ap, int));
+			else if (lng == 1)
+				fprintf(mem, "%ld", va_arg(ap, long));
+			else
+				fprintf(mem, "%lld", va_arg(ap, long long));
+			break;
+		case 'u':
+			if (lng == 0)
+				fprintf(mem, "%u", va_arg(ap, unsigned));
+			else if (lng == 1)
+				fprintf(mem, "%lu", va_arg(ap, unsigned long));
+			else if (lng == 2)
+				fprintf(mem, "%llu",
+				    va_arg(ap, unsigned long long));
+			else
+				fprintf(mem, "%zu", va_arg(ap, size_t));
+			break;
+		default:
+			fputc('%', mem);
+			break;
+		}
+	}
+	if (fclose(mem) == EOF) {
+		free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Whether fmt's conversions are all %s, %c, %d, %u, %ld ... %zu or %%. */
+static int
+plain_format(const char *fmt)
+{
+	static const char *const known[] = { "s", "c", "d", "u", "ld", "lu",
+	    "lld", "llu", "zu", "%" };
+	const char *p = fmt;
+	size_t i, n;
+
+	while ((p = strchr(p, '%')) != NULL) {
+		p++;
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			n = strlen(known[i]);
+			if (strncmp(p, known[i], n) == 0)
+				break;
+		}
+		if (i == sizeof(known) / sizeof(known[0]))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* A value as a usage error quotes it (cut_value). */
+static void
+put_value(FILE *fp, const char *s)
+{
+	char buf[QUOTE_MAX + 4];
+
+	fputs(cut_value(buf, sizeof(buf), s != NULL ? s : "(null)"), fp);
+}
+
+/*
+ * A value as a message quotes it: whole up to QUOTE_MAX + 3 bytes, else
+ * its first QUOTE_MAX bytes (or fewer: len - 4), cut before a UTF-8
+ * character rather than inside one, and "...".  Returns s, or buf.
+ */
+const char *
+cut_value(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), max = QUOTE_MAX;
+
+	if (len < 5)
+		return s;
+	if (max > len - 4)
+		max = len - 4;
+	if (n <= max + 3 && n < len)
+		return s;
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+		;
+	memcpy(buf, s, n);
+	memcpy(buf + n, "...", 4);
+	return buf;
+}
+
+/*
+ * The file path names once symbolic links are followed, as an absolute
+ * path (the caller frees it): realpath(3) when it exists; else the real
+ * path of its directory and its last component, a dangling link followed
+ * to where it points.  NULL with errno set: no such directory, say.
+ */
+char *
+path_target(const char *path)
+{
+	char *cur, *next, *dir, *res = NULL, link[4096];
+	const char *base;
+	ssize_t n;
+	int i;
+
+	if ((res = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return res;
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (i = 0; i < LINKS_MAX &&
+	    (n = readlink(cur, link, sizeof(link) - 1)) > 0; i++) {
+		link[n] = '\0';
+		base = strrchr(cur, '/');
+		if (asprintf(&next, "%.*s%s", link[0] == '/' || base == NULL ?
+		    0 : (int)(base - cur + 1), cur, link) == -1)
+			next = NULL;
+		free(cur);
+		if ((cur = next) == NULL)
+			return NULL;
+	}
+	base = strrchr(cur, '/');
+	dir = base == NULL ? strdup(".") : base == cur ? strdup("/") :
+	    strndup(cur, (size_t)(base - cur));
+	base = base == NULL ? cur : base + 1;
+	errno = ENOENT;
+	if (dir != NULL && *base != '\0' && (next = realpath(dir, NULL)) !=
+	    NULL) {
+		if (asprintf(&res, "%s/%s", strcmp(next, "/") == 0 ? "" : next,
+		    base) == -1)
+			res = NULL;
+		free(next);
+	}
+	free(dir);
+	free(cur);
+	return res;
+}
+
+/*
+ * Whether paths a and b name one file that two reports cannot share: the
+ * same file when both exist (through a link, a hard link or a bind mount;
+ * a character device such as /dev/null takes any number of writers), else
+ * the same path once links are followed.
+ */
+int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ta, *tb;
+	int r;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		    !S_ISCHR(sa.st_mode);
+	ta = path_target(a);
+	tb = path_target(b);
+	r = ta != NULL && tb != NULL && strcmp(ta, tb) == 0;
+	free(ta);
+	free(tb);
+	return r;
+}
+
+long long
+file_ll(const char *path)
+{
+	long long v;
+	FILE *fp;
+	int k;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	k = fscanf(fp, "%lld", &v);
+	fclose(fp);
+	return k == 1 ? v : -1;
+}
+
+char *
+file_text(const char *path)
+{
+	FILE *fp;
+	char *buf;
+	size_t n;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return NULL;
+	if ((buf = malloc(SMALL_TEXT_MAX)) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	n = fread(buf, 1, SMALL_TEXT_MAX - 1, fp);
+	fclose(fp);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+	    buf[n - 1] == '\0'))
+		n--;
+	if (n == 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A rate with 4 significant digits and k, M, G or T: "362.1M". */
+char *
+fmt_rate(char *buf, size_t len, double v)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int k = 0;
+
+	while (k < 4 && v >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
+	    pre[k]);
+	return buf;
+}
+
+/*
+ * A time as people write it: the value in the largest unit (ns, us, ms, s)
+ * that keeps it at least 1, with at most digits significant digits (0:
+ * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
+ * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
+ * text, "\xc2\xb5s" in the plot).  Returns buf.
+ */
+char *
+fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
+{
+	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+	const char *unit[] = { "ns", micro, "ms", "s" };
+	double v, a = fabs(ns);
+	int u = 0, intdig, prec;
+
+	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
+		u++;
+	v = ns / scale[u];
+	if (digits <= 0) {
+		/* Exact: nanoseconds are the last digit. */
+		snprintf(buf, len, "%.*f", u * 3, v);
+		if (strchr(buf, '.') != NULL) {
+			char *e = buf + strlen(buf) - 1;
+
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+		}
+	} else {
+		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
+		prec = digits > intdig ? digits - intdig : 0;
+		if (prec > u * 3)
+			prec = u * 3;
+		snprintf(buf, len, "%.*f", prec, v);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
+	return buf;
+}
+
+/*
+ * A procfs file of at most len - 2 bytes into buf after a newline, so
+ * that every key is found as "\nKEY"; NUL-terminated.  -1: unreadable
+ * or empty.
+ */
+int
+proc_read_keyed(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	/* A leading newline, so that every key is found as "\nKEY". */
+	buf[got++] = '\n';
+	while (got < len - 1 && ((n = read(fd, buf + got, len - 1 - got)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	return got > 1 ? 0 : -1;
+}

@@ -1,0 +1,1132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The SVG report: draws a finished run as a self-contained SVG (no script,
+ * no external reference, plain stdio) that a kernel engineer can put in a
+ * mail.  Under a title that says what ran where and when, three panels
+ * share one logarithmic latency axis:
+ *
+ *   - latency by percentile, on a 1/(1-p) axis (HdrHistogram's percentile
+ *     distribution), so that the tail is as wide as the body: the wake-up
+ *     latency, the timer series and the runqueue wait (the schedstat
+ *     split) beside it, and the percentiles the samples support marked
+ *     with their values;
+ *   - latency over time: every sample up to TIMELINE_POINTS, else the
+ *     minimum-to-maximum band of each time slice with its p50 and p99; the
+ *     timer series; the workload's span; the stretches when latt was
+ *     suspended or stalled (struct result's stalls: no samples could be
+ *     taken then);
+ *   - the distribution, as bars along the same latency axis.
+ *
+ * Under the time panel, on its time axis, the strip of what else ran
+ * (plotnoise.c), when the run has its series.
+ *
+ * With classes of clients (-c N:ATTR...), the percentile panel has one
+ * curve per class in a style of its own (named in the legend, highest
+ * priority first), beside the thinner curve of all clients together, and
+ * with up to three classes the panel over time draws each class's
+ * samples as dots of its colour (rt-migrate-test's figure of 2007), the
+ * highest priority on top.
+ *
+ * Lines are drawn before labels; labels carry their values and a white
+ * outline, and go where no curve crosses them (plotink.c).  The file
+ * stays well under 2 MB however long the run.  A --sweep's plot is its
+ * curve instead (plotcurve.c).
+ */
+#include <sys/types.h>
+
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "json/jsonread.h"
+#include "proc/loads.h"
+#include "plot/plot.h"
+#include "plot/plotcurve.h"
+#include "plot/plotframe.h"
+#include "plot/plotink.h"
+#include "plot/plotnoise.h"
+#include "report/report.h"
+#include "result.h"
+
+#define W		PLOT_WIDTH
+#define H		PLOT_HEIGHT
+#define FONT		12	/* px */
+#define SMALL		PLOT_SMALL
+#define CHAR_W		0.62	/* a generous width of a character, in em */
+/* The percentile panel. */
+#define A_L		84
+#define A_R		960
+#define A_T		124
+#define A_B		380
+/* The time panel, the gutter for its labels, and the distribution. */
+#define B_L		84
+#define B_R		700
+#define B_T		456
+#define B_B		740
+#define C_L		800
+#define C_R		960
+#define BINS_PER_DECADE	10
+#define KEY_W		22	/* a legend's swatch */
+#define MARK_R		INK_MARK_R
+#define HALO		PLOT_HALO
+#define MICRO	"\xc2\xb5s"
+/*
+ * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
+ * pale for a line on white) and a dark grey for the timer.  Any two curves
+ * of one panel that share a dash pattern are at least 10 apart (CIEDE2000)
+ * to normal sight and to simulated protanopia, deuteranopia and tritanopia
+ * (Machado, Oliveira and Fernandes, 2009); tests/t_everyday.sh checks it.
+ * No two keys of the legend are alike.
+ */
+#define BLUE		"#0072b2"
+#define ORANGE		"#e69f00"
+#define SKY		"#56b4e9"
+#define GREEN		"#009e73"
+#define VERMILLION	"#d55e00"
+#define PURPLE		"#cc79a7"
+#define BLACK		"#000000"
+#define LAT_COLOR	BLUE
+#define TIMER_COLOR	"#666666"
+#define RQ_COLOR	VERMILLION
+#define RQ_DASH		"8 3"	/* a part of the latency: dashed */
+#define MARK_COLOR	BLACK	/* percentile marks, their labels and lines */
+#define P50_COLOR	BLACK
+#define P99_COLOR	PURPLE
+
+/*
+ * The classes' styles: the first three in colours that no series has,
+ * solid; then each of six colours in turn with each dash pattern, none a
+ * series': 3 + 5 * 6 styles for at most CLASS_MAX (32) classes.
+ */
+static const char *const class_colors[] = { ORANGE, SKY, GREEN, VERMILLION,
+    BLACK, PURPLE };
+static const char *const class_dashes[] = { "2 2", "8 3 2 3", "12 3 3 3",
+    "4 4", "1 3" };
+#define NCLASS_COLORS	(sizeof(class_colors) / sizeof(class_colors[0]))
+#define NCLASS_DASHES	(sizeof(class_dashes) / sizeof(class_dashes[0]))
+#define NCLASS_SOLID	3
+
+static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
+static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
+    "p99.99" };
+#define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
+
+/* The logarithmic latency axis of all three panels: decades lo..hi. */
+struct lax {
+	int	lo;	/* log10 of the lowest value shown, ns */
+	int	hi;
+};
+
+/* A curve's look. */
+struct style {
+	const char	*color;
+	const char	*dash;		/* stroke-dasharray, "" for none */
+	double		 width;
+};
+
+static double	 lfrac(const struct lax *, double);
+static double	 ylat(const struct lax *, double, int, int);
+static double	 nice_step(double, int);
+static int	 supported(uint64_t, double);
+static void	 draw_title(FILE *, const struct config *,
+		    const struct result *);
+static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
+		    int);
+static void	 draw_percentiles(FILE *, struct ink *,
+		    const struct config *, const struct result *,
+		    const struct lax *, const int64_t *);
+static void	 draw_timeline(FILE *, struct ink *, const struct config *,
+		    const struct result *,
+		    const struct lax *, const int64_t *);
+static void	 draw_distribution(FILE *, const struct result *,
+		    const struct lax *);
+static void	 draw_legend(FILE *, const struct config *,
+		    const struct result *, int);
+static struct style class_style(unsigned);
+static int	 place_kinds(const struct result *);
+
+/* The placement kinds' curves (SER_PLACE_*, in their order), and keys. */
+#define PLACE_KINDS	5
+static const struct style place_sty[PLACE_KINDS] = {
+	{ "#1b7837", "6 3", 1.3 }, { "#762a83", "6 3", 1.3 },
+	{ "#c51b7d", "6 3", 1.3 }, { "#2166ac", "6 3", 1.3 },
+	{ "#b2182b", "6 3", 1.3 },
+};
+static const char *const place_key[PLACE_KINDS] = {
+	"woke on the waker's CPU", "on its SMT sibling", "on a CPU of its LLC",
+	"on another LLC", "on another node",
+};
+static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
+		    const struct result *, const struct lax *, double);
+static int	 class_prio(const struct client_class *);
+static int	 class_dots(const struct config *, const struct result *);
+static void	 by_priority(const struct config *, unsigned *);
+static void	 put_style(FILE *, const struct style *);
+static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
+static void	 draw_shades(FILE *, struct ink *, const struct result *,
+		    double, int);
+static void	 put_key(FILE *, double, int, const char *, const char *,
+		    const char *, const char *);
+
+int
+plot_write(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct ink ink = { 0 };
+	struct lax ax;
+	int64_t pct[NQUANTILES], lo, hi;
+	int fh = plotframe_height(cfg);	/* the frame classes' panels */
+	int sh = plotnoise_height(res);	/* the strip of what else ran */
+
+	/* A --sweep's plot is its curve. */
+	if (res->sweep != NULL)
+		return plotcurve_write(fp, cfg, res);
+	stats_percentiles(st, quantiles, pct, NQUANTILES);
+	/* The axis covers both series, in whole decades. */
+	lo = INT64_MAX;
+	hi = 0;
+	if (st->n > 0) {
+		lo = st->min;
+		hi = st->max;
+	}
+	if (tm->n > 0) {
+		lo = tm->min < lo ? tm->min : lo;
+		hi = tm->max > hi ? tm->max : hi;
+	}
+	if (lo == INT64_MAX) {
+		lo = 1000;
+		hi = 1000000;
+	}
+	ax.lo = (int)floor(log10(lo > 10 ? (double)lo : 10) + 1e-9);
+	ax.hi = (int)ceil(log10(hi > 10 ? (double)hi : 10) - 1e-9);
+	if (ax.hi <= ax.lo)
+		ax.hi = ax.lo + 1;
+
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+	    "font-size=\"%d\">\n", W, H + sh + fh, W, H + sh + fh, FONT);
+	fputs("<title>latt: wake-up latency</title>\n", fp);
+	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	    W, H + sh + fh);
+	draw_title(fp, cfg, res);
+	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
+	draw_timeline(fp, &ink, cfg, res, &ax, pct);
+	draw_distribution(fp, res, &ax);
+	plotnoise_draw(fp, res, B_L, B_R, B_B + 44);
+	draw_legend(fp, cfg, res, H + sh);
+	plotframe_draw(fp, cfg, res, H + sh);
+	fputs("</svg>\n", fp);
+	ink_free(&ink);
+	return ferror(fp) ? -1 : 0;
+}
+
+/* How many characters of size px fit in width px. */
+static size_t
+fit(double width, int px)
+{
+	return (size_t)(width / (CHAR_W * px));
+}
+
+/* How far (0 to 1) a latency (ns) lies along the latency axis, clamped. */
+static double
+lfrac(const struct lax *ax, double ns)
+{
+	double l = ns > 0 ? log10(ns) : ax->lo;
+
+	if (l < ax->lo)
+		l = ax->lo;
+	if (l > ax->hi)
+		l = ax->hi;
+	return (l - ax->lo) / (ax->hi - ax->lo);
+}
+
+/* Where a latency falls on a vertical latency axis from top to bottom. */
+static double
+ylat(const struct lax *ax, double ns, int top, int bottom)
+{
+	return bottom - (bottom - top) * lfrac(ax, ns);
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
+static double
+nice_step(double span, int max)
+{
+	double p, m;
+
+	if (!(span > 0))
+		return 1;
+	p = pow(10, floor(log10(span / max)));
+	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
+		if (span / (p * m) <= max)
+			return p * m;
+}
+
+/*
+ * Whether n samples support the q quantile: at least 10 samples lie beyond
+ * it (the rule of --fail-above and latt compare).
+ */
+static int
+supported(uint64_t n, double q)
+{
+	return n >= report_pct_need(q);
+}
+
+/*
+ * The title: what ran (the command, or the loads of a run without one),
+ * the settings, where and when, and the run in figures.
+ */
+static void
+draw_title(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	char a[32], b[32], *what;
+	unsigned i;
+	size_t max;
+
+	fputs("<g id=\"title\">\n<text x=\"20\" y=\"28\" font-size=\"16\" "
+	    "font-weight=\"bold\">latt: ", fp);
+	max = fit(W - 40, 16) - 6;
+	if (cfg->ncmd > 0) {
+		what = workload_describe(cfg);
+		ink_text(fp, what != NULL ? what : "?", max);
+		free(what);
+	} else if (cfg->nload > 0) {
+		fputs("no command, loads", fp);
+		for (i = 0; i < cfg->nload; i++)
+			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
+			    load_name(cfg->load[i].kind), cfg->load[i].n);
+	} else
+		fputs("no command, an idle machine", fp);
+	fputs("</text>\n", fp);
+
+	fprintf(fp, "<text id=\"settings\" x=\"20\" y=\"48\">%u client%s, "
+	    "delays %s to %s", cfg->nclients, cfg->nclients == 1 ? "" : "s",
+	    cfg->min_delay == 0 ? "0" : fmt_time(a, sizeof(a),
+	    (double)cfg->min_delay, 0, MICRO),
+	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+	if (cfg->ncmd > 0 && cfg->nload > 0) {
+		fputs(", loads", fp);
+		for (i = 0; i < cfg->nload; i++)
+			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
+			    load_name(cfg->load[i].kind), cfg->load[i].n);
+	}
+	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
+		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :
+		    "rr", cfg->prio);
+	else if (cfg->policy == SCHED_BATCH || cfg->policy == SCHED_IDLE)
+		fprintf(fp, ", %s", cfg->policy == SCHED_BATCH ? "batch" :
+		    "idle");
+	if (cfg->set_nice)
+		fprintf(fp, ", nice %d", cfg->nice);
+	if (cfg->open_loop)
+		fputs(", open loop", fp);
+	if (cfg->work_kb > 0)
+		fprintf(fp, ", %u KiB of work", cfg->work_kb);
+	fprintf(fp, ", seed %llu</text>\n", (unsigned long long)cfg->seed);
+
+	ink_system(fp, res->env.kernel_release, res->env.hostname,
+	    res->start_wall, "");
+
+	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "
+	    "%s", (unsigned long long)st->n, fmt_time(a, sizeof(a),
+	    (double)(res->end - res->start - res->suspended), 3, MICRO));
+	if (res->nsuspend > 0)
+		fprintf(fp, " (and %s suspended)", fmt_time(a, sizeof(a),
+		    (double)res->suspended, 3, MICRO));
+	if (st->n > 0) {
+		fprintf(fp, ", mean %s", fmt_time(a, sizeof(a),
+		    stats_mean(st), 3, MICRO));
+		fprintf(fp, ", max %s (client %u, %.2f s into the run)",
+		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
+		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
+	}
+	fprintf(fp, ", %llu timer samples",
+	    (unsigned long long)res->ser[SER_TIMER].st.n);
+	if (res->npending > 0)
+		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
+		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
+		    (double)res->pending_age, 3, MICRO));
+	fputs("</text>\n</g>\n", fp);
+}
+
+/*
+ * The latency axis of a panel: gridlines and labels at every decade, and
+ * at 2 and 5 times it when the axis spans few decades; labels left of x0
+ * when left, else none (the panel shares its neighbour's).
+ */
+static void
+draw_lat_axis(FILE *fp, const struct lax *ax, int x0, int x1, int top,
+    int bottom, int left)
+{
+	static const int mult[] = { 1, 2, 5 };
+	char buf[32];
+	double y, v;
+	int d, k, nk;
+
+	nk = ax->hi - ax->lo <= 3 ? 3 : 1;
+	for (d = ax->lo; d <= ax->hi; d++) {
+		for (k = 0; k < nk; k++) {
+			if (d == ax->hi && k > 0)
+				break;
+			v = mult[k] * pow(10, d);
+			y = ylat(ax, v, top, bottom);
+			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/>\n", x0, y, x1, y,
+			    k == 0 ? "#d0d0d0" : "#ececec");
+			if (left)
+				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
+				    "text-anchor=\"end\" font-size=\"%d\">%s"
+				    "</text>\n", x0 - 5, y + 4, SMALL,
+				    fmt_time(buf, sizeof(buf), v, 0, MICRO));
+		}
+	}
+}
+
+/*
+ * "no samples" in the middle of a panel, on a white ground when anything
+ * has been drawn (the other series' curve may pass there).
+ */
+static void
+no_samples(FILE *fp, const struct ink *ink, int x0, int x1, int top,
+    int bottom)
+{
+	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
+
+	if (ink->n > 0 || ink->lost)
+		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
+		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
+	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
+	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
+}
+
+/* The percentile axis: 0 at p = 0, k at p = 1 - 10^-k. */
+static double
+xpct(double u, double umax)
+{
+	return A_L + (A_R - A_L) * u / umax;
+}
+
+static double
+u_of(double p)
+{
+	return p >= 1 ? 99 : -log10(1 - p);
+}
+
+/*
+ * One series by percentile: a point at every non-empty bucket, at the
+ * plotting positions (rank - 0.5) / n of its first and last sample; points
+ * closer than half a pixel to the last one drawn are skipped.
+ */
+static void
+draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
+    const struct lax *ax, double umax, const char *id,
+    const struct style *sty)
+{
+	const struct hist *h = &st->hist;
+	double n = (double)h->total, x, y;
+	struct pen pen = { fp, ink, -1, -1, sty->width / 2 };
+	uint64_t cum = 0;
+	int64_t v;
+	size_t i;
+	int k, first = 1;
+
+	if (st->n == 0 || h->total == 0)
+		return;
+	fprintf(fp, "<path id=\"%s\"", id);
+	put_style(fp, sty);
+	fputs(" stroke-linejoin=\"round\" d=\"", fp);
+	for (i = 0; i <= h->nbuckets; i++) {
+		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
+
+		if (c == 0)
+			continue;
+		v = i < h->nbuckets ? hist_mid(h, i) : st->max;
+		if (v < st->min)
+			v = st->min;
+		if (v > st->max || i == h->nbuckets)
+			v = st->max;
+		y = ylat(ax, (double)v, A_T, A_B);
+		for (k = 0; k < 2; k++) {
+			x = xpct(u_of(((double)(k == 0 ? cum + 1 : cum + c) -
+			    0.5) / n), umax);
+			if (!first && fabs(x - pen.x) < 0.5 &&
+			    fabs(y - pen.y) < 0.5)
+				continue;
+			ink_to(&pen, first, x, y);
+			first = 0;
+		}
+		cum += c;
+	}
+	fputs("\"/>\n", fp);
+}
+
+static void
+draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
+{
+	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
+	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
+	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
+	    0 };
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct style sty;
+	struct label lab[NQUANTILES + 1];
+	double marks[2 * (NQUANTILES + 1)];
+	char buf[32], id[32];
+	unsigned c;
+	double umax, x, u;
+	size_t nlab = 0, i;
+	int k;
+
+	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
+	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
+	if (tm->n > st->n)
+		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
+	if (umax < 3)
+		umax = 3;
+	fputs("<g id=\"percentiles\">\n", fp);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency by "
+	    "percentile</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+	    "font-size=\"%d\" fill=\"#555\">x: 1/(1-p), so that each "
+	    "step right is ten times rarer</text>\n", A_L, A_T - 10, A_R,
+	    A_T - 10, SMALL);
+	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", A_L, A_T, A_R - A_L,
+	    A_B - A_T);
+	/* Beyond 1 - 10/n fewer than ten samples lie: shaded. */
+	if (st->n > 0) {
+		u = u_of(1 - 10.0 / (double)st->n);
+		x = st->n > 10 ? xpct(u, umax) : A_L;
+		if (x < A_R)
+			fprintf(fp, "<rect class=\"thin\" x=\"%.1f\" y=\"%d\" "
+			    "width=\"%.1f\" height=\"%d\" fill=\"#f1ece4\"/>"
+			    "\n", x, A_T, A_R - x, A_B - A_T);
+	}
+	draw_lat_axis(fp, ax, A_L, A_R, A_T, A_B, 1);
+	for (k = 0; k <= (int)umax; k++) {
+		x = xpct(k, umax);
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		    "stroke=\"#d0d0d0\"/><text x=\"%.1f\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"%d\">", x, A_T, x, A_B,
+		    x, A_B + 15, SMALL);
+		if (k == 0)
+			fputs("0%", fp);
+		else
+			fprintf(fp, "%.*f%%", k > 2 ? k - 2 : 0,
+			    100 * (1 - pow(10, -k)));
+		fputs("</text>\n", fp);
+	}
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+	    "percentile</text>\n", (A_L + A_R) / 2, A_B + 32);
+	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
+	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
+	if (st->n == 0 && tm->n == 0) {
+		no_samples(fp, ink, A_L, A_R, A_T, A_B);
+		fputs("</g>\n", fp);
+		return;
+	}
+	draw_pct_curve(fp, ink, tm, ax, umax, "timer-percentiles", &tm_sty);
+	/* The runqueue wait's share of each wake-up, below its latency. */
+	draw_pct_curve(fp, ink, &res->ser[SER_RUNQUEUE].st, ax, umax,
+	    "runqueue-percentiles", &rq_sty);
+	/* Where it woke, each kind its own curve, when it woke in two. */
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
+		snprintf(id, sizeof(id), "place-%s-percentiles",
+		    series_info[SER_PLACE_SAME_CPU + c].name);
+		sty = place_sty[c];
+		draw_pct_curve(fp, ink, &res->ser[SER_PLACE_SAME_CPU + c].st,
+		    ax, umax, id, &sty);
+	}
+	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
+		snprintf(id, sizeof(id), "class-%u-percentiles", c);
+		sty = class_style(c);
+		draw_pct_curve(fp, ink, &res->classes[c].ser[SER_LATENCY].st,
+		    ax, umax, id, &sty);
+	}
+	sty.color = LAT_COLOR;
+	sty.dash = "";
+	sty.width = res->classes != NULL ? 1.2 : 2.2;
+	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
+	if (st->n == 0)
+		no_samples(fp, ink, A_L, A_R, A_T, A_B);
+	/* The supported percentiles and the maximum, marked. */
+	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
+		int64_t v;
+
+		if (i < NQUANTILES && !supported(st->n, quantiles[i]))
+			continue;
+		v = i < NQUANTILES ? pct[i] : st->max;
+		u = i < NQUANTILES ? u_of(quantiles[i]) :
+		    u_of(1 - 0.5 / (double)st->n);
+		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
+		lab[nlab].py = marks[2 * nlab + 1] = ylat(ax, (double)v, A_T,
+		    A_B);
+		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
+		    i < NQUANTILES ? qnames[i] : "max",
+		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		nlab++;
+	}
+	for (i = 0; i < nlab; i++) {
+		lab[i].color = MARK_COLOR;
+		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[i].px, lab[i].py, MARK_R,
+		    MARK_COLOR);
+	}
+	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
+	fputs("</g>\n", fp);
+}
+
+/*
+ * The shaded stretches of the time panel: the workload's span, then when
+ * latt was suspended or stalled.  With names, each one's name instead, at
+ * its top or its bottom, where it fits and nothing drawn crosses it (else
+ * none: the legend names them too).
+ */
+static void
+draw_shades(FILE *fp, struct ink *ink, const struct result *res,
+    double span, int names)
+{
+	static const struct {
+		const char	*cls, *fill, *name, *color;
+	} kind[] = {
+		{ "workload", "#e6f0e0", "workload", "#3d6b2f" },
+		{ "suspended", "#d9d9d9", "suspended", "#444" },
+		{ "stall", "#f6d7b0", "latt stalled", "#8a4b08" },
+	};
+	struct label lab[1 + SUSPEND_MAX + STALLS_MAX];
+	struct field fld = { 0, B_T + 2, 0, B_B - 2, 0 };
+	double xa, xb;
+	size_t n = 0;
+	unsigned i, nsh, k;
+	int64_t a, b, wend;
+
+	nsh = (res->wl.pid > 0) + (res->nsuspend < SUSPEND_MAX ?
+	    res->nsuspend : SUSPEND_MAX) + (res->nstalls < STALLS_MAX ?
+	    res->nstalls : STALLS_MAX);
+	for (i = 0; i < nsh; i++) {
+		k = i - (res->wl.pid > 0);
+		if (res->wl.pid > 0 && i == 0) {
+			wend = res->wl.reaped ? res->wl.end : res->end;
+			a = res->wl.start - res->start;
+			b = wend - res->start;
+			k = 0;
+		} else if (k < res->nsuspend && k < SUSPEND_MAX) {
+			a = res->susp[k].from;
+			b = res->susp[k].to;
+			k = 1;
+		} else {
+			k -= res->nsuspend < SUSPEND_MAX ? res->nsuspend :
+			    SUSPEND_MAX;
+			a = res->stalls[k].when;
+			b = a + res->stalls[k].len;
+			k = 2;
+		}
+		xa = B_L + (B_R - B_L) * fmax(0, (double)a) / span;
+		xb = B_L + (B_R - B_L) * fmin(span, (double)b) / span;
+		if (k == 0 && xb <= xa)
+			continue;	/* an empty workload span */
+		if (xb - xa < 1)
+			xb = xa + 1;
+		if (!names) {
+			/* The workload's span has an id too. */
+			fprintf(fp, "<rect class=\"%s\"%s x=\"%.1f\" y=\"%d\" "
+			    "width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+			    kind[k].cls, k == 0 ? " id=\"workload\"" : "", xa,
+			    B_T, xb - xa, B_B - B_T, kind[k].fill);
+			continue;
+		}
+		snprintf(lab[n].text, sizeof(lab[n].text), "%s", kind[k].name);
+		lab[n].color = kind[k].color;
+		lab[n].end = lab[n].ground = 0;
+		lab[n].x = xa + 3;
+		fld.x0 = xa + 2;
+		fld.x1 = xb - 2;
+		lab[n].y = B_T + 13 + 13 * k;
+		if (!ink_fits(ink, &lab[n], lab, n, &fld, NULL, 0, 1)) {
+			lab[n].y = B_B - 5 - 13 * k;
+			if (!ink_fits(ink, &lab[n], lab, n, &fld, NULL, 0,
+			    1))
+				continue;
+		}
+		ink_label(fp, &lab[n++]);
+	}
+}
+
+/* A series over time: its points, or its bands with p50 and p99 lines. */
+static void
+draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
+    const struct lax *ax, double span, const char *id, const char *color,
+    double dot)
+{
+	struct pen pen = { fp, ink, 0, 0, dot / 2 };
+	double x, y0, y1, bw;
+	int64_t v;
+	size_t i;
+	int k, first;
+
+#define XT(ns)	(B_L + (B_R - B_L) * (double)(ns) / span)
+	if (tl == NULL || tl->n == 0)
+		return;
+	if (tl->npoints == tl->n) {
+		fprintf(fp, "<path id=\"%s\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"%.1f\" stroke-linecap=\"round\" d=\"", id,
+		    color, dot);
+		for (i = 0; i < tl->npoints; i++)
+			ink_dot(&pen, XT(tl->points[i].when), ylat(ax,
+			    (double)tl->points[i].value, B_T, B_B));
+		fputs("\"/>\n", fp);
+		return;
+	}
+	bw = fmax(1, (B_R - B_L) / (span / (double)tl->width));
+	pen.hw = bw / 2;
+	fprintf(fp, "<path id=\"%s-bands\" fill=\"none\" stroke=\"%s\" "
+	    "stroke-opacity=\"0.45\" stroke-width=\"%.1f\" d=\"", id, color,
+	    bw);
+	for (i = 0; i < tl->nused; i++) {
+		if (tl->slice[i].n == 0)
+			continue;
+		x = XT(((double)i + 0.5) * (double)tl->width);
+		y0 = ylat(ax, (double)tl->slice[i].min, B_T, B_B);
+		y1 = ylat(ax, (double)tl->slice[i].max, B_T, B_B);
+		ink_to(&pen, 1, x, y0 + 0.5);
+		ink_v(&pen, y1 - 0.5);
+	}
+	fputs("\"/>\n", fp);
+	if (tl->qcounts == NULL)
+		return;
+	/*
+	 * The p50 and the p99 over time, as steps: slices are taken
+	 * together in groups large enough for the quantile (ten samples
+	 * beyond it on average), at most 256 groups; a group with too few
+	 * samples for it is left out.
+	 */
+	pen.hw = 0.75;
+	for (k = 0; k < 2; k++) {
+		double q = k == 0 ? 0.5 : 0.99, need = 10 / (1 - q);
+		size_t g = 1, j, from;
+		uint64_t cnt;
+
+		while (g < tl->nused && ((double)tl->n * g / tl->nused < need ||
+		    tl->nused / g > 256))
+			g *= 2;
+		fprintf(fp, "<path id=\"%s-%s\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"1.5\" stroke-linejoin=\"round\" d=\"", id,
+		    k == 0 ? "p50" : "p99", k == 0 ? P50_COLOR : P99_COLOR);
+		first = 1;
+		for (from = 0; from < tl->nused; from += g) {
+			for (cnt = 0, j = from; j < from + g && j < tl->nused;
+			    j++)
+				cnt += tl->slice[j].n;
+			q = k == 0 ? 0.5 : 0.99;
+			if ((double)cnt < need || (v = timeline_quantile(tl,
+			    from, from + g, q)) < 0) {
+				first = 1;
+				continue;
+			}
+			ink_to(&pen, first, XT((double)from *
+			    (double)tl->width), ylat(ax, (double)v, B_T, B_B));
+			ink_h(&pen, XT(fmin((double)(from + g) *
+			    (double)tl->width, span)));
+			first = 0;
+		}
+		fputs("\"/>\n", fp);
+	}
+#undef XT
+}
+
+static void
+draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
+{
+	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
+	const struct timeline *tl = res->ser[SER_LATENCY].tl;
+	struct label lab[2];
+	double span, step, t, x, unit;
+	char buf[32];
+	size_t nlab = 0;
+	unsigned i;
+
+	span = (double)(res->end - res->start);
+	if (span < NSEC_PER_MSEC)
+		span = NSEC_PER_MSEC;
+#define XT(ns)	(B_L + (B_R - B_L) * (double)(ns) / span)
+	fputs("<g id=\"timeline\">\n", fp);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency "
+	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
+	    B_T - 10, SMALL, tl == NULL || tl->npoints == tl->n ?
+	    (class_dots(cfg, res) ? "every sample, coloured by class" :
+	    "every sample") :
+	    "per time slice: min to max, p50, p99");
+	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
+	    B_B - B_T);
+	draw_shades(fp, ink, res, span, 0);
+	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
+	/* x axis: seconds (milliseconds in a short run), at round steps. */
+	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
+	step = nice_step(span / unit, 8);
+	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
+		x = XT(t * unit);
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
+		    B_B, x, B_B + 4, x, B_B + 15, SMALL,
+		    round(t / step) * step);
+	}
+#undef XT
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s "
+	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32,
+	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
+	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
+	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
+	draw_series(fp, ink, res->ser[SER_TIMER].tl, ax, span, "timer",
+	    TIMER_COLOR, 2);
+	if (!draw_class_dots(fp, ink, cfg, res, ax, span))
+		draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
+	draw_shades(fp, ink, res, span, 1);
+	if (res->ser[SER_LATENCY].st.n == 0) {
+		no_samples(fp, ink, B_L, B_R, B_T, B_B);
+		fputs("</g>\n", fp);
+		return;
+	}
+	/* The p99 (when supported) and the maximum, labelled in the gutter. */
+	for (i = 0; i < 2; i++) {
+		int64_t v = i == 0 ? pct[2] : res->ser[SER_LATENCY].st.max;
+
+		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
+			continue;
+		lab[nlab].px = B_R + 4;
+		lab[nlab].py = ylat(ax, (double)v, B_T, B_B);
+		fprintf(fp, "<line class=\"ref\" x1=\"%d\" y1=\"%.1f\" "
+		    "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\""
+		    "%s\"/>\n", B_L, lab[nlab].py, B_R + 4, lab[nlab].py,
+		    MARK_COLOR, i == 0 ? "5 3" : "1 3");
+		lab[nlab].color = MARK_COLOR;
+		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
+		    i == 0 ? "p99" : "max",
+		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		nlab++;
+	}
+	ink_place(fp, ink, lab, nlab, &fld, NULL, 0);
+	fputs("</g>\n", fp);
+}
+
+/* The distribution: bars along the latency axis, in % of the samples. */
+static void
+draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct hist *h = &st->hist;
+	uint64_t *bins, top = 0;
+	size_t nbins, i, b;
+	double frac, y0, y1, x, xmax, step, v;
+
+	fputs("<g id=\"distribution\">\n", fp);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">"
+	    "Distribution</text>\n", C_L, B_T - 10);
+	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", C_L, B_T, C_R - C_L,
+	    B_B - B_T);
+	draw_lat_axis(fp, ax, C_L, C_R, B_T, B_B, 0);
+	nbins = (size_t)(ax->hi - ax->lo) * BINS_PER_DECADE;
+	bins = st->n > 0 ? calloc(nbins, sizeof(*bins)) : NULL;
+	/* Each histogram bucket goes to the bin of its midpoint. */
+	for (i = 0; bins != NULL && i < h->nbuckets; i++) {
+		if (h->counts[i] == 0)
+			continue;
+		frac = (log10(fmax(1, (double)hist_mid(h, i))) - ax->lo) *
+		    BINS_PER_DECADE;
+		b = frac < 0 ? 0 : (size_t)frac;
+		if (b >= nbins)
+			b = nbins - 1;
+		bins[b] += h->counts[i];
+	}
+	if (bins != NULL && h->overflow > 0)
+		bins[nbins - 1] += h->overflow;
+	for (b = 0; bins != NULL && b < nbins; b++)
+		if (bins[b] > top)
+			top = bins[b];
+	/* The share axis: round steps up to the tallest bar. */
+	xmax = top > 0 ? 100.0 * (double)top / (double)st->n : 10;
+	step = nice_step(xmax, 3);
+	xmax = ceil(xmax / step - 1e-9) * step;
+	for (v = 0; bins != NULL && v <= xmax * (1 + 1e-9); v += step) {
+		x = C_L + (C_R - C_L) * v / xmax;
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"%d\">%g%%</text>\n",
+		    x, B_B, x, B_B + 4, x, B_B + 15, SMALL,
+		    round(v / step) * step);
+	}
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">share of "
+	    "samples</text>\n", (C_L + C_R) / 2, B_B + 32);
+	if (bins == NULL) {
+		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"%d\" fill=\"#777\">"
+		    "no samples</text>\n", (C_L + C_R) / 2, (B_T + B_B) / 2,
+		    SMALL);
+		fputs("</g>\n", fp);
+		return;
+	}
+	fprintf(fp, "<path id=\"bars\" fill=\"%s\" d=\"", LAT_COLOR);
+	for (b = 0; b < nbins; b++) {
+		if (bins[b] == 0)
+			continue;
+		y0 = B_B - (B_B - B_T) * (double)b / (double)nbins;
+		y1 = B_B - (B_B - B_T) * (double)(b + 1) / (double)nbins;
+		x = C_L + (C_R - C_L) * (100.0 * (double)bins[b] /
+		    (double)st->n) / xmax;
+		fprintf(fp, "M%d %.1fH%.1fV%.1fH%dZ", C_L, y0, fmax(x,
+		    C_L + 1), y1, C_L);
+	}
+	fputs("\"/>\n", fp);
+	free(bins);
+	fputs("</g>\n", fp);
+}
+
+/* A key of the legend: a swatch (a line when dash is not NULL), a name. */
+static void
+put_key(FILE *fp, double x, int y, const char *color, const char *dash,
+    const char *cls, const char *name)
+{
+	if (dash != NULL) {
+		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
+		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
+		    x, y - 4, x + KEY_W, y - 4, color);
+		if (dash[0] != '\0')
+			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
+		fputs("/>", fp);
+	} else
+		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%d\" height=\"10\" fill=\"%s\" stroke=\"#999\" "
+		    "stroke-width=\"0.5\"/>", x, y - 9, KEY_W, color);
+	fprintf(fp, "<text%s%s%s x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s%s"
+	    "</text>\n", cls != NULL ? " class=\"" : "", cls != NULL ? cls :
+	    "", cls != NULL ? "\"" : "", x + KEY_W + 5, y, SMALL,
+	    cls != NULL ? "class " : "", name);
+}
+
+/* A legend of what the colours mean, and a line of caveats, above bottom. */
+static void
+draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
+    int bottom)
+{
+	static const struct {
+		const char	*name;
+		const char	*color;
+		const char	*dash;		/* NULL: a patch of colour */
+	} key[] = {
+		{ "wake-up latency", LAT_COLOR, NULL },
+		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL },
+		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH },
+		{ "p50 over time", P50_COLOR, "" },
+		{ "p99 over time", P99_COLOR, "" },
+		{ "workload", "#e6f0e0", NULL },
+		{ "suspended", "#d9d9d9", NULL },
+		{ "latt stalled (no samples)", "#f6d7b0", NULL },
+	};
+	int show[sizeof(key) / sizeof(key[0])];
+	int band = res->ser[SER_LATENCY].tl != NULL &&
+	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
+	struct style sty;
+	double x = B_L, w;
+	int y = bottom - 50;
+	unsigned c, k, rank[CLASS_MAX];
+	size_t i;
+
+	show[0] = res->ser[SER_LATENCY].st.n > 0;
+	show[1] = res->ser[SER_TIMER].st.n > 0;
+	show[2] = res->ser[SER_RUNQUEUE].st.n > 0;
+	show[3] = show[4] = band;
+	show[5] = res->wl.pid > 0;
+	show[6] = res->nsuspend > 0;
+	show[7] = res->nstalls > 0;
+	fputs("<g id=\"legend\">\n", fp);
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
+		if (!show[i])
+			continue;
+		w = KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
+		/* A second line when the first is full. */
+		if (x + w > W - 20) {
+			x = B_L;
+			y += 16;
+		}
+		put_key(fp, x, y, key[i].color, key[i].dash, NULL,
+		    key[i].name);
+		x += w + 12;
+	}
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
+		if (res->ser[SER_PLACE_SAME_CPU + c].st.n == 0)
+			continue;
+		w = KEY_W + 5 + strlen(place_key[c]) * CHAR_W * SMALL;
+		if (x + w > W - 20) {
+			x = B_L;
+			y += 16;
+		}
+		put_key(fp, x, y, place_sty[c].color, place_sty[c].dash, NULL,
+		    place_key[c]);
+		x += w + 12;
+	}
+	/*
+	 * The classes, highest priority first (as the 2007 figure); their
+	 * names need no escaping.
+	 */
+	by_priority(cfg, rank);
+	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
+		if (cfg->classes[c = rank[k]].frame > 0)
+			continue;	/* a panel of its own: plotframe.c */
+		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
+		    SMALL;
+		if (x + w > W - 20) {
+			/* No row left: an ellipsis ends the last. */
+			if (y + 16 > bottom - 34) {
+				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
+				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
+				    x, y, SMALL);
+				break;
+			}
+			x = B_L;
+			y += 16;
+		}
+		sty = class_style(c);
+		put_key(fp, x, y, sty.color, sty.dash, "class",
+		    cfg->classes[c].name);
+		x += w + 12;
+	}
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
+	    "Percentiles are marked only where at least ten samples lie "
+	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
+	    B_L, bottom - 18, SMALL, LATT_VERSION);
+	fputs("</g>\n", fp);
+}
+
+/*
+ * Whether the panel over time shows each class's dots: with up to
+ * NCLASS_SOLID classes, whose colours are their own (further classes
+ * differ by their dashes, which a dot cannot show).
+ */
+static int
+class_dots(const struct config *cfg, const struct result *res)
+{
+	return res->classes != NULL && cfg->nclasses > 0 &&
+	    cfg->nclasses <= NCLASS_SOLID &&
+	    res->classes[0].ser[SER_LATENCY].tl != NULL;
+}
+
+/*
+ * The 2007 figure (rt-migrate-test's scatter plots): every sample of each
+ * class as a dot in the class's colour, the lowest priority drawn first,
+ * so that the highest lies on top.  Returns 0 when it is not drawn
+ * (class_dots).
+ */
+static int
+draw_class_dots(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, double span)
+{
+	unsigned rank[CLASS_MAX], k, c;
+	char id[CLASS_NAME_MAX + 8];
+
+	if (!class_dots(cfg, res))
+		return 0;
+	by_priority(cfg, rank);
+	for (k = cfg->nclasses; k-- > 0;) {
+		c = rank[k];
+		snprintf(id, sizeof(id), "class-%s", cfg->classes[c].name);
+		draw_series(fp, ink, res->classes[c].ser[SER_LATENCY].tl, ax,
+		    span, id, class_style(c).color, 3);
+	}
+	return 1;
+}
+
+/* A class's place in the kernel's order: deadline, rt by prio, fair. */
+static int
+class_prio(const struct client_class *cl)
+{
+	if (cl->sched.policy == SCHED_FIFO || cl->sched.policy == SCHED_RR)
+		return cl->sched.prio;
+	return cl->sched.policy == SCHED_DEADLINE ? 100 : 0;
+}
+
+/* The classes' indices into rank, highest priority first, else as given. */
+static void
+by_priority(const struct config *cfg, unsigned *rank)
+{
+	unsigned i, j, t;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		rank[i] = i;
+	for (i = 1; i < cfg->nclasses; i++)
+		for (j = i; j > 0 && class_prio(&cfg->classes[rank[j - 1]]) <
+		    class_prio(&cfg->classes[rank[j]]); j--) {
+			t = rank[j];
+			rank[j] = rank[j - 1];
+			rank[j - 1] = t;
+		}
+}
+
+/*
+ * Class c's look: the first NCLASS_SOLID in colours of their own, solid,
+ * then every colour of class_colors with each dash pattern in turn.
+ */
+static struct style
+class_style(unsigned c)
+{
+	struct style sty = { class_colors[c % NCLASS_COLORS], "", 2.0 };
+
+	if (c >= NCLASS_SOLID) {
+		c -= NCLASS_SOLID;
+		sty.color = class_colors[c % NCLASS_COLORS];
+		sty.dash = class_dashes[c / NCLASS_COLORS % NCLASS_DASHES];
+	}
+	return sty;
+}
+
+/* A curve's stroke attributes, for a path. */
+static void
+put_style(FILE *fp, const struct style *sty)
+{
+	fprintf(fp, " fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"",
+	    sty->color, sty->width);
+	if (sty->dash[0] != '\0')
+		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
+}
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/* How many placement kinds the run's wake-ups woke in. */
+static int
+place_kinds(const struct result *res)
+{
+	int c, n = 0;
+
+	for (c = 0; c < PLACE_KINDS; c++)
+		n += res->ser[SER_PLACE_SAME_CPU + c].on &&
+		    res->ser[SER_PLACE_SAME_CPU + c].st.n > 0;
+	return n;
+}

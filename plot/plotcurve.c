@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The SVG of a finished --sweep: its curve, one point a value of the
+ * setting swept, drawn from the sweep's points in the result (sweep.c
+ * summed each value's runs up); it never measures.  The swept value is on
+ * x: a count (clients, a load's processes) on a linear axis from 0, so
+ * that a straight line is a constant cost a task on the run queue; any
+ * other setting (work, a slice, a delay) one category a value, evenly
+ * spaced in the order given.  Latency is on a logarithmic y axis: the
+ * p50 and the p99 of each value's runs together, each with the band of
+ * its 95% interval over the runs where a value has 3 or more with it.
+ * With loads, each one's operations a second (all its processes, over
+ * the time they ran) are a dashed line on a second, linear axis at the
+ * right.  latt's floor (the ping-pong of two threads on one CPU) is a
+ * dotted line: what part of a latency is the instrument.  Strokes and
+ * labels go through plotink.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "json/jsonread.h"
+#include "proc/loads.h"
+#include "plot/plotcurve.h"
+#include "plot/plotink.h"
+#include "result.h"
+#include "proc/workload.h"
+
+#define W		PLOT_WIDTH
+#define H		620
+#define SMALL		PLOT_SMALL
+#define CHAR_W		0.62	/* a generous width of a character, in em */
+#define P_L		90	/* the panel */
+#define P_R		880
+#define P_T		110
+#define P_B		490
+#define PAD		24	/* px between the frame and an end value */
+#define KEY_W		22
+#define MICRO		"\xc2\xb5s"
+#define P50_COLOR	"#000000"
+#define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
+#define FLOOR_COLOR	"#666666"
+#define RATE_DASH	"7 4"
+/* The loads' colours (Okabe and Ito), none a latency line's. */
+static const char *const rate_colors[] = { "#009e73", "#e69f00",
+    "#0072b2", "#d55e00", "#56b4e9" };
+#define NRATE_COLORS	(sizeof(rate_colors) / sizeof(rate_colors[0]))
+
+/* The two latency lines. */
+static const struct {
+	const char	*name;
+	const char	*color;
+} lines[2] = { { "p50", P50_COLOR }, { "p99", P99_COLOR } };
+
+/* Where things go: each value's x, in drawing order, and the y axes. */
+struct frame {
+	const struct sweep_result *sr;
+	unsigned	 order[SWEEP_MAX];	/* the points left to right */
+	double		 x[SWEEP_MAX];		/* each point's */
+	int		 linear;		/* a count on a linear axis */
+	double		 vmax;			/* its end */
+	int		 lo, hi;		/* decades of latency, ns */
+	double		 rmax;			/* the rate axis' end, or 0 */
+};
+
+static void	 place_x(struct frame *, const struct config *);
+static double	 ylat(const struct frame *, double);
+static double	 pct_of(const struct sweep_point *, unsigned k);
+static double	 rate_of(const struct sweep_point *, unsigned l);
+static void	 draw_title(FILE *, const struct config *,
+		    const struct result *);
+static void	 draw_axes(FILE *, const struct frame *,
+		    const struct config *, const struct result *);
+static void	 draw_band(FILE *, const struct frame *, unsigned k);
+static void	 draw_line(FILE *, struct ink *, const struct frame *,
+		    unsigned k, struct label *);
+static int	 draw_rate(FILE *, struct ink *, const struct frame *,
+		    unsigned l, struct label *);
+static void	 draw_legend(FILE *, const struct frame *,
+		    const struct result *, int keys);
+static const char *tick_rate(char *, size_t, double);
+static double	 nice_step(double, int);
+
+int
+plotcurve_write(FILE *fp, const struct config *cfg,
+    const struct result *res)
+{
+	static const struct field fld = { P_L + 2, P_T + 2, P_R - 2, P_B - 2,
+	    0 };
+	const struct sweep_result *sr = res->sweep;
+	struct frame f;
+	struct ink ink = { 0 };
+	struct label lab[2 + LOAD_MAX];
+	double lo = INFINITY, hi = 0, v, r;
+	unsigned i, k, nload, nlab = 0;
+	int bands = 0, drawn = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.sr = sr;
+	place_x(&f, cfg);
+	/* The latency axis: every line and band, and the floor. */
+	for (i = 0; i < sr->n; i++)
+		for (k = 0; k < 2; k++) {
+			if ((v = pct_of(&sr->pt[i], k)) <= 0)
+				continue;
+			drawn |= 1 << k;
+			r = sr->pt[i].pct_f[k] > 1 ? sr->pt[i].pct_f[k] : 1;
+			lo = fmin(lo, v / r);
+			hi = fmax(hi, v * r);
+			bands |= sr->pt[i].pct_f[k] >= 1;
+		}
+	if (res->floor.valid && res->floor.pingpong_ns > 0 && hi > 0)
+		lo = fmin(lo, res->floor.pingpong_ns);
+	if (hi <= 0) {
+		lo = 1e3;
+		hi = 1e6;
+	}
+	f.lo = (int)floor(log10(fmax(lo, 10)) + 1e-9);
+	f.hi = (int)ceil(log10(fmax(hi, 10)) - 1e-9);
+	if (f.hi <= f.lo)
+		f.hi = f.lo + 1;
+	/* The rate axis: from 0 to a round step above the highest. */
+	nload = sr->n > 0 ? sr->pt[0].nload : 0;
+	for (i = 0; i < sr->n; i++)
+		for (k = 0; k < nload && k < sr->pt[i].nload; k++)
+			f.rmax = fmax(f.rmax, rate_of(&sr->pt[i], k));
+	if (f.rmax > 0)
+		f.rmax = ceil(f.rmax * 1.05 / nice_step(f.rmax, 5)) *
+		    nice_step(f.rmax, 5);
+
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+	    "font-size=\"12\">\n", W, H, W, H);
+	fprintf(fp, "<title>latt: wake-up latency against %s</title>\n",
+	    sr->name);
+	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	    W, H);
+	draw_title(fp, cfg, res);
+	draw_axes(fp, &f, cfg, res);
+	for (k = 0; k < 2; k++)
+		draw_band(fp, &f, k);
+	for (k = 0; k < nload; k++)
+		nlab += (unsigned)draw_rate(fp, &ink, &f, k, &lab[nlab]);
+	for (k = 0; k < 2; k++) {
+		lab[nlab].text[0] = '\0';
+		draw_line(fp, &ink, &f, k, &lab[nlab]);
+		nlab += lab[nlab].text[0] != '\0';
+	}
+	if (nlab == 0)
+		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">"
+		    "no samples</text>\n", (P_L + P_R) / 2, (P_T + P_B) / 2);
+	ink_place(fp, &ink, lab, nlab, &fld, NULL, 0);
+	draw_legend(fp, &f, res, drawn | bands << 2);
+	fputs("</svg>\n", fp);
+	ink_free(&ink);
+	return ferror(fp) ? -1 : 0;
+}
+
+/*
+ * Each point's x: a count (clients, a load's processes) in proportion on
+ * an axis from 0, left to right by value; any other setting a category,
+ * in the order given.
+ */
+static void
+place_x(struct frame *f, const struct config *cfg)
+{
+	const struct sweep_result *sr = f->sr;
+	unsigned i, j, t;
+
+	f->linear = cfg->sweep.kind == SWEEP_CLIENTS ||
+	    cfg->sweep.kind == SWEEP_LOAD;
+	for (i = 0; i < sr->n; i++)
+		f->order[i] = i;
+	if (!f->linear) {
+		for (i = 0; i < sr->n; i++)
+			f->x[i] = P_L + (P_R - P_L) * (i + 0.5) / sr->n;
+		return;
+	}
+	for (i = 1; i < sr->n; i++)
+		for (j = i; j > 0 && cfg->sweep.v[f->order[j - 1]] >
+		    cfg->sweep.v[f->order[j]]; j--) {
+			t = f->order[j];
+			f->order[j] = f->order[j - 1];
+			f->order[j - 1] = t;
+		}
+	for (i = 0, f->vmax = 1; i < sr->n; i++)
+		f->vmax = fmax(f->vmax, (double)cfg->sweep.v[i]);
+	for (i = 0; i < sr->n; i++)
+		f->x[i] = P_L + PAD + (P_R - P_L - 2 * PAD) *
+		    (double)cfg->sweep.v[i] / f->vmax;
+}
+
+/* Where a latency (ns) falls on the logarithmic axis, clamped. */
+static double
+ylat(const struct frame *f, double ns)
+{
+	double l = ns > 0 ? log10(ns) : f->lo;
+
+	l = fmin(fmax(l, f->lo), f->hi);
+	return P_B - (P_B - P_T) * (l - f->lo) / (f->hi - f->lo);
+}
+
+/*
+ * A point's p50 (k 0) or p99 (k 1) of its runs together, ns; 0 when fewer
+ * than ten of its samples lie beyond it (the table's "-").
+ */
+static double
+pct_of(const struct sweep_point *p, unsigned k)
+{
+	enum stat_kind sk = k == 0 ? STAT_P50 : STAT_P99;
+
+	if (p->lat.n < 10 * stats_kind_need(sk))
+		return 0;
+	return stats_value(&p->lat, sk);
+}
+
+/* Load l's operations a second at a point (its runs together), or 0. */
+static double
+rate_of(const struct sweep_point *p, unsigned l)
+{
+	if (l >= p->nload || p->load_ns[l] <= 0)
+		return 0;
+	return (double)p->load_ops[l] * NSEC_PER_SEC / (double)p->load_ns[l];
+}
+
+/* The title: what was swept, what ran beside it, where and when. */
+static void
+draw_title(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct sweep_result *sr = res->sweep;
+	char a[32], b[32], *what;
+	unsigned i;
+
+	fprintf(fp, "<g id=\"title\">\n<text x=\"20\" y=\"28\" "
+	    "font-size=\"16\" font-weight=\"bold\">latt: wake-up latency "
+	    "against %s</text>\n", sr->name);
+	fprintf(fp, "<text id=\"settings\" x=\"20\" y=\"48\">%u value%s, %u "
+	    "run%s each; ", sr->n, sr->n == 1 ? "" : "s", cfg->repeat,
+	    cfg->repeat == 1 ? "" : "s");
+	if (cfg->sweep.kind != SWEEP_CLIENTS)
+		fprintf(fp, "%u client%s, ", cfg->nclients,
+		    cfg->nclients == 1 ? "" : "s");
+	if (cfg->sweep.kind != SWEEP_DELAY)
+		fprintf(fp, "delays %s to %s, ", cfg->min_delay == 0 ? "0" :
+		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0, MICRO),
+		    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+	what = workload_describe(cfg);
+	if (cfg->ncmd > 0)
+		ink_text(fp, what != NULL ? what : "?", 50);
+	else
+		fputs("no command", fp);
+	free(what);
+	for (i = 0; i < cfg->nload; i++)
+		fprintf(fp, "%s %s", i > 0 ? "," : ", loads",
+		    load_name(cfg->load[i].kind));
+	if (cfg->nload == 0 && cfg->ncmd == 0)
+		fputs(", no load", fp);
+	fprintf(fp, "; seed %llu</text>\n", (unsigned long long)cfg->seed);
+	ink_system(fp, res->env.kernel_release, res->env.hostname,
+	    res->start_wall, "the last run at ");
+	fputs("</g>\n", fp);
+}
+
+/* What the x axis says: the setting swept, in words and its unit. */
+static void
+x_title(FILE *fp, const struct config *cfg)
+{
+	const char *name = cfg->sweep.name;
+
+	switch (cfg->sweep.kind) {
+	case SWEEP_CLIENTS:
+		fprintf(fp, "%s: the clients woken each round (-c)", name);
+		break;
+	case SWEEP_LOAD:
+		fprintf(fp, "%s: %s processes (-l %s:N)", name,
+		    load_name(cfg->load[0].kind), load_name(cfg->load[0].kind));
+		break;
+	case SWEEP_WORK:
+		fprintf(fp, "%s: KiB each client works over (-x)", name);
+		break;
+	case SWEEP_SLICE:
+		fprintf(fp, "%s: every client's EEVDF slice", name);
+		break;
+	case SWEEP_DELAY:
+		fprintf(fp, "%s: the sleep between rounds (-f = -t)", name);
+		break;
+	default:
+		fputs(name, fp);
+		break;
+	}
+}
+
+/*
+ * The panel, its latency gridlines and labels at every decade (and at 2
+ * and 5 times it over 3 decades or fewer), the x axis with a tick at each
+ * value or at round counts, the rate axis at the right with loads, and
+ * the floor's line.
+ */
+static void
+draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
+    const struct result *res)
+{
+	static const int mult[] = { 1, 2, 5 };
+	char buf[32];
+	double y, v, x, step;
+	unsigned i;
+	int d, k, nk = f->hi - f->lo <= 3 ? 3 : 1;
+
+	fprintf(fp, "<g id=\"axes\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+	    "height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", P_L, P_T,
+	    P_R - P_L, P_B - P_T);
+	for (d = f->lo; d <= f->hi; d++)
+		for (k = 0; k < nk && !(d == f->hi && k > 0); k++) {
+			v = mult[k] * pow(10, d);
+			y = ylat(f, v);
+			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%d\" "
+			    "y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\">"
+			    "%s</text>\n", P_L, y, P_R, y, k == 0 ? "#d0d0d0" :
+			    "#ececec", P_L - 5, y + 4, SMALL, fmt_time(buf,
+			    sizeof(buf), v, 0, MICRO));
+		}
+	fprintf(fp, "<text id=\"y-title\" transform=\"translate(20 %d) "
+	    "rotate(-90)\" text-anchor=\"middle\">wake-up latency (log)"
+	    "</text>\n", (P_T + P_B) / 2);
+	/* x: round counts from 0, or each value's own label. */
+	if (f->linear) {
+		step = fmax(1, nice_step(f->vmax, 10));
+		for (v = 0; v <= f->vmax * (1 + 1e-9); v += step) {
+			x = P_L + PAD + (P_R - P_L - 2 * PAD) * v / f->vmax;
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
+			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			    "font-size=\"%d\">%g</text>\n", x, P_B, x, P_B + 4,
+			    x, P_B + 16, SMALL, v);
+		}
+	} else
+		for (i = 0; i < f->sr->n; i++) {
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
+			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			    "font-size=\"%d\">", f->x[i], P_B, f->x[i],
+			    P_B + 4, f->x[i], P_B + 16, SMALL);
+			if (cfg->sweep.kind == SWEEP_SLICE ||
+			    cfg->sweep.kind == SWEEP_DELAY)
+				fputs(fmt_time(buf, sizeof(buf),
+				    (double)cfg->sweep.v[i], 0, MICRO), fp);
+			else
+				ink_text(fp, f->sr->pt[i].value, 16);
+			fputs("</text>\n", fp);
+		}
+	fprintf(fp, "<text id=\"x-title\" x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"middle\">", (P_L + P_R) / 2, P_B + 36);
+	x_title(fp, cfg);
+	fputs("</text>\n", fp);
+	if (f->rmax > 0) {
+		step = nice_step(f->rmax, 5);
+		for (v = 0; v <= f->rmax * (1 + 1e-9); v += step) {
+			y = P_B - (P_B - P_T) * v / f->rmax;
+			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"#333\"/><text x=\"%d\" "
+			    "y=\"%.1f\" font-size=\"%d\">%s</text>\n", P_R, y,
+			    P_R + 4, y, P_R + 7, y + 4, SMALL,
+			    tick_rate(buf, sizeof(buf), v));
+		}
+		fprintf(fp, "<text id=\"rate-title\" transform=\"translate(%d "
+		    "%d) rotate(90)\" text-anchor=\"middle\">the loads' "
+		    "operations a second</text>\n", W - 30, (P_T + P_B) / 2);
+	}
+	if (res->floor.valid && res->floor.pingpong_ns > 0) {
+		y = ylat(f, res->floor.pingpong_ns);
+		fprintf(fp, "<line id=\"floor\" x1=\"%d\" y1=\"%.1f\" "
+		    "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray="
+		    "\"1 3\"/>\n", P_L, y, P_R, y, FLOOR_COLOR);
+	}
+	fputs("</g>\n", fp);
+}
+
+/*
+ * The band of line k (p50, p99): its 95% interval over the runs at each
+ * value that has one, joined across neighbours that both have one; a
+ * value alone is a short bar.
+ */
+static void
+draw_band(FILE *fp, const struct frame *f, unsigned k)
+{
+	const struct sweep_point *pt = f->sr->pt;
+	unsigned a, b, j, n = f->sr->n, o;
+	double v, r;
+
+#define HAS(j)	(pct_of(&pt[f->order[j]], k) > 0 && \
+		    pt[f->order[j]].pct_f[k] >= 1)
+	fprintf(fp, "<path id=\"%s-band\" class=\"band\" fill=\"%s\" "
+	    "fill-opacity=\"0.18\" stroke=\"none\" d=\"", lines[k].name,
+	    lines[k].color);
+	for (a = 0; a < n; a = b) {
+		if (!HAS(a)) {
+			b = a + 1;
+			continue;
+		}
+		for (b = a + 1; b < n && HAS(b); b++)
+			;
+		/* The upper edge left to right, the lower one back. */
+		for (j = a; j < b; j++) {
+			o = f->order[j];
+			v = pct_of(&pt[o], k);
+			r = pt[o].pct_f[k];
+			fprintf(fp, "%s%.1f %.1f", j == a ? "M" : "L",
+			    f->x[o] - (b - a == 1 ? 5 : 0), ylat(f, v * r));
+			if (b - a == 1)
+				fprintf(fp, "L%.1f %.1f", f->x[o] + 5,
+				    ylat(f, v * r));
+		}
+		for (j = b; j-- > a;) {
+			o = f->order[j];
+			v = pct_of(&pt[o], k);
+			r = pt[o].pct_f[k];
+			fprintf(fp, "L%.1f %.1f", f->x[o] + (b - a == 1 ? 5 :
+			    0), ylat(f, v / r));
+			if (b - a == 1)
+				fprintf(fp, "L%.1f %.1f", f->x[o] - 5,
+				    ylat(f, v / r));
+		}
+		fputc('Z', fp);
+	}
+	fputs("\"/>\n", fp);
+#undef HAS
+}
+
+/*
+ * Line k (p50, p99) through the values that have it (a value without it
+ * breaks the line), a dot at each, and its name to label its last point.
+ */
+static void
+draw_line(FILE *fp, struct ink *ink, const struct frame *f, unsigned k,
+    struct label *lab)
+{
+	struct pen pen = { fp, ink, 0, 0, 1 };
+	unsigned j, o;
+	double v;
+	int move = 1;
+
+	fprintf(fp, "<path id=\"%s\" class=\"line\" fill=\"none\" "
+	    "stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\" "
+	    "d=\"", lines[k].name, lines[k].color);
+	for (j = 0; j < f->sr->n; j++) {
+		o = f->order[j];
+		if ((v = pct_of(&f->sr->pt[o], k)) <= 0) {
+			move = 1;
+			continue;
+		}
+		ink_to(&pen, move, f->x[o], ylat(f, v));
+		move = 0;
+	}
+	fputs("\"/>\n", fp);
+	/* A dot at each, by its round cap. */
+	fprintf(fp, "<path id=\"%s-points\" class=\"points\" fill=\"none\" "
+	    "stroke=\"%s\" stroke-width=\"%.1f\" stroke-linecap=\"round\" "
+	    "d=\"", lines[k].name, lines[k].color, 2 * INK_MARK_R);
+	pen.hw = INK_MARK_R;
+	for (j = 0; j < f->sr->n; j++) {
+		o = f->order[j];
+		if ((v = pct_of(&f->sr->pt[o], k)) <= 0)
+			continue;
+		ink_dot(&pen, f->x[o], ylat(f, v));
+		lab->px = f->x[o];
+		lab->py = ylat(f, v);
+		lab->color = lines[k].color;
+		snprintf(lab->text, sizeof(lab->text), "%s", lines[k].name);
+	}
+	fputs("\"/>\n", fp);
+}
+
+/*
+ * Load l's operations a second on the rate axis, a square at each value
+ * that has them; its label names the load.  Returns 1 with a label made.
+ */
+static int
+draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
+    struct label *lab)
+{
+	const char *color = rate_colors[l % NRATE_COLORS];
+	struct pen pen = { fp, ink, 0, 0, 1 };
+	unsigned j, o, n = 0;
+	double v, y;
+	int move = 1;
+
+	if (f->rmax <= 0)
+		return 0;
+	fprintf(fp, "<path id=\"load-%u-rate\" class=\"rate\" fill=\"none\" "
+	    "stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"%s\" "
+	    "d=\"", l, color, RATE_DASH);
+	for (j = 0; j < f->sr->n; j++) {
+		o = f->order[j];
+		if ((v = rate_of(&f->sr->pt[o], l)) <= 0) {
+			move = 1;
+			continue;
+		}
+		ink_to(&pen, move, f->x[o], P_B - (P_B - P_T) * v / f->rmax);
+		move = 0;
+	}
+	fputs("\"/>\n", fp);
+	/* A square at each, by its cap. */
+	fprintf(fp, "<path id=\"load-%u-points\" class=\"rate-points\" "
+	    "fill=\"none\" stroke=\"%s\" stroke-width=\"6\" "
+	    "stroke-linecap=\"square\" d=\"", l, color);
+	pen.hw = 3;
+	for (j = 0; j < f->sr->n; j++) {
+		o = f->order[j];
+		if ((v = rate_of(&f->sr->pt[o], l)) <= 0)
+			continue;
+		y = P_B - (P_B - P_T) * v / f->rmax;
+		ink_dot(&pen, f->x[o], y);
+		lab->px = f->x[o];
+		lab->py = y;
+		n++;
+	}
+	fputs("\"/>\n", fp);
+	if (n == 0)
+		return 0;
+	lab->color = color;
+	snprintf(lab->text, sizeof(lab->text), "%s/s",
+	    load_name(f->sr->pt[0].load_kind[l]));
+	return 1;
+}
+
+/* A key of the legend: a line (dash "" solid) or a patch, and a name. */
+static double
+put_key(FILE *fp, double x, int y, const char *color, const char *dash,
+    const char *name)
+{
+	if (dash != NULL)
+		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
+		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"%s\"/>", x, y - 4, x + KEY_W, y - 4,
+		    color, dash[0] != '\0' ? dash : "none");
+	else
+		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%d\" height=\"10\" fill=\"%s\" "
+		    "fill-opacity=\"0.18\"/>", x, y - 9, KEY_W, color);
+	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
+	    x + KEY_W + 5, y, SMALL, name);
+	return x + KEY_W + 5 + strlen(name) * CHAR_W * SMALL + 14;
+}
+
+/*
+ * What the lines, bands and dashes are, and a line of caveats; keys: bit 0
+ * the p50 was drawn, bit 1 the p99, bit 2 a band.
+ */
+static void
+draw_legend(FILE *fp, const struct frame *f, const struct result *res,
+    int keys)
+{
+	const struct sweep_result *sr = f->sr;
+	char name[64], buf[32];
+	double x = P_L;
+	int y = H - 54;
+	unsigned l;
+
+	fputs("<g id=\"legend\">\n", fp);
+	if (keys & 1)
+		x = put_key(fp, x, y, P50_COLOR, "", "p50");
+	if (keys & 2)
+		x = put_key(fp, x, y, P99_COLOR, "", "p99");
+	if (keys & 4)
+		x = put_key(fp, x, y, "#555555", NULL,
+		    "95% interval over the runs");
+	for (l = 0; f->rmax > 0 && sr->n > 0 && l < sr->pt[0].nload; l++) {
+		snprintf(name, sizeof(name), "%s: %s a second",
+		    load_name(sr->pt[0].load_kind[l]),
+		    load_unit(sr->pt[0].load_kind[l]));
+		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
+			x = P_L;
+			y += 16;
+		}
+		x = put_key(fp, x, y, rate_colors[l % NRATE_COLORS],
+		    RATE_DASH, name);
+	}
+	if (res->floor.valid && res->floor.pingpong_ns > 0) {
+		snprintf(name, sizeof(name), "latt's floor: ping-pong %s",
+		    fmt_time(buf, sizeof(buf), res->floor.pingpong_ns, 3,
+		    MICRO));
+		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
+			x = P_L;
+			y += 16;
+		}
+		put_key(fp, x, y, FLOOR_COLOR, "1 3", name);
+	}
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
+	    "Each point: a value's runs together; a percentile only where "
+	    "ten of their samples lie beyond it.  Bands: t over the runs' "
+	    "logarithms (3 runs or more).  latt %s</text>\n", P_L, H - 18,
+	    SMALL, LATT_VERSION);
+	fputs("</g>\n", fp);
+}
+
+/* A tick's rate, at most 3 significant digits and k, M or G: "2.5G". */
+static const char *
+tick_rate(char *buf, size_t len, double v)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int k = 0;
+
+	while (k < 4 && v >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.3g%s", v, pre[k]);
+	return buf;
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
+static double
+nice_step(double span, int max)
+{
+	double p, m;
+
+	if (!(span > 0))
+		return 1;
+	p = pow(10, floor(log10(span / max)));
+	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
+		if (span / (p * m) <= max)
+			return p * m;
+}

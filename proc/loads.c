@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The bodies of the built-in loads of --load: what one load process does,
+ * forever, until latt kills it.  Starting, stopping and reaping them is
+ * workload.c's job; this file only knows the loops, their names, and what
+ * one operation of each is.
+ *
+ * Every body counts its operations in its own cache-line slot of a shared
+ * mapping, with a relaxed store every few hundred or thousand operations,
+ * so that counting costs the loop next to nothing and a slot is never
+ * shared between two CPUs.
+ */
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "proc/loads.h"
+
+#define MEM_MIN		(32UL << 20)	/* mem: at least 32 MiB a process */
+#define MEM_MAX		(256UL << 20)	/* and at most 256 MiB */
+#define CACHE_DIR	"/sys/devices/system/cpu/cpu0/cache"
+#define LINE		64		/* bytes the mem load touches once */
+
+struct kind_info {
+	const char	*name;
+	const char	*unit;		/* what one operation is */
+	unsigned	 per;		/* processes for each one of N */
+};
+
+/* Indexed by enum load_kind. */
+static const struct kind_info kinds[] = {
+	{ "none",	"",			0 },
+	{ "cpu",	"increments",		1 },
+	{ "syscall",	"getppid calls",	1 },
+	{ "yield",	"sched_yield calls",	1 },
+	{ "fork",	"fork+exec+waits",	1 },
+	{ "pipe",	"token passes",		2 },
+	{ "mem",	"64-byte lines",	1 },
+};
+#define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
+
+static void	 publish(struct load_slot *, uint64_t);
+static void	 spin_cpu(struct load_slot *) __attribute__((noreturn));
+static void	 spin_syscall(struct load_slot *) __attribute__((noreturn));
+static void	 spin_yield(struct load_slot *) __attribute__((noreturn));
+static void	 spin_fork(struct load_slot *) __attribute__((noreturn));
+static void	 spin_pipe(struct load_slot *) __attribute__((noreturn));
+static void	 spin_mem(struct load_slot *, size_t) __attribute__((noreturn));
+static size_t	 parse_size(const char *);
+
+/* The kind named by the len bytes at name, or -1. */
+int
+load_kind(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NKINDS; i++)
+		if (strlen(kinds[i].name) == len &&
+		    strncmp(kinds[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+load_name(enum load_kind k)
+{
+	return (size_t)k < NKINDS ? kinds[k].name : "?";
+}
+
+const char *
+load_unit(enum load_kind k)
+{
+	return (size_t)k < NKINDS ? kinds[k].unit : "?";
+}
+
+/* How many processes --load=KIND:n runs (a pipe pair is two). */
+unsigned
+load_nproc(enum load_kind k, unsigned n)
+{
+	return (size_t)k < NKINDS ? kinds[k].per * n : 0;
+}
+
+/*
+ * The mem load's buffer, per process: twice the largest cache of CPU 0 (the
+ * last level), at least MEM_MIN and at most MEM_MAX.  Without the cache
+ * sizes in sysfs (some virtual machines), MEM_MIN.
+ */
+size_t
+load_mem_bytes(void)
+{
+	char path[300], buf[64];
+	struct dirent *de;
+	size_t largest = 0, sz;
+	FILE *fp;
+	DIR *d;
+
+	if ((d = opendir(CACHE_DIR)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (strncmp(de->d_name, "index", 5) != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/size", CACHE_DIR,
+			    de->d_name);
+			if ((fp = fopen(path, "re")) == NULL)
+				continue;
+			if (fgets(buf, sizeof(buf), fp) != NULL &&
+			    (sz = parse_size(buf)) > largest)
+				largest = sz;
+			fclose(fp);
+		}
+		closedir(d);
+	}
+	if (largest > MEM_MAX / 2)
+		return MEM_MAX;
+	return 2 * largest > MEM_MIN ? 2 * largest : MEM_MIN;
+}
+
+/* A sysfs cache size, "32K" or "16M" or "1024": bytes, or 0. */
+static size_t
+parse_size(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno != 0 || v > (1ULL << 40))
+		return 0;
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return (size_t)v;
+}
+
+/*
+ * Runs one load process's body; never returns.  A pipe body uses two slots
+ * (it forks its partner); membytes is for mem.  The caller has already set
+ * the process group, the signals and the descriptors.
+ */
+void
+load_body(enum load_kind k, struct load_slot *slot, size_t membytes)
+{
+	switch (k) {
+	case LOAD_CPU:
+		spin_cpu(slot);
+	case LOAD_SYSCALL:
+		spin_syscall(slot);
+	case LOAD_YIELD:
+		spin_yield(slot);
+	case LOAD_FORK:
+		spin_fork(slot);
+	case LOAD_PIPE:
+		spin_pipe(slot);
+	case LOAD_MEM:
+		spin_mem(slot, membytes);
+	default:
+		_exit(1);
+	}
+}
+
+static void
+publish(struct load_slot *slot, uint64_t ops)
+{
+	__atomic_store_n(&slot->ops, ops, __ATOMIC_RELAXED);
+}
+
+/* The hog: increments of a volatile, nothing else. */
+static void
+spin_cpu(struct load_slot *slot)
+{
+	volatile uint64_t i = 0;
+	uint64_t ops = 0;
+	unsigned k;
+
+	for (;;) {
+		for (k = 0; k < 4096; k++)
+			i++;
+		ops += 4096;
+		publish(slot, ops);
+	}
+}
+
+/* Kernel entry and exit without sleeping; syscall() so libc cannot cache. */
+static void
+spin_syscall(struct load_slot *slot)
+{
+	uint64_t ops = 0;
+	unsigned k;
+
+	for (;;) {
+		for (k = 0; k < 256; k++)
+			syscall(SYS_getppid);
+		ops += 256;
+		publish(slot, ops);
+	}
+}
+
+static void
+spin_yield(struct load_slot *slot)
+{
+	uint64_t ops = 0;
+	unsigned k;
+
+	for (;;) {
+		for (k = 0; k < 64; k++)
+			sched_yield();
+		ops += 64;
+		publish(slot, ops);
+	}
+}
+
+/*
+ * A make -j worker: fork a child that execs /bin/true and wait for it, one
+ * child at a time, so N workers never hold more than N children.  A fork
+ * that fails (process limit) waits a millisecond and tries again.
+ */
+static void
+spin_fork(struct load_slot *slot)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	uint64_t ops = 0;
+	pid_t pid;
+	int st;
+
+	for (;;) {
+		if ((pid = fork()) == -1) {
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		if (pid == 0) {
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+			;
+		publish(slot, ++ops);
+	}
+}
+
+/*
+ * A pair passing one byte back and forth through two pipes: every pass is
+ * a wake-up of a blocked reader.  This process forks its partner (which
+ * uses slot[1]); each counts the bytes it received.  A partner that dies
+ * ends the other one too (EOF, or SIGPIPE).
+ */
+static void
+spin_pipe(struct load_slot *slot)
+{
+	int ping[2], pong[2], in, out, i;
+	uint64_t ops = 0;
+	char c = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(ping) == -1 || pipe(pong) == -1)
+		_exit(1);
+	if ((pid = fork()) == -1)
+		_exit(1);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(ping[1]);
+		close(pong[0]);
+		in = ping[0];
+		out = pong[1];
+		slot++;
+	} else {
+		close(ping[0]);
+		close(pong[1]);
+		in = pong[0];
+		out = ping[1];
+		if (write(out, &c, 1) != 1)
+			_exit(1);
+	}
+	for (;;) {
+		for (i = 0; i < 256; i++) {
+			while ((n = read(in, &c, 1)) == -1 && errno == EINTR)
+				;
+			if (n != 1)
+				_exit(1);
+			while ((n = write(out, &c, 1)) == -1 && errno == EINTR)
+				;
+			if (n != 1)
+				_exit(1);
+		}
+		ops += 256;
+		publish(slot, ops);
+	}
+}
+
+/*
+ * Streams through a private buffer larger than the last-level cache,
+ * reading and writing one word of every 64-byte line, so that each pass
+ * evicts the cache and pulls the whole buffer through memory.
+ */
+static void
+spin_mem(struct load_slot *slot, size_t bytes)
+{
+	volatile uint64_t *buf;
+	size_t nlines = bytes / LINE, i, j;
+	uint64_t ops = 0;
+
+	buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		_exit(1);
+	for (;;) {
+		for (i = 0; i < nlines; i += 4096) {
+			for (j = i; j < nlines && j < i + 4096; j++)
+				buf[j * (LINE / sizeof(uint64_t))]++;
+			ops += j - i;
+			publish(slot, ops);
+		}
+	}
+}

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What /proc says of processes: a process's numbers in its PID
+ * namespaces (the NSpid line of its status), its state, parent, group and
+ * start time (its stat), its children, whether latt's pids are the ones
+ * tracefs records, and which limit refused a fork.  Nothing here
+ * prints or exits; a file that cannot be read is an answer of its own.
+ *
+ * procfs numbers processes as the PID namespace it was mounted in sees
+ * them, which need not be latt's own (a container that sees the host's
+ * /proc): proc_own turns a procfs pid into one that kill(2) takes.
+ */
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc/proc.h"
+
+/* The initial PID namespace (the kernel's PROC_PID_INIT_INO). */
+#define PID_NS_INIT	"pid:[4026531836]"
+#define PF_KTHREAD	0x00200000	/* a kernel thread */
+#define NS_DEPTH_MAX	32		/* PID namespaces nest at most 32 */
+
+static int	 read_all(const char *, char **, size_t *);
+static int	 add_pids(const char *, pid_t **, size_t *, size_t *);
+static pid_t	*scan_children(pid_t, size_t *);
+static int	 pids_cgroup(char *, size_t);
+
+/*
+ * The NSpid line of /proc/PID/status (0: latt itself): the process's pid
+ * in each PID namespace from procfs's down to its own, outermost first.
+ * Stores up to max of them and returns how many the line has; -1 when it
+ * cannot be read (or the kernel, before 4.1, has no such line).
+ */
+int
+proc_nspid(pid_t pid, pid_t *ids, int max)
+{
+	char path[64], line[512], *p, *end;
+	long v;
+	FILE *fp;
+	int n = -1;
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/status");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, "NSpid:", 6) != 0)
+			continue;
+		n = 0;
+		for (p = line + 6; ; p = end) {
+			errno = 0;
+			v = strtol(p, &end, 10);
+			if (end == p || errno != 0 || v <= 0)
+				break;
+			if (n < max)
+				ids[n] = (pid_t)v;
+			n++;
+		}
+		break;
+	}
+	fclose(fp);
+	return n > 0 ? n : -1;
+}
+
+/* latt's own pid as procfs numbers it; -1 when /proc cannot say. */
+pid_t
+proc_self(void)
+{
+	char buf[32];
+	ssize_t n;
+
+	if ((n = readlink("/proc/self", buf, sizeof(buf) - 1)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
+/*
+ * A procfs pid as the calling process's PID namespace numbers it (the
+ * same pid unless procfs belongs to an outer namespace); 0 when that
+ * namespace does not see it.
+ */
+pid_t
+proc_own(pid_t pid)
+{
+	/* Whether procfs is latt's own namespace's: so after a fork too. */
+	static int same = -1;
+	pid_t ids[NS_DEPTH_MAX], self;
+	int n, depth;
+
+	if (same == -1)
+		same = (self = proc_self()) == getpid() || self <= 0;
+	if (same)
+		return pid;
+	if ((depth = proc_nspid(0, ids, NS_DEPTH_MAX) - 1) < 0 ||
+	    depth >= NS_DEPTH_MAX)
+		return 0;
+	if ((n = proc_nspid(pid, ids, NS_DEPTH_MAX)) <= depth)
+		return 0;
+	return ids[depth];
+}
+
+/* /proc/PID/stat (0: latt itself).  Returns 0, or -1 when it is gone. */
+int
+proc_stat(pid_t pid, struct proc_stat *st)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start;
+	ssize_t n;
+	FILE *fp;
+	int k;
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/stat");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The name may hold anything, parentheses too: the last one ends it. */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return -1;
+	k = sscanf(p + 1, " %c %d %d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u "
+	    "%*d %*d %*d %*d %*d %*d %llu", &st->state, &st->ppid, &st->pgid,
+	    &st->flags, &start);
+	if (k != 5)
+		return -1;
+	st->start = start;
+	return 0;
+}
+
+/*
+ * Whether procfs's process pid ignores or blocks sig (SigIgn, SigBlk of
+ * its status): 1, 0, or -1 when it cannot be read.
+ */
+int
+proc_deaf(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask;
+	int deaf = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if ((sscanf(line, "SigIgn: %llx", &mask) == 1 ||
+		    sscanf(line, "SigBlk: %llx", &mask) == 1)) {
+			if (deaf == -1)
+				deaf = 0;
+			if (mask & (1ULL << (sig - 1)))
+				deaf = 1;
+		}
+	fclose(fp);
+	return deaf;
+}
+
+/*
+ * The children of procfs's process pid (0: latt itself), from each of
+ * its threads' children file, or where the kernel has none
+ * (CONFIG_PROC_CHILDREN), from a walk of /proc.  Returns a malloc'd array
+ * of *n pids (procfs's), or NULL with *n 0 when there are none or they
+ * cannot be read.
+ */
+pid_t *
+proc_children(pid_t pid, size_t *n)
+{
+	char path[64], file[400];
+	struct dirent *de;
+	pid_t *out = NULL;
+	size_t cap = 0;
+	DIR *d;
+	int any = 0;
+
+	*n = 0;
+	if (pid == 0 && (pid = proc_self()) <= 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/children", path,
+		    de->d_name);
+		if (add_pids(file, &out, n, &cap) == 0)
+			any = 1;
+	}
+	closedir(d);
+	if (any)
+		return out;
+	free(out);
+	return scan_children(pid, n);
+}
+
+/* The children of pid from every process's stat: the slow way. */
+static pid_t *
+scan_children(pid_t pid, size_t *n)
+{
+	struct proc_stat st;
+	struct dirent *de;
+	pid_t *out = NULL, *np, p;
+	size_t cap = 0;
+	DIR *d;
+
+	*n = 0;
+	if ((d = opendir("/proc")) == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		if ((p = (pid_t)strtol(de->d_name, NULL, 10)) <= 0 ||
+		    proc_stat(p, &st) == -1 || st.ppid != pid)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((np = realloc(out, cap * sizeof(*out))) == NULL)
+				break;
+			out = np;
+		}
+		out[(*n)++] = p;
+	}
+	closedir(d);
+	return out;
+}
+
+/* Appends the pids listed in file.  Returns 0, or -1 when unreadable. */
+static int
+add_pids(const char *file, pid_t **out, size_t *n, size_t *cap)
+{
+	char *buf, *p, *end;
+	pid_t *np;
+	size_t len;
+	long v;
+
+	if (read_all(file, &buf, &len) == -1)
+		return -1;
+	for (p = buf; ; p = end) {
+		v = strtol(p, &end, 10);
+		if (end == p || v <= 0)
+			break;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			if ((np = realloc(*out, *cap * sizeof(**out))) == NULL)
+				break;
+			*out = np;
+		}
+		(*out)[(*n)++] = (pid_t)v;
+	}
+	free(buf);
+	return 0;
+}
+
+/* A /proc file of any length into a NUL-terminated malloc'd buffer. */
+static int
+read_all(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 4096;
+	char *b, *nb;
+	ssize_t k;
+	FILE *fp;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	if ((b = malloc(cap)) == NULL) {
+		fclose(fp);
+		return -1;
+	}
+	*len = 0;
+	while ((k = (ssize_t)fread(b + *len, 1, cap - 1 - *len, fp)) > 0) {
+		*len += (size_t)k;
+		if (*len + 1 < cap)
+			continue;
+		if ((nb = realloc(b, cap * 2)) == NULL)
+			break;
+		b = nb;
+		cap *= 2;
+	}
+	fclose(fp);
+	b[*len] = '\0';
+	*buf = b;
+	return 0;
+}
+
+/*
+ * How the pids tracefs records (the initial PID namespace's) relate to
+ * latt's: the same; told by NSpid, with latt's own in *host; or not at
+ * all (a container with a /proc of its own), with why in why.
+ */
+enum proc_view
+proc_host_view(pid_t *host, char *why, size_t len)
+{
+	pid_t ids[NS_DEPTH_MAX];
+	struct proc_stat kt;
+	char link[64];
+	ssize_t n;
+	int k;
+
+	*host = getpid();
+	if ((n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1)) ==
+	    -1) {
+		/* A kernel without PID namespaces has only the one. */
+		if (errno == ENOENT && access("/proc/self/stat", F_OK) == 0)
+			return PROC_VIEW_SAME;
+		snprintf(why, len, "cannot tell whether latt runs in a PID "
+		    "namespace: /proc/self/ns/pid: %s", strerror(errno));
+		return PROC_VIEW_NONE;
+	}
+	link[n] = '\0';
+	if (strcmp(link, PID_NS_INIT) == 0)
+		return PROC_VIEW_SAME;
+	/*
+	 * Kernel threads belong to the initial namespace alone: procfs
+	 * shows kthreadd as pid 2 only when it is the initial one's.
+	 */
+	k = proc_nspid(0, ids, NS_DEPTH_MAX);
+	if (k >= 2 && proc_stat(2, &kt) == 0 && (kt.flags & PF_KTHREAD)) {
+		*host = ids[0];
+		return PROC_VIEW_NSPID;
+	}
+	snprintf(why, len, "latt runs in a PID namespace (%s) whose /proc "
+	    "does not show the host's pids, which tracefs records: run it "
+	    "in the host's PID namespace, or where /proc is the host's "
+	    "(unshare -p without --mount-proc)", link);
+	return PROC_VIEW_NONE;
+}
+
+/*
+ * Why a fork failed with err, for the end of its one-line error: the
+ * limit that refused it, as far as /proc can tell now.  Returns buf.
+ */
+const char *
+proc_fork_why(int err, char *buf, size_t len)
+{
+	char tasks[64];
+	struct rlimit rl;
+	long long pidmax, thrmax, ntasks = -1;
+	FILE *fp;
+
+	if (err == ENOMEM) {
+		snprintf(buf, len, "out of memory: a memory cgroup's limit "
+		    "(memory.max), or the overcommit policy");
+		return buf;
+	}
+	if (pids_cgroup(buf, len) == 0)
+		return buf;
+	if (getuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		snprintf(buf, len, "the process limit RLIMIT_NPROC, ulimit "
+		    "-u, is %llu for this user",
+		    (unsigned long long)rl.rlim_cur);
+		return buf;
+	}
+	/* The tasks the kernel runs: the denominator of loadavg. */
+	if ((fp = fopen("/proc/loadavg", "re")) != NULL) {
+		if (fscanf(fp, "%*s %*s %*s %63s", tasks) == 1 &&
+		    strchr(tasks, '/') != NULL)
+			ntasks = strtoll(strchr(tasks, '/') + 1, NULL, 10);
+		fclose(fp);
+	}
+	pidmax = -1;
+	thrmax = -1;
+	if ((fp = fopen("/proc/sys/kernel/pid_max", "re")) != NULL) {
+		if (fscanf(fp, "%lld", &pidmax) != 1)
+			pidmax = -1;
+		fclose(fp);
+	}
+	if ((fp = fopen("/proc/sys/kernel/threads-max", "re")) != NULL) {
+		if (fscanf(fp, "%lld", &thrmax) != 1)
+			thrmax = -1;
+		fclose(fp);
+	}
+	if (ntasks > 0 && ((thrmax > 0 && ntasks >= thrmax - 16) ||
+	    (pidmax > 0 && ntasks >= pidmax - 300)))
+		snprintf(buf, len, "the kernel's process table is full: "
+		    "%lld tasks, kernel.threads-max %lld, kernel.pid_max "
+		    "%lld", ntasks, thrmax, pidmax);
+	else
+		snprintf(buf, len, "no limit found at its maximum now: a "
+		    "pids cgroup, RLIMIT_NPROC (ulimit -u) or the kernel's "
+		    "pid_max");
+	return buf;
+}
+
+/*
+ * A pids cgroup of latt's (its own or an ancestor) at its pids.max: the
+ * limit into buf.  Returns 0, or -1 when there is none.
+ */
+static int
+pids_cgroup(char *buf, size_t len)
+{
+	char line[PATH_MAX], rel[PATH_MAX], mnt[PATH_MAX], root[PATH_MAX];
+	char dir[PATH_MAX * 2 + 16], opts[512], type[64], *p, *slash;
+	long long max, cur;
+	int v2, found = 0;
+	size_t n;
+	FILE *fp;
+
+	/* "N:pids:/path" (v1) or "0::/path" (v2), relative to its root. */
+	if ((fp = fopen("/proc/self/cgroup", "re")) == NULL)
+		return -1;
+	/* A v1 pids hierarchy holds the controller; else v2 may. */
+	while (found != 1 && fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((p = strchr(line, ':')) == NULL ||
+		    (slash = strchr(p + 1, ':')) == NULL)
+			continue;
+		*slash = '\0';
+		v2 = p[1] == '\0';
+		if (v2 || strstr(p + 1, "pids") != NULL) {
+			snprintf(rel, sizeof(rel), "%s", slash + 1);
+			found = v2 ? 2 : 1;
+		}
+	}
+	fclose(fp);
+	if (!found || (fp = fopen("/proc/self/mountinfo", "re")) == NULL)
+		return -1;
+	/* Its mount: "... root mountpoint opts - type src sopts". */
+	v2 = found == 2;
+	found = 0;
+	while (!found && fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
+		    (p = strstr(line, " - ")) == NULL ||
+		    sscanf(p + 3, "%63s %*s %511s", type, opts) != 2)
+			continue;
+		found = v2 ? strcmp(type, "cgroup2") == 0 :
+		    strcmp(type, "cgroup") == 0 && strstr(opts, "pids") != NULL;
+	}
+	fclose(fp);
+	if (!found)
+		return -1;
+	n = strlen(root);
+	if (strcmp(root, "/") != 0 && strncmp(rel, root, n) == 0)
+		memmove(rel, rel + n, strlen(rel + n) + 1);
+	/* From latt's cgroup up to the hierarchy's top. */
+	for (;;) {
+		snprintf(dir, sizeof(dir), "%s%s/pids.max", mnt, rel);
+		if ((fp = fopen(dir, "re")) != NULL) {
+			if (fscanf(fp, "%lld", &max) != 1)
+				max = -1;	/* "max" */
+			fclose(fp);
+			snprintf(dir, sizeof(dir), "%s%s/pids.current", mnt,
+			    rel);
+			if (max >= 0 && (fp = fopen(dir, "re")) != NULL) {
+				if (fscanf(fp, "%lld", &cur) == 1 &&
+				    cur >= max) {
+					fclose(fp);
+					snprintf(buf, len, "the pids cgroup "
+					    "%s allows %lld processes "
+					    "(pids.max) and has %lld",
+					    rel[0] != '\0' ? rel : "/", max,
+					    cur);
+					return 0;
+				}
+				fclose(fp);
+			}
+		}
+		if ((slash = strrchr(rel, '/')) == NULL || rel[0] == '\0')
+			break;
+		*slash = '\0';
+	}
+	return -1;
+}

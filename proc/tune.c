@@ -1,0 +1,1093 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Placement and priority of latt's own processes: the timer slack, memory
+ * locking, CPU pinning and scheduling attributes of the parent and the
+ * clients, and a record of the scheduler they run under.
+ *
+ * Scheduling attributes (a class's, or --policy, --prio and --nice) are
+ * set with the raw sched_setattr system call and read back with
+ * sched_getattr.  They are tried in a throw-away child before the run, so
+ * that a refusal (no privilege, an RLIMIT, no RT budget, deadline
+ * admission control, a slice the kernel clamps or ignores) ends latt
+ * before anything starts, with a message naming the cause.  The workload
+ * is left as it was inherited: its timer slack is given back.
+ *
+ * A kernel knob swept (--sweep=FILE=V1,V2) is saved, its values tried
+ * and it restored before the run; each run's value is written and read
+ * back; its content is written back at the end, and by the guardian of an
+ * undo (guard.c) if latt is killed.
+ */
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "result.h"
+#include "run.h"
+#include "proc/tune.h"
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+#define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
+
+#define PREFAULT_STACK	(128 * 1024)
+#define CAP_SYS_NICE_BIT	23
+#define PARENT_WHAT	\
+	"sched_setscheduler (latt's own policy, see --parent-prio)"
+#define DMA_PATH	"/dev/cpu_dma_latency"
+/* statfs f_type of the file systems of kernel knobs. */
+#define PROC_MAGIC	0x9fa0
+#define SYSFS_MAGIC	0x62656572
+#define DEBUGFS_MAGIC	0x64626720
+#define TRACEFS_MAGIC	0x74726163
+#define CGROUP2_MAGIC	0x63677270
+
+/*
+ * struct sched_attr of sched_setattr(2), SCHED_ATTR_SIZE_VER0 (48 bytes,
+ * Linux 3.14): latt's own copy, since libc has no wrapper.  A fair task's
+ * sched_runtime is its slice (EEVDF, Linux 6.12 and later).
+ */
+struct attr {
+	uint32_t	 size;
+	uint32_t	 sched_policy;
+	uint64_t	 sched_flags;
+	int32_t		 sched_nice;
+	uint32_t	 sched_priority;
+	uint64_t	 sched_runtime;
+	uint64_t	 sched_deadline;
+	uint64_t	 sched_period;
+};
+
+#define FLAG_RESET_ON_FORK	0x01
+#define PROBE_MSG	512
+#define DL_RETRY_NS	(1 * NSEC_PER_SEC)	/* a probe's bandwidth */
+
+/* What the probe child says: 0, or an errno and a one-line message. */
+struct probe_reply {
+	int		 err;
+	char		 msg[PROBE_MSG];
+};
+
+/* One probe thread: a class's attributes tried on itself. */
+struct probe_task {
+	const struct sched_req *req;
+	const int	*cpus;		/* the CPU to pin to first, or NULL */
+	int		 release;	/* read end: exit when it closes */
+	sem_t		*done;
+	int		 err;
+	const char	*what;
+	struct sched_got got;
+	int		 cur_nice;	/* before the change */
+	pthread_t	 thread;
+};
+
+static void	 prefault(volatile char *, size_t);
+static int	 set_parent_sched(const struct config *);
+static void	 client_req(const struct config *, unsigned,
+		    struct sched_req *);
+static int	 wants_sched(const struct sched_req *);
+static int	 apply_sched(const struct sched_req *, const char **,
+		    struct sched_got *, int *);
+static int	 got_differs(const struct sched_req *,
+		    const struct sched_got *);
+static int	 fair_policy(int);
+static void	 fill_got(struct sched_got *, const struct attr *);
+static void	 read_back(struct sched_got *);
+static void	 probe(const struct config *, struct probe_reply *);
+static void	*probe_thread(void *);
+static void	 explain(char *, size_t, const struct sched_req *, unsigned,
+		    const struct probe_task *);
+static int	 has_cap_sys_nice(void);
+static long long cgroup_rt_runtime(void);
+static void	 knob_undo(void *);
+static void	 knob_choice(struct knob *);
+static int	 knob_put(const struct knob *, const char *, const char *,
+		    char *, size_t);
+static int	 knob_holds(const char *, const char *);
+static int	 knob_read(const char *, char *, size_t *, char *, size_t);
+static int	 knob_write(const char *, const char *, size_t);
+
+/*
+ * Tries the clients' scheduling in a throw-away child before the run:
+ * each class's attributes (or --policy, --prio, --nice), set with
+ * sched_setattr and read back with sched_getattr, in a thread per class
+ * (a thread per client of a SCHED_DEADLINE class, all held at once, so
+ * that admission control sees the whole class).  Returns 0, -1 after
+ * saying on stderr, in one line, what refused and why, or -2 when the
+ * probe itself could not run (a pipe, a fork, its death): not bad input.
+ */
+int
+tune_check(const struct config *cfg)
+{
+	struct probe_reply r;
+	int fd[2], st;
+	size_t got;
+	ssize_t n;
+	pid_t pid;
+	unsigned i;
+
+	for (i = 0; i < cfg->nclasses; i++)
+		if (wants_sched(&cfg->classes[i].sched))
+			break;
+	if ((cfg->nclasses == 0 ? cfg->policy == -1 && !cfg->set_nice &&
+	    cfg->slice == 0 :
+	    i == cfg->nclasses) && cfg->parent_policy == -1)
+		return 0;
+	if (pipe2(fd, O_CLOEXEC) == -1) {
+		lwarn("pipe");
+		return -2;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		lwarn("fork of the scheduling probe");
+		close(fd[0]);
+		close(fd[1]);
+		return -2;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		memset(&r, 0, sizeof(r));
+		probe(cfg, &r);
+		(void)!write(fd[1], &r, sizeof(r));
+		_exit(0);
+	}
+	close(fd[1]);
+	for (got = 0; got < sizeof(r); got += (size_t)n)
+		if ((n = read(fd[0], (char *)&r + got, sizeof(r) - got)) <= 0 &&
+		    !(n == -1 && errno == EINTR))
+			break;
+		else if (n == -1)
+			n = 0;
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (got != sizeof(r)) {
+		lwarnx("the scheduling probe died");
+		return -2;
+	}
+	if (r.err == 0)
+		return 0;
+	r.msg[sizeof(r.msg) - 1] = '\0';
+	lwarnx("%s", r.msg);
+	return -1;
+}
+
+/*
+ * In the probe child: one thread per class (per client of a deadline
+ * class), each pinned like the class's first client, then set and read
+ * back.  The threads of deadline classes hold their bandwidth until every
+ * class is tried.  The first refusal is explained into r.
+ */
+static void
+probe(const struct config *cfg, struct probe_reply *r)
+{
+	struct client_class one, *cl;
+	struct probe_task *t, parent;
+	struct sched_req preq;
+	unsigned k, j, ncls, nt = 0, cap = 0;
+	int rel[2];
+	sem_t done;
+	size_t off;
+
+	if (pipe(rel) == -1 || sem_init(&done, 0, 0) == -1) {
+		r->err = errno;
+		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
+		    strerror(errno));
+		return;
+	}
+	memset(&one, 0, sizeof(one));
+	if (cfg->nclasses == 0) {
+		one.n = 1;
+		client_req(cfg, 0, &one.sched);
+		one.cpus = cfg->cpus;
+		one.ncpus = cfg->ncpus;
+	}
+	ncls = cfg->nclasses == 0 ? 1 : cfg->nclasses;
+	for (k = 0; k < ncls; k++) {
+		cl = cfg->nclasses == 0 ? &one : &cfg->classes[k];
+		if (wants_sched(&cl->sched))
+			cap += cl->sched.policy == SCHED_DEADLINE ? cl->n : 1;
+	}
+	if ((t = calloc(cap > 0 ? cap : 1, sizeof(*t))) == NULL) {
+		r->err = errno;
+		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
+		    strerror(errno));
+		return;
+	}
+	for (k = 0; k < ncls && r->err == 0; k++) {
+		cl = cfg->nclasses == 0 ? &one : &cfg->classes[k];
+		if (!wants_sched(&cl->sched))
+			continue;
+		for (j = 0; j < (cl->sched.policy == SCHED_DEADLINE ? cl->n :
+		    1); j++) {
+			t[nt].req = &cl->sched;
+			t[nt].release = rel[0];
+			t[nt].done = &done;
+			t[nt].cpus = cl->ncpus > 0 ? cl->cpus :
+			    cfg->ncpus > 0 && cfg->nclasses == 0 ? cfg->cpus :
+			    cfg->ncpus > 0 ?
+			    &cfg->cpus[cl->first % cfg->ncpus] : NULL;
+			if ((errno = pthread_create(&t[nt].thread, NULL,
+			    probe_thread, &t[nt])) != 0) {
+				r->err = errno;
+				snprintf(r->msg, sizeof(r->msg), "scheduling "
+				    "probe: pthread_create: %s",
+				    strerror(errno));
+				break;
+			}
+			while (sem_wait(&done) == -1 && errno == EINTR)
+				;
+			nt++;
+			if (t[nt - 1].err == 0)
+				continue;
+			r->err = t[nt - 1].err;
+			off = 0;
+			if (cfg->nclasses > 0)
+				off = (size_t)snprintf(r->msg, sizeof(r->msg),
+				    "class %s (-c%u%s%s): ", cl->name, cl->n,
+				    *cl->spec != '\0' ? ":" : "", cl->spec);
+			if (off >= sizeof(r->msg))
+				off = sizeof(r->msg) - 1;
+			explain(r->msg + off, sizeof(r->msg) - off, &cl->sched,
+			    j, &t[nt - 1]);
+			break;
+		}
+	}
+	/* latt's own policy (--parent-prio, or with real-time clients). */
+	if (r->err == 0 && set_parent_sched(cfg) == -1) {
+		memset(&parent, 0, sizeof(parent));
+		parent.err = r->err = errno;
+		parent.what = PARENT_WHAT;
+		memset(&preq, 0, sizeof(preq));
+		preq.policy = cfg->parent_policy;
+		preq.prio = cfg->parent_prio;
+		explain(r->msg, sizeof(r->msg), &preq, 0, &parent);
+	}
+	close(rel[1]);
+	for (j = 0; j < nt; j++)
+		pthread_join(t[j].thread, NULL);
+	free(t);
+}
+
+/* A probe thread: pin, set, read back, say so, and wait for the end. */
+static void *
+probe_thread(void *arg)
+{
+	struct probe_task *t = arg;
+	cpu_set_t set;
+	char c;
+
+	errno = 0;
+	t->cur_nice = getpriority(PRIO_PROCESS, 0);
+	if (t->cpus != NULL) {
+		CPU_ZERO(&set);
+		CPU_SET(t->cpus[0], &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == -1) {
+			t->err = errno;
+			t->what = "sched_setaffinity";
+		}
+	}
+	if (t->err == 0 && apply_sched(t->req, &t->what, &t->got, NULL) == -1)
+		t->err = errno;
+	sem_post(t->done);
+	/* A deadline thread keeps its bandwidth until the probe ends. */
+	while (read(t->release, &c, 1) == -1 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/*
+ * The parent, before the clients start: a timer slack of 1 ns, so that
+ * SCHED_OTHER sleeps are not rounded up by the default 50 us (the clients
+ * inherit it), and with --mlock all memory locked and the stack touched.
+ * Returns 0, or -1 after saying why on stderr.
+ */
+int
+tune_parent(const struct config *cfg, struct run *run)
+{
+	volatile char stack[PREFAULT_STACK];
+
+	/* What the workload is to get back: latt's own is 1 ns. */
+	run->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
+	    0, 0);
+	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == -1)
+		lwarnx("prctl PR_SET_TIMERSLACK: %s (sleeps may be rounded up)",
+		    strerror(errno));
+	if (!cfg->mlock)
+		return 0;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) == -1) {
+		lwarnx("mlockall: %s (%s)", strerror(errno),
+		    errno == ENOMEM || errno == EPERM ? "RLIMIT_MEMLOCK, "
+		    "ulimit -l, is too low, or CAP_IPC_LOCK is missing" :
+		    "--mlock");
+		return -1;
+	}
+	prefault(stack, sizeof(stack));
+	return 0;
+}
+
+/*
+ * Pins the parent to --parent-cpu.  Called once the clients and the
+ * workload have started, so that neither inherits the pin.
+ */
+int
+tune_pin_parent(const struct config *cfg)
+{
+	cpu_set_t set;
+
+	if (cfg->parent_cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cfg->parent_cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * The parent's own policy (--parent-prio, or the default that goes with
+ * real-time clients).  Called once the clients and the workload have
+ * started, so that neither inherits it; SCHED_RESET_ON_FORK keeps it from
+ * anything latt forks later.  Returns 0, or -1 with errno set.
+ */
+int
+tune_sched_parent(const struct config *cfg)
+{
+	return set_parent_sched(cfg);
+}
+
+static int
+set_parent_sched(const struct config *cfg)
+{
+	struct sched_param sp;
+
+	if (cfg->parent_policy == -1)
+		return 0;
+	memset(&sp, 0, sizeof(sp));
+	sp.sched_priority = cfg->parent_prio;
+	return sched_setscheduler(0, cfg->parent_policy | SCHED_RESET_ON_FORK,
+	    &sp);
+}
+
+/*
+ * --dma-latency=US: opens /dev/cpu_dma_latency and writes US, which the
+ * kernel's PM QoS holds for as long as the descriptor stays open (as
+ * cyclictest does).  Returns the descriptor, -2 when not asked for, or -1
+ * after saying why on stderr.
+ */
+int
+tune_dma_open(const struct config *cfg)
+{
+	int32_t v = cfg->dma_latency;
+	int fd;
+
+	if (cfg->dma_latency < 0)
+		return -2;
+	if ((fd = open(DMA_PATH, O_WRONLY | O_CLOEXEC)) == -1) {
+		lwarnx("%s: %s (--dma-latency%s)", DMA_PATH, strerror(errno),
+		    errno == EACCES || errno == EPERM ?
+		    " needs root" : "");
+		return -1;
+	}
+	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
+		lwarnx("%s: write: %s (--dma-latency)", DMA_PATH,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * In client idx, before it says it is ready: memory lock, CPU, and its
+ * class's scheduling (or --policy, --prio, --nice), set and read back into
+ * *got.  Returns 0, or -1 with errno set and *what naming the call.
+ */
+int
+tune_client(const struct config *cfg, unsigned idx, const char **what,
+    struct sched_got *got)
+{
+	volatile char stack[PREFAULT_STACK];
+	const struct client_class *cl = NULL;
+	struct sched_req req;
+	cpu_set_t set;
+	int cpu = -1;
+
+	if (cfg->mlock) {
+		if (mlockall(MCL_CURRENT | MCL_FUTURE) == -1) {
+			*what = "mlockall";
+			return -1;
+		}
+		prefault(stack, sizeof(stack));
+	}
+	if (cfg->nclasses > 0)
+		cl = &cfg->classes[cfg->class_of[idx]];
+	if (cl != NULL && cl->ncpus > 0)
+		cpu = cl->cpus[(idx - cl->first) % cl->ncpus];
+	else if (cfg->ncpus > 0)
+		cpu = cfg->cpus[idx % cfg->ncpus];
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == -1) {
+			*what = "sched_setaffinity";
+			return -1;
+		}
+	}
+	client_req(cfg, idx, &req);
+	if (wants_sched(&req))
+		return apply_sched(&req, what, got, &(int){ 1 });
+	/* Nothing to set: what the client runs with is still worth saying. */
+	read_back(got);
+	return 0;
+}
+
+/* The scheduling client idx asks for: its class's, or the options'. */
+static void
+client_req(const struct config *cfg, unsigned idx, struct sched_req *r)
+{
+	if (cfg->nclasses > 0) {
+		*r = cfg->classes[cfg->class_of[idx]].sched;
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->policy = cfg->policy;
+	r->prio = cfg->prio;
+	r->nice = cfg->nice;
+	r->set_nice = cfg->set_nice;
+	r->slice = cfg->slice;
+}
+
+/* Whether a request changes anything at all. */
+static int
+wants_sched(const struct sched_req *r)
+{
+	return r->policy != -1 || r->set_nice || r->slice > 0;
+}
+
+/* A policy's name as --policy and policy= spell it. */
+const char *
+tune_policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_OTHER:
+		return "other";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	case SCHED_DEADLINE:
+		return "deadline";
+	default:
+		return "?";
+	}
+}
+
+/* In the workload, before exec: the timer slack latt inherited. */
+void
+tune_workload(unsigned long slack)
+{
+	prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
+}
+
+/* Touches every page of a stack buffer, so that it is mapped (and locked). */
+static void
+prefault(volatile char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 1024)
+		p[i] = 0;
+}
+
+static int
+fair_policy(int policy)
+{
+	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
+	    policy == SCHED_IDLE;
+}
+
+static long
+sys_sched_setattr(struct attr *a)
+{
+	a->size = sizeof(*a);
+	return syscall(SYS_sched_setattr, 0, a, 0);
+}
+
+static long
+sys_sched_getattr(struct attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	return syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0);
+}
+
+/*
+ * Sets the calling thread's scheduling with sched_setattr: what the
+ * request leaves out is kept from sched_getattr (the inherited policy, a
+ * nice value, a slice), then reads it back into *got and checks that the
+ * kernel kept what was asked (it clamps a slice silently, and kernels
+ * before 6.12 ignore one).  retry_busy: a deadline client retries EBUSY
+ * for up to DL_RETRY_NS while the probe's bandwidth is given back.
+ * Returns 0, or -1 with errno set and *what naming the call.
+ */
+static int
+apply_sched(const struct sched_req *r, const char **what,
+    struct sched_got *got, int *retry_busy)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct attr a;
+	int64_t giveup = 0;
+	long k;
+
+	if (sys_sched_getattr(&a) == -1) {
+		*what = "sched_getattr";
+		return -1;
+	}
+	a.sched_flags &= FLAG_RESET_ON_FORK;
+	if (r->policy != -1) {
+		a.sched_policy = (uint32_t)r->policy;
+		a.sched_priority = r->policy == SCHED_FIFO ||
+		    r->policy == SCHED_RR ? (uint32_t)r->prio : 0;
+	}
+	/* sched_runtime 0 keeps a fair task's slice as it is. */
+	a.sched_runtime = a.sched_deadline = a.sched_period = 0;
+	if (r->set_nice)
+		a.sched_nice = r->nice;
+	if (r->slice > 0)
+		a.sched_runtime = (uint64_t)r->slice;
+	if (r->policy == SCHED_DEADLINE) {
+		a.sched_runtime = (uint64_t)r->runtime;
+		a.sched_deadline = (uint64_t)r->deadline;
+		a.sched_period = (uint64_t)r->period;
+	}
+	while ((k = sys_sched_setattr(&a)) == -1 && errno == EBUSY &&
+	    retry_busy != NULL && r->policy == SCHED_DEADLINE) {
+		if (giveup == 0)
+			giveup = now_ns() + DL_RETRY_NS;
+		else if (now_ns() > giveup)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (k == -1) {
+		*what = "sched_setattr";
+		return -1;
+	}
+	/* A real-time policy keeps nice apart from sched_attr. */
+	if (r->set_nice && !fair_policy((int)a.sched_policy) &&
+	    a.sched_policy != SCHED_DEADLINE &&
+	    setpriority(PRIO_PROCESS, 0, r->nice) == -1) {
+		*what = "setpriority";
+		return -1;
+	}
+	if (sys_sched_getattr(&a) == -1) {
+		*what = "sched_getattr";
+		return -1;
+	}
+	if (got != NULL) {
+		fill_got(got, &a);
+		if (got_differs(r, got)) {
+			errno = EINVAL;
+			*what = "sched_getattr (the kernel changed the "
+			    "attributes set)";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The kernel's attributes of the calling thread, as a struct sched_got. */
+static void
+fill_got(struct sched_got *got, const struct attr *a)
+{
+	got->valid = 1;
+	got->policy = (int)a->sched_policy;
+	got->prio = (int)a->sched_priority;
+	got->nice = fair_policy((int)a->sched_policy) ? a->sched_nice :
+	    getpriority(PRIO_PROCESS, 0);
+	got->runtime = a->sched_runtime;
+	got->deadline = a->sched_deadline;
+	got->period = a->sched_period;
+}
+
+static void
+read_back(struct sched_got *got)
+{
+	struct attr a;
+
+	if (sys_sched_getattr(&a) == 0)
+		fill_got(got, &a);
+}
+
+/* Whether the kernel's read-back differs from the request. */
+static int
+got_differs(const struct sched_req *r, const struct sched_got *g)
+{
+	if (r->policy != -1 && g->policy != r->policy)
+		return 1;
+	if ((r->policy == SCHED_FIFO || r->policy == SCHED_RR) &&
+	    g->prio != r->prio)
+		return 1;
+	if (r->set_nice && g->nice != r->nice)
+		return 1;
+	if (r->slice > 0 && g->runtime != (uint64_t)r->slice)
+		return 1;
+	if (r->policy == SCHED_DEADLINE &&
+	    (g->runtime != (uint64_t)r->runtime ||
+	    g->deadline != (uint64_t)r->deadline ||
+	    g->period != (uint64_t)r->period))
+		return 1;
+	return 0;
+}
+
+/*
+ * Says in buf, in one line, what refused a request and why: the limit
+ * (RLIMIT_RTPRIO, RLIMIT_NICE, CAP_SYS_NICE, RT throttling, a cgroup
+ * without RT budget), deadline admission control, or a slice the kernel
+ * clamped or ignored.  nth: which client of the class it was.
+ */
+static void
+explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
+    const struct probe_task *t)
+{
+	const struct sched_got *g = &t->got;
+	struct rlimit rl;
+	int rt = r->policy == SCHED_FIFO || r->policy == SCHED_RR;
+	int e = t->err, cap = has_cap_sys_nice();
+	long long rtr, rtp;
+	long ncpu;
+
+	if (t->what != NULL && strncmp(t->what, "sched_getattr (", 15) == 0) {
+		if (r->slice > 0 && g->runtime == 0)
+			snprintf(buf, len, "slice %.3f us: this kernel ignores "
+			    "a fair task's slice (it reads back 0); custom "
+			    "slices need Linux 6.12 or later",
+			    (double)r->slice / NSEC_PER_USEC);
+		else if (r->slice > 0 && g->runtime > (uint64_t)r->slice)
+			snprintf(buf, len, "slice %.3f us is below the "
+			    "kernel's minimum: it read back %.3f us",
+			    (double)r->slice / NSEC_PER_USEC,
+			    (double)g->runtime / NSEC_PER_USEC);
+		else if (r->slice > 0 && g->runtime < (uint64_t)r->slice)
+			snprintf(buf, len, "slice %.3f us is above the "
+			    "kernel's maximum: it read back %.3f us",
+			    (double)r->slice / NSEC_PER_USEC,
+			    (double)g->runtime / NSEC_PER_USEC);
+		else
+			snprintf(buf, len, "the kernel did not keep the "
+			    "attributes: it read back policy %s, priority %d, "
+			    "nice %d, runtime %llu ns, deadline %llu ns, "
+			    "period %llu ns", tune_policy_name(g->policy),
+			    g->prio, g->nice, (unsigned long long)g->runtime,
+			    (unsigned long long)g->deadline,
+			    (unsigned long long)g->period);
+		return;
+	}
+	if (r->policy == SCHED_DEADLINE && e == EBUSY) {
+		rtr = file_ll("/proc/sys/kernel/sched_rt_runtime_us");
+		rtp = file_ll("/proc/sys/kernel/sched_rt_period_us");
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		snprintf(buf, len, "sched_setattr: %s: SCHED_DEADLINE "
+		    "admission control refused client %u of the class: each "
+		    "takes runtime/period = %.1f%% of a CPU, and deadline "
+		    "tasks may take at most %.0f%% of each of %ld CPUs "
+		    "(sched_rt_runtime_us/sched_rt_period_us), less what other "
+		    "deadline tasks hold", strerror(e), nth + 1,
+		    100.0 * (double)r->runtime / (double)r->period,
+		    rtr < 0 ? 100.0 : rtp > 0 ? 100.0 * (double)rtr /
+		    (double)rtp : 0.0, ncpu);
+		return;
+	}
+	if (r->policy == SCHED_DEADLINE && e == EPERM && !cap) {
+		snprintf(buf, len, "sched_setattr: %s (SCHED_DEADLINE needs "
+		    "CAP_SYS_NICE, whatever the limits)", strerror(e));
+		return;
+	}
+	if (e != EPERM && e != EACCES) {
+		snprintf(buf, len, "%s: %s", t->what != NULL ? t->what : "?",
+		    strerror(e));
+		return;
+	}
+	if (rt && !cap) {
+		getrlimit(RLIMIT_RTPRIO, &rl);
+		if (rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < (rlim_t)r->prio) {
+			snprintf(buf, len, "%s: %s (priority %d is above "
+			    "RLIMIT_RTPRIO, %lld: raise it with ulimit -r or "
+			    "rtprio in limits.conf, or run with CAP_SYS_NICE)",
+			    t->what, strerror(e), r->prio,
+			    (long long)rl.rlim_cur);
+			return;
+		}
+	}
+	if (r->set_nice && !cap && r->nice < t->cur_nice) {
+		getrlimit(RLIMIT_NICE, &rl);
+		snprintf(buf, len, "%s: %s (nice %d needs CAP_SYS_NICE or "
+		    "RLIMIT_NICE of at least %d, ulimit -e; it is %lld)",
+		    t->what, strerror(e), r->nice, 20 - r->nice,
+		    rl.rlim_cur == RLIM_INFINITY ? -1LL :
+		    (long long)rl.rlim_cur);
+		return;
+	}
+	if (rt && file_ll("/proc/sys/kernel/sched_rt_runtime_us") == 0) {
+		snprintf(buf, len, "%s: %s (RT throttling gives no RT time: "
+		    "/proc/sys/kernel/sched_rt_runtime_us is 0)", t->what,
+		    strerror(e));
+		return;
+	}
+	if (rt && cgroup_rt_runtime() == 0) {
+		snprintf(buf, len, "%s: %s (latt's cgroup has no RT budget: "
+		    "its cpu.rt_runtime_us is 0)", t->what, strerror(e));
+		return;
+	}
+	snprintf(buf, len, "%s: %s%s", t->what, strerror(e), cap ? "" :
+	    " (needs CAP_SYS_NICE)");
+}
+
+/* Whether CAP_SYS_NICE is in the effective set (/proc/self/status). */
+static int
+has_cap_sys_nice(void)
+{
+	char line[256];
+	unsigned long long caps;
+	FILE *fp;
+	int yes = 0;
+
+	if ((fp = fopen("/proc/self/status", "re")) == NULL)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			yes = (caps >> CAP_SYS_NICE_BIT) & 1;
+			break;
+		}
+	fclose(fp);
+	return yes;
+}
+
+/*
+ * cpu.rt_runtime_us of latt's cgroup under the cgroup v1 cpu controller
+ * (RT group scheduling), or -1 when there is none.
+ */
+static long long
+cgroup_rt_runtime(void)
+{
+	static const char *const roots[] = { "/sys/fs/cgroup/cpu,cpuacct",
+	    "/sys/fs/cgroup/cpu" };
+	char line[1024], path[1300], *p;
+	long long v = -1;
+	size_t i;
+	FILE *fp;
+
+	if ((fp = fopen("/proc/self/cgroup", "re")) == NULL)
+		return -1;
+	while (v == -1 && fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((p = strchr(line, ':')) == NULL)
+			continue;
+		p++;
+		if (strncmp(p, "cpu,cpuacct:", 12) != 0 &&
+		    strncmp(p, "cpuacct,cpu:", 12) != 0 &&
+		    strncmp(p, "cpu:", 4) != 0)
+			continue;
+		p = strchr(p, ':') + 1;
+		for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+			snprintf(path, sizeof(path), "%s%s/cpu.rt_runtime_us",
+			    roots[i], p);
+			if ((v = file_ll(path)) != -1)
+				break;
+		}
+	}
+	fclose(fp);
+	return v;
+}
+
+/*
+ * latt's own slice as sched_getattr reports it, when it is a fair task (a
+ * fair task without a slice of its own has the base slice), or -1.
+ */
+int64_t
+tune_own_slice(void)
+{
+	struct attr a;
+
+	if (sys_sched_getattr(&a) == 0 && fair_policy((int)a.sched_policy) &&
+	    a.sched_runtime > 0)
+		return (int64_t)a.sched_runtime;
+	return -1;
+}
+
+/*
+ * --sweep=FILE=V1,V2,...: the knob's file checked as the options are read
+ * (a usage error names it): a file that exists, is no directory, can be
+ * read and written.  One outside /proc/sys, /sys and debugfs is allowed
+ * (a test's own file), with one warning line.
+ */
+void
+tune_knob_check(const char *file)
+{
+	struct statfs sf;
+	struct stat st;
+	char *real;
+	int fd, kernel;
+
+	if (stat(file, &st) == -1)
+		usage_error("sweep: %s: %s", file, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		usage_error("sweep: %s is a directory, not a knob's file",
+		    file);
+	if (!S_ISREG(st.st_mode))
+		usage_error("sweep: %s is not a regular file", file);
+	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
+		usage_error("sweep: %s cannot be written: %s", file,
+		    strerror(errno));
+	close(fd);
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
+		usage_error("sweep: %s cannot be read: %s", file,
+		    strerror(errno));
+	close(fd);
+	real = realpath(file, NULL);
+	kernel = real != NULL && (strncmp(real, "/proc/sys/", 10) == 0 ||
+	    strncmp(real, "/sys/", 5) == 0);
+	if (!kernel && statfs(file, &sf) == 0)
+		kernel = sf.f_type == DEBUGFS_MAGIC || sf.f_type ==
+		    TRACEFS_MAGIC;
+	free(real);
+	if (!kernel)
+		lwarnx("sweep: %s is outside /proc/sys, /sys and debugfs: "
+		    "not a kernel knob", file);
+}
+
+/*
+ * Saves the knob's content, tries that it can be written back as it is,
+ * tries every value (written and read back), and puts the content back:
+ * all before anything runs, so that a refused value is bad input.  Then
+ * starts the guardian that restores it if latt is killed.  Returns 0, -1
+ * (a usage error, said) or -2 (a runtime failure, said).
+ */
+int
+tune_knob_save(struct knob *k, const struct sweep_spec *sw)
+{
+	char err[KNOB_TEXT + 256];
+	unsigned i;
+
+	memset(k, 0, sizeof(*k));
+	k->guard.fd = -1;
+	k->file = sw->file;
+	if (knob_read(k->file, k->orig, &k->len, err, sizeof(err)) == -1) {
+		lwarnx("sweep: %s", err);
+		return -1;
+	}
+	knob_choice(k);
+	/* What writes it back must give its content back, exactly. */
+	if (knob_put(k, k->back, k->orig, err, sizeof(err)) == -1) {
+		lwarnx("sweep: %s: latt could not restore it", err);
+		return -1;
+	}
+	k->changed = 1;
+	for (i = 0; i < sw->n; i++)
+		if (knob_put(k, sw->text[i], NULL, err, sizeof(err)) == -1) {
+			lwarnx("sweep: %s", err);
+			tune_knob_restore(k);
+			return -1;
+		}
+	if (tune_knob_restore(k) == -1)
+		return -2;
+	if (guard_start_undo(&k->guard, knob_undo, k) == -1) {
+		lwarn("fork of latt's knob guardian");
+		return -2;
+	}
+	return 0;
+}
+
+/* Before a run: the value written and read back.  0, or -1 (said). */
+int
+tune_knob_set(struct knob *k, const char *value)
+{
+	char err[KNOB_TEXT + 256];
+
+	k->changed = 1;
+	if (knob_put(k, value, NULL, err, sizeof(err)) == 0)
+		return 0;
+	lwarnx("sweep: %s", err);
+	return -1;
+}
+
+/*
+ * The content it had before latt written back (when latt changed it),
+ * and read back.  Returns 0, or -1 (said); either way the guardian goes.
+ */
+int
+tune_knob_restore(struct knob *k)
+{
+	char err[KNOB_TEXT + 256];
+	int r = 0;
+
+	if (k->file != NULL && k->changed) {
+		if ((r = knob_put(k, k->back, k->orig, err,
+		    sizeof(err))) == -1)
+			lwarnx("sweep: %s: its content before latt could not "
+			    "be restored", err);
+		else
+			k->changed = 0;
+	}
+	if (k->guard.pid > 0)
+		guard_stop(&k->guard);
+	return r;
+}
+
+/* In the knob's guardian, latt dead: the content written back. */
+static void
+knob_undo(void *arg)
+{
+	struct knob *k = arg;
+
+	(void)knob_write(k->file, k->back, strlen(k->back));
+}
+
+/*
+ * What restores the knob: its content as it is, or, for a list of
+ * choices with the one in force marked ("none voluntary (full)", "always
+ * [madvise] never"), that one.
+ */
+static void
+knob_choice(struct knob *k)
+{
+	const char *p = k->orig, *e;
+	size_t n;
+
+	snprintf(k->back, sizeof(k->back), "%s", k->orig);
+	while (*p != '\0') {
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		e = p + n - 1;
+		if (n > 2 && ((*p == '[' && *e == ']') ||
+		    (*p == '(' && *e == ')'))) {
+			snprintf(k->back, sizeof(k->back), "%.*s",
+			    (int)(n - 2), p + 1);
+			return;
+		}
+		p += n;
+	}
+}
+
+/*
+ * Writes text to the knob and reads it back: with want, the content must
+ * be want exactly; without, text must be what it holds (trailing spaces
+ * aside) or the choice marked in it.  0, or -1 with a line in err.
+ */
+static int
+knob_put(const struct knob *k, const char *text, const char *want,
+    char *err, size_t errlen)
+{
+	char got[KNOB_TEXT];
+	size_t len;
+
+	if (knob_write(k->file, text, strlen(text)) == -1) {
+		snprintf(err, errlen, "%s refuses %s: %s", k->file, text,
+		    strerror(errno));
+		return -1;
+	}
+	if (knob_read(k->file, got, &len, err, errlen) == -1)
+		return -1;
+	if (want != NULL ? strcmp(got, want) == 0 : knob_holds(got, text))
+		return 0;
+	len = strcspn(got, "\n");
+	snprintf(err, errlen, "%s: wrote %s, it reads back %.*s%s", k->file,
+	    text, (int)(len > 80 ? 80 : len), got, got[len] != '\0' ||
+	    len > 80 ? "..." : "");
+	return -1;
+}
+
+/* Whether the content got holds value: as a whole, or marked as chosen. */
+static int
+knob_holds(const char *got, const char *value)
+{
+	size_t n = strlen(value), m = strlen(got);
+	const char *p;
+
+	while (m > 0 && (got[m - 1] == '\n' || got[m - 1] == ' '))
+		m--;
+	if (m == n && strncmp(got, value, n) == 0)
+		return 1;
+	for (p = got; (p = strstr(p, value)) != NULL; p++)
+		if (p > got && p[n] != '\0' && ((p[-1] == '[' && p[n] == ']')
+		    || (p[-1] == '(' && p[n] == ')')))
+			return 1;
+	return 0;
+}
+
+/* The knob's whole content into buf (KNOB_TEXT).  0, or -1 and err. */
+static int
+knob_read(const char *file, char *buf, size_t *len, char *err,
+    size_t errlen)
+{
+	ssize_t n;
+	size_t have = 0;
+	int fd;
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (have < KNOB_TEXT - 1 && ((n = read(fd, buf + have,
+	    KNOB_TEXT - 1 - have)) > 0 || (n == -1 && errno == EINTR)))
+		have += n > 0 ? (size_t)n : 0;
+	close(fd);
+	buf[have] = '\0';
+	*len = have;
+	if (have == KNOB_TEXT - 1) {
+		snprintf(err, errlen, "%s holds more than %d bytes: not a "
+		    "knob latt can restore", file, KNOB_TEXT - 2);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Writes text to the knob in one write(2), as echo would: a kernel file
+ * takes the whole value at once; a plain file is cut to it too.  0, or
+ * -1 with errno set.  Async-signal-safe, for the guardian.
+ */
+static int
+knob_write(const char *file, const char *text, size_t len)
+{
+	struct statfs sf;
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while ((n = write(fd, text, len)) == -1 && errno == EINTR)
+		;
+	e = n == -1 ? errno : n != (ssize_t)len ? EIO : 0;
+	/* Kernel files take no truncation: only a plain one is cut. */
+	if (e == 0 && fstatfs(fd, &sf) == 0 && sf.f_type != PROC_MAGIC &&
+	    sf.f_type != SYSFS_MAGIC && sf.f_type != DEBUGFS_MAGIC &&
+	    sf.f_type != TRACEFS_MAGIC && sf.f_type != CGROUP2_MAGIC &&
+	    ftruncate(fd, (off_t)len) == -1)
+		e = errno;
+	if (close(fd) == -1 && e == 0)
+		e = errno;
+	errno = e;
+	return e == 0 ? 0 : -1;
+}

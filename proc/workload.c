@@ -1,0 +1,795 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The workload: the one place where what runs beside the measurement is
+ * started and stopped.
+ *
+ * The workload runs in its own process group, inside latt's session (a load
+ * in another session lands in another autogroup and is scheduled very
+ * differently).  latt is a child subreaper, so the workload's orphans come
+ * back to it and the whole group can be signalled and reaped at the end.
+ * Ending is SIGTERM (or the signal latt itself got), then SIGKILL after a
+ * short grace: a workload cannot keep latt from ending.
+ *
+ * Job control: when stdin is latt's controlling terminal, latt treats the
+ * workload as a shell treats a job.  In the foreground it hands the
+ * workload's group the terminal (tcsetpgrp, SIGTTOU ignored), so that the
+ * workload can read it and the terminal's Ctrl-C and Ctrl-Z reach it.
+ * latt waits for it with WUNTRACED: a Ctrl-Z that stops it suspends the
+ * whole run (job_suspend: the loads and the workload stopped, the terminal
+ * taken back, latt's own job stopped as the terminal would have stopped
+ * it); on fg, the terminal goes back to the workload and everything gets
+ * SIGCONT.  Without a terminal nothing of this happens.
+ *
+ * Nothing it started outlives latt.  At every end, after the workload's
+ * group, the processes that left it (setsid, setpgid) and came back to
+ * latt are ended too (guard_sweep); and a guardian (guard.c), started
+ * before the command, ends the groups, latt's children and all they
+ * started if latt itself is killed.
+ *
+ * The built-in loads of --load are started here too, before the command:
+ * each load is its own process group of forked latt processes (named
+ * latt-KIND) running a body from loads.c.  A load process keeps none of
+ * latt's descriptors and none of its signal handlers, dies with latt
+ * (PR_SET_PDEATHSIG), and is ended with SIGKILL: a pure load has nothing
+ * to clean up.  Its operation count is read from the shared slots once it
+ * is dead.
+ */
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "proc/guard.h"
+#include "proc/loads.h"
+#include "proc/proc.h"
+#include "run.h"
+#include "proc/tune.h"
+#include "proc/workload.h"
+
+#define GRACE_NS	(1 * NSEC_PER_SEC)
+#define LOAD_REAP_NS	(5 * NSEC_PER_SEC)
+
+static int	 start_command(const struct config *, unsigned long,
+		    struct workload *);
+static void	 run_workload(const struct config *, unsigned long, int, int)
+		    __attribute__((noreturn));
+static int	 job_terminal(void);
+static int	 job_foreground(const struct workload *);
+static void	 signal_loads(const struct workload *, int);
+static void	 stop_command(struct workload *, int);
+static void	 end_group(struct workload *, int);
+static void	 fork_failed(struct workload *, const char *what);
+static int	 reap_group(struct workload *, int64_t);
+static int	 start_loads(const struct config *, struct workload *);
+static void	 run_load(const struct load_run *, unsigned,
+		    struct load_slot *, size_t,
+		    pid_t) __attribute__((noreturn));
+static void	 stop_loads(struct workload *);
+static unsigned	 reap_members(pid_t);
+static void	 close_from(unsigned);
+static int64_t	 cpu_of(const struct rusage *);
+
+/*
+ * Starts what runs beside the measurement: the loads, then the command if
+ * there is one.  Returns 0, or -1 with errno set when something could not
+ * be started; whatever did start is still ended by workload_stop.
+ */
+int
+workload_start(const struct config *cfg, const struct run *run,
+    struct workload *wl)
+{
+	memset(wl, 0, sizeof(*wl));
+	wl->guard.fd = -1;
+	wl->cpu_ns = -1;
+	wl->keeper = run->inst.keeper;
+	wl->undo = run->knob.guard.pid;
+	wl->tty = job_terminal();
+	/* A command's processes may escape its group: they are guarded. */
+	if (cfg->ncmd > 0) {
+		if (guard_start(&wl->guard) == -1) {
+			fork_failed(wl, "fork of latt's guardian");
+			return -1;
+		}
+		guard_tell(&wl->guard, GUARD_SPARE, wl->keeper);
+		guard_tell(&wl->guard, GUARD_SPARE, wl->undo);
+	}
+	if (start_loads(cfg, wl) == -1)
+		return -1;
+	if (cfg->ncmd == 0)
+		return 0;
+	return start_command(cfg, run->inherited_slack, wl);
+}
+
+/*
+ * Ends the loads and the command, and reaps them all.  sig is the signal
+ * that ended the run: SIGINT, SIGTERM and SIGHUP are passed on to the
+ * command, any other is SIGTERM to it (a SIGUSR1 or SIGQUIT meant for
+ * latt means something else, or a core dump, to many a command).
+ */
+void
+workload_stop(struct workload *wl, int sig)
+{
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		sig = SIGTERM;
+	stop_loads(wl);
+	stop_command(wl, sig);
+	/* The terminal comes back to latt, for the summary. */
+	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
+		tcsetpgrp(wl->tty, getpgrp());
+	guard_stop(&wl->guard);
+}
+
+/* stdin, when it is latt's controlling terminal; else -1. */
+static int
+job_terminal(void)
+{
+	if (!isatty(STDIN_FILENO) ||
+	    tcgetsid(STDIN_FILENO) != getsid(0))
+		return -1;
+	return STDIN_FILENO;
+}
+
+/* Whether latt's own group is the terminal's foreground. */
+static int
+job_foreground(const struct workload *wl)
+{
+	return wl->tty >= 0 && tcgetpgrp(wl->tty) == getpgrp();
+}
+
+/*
+ * What a stop of the workload (seen by workload_poll) asks of the loop:
+ * 0 nothing; a signal number: suspend the run with it (a terminal's stop:
+ * Ctrl-Z, or a read or write of the terminal from the background); minus
+ * a signal number: the workload was stopped from elsewhere (SIGSTOP, or
+ * any stop without a terminal), which ends the run.
+ */
+int
+job_stop_signal(struct workload *wl)
+{
+	int sig = wl->stopsig;
+
+	if (sig == 0)
+		return 0;
+	if (wl->tty >= 0 && (sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU))
+		return sig;
+	return -sig;
+}
+
+/*
+ * Suspends everything that runs beside the measurement and then latt
+ * itself, as a shell's job is suspended; returns once latt is continued,
+ * with everything running again.  The caller stops and continues the
+ * clients.  sig is the stop to pass on: SIGTSTP for Ctrl-Z, SIGTTIN or
+ * SIGTTOU for a terminal access from the background (so that the shell
+ * says why).  With a terminal, latt's whole group gets it, as from the
+ * terminal; without one, latt alone stops, with SIGSTOP.
+ */
+void
+job_suspend(struct workload *wl, int sig)
+{
+	struct sigaction dfl, old;
+	sigset_t set, oset;
+	int running = wl->pid > 0 && !wl->reaped;
+
+	signal_loads(wl, SIGSTOP);
+	if (running)
+		kill(-wl->pid, SIGSTOP);
+	if (wl->tty >= 0 && running && tcgetpgrp(wl->tty) == wl->pid)
+		tcsetpgrp(wl->tty, getpgrp());
+	fflush(stdout);
+	fflush(stderr);
+	got_tstp = 0;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &old);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, &oset);
+	/*
+	 * latt stops here, and goes on when it is continued.  Without a
+	 * terminal latt's group may be orphaned, where the kernel discards
+	 * a SIGTSTP: SIGSTOP always stops.
+	 */
+	if (wl->tty >= 0)
+		kill(0, sig);
+	else
+		raise(SIGSTOP);
+	sigaction(sig, &old, NULL);
+	sigprocmask(SIG_SETMASK, &oset, NULL);
+	got_tstp = 0;
+	if (running) {
+		/* fg: the terminal goes back to the workload; bg: it stays. */
+		if (job_foreground(wl))
+			tcsetpgrp(wl->tty, wl->pid);
+		kill(-wl->pid, SIGCONT);
+	}
+	signal_loads(wl, SIGCONT);
+	wl->stopsig = 0;
+}
+
+/* Sends sig to every load's group. */
+static void
+signal_loads(const struct workload *wl, int sig)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nload; i++)
+		if (wl->load[i].pgid > 0)
+			kill(-wl->load[i].pgid, sig);
+}
+
+/*
+ * Forks and execs the workload, if there is one (with --duration there
+ * need not be).  Returns 0, or -1 with errno set when nothing could be
+ * started.  A workload that could not be executed is
+ * reaped at once and its errno kept in wl->exec_errno.
+ */
+static int
+start_command(const struct config *cfg, unsigned long slack,
+    struct workload *wl)
+{
+	int ep[2], e, st, handover;
+	ssize_t n;
+	pid_t pid;
+
+	/* In the foreground of a terminal, the workload gets it. */
+	handover = job_foreground(wl);
+	if (pipe2(ep, O_CLOEXEC) == -1)
+		return -1;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		fork_failed(wl, "fork of the workload");
+		e = errno;
+		close(ep[0]);
+		close(ep[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		close(ep[0]);
+		run_workload(cfg, slack, ep[1], handover ? wl->tty : -1);
+	}
+	/* Both sides set the group, so neither can race the other. */
+	setpgid(pid, pid);
+	guard_tell(&wl->guard, GUARD_GROUP, pid);
+	if (handover)
+		tcsetpgrp(wl->tty, pid);
+	close(ep[1]);
+	wl->pid = pid;
+	wl->start = now_ns();
+	while ((n = read(ep[0], &e, sizeof(e))) == -1 && errno == EINTR)
+		;
+	close(ep[0]);
+	if (n == sizeof(e)) {
+		wl->exec_errno = e;
+		while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+			;
+		wl->status = st;
+		wl->reaped = 1;
+		wl->end = now_ns();
+	}
+	return 0;
+}
+
+static void
+run_workload(const struct config *cfg, unsigned long slack, int errfd,
+    int tty)
+{
+	static const int deflt[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
+	    SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU };
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int e;
+
+	setpgid(0, 0);
+	/* SIGTTOU is still ignored here, as in latt. */
+	if (tty >= 0)
+		tcsetpgrp(tty, getpid());
+	/*
+	 * No death signal: were latt killed, this process would die before
+	 * the guardian had found its children outside the group.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof(deflt) / sizeof(deflt[0]); i++)
+		sigaction(deflt[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	tune_workload(slack);
+	/* A machine-readable stdout is never mixed with the workload's. */
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	if (cfg->ncmd == 1)
+		/* "--": a command that starts with a dash is no option. */
+		execl("/bin/sh", "sh", "-c", "--", cfg->cmd[0], (char *)NULL);
+	else
+		execvp(cfg->cmd[0], cfg->cmd);
+	e = errno;
+	(void)!write(errfd, &e, sizeof(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/*
+ * Reaps the workload if it has ended.  Returns 1 once it has been reaped,
+ * else 0.  A run without a command (loads only) never ends this way.  A
+ * workload seen stopped is left in wl->stopsig, for job_stop_signal.
+ */
+int
+workload_poll(struct workload *wl)
+{
+	struct rusage ru;
+	pid_t r;
+	int st;
+
+	if (wl->pid <= 0)
+		return 0;
+	if (wl->reaped)
+		return 1;
+	while ((r = wait4(wl->pid, &st, WNOHANG | WUNTRACED, &ru)) == -1 &&
+	    errno == EINTR)
+		;
+	if (r == wl->pid && WIFSTOPPED(st)) {
+		wl->stopsig = WSTOPSIG(st);
+	} else if (r == wl->pid) {
+		wl->cpu_ns = cpu_of(&ru);
+		wl->status = st;
+		wl->reaped = 1;
+		wl->end = now_ns();
+		/* Ctrl-C at the terminal it held: latt was interrupted. */
+		if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT ||
+		    WTERMSIG(st) == SIGQUIT) && wl->tty >= 0 &&
+		    tcgetpgrp(wl->tty) == wl->pid)
+			wl->interrupted = WTERMSIG(st);
+	} else if (r == -1) {
+		/* Not our child any more: nothing left to wait for. */
+		wl->reaped = 1;
+		wl->end = now_ns();
+	}
+	return wl->reaped;
+}
+
+/*
+ * On SIGCHLD: reaps whatever has ended beside the measurement, so that no
+ * zombie piles up during the run: the workload (its status kept), the
+ * members of its group and its orphans (latt is their subreaper, and a
+ * storm of short-lived grandchildren would otherwise leave one zombie
+ * each), and a load process that died early (counted as ended early).
+ * latt's clients, in latt's own process group, are left for measure.c.
+ * Returns 1 once the workload has been reaped, as workload_poll.
+ */
+int
+workload_reap(struct workload *wl)
+{
+	siginfo_t si;
+	pid_t self = getpgrp(), pg;
+	unsigned i;
+	int st;
+
+	for (i = 0; i < wl->nload; i++)
+		if (wl->load[i].pgid > 0)
+			wl->load[i].nlost += reap_members(wl->load[i].pgid);
+	for (;;) {
+		/* A look first (WNOWAIT): a client's zombie is not ours. */
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (si.si_pid <= 0)
+			break;
+		if (si.si_pid == wl->pid) {
+			if (workload_poll(wl) == 0)
+				break;
+			continue;
+		}
+		/* A guardian killed: latt runs unguarded, as before it. */
+		if (si.si_pid == wl->guard.pid && wl->guard.pid > 0) {
+			while (waitpid(si.si_pid, &st, 0) == -1 &&
+			    errno == EINTR)
+				;
+			wl->guard.pid = 0;
+			continue;
+		}
+		/* The keeper's death costs the autopsy: explain.c says. */
+		if (si.si_pid == wl->keeper && wl->keeper > 0) {
+			while (waitpid(si.si_pid, &st, 0) == -1 &&
+			    errno == EINTR)
+				;
+			wl->keeper_status = st;
+			wl->keeper_reaped = 1;
+			continue;
+		}
+		if ((pg = getpgid(si.si_pid)) == self)
+			break;
+		for (i = 0; i < wl->nload; i++)
+			if (pg == wl->load[i].pgid)
+				wl->load[i].nlost++;
+		while (waitpid(si.si_pid, &st, 0) == -1 && errno == EINTR)
+			;
+	}
+	return workload_poll(wl);
+}
+
+/*
+ * Ends the workload and everything left in its process group: sig first
+ * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
+ * grace apart; then the processes that left the group and came back to
+ * latt, its subreaper (guard_sweep).  Returns when all are gone.
+ */
+static void
+stop_command(struct workload *wl, int sig)
+{
+	pid_t spare[3];
+
+	if (wl->pid <= 0)
+		return;
+	end_group(wl, sig);
+	spare[0] = wl->keeper;
+	spare[1] = wl->guard.pid;
+	spare[2] = wl->undo;
+	guard_sweep(spare, 3, GRACE_NS);
+}
+
+/* The workload's process group: sig, SIGTERM, SIGKILL, a grace apart. */
+static void
+end_group(struct workload *wl, int sig)
+{
+	if (!wl->reaped)
+		wl->stopped_by_us = 1;
+	else if (kill(-wl->pid, 0) == -1)
+		return;
+	if (sig <= 0)
+		sig = SIGTERM;
+	kill(-wl->pid, sig);
+	kill(-wl->pid, SIGCONT);
+	if (reap_group(wl, now_ns() + GRACE_NS))
+		return;
+	if (sig != SIGTERM) {
+		kill(-wl->pid, SIGTERM);
+		kill(-wl->pid, SIGCONT);
+		if (reap_group(wl, now_ns() + GRACE_NS))
+			return;
+	}
+	kill(-wl->pid, SIGKILL);
+	reap_group(wl, now_ns() + 5 * GRACE_NS);
+}
+
+/*
+ * Reaps members of the workload's group until none is left or the deadline
+ * passes.  Returns 1 when the group is gone.
+ */
+static int
+reap_group(struct workload *wl, int64_t deadline)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct rusage ru;
+	pid_t r;
+	int st;
+
+	for (;;) {
+		r = wait4(-wl->pid, &st, WNOHANG, &ru);
+		if (r > 0) {
+			if (r == wl->pid && !wl->reaped) {
+				wl->cpu_ns = cpu_of(&ru);
+				wl->status = st;
+				wl->reaped = 1;
+				wl->end = now_ns();
+			}
+			continue;
+		}
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (wl->reaped && kill(-wl->pid, 0) == -1 && errno == ESRCH)
+			return 1;
+		if (now_ns() > deadline)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* Whether the workload failed: it could not run, or ended badly unasked. */
+int
+workload_failed(const struct workload *wl)
+{
+	if (wl->pid <= 0)
+		return 0;
+	if (wl->exec_errno)
+		return 1;
+	if (wl->stopped_by_us || !wl->reaped || wl->interrupted)
+		return 0;
+	if (WIFEXITED(wl->status))
+		return WEXITSTATUS(wl->status) != 0;
+	return 1;
+}
+
+/*
+ * The workload as a user would type it: a single argument as it is, an
+ * argument vector with the words that need it single-quoted, none as "".
+ * The caller frees the string; NULL when memory ran out.
+ */
+char *
+workload_describe(const struct config *cfg)
+{
+	size_t len = 1, i;
+	char *buf, *p;
+	const char *s;
+	int quote;
+
+	for (i = 0; i < (size_t)cfg->ncmd; i++)
+		len += 3 + 4 * strlen(cfg->cmd[i]);
+	if ((buf = p = malloc(len)) == NULL)
+		return NULL;
+	*buf = '\0';
+	if (cfg->ncmd == 1) {
+		strcpy(buf, cfg->cmd[0]);
+		return buf;
+	}
+	for (i = 0; i < (size_t)cfg->ncmd; i++) {
+		s = cfg->cmd[i];
+		quote = *s == '\0' ||
+		    s[strcspn(s, " \t\n\\'\"$`*?[]{}()<>|&;#~!")];
+		if (i > 0)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '\'';
+		for (; *s != '\0'; s++) {
+			if (*s == '\'' && quote) {
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else
+				*p++ = *s;
+		}
+		if (quote)
+			*p++ = '\'';
+	}
+	*p = '\0';
+	return buf;
+}
+
+/*
+ * Forks every load: n processes in a new process group per load, the
+ * first one its leader.  The slots are mapped before any fork so that
+ * every process shares them.  After a fork that fails, -1: what started
+ * is counted (nstarted) and timed, the loads not reached are listed with
+ * none started.
+ */
+static int
+start_loads(const struct config *cfg, struct workload *wl)
+{
+	struct load_slot *slot;
+	struct load_run *lr;
+	size_t nslots = 0, membytes = 0;
+	unsigned i, j, per;
+	pid_t pid, self = getpid();
+	char what[64];
+	int e = 0;
+
+	for (i = 0; i < cfg->nload; i++) {
+		nslots += load_nproc(cfg->load[i].kind, cfg->load[i].n);
+		if (cfg->load[i].kind == LOAD_MEM)
+			membytes = load_mem_bytes();
+	}
+	if (nslots == 0)
+		return 0;
+	wl->slots = mmap(NULL, nslots * sizeof(*slot), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (wl->slots == MAP_FAILED) {
+		wl->slots = NULL;
+		return -1;
+	}
+	wl->nslots = nslots;
+	slot = wl->slots;
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < cfg->nload; i++) {
+		if (cfg->load[i].kind == LOAD_NONE)
+			continue;
+		lr = &wl->load[wl->nload++];
+		lr->kind = cfg->load[i].kind;
+		lr->n = cfg->load[i].n;
+		lr->cpus = cfg->load[i].cpus;
+		lr->ncpus = cfg->load[i].ncpus;
+		lr->nproc = load_nproc(lr->kind, lr->n);
+		lr->slot = slot;
+		slot += lr->nproc;
+		/* After a failed fork, the loads asked are listed unstarted. */
+		if (e != 0)
+			continue;
+		per = lr->nproc / lr->n;
+		for (j = 0; j < lr->n; j++) {
+			if ((pid = fork()) == -1) {
+				e = errno;
+				snprintf(what, sizeof(what), "fork of a %s "
+				    "load's process", load_name(lr->kind));
+				fork_failed(wl, what);
+				break;
+			}
+			if (pid == 0)
+				run_load(lr, j, lr->slot + j * per, membytes,
+				    self);
+			if (j == 0) {
+				lr->pgid = pid;
+				guard_tell(&wl->guard, GUARD_GROUP, pid);
+			}
+			/* Both sides set the group, as for the command. */
+			setpgid(pid, lr->pgid);
+			lr->nstarted += per;
+		}
+		/* Its time runs from its last fork, however many there were. */
+		if (lr->nstarted > 0)
+			lr->start = now_ns();
+	}
+	errno = e;
+	return e != 0 ? -1 : 0;
+}
+
+/*
+ * Notes what could not be forked, and the limit that refused it while it
+ * still holds (the reports read no /proc).  errno is kept.
+ */
+static void
+fork_failed(struct workload *wl, const char *what)
+{
+	int e = errno;
+
+	snprintf(wl->fork_what, sizeof(wl->fork_what), "%s", what);
+	proc_fork_why(e, wl->fork_why, sizeof(wl->fork_why));
+	errno = e;
+}
+
+/*
+ * Load process j: its own group (or its load's), default signals, no
+ * descriptor of latt's (0, 1 and 2 on /dev/null), death with latt, a name
+ * that ps and top show, its CPU with cpus= (a pipe pair shares it), then
+ * the body.  A CPU refused makes it end at once: counted as ended early.
+ */
+static void
+run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
+    size_t membytes, pid_t parent)
+{
+	char name[16];
+	struct sigaction sa;
+	cpu_set_t one;
+	sigset_t none;
+	int sig, fd;
+
+	/* Outside its group, SIGKILL at the end would miss it. */
+	if (setpgid(0, lr->pgid) == -1)
+		_exit(1);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	if (lr->ncpus > 0) {
+		CPU_ZERO(&one);
+		CPU_SET(lr->cpus[j % lr->ncpus], &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == -1)
+			_exit(1);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	close_from(3);
+	snprintf(name, sizeof(name), "latt-%s", load_name(lr->kind));
+	prctl(PR_SET_NAME, name);
+	load_body(lr->kind, slot, membytes);
+}
+
+/* Closes every descriptor from lo up. */
+static void
+close_from(unsigned lo)
+{
+	unsigned fd;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, ~0U, 0) == 0)
+		return;
+#endif
+	for (fd = lo; fd < 65536; fd++)
+		close(fd);
+}
+
+/* Reaps the members of a group that have ended; returns how many. */
+static unsigned
+reap_members(pid_t pgid)
+{
+	unsigned n = 0;
+	pid_t r;
+	int st;
+
+	while ((r = waitpid(-pgid, &st, WNOHANG)) > 0 ||
+	    (r == -1 && errno == EINTR))
+		if (r > 0)
+			n++;
+	return n;
+}
+
+/*
+ * Kills every load's group with SIGKILL, reaps every member (the orphans
+ * of a fork or pipe load come back to latt, the subreaper), then adds up
+ * the operation counts.  A member reaped before the kill ended early.
+ */
+static void
+stop_loads(struct workload *wl)
+{
+	struct timespec ms = { 0, NSEC_PER_MSEC };
+	struct load_run *lr;
+	int64_t deadline;
+	unsigned i, j, left;
+
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		if (lr->pgid <= 0)
+			continue;
+		lr->nlost += reap_members(lr->pgid);
+		kill(-lr->pgid, SIGKILL);
+		lr->end = now_ns();
+	}
+	deadline = now_ns() + LOAD_REAP_NS;
+	do {
+		left = 0;
+		for (i = 0; i < wl->nload; i++) {
+			lr = &wl->load[i];
+			if (lr->pgid <= 0)
+				continue;
+			reap_members(lr->pgid);
+			if (kill(-lr->pgid, 0) == 0)
+				left++;
+		}
+		if (left > 0)
+			nanosleep(&ms, NULL);
+	} while (left > 0 && now_ns() < deadline);
+
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		lr->ops = 0;
+		for (j = 0; lr->pgid > 0 && j < lr->nproc; j++)
+			lr->ops += __atomic_load_n(&lr->slot[j].ops,
+			    __ATOMIC_RELAXED);
+		lr->slot = NULL;
+	}
+	if (wl->slots != NULL)
+		munmap(wl->slots, wl->nslots * sizeof(*wl->slots));
+	wl->slots = NULL;
+	wl->nslots = 0;
+}
+
+/*
+ * The CPU time the command used, user and system, with that of the
+ * children it waited for (a shell's, a make's): what wait4 says of it.
+ */
+static int64_t
+cpu_of(const struct rusage *ru)
+{
+	return (int64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+	    NSEC_PER_SEC + (int64_t)(ru->ru_utime.tv_usec +
+	    ru->ru_stime.tv_usec) * NSEC_PER_USEC;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * workload.h: the API of workload.c, the one place where what runs beside
+ * the measurement (the user's command and the built-in loads) is started
+ * and stopped, and of what it keeps of them for the reports.
+ */
+#ifndef WORKLOAD_H
+#define WORKLOAD_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "config.h"
+#include "proc/guard.h"
+
+struct load_slot;
+struct run;
+
+/* One load as it ran. */
+struct load_run {
+	enum load_kind	 kind;
+	unsigned	 n;		/* as given */
+	const int	*cpus;		/* cpus=, as given, or NULL */
+	unsigned	 ncpus;
+	unsigned	 nproc;		/* processes it runs (pipe: 2n) */
+	unsigned	 nlost;	/* processes that ended before the run */
+	unsigned	 nstarted;	/* processes started: nproc, or fewer
+					   when a fork failed */
+	pid_t		 pgid;		/* its process group, 0: not started */
+	uint64_t	 ops;		/* operations completed */
+	int64_t		 start;		/* CLOCK_MONOTONIC ns, all forked */
+	int64_t		 end;		/* when it was stopped */
+	struct load_slot *slot;		/* its first slot in the mapping */
+};
+
+struct workload {
+	pid_t		 pid;		/* 0: none running */
+	int		 tty;		/* the controlling terminal on stdin,
+					   for job control; -1: none */
+	int		 stopsig;	/* it was seen stopped by this, or 0 */
+	int		 interrupted;	/* it died of the terminal's SIGINT or
+					   SIGQUIT while it held the terminal */
+	int		 status;	/* wait status once reaped */
+	int		 reaped;
+	int		 stopped_by_us;	/* we signalled it to end the run */
+	int		 exec_errno;	/* exec failed in the child */
+	int64_t		 start;		/* CLOCK_MONOTONIC ns */
+	int64_t		 end;
+	int64_t		 cpu_ns;	/* its CPU time, user and system, with
+					   the children it waited for, once
+					   reaped (wait4); -1: unknown */
+	struct guard	 guard;		/* ends it all if latt is killed */
+	char		 fork_what[64];	/* what could not be forked, or "" */
+	char		 fork_why[200];	/* the limit that refused it, or "" */
+	pid_t		 keeper;	/* --explain's keeper, reaped here
+					   when it dies during the run */
+	int		 keeper_status;	/* its wait status then */
+	int		 keeper_reaped;
+	pid_t		 undo;		/* the knob's guardian, spared */
+	struct load_run	 load[LOAD_MAX];
+	unsigned	 nload;
+	struct load_slot *slots; /* shared mapping of every load's slots */
+	size_t		 nslots;
+};
+
+/* workload.c */
+int	 workload_start(const struct config *, const struct run *,
+	    struct workload *);
+int	 workload_poll(struct workload *);
+int	 workload_reap(struct workload *);
+void	 workload_stop(struct workload *, int sig);
+int	 job_stop_signal(struct workload *);
+void	 job_suspend(struct workload *, int sig);
+int	 workload_failed(const struct workload *);
+char	*workload_describe(const struct config *);
+
+#endif /* WORKLOAD_H */

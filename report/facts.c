@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The summary's facts: the lines after its tables, in two columns, that
+ * say how the run ran and ended (the loop, what latt could not sample, the
+ * run's length and why it ended, suspensions), on what (the workload and
+ * its status, the loads and their throughput, what the kernel counted,
+ * latt's floor, the scheduler, a machine setting that changed), and how
+ * to repeat it (the seed and the settings that shape the samples: warmup,
+ * work, the split, each class asked and got).  report.c prints the facts
+ * that belong to its tables (too few samples, where the worst ones were)
+ * before these.  It reads finished results and never measures.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "report/curves.h"
+#include "report/facts.h"
+#include "proc/loads.h"
+#include "result.h"
+#include "proc/tune.h"
+
+static void	 print_workload(FILE *, const struct config *,
+		    const struct result *);
+static void	 print_loads(FILE *, const struct config *,
+		    const struct workload *);
+static void	 print_scheduler(FILE *, const struct sched_info *);
+static void	 print_machine(FILE *, const struct result *);
+static void	 print_noise(FILE *, const struct noise *);
+static void	 print_class(FILE *, const struct client_class *,
+		    const struct class_result *);
+static void	 print_split(FILE *, const struct config *,
+		    const struct result *);
+static void	 print_break(FILE *, const struct config *, const struct brk *);
+static void	 print_honesty(FILE *, const struct config *,
+		    const struct result *);
+
+/*
+ * One line of the extension blocks: a tab, the label, a tab, then the
+ * value in column 25 whatever the label's length (a label under 8
+ * characters reaches column 16 at its tab, and is padded to 24), after
+ * one space.  Scripts read "\tLABEL\t" and strip the spaces after it.
+ */
+void
+facts_row(FILE *fp, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', fp);
+}
+
+/* A signal's name as the shell spells it: SIGTSTP. */
+static const char *
+signame(int sig)
+{
+	static char buf[16];
+
+	if (sigabbrev_np(sig) == NULL)
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	else
+		snprintf(buf, sizeof(buf), "SIG%s", sigabbrev_np(sig));
+	return buf;
+}
+
+/* Why a run ended, in the words of the summary's "ran" line. */
+const char *
+facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
+{
+	switch (stop) {
+	case STOP_WORKLOAD:
+		return wl_stopsig != 0 ? "the workload's stop" :
+		    "the workload's end";
+	case STOP_SIGNAL:
+		return strsignal(sig);
+	case STOP_CLIENT:
+		return "a client's death";
+	case STOP_ERROR:
+	case STOP_SINK:
+		return "an error";
+	case STOP_DURATION:
+		return "the duration";
+	case STOP_SAMPLES:
+		return "the sample count";
+	case STOP_BREAK:
+		return "breaktrace";
+	default:
+		return "?";
+	}
+}
+
+/*
+ * The facts from the count of rounds on (report_text's first lines are
+ * report.c's); nruns > 1 with --repeat, res the total of the runs.
+ */
+void
+facts_print(FILE *fp, const struct config *cfg, const struct result *res,
+    unsigned nruns)
+{
+	const char *why;
+	unsigned i;
+	double ran;
+	char a[32];
+	facts_row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
+	print_honesty(fp, cfg, res);
+	ran = (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC;
+	why = facts_ended_by(res->stop, res->stop_signal, res->wl_stopsig);
+	if (nruns > 1)
+		facts_row(fp, "ran", "%.3f s in %u runs, the last ended by %s", ran,
+		    nruns, why);
+	else
+		facts_row(fp, "ran", "%.3f s, ended by %s", ran, why);
+	if (res->nsuspend > 0)
+		facts_row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
+		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
+		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
+	if (res->susp_dropped > 0)
+		facts_row(fp, "suspended", "%llu wake-up%s in flight across it "
+		    "dropped", (unsigned long long)res->susp_dropped,
+		    res->susp_dropped == 1 ? "" : "s");
+	print_workload(fp, cfg, res);
+	print_loads(fp, cfg, &res->wl);
+	curves_counts(fp, &res->counts);
+	print_noise(fp, &res->noise);
+	curves_floor(fp, &res->floor);
+	print_scheduler(fp, &res->sched);
+	print_machine(fp, res);
+	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+	if (cfg->warmup > 0)
+		facts_row(fp, "warmup", "%s, %llu samples discarded",
+		    fmt_time(a, sizeof(a), cfg->warmup, 0, "us"),
+		    (unsigned long long)res->discarded);
+	if (res->stop == STOP_BREAK)
+		print_break(fp, cfg, &res->brk);
+	if (cfg->work_kb > 0)
+		facts_row(fp, "work", "%u KiB a client, timed after each wake-up",
+		    cfg->work_kb);
+	if (res->ser[SER_RUNQUEUE].on)
+		print_split(fp, cfg, res);
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
+		print_class(fp, &cfg->classes[i], &res->classes[i]);
+}
+
+static void
+print_workload(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	const struct workload *wl = &res->wl;
+	char *what, a[32], b[32], c[32];
+	double secs = (double)(wl->end - wl->start) / NSEC_PER_SEC;
+	int st = wl->status;
+
+	if (cfg->ncmd == 0) {
+		facts_row(fp, "workload", "none%s", cfg->nload > 0 ?
+		    " (the loads only)" : "");
+		if (cfg->bare)
+			facts_row(fp, "bare run", "no command: %u clients, delays "
+			    "%s to %s, %s", cfg->nclients,
+			    fmt_time(a, sizeof(a), cfg->min_delay, 0, "us"),
+			    fmt_time(b, sizeof(b), cfg->max_delay, 0, "us"),
+			    fmt_time(c, sizeof(c), cfg->duration, 0, "us"));
+		return;
+	}
+	what = workload_describe(cfg);
+	facts_row(fp, "workload", "%s", what != NULL ? what : "?");
+	free(what);
+	if (wl->pid <= 0)
+		facts_row(fp, "status", "not started");
+	else if (wl->exec_errno)
+		facts_row(fp, "status", "could not run: %s",
+		    strerror(wl->exec_errno));
+	else if (res->wl_stopsig != 0) {
+		facts_row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
+		    signame(res->wl_stopsig),
+		    (double)res->wl_stop_at / NSEC_PER_SEC);
+		facts_row(fp, "status", "then ended by latt");
+	}
+	else if (!wl->reaped)
+		facts_row(fp, "status", "still running");
+	else if (wl->stopped_by_us)
+		facts_row(fp, "status", "stopped by latt after %.3f s", secs);
+	else if (wl->interrupted)
+		facts_row(fp, "status", "interrupted at the terminal (%s) after "
+		    "%.3f s", signame(wl->interrupted), secs);
+	else if (WIFEXITED(st))
+		facts_row(fp, "status", "exited %d after %.3f s", WEXITSTATUS(st),
+		    secs);
+	else if (WIFSIGNALED(st))
+		facts_row(fp, "status", "killed by signal %d (%s) after %.3f s",
+		    WTERMSIG(st), strsignal(WTERMSIG(st)), secs);
+}
+
+/*
+ * One line per load: its kind, its processes (how many of them started,
+ * when a fork failed), and its throughput over the time it ran, so that
+ * two kernels can be compared on both; "none" when --load=none was all
+ * that was asked.  The exact counts are in the JSON.
+ */
+static void
+print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
+{
+	const struct load_run *lr;
+	char rate[32], of[16], on[40];
+	double secs;
+	unsigned i, k;
+	int len;
+
+	if (cfg->load_given && wl->nload == 0)
+		facts_row(fp, "load", "none");
+	for (i = 0; i < wl->nload; i++) {
+		lr = &wl->load[i];
+		if (lr->nstarted == 0) {
+			facts_row(fp, "load", "%s: none of its %u process%s started",
+			    load_name(lr->kind), lr->nproc,
+			    lr->nproc == 1 ? "" : "es");
+			continue;
+		}
+		secs = (double)(lr->end - lr->start) / NSEC_PER_SEC;
+		snprintf(of, sizeof(of), "%u of ", lr->nstarted);
+		/* cpus=: where they ran, "on CPU 1" or "on CPUs 0,1". */
+		on[0] = '\0';
+		for (k = 0, len = 0; k < lr->ncpus && len < 30; k++)
+			len += snprintf(on + len, sizeof(on) - len, "%s%d",
+			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
+			    " on CPU ", lr->cpus[k]);
+		facts_row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
+		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
+		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
+		    fmt_rate(rate, sizeof(rate), secs > 0 ?
+		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
+		if (lr->nlost > 0)
+			facts_row(fp, "load", "%s: %u of its processes ended early",
+			    load_name(lr->kind), lr->nlost);
+	}
+}
+
+/*
+ * The scheduler in use: the fair class and the preemption mode, sched_ext
+ * and its scheduler where the kernel has it, and the EEVDF base slice
+ * where readable.
+ */
+static void
+print_scheduler(FILE *fp, const struct sched_info *si)
+{
+	char a[32];
+
+	facts_row(fp, "scheduler", "%s, preemption %s", si->fair != NULL ?
+	    si->fair : "fair class unknown", si->preemption != NULL ?
+	    si->preemption : "unknown");
+	if (si->ext_present)
+		facts_row(fp, "sched_ext", "%s%s%s", si->ext_state != NULL ?
+		    si->ext_state : "state unknown", si->ext_ops != NULL ?
+		    ", " : "", si->ext_ops != NULL ? si->ext_ops : "");
+	if (si->base_slice > 0)
+		facts_row(fp, "base slice", "%s (%s)", fmt_time(a, sizeof(a),
+		    (double)si->base_slice, 0, "us"), si->base_slice_debugfs ?
+		    "debugfs" : "sched_getattr of latt");
+}
+
+/*
+ * A setting of the machine that changed under the run (a clocksource the
+ * kernel found unstable, a governor switched): the samples on either side
+ * were taken on different machines.
+ */
+static void
+print_machine(FILE *fp, const struct result *res)
+{
+	const char *name, *was, *now;
+	unsigned i = 0;
+
+	/* Two lines a setting: the first alone would pass 80 columns. */
+	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
+	    &i)) != NULL) {
+		facts_row(fp, "changed", "%s %s -> %s during the run:", name, was,
+		    now);
+		facts_row(fp, "changed", "samples before and after are not alike");
+	}
+}
+
+/*
+ * What the kernel read back for a class's first client: its policy and
+ * the attributes that mean something under it.
+ */
+static void
+print_got(FILE *fp, const char *label, const struct sched_got *g)
+{
+	char a[32], b[32], c[32];
+
+	if (!g->valid) {
+		facts_row(fp, label, "not read back");
+		return;
+	}
+	switch (g->policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
+		facts_row(fp, label, "%s, prio %d", tune_policy_name(g->policy),
+		    g->prio);
+		break;
+	case SCHED_DEADLINE:
+		facts_row(fp, label, "deadline, runtime %s, deadline %s, period %s",
+		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"),
+		    fmt_time(b, sizeof(b), (double)g->deadline, 0, "us"),
+		    fmt_time(c, sizeof(c), (double)g->period, 0, "us"));
+		break;
+	default:
+		facts_row(fp, label, "%s, nice %d, slice %s",
+		    tune_policy_name(g->policy), g->nice,
+		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"));
+		break;
+	}
+}
+
+/*
+ * A class's facts: what was asked and what the kernel read back, every
+ * label prefixed with the class's name; its figures are a row of the
+ * details table.
+ */
+static void
+print_class(FILE *fp, const struct client_class *cl,
+    const struct class_result *cr)
+{
+	char label[CLASS_NAME_MAX + 16];
+
+	snprintf(label, sizeof(label), "%s asked", cl->name);
+	if (cl->n == 1)
+		facts_row(fp, label, "-c%u%s%s, client %u", cl->n,
+		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first);
+	else
+		facts_row(fp, label, "-c%u%s%s, clients %u-%u", cl->n,
+		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first,
+		    cl->first + cl->n - 1);
+	snprintf(label, sizeof(label), "%s kernel", cl->name);
+	print_got(fp, label, &cr->got);
+}
+
+/*
+ * What the samples cannot show: the loop (closed or open), latt's own
+ * policy and the DMA latency it held, the wake-ups still unanswered at
+ * the end (censored), requests that did not fit a stalled client's pipe,
+ * and the times latt itself could take no sample.
+ */
+static void
+print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	char a[32], text[96], item[64];
+	uint64_t i, n;
+	size_t len, k;
+	int nl;
+
+	facts_row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
+	    "time, replies or not" : "closed: a round waits for every reply "
+	    "(2009)");
+	if (cfg->parent_policy == SCHED_FIFO)
+		facts_row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
+	else if (cfg->parent_policy == SCHED_OTHER)
+		facts_row(fp, "parent", "SCHED_OTHER");
+	if (cfg->dma_latency >= 0)
+		facts_row(fp, "dma latency", "%d us held", cfg->dma_latency);
+	if (res->npending > 0)
+		facts_row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
+		    "oldest", (unsigned long long)res->npending,
+		    res->npending == 1 ? "" : "s");
+	if (res->npending > 0)
+		facts_row(fp, "pending", "%s old (client %u): not in the samples",
+		    fmt_time(a, sizeof(a), res->pending_age, 4, "us"),
+		    res->pending_client);
+	if (res->nunsent > 0)
+		facts_row(fp, "not sent", "%llu request%s: a stalled client's pipe "
+		    "was full", (unsigned long long)res->nunsent,
+		    res->nunsent == 1 ? "" : "s");
+	if (res->nstalls == 0)
+		return;
+	facts_row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
+	    (double)res->stall_total / NSEC_PER_SEC,
+	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
+	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
+	/* As many as two lines hold: "0.052 s at 1.234 s, ..." */
+	for (i = 0, len = 0, nl = 0; i < n; i++) {
+		k = (size_t)snprintf(item, sizeof(item), "%.3f s at %.3f s",
+		    (double)res->stalls[i].len / NSEC_PER_SEC,
+		    (double)res->stalls[i].when / NSEC_PER_SEC);
+		if (len > 0 && len + 2 + k + 1 > 55) {
+			if (++nl == 2)
+				break;
+			facts_row(fp, "stalled", "%s,", text);
+			len = 0;
+		}
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s",
+		    len > 0 ? ", " : "", item);
+	}
+	facts_row(fp, "stalled", "%s%s", text, i < res->nstalls ? "," : "");
+	if (i < res->nstalls)
+		facts_row(fp, "stalled", "and %llu more",
+		    (unsigned long long)(res->nstalls - i));
+}
+
+static void
+print_break(FILE *fp, const struct config *cfg, const struct brk *b)
+{
+	char who[32], a[32], c[32];
+
+	if (b->timer)
+		snprintf(who, sizeof(who), "timer");
+	else
+		snprintf(who, sizeof(who), "client %u", b->client);
+	facts_row(fp, "breaktrace", "%s, %s > %s, %.6f s into the run", who,
+	    fmt_time(a, sizeof(a), b->latency, 0, "us"),
+	    fmt_time(c, sizeof(c), cfg->breaktrace, 0, "us"),
+	    (double)b->when / NSEC_PER_SEC);
+	facts_row(fp, "breaktrace", "%s", b->err != 0 ? strerror(b->err) :
+	    "marker written, tracing stopped");
+}
+
+/*
+ * How the split into the runqueue wait and the wake path (the rows of
+ * the details table) was taken: from the clients' run delay
+ * (/proc/PID/schedstat), read by latt before the writes and after the
+ * replies of 1 in split_every rounds drawn at random, or of every round;
+ * and how many of those rounds' samples were left out (split.c).
+ */
+static void
+print_split(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	if (cfg->split_every == 1)
+		facts_row(fp, "split", "every round (%llu)",
+		    (unsigned long long)res->split_rounds);
+	else
+		facts_row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
+		    cfg->split_every, (unsigned long long)res->split_rounds,
+		    (unsigned long long)res->nrounds);
+	if (res->split_left_out > 0)
+		facts_row(fp, "split", "%llu samples left out (client ran twice "
+		    "between reads)", (unsigned long long)res->split_left_out);
+}
+
+/*
+ * What else ran (noise.h): whether the run was quiet or noisy by the
+ * foreign CPU time, then pressure, interrupts and the frequency.
+ */
+static void
+print_noise(FILE *fp, const struct noise *n)
+{
+	char a[32], b[32], p[32], f[32];
+
+	/* Each line within 80 columns: 55 bytes after the label. */
+	if (!n->valid)
+		return;
+	if (n->foreign_pct < 0)
+		facts_row(fp, "machine", "others' CPU unknown (latt's own "
+		    "unread)");
+	else if (n->noisy)
+		facts_row(fp, "machine", "NOISY: others took %.0f%% of the CPUs "
+		    "(%.2f CPUs; >= %.0f%%)", n->foreign_pct, n->foreign_cpus,
+		    NOISY_FOREIGN_PCT);
+	else
+		facts_row(fp, "machine", "quiet: others took %.1f%% of the CPUs "
+		    "(noisy from %.0f%%)", n->foreign_pct, NOISY_FOREIGN_PCT);
+	if (n->psi_some_pct >= 0)
+		snprintf(p, sizeof(p), "CPU PSI %.0f%%", n->psi_some_pct);
+	else
+		snprintf(p, sizeof(p), "no CPU PSI");
+	snprintf(f, sizeof(f), n->mhz > 0 ? ", %.0f MHz" : "", n->mhz);
+	facts_row(fp, "machine", "%s; %s irq/s, %s softirq/s%s", p,
+	    fmt_rate(a, sizeof(a), n->irq_s), fmt_rate(b, sizeof(b),
+	    n->softirq_s), f);
+}

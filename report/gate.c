@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The --fail-above gate: every limit against a finished result (the run,
+ * or the total of --repeat's runs), decided where the samples decide it
+ * and "cannot tell" where they do not, and one line that says so.  Like
+ * the reports, it reads finished results and never measures.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/common.h"
+#include "config.h"
+#include "report/gate.h"
+#include "report/report.h"
+#include "result.h"
+
+enum verdict { MET, EXCEEDED, CANNOT_TELL };
+
+static int64_t	 parse_pct(char *);
+
+/*
+ * The samples of st above v, counted from the histogram: *lo surely above
+ * (their bucket starts above v), *hi perhaps (their bucket ends above v).
+ * The exact extremes settle what they can: none above a maximum at or
+ * under v, at least the maximum above it, and never the minimum.
+ */
+static void
+count_above(const struct stats *st, int64_t v, uint64_t *lo, uint64_t *hi)
+{
+	const struct hist *h = &st->hist;
+	size_t i;
+
+	*lo = *hi = 0;
+	if (st->n == 0 || st->max <= v)
+		return;
+	if (st->min > v) {
+		*lo = *hi = st->n;
+		return;
+	}
+	/* Bucket nbuckets is the overflow, [2^HIST_MAX_BITS, INT64_MAX]. */
+	for (i = 0; i <= h->nbuckets; i++) {
+		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
+
+		if (c > 0 && hist_lower(h, i) > v)
+			*lo += c;
+		if (c > 0 && hist_upper(h, i) > v)
+			*hi += c;
+	}
+	if (*lo == 0)
+		*lo = 1;
+	if (*hi > st->n - 1)
+		*hi = st->n - 1;
+}
+
+/*
+ * How many of n samples may lie above a value while the q quantile (the
+ * sample of rank ceil(q * n), nudged as stats.c does) stays at or under
+ * it: n - ceil(q * n).
+ */
+static uint64_t
+allowed_above(double q, uint64_t n)
+{
+	double x = q * (double)n;
+
+	x -= 1e-9 + fabs(x) * 4 * DBL_EPSILON;
+	if (!(x > 1))
+		return n > 0 ? n - 1 : 0;
+	if (x >= (double)n)
+		return 0;
+	return n - (uint64_t)ceil(x);
+}
+
+/* "7 of 500 samples above", or "7-9 of ..." where a bucket straddles. */
+static const char *
+counts(char *buf, size_t len, uint64_t lo, uint64_t hi, uint64_t n)
+{
+	if (lo == hi)
+		snprintf(buf, len, "%llu of %llu sample%s above",
+		    (unsigned long long)lo, (unsigned long long)n,
+		    n == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%llu-%llu of %llu samples above",
+		    (unsigned long long)lo, (unsigned long long)hi,
+		    (unsigned long long)n);
+	return buf;
+}
+
+/*
+ * One --fail-above limit against the samples (a wake-up unanswered at the
+ * end counts for the latency's max alone: the other statistics, as in
+ * the summary, are of the samples).  A limit at or above the worst sample
+ * is met: no statistic of the samples can be above their worst.  A
+ * quantile q is exceeded when more than n - ceil(q * n) samples lie
+ * surely above the limit, however few the samples; with the samples the
+ * summary needs to show it (PCT_BEYOND beyond), the counts or, where a
+ * bucket straddles the limit, its value decide; in between, it cannot be
+ * told.  min, max and mean need one sample, stdev
+ * two.  The verdict's words, but for a limit met, go into why.
+ */
+/*
+ * inversions=N: exceeded when the order check counted more; cannot tell
+ * when it checked no round (no two priorities, no complete round).
+ */
+static enum verdict
+judge_order(const struct limit *l, const struct order *o, char *why,
+    size_t len)
+{
+	if (o == NULL || o->rounds == 0) {
+		snprintf(why, len, "inversions against %lld: no round with "
+		    "two priorities was checked", (long long)l->value);
+		return CANNOT_TELL;
+	}
+	if (o->inversions <= (uint64_t)l->value)
+		return MET;
+	snprintf(why, len, "inversions %llu > %lld (in %llu of %llu rounds)",
+	    (unsigned long long)o->inversions, (long long)l->value,
+	    (unsigned long long)o->bad_rounds, (unsigned long long)o->rounds);
+	return EXCEEDED;
+}
+
+/*
+ * CLASS.missed=PCT: exceeded when more than PCT of the frame class's
+ * deadlines were missed (done late or not started); an exact count over
+ * the run, so met or exceeded as soon as there is one deadline.
+ */
+static enum verdict
+judge_frames(const struct limit *l, const struct result *res, char *why,
+    size_t len)
+{
+	const struct frame_counts *fr = &res->classes[l->cls].fr;
+	double pct = frame_missed_pct(fr), lim = (double)l->value / 100;
+
+	if (frame_deadlines(fr) == 0) {
+		snprintf(why, len, "%s.missed against %g%%: no frame ended",
+		    l->frames, lim);
+		return CANNOT_TELL;
+	}
+	if (pct <= lim)
+		return MET;
+	snprintf(why, len, "%s.missed %.2f%% > %g%% (%llu of %llu deadlines: "
+	    "%llu late, %llu not started)", l->frames, pct, lim,
+	    (unsigned long long)(fr->missed + fr->not_started),
+	    (unsigned long long)frame_deadlines(fr),
+	    (unsigned long long)fr->missed,
+	    (unsigned long long)fr->not_started);
+	return EXCEEDED;
+}
+
+static enum verdict
+judge(const struct limit *l, const struct result *res, char *why,
+    size_t len)
+{
+	const struct stats *st = &res->ser[l->timer ? SER_TIMER :
+	    SER_LATENCY].st;
+	uint64_t n = st->n, lo, hi, need;
+	uint64_t pend = l->timer ? 0 : res->npending;
+	double q = stats_kind_q(l->stat), v;
+	char name[40], a[32], b[32], c[32], d[64];
+
+	snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
+	    stats_kind_name(l->stat));
+	fmt_time(b, sizeof(b), (double)l->value, 0, "us");
+	count_above(st, l->value, &lo, &hi);
+	if (l->stat == STAT_MAX && pend > 0 && res->pending_age > l->value) {
+		snprintf(why, len, "%s >=%s > %s (a wake-up unanswered at the "
+		    "end)", name, fmt_time(a, sizeof(a), res->pending_age, 4,
+		    "us"), b);
+		return EXCEEDED;
+	}
+	if (n == 0) {
+		snprintf(why, len, "%s against %s: no samples", name, b);
+		return CANNOT_TELL;
+	}
+	fmt_time(c, sizeof(c), (double)st->max, 4, "us");
+	if (l->stat == STAT_MAX && st->max <= l->value && pend > 0) {
+		snprintf(why, len, "%s against %s: worst sample %s, but %llu "
+		    "wake-up%s unanswered at the end", name, b, c,
+		    (unsigned long long)pend, pend == 1 ? "" : "s");
+		return CANNOT_TELL;
+	}
+	if (st->max <= l->value)
+		return MET;
+	v = stats_value(st, l->stat);
+	if (q > 0 && lo > allowed_above(q, n)) {
+		snprintf(why, len, "%s %s > %s (%s, %llu allowed)", name,
+		    fmt_time(a, sizeof(a), v, 4, "us"), b,
+		    counts(d, sizeof(d), lo, hi, n),
+		    (unsigned long long)allowed_above(q, n));
+		return EXCEEDED;
+	}
+	need = q > 0 ? report_pct_need(q) : stats_kind_need(l->stat);
+	if (n < need && q > 0) {
+		snprintf(why, len, "%s against %s: %s (%llu allowed), worst "
+		    "%s; %s needs %llu samples", name, b, counts(d, sizeof(d),
+		    lo, hi, n), (unsigned long long)allowed_above(q, n), c,
+		    stats_kind_name(l->stat), (unsigned long long)need);
+		return CANNOT_TELL;
+	}
+	if (n < need) {
+		snprintf(why, len, "%s against %s: worst %s; %s needs %llu "
+		    "samples", name, b, c, stats_kind_name(l->stat),
+		    (unsigned long long)need);
+		return CANNOT_TELL;
+	}
+	/*
+	 * The samples surely give the quantile at or under the limit; a
+	 * bucket that straddles it leaves it to the summary's value.
+	 */
+	if (v <= (double)l->value || (q > 0 && hi <= allowed_above(q, n)))
+		return MET;
+	if (l->stat == STAT_MEAN || l->stat == STAT_STDEV)
+		snprintf(why, len, "%s %s > %s", name, fmt_time(a, sizeof(a),
+		    v, 4, "us"), b);
+	else
+		snprintf(why, len, "%s %s > %s (%s)", name, fmt_time(a,
+		    sizeof(a), v, 4, "us"), b, counts(d, sizeof(d), lo, hi,
+		    n));
+	return EXCEEDED;
+}
+
+/*
+ * The --fail-above gate, after the summary: every limit judged (judge),
+ * and one line on fp that starts "gate:": met, with the limits and the
+ * samples; exceeded, each limit exceeded with its value and counts (and
+ * what could not be told); or cannot tell, each such limit and why.
+ * Returns EXIT_OK, EXIT_THRESHOLD or EXIT_CANNOT_TELL.
+ */
+int
+gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
+{
+	enum verdict v[MAX_LIMITS];
+	char why[MAX_LIMITS][256], a[32];
+	const struct stats *st;
+	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
+
+	for (i = 0; i < cfg->nlimits; i++) {
+		if (cfg->limits[i].frames != NULL)
+			v[i] = judge_frames(&cfg->limits[i], res, why[i],
+			    sizeof(why[i]));
+		else if (cfg->limits[i].order)
+			v[i] = judge_order(&cfg->limits[i], res->order, why[i],
+			    sizeof(why[i]));
+		else
+			v[i] = judge(&cfg->limits[i], res, why[i],
+			    sizeof(why[i]));
+		nx += v[i] == EXCEEDED;
+		nc += v[i] == CANNOT_TELL;
+		timer |= cfg->limits[i].timer;
+	}
+	if (nx + nc == 0) {
+		st = &res->ser[SER_LATENCY].st;
+		fprintf(fp, "gate: met (%u limit%s; %llu samples, worst %s",
+		    cfg->nlimits, cfg->nlimits == 1 ? "" : "s",
+		    (unsigned long long)st->n, st->n > 0 ? fmt_time(a,
+		    sizeof(a), (double)st->max, 4, "us") : "-");
+		st = &res->ser[SER_TIMER].st;
+		if (timer)
+			fprintf(fp, "; timer %llu samples, worst %s",
+			    (unsigned long long)st->n, st->n > 0 ?
+			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
+			    "-");
+		for (i = 0; i < cfg->nlimits; i++)
+			if (cfg->limits[i].frames != NULL)
+				fprintf(fp, "; %s missed %.2f%% of %llu "
+				    "deadlines", cfg->limits[i].frames,
+				    frame_missed_pct(&res->classes[
+				    cfg->limits[i].cls].fr), (unsigned long long)
+				    frame_deadlines(&res->classes[
+				    cfg->limits[i].cls].fr));
+		fputs(")\n", fp);
+		return EXIT_OK;
+	}
+	/* The limits exceeded first, then those that cannot be told. */
+	fputs(nx > 0 ? "gate: exceeded: " : "gate: cannot tell: ", fp);
+	for (k = nx > 0 ? EXCEEDED : CANNOT_TELL; k <= CANNOT_TELL; k++) {
+		if (k == CANNOT_TELL && nx > 0 && nc > 0)
+			fputs("; cannot tell: ", fp);
+		for (i = 0, sep = 0; i < cfg->nlimits; i++) {
+			if (v[i] != (enum verdict)k)
+				continue;
+			fprintf(fp, "%s%s", sep++ > 0 ? "; " : "", why[i]);
+		}
+	}
+	fputc('\n', fp);
+	return nx > 0 ? EXIT_THRESHOLD : EXIT_CANNOT_TELL;
+}
+
+/*
+ * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds,
+ * inversions=N, a count of the order check's, or CLASS.missed=PCT%, the
+ * share of a frame class's deadlines missed.  Several --fail-above
+ * options add up.
+ */
+void
+gate_parse(struct config *cfg, char *arg)
+{
+	struct limit *l;
+	char *tok, *save, *eq, name[32];
+	int k, timer;
+
+	if (*arg == '\0')
+		usage_error("fail-above is empty");
+	if (*arg == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,") != NULL)
+		usage_error("fail-above has an empty item: %s", arg);
+	for (tok = strtok_r(arg, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL)
+			usage_error("fail-above: not STAT=TIME: %s", tok);
+		*eq = '\0';
+		if (cfg->nlimits == MAX_LIMITS)
+			usage_error("fail-above: more than %d limits",
+			    MAX_LIMITS);
+		l = &cfg->limits[cfg->nlimits++];
+		if (strlen(tok) > 7 && strcmp(tok + strlen(tok) - 7,
+		    ".missed") == 0) {
+			tok[strlen(tok) - 7] = '\0';
+			l->frames = tok;
+			l->value = parse_pct(eq + 1);
+			continue;
+		}
+		if (strcmp(tok, "inversions") == 0) {
+			l->order = 1;
+			l->value = parse_num("fail-above inversions", eq + 1,
+			    0, LLONG_MAX);
+			continue;
+		}
+		timer = strncmp(tok, "timer.", 6) == 0;
+		if ((k = stats_kind_find(tok + (timer ? 6 : 0))) == -1)
+			usage_error("fail-above: unknown statistic: %s (one of "
+			    "min, mean, stdev, p50, p90, p95, p99, p99.9, "
+			    "p99.99, max, timer.STAT, inversions, or "
+			    "CLASS.missed)", tok);
+		snprintf(name, sizeof(name), "fail-above %s", tok);
+		l->stat = (enum stat_kind)k;
+		l->timer = timer;
+		l->value = parse_time(name, eq + 1, 0, 3600 * NSEC_PER_SEC,
+		    NSEC_PER_USEC);
+	}
+}
+
+void
+gate_check(struct config *cfg)
+{
+	struct limit *l;
+	unsigned i, k;
+
+	for (i = 0; i < cfg->nlimits; i++) {
+		l = &cfg->limits[i];
+		if (l->frames == NULL)
+			continue;
+		for (k = 0; k < cfg->nclasses; k++)
+			if (strcmp(cfg->classes[k].name, l->frames) == 0)
+				break;
+		if (k == cfg->nclasses || cfg->classes[k].frame == 0)
+			usage_error("fail-above %s.missed: no frame class is "
+			    "named %s", l->frames, l->frames);
+		l->cls = k;
+	}
+}
+
+/*
+ * A share of deadlines, PCT%: a whole number or one with up to two
+ * decimals, from 0 to 100, the % sign required; in 0.01% units.
+ */
+static int64_t
+parse_pct(char *s)
+{
+	char *dot, frac[3] = "00";
+	size_t len = strlen(s), nf;
+	int64_t whole;
+
+	if (len == 0 || s[len - 1] != '%')
+		usage_error("fail-above missed: the limit needs a %% sign "
+		    "(for example video.missed=1%%): %s", s);
+	s[len - 1] = '\0';
+	if ((dot = strchr(s, '.')) != NULL) {
+		*dot++ = '\0';
+		nf = strlen(dot);
+		if (nf == 0 || nf > 2 || strspn(dot, "0123456789") != nf)
+			usage_error("fail-above missed: at most two decimals: "
+			    "%s.%s%%", s, dot);
+		memcpy(frac, dot, nf);
+	}
+	whole = parse_num("fail-above missed", s, 0, 100);
+	if (whole == 100 && strcmp(frac, "00") != 0)
+		usage_error("fail-above missed is above 100%%");
+	return whole * 100 + (frac[0] - '0') * 10 + (frac[1] - '0');
+}

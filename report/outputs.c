@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * outputs.c: where a run's reports go (outputs.h).  Every file is claimed
+ * before anything starts, so that a bad path costs nothing; the sink and
+ * the tick feed the log, -v, the per-client table, the plot's timelines
+ * and the progress line while the run goes on; and once the runs are
+ * over the summary, the results file, the plot and the comparison with
+ * --baseline are written from the finished results.  A report into a
+ * regular file goes into a temporary file beside it, synced and renamed
+ * over it once whole: a failure (a full disk) leaves the old file as it
+ * was, and two runs writing one file leave one whole report.  Nothing
+ * here measures.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/common.h"
+#include "compare/compare.h"
+#include "config.h"
+#include "explain/explain.h"
+#include "json/json.h"
+#include "report/outputs.h"
+#include "plot/plot.h"
+#include "report/report.h"
+#include "result.h"
+#include "machine/topo.h"
+#include "run.h"
+
+#define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
+#define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
+#define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
+#define LOG_HEADER	"time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns," \
+	"series,run,waker_cpu,place\n"
+#define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
+
+static int	 runs_open(const struct config *, struct runs *);
+static int	 report_claim(struct report_file *, const char *);
+static FILE	*report_stream(struct report_file *, const char *);
+static int	 report_finish(struct report_file *, FILE *);
+static void	 report_drop(struct report_file *);
+static int	 fifo_open(const char *, const char *);
+static void	 sync_dir(const char *);
+static int	 write_json(struct report_file *, const struct config *,
+		    const struct result *, const struct runs *);
+static int	 write_plot(struct report_file *, const struct config *,
+		    const struct result *);
+static int	 log_add(struct outputs *, const struct sample *);
+static int	 log_flush(struct outputs *, int64_t);
+static int	 log_row(FILE *, const struct sample *, unsigned);
+static int	 terminal_width(int);
+static int	 terminal_elsewhere(pid_t);
+static char	*json_in_memory(struct outputs *, const struct result *,
+		    size_t *, const char *);
+
+/* Whether the run must hand every sample to outputs_sink. */
+int
+outputs_want_samples(const struct outputs *col)
+{
+	const struct config *cfg = col->cfg;
+
+	return cfg->verbose || col->log != NULL || col->res->clients != NULL ||
+	    col->res->ser[SER_LATENCY].tl != NULL || cfg->explain > 0;
+}
+
+/* Whether the run must call outputs_tick once a second. */
+int
+outputs_want_ticks(const struct outputs *col)
+{
+	return col->log != NULL || col->progress;
+}
+
+/* Takes the progress line off the terminal, if one is up. */
+void
+outputs_progress_off(struct outputs *col)
+{
+	if (!col->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	col->shown = 0;
+}
+
+/*
+ * The runs as JSON objects, for the results file and --baseline: kept in
+ * memory (a few tens of KiB a run) until the end.
+ */
+static int
+runs_open(const struct config *cfg, struct runs *runs)
+{
+	if (cfg->json_path == NULL && cfg->baseline == NULL &&
+	    !(cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2))
+		return 0;
+	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
+		lwarn("open_memstream");
+		return -1;
+	}
+	return 0;
+}
+
+int
+outputs_add_run(struct outputs *col, const struct result *res)
+{
+	struct runs *runs = &col->runs;
+	const struct config *cfg = col->cfg;
+
+	/* The log's last rows; a log that failed in the run was said. */
+	if (col->log != NULL && !col->log_failed && res->stop != STOP_SINK &&
+	    log_flush(col, INT64_MAX) == -1) {
+		lwarnx("cannot write the log %s: %s", cfg->log_path,
+		    strerror(errno != 0 ? errno : EIO));
+		col->log_failed = 1;
+		return -1;
+	}
+	col->nrows = 0;
+	col->nrun++;
+	if (runs->fp == NULL)
+		return 0;
+	if (runs->n > 0)
+		fputc(',', runs->fp);
+	runs->n++;
+	if (json_write_run(runs->fp, cfg, res) == -1 ||
+	    fflush(runs->fp) == EOF) {
+		lwarn("results in memory");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The end, however the run went: what was not written is dropped (its
+ * temporary file removed, the old file left as it was).
+ */
+void
+outputs_close(struct outputs *col)
+{
+	struct runs *runs = &col->runs;
+
+	if (runs->fp != NULL)
+		fclose(runs->fp);
+	free(runs->buf);
+	memset(runs, 0, sizeof(*runs));
+	if (col->log != NULL)
+		fclose(col->log);
+	col->log = NULL;
+	free(col->rows);
+	col->rows = NULL;
+	report_drop(&col->logf);
+	report_drop(&col->json);
+	report_drop(&col->plot);
+}
+
+/*
+ * Claims the output files, so that a file that cannot be written fails
+ * before anything starts (a log into a FIFO waits for its reader now),
+ * and the memory the runs' JSON is kept in.  res is the result the runs
+ * are measured into.  Returns 0, or -1 after saying why.
+ */
+int
+outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
+    struct result *res)
+{
+	memset(col, 0, sizeof(*col));
+	col->logf.fd = col->json.fd = col->plot.fd = -1;
+	col->cfg = cfg;
+	col->run = run;
+	col->res = res;
+	/*
+	 * The progress line only where nothing else writes: a command
+	 * shares latt's stderr, and a line of its own would run on after
+	 * the progress line ("workload runningcc -pthread ...").
+	 */
+	col->progress = !cfg->quiet && !cfg->verbose && cfg->ncmd == 0 &&
+	    isatty(STDERR_FILENO);
+	if (runs_open(cfg, &col->runs) == -1)
+		return -1;
+	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
+	    report_claim(&col->json, cfg->json_path) == -1)
+		return -1;
+	if (cfg->plot_path != NULL &&
+	    report_claim(&col->plot, cfg->plot_path) == -1)
+		return -1;
+	if (cfg->log_path != NULL) {
+		if (report_claim(&col->logf, cfg->log_path) == -1 ||
+		    (col->log = report_stream(&col->logf, "the log")) == NULL)
+			return -1;
+		if (fputs(LOG_HEADER, col->log) == EOF) {
+			lwarn("%s", cfg->log_path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Claims a report file before the run.  A FIFO is only checked (it is
+ * opened when written, so that it cannot hold up the start); a device, or
+ * a path under /dev or /proc (/dev/stdout), is opened as it is, without
+ * truncating it; a regular file, or one still to be made, gets its
+ * temporary file beside the file it names once links are followed, with
+ * that file's mode and owner.  Returns 0, or -1 after saying why.
+ */
+static int
+report_claim(struct report_file *rf, const char *path)
+{
+	struct stat sb;
+	const char *base;
+	mode_t mask;
+	int have;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->fd = -1;
+	rf->path = path;
+	have = stat(path, &sb) == 0;
+	if (have && S_ISFIFO(sb.st_mode)) {
+		rf->fifo = 1;
+		if (access(path, W_OK) == 0)
+			return 0;
+	} else if ((have && !S_ISREG(sb.st_mode)) ||
+	    strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) {
+		if ((rf->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC,
+		    0666)) >= 0)
+			return 0;
+	} else if ((rf->target = path_target(path)) != NULL &&
+	    (!have || access(rf->target, W_OK) == 0)) {
+		rf->existed = have;
+		base = strrchr(rf->target, '/') + 1;
+		if (asprintf(&rf->tmp, "%.*s.%.*s.tmp-%d-XXXXXX",
+		    (int)(base - rf->target), rf->target, TMP_BASE_MAX, base,
+		    (int)getpid()) == -1)
+			rf->tmp = NULL;
+		else if ((rf->fd = mkostemp(rf->tmp, O_CLOEXEC)) >= 0) {
+			mask = umask(0);
+			umask(mask);
+			(void)!fchmod(rf->fd, have ? sb.st_mode & 07777 :
+			    0666 & ~mask);
+			if (have)
+				(void)!fchown(rf->fd, sb.st_uid, sb.st_gid);
+			return 0;
+		}
+		free(rf->tmp);
+		rf->tmp = NULL;
+	}
+	lwarn("%s", path);
+	return -1;
+}
+
+/*
+ * The stream a claimed report is written through: a FIFO is opened now
+ * (once it has a reader), a regular file written as it is truncated.
+ * what names the report for the FIFO's messages.  NULL after saying why.
+ */
+static FILE *
+report_stream(struct report_file *rf, const char *what)
+{
+	struct stat sb;
+	FILE *fp;
+
+	errno = 0;
+	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1)
+		return NULL;
+	if (rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) {
+		lwarn("%s", rf->path);
+		return NULL;
+	}
+	if ((fp = fdopen(rf->fd, "w")) == NULL) {
+		lwarn("%s", rf->path);
+		return NULL;
+	}
+	rf->fd = -1;
+	errno = 0;
+	return fp;
+}
+
+/*
+ * Opens a FIFO for writing once a reader has it open, saying so when none
+ * has yet.  A signal that ends latt (SIGINT, SIGTERM, SIGHUP) ends the
+ * wait, with a sentence; one that ended the run before does not.
+ * Returns the descriptor, or -1 after saying why.
+ */
+static int
+fifo_open(const char *path, const char *what)
+{
+	struct timespec nap = { 0, FIFO_POLL_NS };
+	const char *sig;
+	int fd, said = 0;
+
+	got_stop = 0;
+	while ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		if (errno != ENXIO && errno != EINTR) {
+			lwarn("%s", path);
+			return -1;
+		}
+		if (got_stop) {
+			sig = sigabbrev_np(got_stop);
+			lwarnx("%s: no reader opened the FIFO before SIG%s: %s "
+			    "not written", path, sig != NULL ? sig : "?",
+			    what);
+			return -1;
+		}
+		if (!said)
+			lwarnx("waiting for a reader of the FIFO %s (%s)",
+			    path, what);
+		said = 1;
+		nanosleep(&nap, NULL);
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1) {
+		lwarn("%s", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Flushes and closes a report; a temporary file is synced and renamed
+ * over the file it replaces.  Returns 0, or -1 after saying why, the
+ * temporary file removed and the old file left as it was.
+ */
+static int
+report_finish(struct report_file *rf, FILE *fp)
+{
+	int e = 0;
+
+	if (fflush(fp) == EOF || ferror(fp))
+		e = errno != 0 ? errno : EIO;
+	if (e == 0 && rf->tmp != NULL && fsync(fileno(fp)) == -1)
+		e = errno;
+	if (fclose(fp) == EOF && e == 0)
+		e = errno;
+	if (e == 0 && rf->tmp != NULL && rename(rf->tmp, rf->target) == -1)
+		e = errno;
+	if (e == 0 && rf->tmp != NULL) {
+		sync_dir(rf->target);
+		free(rf->tmp);
+		rf->tmp = NULL;
+	}
+	if (e != 0)
+		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
+		    "" : rf->existed ? " (the file is left as it was)" :
+		    " (nothing written)");
+	report_drop(rf);
+	return e != 0 ? -1 : 0;
+}
+
+/* Forgets a report: its descriptor closed, its temporary file removed. */
+static void
+report_drop(struct report_file *rf)
+{
+	if (rf->fd >= 0)
+		close(rf->fd);
+	rf->fd = -1;
+	if (rf->tmp != NULL)
+		unlink(rf->tmp);
+	free(rf->tmp);
+	free(rf->target);
+	rf->tmp = rf->target = NULL;
+}
+
+/* Syncs the directory of path, so that a rename in it lasts a crash. */
+static void
+sync_dir(const char *path)
+{
+	char *dir = strndup(path, (size_t)(strrchr(path, '/') - path + 1));
+	int fd;
+
+	if (dir != NULL && (fd = open(dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) >= 0) {
+		(void)!fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* Writes the results file: the totals and the runs; -1 after saying why. */
+static int
+write_json(struct report_file *rf, const struct config *cfg,
+    const struct result *total, const struct runs *runs)
+{
+	FILE *fp;
+
+	if (strcmp(cfg->json_path, "-") == 0) {
+		json_write(stdout, cfg, total, runs->n, runs->buf != NULL ?
+		    runs->buf : "");
+		return 0;	/* main checks stdout, once, at the end */
+	}
+	if ((fp = report_stream(rf, "the results")) == NULL) {
+		report_drop(rf);
+		return -1;
+	}
+	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
+	return report_finish(rf, fp);
+}
+
+/* Writes the SVG plot of the last run; -1 after saying why. */
+static int
+write_plot(struct report_file *rf, const struct config *cfg,
+    const struct result *res)
+{
+	FILE *fp;
+
+	if ((fp = report_stream(rf, "the plot")) == NULL) {
+		report_drop(rf);
+		return -1;
+	}
+	plot_write(fp, cfg, res);
+	return report_finish(rf, fp);
+}
+
+/*
+ * A run's text summary (with --repeat, of the nruns runs, res their
+ * total), unless the JSON takes stdout.
+ */
+void
+outputs_summary(const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns)
+{
+	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
+		report_text(stdout, cfg, res, runs, nruns);
+		if (cfg->per_client && cfg->repeat == 1)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram && cfg->repeat == 1)
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
+		if (res->autopsy != NULL)
+			report_explain(stdout, res);
+	}
+	fflush(stdout);
+}
+
+/*
+ * The reports, once the runs are over: with --repeat, the per-client table
+ * and the histogram of all runs; the JSON and the plot; then the log is
+ * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
+ * EXIT_RUNTIME.
+ */
+int
+outputs_write(struct outputs *col, struct result *res)
+{
+	const struct config *cfg = col->cfg;
+	const struct runs *runs = &col->runs;
+	int status = EXIT_OK;
+
+	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
+	    strcmp(cfg->json_path, "-") != 0)) {
+		if (cfg->per_client)
+			report_per_client(stdout, cfg, res);
+		if (cfg->histogram)
+			report_histogram(stdout, res,
+			    terminal_width(STDOUT_FILENO));
+	}
+	/* stdout goes first, so that a failing file cannot hide the summary. */
+	fflush(stdout);
+	if (cfg->json_path != NULL &&
+	    write_json(&col->json, cfg, res, runs) == -1)
+		status = EXIT_RUNTIME;
+	if (cfg->plot_path != NULL && col->res->ser[SER_LATENCY].tl != NULL &&
+	    write_plot(&col->plot, cfg, col->res) == -1)
+		status = EXIT_RUNTIME;
+	if (col->log != NULL) {
+		/* A log that failed has been reported. */
+		if (col->res->stop == STOP_SINK || col->log_failed) {
+			fclose(col->log);
+			report_drop(&col->logf);
+		} else if (report_finish(&col->logf, col->log) == -1)
+			status = EXIT_RUNTIME;
+		col->log = NULL;
+	}
+	return status;
+}
+
+/*
+ * --baseline: this run (or these runs), written as JSON into memory and
+ * read back as side B, against the baseline's side A, after the summary.
+ * The comparison reads the finished results exactly as latt compare would
+ * read the file.  Returns what --fail-if-worse found (CMP_GATE_MET also
+ * without it, CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, its "gate:" line on
+ * stderr), or -1 after saying why it could not compare.
+ */
+int
+outputs_baseline(struct outputs *col, const struct result *total,
+    struct cmp_side *base, const struct cmp_gate *gate)
+{
+	const struct config *cfg = col->cfg;
+	const struct runs *runs = &col->runs;
+	struct cmp_side run;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	int r = -1;
+
+	if ((buf = json_in_memory(col, total, &len, "baseline")) == NULL)
+		return -1;
+	cmp_side_init(&run, "B");
+	run.drop_noisy = cfg->drop_noisy;	/* as latt compare's */
+	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
+	if (cmp_side_add_buf(&run, runs->n > 1 ? "these runs" : "this run",
+	    buf, len, err, sizeof(err)) == -1)
+		lwarnx("baseline: %s", err);
+	else {
+		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
+		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
+		if ((r = cmp_report(stdout, stderr, base, &run, gate)) == -1)
+			lwarnc(ENOMEM, "baseline");
+	}
+	cmp_side_free(&run);
+	free(buf);
+	return r;
+}
+
+/*
+ * The JSON of the runs so far and their total, written into memory, for
+ * a comparison read as latt compare reads a file; its length in *len.
+ * NULL after saying why (what names the comparison).
+ */
+static char *
+json_in_memory(struct outputs *col, const struct result *total, size_t *len,
+    const char *what)
+{
+	const struct runs *runs = &col->runs;
+	char *buf = NULL;
+	FILE *mem;
+
+	if ((mem = open_memstream(&buf, len)) == NULL) {
+		lwarn("open_memstream");
+		return NULL;
+	}
+	json_write(mem, col->cfg, total, runs->n, runs->buf != NULL ?
+	    runs->buf : "");
+	if (fclose(mem) == EOF) {
+		lwarn("%s", what);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * A knob swept over two values: its runs, written as JSON into memory,
+ * value against value, as latt compare --by-knob reads the file.  Returns
+ * 0, or -1 after saying why it could not compare.
+ */
+int
+outputs_knob_compare(struct outputs *col, const struct result *total)
+{
+	const struct config *cfg = col->cfg;
+	struct cmp_side side[2];
+	char err[512], *buf = NULL;
+	size_t len = 0, i;
+	int r = -1;
+
+	if ((buf = json_in_memory(col, total, &len, "knob: comparison")) ==
+	    NULL)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		cmp_side_init(&side[i], i == 0 ? "A" : "B");
+		if (asprintf(&side[i].label, "value %s",
+		    cfg->sweep.text[i]) < 0)
+			side[i].label = NULL;
+	}
+	if (cmp_side_add_point(&side[0], "these runs", cfg->sweep.text[0],
+	    buf, len, err, sizeof(err)) == -1 ||
+	    cmp_side_add_point(&side[1], "these runs", cfg->sweep.text[1],
+	    buf, len, err, sizeof(err)) == -1)
+		lwarnx("knob: %s", err);
+	else {
+		printf("\nValue %s against %s (latt compare --by-knob "
+		    "<these runs>):\n", cfg->sweep.text[1], cfg->sweep.text[0]);
+		if ((r = cmp_report(stdout, stderr, &side[0], &side[1],
+		    NULL)) == -1)
+			lwarnc(ENOMEM, "knob: comparison");
+	}
+	cmp_side_free(&side[0]);
+	cmp_side_free(&side[1]);
+	free(buf);
+	return r == -1 ? -1 : 0;
+}
+
+/* The width of the terminal on fd, or 80 when it is not one. */
+static int
+terminal_width(int fd)
+{
+	struct winsize ws;
+
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/*
+ * Whether latt runs in the background of the terminal on stderr (bg, or
+ * "latt ... &"): the terminal is another job's then, and the progress line
+ * stays off it.  The workload's group holding it counts as latt's.
+ */
+static int
+terminal_elsewhere(pid_t workload)
+{
+	pid_t fg = tcgetpgrp(STDERR_FILENO);
+
+	return fg > 0 && fg != getpgrp() && fg != workload;
+}
+
+/*
+ * Sees every sample: the per-client statistics, the timeline of the plot,
+ * the log and -v.  Returns -1 with errno set when the log fails.
+ */
+int
+outputs_sink(void *arg, const struct sample *s)
+{
+	struct outputs *col = arg;
+	struct result *res = col->res;
+	struct client_stats *cs;
+
+	/* A timer sample: the plot's timer series and a log row, client -1. */
+	if (s->timer) {
+		if (res->ser[SER_TIMER].tl != NULL)
+			timeline_add(res->ser[SER_TIMER].tl, s->when,
+			    s->latency);
+		return col->log != NULL ? log_add(col, s) : 0;
+	}
+	if (res->clients != NULL) {
+		cs = &res->clients[s->client];
+		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
+			cs->migrations++;
+		cs->last_cpu = s->cpu;
+		stats_add(&cs->lat, s->latency, s->client, s->when);
+	}
+	if (res->ser[SER_LATENCY].tl != NULL)
+		timeline_add(res->ser[SER_LATENCY].tl, s->when, s->latency);
+	/* The plot's dots of each class (the 2007 figure). */
+	if (res->classes != NULL && res->classes[col->cfg->class_of[
+	    s->client]].ser[SER_LATENCY].tl != NULL)
+		timeline_add(res->classes[col->cfg->class_of[s->client]].ser[
+		    SER_LATENCY].tl, s->when, s->latency);
+	if (col->cfg->explain > 0)
+		explain_keep(col->cfg, &col->run->inst, res, s);
+	/* -v to a stderr that cannot be written ends the run like a log. */
+	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
+		return -1;
+	return col->log != NULL ? log_add(col, s) : 0;
+}
+
+/*
+ * A row of the log, kept until every row before it in time has come: the
+ * sink sees a round's replies as they are read, not in the order they
+ * were sent.  A timer sample (its deadline comes before its round's
+ * sends) writes what came before it: in the closed loop every earlier
+ * round is whole by then, so the buffer holds one round; in the open loop
+ * a reply may come rounds late, and rows wait LOG_REORDER_NS (a reply
+ * later still is written when it comes).  Returns -1 when the log fails.
+ */
+static int
+log_add(struct outputs *col, const struct sample *s)
+{
+	struct sample *v;
+	size_t lo = 0, hi = col->nrows, mid;
+
+	if (col->nrows == col->maxrows) {
+		col->maxrows = col->maxrows > 0 ? 2 * col->maxrows : 64;
+		if ((v = realloc(col->rows, col->maxrows *
+		    sizeof(*v))) == NULL)
+			return -1;
+		col->rows = v;
+	}
+	/* After the rows of its time or earlier: nearly always the last. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (col->rows[mid].when <= s->when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&col->rows[lo + 1], &col->rows[lo], (col->nrows - lo) *
+	    sizeof(*s));
+	col->rows[lo] = *s;
+	col->nrows++;
+	if (!s->timer)
+		return 0;
+	return log_flush(col, col->cfg->open_loop ? s->when - LOG_REORDER_NS :
+	    s->when);
+}
+
+/* Writes the rows from before the time until (ns); -1 when the log fails. */
+static int
+log_flush(struct outputs *col, int64_t until)
+{
+	size_t i, n;
+
+	errno = 0;
+	for (n = 0; n < col->nrows && col->rows[n].when < until; n++)
+		if (log_row(col->log, &col->rows[n], col->nrun + 1) < 0)
+			return -1;
+	for (i = n; i < col->nrows; i++)
+		col->rows[i - n] = col->rows[i];
+	col->nrows -= n;
+	return 0;
+}
+
+/*
+ * One row: time_ns, round, client, cpu, latency_ns, pos, rq_wait_ns,
+ * series, run.  A timer row keeps every column's place: client and pos
+ * -1, rq_wait_ns empty.  Returns what fprintf does.
+ */
+static int
+log_row(FILE *fp, const struct sample *s, unsigned run)
+{
+	char rq[24] = "";
+
+	if (s->timer)
+		return fprintf(fp, "%lld,%llu,-1,%d,%lld,-1,,timer,%u,-1,\n",
+		    (long long)s->when, (unsigned long long)s->round,
+		    (int)s->cpu, (long long)s->latency, run);
+	/* An unknown runqueue wait is an empty field, never a made-up 0. */
+	if (s->rq_wait >= 0)
+		snprintf(rq, sizeof(rq), "%lld", (long long)s->rq_wait);
+	return fprintf(fp, "%lld,%llu,%u,%d,%lld,%u,%s,wake,%u,%d,%s\n",
+	    (long long)s->when, (unsigned long long)s->round, s->client,
+	    (int)s->cpu, (long long)s->latency, s->pos, rq, run,
+	    (int)s->waker_cpu, topo_place_name(s->place));
+}
+
+/*
+ * Once a second: pushes the log to its file (so that a full disk shows
+ * within a second) and redraws the progress line once the run is past
+ * two seconds.
+ */
+int
+outputs_tick(void *arg, const struct result *res)
+{
+	struct outputs *col = arg;
+	int64_t now = now_ns();
+
+	if (col->log != NULL && (fflush(col->log) == EOF || ferror(col->log)))
+		return -1;
+	if (col->progress && now - res->start >= PROGRESS_AFTER &&
+	    !terminal_elsewhere(res->wl.pid)) {
+		report_progress(stderr, col->cfg, res, now,
+		    terminal_width(STDERR_FILENO));
+		col->shown = 1;
+	}
+	return 0;
+}
