@@ -16,8 +16,8 @@ LDFLAGS += -Wl,-z,now
 
 # The spine at the top; every other room in the folder of its concern
 # (README.md, Layout).  Objects and dependency files go under $(B).
-DIRS = cli compare explain json lib machine measure plot proc report sweep
-SRCS = latt.c result.c stats.c $(sort $(wildcard $(DIRS:=/*.c)))
+DIRS = cli compare explain json lib measure plot proc record report sweep
+SRCS = latt.c config.c result.c stats.c $(sort $(wildcard $(DIRS:=/*.c)))
 B = build
 OBJS = $(SRCS:%.c=$(B)/%.o)
 INC = -I.
@@ -39,7 +39,7 @@ $(B)/%.o: %.c
 
 # latt compare's rooms and all they call, for the test programs below.
 COMPARE_SRCS = $(wildcard compare/*.c) json/jsonread.c json/jsonw.c \
-	stats.c lib/common.c cli/help.c
+	stats.c $(wildcard lib/*.c)
 HDRS = $(wildcard *.h $(DIRS:=/*.h))
 
 $(B)/unit_stats: tests/unit_stats.c stats.c stats.h

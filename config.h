@@ -8,6 +8,7 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stats.h"
@@ -224,5 +225,22 @@ config_round_busy(const struct config *cfg)
 			return 1;
 	return cfg->nclasses == 0 && cfg->busy > 0;
 }
+
+/*
+ * The words of the settings (config.c): a load kind by the len bytes of
+ * its name (-1: none), its name, what one of its operations is, and how
+ * many processes --load=KIND:n runs (a pipe pair is two); a policy by its
+ * name (-1: none) and its name as --policy and policy= spell it ("?");
+ * the workload's command as a user would type it, the words that need it
+ * single-quoted ("" for none; to free; NULL when memory ran out).
+ */
+int	 config_load_find(const char *name, size_t len);
+const char *config_load_name(enum load_kind);
+const char *config_load_unit(enum load_kind);
+unsigned config_load_nproc(enum load_kind, unsigned n);
+int	 config_policy_find(const char *name);
+const char *config_policy_name(int policy);
+char	*config_command(const struct config *);
+void	 config_free(struct config *);
 
 #endif /* CONFIG_H */

@@ -25,28 +25,29 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "measure/client.h"
-#include "lib/common.h"
+#include "cli/options.h"
 #include "compare/compare.h"
 #include "config.h"
-#include "report/curves.h"
-#include "machine/env.h"
+#include "explain/autopsy.h"
 #include "explain/explain.h"
-#include "machine/floor.h"
-#include "report/gate.h"
-#include "report/knob.h"
-#include "measure/measure.h"
-#include "cli/options.h"
-#include "report/outputs.h"
-#include "report/report.h"
-#include "result.h"
-#include "run.h"
-#include "measure/split.h"
-#include "sweep/sweep.h"
-#include "machine/topo.h"
 #include "explain/trace.h"
+#include "lib/common.h"
+#include "measure/client.h"
+#include "measure/measure.h"
+#include "measure/split.h"
 #include "proc/tune.h"
 #include "proc/workload.h"
+#include "record/env.h"
+#include "record/floor.h"
+#include "record/topo.h"
+#include "report/gate.h"
+#include "report/outputs.h"
+#include "report/report.h"
+#include "report/sweeptab.h"
+#include "result.h"
+#include "run.h"
+#include "sweep/knob.h"
+#include "sweep/sweep.h"
 
 #define SPARE_FDS	64		/* descriptors beyond two a client */
 
@@ -95,7 +96,7 @@ main(int argc, char *argv[])
 		usage_error_hint("latt compare --help");
 		return compare_main(argc - 1, argv + 1);
 	}
-	config_parse(argc, argv, &cfg);
+	options_parse(argc, argv, &cfg);
 	memset(&L, 0, sizeof(L));
 	L.run.trace.marker_fd = L.run.trace.on_fd = -1;
 	L.run.inst.keeper_fd = L.run.inst.keeper_rfd = -1;
@@ -115,12 +116,12 @@ main(int argc, char *argv[])
 	    (result_init(&L.total, &L.wide, L.run.schedstat, 0) == -1 ||
 	    (L.briefs = calloc(L.nmax, sizeof(*L.briefs))) == NULL)) ||
 	    (cfg.sweep.n > 0 && sweep_init(&L.sweep, &cfg) == -1) ||
-	    outputs_open(&L.out, &L.wide, &L.run, &L.res) == -1)
+	    outputs_open(&L.out, &L.wide, &L.res) == -1)
 		status = EXIT_RUNTIME;
 	else if ((status = cfg.sweep.n > 0 ? run_sweep(&cfg, &L) :
 	    run_series(&cfg, &L)) != EXIT_NOTFOUND && status != EXIT_NOEXEC) {
 		/* The knob put back as soon as the runs are done. */
-		if (tune_knob_restore(&L.run.knob) == -1 && status == EXIT_OK)
+		if (knob_restore(&L.run.knob) == -1 && status == EXIT_OK)
 			status = EXIT_RUNTIME;
 		status = signal_status(&L.res, finish(&L.wide, &L, status));
 	}
@@ -130,6 +131,7 @@ main(int argc, char *argv[])
 	outputs_close(&L.out);
 	if (cfg.baseline != NULL)
 		cmp_side_free(&L.base);
+	autopsy_free(L.res.autopsy);
 	result_free(&L.res, &cfg, 1);
 	result_free(&L.total, &cfg, 0);
 	sweep_free(&L.sweep);
@@ -199,7 +201,7 @@ prepare(const struct config *cfg, struct latt *L)
 		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	/* A knob: saved, its values tried, put back, and guarded. */
 	if (cfg->sweep.kind == SWEEP_KNOB &&
-	    (r = tune_knob_save(&L->run.knob, &cfg->sweep)) < 0)
+	    (r = knob_save(&L->run.knob, &cfg->sweep)) < 0)
 		return r == -1 ? EXIT_USAGE : EXIT_RUNTIME;
 	if (!cfg->no_split && !L->run.schedstat)
 		lwarnx("/proc/PID/schedstat cannot be read (%s): no "
@@ -208,18 +210,18 @@ prepare(const struct config *cfg, struct latt *L)
 	floor_measure(&L->res.floor);
 	setup_signals();		/* unblocks them: any pending is taken */
 	if (config_any_busy(cfg))
-		L->run.busy_per_ms = busy_calibrate();
+		L->run.busy_per_ms = client_busy_calibrate();
 	/* A class's refused attributes are bad input: status 2. */
 	if ((r = tune_check(cfg)) < 0)
 		return r == -1 && cfg->nclasses > 0 ? EXIT_USAGE :
 		    EXIT_RUNTIME;
 	if (raise_nofile(cfg->nclients, &L->run.schedstat) == -1 ||
-	    tune_parent(cfg, &L->run) == -1 ||
+	    tune_parent(cfg, &L->run.inherited_slack) == -1 ||
 	    (L->dmafd = tune_dma_open(cfg)) == -1)
 		return EXIT_RUNTIME;
 	/* Orphans of the workload come back to us, to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	sched_info_read(&L->res.sched);
+	env_sched_read(&L->res.sched);
 	env_read(&L->res.env, L->run.inherited_slack);
 	/* Where each wake-up lands is told from sysfs, read now only. */
 	if ((L->run.topo = topo_read()) == NULL) {
@@ -243,8 +245,11 @@ run_series(const struct config *cfg, struct latt *L)
 	int status = EXIT_OK;
 
 	for (i = 0; i < cfg->repeat; i++) {
-		if (L->nruns > 0)
+		if (L->nruns > 0) {
+			autopsy_free(L->res.autopsy);	/* printed */
+			L->res.autopsy = NULL;
 			result_reset(&L->res, cfg);
+		}
 		measure_once(cfg, &L->run, &L->res, &L->out);
 		if (L->res.wl.exec_errno != 0) {
 			status = cannot_exec(cfg, L->res.wl.exec_errno);
@@ -290,7 +295,7 @@ run_sweep(const struct config *cfg, struct latt *L)
 		p = &L->sweep.pt[pi];
 		L->point = pi;
 		if (cfg->sweep.kind == SWEEP_KNOB &&
-		    tune_knob_set(&L->run.knob, cfg->sweep.text[pi]) == -1) {
+		    knob_set(&L->run.knob, cfg->sweep.text[pi]) == -1) {
 			status = EXIT_RUNTIME;
 			break;
 		}
@@ -344,9 +349,9 @@ finish(const struct config *cfg, struct latt *L, int status)
 	 */
 	if (cfg->sweep.kind == SWEEP_KNOB && cfg->json_path != NULL &&
 	    strcmp(cfg->json_path, "-") == 0)
-		knob_restored(stderr, &L->run.knob);
+		sweeptab_restored(stderr, &L->run.knob);
 	else if (cfg->sweep.kind == SWEEP_KNOB) {
-		knob_table(stdout, cfg, done, &L->run.knob);
+		sweeptab_print(stdout, cfg, done, &L->run.knob);
 		/* Both values must have run: an interrupted sweep may not. */
 		if (cfg->sweep.n == 2 && L->sweep.pt[0].nruns > 0 &&
 		    L->sweep.pt[1].nruns > 0 &&
@@ -355,7 +360,7 @@ finish(const struct config *cfg, struct latt *L, int status)
 			status = EXIT_RUNTIME;
 	} else if (cfg->sweep.n > 0 && (cfg->json_path == NULL ||
 	    strcmp(cfg->json_path, "-") != 0))
-		curves_table(stdout, cfg, done);
+		sweeptab_print(stdout, cfg, done, NULL);
 	else if (L->nmax > 1)
 		outputs_summary(cfg, &L->total, L->briefs, L->nruns);
 	/* The JSON's top level has the last run's autopsy. */
@@ -398,12 +403,13 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 	struct engine *eng;
 	int stopsig;
 
-	machine_read(&res->mach);
-	eng = clients_start(cfg, run, res);
+	env_machine_read(&res->mach);
+	eng = measure_start(cfg, run, res);
 	res->start = now_ns();
 	res->start_wall = wall_ns();
 	if (res->stop == STOP_NONE) {
-		if (workload_start(cfg, run, &res->wl) == -1) {
+		if (workload_start(cfg, run->inherited_slack, run->inst.keeper,
+		    run->knob.guard.pid, &res->wl) == -1) {
 			res->stop = STOP_ERROR;
 			res->fail_what = res->wl.fork_what[0] != '\0' ?
 			    res->wl.fork_what : "fork";
@@ -432,11 +438,11 @@ measure_once(const struct config *cfg, struct run *run, struct result *res,
 		    outputs_want_samples(out) ? outputs_sink : NULL,
 		    outputs_want_ticks(out) ? outputs_tick : NULL, out);
 	res->end = now_ns();
-	machine_read(&res->mach_end);
+	env_machine_read(&res->mach_end);
 	outputs_progress_off(out);
 	stopsig = res->stop == STOP_SIGNAL ? res->stop_signal : SIGTERM;
 	workload_stop(&res->wl, stopsig);
-	clients_stop(eng, res);
+	measure_stop(eng, res);
 	/* The autopsy reads the trace once everything has stopped. */
 	if (cfg->explain > 0)
 		explain_read(&run->inst, res);
@@ -462,7 +468,7 @@ static int
 run_may_repeat(const struct result *res)
 {
 	return res->stop == STOP_DURATION || res->stop == STOP_SAMPLES ||
-	    (res->stop == STOP_WORKLOAD && !workload_failed(&res->wl));
+	    (res->stop == STOP_WORKLOAD && !result_workload_failed(&res->wl));
 }
 
 /* tracefs, --explain's instance and the topology. */
@@ -475,7 +481,7 @@ run_close(struct run *run)
 	run->topo = NULL;
 	trace_close(&run->trace);
 	/* Whatever ended latt early: the knob is put back. */
-	tune_knob_restore(&run->knob);
+	knob_restore(&run->knob);
 	if (explain_close(&run->inst, err, sizeof(err)) == -1)
 		lwarnx("explain: %s", err);
 }
@@ -563,7 +569,7 @@ setup_signals(void)
 	/* glibc keeps the first real-time signals: sigaction refuses them. */
 	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaction(sig, &sa, NULL);
-	/* Ctrl-Z suspends the whole run, between rounds (job_suspend). */
+	/* Ctrl-Z suspends the whole run, between rounds (workload_suspend). */
 	sa.sa_handler = on_tstp;
 	sigaction(SIGTSTP, &sa, NULL);
 	/* A stopped workload is noticed: no SA_NOCLDSTOP. */

@@ -5,13 +5,14 @@
  * --repeat, merged into the totals, and freed.  Every step walks the list
  * of series, so that a new series is one entry in series_info.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/autopsy.h"
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
 #include "result.h"
 
 /* In the order of enum series_id, which is the order of the JSON. */
@@ -184,12 +185,11 @@ result_reset(struct result *res, const struct config *cfg)
 		memset(&keep.classes[i].got, 0, sizeof(keep.classes[i].got));
 		memset(&keep.classes[i].fr, 0, sizeof(keep.classes[i].fr));
 	}
-	explain_free(&keep);		/* the last run's autopsy, printed */
 	if (keep.order != NULL)
 		order_reset(keep.order);
-	machine_free(&keep.mach);	/* read afresh by each run */
+	env_machine_free(&keep.mach);	/* read afresh by each run */
 	noise_free(&keep.noise);
-	machine_free(&keep.mach_end);
+	env_machine_free(&keep.mach_end);
 	memset(res, 0, sizeof(*res));
 	memcpy(res->ser, keep.ser, sizeof(res->ser));
 	res->worst = keep.worst;
@@ -258,9 +258,9 @@ result_merge(struct result *total, const struct result *res,
 	/* The series: the machine at the first run's start, the last's end. */
 	if (total->mach.clocksource == NULL && total->mach.governor == NULL &&
 	    total->mach.smt == NULL)
-		machine_copy(&total->mach, &res->mach);
-	machine_free(&total->mach_end);
-	machine_copy(&total->mach_end, &res->mach_end);
+		env_machine_copy(&total->mach, &res->mach);
+	env_machine_free(&total->mach_end);
+	env_machine_copy(&total->mach_end, &res->mach_end);
 	total->nrounds += res->nrounds;
 	total->split_rounds += res->split_rounds;
 	total->split_left_out += res->split_left_out;
@@ -321,8 +321,8 @@ result_free(struct result *res, const struct config *cfg, int owned)
 	res->classes = NULL;
 	order_free(res->order);
 	res->order = NULL;
-	machine_free(&res->mach);
-	machine_free(&res->mach_end);
+	env_machine_free(&res->mach);
+	env_machine_free(&res->mach_end);
 	noise_free(&res->noise);
 	free(res->worst);
 	res->worst = NULL;
@@ -337,9 +337,8 @@ result_free(struct result *res, const struct config *cfg, int owned)
 		stats_free(&res->clients[i].lat);
 	free(res->clients);
 	res->clients = NULL;
-	sched_info_free(&res->sched);
+	env_sched_free(&res->sched);
 	env_free(&res->env);
-	explain_free(res);
 }
 
 static void
@@ -362,4 +361,19 @@ frames_merge(struct frame_counts *t, const struct frame_counts *r)
 	t->not_started += r->not_started;
 	if (r->longest > t->longest)
 		t->longest = r->longest;
+}
+
+/* Whether the workload failed: it could not run, or ended badly unasked. */
+int
+result_workload_failed(const struct workload *wl)
+{
+	if (wl->pid <= 0)
+		return 0;
+	if (wl->exec_errno)
+		return 1;
+	if (wl->stopped_by_us || !wl->reaped || wl->interrupted)
+		return 0;
+	if (WIFEXITED(wl->status))
+		return WEXITSTATUS(wl->status) != 0;
+	return 1;
 }

@@ -14,26 +14,16 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "machine/counts.h"
-#include "machine/floor.h"
-#include "machine/noise.h"
-#include "machine/env.h"
-#include "measure/order.h"
-#include "stats.h"
+#include "proc/tune.h"
 #include "proc/workload.h"
+#include "record/counts.h"
+#include "record/env.h"
+#include "record/floor.h"
+#include "record/noise.h"
+#include "record/order.h"
+#include "stats.h"
 
 struct topo;
-
-/* What the kernel said a client's attributes were (sched_getattr). */
-struct sched_got {
-	int		 valid;		/* 0: not read back */
-	int		 policy;
-	int		 prio;
-	int		 nice;
-	uint64_t	 runtime;	/* a fair task's slice, or deadline's */
-	uint64_t	 deadline;
-	uint64_t	 period;
-};
 
 /* One wake-up, as the measurement loop hands it to a sample sink. */
 struct sample {
@@ -277,7 +267,7 @@ struct result {
 	struct brk	 brk;		/* with STOP_BREAK */
 	struct counts	 counts;	/* what the kernel counted */
 	struct noise	 noise;		/* what else ran (noise.h) */
-	struct floor	 floor;		/* latt's own floor, at start-up */
+	struct own_floor	 floor;		/* latt's own floor, at start-up */
 	const struct topo *topo;	/* the CPU topology (topo.h), read
 					   once: the samples' placement */
 	uint64_t	 place_unknown;	/* samples of no placement kind */
@@ -322,5 +312,7 @@ void	 result_reset(struct result *, const struct config *);
 void	 result_merge(struct result *total, const struct result *,
 	    const struct config *);
 void	 result_free(struct result *, const struct config *, int owned);
+/* Whether the workload failed: it could not run, or ended badly unasked. */
+int	 result_workload_failed(const struct workload *);
 
 #endif /* RESULT_H */

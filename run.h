@@ -11,8 +11,8 @@
 
 #include "explain/explain.h"
 #include "explain/trace.h"
-#include "machine/topo.h"
-#include "proc/tune.h"
+#include "record/topo.h"
+#include "sweep/knob.h"
 
 struct run {
 	struct trace	 trace;		/* --breaktrace; fds -1 when unused */
@@ -24,7 +24,7 @@ struct run {
 	struct knob	 knob;		/* --sweep=FILE=...: the knob, saved
 					   and guarded; file NULL: none */
 	uint64_t	 busy_per_ms;	/* turns of the busy phase's loop a
-					   millisecond (busy_calibrate), or
+					   millisecond (client_busy_calibrate), or
 					   0: no busy phase */
 	struct topo	*topo;		/* the CPU topology (topo.h), read
 					   before the run */

@@ -387,10 +387,16 @@ stats_kind_q(enum stat_kind k)
 }
 
 uint64_t
-stats_kind_need(enum stat_kind k)
+stats_need_q(double q)
+{
+	return (uint64_t)ceil(STATS_BEYOND / (1 - q) - 1e-6);
+}
+
+uint64_t
+stats_need(enum stat_kind k)
 {
 	if (stats_kind_q(k) > 0)
-		return (uint64_t)ceil(1 / (1 - stats_kind_q(k)) - 1e-6);
+		return stats_need_q(stats_kind_q(k));
 	return k == STAT_STDEV ? 2 : 1;
 }
 

@@ -110,8 +110,15 @@ void	 stats_percentiles(const struct stats *, const double *q, int64_t *out,
 const char *stats_kind_name(enum stat_kind);
 int	 stats_kind_find(const char *name);		/* -1: unknown */
 double	 stats_kind_q(enum stat_kind);		/* 0: not a percentile */
-/* Samples the statistic needs to mean anything: 1/(1-q), 2, or 1. */
-uint64_t stats_kind_need(enum stat_kind);
+/*
+ * The one rule of how many samples a statistic needs before latt shows
+ * it (the summary, the JSON, the plot, the gate, compare): a percentile q
+ * needs STATS_BEYOND samples beyond it, ceil(STATS_BEYOND / (1 - q)); the
+ * sd needs 2, the others 1.
+ */
+#define STATS_BEYOND	10
+uint64_t stats_need_q(double q);
+uint64_t stats_need(enum stat_kind);
 /* The statistic of s, ns (0 when n == 0). */
 double	 stats_value(const struct stats *, enum stat_kind);
 /* Adds src into dst (Chan's pairwise update); -1 with EINVAL if the

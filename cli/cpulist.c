@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "cli/cpulist.h"
+#include "lib/common.h"
 
 static int	 has_gap(const char *);
 

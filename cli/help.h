@@ -5,6 +5,5 @@
 
 extern const char help_synopsis[];	/* the usage lines */
 extern const char help_text[];		/* the rest of --help */
-extern const char help_compare_text[];	/* latt compare --help's */
 
 #endif

@@ -23,16 +23,17 @@
 #include <unistd.h>
 
 #include "cli/command.h"
-#include "lib/common.h"
-#include "config.h"
 #include "cli/cpulist.h"
-#include "report/gate.h"
-#include "proc/loads.h"
-#include "cli/options.h"
-#include "measure/order.h"
 #include "cli/help.h"
-#include "sweep/sweep.h"
+#include "cli/options.h"
+#include "config.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
+#include "proc/loads.h"
 #include "proc/tune.h"
+#include "record/order.h"
+#include "report/gate.h"
+#include "sweep/sweep.h"
 
 #define MAX_CLIENTS	1000000
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* one hour */
@@ -153,7 +154,6 @@ static void	 check_run(const struct config *);
 static void	 take_command(struct parse *, char **, int);
 static int	 is_stdout(const char *);
 static void	 bare_defaults(struct parse *);
-static int	 policy_by_name(const char *);
 static void	 parse_class(struct class_arg *, struct client_class *);
 static void	 resolve_class(const struct config *, struct class_arg *,
 		    struct client_class *);
@@ -215,7 +215,7 @@ static const struct opt opts[] = {
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
 
 void
-config_parse(int argc, char **argv, struct config *cfg)
+options_parse(int argc, char **argv, struct config *cfg)
 {
 	struct option lopts[NOPTS + 1];
 	char sopts[3 + 3 * sizeof(opts[0].letters) * NOPTS];
@@ -767,7 +767,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 			ca->nice = parse_num("class nice", eq, -20, 19);
 			ca->set_nice = 1;
 		} else if (strcmp(tok, "policy") == 0) {
-			if ((ca->policy = policy_by_name(eq)) == -1)
+			if ((ca->policy = config_policy_find(eq)) == -1)
 				usage_error("class policy is not one of other, "
 				    "batch, idle, fifo, rr, deadline: %s", eq);
 		} else if (strcmp(tok, "prio") == 0)
@@ -857,7 +857,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	if (r->slice > 0 && r->policy != -1 && r->policy != SCHED_OTHER &&
 	    r->policy != SCHED_BATCH && r->policy != SCHED_IDLE)
 		usage_error("class %s: slice is for the fair policies (other, "
-		    "batch, idle), not %s", nm, tune_policy_name(r->policy));
+		    "batch, idle), not %s", nm, config_policy_name(r->policy));
 	if (r->policy != SCHED_DEADLINE) {
 		if (ca->dl_given)
 			usage_error("class %s: runtime, deadline and period "
@@ -1014,7 +1014,7 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	int kind;
 
 	(void)o;
-	if ((kind = load_kind(arg, len)) == -1)
+	if ((kind = config_load_find(arg, len)) == -1)
 		usage_error("load has an unknown kind: %s (cpu, syscall, "
 		    "yield, fork, pipe, mem or none)", arg);
 	cfg->load_given = 1;
@@ -1060,31 +1060,11 @@ load_default_n(void)
 	return ncpu < 1 ? 1 : ncpu > LOAD_NMAX ? LOAD_NMAX : (unsigned)ncpu;
 }
 
-/* A policy's name as --policy and policy= take it, or -1. */
-static int
-policy_by_name(const char *arg)
-{
-	static const struct {
-		const char	*name;
-		int		 policy;
-	} pol[] = {
-		{ "other", SCHED_OTHER }, { "batch", SCHED_BATCH },
-		{ "idle", SCHED_IDLE }, { "fifo", SCHED_FIFO },
-		{ "rr", SCHED_RR }, { "deadline", SCHED_DEADLINE },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++)
-		if (strcmp(arg, pol[i].name) == 0)
-			return pol[i].policy;
-	return -1;
-}
-
 static void
 parse_policy(struct parse *p, const struct opt *o, char *arg)
 {
 	(void)o;
-	p->cfg.policy = policy_by_name(arg);
+	p->cfg.policy = config_policy_find(arg);
 	if (p->cfg.policy == -1 || p->cfg.policy == SCHED_DEADLINE)
 		usage_error("policy is not one of other, batch, idle, fifo, "
 		    "rr: %s (deadline is for a class: -c N:policy=deadline:"
@@ -1107,16 +1087,3 @@ help(void)
 	exit(EXIT_OK);
 }
 
-void
-config_free(struct config *cfg)
-{
-	unsigned i;
-
-	for (i = 0; i < cfg->nclasses; i++)
-		free(cfg->classes[i].cpus);
-	free(cfg->classes);
-	free(cfg->class_of);
-	free(cfg->cpus);
-	for (i = 0; i < cfg->nload; i++)
-		free(cfg->load[i].cpus);
-}

@@ -8,8 +8,6 @@
 #include "config.h"
 
 /* argv into cfg; bad input exits 2 with one line.  */
-void	 config_parse(int, char **, struct config *);
-/* What config_parse allocated.  */
-void	 config_free(struct config *);
+void	 options_parse(int, char **, struct config *);
 
 #endif /* OPTIONS_H */

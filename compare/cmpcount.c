@@ -22,6 +22,7 @@
 #include "compare/compare.h"
 #include "json/jsonread.h"
 #include "json/jsonw.h"
+#include "lib/fmt.h"
 
 #define NROWS	6
 
@@ -62,7 +63,6 @@ struct crow {
 
 static void	 row_of(const struct cmp_counts *, const struct cmp_counts *,
 		    unsigned, struct crow *);
-static void	 fmt_num(char *, size_t, double, int);
 static void	 fmt_pct(char *, size_t, double);
 
 int
@@ -254,28 +254,6 @@ row_of(const struct cmp_counts *ca, const struct cmp_counts *cb, unsigned k,
 	}
 	r->verdict = d - t * se > 0 ? "higher" : d + t * se < 0 ? "lower" :
 	    "noise";
-}
-
-/*
- * A count with four figures ("0.9983", "12.34"), a rate with k, M or G
- * ("35.62k"); "-" for none.
- */
-static void
-fmt_num(char *buf, size_t len, double x, int rate)
-{
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
-
-	if (isnan(x)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (rate && k < 4 && x >= 1000) {
-		x /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*f%s", x < 1 ? 4 : x < 10 ? 3 : x < 100 ? 2 :
-	    x < 1000 ? 1 : 0, x, pre[k]);
 }
 
 /* A change in percent: "+5.6%", "-18%", "-" when unknown. */

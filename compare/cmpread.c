@@ -28,9 +28,9 @@
 #include "compare/cmpcount.h"
 #include "compare/cmphost.h"
 #include "compare/cmpshow.h"
-#include "lib/common.h"
 #include "compare/compare.h"
 #include "json/jsonread.h"
+#include "lib/common.h"
 #include "stats.h"
 
 #define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */

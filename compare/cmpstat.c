@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "compare/cmp_int.h"
-#include "lib/common.h"
 #include "compare/compare.h"
+#include "lib/common.h"
 #include "stats.h"
 
 #define NREPS		200		/* within-run bootstrap replicates */
@@ -43,11 +43,7 @@ struct boot {
 static uint64_t
 run_need(enum stat_kind k)
 {
-	double q = stats_kind_q(k);
-
-	if (q > 0)
-		return (uint64_t)ceil(CMP_MIN_TAIL / (1 - q) - 1e-6);
-	return CMP_MIN_TAIL;
+	return stats_kind_q(k) > 0 ? stats_need(k) : CMP_MIN_SAMPLES;
 }
 
 static int

@@ -21,10 +21,11 @@
 #include <string.h>
 
 #include "compare/cmp_int.h"
-#include "lib/common.h"
 #include "compare/compare.h"
 #include "json/jsonread.h"
 #include "json/jsonw.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 
 #define LABEL_W		9	/* the rows' first column */
 
@@ -43,7 +44,6 @@ static int	 make_rows(const struct cmp_side *, const struct cmp_side *,
 static void	 judge(const struct cmp_side *, const struct cmp_side *,
 		    const struct wrow *, struct cmp_row *);
 static const char *word(const struct cmp_row *, const struct wrow *);
-static void	 fmt_num(char *, size_t, double);
 static void	 fmt_ci(char *, size_t, const struct cmp_row *);
 
 /*
@@ -119,8 +119,8 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	for (i = 0; i < n; i++) {
 		judge(a, b, &rows[i], &rw);
 		sc = rows[i].load < 0 ? 1e-9 : 1;	/* times in s */
-		fmt_num(va, sizeof(va), rw.a * sc);
-		fmt_num(vb, sizeof(vb), rw.b * sc);
+		fmt_num(va, sizeof(va), rw.a * sc, 1);
+		fmt_num(vb, sizeof(vb), rw.b * sc, 1);
 		snprintf(sa, sizeof(sa), isnan(rw.spread_a) ? "-" : "%.0f%%",
 		    expm1(rw.spread_a) * 100);
 		snprintf(sb, sizeof(sb), isnan(rw.spread_b) ? "-" : "%.0f%%",
@@ -298,24 +298,6 @@ word(const struct cmp_row *rw, const struct wrow *r)
 	if (r->cpu)
 		return rw->worse ? "more" : "less";
 	return rw->worse == r->higher_worse ? "worse" : "better";
-}
-
-/* A time in s or a rate, four figures: "12.31", "0.3456", "2.931G". */
-static void
-fmt_num(char *buf, size_t len, double v)
-{
-	static const char sfx[] = " kMGT";
-	int k = 0;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (fabs(v) >= 999.5 && k < 4) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, len, k > 0 ? "%.4g%c" : "%.4g", v, sfx[k]);
 }
 
 /* The interval as the latency rows show it: "[<-90%, >+1000%]". */

@@ -26,10 +26,9 @@
 #include "compare/cmp_int.h"
 #include "compare/cmpcount.h"
 #include "compare/cmphost.h"
-#include "lib/common.h"
 #include "compare/compare.h"
-#include "cli/help.h"
 #include "json/jsonw.h"
+#include "lib/common.h"
 #include "stats.h"
 
 #define MAX_SIDES	26
@@ -925,11 +924,63 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
+/* latt compare --help, after its usage lines. */
+static const char compare_help[] =
+"\n"
+"Compares latt results (written by --json): each argument is one side, the\n"
+"runs of its files (--repeat=N writes N runs into one file; the files of\n"
+"one side join with commas).  Every side after the first is compared with\n"
+"the first.  Two files without commas are two sides; more are sides only\n"
+"when each holds several runs.  A run counts once in a side: a file, or a\n"
+"run (its host and start time), given twice is a usage error, and so is a\n"
+"file on two sides.\n"
+"\n"
+"The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
+"max it prints the geometric mean of the runs' values on each side with\n"
+"their spread, the change, a 99% interval of the change (Welch's t on the\n"
+"logarithms, each run's within-run noise from its blocks as a floor) and a\n"
+"verdict: worse or better (a real difference), noise, or cannot tell (the\n"
+"reason below the table).  A verdict needs 3 runs a side; 5 a side find a\n"
+"20% change in a typical row.  The kernel's counts (switches, interrupts,\n"
+"the clients' switches a wake-up, runnable) follow: higher, lower or noise;\n"
+"then the workload's wall and CPU time and its loads' rates, and each frame\n"
+"class's share of deadlines missed.  Options may stand anywhere.\n"
+"\n"
+"      --all             also the rows of the timer, runqueue and wake_path\n"
+"                        series and of each placement kind both sides\n"
+"                        have (placement.same_cpu...), and the kinds'\n"
+"                        shares of the samples (the latency rows only by\n"
+"                        default)\n"
+"      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
+"      --drop-noisy      leave out the runs latt marked noisy (other\n"
+"                        processes' CPU use); without it they are named\n"
+"      --fail-if-worse=SPEC\n"
+"                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
+"                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
+"                        p99.99, max, or SERIES.STAT for the series timer,\n"
+"                        runqueue and wake_path or a class of clients.  A\n"
+"                        limit is exceeded when the row's interval lies\n"
+"                        wholly above N% (exit 3), met when wholly at or\n"
+"                        below it, and cannot tell (exit 5) when the\n"
+"                        interval holds N% or the row has no verdict.  One\n"
+"                        line on stderr starts with 'gate:' and says which\n"
+"      --json[=FILE]     the rows, intervals and verdicts as JSON: to\n"
+"                        stdout in place of the table, or into FILE\n"
+"                        (attached) beside the table\n"
+"  -h, --help            print this help and exit\n"
+"\n"
+"Exit status: 0 compared (and every limit met), 1 a report could not be\n"
+"written, 2 usage or an unreadable file, 3 a limit exceeded, 5 a limit\n"
+"that cannot be told (3 outranks 5).\n"
+"\n"
+"Example: latt --repeat=5 --json=old.json ...; (new kernel) latt --repeat=5\n"
+"         --json=new.json ...; latt compare old.json new.json\n";
+
 static void
 compare_usage(void)
 {
 	fputs(COMPARE_SYNOPSIS, stdout);
-	fputs(help_compare_text, stdout);
+	fputs(compare_help, stdout);
 	exit(EXIT_OK);
 }
 

@@ -34,7 +34,8 @@
 #define CMP_LEVEL	0.99	/* two-sided confidence of the intervals */
 #define CMP_MIN_RUNS	3	/* runs a side for a verdict */
 #define CMP_MIN_BLOCKS	8	/* blocks a run for a verdict */
-#define CMP_MIN_TAIL	10	/* samples above a percentile, a run */
+#define CMP_MIN_SAMPLES	10	/* samples a run needs for a mean, sd, min
+				   or max (a percentile: stats_need) */
 #define CMP_MAX_SERIES	48	/* named series a side can hold: latency,
 				   timer, the split's, the placement
 				   kinds and up to CLASS_MAX classes */

@@ -22,9 +22,10 @@
 #include <string.h>
 
 #include "explain/autopsy.h"
-#include "lib/common.h"
-#include "result.h"
 #include "explain/tracedec.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
+#include "result.h"
 
 #define TL_MAX		96		/* timeline lines of one sample */
 #define RAN_MAX		32		/* tasks listed for one sample */
@@ -155,9 +156,8 @@ autopsy_analyse(struct autopsy *ap, const struct tdec_trace *tr,
 }
 
 void
-explain_free(struct result *res)
+autopsy_free(struct autopsy *ap)
 {
-	struct autopsy *ap = res->autopsy;
 	unsigned i;
 
 	if (ap == NULL)
@@ -171,7 +171,6 @@ explain_free(struct result *res)
 	free(ap->instance);
 	free(ap->mount_lost);
 	free(ap);
-	res->autopsy = NULL;
 }
 
 /*
@@ -180,7 +179,7 @@ explain_free(struct result *res)
  * EXPLAIN_DIGITS significant digits.
  */
 const char *
-explain_dur(int64_t ns, char *buf, size_t len)
+autopsy_dur(int64_t ns, char *buf, size_t len)
 {
 	double v = (double)ns, q;
 
@@ -252,7 +251,7 @@ analyse(const struct tdec_trace *tr, pid_t parent, struct autopsy_sample *as)
 	end_seg(&fw, as->wake);
 	add_tl(as, as->s.latency, as->run_cpu >= 0 ? as->run_cpu : as->s.cpu,
 	    "stamp", "the %s stamps its wake-up: latency %s",
-	    as->timer ? "parent" : "client", explain_dur(as->s.latency, d,
+	    as->timer ? "parent" : "client", autopsy_dur(as->s.latency, d,
 	    sizeof(d)));
 	as->found = fw.seen;
 	if (!fw.seen) {
@@ -673,7 +672,7 @@ ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
 	if (out == NULL) {
 		snprintf(r->left, sizeof(r->left), "still running");
 		add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s",
-		    r->comm, (int)r->pid, r->policy, explain_dur(to - from, d,
+		    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
 		    sizeof(d)));
 		return;
 	}
@@ -682,7 +681,7 @@ ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
 	    strcmp(left, "preempted") == 0 && after_tick(tr, cpu, out->ts) ?
 	    " at a tick" : "");
 	add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s, then %s",
-	    r->comm, (int)r->pid, r->policy, explain_dur(to - from, d,
+	    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
 	    sizeof(d)), r->left);
 }
 
@@ -709,7 +708,7 @@ irqs_on(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
 		add_irq(as, kind, e->intr.num, name, cpu, e->ts - as->send,
 		    end - e->ts);
 		add_tl(as, e->ts - as->send, cpu, kind, "%s for %s", what,
-		    explain_dur(end - e->ts, d, sizeof(d)));
+		    autopsy_dur(end - e->ts, d, sizeof(d)));
 	}
 }
 
@@ -801,20 +800,20 @@ largest_part(const struct autopsy_sample *as, char *part, size_t len)
 		}
 	switch (which) {
 	case 0:
-		snprintf(part, len, "%s %s", explain_dur(as->issue, d,
+		snprintf(part, len, "%s %s", autopsy_dur(as->issue, d,
 		    sizeof(d)), as->timer ? "before the timer's interrupt "
 		    "woke the parent" : "in the parent's write before the "
 		    "wake-up was issued");
 		break;
 	case 1:
 		snprintf(part, len, "not runnable for %s: %s until %s[%d] "
-		    "woke it%s", explain_dur(as->not_runnable, d, sizeof(d)),
+		    "woke it%s", autopsy_dur(as->not_runnable, d, sizeof(d)),
 		    as->state, as->waker_comm, (int)as->waker_pid,
 		    strcmp(as->state, "stopped") == 0 ? " (SIGCONT)" : "");
 		break;
 	case 2:
 		snprintf(part, len, "wake-up in flight %s to CPU %d%s",
-		    explain_dur(as->in_flight, d, sizeof(d)),
+		    autopsy_dur(as->in_flight, d, sizeof(d)),
 		    (int)as->target_cpu, as->idle_target ?
 		    " (idle, woken" : "");
 		if (as->idle_target)
@@ -826,7 +825,7 @@ largest_part(const struct autopsy_sample *as, char *part, size_t len)
 		break;
 	default:
 		snprintf(part, len, "%s from the switch-in to the stamp",
-		    explain_dur(as->running, d, sizeof(d)));
+		    autopsy_dur(as->running, d, sizeof(d)));
 		break;
 	}
 }
@@ -838,7 +837,7 @@ behind_whom(const struct autopsy_sample *as, char *part, size_t len)
 	char d[32];
 	unsigned i, shown;
 
-	snprintf(part, len, "runqueue wait %s", explain_dur(as->rq_wait, d,
+	snprintf(part, len, "runqueue wait %s", autopsy_dur(as->rq_wait, d,
 	    sizeof(d)));
 	for (i = 0, shown = 0; i < as->nran && shown < 2; i++) {
 		if (as->ran[i].pid == 0 || as->ran[i].pid == -1)
@@ -880,7 +879,7 @@ largest_irq(const struct follow *fw)
 		snprintf(what, sizeof(what), "the %s interrupt", big->name);
 	len = strlen(as->verdict);
 	snprintf(as->verdict + len, sizeof(as->verdict) - len,
-	    ", with %s of %s %s", explain_dur(big->ns, d, sizeof(d)), what,
+	    ", with %s of %s %s", autopsy_dur(big->ns, d, sizeof(d)), what,
 	    irq_when(fw, big));
 }
 

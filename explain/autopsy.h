@@ -120,12 +120,11 @@ struct autopsy *autopsy_new(struct result *, const char *instance,
 void	 autopsy_analyse(struct autopsy *, const struct tdec_trace *,
 	    pid_t parent);
 
-/* Frees res->autopsy and sets it to NULL; safe without one. */
-void	 explain_free(struct result *);
+void	 autopsy_free(struct autopsy *);	/* NULL is safe */
 /*
  * A time of an autopsy for a person, by fmt_time's rule with four
  * significant digits: "3.900 ms", "12.05 us", "850 ns", "-474.0 ms".
  */
-const char *explain_dur(int64_t, char *, size_t);
+const char *autopsy_dur(int64_t, char *, size_t);
 
 #endif /* AUTOPSY_H */

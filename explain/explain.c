@@ -52,15 +52,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "explain/autopsy.h"
-#include "lib/common.h"
 #include "config.h"
+#include "explain/autopsy.h"
 #include "explain/explain.h"
 #include "explain/keeper.h"
-#include "proc/proc.h"
-#include "result.h"
 #include "explain/trace.h"
 #include "explain/tracedec.h"
+#include "lib/common.h"
+#include "proc/proc.h"
+#include "result.h"
 
 #define BUF_KB_MAX	8192		/* instance buffer, KiB a CPU */
 #define BUF_KB_TOTAL	65536		/* and at most this over all CPUs */
@@ -585,7 +585,7 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	size_t page;
 	unsigned cpu;
 
-	page = trace_page_size(in->path);
+	page = keeper_page_size(in->path);
 	for (cpu = 0; ; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", in->path,
 		    cpu);

@@ -13,8 +13,9 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "result.h"
+struct config;
+struct result;
+struct sample;
 
 /*
  * --explain: latt's own tracefs instance (explain.c), made before the run

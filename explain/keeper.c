@@ -30,8 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "explain/keeper.h"
+#include "lib/common.h"
 
 #define DRAIN_MS	100		/* how often it drains the buffers */
 #define HISTORY_NS	(1 * NSEC_PER_SEC)	/* the last stretch it keeps */
@@ -215,7 +215,7 @@ full_read(int fd, void *buf, size_t len)
 
 /* The size of one page of the instance's buffers. */
 size_t
-trace_page_size(const char *dir)
+keeper_page_size(const char *dir)
 {
 	char path[PATH_MAX];
 	unsigned kb;
@@ -383,7 +383,7 @@ keeper_loop(const char *dir, struct kwin *win)
 	struct kcpu *kc = NULL, *nk;
 	struct pollfd pf;
 	struct stat sb;
-	size_t page = trace_page_size(dir), bytes = 0, i;
+	size_t page = keeper_page_size(dir), bytes = 0, i;
 	unsigned ncpu = 0, nw, cpu;
 	ssize_t n;
 	int fd, r;

@@ -31,6 +31,6 @@ pid_t	 keeper_start(const char *, int, int *, int *, struct kwin *);
 int	 keeper_ask(int);
 int	 keeper_record(int, size_t, unsigned char *, uint32_t *, int *,
 	    uint32_t *);
-size_t	 trace_page_size(const char *);
+size_t	 keeper_page_size(const char *);
 
 #endif /* KEEPER_H */

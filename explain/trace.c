@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain/trace.h"
 #include "lib/common.h"
 #include "result.h"
-#include "explain/trace.h"
 
 #define TRACEFS_MAGIC	0x74726163	/* statfs f_type of a tracefs */
 #define DEBUGFS_MAGIC	0x64626720	/* of debugfs (tracing inside it

@@ -18,17 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "config.h"
 #include "json/json.h"
 #include "json/jsonexpl.h"
 #include "json/jsonmach.h"
 #include "json/jsonw.h"
-#include "proc/loads.h"
-#include "report/report.h"
+#include "lib/common.h"
+#include "record/topo.h"
 #include "result.h"
-#include "machine/topo.h"
-#include "proc/tune.h"
 
 #define SCHEMA_VERSION	2
 
@@ -52,7 +49,7 @@ static void	 put_series_list(FILE *, const struct series *, const char *,
 static void	 put_placement(FILE *, const struct result *, int);
 static void	 put_loads(FILE *, const struct workload *);
 static void	 put_cpu_list(FILE *, const int *, unsigned);
-static void	 put_floor(FILE *, const struct floor *);
+static void	 put_floor(FILE *, const struct own_floor *);
 static void	 put_sweep(FILE *, const struct sweep_result *, const char *);
 static void	 put_known(FILE *, double);
 static void	 put_point(FILE *, const struct sweep_point *, const char *);
@@ -97,7 +94,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	jw_key(fp, &first, "\n  ", "counts");
 	json_counts(fp, &total->counts);
 	jw_key(fp, &first, "\n  ", "machine");
-	json_noise(fp, &total->noise, 0);
+	jsonmach_noise(fp, &total->noise, 0);
 	jw_key(fp, &first, "\n  ", "floor");
 	put_floor(fp, &total->floor);
 	jw_key(fp, &first, "\n  ", "per_client");
@@ -108,7 +105,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_order(fp, cfg, total->order);
 	if (total->autopsy != NULL) {
 		jw_key(fp, &first, "\n  ", "explain");
-		json_explain(fp, total);
+		jsonexpl_write(fp, total);
 	}
 	jw_key(fp, &first, "\n  ", "sweep");
 	put_sweep(fp, total->sweep, runs);
@@ -144,14 +141,14 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	put_placement(fp, res, 1);
 	if (res->autopsy != NULL) {
 		fputs(",\n  \"explain\": ", fp);
-		json_explain(fp, res);
+		jsonexpl_write(fp, res);
 	}
 	fputs(",\n  \"loads\": ", fp);
 	put_loads(fp, &res->wl);
 	fputs(",\n  \"counts\": ", fp);
 	json_counts(fp, &res->counts);
 	fputs(",\n  \"machine\": ", fp);
-	json_noise(fp, &res->noise, 1);
+	jsonmach_noise(fp, &res->noise, 1);
 	fputs(",\n  \"classes\": ", fp);
 	put_classes(fp, cfg, res, 1);
 	fputs(",\n  \"order\": ", fp);
@@ -191,8 +188,8 @@ put_parameters(FILE *fp, const struct config *cfg)
 	fputc('[', fp);
 	for (i = 0; i < (int)cfg->nload; i++) {
 		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u",
-		    i > 0 ? ", " : "", load_name(cfg->load[i].kind),
-		    load_nproc(cfg->load[i].kind, cfg->load[i].n));
+		    i > 0 ? ", " : "", config_load_name(cfg->load[i].kind),
+		    config_load_nproc(cfg->load[i].kind, cfg->load[i].n));
 		/* Only a pinned load says so: unpinned ones stay as ever. */
 		if (cfg->load[i].ncpus > 0) {
 			fputs(", \"cpus\": ", fp);
@@ -268,7 +265,7 @@ put_parameters(FILE *fp, const struct config *cfg)
 static void
 put_policy(FILE *fp, int policy)
 {
-	const char *name = tune_policy_name(policy);
+	const char *name = config_policy_name(policy);
 
 	if (policy == -1)
 		fputs("null", fp);
@@ -282,7 +279,7 @@ static void
 put_environment(FILE *fp, const struct result *total)
 {
 	static const char *keys[] = { "clocksource", "cpufreq_governor",
-	    "smt" };		/* machine_changed's order */
+	    "smt" };		/* env_machine_changed's order */
 	const struct sched_info *si = &total->sched;
 	const struct environment *e = &total->env;
 	const char *was, *now;
@@ -322,7 +319,7 @@ put_environment(FILE *fp, const struct result *total)
 	/* What changed between the run's start and its end. */
 	jw_key(fp, &first, "\n    ", "changed_during_run");
 	fputc('{', fp);
-	while (machine_changed(&total->mach, &total->mach_end, &was, &now,
+	while (env_machine_changed(&total->mach, &total->mach_end, &was, &now,
 	    &i) != NULL) {
 		if (!inner)
 			fputs(", ", fp);
@@ -345,7 +342,7 @@ put_environment(FILE *fp, const struct result *total)
 	jw_key(fp, &first, "\n    ", "latt_version");
 	jw_string(fp, LATT_VERSION);
 	jw_key(fp, &first, "\n    ", "host");
-	json_host(fp, total);
+	jsonmach_host(fp, total);
 	fputs("\n  }", fp);
 }
 
@@ -574,10 +571,10 @@ put_series(FILE *fp, const struct stats *st, int with_client,
 	jw_double(fp, stats_stdev(st));
 	jw_key(fp, &first, "\n    ", "stderr_ns");
 	jw_double(fp, stats_sterr(st));
-	/* null where fewer than PCT_BEYOND samples lie beyond it. */
+	/* null where fewer than STATS_BEYOND samples lie beyond it. */
 	for (i = 0; i < NQUANTILES; i++) {
 		jw_key(fp, &first, "\n    ", qkeys[i]);
-		if (st->n >= report_pct_need(quantiles[i]))
+		if (st->n >= stats_need_q(quantiles[i]))
 			fprintf(fp, "%lld", (long long)pct[i]);
 		else
 			fputs("null", fp);
@@ -653,7 +650,7 @@ put_per_client(FILE *fp, const struct config *cfg, const struct result *res)
 		jw_double(fp, stats_mean(&cs->lat));
 		fprintf(fp, ", \"max_ns\": %lld, \"p99_ns\": ",
 		    (long long)cs->lat.max);
-		if (cs->lat.n >= report_pct_need(q99[0]))
+		if (cs->lat.n >= stats_need_q(q99[0]))
 			fprintf(fp, "%lld", (long long)p99);
 		else
 			fputs("null", fp);
@@ -679,7 +676,7 @@ put_loads(FILE *fp, const struct workload *wl)
 		    "\"started\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": %.0f, "
 		    "\"ended_early\": %u, \"cpus\": ", i > 0 ? "," : "",
-		    load_name(lr->kind), lr->nproc, lr->nstarted,
+		    config_load_name(lr->kind), lr->nproc, lr->nstarted,
 		    (unsigned long long)lr->ops,
 		    (long long)(lr->end - lr->start),
 		    secs > 0 ? (double)lr->ops / secs : 0.0, lr->nlost);
@@ -807,7 +804,7 @@ put_point(FILE *fp, const struct sweep_point *p, const char *runs)
 		    NSEC_PER_SEC / (double)p->load_ns[k] : 0;
 		fprintf(fp, "%s{\"kind\": \"%s\", \"procs\": %u, "
 		    "\"ops\": %llu, \"wall_ns\": %lld, \"ops_per_sec\": ",
-		    k > 0 ? ", " : "", load_name(p->load_kind[k]),
+		    k > 0 ? ", " : "", config_load_name(p->load_kind[k]),
 		    p->load_nproc[k], (unsigned long long)p->load_ops[k],
 		    (long long)p->load_ns[k]);
 		jw_double(fp, rate);
@@ -819,9 +816,9 @@ put_point(FILE *fp, const struct sweep_point *p, const char *runs)
 	fputs("]}", fp);
 }
 
-/* latt's own floor (struct floor), each figure null when not measured. */
+/* latt's own floor (struct own_floor), each figure null when not measured. */
 static void
-put_floor(FILE *fp, const struct floor *f)
+put_floor(FILE *fp, const struct own_floor *f)
 {
 	const double v[3] = { f->clock_ns, f->pipe_ns, f->pingpong_ns };
 	static const char *const k[3] = { "clock_ns", "pipe_ns",
@@ -932,7 +929,7 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res,
 		fprintf(fp, ", \"clients\": %u, \"first_client\": %u,\n"
 		    "     \"requested\": {\"policy\": ", cl->n, cl->first);
 		jw_str_or_null(fp, r->policy == -1 ? NULL :
-		    tune_policy_name(r->policy));
+		    config_policy_name(r->policy));
 		fputs(", \"prio\": ", fp);
 		jw_int_or_null(fp, rt, r->prio);
 		fputs(", \"nice\": ", fp);
@@ -962,7 +959,7 @@ put_classes(FILE *fp, const struct config *cfg, const struct result *res,
 			rt = g->policy == SCHED_FIFO || g->policy == SCHED_RR;
 			dl = g->policy == SCHED_DEADLINE;
 			fputs("{\"policy\": ", fp);
-			jw_string(fp, tune_policy_name(g->policy));
+			jw_string(fp, config_policy_name(g->policy));
 			fprintf(fp, ", \"prio\": %d, \"nice\": %d, "
 			    "\"slice_ns\": ", g->prio, g->nice);
 			jw_int_or_null(fp, !rt && !dl, (long long)g->runtime);

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "explain/autopsy.h"
-#include "lib/common.h"
 #include "json/jsonexpl.h"
 #include "json/jsonw.h"
+#include "lib/common.h"
 #include "result.h"
 
 static void	 put_ns_or_null(FILE *, int *, const char *, int64_t);
@@ -209,7 +209,7 @@ put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
 
 /* --explain: the autopsy of the worst wake-ups (docs/json-schema.md). */
 void
-json_explain(FILE *fp, const struct result *res)
+jsonexpl_write(FILE *fp, const struct result *res)
 {
 	const struct autopsy *ap = res->autopsy;
 	int first = 1;

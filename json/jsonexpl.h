@@ -11,6 +11,6 @@
 #include "result.h"
 
 /* res->autopsy (not NULL) as the object of "explain". */
-void	 json_explain(FILE *, const struct result *);
+void	 jsonexpl_write(FILE *, const struct result *);
 
 #endif /* JSONEXPL_H */

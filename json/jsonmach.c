@@ -8,10 +8,10 @@
 
 #include "json/jsonmach.h"
 #include "json/jsonw.h"
-#include "machine/noise.h"
+#include "record/noise.h"
 
 void
-json_host(FILE *fp, const struct result *total)
+jsonmach_host(FILE *fp, const struct result *total)
 {
 	const struct host *h = &total->env.host;
 	int first = 1, inner = 1;
@@ -66,7 +66,7 @@ put_known_or_null(FILE *fp, double v)
 }
 
 void
-json_noise(FILE *fp, const struct noise *n, int series)
+jsonmach_noise(FILE *fp, const struct noise *n, int series)
 {
 	const struct noise_point *p;
 	int first = 1;

@@ -11,10 +11,10 @@
 
 #include <stdio.h>
 
-#include "machine/noise.h"
+#include "record/noise.h"
 #include "result.h"
 
-void	 json_host(FILE *, const struct result *);
-void	 json_noise(FILE *, const struct noise *, int series);
+void	 jsonmach_host(FILE *, const struct result *);
+void	 jsonmach_noise(FILE *, const struct noise *, int series);
 
 #endif /* JSONMACH_H */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "json/jsonread.h"
+#include "lib/common.h"
 
 /*
  * Both passes run the same code.  The first (build == 0) only counts:
@@ -129,39 +130,6 @@ emit(struct parser *ps, const void *data, size_t n)
 	if (ps->build && ps->sused + n <= ps->nbytes)
 		memcpy(ps->spool + ps->sused, data, n);
 	ps->sused += n;
-}
-
-/*
- * Length of the valid UTF-8 sequence at p (1 to 4), or 0 when it is not
- * valid: overlong forms, surrogates and values past U+10FFFF are refused.
- */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, c = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, c = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, c = p[0] & 0x07;
-	else
-		return 0;
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return n;
 }
 
 static void
@@ -291,7 +259,8 @@ parse_string(struct parser *ps, char **out)
 			return -1;
 		}
 		if (*ps->p >= 0x80) {
-			if ((n = utf8_len(ps->p, ps->end)) == 0) {
+			n = utf8_len(ps->p, (size_t)(ps->end - ps->p));
+			if (n == 0) {
 				fail(ps, ps->p, "invalid UTF-8 in a string");
 				return -1;
 			}
@@ -874,39 +843,4 @@ json_text(const struct json *v, int bare)
 		s = NULL;
 	free(t);
 	return s;
-}
-
-/*
- * Returns the length of the well-formed UTF-8 sequence at s (1 to 4), or 0
- * when s does not start one: a stray continuation byte, a truncated or
- * overlong sequence, a surrogate, or a code point above U+10FFFF.
- */
-size_t
-json_utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }

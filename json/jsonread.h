@@ -82,7 +82,5 @@ void		 json_pos(const char *buf, const struct json *v, unsigned *line,
  */
 #define JSON_TEXT_MAX	4096
 char		*json_text(const struct json *v, int bare);
-/* Length (1-4) of the well-formed UTF-8 sequence at s, or 0. */
-size_t		 json_utf8_len(const unsigned char *s);
 
 #endif /* JSONREAD_H */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/jsonread.h"
 #include "json/jsonw.h"
+#include "lib/common.h"
 
 void
 jw_key(FILE *fp, int *first, const char *sep, const char *key)
@@ -39,7 +39,7 @@ jw_string(FILE *fp, const char *str)
 			s++;
 		} else if (*s < 0x20 || *s == 0x7f)
 			fprintf(fp, "\\u%04x", *s++);
-		else if ((n = json_utf8_len(s)) == 0) {
+		else if ((n = utf8_len(s, SIZE_MAX)) == 0) {
 			fputs("\\ufffd", fp);
 			s++;
 		} else {

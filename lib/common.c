@@ -519,62 +519,6 @@ file_text(const char *path)
 	return buf;
 }
 
-/* A rate with 4 significant digits and k, M, G or T: "362.1M". */
-char *
-fmt_rate(char *buf, size_t len, double v)
-{
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
-
-	while (k < 4 && v >= 1000) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
-	    pre[k]);
-	return buf;
-}
-
-/*
- * A time as people write it: the value in the largest unit (ns, us, ms, s)
- * that keeps it at least 1, with at most digits significant digits (0:
- * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
- * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
- * text, "\xc2\xb5s" in the plot).  Returns buf.
- */
-char *
-fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
-{
-	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
-	const char *unit[] = { "ns", micro, "ms", "s" };
-	double v, a = fabs(ns);
-	int u = 0, intdig, prec;
-
-	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
-		u++;
-	v = ns / scale[u];
-	if (digits <= 0) {
-		/* Exact: nanoseconds are the last digit. */
-		snprintf(buf, len, "%.*f", u * 3, v);
-		if (strchr(buf, '.') != NULL) {
-			char *e = buf + strlen(buf) - 1;
-
-			while (*e == '0')
-				*e-- = '\0';
-			if (*e == '.')
-				*e = '\0';
-		}
-	} else {
-		intdig = fabs(v) < 1 ? 1 : (int)floor(log10(fabs(v))) + 1;
-		prec = digits > intdig ? digits - intdig : 0;
-		if (prec > u * 3)
-			prec = u * 3;
-		snprintf(buf, len, "%.*f", prec, v);
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
-	return buf;
-}
-
 /*
  * A procfs file of at most len - 2 bytes into buf after a newline, so
  * that every key is found as "\nKEY"; NUL-terminated.  -1: unreadable
@@ -598,4 +542,38 @@ proc_read_keyed(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[got] = '\0';
 	return got > 1 ? 0 : -1;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (1 to 4, within avail
+ * bytes), or 0: a stray continuation byte, a cut, overlong or surrogate
+ * sequence, a code point past U+10FFFF.  A NUL ends any sequence.
+ */
+size_t
+utf8_len(const unsigned char *p, size_t avail)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
 }

@@ -97,14 +97,6 @@ splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/*
- * A time as people write it: "1.5 ms", "200 us", "12.5 s", with at most
- * digits significant digits (0: exact); micro spells microseconds ("us",
- * or "\xc2\xb5s" in the plot).  Returns buf.
- */
-char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
-/* A rate with 4 significant digits and k, M, G or T: "362.1M". */
-char	*fmt_rate(char *, size_t, double);
 /* A procfs file into buf after a newline ("\nKEY" finds a key); -1: none. */
 int	 proc_read_keyed(const char *, char *, size_t);
 
@@ -123,5 +115,8 @@ long long file_ll(const char *path);
  */
 char	*path_target(const char *path);
 int	 same_file(const char *a, const char *b);
+
+/* Length (1-4) of the well-formed UTF-8 sequence at p, or 0 (common.c). */
+size_t	 utf8_len(const unsigned char *p, size_t avail);
 
 #endif /* COMMON_H */

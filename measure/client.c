@@ -33,11 +33,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "measure/client.h"
-#include "lib/common.h"
 #include "config.h"
-#include "result.h"
+#include "lib/common.h"
+#include "measure/client.h"
 #include "proc/tune.h"
+#include "result.h"
 
 #define WORK_TABLE	4096		/* match-finder slots of the -x work */
 #define CLIENT_STACK	(16 * 1024)	/* stack --mlock touches at start */
@@ -66,7 +66,7 @@ static void	 run_frames(const struct config *, unsigned, int, int,
  * waiting answers each with its own latency.
  */
 void
-run_client(const struct config *cfg, unsigned idx, int in, int out,
+client_run(const struct config *cfg, unsigned idx, int in, int out,
     struct shared *sh, uint64_t busy)
 {
 	unsigned char *buf = NULL;
@@ -273,7 +273,7 @@ spin(uint64_t n, volatile uint64_t *out)
 }
 
 uint64_t
-busy_calibrate(void)
+client_busy_calibrate(void)
 {
 	volatile uint64_t sink;
 	uint64_t n = 4096;
@@ -300,7 +300,7 @@ busy_calibrate(void)
 }
 
 uint64_t
-busy_turns(const struct config *cfg, uint64_t per_ms, unsigned idx)
+client_busy_turns(const struct config *cfg, uint64_t per_ms, unsigned idx)
 {
 	return (uint64_t)((double)config_busy(cfg, idx) / NSEC_PER_MSEC *
 	    (double)per_ms);

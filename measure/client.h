@@ -3,7 +3,7 @@
  * client.h: the API of client.c, the client's side of a measurement, and
  * the contract between a client and the parent (measure.c): the request
  * and the reply that cross the pipes, and the page they share while the
- * clients start.  The parent calls run_client in the child of each fork;
+ * clients start.  The parent calls client_run in the child of each fork;
  * nothing in client.c calls back into the parent's side.
  */
 #ifndef CLIENT_H
@@ -65,11 +65,11 @@ struct shared {
 /*
  * The client idx, in the child of a fork: in is the read end of its
  * request pipe, out the write end of its reply pipe, busy the turns of
- * its busy phase (0: none; see busy_calibrate).  It never returns: it
+ * its busy phase (0: none; see client_busy_calibrate).  It never returns: it
  * leaves through _exit, 0 once the parent closes its request pipe, 1 on
  * failure.
  */
-void	 run_client(const struct config *, unsigned idx, int in, int out,
+void	 client_run(const struct config *, unsigned idx, int in, int out,
 	    struct shared *, uint64_t busy) __attribute__((noreturn));
 
 /*
@@ -77,8 +77,8 @@ void	 run_client(const struct config *, unsigned idx, int in, int out,
  * CPU: the quickest of several timed trials, since preemption and other
  * tasks only ever make a trial slower.  Takes some 5 ms.
  */
-uint64_t busy_calibrate(void);
+uint64_t client_busy_calibrate(void);
 /* The turns of client idx's busy phase (0: none) at per_ms a millisecond. */
-uint64_t busy_turns(const struct config *, uint64_t per_ms, unsigned idx);
+uint64_t client_busy_turns(const struct config *, uint64_t per_ms, unsigned idx);
 
 #endif /* CLIENT_H */

@@ -12,15 +12,16 @@
  */
 #include <stdint.h>
 
-#include "measure/client.h"
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
+#include "measure/client.h"
 #include "measure/feed.h"
-#include "measure/order.h"
+#include "record/order.h"
+#include "record/topo.h"
 #include "result.h"
-#include "machine/topo.h"
 
 static void	 add_wake(struct series *, const struct sample *, unsigned);
+static void	 add_client(struct client_stats *, const struct sample *);
 static void	 add_busy(struct result *, const struct config *,
 		    const struct sample *);
 
@@ -45,6 +46,25 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
 	if (res->order != NULL)
 		order_add(res->order, s->round, idx, s->when,
 		    s->when + s->latency, s->cpu);
+	if (res->clients != NULL)
+		add_client(&res->clients[idx], s);
+	/* The plot's dots, the run's and each class's (the 2007 figure). */
+	if (res->ser[SER_LATENCY].tl != NULL)
+		timeline_add(res->ser[SER_LATENCY].tl, s->when, s->latency);
+	if (res->classes != NULL && res->classes[cfg->class_of[idx]].ser[
+	    SER_LATENCY].tl != NULL)
+		timeline_add(res->classes[cfg->class_of[idx]].ser[
+		    SER_LATENCY].tl, s->when, s->latency);
+}
+
+/* A wake-up into its client's own figures (--per-client, the JSON). */
+static void
+add_client(struct client_stats *cs, const struct sample *s)
+{
+	if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
+		cs->migrations++;
+	cs->last_cpu = s->cpu;
+	stats_add(&cs->lat, s->latency, s->client, s->when);
 }
 
 /*

@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "measure/client.h"
 #include "config.h"
+#include "measure/client.h"
 #include "result.h"
 
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */

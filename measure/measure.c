@@ -43,20 +43,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "measure/client.h"
-#include "lib/common.h"
 #include "config.h"
-#include "machine/counts.h"
+#include "explain/explain.h"
+#include "explain/trace.h"
+#include "lib/common.h"
+#include "measure/client.h"
 #include "measure/feed.h"
 #include "measure/measure.h"
-#include "machine/noise.h"
-#include "measure/order.h"
+#include "measure/split.h"
+#include "proc/workload.h"
+#include "record/counts.h"
+#include "record/noise.h"
+#include "record/order.h"
+#include "record/topo.h"
 #include "result.h"
 #include "run.h"
-#include "measure/split.h"
-#include "machine/topo.h"
-#include "explain/trace.h"
-#include "proc/workload.h"
 
 #if __GLIBC__ * 100 + __GLIBC_MINOR__ >= 234	/* no atfork handlers */
 #define FORK	_Fork
@@ -113,6 +114,7 @@ struct engine {
 struct loop {
 	const struct config *cfg;
 	const struct trace *trace;	/* --breaktrace's */
+	struct tinst	*inst;		/* --explain's */
 	struct engine	*eng;
 	struct result	*res;
 	sample_sink	 sink;
@@ -177,10 +179,10 @@ fail(struct result *res, enum stop_reason why, const char *what)
 /*
  * Forks cfg->nclients clients, waits until each is ready and returns the
  * engine (NULL: no memory); a failure half-way is in res->stop, and the
- * caller still hands the engine to clients_stop.
+ * caller still hands the engine to measure_stop.
  */
 struct engine *
-clients_start(const struct config *cfg, const struct run *run,
+measure_start(const struct config *cfg, const struct run *run,
     struct result *res)
 {
 	struct engine *eng;
@@ -206,7 +208,7 @@ clients_start(const struct config *cfg, const struct run *run,
 	eng->sh = MAP_FAILED;
 	eng->shsize = sizeof(*eng->sh) + sizeof(eng->sh->got[0]) *
 	    (cfg->nclasses > 0 ? cfg->nclasses : 1);
-	/* A mapping whose sem_init failed is unmapped by clients_stop. */
+	/* A mapping whose sem_init failed is unmapped by measure_stop. */
 	if ((eng->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
 		what = "epoll_create1";
 	else if ((eng->sh = mmap(NULL, eng->shsize, PROT_READ | PROT_WRITE,
@@ -237,8 +239,8 @@ clients_start(const struct config *cfg, const struct run *run,
 			return eng;
 		}
 		if (pid == 0)
-			run_client(cfg, i, req[0], rep[1], eng->sh,
-			    busy_turns(cfg, run->busy_per_ms, i));
+			client_run(cfg, i, req[0], rep[1], eng->sh,
+			    client_busy_turns(cfg, run->busy_per_ms, i));
 		close(req[0]);
 		close(rep[1]);
 		eng->c[i] = (struct client){ .pid = pid, .wfd = req[1],
@@ -352,7 +354,7 @@ check_flags(struct engine *eng, struct result *res)
 	 * from elsewhere ends it (never a silent idle run).  Ctrl-Z at a
 	 * terminal latt holds itself suspends it too.
 	 */
-	if ((sig = job_stop_signal(&res->wl)) < 0) {
+	if ((sig = workload_stop_signal(&res->wl)) < 0) {
 		res->wl_stopsig = -sig;
 		res->wl_stop_at = now_ns() - res->start;
 		res->stop = STOP_WORKLOAD;
@@ -377,9 +379,9 @@ suspend_run(struct engine *eng, struct result *res, int sig)
 {
 	int64_t from = now_ns(), to;
 
-	clients_signal(eng, SIGSTOP);
-	job_suspend(&res->wl, sig);
-	clients_signal(eng, SIGCONT);
+	measure_signal(eng, SIGSTOP);
+	workload_suspend(&res->wl, sig);
+	measure_signal(eng, SIGCONT);
 	to = now_ns();
 	if (res->nsuspend < SUSPEND_MAX) {
 		res->susp[res->nsuspend].from = from - res->start;
@@ -396,7 +398,7 @@ suspend_run(struct engine *eng, struct result *res, int sig)
 
 /* Sends sig to every client (SIGSTOP and SIGCONT, for a suspension). */
 void
-clients_signal(struct engine *eng, int sig)
+measure_signal(struct engine *eng, int sig)
 {
 	unsigned i;
 
@@ -481,6 +483,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 	memset(&L, 0, sizeof(L));
 	L.cfg = cfg;
 	L.trace = &run->trace;
+	L.inst = &run->inst;
 	L.eng = eng;
 	L.res = res;
 	L.sink = sink;
@@ -716,6 +719,9 @@ sleep_to(struct loop *L, int64_t deadline)
 		b.when = deadline - res->start;
 		series_add(&res->ser[SER_TIMER], b.latency, 0, b.when,
 		    res->nrounds);
+		if (res->ser[SER_TIMER].tl != NULL)
+			timeline_add(res->ser[SER_TIMER].tl, b.when,
+			    b.latency);
 		if (L->sink != NULL && timer_sample(res, &b, L->sink,
 		    L->arg) == -1)
 			return -1;
@@ -985,6 +991,8 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 	feed_sample(res, L->cfg, idx, s);
 	if (res->stop == STOP_SINK || res->stop == STOP_BREAK)
 		return -1;
+	if (L->cfg->explain > 0)
+		explain_keep(L->cfg, L->inst, res, s);
 	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
@@ -1235,10 +1243,10 @@ check_break(const struct loop *L, struct result *res, const struct brk *b)
  * Ends every client: closing its request pipe makes its read() return 0;
  * one that left a request unanswered at the end gets SIGKILL at once, and
  * one that does not leave within a second gets it then.
- * Every client is reaped.  clients_stop(NULL, res) is safe.
+ * Every client is reaped.  measure_stop(NULL, res) is safe.
  */
 void
-clients_stop(struct engine *eng, struct result *res)
+measure_stop(struct engine *eng, struct result *res)
 {
 	struct timespec ms = { 0, NSEC_PER_MSEC };
 	unsigned i, left;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * measure.h: the API of measure.c, the parent's side of a measurement:
- * clients_start forks the clients (what they run is client.c's),
+ * measure_start forks the clients (what they run is client.c's),
  * measure_run takes samples until the run ends and hands each to a sink,
- * clients_stop ends them.  The loop never prints: what it sees goes into
+ * measure_stop ends them.  The loop never prints: what it sees goes into
  * the result and through the sink.
  */
 #ifndef MEASURE_H
@@ -29,11 +29,11 @@ struct result;
 typedef int (*tick_hook)(void *arg, const struct result *);
 
 struct engine;
-struct engine	*clients_start(const struct config *, const struct run *,
+struct engine	*measure_start(const struct config *, const struct run *,
 		    struct result *);
 int	 measure_run(const struct config *, struct run *, struct engine *,
 	    struct result *, sample_sink, tick_hook, void *sink_arg);
-void	 clients_stop(struct engine *, struct result *);
-void	 clients_signal(struct engine *, int sig);
+void	 measure_stop(struct engine *, struct result *);
+void	 measure_signal(struct engine *, int sig);
 
 #endif /* MEASURE_H */

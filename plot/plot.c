@@ -41,16 +41,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "json/jsonread.h"
-#include "proc/loads.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "plot/plot.h"
 #include "plot/plotcurve.h"
 #include "plot/plotframe.h"
 #include "plot/plotink.h"
 #include "plot/plotnoise.h"
-#include "report/report.h"
 #include "result.h"
 
 #define W		PLOT_WIDTH
@@ -276,7 +274,7 @@ nice_step(double span, int max)
 static int
 supported(uint64_t n, double q)
 {
-	return n >= report_pct_need(q);
+	return n >= stats_need_q(q);
 }
 
 /*
@@ -295,14 +293,14 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	    "font-weight=\"bold\">latt: ", fp);
 	max = fit(W - 40, 16) - 6;
 	if (cfg->ncmd > 0) {
-		what = workload_describe(cfg);
+		what = config_command(cfg);
 		ink_text(fp, what != NULL ? what : "?", max);
 		free(what);
 	} else if (cfg->nload > 0) {
 		fputs("no command, loads", fp);
 		for (i = 0; i < cfg->nload; i++)
 			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    load_name(cfg->load[i].kind), cfg->load[i].n);
+			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
 	} else
 		fputs("no command, an idle machine", fp);
 	fputs("</text>\n", fp);
@@ -316,7 +314,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		fputs(", loads", fp);
 		for (i = 0; i < cfg->nload; i++)
 			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    load_name(cfg->load[i].kind), cfg->load[i].n);
+			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
 	}
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
 		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :

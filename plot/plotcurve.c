@@ -21,14 +21,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "json/jsonread.h"
-#include "proc/loads.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "plot/plotcurve.h"
 #include "plot/plotink.h"
 #include "result.h"
-#include "proc/workload.h"
 
 #define W		PLOT_WIDTH
 #define H		620
@@ -216,7 +214,7 @@ pct_of(const struct sweep_point *p, unsigned k)
 {
 	enum stat_kind sk = k == 0 ? STAT_P50 : STAT_P99;
 
-	if (p->lat.n < 10 * stats_kind_need(sk))
+	if (p->lat.n < stats_need(sk))
 		return 0;
 	return stats_value(&p->lat, sk);
 }
@@ -251,7 +249,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		fprintf(fp, "delays %s to %s, ", cfg->min_delay == 0 ? "0" :
 		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0, MICRO),
 		    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
-	what = workload_describe(cfg);
+	what = config_command(cfg);
 	if (cfg->ncmd > 0)
 		ink_text(fp, what != NULL ? what : "?", 50);
 	else
@@ -259,7 +257,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	free(what);
 	for (i = 0; i < cfg->nload; i++)
 		fprintf(fp, "%s %s", i > 0 ? "," : ", loads",
-		    load_name(cfg->load[i].kind));
+		    config_load_name(cfg->load[i].kind));
 	if (cfg->nload == 0 && cfg->ncmd == 0)
 		fputs(", no load", fp);
 	fprintf(fp, "; seed %llu</text>\n", (unsigned long long)cfg->seed);
@@ -280,7 +278,7 @@ x_title(FILE *fp, const struct config *cfg)
 		break;
 	case SWEEP_LOAD:
 		fprintf(fp, "%s: %s processes (-l %s:N)", name,
-		    load_name(cfg->load[0].kind), load_name(cfg->load[0].kind));
+		    config_load_name(cfg->load[0].kind), config_load_name(cfg->load[0].kind));
 		break;
 	case SWEEP_WORK:
 		fprintf(fp, "%s: KiB each client works over (-x)", name);
@@ -527,7 +525,7 @@ draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
 		return 0;
 	lab->color = color;
 	snprintf(lab->text, sizeof(lab->text), "%s/s",
-	    load_name(f->sr->pt[0].load_kind[l]));
+	    config_load_name(f->sr->pt[0].load_kind[l]));
 	return 1;
 }
 
@@ -574,8 +572,8 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 		    "95% interval over the runs");
 	for (l = 0; f->rmax > 0 && sr->n > 0 && l < sr->pt[0].nload; l++) {
 		snprintf(name, sizeof(name), "%s: %s a second",
-		    load_name(sr->pt[0].load_kind[l]),
-		    load_unit(sr->pt[0].load_kind[l]));
+		    config_load_name(sr->pt[0].load_kind[l]),
+		    config_load_unit(sr->pt[0].load_kind[l]));
 		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
 			x = P_L;
 			y += 16;

@@ -14,8 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "plot/plotframe.h"
 #include "plot/plotink.h"
 #include "result.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "json/jsonread.h"
+#include "lib/common.h"
 #include "plot/plotink.h"
 
 #define CELL		16	/* px, the squares of the grid */
@@ -436,7 +436,7 @@ ink_text(FILE *fp, const char *str, size_t max)
 			fputs("&gt;", fp);
 		else if (*s < 0x20 || *s == 0x7f)
 			fputc(' ', fp);		/* not allowed in XML 1.0 */
-		else if ((n = json_utf8_len(s)) == 0) {
+		else if ((n = utf8_len(s, SIZE_MAX)) == 0) {
 			fputs("\xef\xbf\xbd", fp);	/* U+FFFD */
 			n = 1;
 		} else

@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "lib/common.h"
-#include "machine/noise.h"
 #include "plot/plotink.h"
 #include "plot/plotnoise.h"
+#include "record/noise.h"
 #include "result.h"
 
 #define S_TITLE		14	/* from the strip's top: the title's line */

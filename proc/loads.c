@@ -34,24 +34,6 @@
 #define CACHE_DIR	"/sys/devices/system/cpu/cpu0/cache"
 #define LINE		64		/* bytes the mem load touches once */
 
-struct kind_info {
-	const char	*name;
-	const char	*unit;		/* what one operation is */
-	unsigned	 per;		/* processes for each one of N */
-};
-
-/* Indexed by enum load_kind. */
-static const struct kind_info kinds[] = {
-	{ "none",	"",			0 },
-	{ "cpu",	"increments",		1 },
-	{ "syscall",	"getppid calls",	1 },
-	{ "yield",	"sched_yield calls",	1 },
-	{ "fork",	"fork+exec+waits",	1 },
-	{ "pipe",	"token passes",		2 },
-	{ "mem",	"64-byte lines",	1 },
-};
-#define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
-
 static void	 publish(struct load_slot *, uint64_t);
 static void	 spin_cpu(struct load_slot *) __attribute__((noreturn));
 static void	 spin_syscall(struct load_slot *) __attribute__((noreturn));
@@ -61,45 +43,13 @@ static void	 spin_pipe(struct load_slot *) __attribute__((noreturn));
 static void	 spin_mem(struct load_slot *, size_t) __attribute__((noreturn));
 static size_t	 parse_size(const char *);
 
-/* The kind named by the len bytes at name, or -1. */
-int
-load_kind(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < NKINDS; i++)
-		if (strlen(kinds[i].name) == len &&
-		    strncmp(kinds[i].name, name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char *
-load_name(enum load_kind k)
-{
-	return (size_t)k < NKINDS ? kinds[k].name : "?";
-}
-
-const char *
-load_unit(enum load_kind k)
-{
-	return (size_t)k < NKINDS ? kinds[k].unit : "?";
-}
-
-/* How many processes --load=KIND:n runs (a pipe pair is two). */
-unsigned
-load_nproc(enum load_kind k, unsigned n)
-{
-	return (size_t)k < NKINDS ? kinds[k].per * n : 0;
-}
-
 /*
  * The mem load's buffer, per process: twice the largest cache of CPU 0 (the
  * last level), at least MEM_MIN and at most MEM_MAX.  Without the cache
  * sizes in sysfs (some virtual machines), MEM_MIN.
  */
 size_t
-load_mem_bytes(void)
+loads_mem_bytes(void)
 {
 	char path[300], buf[64];
 	struct dirent *de;
@@ -153,7 +103,7 @@ parse_size(const char *s)
  * the process group, the signals and the descriptors.
  */
 void
-load_body(enum load_kind k, struct load_slot *slot, size_t membytes)
+loads_body(enum load_kind k, struct load_slot *slot, size_t membytes)
 {
 	switch (k) {
 	case LOAD_CPU:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * loads.h: the API of loads.c, the bodies of the built-in loads of --load
- * (what one load process does, forever, until it is stopped) and their
- * names and units.
+ * (what one load process does, forever, until it is stopped); their
+ * names and units are config.c's.
  */
 #ifndef LOADS_H
 #define LOADS_H
@@ -22,12 +22,8 @@ struct load_slot {
 	char		 pad[56];
 } __attribute__((aligned(64)));
 
-int	 load_kind(const char *name, size_t len);
-const char *load_name(enum load_kind);
-const char *load_unit(enum load_kind);
-unsigned load_nproc(enum load_kind, unsigned n);
-size_t	 load_mem_bytes(void);
-void	 load_body(enum load_kind, struct load_slot *, size_t membytes)
+size_t	 loads_mem_bytes(void);
+void	 loads_body(enum load_kind, struct load_slot *, size_t membytes)
 	    __attribute__((noreturn));
 
 #endif /* LOADS_H */

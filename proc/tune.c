@@ -11,11 +11,6 @@
  * admission control, a slice the kernel clamps or ignores) ends latt
  * before anything starts, with a message naming the cause.  The workload
  * is left as it was inherited: its timer slack is given back.
- *
- * A kernel knob swept (--sweep=FILE=V1,V2) is saved, its values tried
- * and it restored before the run; each run's value is written and read
- * back; its content is written back at the end, and by the guardian of an
- * undo (guard.c) if latt is killed.
  */
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -37,10 +32,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "result.h"
-#include "run.h"
+#include "lib/common.h"
 #include "proc/tune.h"
 
 #ifndef SCHED_DEADLINE
@@ -53,12 +46,6 @@
 #define PARENT_WHAT	\
 	"sched_setscheduler (latt's own policy, see --parent-prio)"
 #define DMA_PATH	"/dev/cpu_dma_latency"
-/* statfs f_type of the file systems of kernel knobs. */
-#define PROC_MAGIC	0x9fa0
-#define SYSFS_MAGIC	0x62656572
-#define DEBUGFS_MAGIC	0x64626720
-#define TRACEFS_MAGIC	0x74726163
-#define CGROUP2_MAGIC	0x63677270
 
 /*
  * struct sched_attr of sched_setattr(2), SCHED_ATTR_SIZE_VER0 (48 bytes,
@@ -113,17 +100,10 @@ static void	 fill_got(struct sched_got *, const struct attr *);
 static void	 read_back(struct sched_got *);
 static void	 probe(const struct config *, struct probe_reply *);
 static void	*probe_thread(void *);
-static void	 explain(char *, size_t, const struct sched_req *, unsigned,
+static void	 say_refused(char *, size_t, const struct sched_req *, unsigned,
 		    const struct probe_task *);
 static int	 has_cap_sys_nice(void);
 static long long cgroup_rt_runtime(void);
-static void	 knob_undo(void *);
-static void	 knob_choice(struct knob *);
-static int	 knob_put(const struct knob *, const char *, const char *,
-		    char *, size_t);
-static int	 knob_holds(const char *, const char *);
-static int	 knob_read(const char *, char *, size_t *, char *, size_t);
-static int	 knob_write(const char *, const char *, size_t);
 
 /*
  * Tries the clients' scheduling in a throw-away child before the run:
@@ -267,7 +247,7 @@ probe(const struct config *cfg, struct probe_reply *r)
 				    *cl->spec != '\0' ? ":" : "", cl->spec);
 			if (off >= sizeof(r->msg))
 				off = sizeof(r->msg) - 1;
-			explain(r->msg + off, sizeof(r->msg) - off, &cl->sched,
+			say_refused(r->msg + off, sizeof(r->msg) - off, &cl->sched,
 			    j, &t[nt - 1]);
 			break;
 		}
@@ -280,7 +260,7 @@ probe(const struct config *cfg, struct probe_reply *r)
 		memset(&preq, 0, sizeof(preq));
 		preq.policy = cfg->parent_policy;
 		preq.prio = cfg->parent_prio;
-		explain(r->msg, sizeof(r->msg), &preq, 0, &parent);
+		say_refused(r->msg, sizeof(r->msg), &preq, 0, &parent);
 	}
 	close(rel[1]);
 	for (j = 0; j < nt; j++)
@@ -322,12 +302,12 @@ probe_thread(void *arg)
  * Returns 0, or -1 after saying why on stderr.
  */
 int
-tune_parent(const struct config *cfg, struct run *run)
+tune_parent(const struct config *cfg, unsigned long *slack)
 {
 	volatile char stack[PREFAULT_STACK];
 
 	/* What the workload is to get back: latt's own is 1 ns. */
-	run->inherited_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
+	*slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
 	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == -1)
 		lwarnx("prctl PR_SET_TIMERSLACK: %s (sleeps may be rounded up)",
@@ -480,28 +460,6 @@ static int
 wants_sched(const struct sched_req *r)
 {
 	return r->policy != -1 || r->set_nice || r->slice > 0;
-}
-
-/* A policy's name as --policy and policy= spell it. */
-const char *
-tune_policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_OTHER:
-		return "other";
-	case SCHED_BATCH:
-		return "batch";
-	case SCHED_IDLE:
-		return "idle";
-	case SCHED_FIFO:
-		return "fifo";
-	case SCHED_RR:
-		return "rr";
-	case SCHED_DEADLINE:
-		return "deadline";
-	default:
-		return "?";
-	}
 }
 
 /* In the workload, before exec: the timer slack latt inherited. */
@@ -667,7 +625,7 @@ got_differs(const struct sched_req *r, const struct sched_got *g)
  * clamped or ignored.  nth: which client of the class it was.
  */
 static void
-explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
+say_refused(char *buf, size_t len, const struct sched_req *r, unsigned nth,
     const struct probe_task *t)
 {
 	const struct sched_got *g = &t->got;
@@ -697,7 +655,7 @@ explain(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 			snprintf(buf, len, "the kernel did not keep the "
 			    "attributes: it read back policy %s, priority %d, "
 			    "nice %d, runtime %llu ns, deadline %llu ns, "
-			    "period %llu ns", tune_policy_name(g->policy),
+			    "period %llu ns", config_policy_name(g->policy),
 			    g->prio, g->nice, (unsigned long long)g->runtime,
 			    (unsigned long long)g->deadline,
 			    (unsigned long long)g->period);
@@ -834,260 +792,4 @@ tune_own_slice(void)
 	    a.sched_runtime > 0)
 		return (int64_t)a.sched_runtime;
 	return -1;
-}
-
-/*
- * --sweep=FILE=V1,V2,...: the knob's file checked as the options are read
- * (a usage error names it): a file that exists, is no directory, can be
- * read and written.  One outside /proc/sys, /sys and debugfs is allowed
- * (a test's own file), with one warning line.
- */
-void
-tune_knob_check(const char *file)
-{
-	struct statfs sf;
-	struct stat st;
-	char *real;
-	int fd, kernel;
-
-	if (stat(file, &st) == -1)
-		usage_error("sweep: %s: %s", file, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		usage_error("sweep: %s is a directory, not a knob's file",
-		    file);
-	if (!S_ISREG(st.st_mode))
-		usage_error("sweep: %s is not a regular file", file);
-	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
-		usage_error("sweep: %s cannot be written: %s", file,
-		    strerror(errno));
-	close(fd);
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
-		usage_error("sweep: %s cannot be read: %s", file,
-		    strerror(errno));
-	close(fd);
-	real = realpath(file, NULL);
-	kernel = real != NULL && (strncmp(real, "/proc/sys/", 10) == 0 ||
-	    strncmp(real, "/sys/", 5) == 0);
-	if (!kernel && statfs(file, &sf) == 0)
-		kernel = sf.f_type == DEBUGFS_MAGIC || sf.f_type ==
-		    TRACEFS_MAGIC;
-	free(real);
-	if (!kernel)
-		lwarnx("sweep: %s is outside /proc/sys, /sys and debugfs: "
-		    "not a kernel knob", file);
-}
-
-/*
- * Saves the knob's content, tries that it can be written back as it is,
- * tries every value (written and read back), and puts the content back:
- * all before anything runs, so that a refused value is bad input.  Then
- * starts the guardian that restores it if latt is killed.  Returns 0, -1
- * (a usage error, said) or -2 (a runtime failure, said).
- */
-int
-tune_knob_save(struct knob *k, const struct sweep_spec *sw)
-{
-	char err[KNOB_TEXT + 256];
-	unsigned i;
-
-	memset(k, 0, sizeof(*k));
-	k->guard.fd = -1;
-	k->file = sw->file;
-	if (knob_read(k->file, k->orig, &k->len, err, sizeof(err)) == -1) {
-		lwarnx("sweep: %s", err);
-		return -1;
-	}
-	knob_choice(k);
-	/* What writes it back must give its content back, exactly. */
-	if (knob_put(k, k->back, k->orig, err, sizeof(err)) == -1) {
-		lwarnx("sweep: %s: latt could not restore it", err);
-		return -1;
-	}
-	k->changed = 1;
-	for (i = 0; i < sw->n; i++)
-		if (knob_put(k, sw->text[i], NULL, err, sizeof(err)) == -1) {
-			lwarnx("sweep: %s", err);
-			tune_knob_restore(k);
-			return -1;
-		}
-	if (tune_knob_restore(k) == -1)
-		return -2;
-	if (guard_start_undo(&k->guard, knob_undo, k) == -1) {
-		lwarn("fork of latt's knob guardian");
-		return -2;
-	}
-	return 0;
-}
-
-/* Before a run: the value written and read back.  0, or -1 (said). */
-int
-tune_knob_set(struct knob *k, const char *value)
-{
-	char err[KNOB_TEXT + 256];
-
-	k->changed = 1;
-	if (knob_put(k, value, NULL, err, sizeof(err)) == 0)
-		return 0;
-	lwarnx("sweep: %s", err);
-	return -1;
-}
-
-/*
- * The content it had before latt written back (when latt changed it),
- * and read back.  Returns 0, or -1 (said); either way the guardian goes.
- */
-int
-tune_knob_restore(struct knob *k)
-{
-	char err[KNOB_TEXT + 256];
-	int r = 0;
-
-	if (k->file != NULL && k->changed) {
-		if ((r = knob_put(k, k->back, k->orig, err,
-		    sizeof(err))) == -1)
-			lwarnx("sweep: %s: its content before latt could not "
-			    "be restored", err);
-		else
-			k->changed = 0;
-	}
-	if (k->guard.pid > 0)
-		guard_stop(&k->guard);
-	return r;
-}
-
-/* In the knob's guardian, latt dead: the content written back. */
-static void
-knob_undo(void *arg)
-{
-	struct knob *k = arg;
-
-	(void)knob_write(k->file, k->back, strlen(k->back));
-}
-
-/*
- * What restores the knob: its content as it is, or, for a list of
- * choices with the one in force marked ("none voluntary (full)", "always
- * [madvise] never"), that one.
- */
-static void
-knob_choice(struct knob *k)
-{
-	const char *p = k->orig, *e;
-	size_t n;
-
-	snprintf(k->back, sizeof(k->back), "%s", k->orig);
-	while (*p != '\0') {
-		p += strspn(p, " \t\n");
-		n = strcspn(p, " \t\n");
-		e = p + n - 1;
-		if (n > 2 && ((*p == '[' && *e == ']') ||
-		    (*p == '(' && *e == ')'))) {
-			snprintf(k->back, sizeof(k->back), "%.*s",
-			    (int)(n - 2), p + 1);
-			return;
-		}
-		p += n;
-	}
-}
-
-/*
- * Writes text to the knob and reads it back: with want, the content must
- * be want exactly; without, text must be what it holds (trailing spaces
- * aside) or the choice marked in it.  0, or -1 with a line in err.
- */
-static int
-knob_put(const struct knob *k, const char *text, const char *want,
-    char *err, size_t errlen)
-{
-	char got[KNOB_TEXT];
-	size_t len;
-
-	if (knob_write(k->file, text, strlen(text)) == -1) {
-		snprintf(err, errlen, "%s refuses %s: %s", k->file, text,
-		    strerror(errno));
-		return -1;
-	}
-	if (knob_read(k->file, got, &len, err, errlen) == -1)
-		return -1;
-	if (want != NULL ? strcmp(got, want) == 0 : knob_holds(got, text))
-		return 0;
-	len = strcspn(got, "\n");
-	snprintf(err, errlen, "%s: wrote %s, it reads back %.*s%s", k->file,
-	    text, (int)(len > 80 ? 80 : len), got, got[len] != '\0' ||
-	    len > 80 ? "..." : "");
-	return -1;
-}
-
-/* Whether the content got holds value: as a whole, or marked as chosen. */
-static int
-knob_holds(const char *got, const char *value)
-{
-	size_t n = strlen(value), m = strlen(got);
-	const char *p;
-
-	while (m > 0 && (got[m - 1] == '\n' || got[m - 1] == ' '))
-		m--;
-	if (m == n && strncmp(got, value, n) == 0)
-		return 1;
-	for (p = got; (p = strstr(p, value)) != NULL; p++)
-		if (p > got && p[n] != '\0' && ((p[-1] == '[' && p[n] == ']')
-		    || (p[-1] == '(' && p[n] == ')')))
-			return 1;
-	return 0;
-}
-
-/* The knob's whole content into buf (KNOB_TEXT).  0, or -1 and err. */
-static int
-knob_read(const char *file, char *buf, size_t *len, char *err,
-    size_t errlen)
-{
-	ssize_t n;
-	size_t have = 0;
-	int fd;
-
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
-		return -1;
-	}
-	while (have < KNOB_TEXT - 1 && ((n = read(fd, buf + have,
-	    KNOB_TEXT - 1 - have)) > 0 || (n == -1 && errno == EINTR)))
-		have += n > 0 ? (size_t)n : 0;
-	close(fd);
-	buf[have] = '\0';
-	*len = have;
-	if (have == KNOB_TEXT - 1) {
-		snprintf(err, errlen, "%s holds more than %d bytes: not a "
-		    "knob latt can restore", file, KNOB_TEXT - 2);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Writes text to the knob in one write(2), as echo would: a kernel file
- * takes the whole value at once; a plain file is cut to it too.  0, or
- * -1 with errno set.  Async-signal-safe, for the guardian.
- */
-static int
-knob_write(const char *file, const char *text, size_t len)
-{
-	struct statfs sf;
-	ssize_t n;
-	int fd, e;
-
-	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
-		return -1;
-	while ((n = write(fd, text, len)) == -1 && errno == EINTR)
-		;
-	e = n == -1 ? errno : n != (ssize_t)len ? EIO : 0;
-	/* Kernel files take no truncation: only a plain one is cut. */
-	if (e == 0 && fstatfs(fd, &sf) == 0 && sf.f_type != PROC_MAGIC &&
-	    sf.f_type != SYSFS_MAGIC && sf.f_type != DEBUGFS_MAGIC &&
-	    sf.f_type != TRACEFS_MAGIC && sf.f_type != CGROUP2_MAGIC &&
-	    ftruncate(fd, (off_t)len) == -1)
-		e = errno;
-	if (close(fd) == -1 && e == 0)
-		e = errno;
-	errno = e;
-	return e == 0 ? 0 : -1;
 }

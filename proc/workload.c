@@ -15,7 +15,7 @@
  * workload's group the terminal (tcsetpgrp, SIGTTOU ignored), so that the
  * workload can read it and the terminal's Ctrl-C and Ctrl-Z reach it.
  * latt waits for it with WUNTRACED: a Ctrl-Z that stops it suspends the
- * whole run (job_suspend: the loads and the workload stopped, the terminal
+ * whole run (workload_suspend: the loads and the workload stopped, the terminal
  * taken back, latt's own job stopped as the terminal would have stopped
  * it); on fg, the terminal goes back to the workload and everything gets
  * SIGCONT.  Without a terminal nothing of this happens.
@@ -53,12 +53,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
 #include "proc/guard.h"
 #include "proc/loads.h"
 #include "proc/proc.h"
-#include "run.h"
 #include "proc/tune.h"
 #include "proc/workload.h"
 
@@ -91,14 +90,14 @@ static int64_t	 cpu_of(const struct rusage *);
  * be started; whatever did start is still ended by workload_stop.
  */
 int
-workload_start(const struct config *cfg, const struct run *run,
-    struct workload *wl)
+workload_start(const struct config *cfg, unsigned long slack, pid_t keeper,
+    pid_t undo, struct workload *wl)
 {
 	memset(wl, 0, sizeof(*wl));
 	wl->guard.fd = -1;
 	wl->cpu_ns = -1;
-	wl->keeper = run->inst.keeper;
-	wl->undo = run->knob.guard.pid;
+	wl->keeper = keeper;
+	wl->undo = undo;
 	wl->tty = job_terminal();
 	/* A command's processes may escape its group: they are guarded. */
 	if (cfg->ncmd > 0) {
@@ -113,7 +112,7 @@ workload_start(const struct config *cfg, const struct run *run,
 		return -1;
 	if (cfg->ncmd == 0)
 		return 0;
-	return start_command(cfg, run->inherited_slack, wl);
+	return start_command(cfg, slack, wl);
 }
 
 /*
@@ -160,7 +159,7 @@ job_foreground(const struct workload *wl)
  * any stop without a terminal), which ends the run.
  */
 int
-job_stop_signal(struct workload *wl)
+workload_stop_signal(struct workload *wl)
 {
 	int sig = wl->stopsig;
 
@@ -182,7 +181,7 @@ job_stop_signal(struct workload *wl)
  * terminal; without one, latt alone stops, with SIGSTOP.
  */
 void
-job_suspend(struct workload *wl, int sig)
+workload_suspend(struct workload *wl, int sig)
 {
 	struct sigaction dfl, old;
 	sigset_t set, oset;
@@ -332,7 +331,7 @@ run_workload(const struct config *cfg, unsigned long slack, int errfd,
 /*
  * Reaps the workload if it has ended.  Returns 1 once it has been reaped,
  * else 0.  A run without a command (loads only) never ends this way.  A
- * workload seen stopped is left in wl->stopsig, for job_stop_signal.
+ * workload seen stopped is left in wl->stopsig, for workload_stop_signal.
  */
 int
 workload_poll(struct workload *wl)
@@ -508,65 +507,6 @@ reap_group(struct workload *wl, int64_t deadline)
 	}
 }
 
-/* Whether the workload failed: it could not run, or ended badly unasked. */
-int
-workload_failed(const struct workload *wl)
-{
-	if (wl->pid <= 0)
-		return 0;
-	if (wl->exec_errno)
-		return 1;
-	if (wl->stopped_by_us || !wl->reaped || wl->interrupted)
-		return 0;
-	if (WIFEXITED(wl->status))
-		return WEXITSTATUS(wl->status) != 0;
-	return 1;
-}
-
-/*
- * The workload as a user would type it: a single argument as it is, an
- * argument vector with the words that need it single-quoted, none as "".
- * The caller frees the string; NULL when memory ran out.
- */
-char *
-workload_describe(const struct config *cfg)
-{
-	size_t len = 1, i;
-	char *buf, *p;
-	const char *s;
-	int quote;
-
-	for (i = 0; i < (size_t)cfg->ncmd; i++)
-		len += 3 + 4 * strlen(cfg->cmd[i]);
-	if ((buf = p = malloc(len)) == NULL)
-		return NULL;
-	*buf = '\0';
-	if (cfg->ncmd == 1) {
-		strcpy(buf, cfg->cmd[0]);
-		return buf;
-	}
-	for (i = 0; i < (size_t)cfg->ncmd; i++) {
-		s = cfg->cmd[i];
-		quote = *s == '\0' ||
-		    s[strcspn(s, " \t\n\\'\"$`*?[]{}()<>|&;#~!")];
-		if (i > 0)
-			*p++ = ' ';
-		if (quote)
-			*p++ = '\'';
-		for (; *s != '\0'; s++) {
-			if (*s == '\'' && quote) {
-				memcpy(p, "'\\''", 4);
-				p += 4;
-			} else
-				*p++ = *s;
-		}
-		if (quote)
-			*p++ = '\'';
-	}
-	*p = '\0';
-	return buf;
-}
-
 /*
  * Forks every load: n processes in a new process group per load, the
  * first one its leader.  The slots are mapped before any fork so that
@@ -586,9 +526,9 @@ start_loads(const struct config *cfg, struct workload *wl)
 	int e = 0;
 
 	for (i = 0; i < cfg->nload; i++) {
-		nslots += load_nproc(cfg->load[i].kind, cfg->load[i].n);
+		nslots += config_load_nproc(cfg->load[i].kind, cfg->load[i].n);
 		if (cfg->load[i].kind == LOAD_MEM)
-			membytes = load_mem_bytes();
+			membytes = loads_mem_bytes();
 	}
 	if (nslots == 0)
 		return 0;
@@ -610,7 +550,7 @@ start_loads(const struct config *cfg, struct workload *wl)
 		lr->n = cfg->load[i].n;
 		lr->cpus = cfg->load[i].cpus;
 		lr->ncpus = cfg->load[i].ncpus;
-		lr->nproc = load_nproc(lr->kind, lr->n);
+		lr->nproc = config_load_nproc(lr->kind, lr->n);
 		lr->slot = slot;
 		slot += lr->nproc;
 		/* After a failed fork, the loads asked are listed unstarted. */
@@ -621,7 +561,7 @@ start_loads(const struct config *cfg, struct workload *wl)
 			if ((pid = fork()) == -1) {
 				e = errno;
 				snprintf(what, sizeof(what), "fork of a %s "
-				    "load's process", load_name(lr->kind));
+				    "load's process", config_load_name(lr->kind));
 				fork_failed(wl, what);
 				break;
 			}
@@ -698,9 +638,9 @@ run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
 		dup2(fd, 2);
 	}
 	close_from(3);
-	snprintf(name, sizeof(name), "latt-%s", load_name(lr->kind));
+	snprintf(name, sizeof(name), "latt-%s", config_load_name(lr->kind));
 	prctl(PR_SET_NAME, name);
-	load_body(lr->kind, slot, membytes);
+	loads_body(lr->kind, slot, membytes);
 }
 
 /* Closes every descriptor from lo up. */

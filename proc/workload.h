@@ -15,7 +15,6 @@
 #include "proc/guard.h"
 
 struct load_slot;
-struct run;
 
 /* One load as it ran. */
 struct load_run {
@@ -64,15 +63,18 @@ struct workload {
 	size_t		 nslots;
 };
 
-/* workload.c */
-int	 workload_start(const struct config *, const struct run *,
-	    struct workload *);
+/*
+ * Starts the loads, then the command if there is one; slack is the timer
+ * slack it gets back, keeper and undo latt's processes its guardian must
+ * spare.  Returns 0, or -1 with errno set (what did start is still ended
+ * by workload_stop).
+ */
+int	 workload_start(const struct config *, unsigned long slack,
+	    pid_t keeper, pid_t undo, struct workload *);
 int	 workload_poll(struct workload *);
 int	 workload_reap(struct workload *);
 void	 workload_stop(struct workload *, int sig);
-int	 job_stop_signal(struct workload *);
-void	 job_suspend(struct workload *, int sig);
-int	 workload_failed(const struct workload *);
-char	*workload_describe(const struct config *);
+int	 workload_stop_signal(struct workload *);
+void	 workload_suspend(struct workload *, int sig);
 
 #endif /* WORKLOAD_H */

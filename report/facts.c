@@ -18,13 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "report/curves.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "report/facts.h"
-#include "proc/loads.h"
 #include "result.h"
-#include "proc/tune.h"
 
 static void	 print_workload(FILE *, const struct config *,
 		    const struct result *);
@@ -40,6 +38,7 @@ static void	 print_split(FILE *, const struct config *,
 static void	 print_break(FILE *, const struct config *, const struct brk *);
 static void	 print_honesty(FILE *, const struct config *,
 		    const struct result *);
+static void	 print_counts(FILE *, const struct counts *);
 
 /*
  * One line of the extension blocks: a tab, the label, a tab, then the
@@ -129,9 +128,9 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 		    res->susp_dropped == 1 ? "" : "s");
 	print_workload(fp, cfg, res);
 	print_loads(fp, cfg, &res->wl);
-	curves_counts(fp, &res->counts);
+	print_counts(fp, &res->counts);
 	print_noise(fp, &res->noise);
-	curves_floor(fp, &res->floor);
+	facts_floor(fp, &res->floor);
 	print_scheduler(fp, &res->sched);
 	print_machine(fp, res);
 	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
@@ -169,7 +168,7 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 			    fmt_time(c, sizeof(c), cfg->duration, 0, "us"));
 		return;
 	}
-	what = workload_describe(cfg);
+	what = config_command(cfg);
 	facts_row(fp, "workload", "%s", what != NULL ? what : "?");
 	free(what);
 	if (wl->pid <= 0)
@@ -219,7 +218,7 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 		lr = &wl->load[i];
 		if (lr->nstarted == 0) {
 			facts_row(fp, "load", "%s: none of its %u process%s started",
-			    load_name(lr->kind), lr->nproc,
+			    config_load_name(lr->kind), lr->nproc,
 			    lr->nproc == 1 ? "" : "es");
 			continue;
 		}
@@ -232,13 +231,14 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
 			    " on CPU ", lr->cpus[k]);
 		facts_row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
-		    load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
+		    config_load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
 		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
-		    fmt_rate(rate, sizeof(rate), secs > 0 ?
-		    (double)lr->ops / secs : 0.0), load_unit(lr->kind), secs);
+		    fmt_num(rate, sizeof(rate), secs > 0 ?
+		    (double)lr->ops / secs : 0.0, 1), config_load_unit(lr->kind),
+		    secs);
 		if (lr->nlost > 0)
 			facts_row(fp, "load", "%s: %u of its processes ended early",
-			    load_name(lr->kind), lr->nlost);
+			    config_load_name(lr->kind), lr->nlost);
 	}
 }
 
@@ -277,7 +277,7 @@ print_machine(FILE *fp, const struct result *res)
 	unsigned i = 0;
 
 	/* Two lines a setting: the first alone would pass 80 columns. */
-	while ((name = machine_changed(&res->mach, &res->mach_end, &was, &now,
+	while ((name = env_machine_changed(&res->mach, &res->mach_end, &was, &now,
 	    &i)) != NULL) {
 		facts_row(fp, "changed", "%s %s -> %s during the run:", name, was,
 		    now);
@@ -301,7 +301,7 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 	switch (g->policy) {
 	case SCHED_FIFO:
 	case SCHED_RR:
-		facts_row(fp, label, "%s, prio %d", tune_policy_name(g->policy),
+		facts_row(fp, label, "%s, prio %d", config_policy_name(g->policy),
 		    g->prio);
 		break;
 	case SCHED_DEADLINE:
@@ -312,7 +312,7 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 		break;
 	default:
 		facts_row(fp, label, "%s, nice %d, slice %s",
-		    tune_policy_name(g->policy), g->nice,
+		    config_policy_name(g->policy), g->nice,
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"));
 		break;
 	}
@@ -469,6 +469,54 @@ print_noise(FILE *fp, const struct noise *n)
 		snprintf(p, sizeof(p), "no CPU PSI");
 	snprintf(f, sizeof(f), n->mhz > 0 ? ", %.0f MHz" : "", n->mhz);
 	facts_row(fp, "machine", "%s; %s irq/s, %s softirq/s%s", p,
-	    fmt_rate(a, sizeof(a), n->irq_s), fmt_rate(b, sizeof(b),
-	    n->softirq_s), f);
+	    fmt_num(a, sizeof(a), n->irq_s, 1), fmt_num(b, sizeof(b),
+	    n->softirq_s, 1), f);
+}
+
+/*
+ * What the kernel counted from the end of the priming round to the end of
+ * the loop: the machine's switches and interrupts a second, the clients'
+ * switches and migrations, and the mean of procs_running (latt counts
+ * itself: an idle machine shows about 1).
+ */
+static void
+print_counts(FILE *fp, const struct counts *c)
+{
+	char a[32], b[32], m[48];
+	double rq = counts_runnable_mean(c);
+
+	if (!c->valid)
+		return;
+	snprintf(a, sizeof(a), "-");
+	snprintf(b, sizeof(b), "-");
+	if (counts_rate(c, c->ctxt) >= 0) {
+		fmt_num(a, sizeof(a), counts_rate(c, c->ctxt), 1);
+		fmt_num(b, sizeof(b), counts_rate(c, c->intr), 1);
+	}
+	if (rq >= 0)
+		facts_row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
+		    "(mean)", a, b, rq);
+	else
+		facts_row(fp, "switches", "%s/s, %s interrupts/s", a, b);
+	if (!c->clients_ok)
+		return;
+	snprintf(m, sizeof(m), c->migr_ok ? ", %llu migrations" : "",
+	    (unsigned long long)c->migr);
+	facts_row(fp, "clients'", "%llu voluntary, %llu involuntary switches%s",
+	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
+}
+
+/* latt's own floor: what part of a latency is the instrument. */
+void
+facts_floor(FILE *fp, const struct own_floor *f)
+{
+	char a[32], b[32], c[32];
+
+	if (!f->valid)
+		return;
+	facts_row(fp, "floor", "clock %s, write+read %s, ping-pong %s",
+	    f->clock_ns < 0 ? "-" : fmt_time(a, sizeof(a), f->clock_ns, 3,
+	    "us"), f->pipe_ns < 0 ? "-" : fmt_time(b, sizeof(b), f->pipe_ns,
+	    3, "us"), f->pingpong_ns < 0 ? "-" : fmt_time(c, sizeof(c),
+	    f->pingpong_ns, 3, "us"));
 }

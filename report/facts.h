@@ -24,6 +24,8 @@ void	 facts_print(FILE *, const struct config *, const struct result *,
  */
 void	 facts_row(FILE *, const char *label, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/* latt's own floor, as a line of the facts. */
+void	 facts_floor(FILE *, const struct own_floor *);
 /* Why a run ended, in the words of the "ran" line: "the duration". */
 const char *facts_ended_by(enum stop_reason, int sig, int wl_stopsig);
 

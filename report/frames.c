@@ -17,8 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "report/frames.h"
 #include "report/report.h"
 #include "result.h"
@@ -99,9 +100,9 @@ print_series(FILE *fp, const char *label, const struct stats *st)
 
 	stats_percentiles(st, q, v, 2);
 	line(fp, label, "p50 %s  p99 %s  max %s",
-	    st->n >= report_pct_need(q[0]) ? fmt_time(a, sizeof(a),
+	    st->n >= stats_need_q(q[0]) ? fmt_time(a, sizeof(a),
 	    (double)v[0], 3, "us") : "-",
-	    st->n >= report_pct_need(q[1]) ? fmt_time(b, sizeof(b),
+	    st->n >= stats_need_q(q[1]) ? fmt_time(b, sizeof(b),
 	    (double)v[1], 3, "us") : "-",
 	    st->n > 0 ? fmt_time(c, sizeof(c), (double)st->max, 3, "us") :
 	    "-");

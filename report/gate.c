@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/common.h"
 #include "config.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
 #include "report/gate.h"
 #include "report/report.h"
 #include "result.h"
@@ -96,7 +97,7 @@ counts(char *buf, size_t len, uint64_t lo, uint64_t hi, uint64_t n)
  * is met: no statistic of the samples can be above their worst.  A
  * quantile q is exceeded when more than n - ceil(q * n) samples lie
  * surely above the limit, however few the samples; with the samples the
- * summary needs to show it (PCT_BEYOND beyond), the counts or, where a
+ * summary needs to show it (STATS_BEYOND beyond), the counts or, where a
  * bucket straddles the limit, its value decide; in between, it cannot be
  * told.  min, max and mean need one sample, stdev
  * two.  The verdict's words, but for a limit met, go into why.
@@ -192,7 +193,7 @@ judge(const struct limit *l, const struct result *res, char *why,
 		    (unsigned long long)allowed_above(q, n));
 		return EXCEEDED;
 	}
-	need = q > 0 ? report_pct_need(q) : stats_kind_need(l->stat);
+	need = q > 0 ? stats_need_q(q) : stats_need(l->stat);
 	if (n < need && q > 0) {
 		snprintf(why, len, "%s against %s: %s (%llu allowed), worst "
 		    "%s; %s needs %llu samples", name, b, counts(d, sizeof(d),

@@ -25,17 +25,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/common.h"
 #include "compare/compare.h"
 #include "config.h"
-#include "explain/explain.h"
 #include "json/json.h"
-#include "report/outputs.h"
+#include "lib/common.h"
 #include "plot/plot.h"
+#include "record/topo.h"
+#include "report/outputs.h"
 #include "report/report.h"
 #include "result.h"
-#include "machine/topo.h"
-#include "run.h"
 
 #define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
 #define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
@@ -69,8 +67,7 @@ outputs_want_samples(const struct outputs *col)
 {
 	const struct config *cfg = col->cfg;
 
-	return cfg->verbose || col->log != NULL || col->res->clients != NULL ||
-	    col->res->ser[SER_LATENCY].tl != NULL || cfg->explain > 0;
+	return cfg->verbose || col->log != NULL;
 }
 
 /* Whether the run must call outputs_tick once a second. */
@@ -167,13 +164,12 @@ outputs_close(struct outputs *col)
  * are measured into.  Returns 0, or -1 after saying why.
  */
 int
-outputs_open(struct outputs *col, const struct config *cfg, struct run *run,
+outputs_open(struct outputs *col, const struct config *cfg,
     struct result *res)
 {
 	memset(col, 0, sizeof(*col));
 	col->logf.fd = col->json.fd = col->plot.fd = -1;
 	col->cfg = cfg;
-	col->run = run;
 	col->res = res;
 	/*
 	 * The progress line only where nothing else writes: a command
@@ -618,32 +614,10 @@ int
 outputs_sink(void *arg, const struct sample *s)
 {
 	struct outputs *col = arg;
-	struct result *res = col->res;
-	struct client_stats *cs;
 
-	/* A timer sample: the plot's timer series and a log row, client -1. */
-	if (s->timer) {
-		if (res->ser[SER_TIMER].tl != NULL)
-			timeline_add(res->ser[SER_TIMER].tl, s->when,
-			    s->latency);
+	/* A timer sample: a log row, client -1. */
+	if (s->timer)
 		return col->log != NULL ? log_add(col, s) : 0;
-	}
-	if (res->clients != NULL) {
-		cs = &res->clients[s->client];
-		if (cs->last_cpu != -1 && s->cpu != cs->last_cpu)
-			cs->migrations++;
-		cs->last_cpu = s->cpu;
-		stats_add(&cs->lat, s->latency, s->client, s->when);
-	}
-	if (res->ser[SER_LATENCY].tl != NULL)
-		timeline_add(res->ser[SER_LATENCY].tl, s->when, s->latency);
-	/* The plot's dots of each class (the 2007 figure). */
-	if (res->classes != NULL && res->classes[col->cfg->class_of[
-	    s->client]].ser[SER_LATENCY].tl != NULL)
-		timeline_add(res->classes[col->cfg->class_of[s->client]].ser[
-		    SER_LATENCY].tl, s->when, s->latency);
-	if (col->cfg->explain > 0)
-		explain_keep(col->cfg, &col->run->inst, res, s);
 	/* -v to a stderr that cannot be written ends the run like a log. */
 	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;

@@ -13,7 +13,6 @@
 #include "config.h"
 #include "result.h"
 
-struct run;
 struct cmp_side;
 struct cmp_gate;
 struct run_brief;
@@ -44,7 +43,6 @@ struct report_file {
 /* What the sink and the tick need: the outputs that go along with a run. */
 struct outputs {
 	const struct config	*cfg;
-	struct run		*run;
 	struct result		*res;		/* the run being measured */
 	FILE			*log;
 	struct report_file	 logf;		/* --log */
@@ -60,7 +58,7 @@ struct outputs {
 	struct runs		 runs;
 };
 
-int	 outputs_open(struct outputs *, const struct config *, struct run *,
+int	 outputs_open(struct outputs *, const struct config *,
 	    struct result *);
 int	 outputs_want_samples(const struct outputs *);
 int	 outputs_want_ticks(const struct outputs *);

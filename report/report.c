@@ -16,28 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "explain/autopsy.h"
 #include "lib/common.h"
-#include "config.h"
+#include "lib/fmt.h"
 #include "report/facts.h"
 #include "report/frames.h"
 #include "report/report.h"
-#include "result.h"
 #include "report/where.h"
+#include "result.h"
 
 static void	 print_facts(FILE *, const struct config *,
 		    const struct result *, const struct run_brief *,
 		    unsigned nruns, unsigned dash);
-
-/*
- * A percentile is shown only when at least PCT_BEYOND samples lie beyond
- * it (the rule of latt compare): q needs ceil(PCT_BEYOND / (1 - q)).
- */
-uint64_t
-report_pct_need(double q)
-{
-	return (uint64_t)ceil(PCT_BEYOND / (1 - q) - 1e-6);
-}
 
 static double
 usec(double ns)
@@ -95,15 +86,15 @@ report_brief(struct run_brief *b, const struct result *res)
 	stats_percentiles(st, q, p, 2);
 	stats_percentiles(tm, q, tp, 2);
 	b->n = st->n;
-	b->p50 = st->n >= report_pct_need(q[0]) ? p[0] : -1;
-	b->p99 = st->n >= report_pct_need(q[1]) ? p[1] : -1;
+	b->p50 = st->n >= stats_need_q(q[0]) ? p[0] : -1;
+	b->p99 = st->n >= stats_need_q(q[1]) ? p[1] : -1;
 	b->worst = st->n > 0 ? st->max : -1;
 	/* A wake-up still unanswered was at least this late: censored. */
 	b->lower = res->npending > 0 && res->pending_age > b->worst ?
 	    res->pending_age : -1;
 	b->tn = tm->n;
 	b->tworst = tm->n > 0 ? tm->max : -1;
-	b->tp99 = tm->n >= report_pct_need(q[1]) ? tp[1] : -1;
+	b->tp99 = tm->n >= stats_need_q(q[1]) ? tp[1] : -1;
 	b->stop = res->stop;
 	b->stop_signal = res->stop_signal;
 	b->wl_stopsig = res->wl_stopsig;
@@ -204,7 +195,7 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 	stats_percentiles(st, tq, pct, NTQ);
 	for (i = 0; i < NTQ; i++)
 		fprintf(fp, " %*s", TCELL, cell(c, sizeof(c),
-		    st->n >= report_pct_need(tq[i]), (double)pct[i]));
+		    st->n >= stats_need_q(tq[i]), (double)pct[i]));
 	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
 	    (double)st->max));
 	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
@@ -218,7 +209,7 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
  * within 80 columns: the label column is as wide as the longest label
  * (at least TLABEL), narrowed, and the labels cut, when a long class name
  * or a huge count would push a row past 80.  A cell is "-" where the
- * samples cannot give it: none, one for sd, and fewer than PCT_BEYOND
+ * samples cannot give it: none, one for sd, and fewer than STATS_BEYOND
  * beyond a percentile.  Returns in *dash which quantiles were "-" in a
  * row that has samples (bit i for tq[i]).
  */
@@ -241,7 +232,7 @@ print_table(FILE *fp, const struct config *cfg, const struct result *res,
 			sw = (int)strlen(num);
 		for (k = 0; k < NTQ; k++)
 			if (r[i].st->n > 0 &&
-			    r[i].st->n < report_pct_need(tq[k]))
+			    r[i].st->n < stats_need_q(tq[k]))
 				*dash |= 1u << k;
 	}
 	/* 80 columns: the label, the samples and 8 cells of 1 + TCELL. */
@@ -272,8 +263,8 @@ print_too_few(FILE *fp, unsigned dash)
 		if (dash & (1u << k))
 			len += snprintf(text + len, sizeof(text) - len, "%s%s "
 			    "%llu", len > 0 ? ", " : "needs ", tcols[1 + k],
-			    (unsigned long long)report_pct_need(tq[k]));
-	snprintf(tail, sizeof(tail), "(%d beyond each)", PCT_BEYOND);
+			    (unsigned long long)stats_need_q(tq[k]));
+	snprintf(tail, sizeof(tail), "(%d beyond each)", STATS_BEYOND);
 	if (len + 9 + strlen(tail) <= 55)
 		facts_row(fp, "too few", "%s samples %s", text, tail);
 	else {
@@ -358,7 +349,7 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 		stats_percentiles(&o->spread, q, pct, 2);
 		fprintf(fp, "  release spread: p50 %s, p99 %s, worst %s (first "
 		    "write to last)\n", fmt_time(a, sizeof(a), (double)pct[0],
-		    4, "us"), o->spread.n >= report_pct_need(0.99) ?
+		    4, "us"), o->spread.n >= stats_need_q(0.99) ?
 		    fmt_time(b, sizeof(b), (double)pct[1], 4, "us") : "-",
 		    fmt_time(c, sizeof(c), (double)o->spread.max, 4, "us"));
 	}
@@ -491,7 +482,7 @@ report_per_client(FILE *fp, const struct config *cfg,
 	if (res->clients == NULL)
 		return;
 	fprintf(fp, "\nPer client (us; p99 within 6.25%%, - under %llu "
-	    "samples):\n", (unsigned long long)report_pct_need(q99[0]));
+	    "samples):\n", (unsigned long long)stats_need_q(q99[0]));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
@@ -500,7 +491,7 @@ report_per_client(FILE *fp, const struct config *cfg,
 		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
 		    usec(cs->lat.max));
-		if (cs->lat.n >= report_pct_need(q99[0]))
+		if (cs->lat.n >= stats_need_q(q99[0]))
 			fprintf(fp, "%12.3f", usec(p99));
 		else
 			fprintf(fp, "%12s", "-");
@@ -614,7 +605,7 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
 	    NSEC_PER_SEC, (unsigned long long)lat->n,
-	    lat->n >= report_pct_need(q99[0]) ? fmt_time(a, sizeof(a), p99,
+	    lat->n >= stats_need_q(q99[0]) ? fmt_time(a, sizeof(a), p99,
 	    3, "us") : "-",
 	    lat->n > 0 ? fmt_time(b, sizeof(b), lat->max, 3, "us") : "-",
 	    what);
@@ -678,7 +669,7 @@ put_wrapped(FILE *fp, const char *lead, int indent, const char *text)
 /*
  * --explain: the autopsy of each kept sample: a header, the timeline from
  * the send stamp (the CPU where each thing happened), the split of the
- * latency, and the verdict.  Every time is written by explain_dur's rule,
+ * latency, and the verdict.  Every time is written by autopsy_dur's rule,
  * and every line fits in EXPLAIN_COLS columns (but a tracefs path longer
  * than a line).
  */
@@ -716,7 +707,7 @@ report_explain(FILE *fp, const struct result *res)
 	if (ap->lost > 0) {
 		snprintf(text, sizeof(text), "%llu events were lost to a full "
 		    "buffer: the trace is whole only from %s into the run",
-		    (unsigned long long)ap->lost, explain_dur(ap->covered_from,
+		    (unsigned long long)ap->lost, autopsy_dur(ap->covered_from,
 		    d[0], sizeof(d[0])));
 		put_wrapped(fp, "  ", 4, text);
 	}
@@ -731,8 +722,8 @@ report_explain(FILE *fp, const struct result *res)
 			snprintf(lead, sizeof(lead), "#%u client %u (pid %d): ",
 			    i + 1, as->s.client, (int)as->s.pid);
 		snprintf(text, sizeof(text), "%s, round %llu, %s into the "
-		    "run%s", explain_dur(as->s.latency, d[0], sizeof(d[0])),
-		    (unsigned long long)as->s.round, explain_dur(as->s.when,
+		    "run%s", autopsy_dur(as->s.latency, d[0], sizeof(d[0])),
+		    (unsigned long long)as->s.round, autopsy_dur(as->s.when,
 		    d[1], sizeof(d[1])), as->broke ? " (the sample that "
 		    "stopped --breaktrace)" : "");
 		fputc('\n', fp);
@@ -741,7 +732,7 @@ report_explain(FILE *fp, const struct result *res)
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
 			snprintf(when, sizeof(when), "%s", t->t < 0 ? "" : "+");
-			explain_dur(t->t, when + strlen(when), sizeof(when) -
+			autopsy_dur(t->t, when + strlen(when), sizeof(when) -
 			    strlen(when));
 			if (t->cpu >= 0)
 				snprintf(cpu, sizeof(cpu), "cpu%d",
@@ -755,16 +746,16 @@ report_explain(FILE *fp, const struct result *res)
 			snprintf(text, sizeof(text), "write %s, not runnable "
 			    "%s, in flight %s, runqueue %s, switch-in to stamp "
 			    "%s",
-			    explain_dur(as->issue, d[0], sizeof(d[0])),
-			    explain_dur(as->not_runnable, d[1], sizeof(d[1])),
-			    explain_dur(as->in_flight, d[2], sizeof(d[2])),
-			    explain_dur(as->rq_wait, d[3], sizeof(d[3])),
-			    explain_dur(as->running, d[4], sizeof(d[4])));
+			    autopsy_dur(as->issue, d[0], sizeof(d[0])),
+			    autopsy_dur(as->not_runnable, d[1], sizeof(d[1])),
+			    autopsy_dur(as->in_flight, d[2], sizeof(d[2])),
+			    autopsy_dur(as->rq_wait, d[3], sizeof(d[3])),
+			    autopsy_dur(as->running, d[4], sizeof(d[4])));
 			put_wrapped(fp, "  split: ", 9, text);
 		}
 		if (as->s.rq_wait >= 0) {
 			snprintf(text, sizeof(text), "runqueue wait %s (the "
-			    "client's own run delay)", explain_dur(
+			    "client's own run delay)", autopsy_dur(
 			    as->s.rq_wait, d[0], sizeof(d[0])));
 			put_wrapped(fp, "  schedstat: ", 13, text);
 		}
@@ -842,7 +833,7 @@ report_failure(const struct config *cfg, const struct result *res)
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
 		return EXIT_WORKLOAD;
 	}
-	if (workload_failed(&res->wl)) {
+	if (result_workload_failed(&res->wl)) {
 		if (res->wl.exec_errno)
 			lwarnc(res->wl.exec_errno, "cannot run the workload");
 		else if (WIFEXITED(res->wl.status))

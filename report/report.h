@@ -15,9 +15,7 @@
 #include "config.h"
 #include "result.h"
 
-#define PCT_BEYOND	10	/* samples beyond a percentile shown */
 #define FEW_SAMPLES	1000	/* fewer: the summary says so */
-uint64_t report_pct_need(double q);	/* samples a quantile needs */
 
 /* A run's headline figures, ns (-1: none), kept for --repeat's summary. */
 struct run_brief {

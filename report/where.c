@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "lib/common.h"
+#include "lib/fmt.h"
+#include "record/topo.h"
 #include "report/report.h"
+#include "report/where.h"
 #include "result.h"
 #include "stats.h"
-#include "machine/topo.h"
-#include "report/where.h"
 
 static double	 share(uint64_t, uint64_t);
 
@@ -55,9 +56,9 @@ where_print(FILE *fp, const struct result *res)
 		stats_percentiles(st, q, v, 2);
 		fprintf(fp, "%-13s %8llu %5.1f%% %8s %8s\n", labels[k],
 		    (unsigned long long)st->n, share(st->n, all),
-		    st->n >= report_pct_need(q[0]) ? fmt_time(a, sizeof(a),
+		    st->n >= stats_need_q(q[0]) ? fmt_time(a, sizeof(a),
 		    (double)v[0], 3, "us") : "-",
-		    st->n >= report_pct_need(q[1]) ? fmt_time(b, sizeof(b),
+		    st->n >= stats_need_q(q[1]) ? fmt_time(b, sizeof(b),
 		    (double)v[1], 3, "us") : "-");
 	}
 	if (res->place_unknown > 0)

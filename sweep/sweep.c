@@ -22,13 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "machine/counts.h"
+#include "lib/common.h"
+#include "proc/tune.h"
+#include "record/counts.h"
 #include "result.h"
 #include "stats.h"
+#include "sweep/knob.h"
 #include "sweep/sweep.h"
-#include "proc/tune.h"
 
 #define MAX_CLIENTS	1000000		/* as -c */
 #define MAX_DELAY_NS	(3600 * NSEC_PER_SEC)	/* as -f and -t */
@@ -114,7 +115,7 @@ sweep_parse(struct config *cfg, const char *arg)
 
 /*
  * --sweep=FILE=V1,V2,...: a kernel knob's values, as text (what is written
- * to the file); the file itself is checked by tune_knob_check.
+ * to the file); the file itself is checked by knob_check.
  */
 static void
 parse_knob(struct sweep_spec *sw, const char *arg)
@@ -173,7 +174,7 @@ sweep_check(const struct config *cfg)
 		usage_error("--sweep and --baseline: compare a sweep's values "
 		    "with latt compare FILE@VALUE instead");
 	if (sw->kind == SWEEP_KNOB)
-		tune_knob_check(sw->file);
+		knob_check(sw->file);
 	if (sw->kind == SWEEP_LOAD && (!cfg->load_given || cfg->nload != 1))
 		usage_error("sweep load needs exactly one --load=KIND (%u "
 		    "given)", cfg->load_given ? cfg->nload : 0);
@@ -210,7 +211,7 @@ sweep_try(const struct config *cfg)
 	int r;
 
 	if (cfg->sweep.kind == SWEEP_KNOB)
-		return 0;	/* tune_knob_save tries its values */
+		return 0;	/* knob_save tries its values */
 	if (cfg->sweep.kind != SWEEP_SLICE)
 		return 0;
 	for (i = 0; i < cfg->sweep.n; i++) {
@@ -358,8 +359,8 @@ add_pct(struct sweep_point *p, const struct stats *st)
 	unsigned i, k, n;
 
 	for (k = 0; k < 2; k++) {
-		rp[2 * (p->nruns - 1) + k] = st->n >= 10 *
-		    stats_kind_need(pk[k]) ? stats_value(st, pk[k]) : -1;
+		rp[2 * (p->nruns - 1) + k] = st->n >= stats_need(pk[k]) ?
+		    stats_value(st, pk[k]) : -1;
 		for (i = 0, n = 0, sum = 0; i < p->nruns; i++)
 			if (rp[2 * i + k] > 0) {
 				sum += log(rp[2 * i + k]);

@@ -1368,9 +1368,10 @@ test_kinds(void)
 	    stats_kind_find("sd") != STAT_STDEV ||
 	    stats_kind_find("p98") != -1 || stats_kind_find("") != -1)
 		fail("p95, worst, sd, p98 or the empty name");
-	if (stats_kind_need(STAT_P999) != 1000 ||
-	    stats_kind_need(STAT_STDEV) != 2 || stats_kind_need(STAT_MAX) != 1)
-		fail("stats_kind_need");
+	if (stats_need(STAT_P999) != 10000 ||
+	    stats_need_q(0.99) != 1000 ||
+	    stats_need(STAT_STDEV) != 2 || stats_need(STAT_MAX) != 1)
+		fail("stats_need");
 }
 
 static int

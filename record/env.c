@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "lib/common.h"
-#include "machine/env.h"
 #include "proc/tune.h"
+#include "record/env.h"
 
 static char	*cpu_model(void);
 static char	*virtualization(void);
@@ -165,7 +165,7 @@ preemption_model(const struct utsname *u)
  * sched/features.  What cannot be read stays NULL or -1.
  */
 void
-sched_info_read(struct sched_info *si)
+env_sched_read(struct sched_info *si)
 {
 	struct utsname u, *up = NULL;
 	struct stat sb;
@@ -199,7 +199,7 @@ sched_info_read(struct sched_info *si)
 }
 
 void
-sched_info_free(struct sched_info *si)
+env_sched_free(struct sched_info *si)
 {
 	free(si->ext_state);
 	free(si->ext_ops);
@@ -239,7 +239,7 @@ cpufreq_governors(void)
 
 /* Reads what of the machine can change under a run (struct machine). */
 void
-machine_read(struct machine *m)
+env_machine_read(struct machine *m)
 {
 	m->clocksource = file_text("/sys/devices/system/clocksource/"
 	    "clocksource0/current_clocksource");
@@ -248,7 +248,7 @@ machine_read(struct machine *m)
 }
 
 void
-machine_copy(struct machine *to, const struct machine *from)
+env_machine_copy(struct machine *to, const struct machine *from)
 {
 	to->clocksource = from->clocksource != NULL ?
 	    strdup(from->clocksource) : NULL;
@@ -257,7 +257,7 @@ machine_copy(struct machine *to, const struct machine *from)
 }
 
 void
-machine_free(struct machine *m)
+env_machine_free(struct machine *m)
 {
 	free(m->clocksource);
 	free(m->governor);
@@ -272,7 +272,7 @@ machine_free(struct machine *m)
  * returns NULL when no further one differs.
  */
 const char *
-machine_changed(const struct machine *a, const struct machine *b,
+env_machine_changed(const struct machine *a, const struct machine *b,
     const char **was, const char **now, unsigned *i)
 {
 	const char *names[] = { "clocksource", "cpufreq governor", "smt" };

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "lib/common.h"
-#include "machine/topo.h"
+#include "record/topo.h"
 
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define SYS_NODE	"/sys/devices/system/node"

@@ -8,7 +8,7 @@
 #define FLOOR_H
 
 /* Each the least mean of a few batches, ns; -1: not measured. */
-struct floor {
+struct own_floor {
 	int		 valid;		/* measured at all */
 	double		 clock_ns;	/* one clock_gettime(CLOCK_MONOTONIC) */
 	double		 pipe_ns;	/* a pipe write plus read, no switch */
@@ -18,6 +18,6 @@ struct floor {
 };
 
 /* Takes well under 100 ms; starts one short-lived thread, forks nothing. */
-void	 floor_measure(struct floor *);
+void	 floor_measure(struct own_floor *);
 
 #endif /* FLOOR_H */

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "lib/common.h"
-#include "machine/floor.h"
+#include "record/floor.h"
 
 #define FLOOR_BATCHES	5
 #define CLOCK_N		400		/* clock reads a batch */
@@ -38,7 +38,7 @@ static int	 xread(int, void *, size_t);
 static int	 xwrite(int, const void *, size_t);
 
 void
-floor_measure(struct floor *f)
+floor_measure(struct own_floor *f)
 {
 	int fds[2], i;
 	double v;

@@ -33,8 +33,8 @@
 #include <unistd.h>
 
 #include "lib/common.h"
-#include "machine/noise.h"
 #include "proc/proc.h"
+#include "record/noise.h"
 
 #define TREE_MAX	100000		/* processes walked, at most */
 #define BUF		4096

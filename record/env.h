@@ -87,12 +87,12 @@ struct environment {
 
 void	 env_read(struct environment *, unsigned long slack);
 void	 env_free(struct environment *);
-void	 sched_info_read(struct sched_info *);
-void	 sched_info_free(struct sched_info *);
-void	 machine_read(struct machine *);
-void	 machine_copy(struct machine *, const struct machine *);
-void	 machine_free(struct machine *);
-const char *machine_changed(const struct machine *, const struct machine *,
+void	 env_sched_read(struct sched_info *);
+void	 env_sched_free(struct sched_info *);
+void	 env_machine_read(struct machine *);
+void	 env_machine_copy(struct machine *, const struct machine *);
+void	 env_machine_free(struct machine *);
+const char *env_machine_changed(const struct machine *, const struct machine *,
 	    const char **, const char **, unsigned *);
 
 #endif /* ENV_H */

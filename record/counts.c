@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lib/common.h"
-#include "machine/counts.h"
+#include "record/counts.h"
 
 #define TASK_BUF	4096		/* /proc/PID/status is ~1.4 KiB */
 

@@ -22,9 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/common.h"
 #include "config.h"
-#include "measure/order.h"
+#include "lib/common.h"
+#include "lib/fmt.h"
+#include "record/order.h"
 
 #define ORDER_RING	4	/* rounds gathered at once (open loop) */
 #define RANK_DEADLINE	100	/* above every real-time priority */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fmt.h: the API of fmt.c, how latt writes numbers and sentences for
+ * people.  Each writes into buf (len bytes) and returns it.
+ */
+#ifndef FMT_H
+#define FMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * A time as people write it: "1.5 ms", "200 us", "12.5 s", with at most
+ * digits significant digits (0: exact); micro spells microseconds ("us",
+ * or "\xc2\xb5s" in the plot).
+ */
+char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
+/* Four significant figures; si: k, M, G, T from 1000 on ("362.1M"). */
+char	*fmt_num(char *, size_t, double, int si);
+/* Microseconds without the unit, four figures; "1.235s" from 1e6 us. */
+char	*fmt_us(char *, size_t, double ns);
+/* lead, then text cut into lines of width columns, indented by indent. */
+void	 fmt_wrap(FILE *, const char *lead, int indent, int width,
+	    const char *text);
+
+#endif /* FMT_H */
