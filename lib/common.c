@@ -53,22 +53,25 @@ static char	*quote_values(const char *, va_list);
 static int	 plain_format(const char *);
 static void	 put_value(FILE *, const char *);
 
-int64_t
-now_ns(void)
+static inline int64_t
+read_clock(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
+now_ns(void)
+{
+	return read_clock(CLOCK_MONOTONIC);
 }
 
 int64_t
 wall_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	return read_clock(CLOCK_REALTIME);
 }
 
 /*
@@ -79,10 +82,7 @@ wall_ns(void)
 int64_t
 now_coarse_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	return read_clock(CLOCK_MONOTONIC_COARSE);
 }
 
 /*

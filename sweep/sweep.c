@@ -53,6 +53,8 @@ static const struct kind kinds[] = {
 #define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
 
 static void	 parse_knob(struct sweep_spec *, const char *);
+static void	 split_values(struct sweep_spec *, const char *,
+		    const char *);
 static void	 apply(const struct sweep_spec *, unsigned, struct config *);
 static double	 t95(unsigned df);
 static void	 add_pct(struct sweep_point *, const struct stats *);
@@ -62,10 +64,10 @@ sweep_parse(struct config *cfg, const char *arg)
 {
 	struct sweep_spec *sw = &cfg->sweep;
 	const struct kind *k = NULL;
-	const char *eq = strchr(arg, '='), *p, *end;
-	char what[48], val[SWEEP_TEXT];
+	const char *eq = strchr(arg, '=');
+	char what[48];
 	size_t len, i;
-	unsigned j;
+	unsigned j, n;
 
 	if (sw->kind != SWEEP_NONE)
 		usage_error("sweep is given twice: %s (one setting a sweep)",
@@ -89,25 +91,40 @@ sweep_parse(struct config *cfg, const char *arg)
 	sw->kind = k->kind;
 	sw->name = k->name;
 	snprintf(what, sizeof(what), "sweep %s", k->name);
-	for (p = eq + 1; ; p = end + 1) {
+	split_values(sw, arg, eq + 1);
+	for (n = 0; n < sw->n; n++) {
+		sw->v[n] = k->time ? parse_time(what, sw->text[n], k->min,
+		    k->max, k->unit) : parse_num(what, sw->text[n], k->min,
+		    k->max);
+		for (j = 0; j < n; j++)
+			if (sw->v[j] == sw->v[n])
+				usage_error("sweep: %s %s is given twice (as "
+				    "%s): %s", k->name, sw->text[n],
+				    sw->text[j], arg);
+	}
+}
+
+/*
+ * The values after '=' (from p) into sw->text, each checked: none empty,
+ * at most SWEEP_MAX, none longer than a text holds (a usage error).
+ */
+static void
+split_values(struct sweep_spec *sw, const char *arg, const char *p)
+{
+	const char *end;
+
+	for (;; p = end + 1) {
 		end = p + strcspn(p, ",");
 		if (end == p)
 			usage_error("sweep: an empty value in %s", arg);
 		if (sw->n == SWEEP_MAX)
 			usage_error("sweep: more than %d values in %s",
 			    SWEEP_MAX, arg);
-		if ((size_t)(end - p) >= sizeof(val))
+		if ((size_t)(end - p) >= sizeof(sw->text[0]))
 			usage_error("sweep: a value is too long: %.*s",
 			    (int)(end - p), p);
-		memcpy(val, p, (size_t)(end - p));
-		val[end - p] = '\0';
-		sw->v[sw->n] = k->time ? parse_time(what, val, k->min, k->max,
-		    k->unit) : parse_num(what, val, k->min, k->max);
-		for (j = 0; j < sw->n; j++)
-			if (sw->v[j] == sw->v[sw->n])
-				usage_error("sweep: %s %s is given twice (as "
-				    "%s): %s", k->name, val, sw->text[j], arg);
-		strcpy(sw->text[sw->n++], val);
+		memcpy(sw->text[sw->n], p, (size_t)(end - p));
+		sw->text[sw->n++][end - p] = '\0';
 		if (*end == '\0')
 			break;
 	}
@@ -120,8 +137,8 @@ sweep_parse(struct config *cfg, const char *arg)
 static void
 parse_knob(struct sweep_spec *sw, const char *arg)
 {
-	const char *eq = strchr(arg, '='), *p, *end, *c;
-	unsigned j;
+	const char *eq = strchr(arg, '='), *c;
+	unsigned i, j;
 
 	if (eq == NULL || eq[1] == '\0')
 		usage_error("sweep %.*s has no values: give FILE=V1,V2,...",
@@ -133,30 +150,17 @@ parse_knob(struct sweep_spec *sw, const char *arg)
 		    (int)(eq - arg), arg);
 	memcpy(sw->file, arg, (size_t)(eq - arg));
 	sw->file[eq - arg] = '\0';
-	for (p = eq + 1; ; p = end + 1) {
-		end = p + strcspn(p, ",");
-		if (end == p)
-			usage_error("sweep: an empty value in %s", arg);
-		if (sw->n == SWEEP_MAX)
-			usage_error("sweep: more than %d values in %s",
-			    SWEEP_MAX, arg);
-		if ((size_t)(end - p) >= sizeof(sw->text[0]))
-			usage_error("sweep: a value is too long: %.*s",
-			    (int)(end - p), p);
-		for (c = p; c < end; c++)
+	split_values(sw, arg, eq + 1);
+	for (i = 0; i < sw->n; i++) {
+		for (c = sw->text[i]; *c != '\0'; c++)
 			if ((unsigned char)*c <= ' ')
 				usage_error("sweep: a value of %s holds a "
 				    "space or control byte", sw->file);
-		memcpy(sw->text[sw->n], p, (size_t)(end - p));
-		sw->text[sw->n][end - p] = '\0';
-		for (j = 0; j < sw->n; j++)
-			if (strcmp(sw->text[j], sw->text[sw->n]) == 0)
+		for (j = 0; j < i; j++)
+			if (strcmp(sw->text[j], sw->text[i]) == 0)
 				usage_error("sweep: %s is given twice: %s",
 				    sw->text[j], arg);
-		sw->v[sw->n] = sw->n;
-		sw->n++;
-		if (*end == '\0')
-			break;
+		sw->v[i] = i;
 	}
 	if (sw->n < 2)
 		usage_error("sweep %s has one value: a knob needs two or "
