@@ -468,6 +468,24 @@ entries() {
 	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
 }
 
+# bad_inputs: for each line "WHAT|ARGS" of its stdin, latt -d1 ARGS (split
+# at blanks) must refuse to start: status 2, one line on stderr (see
+# err_lines) and nothing on stdout; bad (see verdict) names each WHAT that
+# does not.  Sets $n, the number of lines.
+bad_inputs() {
+	local what args
+	n=0
+	while IFS='|' read -r what args; do
+		# shellcheck disable=SC2086
+		run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
+		if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
+		    [ -s "$TMP/b.out" ]; then
+			bad "$what: status $rc, $(short "$TMP/b.err")"
+		fi
+		n=$((n + 1))
+	done
+}
+
 # expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and
 # the count is a positive multiple of CLIENTS.
 expect_summary() {

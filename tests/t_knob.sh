@@ -191,16 +191,7 @@ no_leftovers "knob: kill -9"
 mkdir "$TMP/dir"
 pr=/proc/sys/kernel/printk_ratelimit
 was=$(cat $pr)
-n=0
-while IFS='|' read -r what args; do
-	# shellcheck disable=SC2086
-	run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
-	if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
-	    [ -s "$TMP/b.out" ]; then
-		bad "$what: status $rc, $(short "$TMP/b.err")"
-	fi
-	n=$((n + 1))
-done <<EOF
+bad_inputs <<EOF
 no such file|--sweep=$TMP/none=1,2
 a directory|--sweep=$TMP/dir=1,2
 not writable|--sweep=/proc/sys/kernel/osrelease=1,2
