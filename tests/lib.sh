@@ -438,6 +438,18 @@ wait_gone() {
 	rc=$?
 }
 
+# signal_run PID SIG LIMIT [SETTLE]: once latt PID runs its workload
+# (wait_started; bad when it never does) and SETTLE s more (none by
+# default), sends it SIG and waits at most LIMIT s for its end (wait_gone):
+# sets $T0, the time SIG was sent, $rc and $ms.
+signal_run() {
+	wait_started "$1" || bad "the run did not start"
+	[ -z "${4:-}" ] || sleep "$4"
+	T0=$(usecs)
+	kill -"$2" "$1"
+	wait_gone "$1" "$3"
+}
+
 # Failures of the current test accumulate in $why; verdict prints the line.
 why=
 bad() { why="${why:+$why; }$*"; }
