@@ -77,8 +77,29 @@ entries_ok() {	# out clients: Entries = rounds x clients
 	[ -n "$e" ] && [ -n "$r" ] && [ "$e" -eq $((r * $2)) ] && [ "$e" -gt 0 ]
 }
 
+# soak_run TAG CLIENTS FLAT NOT_FLAT ARGS...: latt ARGS in the background,
+# its output in $TMP/TAG.out and .err, sampled into $TMP/TAG.samples; then
+# the checks of every soak: exit 0 and nothing on stderr, no sample lost
+# (entries_ok with CLIENTS), and the samples flat (said as FLAT, or as
+# NOT_FLAT when they are not).
+soak_run() {
+	local tag=$1 clients=$2 flat=$3 notflat=$4 pid rc m
+	shift 4
+	"$LATT" "$@" >"$TMP/$tag.out" 2>"$TMP/$tag.err" &
+	pid=$!
+	sample $pid "$TMP/$tag.samples" &
+	wait $pid
+	rc=$?
+	wait
+	[ "$rc" -eq 0 ] && [ ! -s "$TMP/$tag.err" ] && ok "exit 0, no error" ||
+	    no "exit $rc: $(head -c 300 "$TMP/$tag.err")"
+	m=$(entries_ok "$TMP/$tag.out" "$clients") &&
+	    ok "no sample lost: $m" || no "samples lost: $m"
+	m=$(flat "$TMP/$tag.samples") && ok "$flat: $m" || no "$notflat: $m"
+}
+
 soak_a() {
-	local load=() what rc
+	local load=() what
 	if has_option --load; then
 		load=(--load=fork)
 		what="under --load=fork"
@@ -86,38 +107,18 @@ soak_a() {
 		what="WITHOUT a load (this latt has no --load)"
 	fi
 	echo "== a) 4096 clients $what, $A_SECS s"
-	"$LATT" -c4096 "${load[@]}" sleep "$A_SECS" >"$TMP/a.out" 2>"$TMP/a.err" &
-	pid=$!
-	sample $pid "$TMP/a.samples" &
-	wait $pid
-	rc=$?
-	wait
-	[ "$rc" -eq 0 ] && [ ! -s "$TMP/a.err" ] && ok "exit 0, no error" ||
-	    no "exit $rc: $(head -c 300 "$TMP/a.err")"
-	m=$(entries_ok "$TMP/a.out" 4096) && ok "no sample lost: $m" ||
-	    no "samples lost: $m"
-	m=$(flat "$TMP/a.samples") && ok "parent memory flat: $m" ||
-	    no "parent memory not flat: $m"
+	soak_run a 4096 "parent memory flat" "parent memory not flat" \
+	    -c4096 "${load[@]}" sleep "$A_SECS"
 	grep -E 'Max|^[0-9]+ samples?  |load' "$TMP/a.out" | sed 's/^/      /'
 }
 
 soak_b() {
-	local log=() rc
+	local log=()
 	has_option --log && log=(--log="$TMP/b.log")
 	echo "== b) -f 0 -t 1, 8 clients, $B_SECS s${log[*]:+, with --log}"
-	"$LATT" -c8 -f0 -t1 "${log[@]}" sleep "$B_SECS" >"$TMP/b.out" \
-	    2>"$TMP/b.err" &
-	pid=$!
-	sample $pid "$TMP/b.samples" &
-	wait $pid
-	rc=$?
-	wait
-	[ "$rc" -eq 0 ] && [ ! -s "$TMP/b.err" ] && ok "exit 0, no error" ||
-	    no "exit $rc: $(head -c 300 "$TMP/b.err")"
-	m=$(entries_ok "$TMP/b.out" 8) && ok "no sample lost: $m" ||
-	    no "samples lost: $m"
-	m=$(flat "$TMP/b.samples") && ok "memory and descriptors flat: $m" ||
-	    no "memory or descriptors not flat: $m"
+	soak_run b 8 "memory and descriptors flat" \
+	    "memory or descriptors not flat" -c8 -f0 -t1 "${log[@]}" \
+	    sleep "$B_SECS"
 	if [ ${#log[@]} -gt 0 ]; then
 		python3 - "$TMP/b.out" "$TMP/b.log" <<-'EOF' && ok "--log agrees" || no "--log disagrees"
 		import re, sys

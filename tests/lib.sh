@@ -438,6 +438,18 @@ wait_gone() {
 	rc=$?
 }
 
+# signal_run PID SIG LIMIT [SETTLE]: once latt PID runs its workload
+# (wait_started; bad when it never does) and SETTLE s more (none by
+# default), sends it SIG and waits at most LIMIT s for its end (wait_gone):
+# sets $T0, the time SIG was sent, $rc and $ms.
+signal_run() {
+	wait_started "$1" || bad "the run did not start"
+	[ -z "${4:-}" ] || sleep "$4"
+	T0=$(usecs)
+	kill -"$2" "$1"
+	wait_gone "$1" "$3"
+}
+
 # Failures of the current test accumulate in $why; verdict prints the line.
 why=
 bad() { why="${why:+$why; }$*"; }
@@ -466,6 +478,24 @@ short() { head -c 300 "$1" | tr '\n' '|'; }
 # entries FILE CLIENTS: the N of a first line "Entries: N (clients=CLIENTS)".
 entries() {
 	sed -n "1s/^Entries: \([0-9][0-9]*\) (clients=$2)\$/\1/p" "$1"
+}
+
+# bad_inputs: for each line "WHAT|ARGS" of its stdin, latt -d1 ARGS (split
+# at blanks) must refuse to start: status 2, one line on stderr (see
+# err_lines) and nothing on stdout; bad (see verdict) names each WHAT that
+# does not.  Sets $n, the number of lines.
+bad_inputs() {
+	local what args
+	n=0
+	while IFS='|' read -r what args; do
+		# shellcheck disable=SC2086
+		run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
+		if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
+		    [ -s "$TMP/b.out" ]; then
+			bad "$what: status $rc, $(short "$TMP/b.err")"
+		fi
+		n=$((n + 1))
+	done
 }
 
 # expect_summary FILE CLIENTS: the first line is Entries with CLIENTS and

@@ -90,12 +90,7 @@ no_leftovers "an escapee holding stdout"
 env --default-signal "$LATT" -c2 -f1 -t3 \
     'setsid sh -c "trap \"\" TERM; exec sleep 300" & sleep 300' \
     >"$OUT" 2>"$ERR" &
-pid=$!
-wait_started $pid || bad "the run did not start"
-sleep 0.5
-T0=$(usecs)
-kill -QUIT $pid
-wait_gone $pid 20
+signal_run $! QUIT 20 0.5
 [ "$rc" -eq 131 ] || bad "exit $rc, want 131: $(short "$ERR")"
 [ "$ms" -le 20000 ] || bad "took $ms ms"  # the escapee: 300 s
 verdict "SIGQUIT with a setsid escapee that ignores SIGTERM: exit $rc in $ms ms"

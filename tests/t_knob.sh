@@ -150,10 +150,7 @@ env --default-signal "$LATT" -q -c2 -f1 -t3 --sweep="$K=1,2" 'sleep 30' \
     >"$TMP/i.out" 2>"$TMP/i.err" &
 pid=$!
 until_holds "$K" 1 10000 || bad "the file never held 1"
-wait_started $pid || bad "the run did not start"
-T0=$(usecs)
-kill -INT $pid
-wait_gone $pid 20
+signal_run $pid INT 20
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/i.err")"
 holds "$K" 7 || bad "the file holds '$(cat "$K")', not its '7'"
 grep -q "^knob $K restored" "$TMP/i.out" || bad "not said: $(short "$TMP/i.out")"
@@ -191,16 +188,7 @@ no_leftovers "knob: kill -9"
 mkdir "$TMP/dir"
 pr=/proc/sys/kernel/printk_ratelimit
 was=$(cat $pr)
-n=0
-while IFS='|' read -r what args; do
-	# shellcheck disable=SC2086
-	run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
-	if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
-	    [ -s "$TMP/b.out" ]; then
-		bad "$what: status $rc, $(short "$TMP/b.err")"
-	fi
-	n=$((n + 1))
-done <<EOF
+bad_inputs <<EOF
 no such file|--sweep=$TMP/none=1,2
 a directory|--sweep=$TMP/dir=1,2
 not writable|--sweep=/proc/sys/kernel/osrelease=1,2

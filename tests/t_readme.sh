@@ -60,6 +60,25 @@ SOMETIMES = {"stalled", "too few", "few samples", "pending", "worst",
              "changed", "suspended", "not sent", "timer worst at"}
 UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)? ?(ns|us|usec|ms|s)\b")
 BUNIT = re.compile(r"`(ns|us|usec|ms|s)`")
+# Kinds of quoted line that must have their pattern's shape, and of which
+# the binary must print one: (how the line starts, its pattern, what the
+# README's line is called when of another shape, what the binary's is
+# called).  FIRST's are looked for before the table's rows and facts, the
+# others after.
+FIRST = [
+    (r".*samples  p50", HEADLINE, "README headline of another shape",
+     "headline as the README's"),
+    (r"Entries:", ENTRIES, "README", "Entries line"),
+    (r"\t(Max|Avg|Stdev)\t", AVG2009, "README 2009 line of another shape",
+     "2009 block"),
+]
+LATER = [
+    (r"[AB]: ", SIDE, "README side line", "side line"),
+    (r"latency   A us", CMPHEAD, "README compare header", "compare header"),
+    (r"Autopsy of", AUTOPSY, "README", "autopsy header"),
+    (r"#", SAMPLE, "README autopsy sample line", "autopsy sample line"),
+    (r"  split:", SPLIT, "README split line", "split line"),
+]
 
 
 def slug(title):
@@ -193,6 +212,16 @@ def shape(n, tmp, text, want):
         if not any(rx.match(l) for l in b):
             bad.append("the binary printed no %s" % what)
 
+    def alike(l, kinds):
+        """Whether l is of one of kinds (see FIRST), checked if so."""
+        for start, rx, called, what in kinds:
+            if re.match(start, l):
+                if not rx.match(l):
+                    bad.append("%s: %r" % (called, l))
+                need(rx, what)
+                return True
+        return False
+
     brows = {}
     for l in b:
         m = ROW.match(l)
@@ -203,18 +232,8 @@ def shape(n, tmp, text, want):
     for l in q:
         if l.startswith("...") or l.strip() == "":
             continue
-        if "samples  p50" in l:
-            if not HEADLINE.match(l):
-                bad.append("README headline of another shape: %r" % l)
-            need(HEADLINE, "headline as the README's")
-        elif l.startswith("Entries:"):
-            if not ENTRIES.match(l):
-                bad.append("README: %r" % l)
-            need(ENTRIES, "Entries line")
-        elif re.match(r"^\t(Max|Avg|Stdev)\t", l):
-            if not AVG2009.match(l):
-                bad.append("README 2009 line of another shape: %r" % l)
-            need(AVG2009, "2009 block")
+        if alike(l, FIRST):
+            pass
         elif re.match(r"^\(\w+\) +samples", l):
             if " ".join(l.split()) != HEADER:
                 bad.append("README table header: %r" % l)
@@ -239,14 +258,8 @@ def shape(n, tmp, text, want):
             if not noisy and gate_status(l.split("\n")) != gate_status(b):
                 bad.append("gate: README %r, binary %r" %
                            (l[:40], [x[:40] for x in b if GATE.match(x)]))
-        elif l.startswith("A: ") or l.startswith("B: "):
-            if not SIDE.match(l):
-                bad.append("README side line: %r" % l)
-            need(SIDE, "side line")
-        elif l.startswith("latency   A us"):
-            if not CMPHEAD.match(l):
-                bad.append("README compare header: %r" % l)
-            need(CMPHEAD, "compare header")
+        elif alike(l, LATER):
+            pass
         elif re.match(r"^(mean|p50|p90|p95|p99|p99\.9|max) ", l):
             if not CMPROW.match(l):
                 bad.append("README compare row of another shape: %r" % l)
@@ -254,18 +267,6 @@ def shape(n, tmp, text, want):
             if not any(CMPROW.match(x) and x.split()[0] == name for x in b):
                 bad.append("no compare row '%s' of the README's shape" %
                            name)
-        elif l.startswith("Autopsy of"):
-            if not AUTOPSY.match(l):
-                bad.append("README: %r" % l)
-            need(AUTOPSY, "autopsy header")
-        elif l.startswith("#"):
-            if not SAMPLE.match(l):
-                bad.append("README autopsy sample line: %r" % l)
-            need(SAMPLE, "autopsy sample line")
-        elif l.startswith("  split:"):
-            if not SPLIT.match(l):
-                bad.append("README split line: %r" % l)
-            need(SPLIT, "split line")
         elif l.startswith("  verdict:"):
             need(VERDICT, "verdict line")
     return bad

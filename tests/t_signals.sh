@@ -35,12 +35,7 @@ for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
 	else
 		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
 	fi
-	pid=$!
-	wait_started $pid || bad "the run did not start"
-	sleep 0.5
-	T0=$(usecs)
-	kill -$sig $pid
-	wait_gone $pid 15
+	signal_run $! $sig 15 0.5
 	stopped_ok 5000
 	n=$(entries "$OUT" 4)
 	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 1 s"
@@ -55,12 +50,7 @@ done
 # exits 128 + its number, as a shell expects of a process it ended.
 for sig in QUIT USR1 ALRM PROF; do
 	env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
-	pid=$!
-	wait_started $pid || bad "the run did not start"
-	sleep 0.3
-	T0=$(usecs)
-	kill -$sig $pid
-	wait_gone $pid 15
+	signal_run $! $sig 15 0.3
 	want=$((128 + $(kill -l $sig)))
 	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
 	[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
@@ -153,12 +143,7 @@ resist_sh='trap "" TERM INT HUP; sleep 30'
 resist_child='sh -c "trap \"\" TERM INT HUP; sleep 30" & wait'
 for w in "$resist_sh" "$resist_child"; do
 	"$LATT" -c4 -f1 -t5 "$w" >"$OUT" 2>"$ERR" &
-	pid=$!
-	wait_started $pid || bad "the run did not start"
-	sleep 0.5
-	T0=$(usecs)
-	kill -INT $pid
-	wait_gone $pid 20
+	signal_run $! INT 20 0.5
 	stopped_ok 10000
 	verdict "SIGINT with a workload that ignores signals ($w): ended in $ms ms"
 	no_leftovers "resisting workload ($w)"

@@ -310,16 +310,7 @@ grep -q "^2 bands" "$TMP/r.chk" || echo "BAD not 2 bands" >>"$TMP/r.chk"
 verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk"
 
 # --- bad input: one line, status 2, nothing started.
-n=0
-while IFS='|' read -r what args; do
-	# shellcheck disable=SC2086
-	run_latt "$TMP/b.out" "$TMP/b.err" -d1 $args
-	if [ "$rc" -ne 2 ] || [ "$(err_lines "$TMP/b.err")" -ne 1 ] ||
-	    [ -s "$TMP/b.out" ]; then
-		bad "$what: status $rc, $(short "$TMP/b.err")"
-	fi
-	n=$((n + 1))
-done <<EOF
+bad_inputs <<EOF
 unknown name|--sweep=foo=1,2
 no values|--sweep=clients=
 empty value|--sweep=clients=1,,2

@@ -1374,14 +1374,6 @@ test_kinds(void)
 		fail("stats_need");
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * With quantiles kept, the q quantile of any run of slices, after the
  * re-binnings, is within 12.5% of the exact one from the raw samples (and
@@ -1421,7 +1413,7 @@ test_timeline_quantile(void)
 		}
 		if (m == 0)
 			continue;
-		qsort(sel, m, sizeof(*sel), cmp_i64);
+		qsort(sel, m, sizeof(*sel), cmp_int64);
 		for (j = 0; j < 3; j++) {
 			want = sel[(size_t)ceil(qs[j] * (double)m - 1e-9) - 1];
 			got = timeline_quantile(tl, from, to, qs[j]);
