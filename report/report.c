@@ -36,37 +36,18 @@ usec(double ns)
 	return ns / NSEC_PER_USEC;
 }
 
-/*
- * A cell of the details table: microseconds to four significant digits in
- * at most six characters ("7.243", "30.96", "983.7", "12345"), from one
- * second up seconds marked "s" ("1.234s"); "-" where there is no value.
- */
-static const char *
-cell(char *buf, size_t len, int ok, double ns)
+/* A figure of a run_brief, ns: NAN for none (-1). */
+static double
+known(int64_t ns)
 {
-	double v = usec(ns);
-	const char *unit = "";
-	int prec;
-
-	if (!ok) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (fabs(v) >= 999999.5) {
-		v /= 1e6;
-		unit = "s";
-	}
-	prec = fabs(v) < 9.9995 ? 3 : fabs(v) < 99.995 ? 2 :
-	    fabs(v) < 999.95 ? 1 : 0;
-	snprintf(buf, len, "%.*f%s", prec, v, unit);
-	return buf;
+	return ns >= 0 ? (double)ns : NAN;
 }
 
 /* A figure of the headline: three significant digits and the unit. */
 static const char *
-figure(char *buf, size_t len, int ok, double ns)
+figure(char *buf, size_t len, double ns)
 {
-	if (!ok)
+	if (isnan(ns))
 		snprintf(buf, len, "-");
 	else
 		fmt_time(buf, len, ns, 3, "us");
@@ -112,14 +93,12 @@ headline(char *buf, size_t len, const struct run_brief *b, int timer)
 
 	snprintf(buf, len, "%llu sample%s  p50 %s  p99 %s  worst %s%s",
 	    (unsigned long long)b->n, b->n == 1 ? "" : "s",
-	    figure(a, sizeof(a), b->p50 >= 0, (double)b->p50),
-	    figure(c, sizeof(c), b->p99 >= 0, (double)b->p99),
-	    b->lower >= 0 ? ">=" : "", figure(d, sizeof(d), b->worst >= 0 ||
-	    b->lower >= 0, (double)(b->lower >= 0 ? b->lower : b->worst)));
+	    figure(a, sizeof(a), known(b->p50)),
+	    figure(c, sizeof(c), known(b->p99)), b->lower >= 0 ? ">=" : "",
+	    figure(d, sizeof(d), known(b->lower >= 0 ? b->lower : b->worst)));
 	if (timer)
 		snprintf(buf + strlen(buf), len - strlen(buf),
-		    "  timer p99 %s", figure(e, sizeof(e), b->tp99 >= 0,
-		    (double)b->tp99));
+		    "  timer p99 %s", figure(e, sizeof(e), known(b->tp99)));
 }
 
 /* --repeat: the line of a run as it ends, "run 2 of 5: 1696 samples ...". */
@@ -138,6 +117,7 @@ static const char *const tcols[] = { "min", "p50", "p90", "p99", "p99.9",
     "worst", "mean", "sd" };
 static const double tq[] = { 0.5, 0.9, 0.99, 0.999 };
 #define NTQ	(sizeof(tq) / sizeof(tq[0]))
+#define NTCOL	(sizeof(tcols) / sizeof(tcols[0]))
 #define TCELL	6	/* a cell's width, after one space */
 #define TLABEL	9	/* the label column's least width: "wake path" */
 
@@ -182,6 +162,7 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 {
 	const struct stats *st = r->st;
 	int64_t pct[NTQ];
+	double v[NTCOL];
 	char c[32];
 	size_t i;
 
@@ -190,18 +171,16 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 	else
 		fprintf(fp, "%-*s", w, r->label);
 	fprintf(fp, " %*llu", sw, (unsigned long long)st->n);
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    (double)st->min));
 	stats_percentiles(st, tq, pct, NTQ);
+	v[0] = st->n > 0 ? (double)st->min : NAN;
 	for (i = 0; i < NTQ; i++)
-		fprintf(fp, " %*s", TCELL, cell(c, sizeof(c),
-		    st->n >= stats_need_q(tq[i]), (double)pct[i]));
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    (double)st->max));
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    stats_mean(st)));
-	fprintf(fp, " %*s\n", TCELL, cell(c, sizeof(c), st->n > 1,
-	    stats_stdev(st)));
+		v[1 + i] = st->n >= stats_need_q(tq[i]) ? (double)pct[i] : NAN;
+	v[1 + NTQ] = st->n > 0 ? (double)st->max : NAN;
+	v[2 + NTQ] = st->n > 0 ? stats_mean(st) : NAN;
+	v[3 + NTQ] = st->n > 1 ? stats_stdev(st) : NAN;
+	for (i = 0; i < NTCOL; i++)
+		fprintf(fp, " %*s", TCELL, fmt_us(c, sizeof(c), v[i]));
+	fputc('\n', fp);
 }
 
 /*
@@ -239,7 +218,7 @@ print_table(FILE *fp, const struct config *cfg, const struct result *res,
 	if (w > 80 - 1 - sw - 8 * (1 + TCELL))
 		w = 80 - 1 - sw - 8 * (1 + TCELL);
 	fprintf(fp, "%-*s %*s", w, "(us)", sw, "samples");
-	for (k = 0; k < sizeof(tcols) / sizeof(tcols[0]); k++)
+	for (k = 0; k < NTCOL; k++)
 		fprintf(fp, " %*s", TCELL, tcols[k]);
 	fputc('\n', fp);
 	for (i = 0; i < n; i++)
@@ -290,17 +269,13 @@ print_runs(FILE *fp, const struct run_brief *runs, unsigned nruns)
 	for (i = 0; i < nruns; i++) {
 		b = &runs[i];
 		snprintf(num, sizeof(num), "%u", i + 1);
-		d[0] = '\0';
-		if (b->lower >= 0)
-			strcpy(d, ">=");
-		cell(d + strlen(d), sizeof(d) - strlen(d), b->worst >= 0 ||
-		    b->lower >= 0, (double)(b->lower >= 0 ? b->lower :
-		    b->worst));
+		snprintf(d, sizeof(d), "%s", b->lower >= 0 ? ">=" : "");
+		fmt_us(d + strlen(d), sizeof(d) - strlen(d),
+		    known(b->lower >= 0 ? b->lower : b->worst));
 		fprintf(fp, "%-*s %8llu %*s %*s %8s  %9s  %s\n", TLABEL, num,
-		    (unsigned long long)b->n, TCELL,
-		    cell(a, sizeof(a), b->p50 >= 0, (double)b->p50), TCELL,
-		    cell(c, sizeof(c), b->p99 >= 0, (double)b->p99), d,
-		    cell(e, sizeof(e), b->tp99 >= 0, (double)b->tp99),
+		    (unsigned long long)b->n, TCELL, fmt_us(a, sizeof(a),
+		    known(b->p50)), TCELL, fmt_us(c, sizeof(c), known(b->p99)),
+		    d, fmt_us(e, sizeof(e), known(b->tp99)),
 		    facts_ended_by(b->stop, b->stop_signal, b->wl_stopsig));
 	}
 }
@@ -408,6 +383,20 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 }
 
 
+/* "run 2", the first of --repeat's whose worst is worst, or "the run". */
+static const char *
+worst_run(char *buf, size_t len, const struct run_brief *runs,
+    unsigned nruns, int64_t worst, int timer)
+{
+	unsigned k;
+
+	for (k = 0; k < nruns; k++)
+		if ((timer ? runs[k].tworst : runs[k].worst) == worst)
+			break;
+	snprintf(buf, len, k < nruns ? "run %u" : "the run", k + 1);
+	return buf;
+}
+
 /*
  * The facts of the run after the tables: what the figures cannot show,
  * where the worst ones were, how it ran and ended, on what, and how to
@@ -419,7 +408,6 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct stats *tm = &res->ser[SER_TIMER].st;
-	unsigned k;
 	char a[32], in[16];
 
 	if (res->npending > 0 && res->pending_age > st->max) {
@@ -432,25 +420,14 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		facts_row(fp, "few samples", "%llu, under %d: shorten -f/-t, "
 		    "add -c or run longer", (unsigned long long)st->n,
 		    FEW_SAMPLES);
-	/* With --repeat, the first run whose worst is the total's. */
-	snprintf(in, sizeof(in), "the run");
-	for (k = 0; k < nruns; k++)
-		if (runs[k].worst == st->max) {
-			snprintf(in, sizeof(in), "run %u", k + 1);
-			break;
-		}
 	if (st->n > 0)
 		facts_row(fp, "worst at", "client %u, %.6f s into %s",
-		    st->max_tag, (double)st->max_when / NSEC_PER_SEC, in);
-	snprintf(in, sizeof(in), "the run");
-	for (k = 0; k < nruns; k++)
-		if (runs[k].tworst == tm->max) {
-			snprintf(in, sizeof(in), "run %u", k + 1);
-			break;
-		}
+		    st->max_tag, (double)st->max_when / NSEC_PER_SEC,
+		    worst_run(in, sizeof(in), runs, nruns, st->max, 0));
 	if (tm->n > 0)
 		facts_row(fp, "timer worst at", "%.6f s into %s",
-		    (double)tm->max_when / NSEC_PER_SEC, in);
+		    (double)tm->max_when / NSEC_PER_SEC,
+		    worst_run(in, sizeof(in), runs, nruns, tm->max, 1));
 	facts_print(fp, cfg, res, nruns);
 }
 
@@ -620,53 +597,6 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 #define EXPLAIN_COLS	80	/* the autopsy's width */
 
 /*
- * Writes lead, then text cut at spaces into lines of at most EXPLAIN_COLS
- * columns, each further line indented by indent columns.  A space within
- * parentheses or brackets is a cut only when the line has no other, and
- * a task is never cut from its policy ("cc1[7764] (fair nice 0)"); one
- * after a comma or a semicolon is preferred when it fills at least half
- * the line.  A word longer than a line (a long path) stands alone.
- */
-static void
-put_wrapped(FILE *fp, const char *lead, int indent, const char *text)
-{
-	size_t pos = 0, len = strlen(text), room, i, cut, comma, any;
-	int col = (int)strlen(lead), depth;
-
-	fputs(lead, fp);
-	while (len - pos > (room = col < EXPLAIN_COLS ? EXPLAIN_COLS - col :
-	    0)) {
-		cut = comma = any = 0;
-		for (i = pos, depth = 0; i < len && i - pos <= room; i++)
-			if (text[i] == '(' || text[i] == '[')
-				depth++;
-			else if ((text[i] == ')' || text[i] == ']') &&
-			    depth > 0)
-				depth--;
-			else if (text[i] == ' ' && i > pos &&
-			    !(text[i - 1] == ']' && text[i + 1] == '(')) {
-				any = i;
-				if (depth == 0)
-					cut = i;
-				if (depth == 0 && strchr(",;", text[i - 1]))
-					comma = i;
-			}
-		if (comma > 0 && comma - pos >= room / 2)
-			cut = comma;
-		if (cut == 0)
-			cut = any;
-		if (cut == 0 && (cut = pos + strcspn(text + pos, " ")) == len)
-			break;
-		fprintf(fp, "%.*s\n%*s", (int)(cut - pos), text + pos, indent,
-		    "");
-		col = indent;
-		for (pos = cut; text[pos] == ' '; pos++)
-			;
-	}
-	fprintf(fp, "%s\n", text + pos);
-}
-
-/*
  * --explain: the autopsy of each kept sample: a header, the timeline from
  * the send stamp (the CPU where each thing happened), the split of the
  * latency, and the verdict.  Every time is written by autopsy_dur's rule,
@@ -709,7 +639,7 @@ report_explain(FILE *fp, const struct result *res)
 		    "buffer: the trace is whole only from %s into the run",
 		    (unsigned long long)ap->lost, autopsy_dur(ap->covered_from,
 		    d[0], sizeof(d[0])));
-		put_wrapped(fp, "  ", 4, text);
+		fmt_wrap(fp, "  ", 4, EXPLAIN_COLS, text);
 	}
 	if (ap->n == 0)
 		fprintf(fp, "  no samples to explain\n");
@@ -727,7 +657,7 @@ report_explain(FILE *fp, const struct result *res)
 		    d[1], sizeof(d[1])), as->broke ? " (the sample that "
 		    "stopped --breaktrace)" : "");
 		fputc('\n', fp);
-		put_wrapped(fp, lead, 4, text);
+		fmt_wrap(fp, lead, 4, EXPLAIN_COLS, text);
 		/* Each line: the time from the send stamp, the CPU, what. */
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
@@ -740,7 +670,8 @@ report_explain(FILE *fp, const struct result *res)
 			else
 				snprintf(cpu, sizeof(cpu), "-");
 			snprintf(lead, sizeof(lead), "  %9s  %-5s ", when, cpu);
-			put_wrapped(fp, lead, (int)strlen(lead), t->what);
+			fmt_wrap(fp, lead, (int)strlen(lead), EXPLAIN_COLS,
+			    t->what);
 		}
 		if (as->found) {
 			snprintf(text, sizeof(text), "write %s, not runnable "
@@ -751,15 +682,15 @@ report_explain(FILE *fp, const struct result *res)
 			    autopsy_dur(as->in_flight, d[2], sizeof(d[2])),
 			    autopsy_dur(as->rq_wait, d[3], sizeof(d[3])),
 			    autopsy_dur(as->running, d[4], sizeof(d[4])));
-			put_wrapped(fp, "  split: ", 9, text);
+			fmt_wrap(fp, "  split: ", 9, EXPLAIN_COLS, text);
 		}
 		if (as->s.rq_wait >= 0) {
 			snprintf(text, sizeof(text), "runqueue wait %s (the "
 			    "client's own run delay)", autopsy_dur(
 			    as->s.rq_wait, d[0], sizeof(d[0])));
-			put_wrapped(fp, "  schedstat: ", 13, text);
+			fmt_wrap(fp, "  schedstat: ", 13, EXPLAIN_COLS, text);
 		}
-		put_wrapped(fp, "  verdict: ", 11, as->verdict);
+		fmt_wrap(fp, "  verdict: ", 11, EXPLAIN_COLS, as->verdict);
 	}
 }
 
@@ -772,17 +703,6 @@ report_failure(const struct config *cfg, const struct result *res)
 {
 	int st = res->dead_status;
 
-	switch (res->stop) {
-	case STOP_ERROR:
-		if (res->dead_pid == 0)
-			break;
-		/* A client could not take its CPU, policy or memory lock. */
-		lwarnc(res->fail_errno, "client %u (pid %d): %s",
-		    res->dead_client, (int)res->dead_pid, res->fail_what);
-		return EXIT_RUNTIME;
-	default:
-		break;
-	}
 	switch (res->stop) {
 	case STOP_CLIENT:
 		if (st == -1)
@@ -806,8 +726,13 @@ report_failure(const struct config *cfg, const struct result *res)
 			    "ended there)", strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
+		/* A client could not take its CPU, policy or memory lock. */
+		if (res->dead_pid != 0)
+			lwarnc(res->fail_errno, "client %u (pid %d): %s",
+			    res->dead_client, (int)res->dead_pid,
+			    res->fail_what);
 		/* A fork of the workload's side: the limit that refused. */
-		if (res->wl.fork_why[0] != '\0' &&
+		else if (res->wl.fork_why[0] != '\0' &&
 		    res->fail_what == res->wl.fork_what)
 			lwarnx("%s: %s (%s)", res->fail_what,
 			    strerror(res->fail_errno), res->wl.fork_why);
