@@ -43,10 +43,10 @@
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
 static int	 runs_open(const struct config *, struct runs *);
-static int	 report_claim(struct report_file *, const char *);
-static FILE	*report_stream(struct report_file *, const char *);
-static int	 report_finish(struct report_file *, FILE *);
-static void	 report_drop(struct report_file *);
+static int	 file_claim(struct report_file *, const char *);
+static FILE	*file_stream(struct report_file *, const char *);
+static int	 file_finish(struct report_file *, FILE *);
+static void	 file_drop(struct report_file *);
 static int	 fifo_open(const char *, const char *);
 static void	 sync_dir(const char *);
 static int	 write_json(struct report_file *, const struct config *,
@@ -61,23 +61,18 @@ static int	 terminal_elsewhere(pid_t);
 static char	*json_in_memory(struct outputs *, const struct result *,
 		    size_t *, const char *);
 
-/* Whether the run must hand every sample to outputs_sink. */
 int
 outputs_want_samples(const struct outputs *col)
 {
-	const struct config *cfg = col->cfg;
-
-	return cfg->verbose || col->log != NULL;
+	return col->cfg->verbose || col->log != NULL;
 }
 
-/* Whether the run must call outputs_tick once a second. */
 int
 outputs_want_ticks(const struct outputs *col)
 {
 	return col->log != NULL || col->progress;
 }
 
-/* Takes the progress line off the terminal, if one is up. */
 void
 outputs_progress_off(struct outputs *col)
 {
@@ -134,35 +129,22 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	return 0;
 }
 
-/*
- * The end, however the run went: what was not written is dropped (its
- * temporary file removed, the old file left as it was).
- */
 void
 outputs_close(struct outputs *col)
 {
-	struct runs *runs = &col->runs;
-
-	if (runs->fp != NULL)
-		fclose(runs->fp);
-	free(runs->buf);
-	memset(runs, 0, sizeof(*runs));
+	if (col->runs.fp != NULL)
+		fclose(col->runs.fp);
 	if (col->log != NULL)
 		fclose(col->log);
-	col->log = NULL;
+	free(col->runs.buf);
 	free(col->rows);
-	col->rows = NULL;
-	report_drop(&col->logf);
-	report_drop(&col->json);
-	report_drop(&col->plot);
+	file_drop(&col->logf);
+	file_drop(&col->json);
+	file_drop(&col->plot);
+	memset(col, 0, sizeof(*col));
+	col->logf.fd = col->json.fd = col->plot.fd = -1;
 }
 
-/*
- * Claims the output files, so that a file that cannot be written fails
- * before anything starts (a log into a FIFO waits for its reader now),
- * and the memory the runs' JSON is kept in.  res is the result the runs
- * are measured into.  Returns 0, or -1 after saying why.
- */
 int
 outputs_open(struct outputs *col, const struct config *cfg,
     struct result *res)
@@ -181,14 +163,14 @@ outputs_open(struct outputs *col, const struct config *cfg,
 	if (runs_open(cfg, &col->runs) == -1)
 		return -1;
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
-	    report_claim(&col->json, cfg->json_path) == -1)
+	    file_claim(&col->json, cfg->json_path) == -1)
 		return -1;
 	if (cfg->plot_path != NULL &&
-	    report_claim(&col->plot, cfg->plot_path) == -1)
+	    file_claim(&col->plot, cfg->plot_path) == -1)
 		return -1;
 	if (cfg->log_path != NULL) {
-		if (report_claim(&col->logf, cfg->log_path) == -1 ||
-		    (col->log = report_stream(&col->logf, "the log")) == NULL)
+		if (file_claim(&col->logf, cfg->log_path) == -1 ||
+		    (col->log = file_stream(&col->logf, "the log")) == NULL)
 			return -1;
 		if (fputs(LOG_HEADER, col->log) == EOF) {
 			lwarn("%s", cfg->log_path);
@@ -207,7 +189,7 @@ outputs_open(struct outputs *col, const struct config *cfg,
  * that file's mode and owner.  Returns 0, or -1 after saying why.
  */
 static int
-report_claim(struct report_file *rf, const char *path)
+file_claim(struct report_file *rf, const char *path)
 {
 	struct stat sb;
 	const char *base;
@@ -254,24 +236,25 @@ report_claim(struct report_file *rf, const char *path)
 /*
  * The stream a claimed report is written through: a FIFO is opened now
  * (once it has a reader), a regular file written as it is truncated.
- * what names the report for the FIFO's messages.  NULL after saying why.
+ * what names the report for the FIFO's messages.  NULL after saying why,
+ * the report dropped.
  */
 static FILE *
-report_stream(struct report_file *rf, const char *what)
+file_stream(struct report_file *rf, const char *what)
 {
 	struct stat sb;
 	FILE *fp;
 
 	errno = 0;
-	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1)
-		return NULL;
-	if (rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) {
-		lwarn("%s", rf->path);
+	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1) {
+		file_drop(rf);
 		return NULL;
 	}
-	if ((fp = fdopen(rf->fd, "w")) == NULL) {
+	if ((rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) ||
+	    (fp = fdopen(rf->fd, "w")) == NULL) {
 		lwarn("%s", rf->path);
+		file_drop(rf);
 		return NULL;
 	}
 	rf->fd = -1;
@@ -325,7 +308,7 @@ fifo_open(const char *path, const char *what)
  * temporary file removed and the old file left as it was.
  */
 static int
-report_finish(struct report_file *rf, FILE *fp)
+file_finish(struct report_file *rf, FILE *fp)
 {
 	int e = 0;
 
@@ -346,13 +329,13 @@ report_finish(struct report_file *rf, FILE *fp)
 		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
 		    "" : rf->existed ? " (the file is left as it was)" :
 		    " (nothing written)");
-	report_drop(rf);
+	file_drop(rf);
 	return e != 0 ? -1 : 0;
 }
 
 /* Forgets a report: its descriptor closed, its temporary file removed. */
 static void
-report_drop(struct report_file *rf)
+file_drop(struct report_file *rf)
 {
 	if (rf->fd >= 0)
 		close(rf->fd);
@@ -391,12 +374,10 @@ write_json(struct report_file *rf, const struct config *cfg,
 		    runs->buf : "");
 		return 0;	/* main checks stdout, once, at the end */
 	}
-	if ((fp = report_stream(rf, "the results")) == NULL) {
-		report_drop(rf);
+	if ((fp = file_stream(rf, "the results")) == NULL)
 		return -1;
-	}
 	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
-	return report_finish(rf, fp);
+	return file_finish(rf, fp);
 }
 
 /* Writes the SVG plot of the last run; -1 after saying why. */
@@ -406,18 +387,12 @@ write_plot(struct report_file *rf, const struct config *cfg,
 {
 	FILE *fp;
 
-	if ((fp = report_stream(rf, "the plot")) == NULL) {
-		report_drop(rf);
+	if ((fp = file_stream(rf, "the plot")) == NULL)
 		return -1;
-	}
 	plot_write(fp, cfg, res);
-	return report_finish(rf, fp);
+	return file_finish(rf, fp);
 }
 
-/*
- * A run's text summary (with --repeat, of the nruns runs, res their
- * total), unless the JSON takes stdout.
- */
 void
 outputs_summary(const struct config *cfg, const struct result *res,
     const struct run_brief *runs, unsigned nruns)
@@ -435,12 +410,6 @@ outputs_summary(const struct config *cfg, const struct result *res,
 	fflush(stdout);
 }
 
-/*
- * The reports, once the runs are over: with --repeat, the per-client table
- * and the histogram of all runs; the JSON and the plot; then the log is
- * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
- * EXIT_RUNTIME.
- */
 int
 outputs_write(struct outputs *col, struct result *res)
 {
@@ -468,22 +437,14 @@ outputs_write(struct outputs *col, struct result *res)
 		/* A log that failed has been reported. */
 		if (col->res->stop == STOP_SINK || col->log_failed) {
 			fclose(col->log);
-			report_drop(&col->logf);
-		} else if (report_finish(&col->logf, col->log) == -1)
+			file_drop(&col->logf);
+		} else if (file_finish(&col->logf, col->log) == -1)
 			status = EXIT_RUNTIME;
 		col->log = NULL;
 	}
 	return status;
 }
 
-/*
- * --baseline: this run (or these runs), written as JSON into memory and
- * read back as side B, against the baseline's side A, after the summary.
- * The comparison reads the finished results exactly as latt compare would
- * read the file.  Returns what --fail-if-worse found (CMP_GATE_MET also
- * without it, CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, its "gate:" line on
- * stderr), or -1 after saying why it could not compare.
- */
 int
 outputs_baseline(struct outputs *col, const struct result *total,
     struct cmp_side *base, const struct cmp_gate *gate)
@@ -541,11 +502,6 @@ json_in_memory(struct outputs *col, const struct result *total, size_t *len,
 	return buf;
 }
 
-/*
- * A knob swept over two values: its runs, written as JSON into memory,
- * value against value, as latt compare --by-knob reads the file.  Returns
- * 0, or -1 after saying why it could not compare.
- */
 int
 outputs_knob_compare(struct outputs *col, const struct result *total)
 {
@@ -606,10 +562,6 @@ terminal_elsewhere(pid_t workload)
 	return fg > 0 && fg != getpgrp() && fg != workload;
 }
 
-/*
- * Sees every sample: the per-client statistics, the timeline of the plot,
- * the log and -v.  Returns -1 with errno set when the log fails.
- */
 int
 outputs_sink(void *arg, const struct sample *s)
 {
@@ -703,11 +655,6 @@ log_row(FILE *fp, const struct sample *s, unsigned run)
 	    (int)s->waker_cpu, topo_place_name(s->place));
 }
 
-/*
- * Once a second: pushes the log to its file (so that a full disk shows
- * within a second) and redraws the progress line once the run is past
- * two seconds.
- */
 int
 outputs_tick(void *arg, const struct result *res)
 {
