@@ -20,6 +20,7 @@
 #include "lib/fmt.h"
 #include "report/facts.h"
 #include "report/frames.h"
+#include "report/report.h"
 #include "result.h"
 #include "stats.h"
 
@@ -79,16 +80,10 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 print_series(FILE *fp, const char *label, const struct stats *st)
 {
-	static const double q[2] = { 0.50, 0.99 };
-	int64_t v[2];
 	char a[32], b[32], c[32];
 
-	stats_percentiles(st, q, v, 2);
 	facts_row(fp, label, "p50 %s  p99 %s  max %s",
-	    st->n >= stats_need_q(q[0]) ? fmt_time(a, sizeof(a),
-	    (double)v[0], 3, "us") : "-",
-	    st->n >= stats_need_q(q[1]) ? fmt_time(b, sizeof(b),
-	    (double)v[1], 3, "us") : "-",
-	    st->n > 0 ? fmt_time(c, sizeof(c), (double)st->max, 3, "us") :
-	    "-");
+	    report_time(a, sizeof(a), report_stat(st, STAT_P50), 3),
+	    report_time(b, sizeof(b), report_stat(st, STAT_P99), 3),
+	    report_time(c, sizeof(c), report_stat(st, STAT_MAX), 3));
 }

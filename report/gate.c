@@ -251,9 +251,8 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 		for (k = 0; k <= timer; k++) {
 			st = &res->ser[k ? SER_TIMER : SER_LATENCY].st;
 			fprintf(fp, "; %s%llu samples, worst %s", k ? "timer " :
-			    "", (unsigned long long)st->n, st->n > 0 ?
-			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
-			    "-");
+			    "", (unsigned long long)st->n, report_time(a,
+			    sizeof(a), report_stat(st, STAT_MAX), 4));
 		}
 		for (l = cfg->limits; l < cfg->limits + cfg->nlimits; l++)
 			if (l->frames != NULL)

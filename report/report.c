@@ -43,15 +43,20 @@ known(int64_t ns)
 	return ns >= 0 ? (double)ns : NAN;
 }
 
-/* A figure of the headline: three significant digits and the unit. */
-static const char *
-figure(char *buf, size_t len, double ns)
+const char *
+report_time(char *buf, size_t len, double ns, int digits)
 {
 	if (isnan(ns))
 		snprintf(buf, len, "-");
 	else
-		fmt_time(buf, len, ns, 3, "us");
+		fmt_time(buf, len, ns, digits, "us");
 	return buf;
+}
+
+double
+report_stat(const struct stats *st, enum stat_kind k)
+{
+	return st->n >= stats_need(k) ? stats_value(st, k) : NAN;
 }
 
 /* The figures of a run that its headline and its line of --repeat show. */
@@ -93,12 +98,13 @@ headline(char *buf, size_t len, const struct run_brief *b, int timer)
 
 	snprintf(buf, len, "%llu sample%s  p50 %s  p99 %s  worst %s%s",
 	    (unsigned long long)b->n, b->n == 1 ? "" : "s",
-	    figure(a, sizeof(a), known(b->p50)),
-	    figure(c, sizeof(c), known(b->p99)), b->lower >= 0 ? ">=" : "",
-	    figure(d, sizeof(d), known(b->lower >= 0 ? b->lower : b->worst)));
+	    report_time(a, sizeof(a), known(b->p50), 3),
+	    report_time(c, sizeof(c), known(b->p99), 3),
+	    b->lower >= 0 ? ">=" : "", report_time(d, sizeof(d),
+	    known(b->lower >= 0 ? b->lower : b->worst), 3));
 	if (timer)
-		snprintf(buf + strlen(buf), len - strlen(buf),
-		    "  timer p99 %s", figure(e, sizeof(e), known(b->tp99)));
+		snprintf(buf + strlen(buf), len - strlen(buf), "  timer p99 %s",
+		    report_time(e, sizeof(e), known(b->tp99), 3));
 }
 
 /* --repeat: the line of a run as it ends, "run 2 of 5: 1696 samples ...". */
@@ -112,11 +118,11 @@ report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
 	fflush(fp);
 }
 
-/* The columns of the details table after samples, and their quantiles. */
+/* The columns of the details table after samples. */
 static const char *const tcols[] = { "min", "p50", "p90", "p99", "p99.9",
     "worst", "mean", "sd" };
-static const double tq[] = { 0.5, 0.9, 0.99, 0.999 };
-#define NTQ	(sizeof(tq) / sizeof(tq[0]))
+static const enum stat_kind tkind[] = { STAT_MIN, STAT_P50, STAT_P90,
+    STAT_P99, STAT_P999, STAT_MAX, STAT_MEAN, STAT_STDEV };
 #define NTCOL	(sizeof(tcols) / sizeof(tcols[0]))
 #define TCELL	6	/* a cell's width, after one space */
 #define TLABEL	9	/* the label column's least width: "wake path" */
@@ -160,9 +166,6 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 static void
 table_row(FILE *fp, const struct trow *r, int w, int sw)
 {
-	const struct stats *st = r->st;
-	int64_t pct[NTQ];
-	double v[NTCOL];
 	char c[32];
 	size_t i;
 
@@ -170,16 +173,10 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 		fprintf(fp, "%.*s~", w - 1, r->label);
 	else
 		fprintf(fp, "%-*s", w, r->label);
-	fprintf(fp, " %*llu", sw, (unsigned long long)st->n);
-	stats_percentiles(st, tq, pct, NTQ);
-	v[0] = st->n > 0 ? (double)st->min : NAN;
-	for (i = 0; i < NTQ; i++)
-		v[1 + i] = st->n >= stats_need_q(tq[i]) ? (double)pct[i] : NAN;
-	v[1 + NTQ] = st->n > 0 ? (double)st->max : NAN;
-	v[2 + NTQ] = st->n > 0 ? stats_mean(st) : NAN;
-	v[3 + NTQ] = st->n > 1 ? stats_stdev(st) : NAN;
+	fprintf(fp, " %*llu", sw, (unsigned long long)r->st->n);
 	for (i = 0; i < NTCOL; i++)
-		fprintf(fp, " %*s", TCELL, fmt_us(c, sizeof(c), v[i]));
+		fprintf(fp, " %*s", TCELL, fmt_us(c, sizeof(c),
+		    report_stat(r->st, tkind[i])));
 	fputc('\n', fp);
 }
 
@@ -189,8 +186,8 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
  * (at least TLABEL), narrowed, and the labels cut, when a long class name
  * or a huge count would push a row past 80.  A cell is "-" where the
  * samples cannot give it: none, one for sd, and fewer than STATS_BEYOND
- * beyond a percentile.  Returns in *dash which quantiles were "-" in a
- * row that has samples (bit i for tq[i]).
+ * beyond a percentile.  Returns in *dash which percentiles were "-" in
+ * a row that has samples (bit i for tcols[i]).
  */
 static void
 print_table(FILE *fp, const struct config *cfg, const struct result *res,
@@ -209,9 +206,9 @@ print_table(FILE *fp, const struct config *cfg, const struct result *res,
 		if ((int)snprintf(num, sizeof(num), "%llu",
 		    (unsigned long long)r[i].st->n) > sw)
 			sw = (int)strlen(num);
-		for (k = 0; k < NTQ; k++)
-			if (r[i].st->n > 0 &&
-			    r[i].st->n < stats_need_q(tq[k]))
+		for (k = 0; k < NTCOL; k++)
+			if (stats_kind_q(tkind[k]) > 0 && r[i].st->n > 0 &&
+			    r[i].st->n < stats_need(tkind[k]))
 				*dash |= 1u << k;
 	}
 	/* 80 columns: the label, the samples and 8 cells of 1 + TCELL. */
@@ -238,11 +235,11 @@ print_too_few(FILE *fp, unsigned dash)
 
 	if (dash == 0)
 		return;
-	for (k = 0; k < NTQ; k++)
+	for (k = 0; k < NTCOL; k++)
 		if (dash & (1u << k))
 			len += snprintf(text + len, sizeof(text) - len, "%s%s "
-			    "%llu", len > 0 ? ", " : "needs ", tcols[1 + k],
-			    (unsigned long long)stats_need_q(tq[k]));
+			    "%llu", len > 0 ? ", " : "needs ", tcols[k],
+			    (unsigned long long)stats_need(tkind[k]));
 	snprintf(tail, sizeof(tail), "(%d beyond each)", STATS_BEYOND);
 	if (len + 9 + strlen(tail) <= 55)
 		facts_row(fp, "too few", "%s samples %s", text, tail);
@@ -304,8 +301,6 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 {
 	const struct inversion *v;
 	char a[32], b[32], c[32];
-	static const double q[2] = { 0.5, 0.99 };
-	int64_t pct[2];
 	unsigned i;
 
 	fmt_time(a, sizeof(a), (double)o->slack, 0, "us");
@@ -320,14 +315,13 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 		    o->inversions == 1 ? "" : "s", (unsigned long long)
 		    o->bad_rounds, 100.0 * (double)o->bad_rounds /
 		    (double)o->rounds, a);
-	if (o->spread.n > 0) {
-		stats_percentiles(&o->spread, q, pct, 2);
+	if (o->spread.n > 0)
 		fprintf(fp, "  release spread: p50 %s, p99 %s, worst %s (first "
-		    "write to last)\n", fmt_time(a, sizeof(a), (double)pct[0],
-		    4, "us"), o->spread.n >= stats_need_q(0.99) ?
-		    fmt_time(b, sizeof(b), (double)pct[1], 4, "us") : "-",
-		    fmt_time(c, sizeof(c), (double)o->spread.max, 4, "us"));
-	}
+		    "write to last)\n", fmt_time(a, sizeof(a),
+		    stats_value(&o->spread, STAT_P50), 4, "us"),
+		    report_time(b, sizeof(b), report_stat(&o->spread,
+		    STAT_P99), 4), fmt_time(c, sizeof(c),
+		    (double)o->spread.max, 4, "us"));
 	for (i = 0; i < o->nworst && i < 3; i++) {
 		v = &o->worst[i];
 		fprintf(fp, "  round %llu at %.3f s: %s (client %u, CPU %d) "
@@ -567,14 +561,11 @@ void
 report_progress(FILE *fp, const struct config *cfg, const struct result *res,
     int64_t now, int width)
 {
-	static const double q99[] = { 0.99 };
 	const struct stats *lat = &res->ser[SER_LATENCY].st;
 	char line[256], a[32], b[32];
 	const char *what;
-	int64_t p99;
 	int n;
 
-	stats_percentiles(lat, q99, &p99, 1);
 	if (cfg->ncmd > 0)
 		what = res->wl.reaped ? "workload ended" : "workload running";
 	else
@@ -582,10 +573,8 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
 	    NSEC_PER_SEC, (unsigned long long)lat->n,
-	    lat->n >= stats_need_q(q99[0]) ? fmt_time(a, sizeof(a), p99,
-	    3, "us") : "-",
-	    lat->n > 0 ? fmt_time(b, sizeof(b), lat->max, 3, "us") : "-",
-	    what);
+	    report_time(a, sizeof(a), report_stat(lat, STAT_P99), 3),
+	    report_time(b, sizeof(b), report_stat(lat, STAT_MAX), 3), what);
 	if (width < 2)
 		width = 2;
 	if (n >= width)

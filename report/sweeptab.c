@@ -18,6 +18,7 @@
 #include "lib/common.h"
 #include "lib/fmt.h"
 #include "report/facts.h"
+#include "report/report.h"
 #include "report/sweeptab.h"
 #include "result.h"
 #include "stats.h"
@@ -69,11 +70,8 @@ plain_table(FILE *fp, const struct config *cfg, const struct result *res)
 	fputc('\n', fp);
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
-		for (k = 0; k < 3; k++) {
-			v = stats_value(&p->lat, pk[k]);
-			fmt_us(c[k], sizeof(c[k]), p->lat.n >=
-			    stats_need(pk[k]) ? v : NAN);
-		}
+		for (k = 0; k < 3; k++)
+			fmt_us(c[k], sizeof(c[k]), report_stat(&p->lat, pk[k]));
 		if (p->nruns == 0)
 			snprintf(m, sizeof(m), "-");
 		else if (p->half < 0)
@@ -127,9 +125,7 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
 		for (j = 0; j < 2; j++)
-			fmt_us(c[j], sizeof(c[j]), p->lat.n >=
-			    stats_need(pk[j]) ? stats_value(&p->lat, pk[j]) :
-			    NAN);
+			fmt_us(c[j], sizeof(c[j]), report_stat(&p->lat, pk[j]));
 		fmt_us(m, sizeof(m), p->nruns > 0 ? p->mean : NAN);
 		snprintf(w, sizeof(w), "-");
 		snprintf(u, sizeof(u), "-");
