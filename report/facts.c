@@ -65,7 +65,6 @@ signame(int sig)
 	return buf;
 }
 
-/* Why a run ended, in the words of the summary's "ran" line. */
 const char *
 facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
 {
@@ -91,10 +90,6 @@ facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
 	}
 }
 
-/*
- * The facts from the count of rounds on (report_text's first lines are
- * report.c's); nruns > 1 with --repeat, res the total of the runs.
- */
 void
 facts_print(FILE *fp, const struct config *cfg, const struct result *res,
     unsigned nruns)
@@ -506,7 +501,6 @@ print_counts(FILE *fp, const struct counts *c)
 	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
 }
 
-/* latt's own floor: what part of a latency is the instrument. */
 void
 facts_floor(FILE *fp, const struct own_floor *f)
 {

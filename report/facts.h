@@ -9,8 +9,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
 #include "result.h"
+
+struct config;
 
 /*
  * The facts from the count of rounds on, on fp; with --repeat (nruns >

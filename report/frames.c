@@ -16,7 +16,6 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "lib/common.h"
 #include "lib/fmt.h"
 #include "report/facts.h"
 #include "report/frames.h"

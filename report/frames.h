@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
+struct config;
+struct result;
 
 /*
  * On fp, a block for each frame class of a finished result: its

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
+struct config;
+struct result;
 
 /*
  * Judges every --fail-above limit of cfg against res and says so on fp in

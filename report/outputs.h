@@ -10,12 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
-
-struct cmp_side;
 struct cmp_gate;
+struct cmp_side;
+struct config;
+struct result;
 struct run_brief;
+struct sample;
 
 /* The runs written so far, as JSON (json_write_run). */
 struct runs {

@@ -59,7 +59,6 @@ report_stat(const struct stats *st, enum stat_kind k)
 	return st->n >= stats_need(k) ? stats_value(st, k) : NAN;
 }
 
-/* The figures of a run that its headline and its line of --repeat show. */
 void
 report_brief(struct run_brief *b, const struct result *res)
 {
@@ -78,7 +77,6 @@ report_brief(struct run_brief *b, const struct result *res)
 	/* A wake-up still unanswered was at least this late: censored. */
 	b->lower = res->npending > 0 && res->pending_age > b->worst ?
 	    res->pending_age : -1;
-	b->tn = tm->n;
 	b->tworst = tm->n > 0 ? tm->max : -1;
 	b->tp99 = tm->n >= stats_need_q(q[1]) ? tp[1] : -1;
 	b->stop = res->stop;
@@ -107,7 +105,6 @@ headline(char *buf, size_t len, const struct run_brief *b, int timer)
 		    report_time(e, sizeof(e), known(b->tp99), 3));
 }
 
-/* --repeat: the line of a run as it ends, "run 2 of 5: 1696 samples ...". */
 void
 report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
 {
@@ -335,16 +332,6 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 	}
 }
 
-/*
- * The summary.  The first block keeps the 2009 tool's exact shape (whole
- * microseconds, "%8.0f" after a tab and a space; "-" where the samples
- * give no figure) so that scripts written for it keep working; nothing
- * after it contains Entries, Max, Avg or Stdev.  Then the headline, one
- * line with the figures to read first; the details table (print_table);
- * with --repeat (nruns > 1) one line a run; and the run's facts in two
- * columns (see row).  Every line fits 80 columns but the command's, and
- * microseconds are "us" outside the 2009 block.
- */
 void
 report_text(FILE *fp, const struct config *cfg, const struct result *res,
     const struct run_brief *runs, unsigned nruns)
@@ -425,7 +412,6 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 	facts_print(fp, cfg, res, nruns);
 }
 
-/* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */
 int
 report_verbose(FILE *fp, const struct sample *s)
 {
@@ -437,35 +423,30 @@ report_verbose(FILE *fp, const struct sample *s)
 	return fputs(")\n", fp) == EOF || ferror(fp) ? -1 : 0;
 }
 
-/*
- * The per-client table.  Per-client histograms are coarse (CLIENT_SUB_BITS),
- * so the p99 column is within 6.25% of the exact value.
- */
 void
 report_per_client(FILE *fp, const struct config *cfg,
     const struct result *res)
 {
-	static const double q99[] = { 0.99 };
 	const struct client_stats *cs;
-	int64_t p99;
+	double p99;
 	unsigned i;
 
 	if (res->clients == NULL)
 		return;
 	fprintf(fp, "\nPer client (us; p99 within 6.25%%, - under %llu "
-	    "samples):\n", (unsigned long long)stats_need_q(q99[0]));
+	    "samples):\n", (unsigned long long)stats_need(STAT_P99));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
 		cs = &res->clients[i];
-		stats_percentiles(&cs->lat, q99, &p99, 1);
+		p99 = report_stat(&cs->lat, STAT_P99);
 		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
 		    usec(cs->lat.max));
-		if (cs->lat.n >= stats_need_q(q99[0]))
-			fprintf(fp, "%12.3f", usec(p99));
-		else
+		if (isnan(p99))
 			fprintf(fp, "%12s", "-");
+		else
+			fprintf(fp, "%12.3f", usec(p99));
 		fprintf(fp, " %10llu\n", (unsigned long long)cs->migrations);
 	}
 }
@@ -479,12 +460,6 @@ group_of(int64_t v)
 	return 63 - (unsigned)__builtin_clzll((uint64_t)v);
 }
 
-/*
- * The text histogram: one line per power of two of latency, from the
- * lowest non-empty one to the highest, with the count, the cumulative
- * percentage and a bar scaled to width columns.  Samples beyond the
- * histogram's range get a line of their own.
- */
 void
 report_histogram(FILE *fp, const struct result *res, int width)
 {
@@ -492,6 +467,7 @@ report_histogram(FILE *fp, const struct result *res, int width)
 	uint64_t groups[HIST_MAX_BITS], cum = 0, top = 0, c;
 	unsigned g, lo = HIST_MAX_BITS, hi = 0;
 	int barw, len, k;
+	char to[32];
 	size_t i;
 
 	memset(groups, 0, sizeof(groups));
@@ -522,25 +498,17 @@ report_histogram(FILE *fp, const struct result *res, int width)
 		barw = 10;
 	/* Rows lo..hi are the groups; row HIST_MAX_BITS is the overflow. */
 	for (g = lo; g <= HIST_MAX_BITS; g++) {
-		if (g > hi && g < HIST_MAX_BITS)
+		c = g < HIST_MAX_BITS ? groups[g] : h->overflow;
+		if (g > hi && c == 0)
 			continue;
-		if (g == HIST_MAX_BITS && h->overflow == 0)
-			break;
-		if (g < HIST_MAX_BITS) {
-			c = groups[g];
-			fprintf(fp, "  %10.3f - %10.3f us %10llu",
-			    g == 0 ? 0.0 : usec((double)((int64_t)1 << g)),
-			    usec(g == 0 ? 1.0 :
-			    (double)(((int64_t)1 << (g + 1)) - 1)),
-			    (unsigned long long)c);
-		} else {
-			c = h->overflow;
-			fprintf(fp, "  %10.3f - %10s us %10llu",
-			    usec((double)((int64_t)1 << HIST_MAX_BITS)), "more",
-			    (unsigned long long)c);
-		}
+		if (g < HIST_MAX_BITS)
+			snprintf(to, sizeof(to), "%.3f", usec(g == 0 ? 1.0 :
+			    (double)(((int64_t)1 << (g + 1)) - 1)));
+		else
+			snprintf(to, sizeof(to), "more");
 		cum += c;
-		fprintf(fp, " %7.2f%% ",
+		fprintf(fp, "  %10.3f - %10s us %10llu %7.2f%% ", g == 0 ? 0.0 :
+		    usec((double)((int64_t)1 << g)), to, (unsigned long long)c,
 		    100.0 * (double)cum / (double)h->total);
 		len = (int)((double)c * barw / (double)top + 0.5);
 		if (len == 0 && c > 0)
@@ -551,12 +519,6 @@ report_histogram(FILE *fp, const struct result *res, int width)
 	}
 }
 
-/*
- * The progress line on a terminal: carriage return, the figures so far,
- * cut to width - 1 columns so that it never wraps, and an erase to the
- * end of the line, so that it redraws in place.  It says what runs beside
- * the measurement: the workload (or that it ended), the loads, or nothing.
- */
 void
 report_progress(FILE *fp, const struct config *cfg, const struct result *res,
     int64_t now, int width)
@@ -585,13 +547,6 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 
 #define EXPLAIN_COLS	80	/* the autopsy's width */
 
-/*
- * --explain: the autopsy of each kept sample: a header, the timeline from
- * the send stamp (the CPU where each thing happened), the split of the
- * latency, and the verdict.  Every time is written by autopsy_dur's rule,
- * and every line fits in EXPLAIN_COLS columns (but a tracefs path longer
- * than a line).
- */
 void
 report_explain(FILE *fp, const struct result *res)
 {
@@ -683,10 +638,6 @@ report_explain(FILE *fp, const struct result *res)
 	}
 }
 
-/*
- * Says on stderr, in one line, why the run failed, and returns the exit
- * status.  A runtime failure outranks a failed workload.
- */
 int
 report_failure(const struct config *cfg, const struct result *res)
 {
@@ -762,11 +713,6 @@ report_failure(const struct config *cfg, const struct result *res)
 	return EXIT_OK;
 }
 
-/*
- * Says on stderr, in one line, what cost --explain's autopsy (its keeper
- * stopped or dead, the trace unreadable), or that tracefs was unmounted
- * under it; the run's other results stand.
- */
 void
 report_explain_fault(const struct result *res)
 {
@@ -782,7 +728,6 @@ report_explain_fault(const struct result *res)
 		    "latt's open handle on it", ap->mount_lost);
 }
 
-/* Says on stderr that --breaktrace ended the run, and where to look. */
 void
 report_break(const char *trace_dir, const struct brk *b)
 {

@@ -144,7 +144,6 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 	sweeptab_restored(fp, k);
 }
 
-/* "restored": the knob holds what it held before latt, read back. */
 void
 sweeptab_restored(FILE *fp, const struct knob *k)
 {

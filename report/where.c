@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/common.h"
-#include "lib/fmt.h"
 #include "record/topo.h"
 #include "report/report.h"
 #include "report/where.h"
