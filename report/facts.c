@@ -68,26 +68,22 @@ signame(int sig)
 const char *
 facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
 {
-	switch (stop) {
-	case STOP_WORKLOAD:
-		return wl_stopsig != 0 ? "the workload's stop" :
-		    "the workload's end";
-	case STOP_SIGNAL:
+	static const char *const why[] = {
+		[STOP_WORKLOAD] = "the workload's end",
+		[STOP_CLIENT] = "a client's death",
+		[STOP_ERROR] = "an error", [STOP_SINK] = "an error",
+		[STOP_DURATION] = "the duration",
+		[STOP_SAMPLES] = "the sample count",
+		[STOP_BREAK] = "breaktrace",
+	};
+
+	if (stop == STOP_SIGNAL)
 		return strsignal(sig);
-	case STOP_CLIENT:
-		return "a client's death";
-	case STOP_ERROR:
-	case STOP_SINK:
-		return "an error";
-	case STOP_DURATION:
-		return "the duration";
-	case STOP_SAMPLES:
-		return "the sample count";
-	case STOP_BREAK:
-		return "breaktrace";
-	default:
+	if (stop == STOP_WORKLOAD && wl_stopsig != 0)
+		return "the workload's stop";
+	if ((size_t)stop >= sizeof(why) / sizeof(why[0]) || why[stop] == NULL)
 		return "?";
-	}
+	return why[stop];
 }
 
 void
@@ -356,14 +352,14 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 		facts_row(fp, "parent", "SCHED_OTHER");
 	if (cfg->dma_latency >= 0)
 		facts_row(fp, "dma latency", "%d us held", cfg->dma_latency);
-	if (res->npending > 0)
+	if (res->npending > 0) {
 		facts_row(fp, "pending", "%llu wake-up%s unanswered at the "
 		    "end, the oldest", (unsigned long long)res->npending,
 		    res->npending == 1 ? "" : "s");
-	if (res->npending > 0)
 		facts_row(fp, "pending", "%s old (client %u): not in the "
 		    "samples", fmt_time(a, sizeof(a), res->pending_age, 4,
 		    "us"), res->pending_client);
+	}
 	if (res->nunsent > 0)
 		facts_row(fp, "not sent", "%llu request%s: a stalled client's "
 		    "pipe was full", (unsigned long long)res->nunsent,

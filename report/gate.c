@@ -148,8 +148,8 @@ judge_frames(const struct limit *l, const struct result *res, char *why,
  * surely above the limit, however few the samples; with the samples the
  * summary needs to show it (STATS_BEYOND beyond), the counts or, where a
  * bucket straddles the limit, its value decide; in between, it cannot be
- * told.  min, max and mean need one sample, stdev
- * two.  The verdict's words, but for a limit met, go into why.
+ * told.  min, max and mean need one sample, stdev two.  The verdict's
+ * words, but for a limit met, go into why.
  */
 static enum verdict
 judge(const struct limit *l, const struct result *res, char *why,

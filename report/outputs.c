@@ -2,8 +2,8 @@
 /*
  * outputs.c: where a run's reports go (outputs.h).  Every file is claimed
  * before anything starts, so that a bad path costs nothing; the sink and
- * the tick feed the log, -v, the per-client table, the plot's timelines
- * and the progress line while the run goes on; and once the runs are
+ * the tick feed the log, -v and the progress line while the run goes on;
+ * and once the runs are
  * over the summary, the results file, the plot and the comparison with
  * --baseline are written from the finished results.  A report into a
  * regular file goes into a temporary file beside it, synced and renamed
@@ -42,7 +42,6 @@
 	"series,run,waker_cpu,place\n"
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
-static int	 runs_open(const struct config *, struct runs *);
 static int	 file_claim(struct report_file *, const char *);
 static FILE	*file_stream(struct report_file *, const char *);
 static int	 file_finish(struct report_file *, FILE *);
@@ -56,6 +55,7 @@ static int	 write_plot(struct report_file *, const struct config *,
 static int	 log_add(struct outputs *, const struct sample *);
 static int	 log_flush(struct outputs *, int64_t);
 static int	 log_row(FILE *, const struct sample *, unsigned);
+static void	 print_tables(const struct config *, const struct result *);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
 static char	*json_in_memory(struct outputs *, const struct result *,
@@ -81,23 +81,6 @@ outputs_progress_off(struct outputs *col)
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
 	col->shown = 0;
-}
-
-/*
- * The runs as JSON objects, for the results file and --baseline: kept in
- * memory (a few tens of KiB a run) until the end.
- */
-static int
-runs_open(const struct config *cfg, struct runs *runs)
-{
-	if (cfg->json_path == NULL && cfg->baseline == NULL &&
-	    !(cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2))
-		return 0;
-	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
-		lwarn("open_memstream");
-		return -1;
-	}
-	return 0;
 }
 
 int
@@ -160,8 +143,14 @@ outputs_open(struct outputs *col, const struct config *cfg,
 	 */
 	col->progress = !cfg->quiet && !cfg->verbose && cfg->ncmd == 0 &&
 	    isatty(STDERR_FILENO);
-	if (runs_open(cfg, &col->runs) == -1)
+	/* The runs' JSON, kept in memory (some tens of KiB a run). */
+	if ((cfg->json_path != NULL || cfg->baseline != NULL ||
+	    (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2)) &&
+	    (col->runs.fp = open_memstream(&col->runs.buf,
+	    &col->runs.len)) == NULL) {
+		lwarn("open_memstream");
 		return -1;
+	}
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
 	    file_claim(&col->json, cfg->json_path) == -1)
 		return -1;
@@ -367,17 +356,13 @@ static int
 write_json(struct report_file *rf, const struct config *cfg,
     const struct result *total, const struct runs *runs)
 {
-	FILE *fp;
+	FILE *fp = stdout;	/* "-": main checks stdout, once, at the end */
 
-	if (strcmp(cfg->json_path, "-") == 0) {
-		json_write(stdout, cfg, total, runs->n, runs->buf != NULL ?
-		    runs->buf : "");
-		return 0;	/* main checks stdout, once, at the end */
-	}
-	if ((fp = file_stream(rf, "the results")) == NULL)
+	if (strcmp(cfg->json_path, "-") != 0 &&
+	    (fp = file_stream(rf, "the results")) == NULL)
 		return -1;
 	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
-	return file_finish(rf, fp);
+	return fp == stdout ? 0 : file_finish(rf, fp);
 }
 
 /* Writes the SVG plot of the last run; -1 after saying why. */
@@ -393,17 +378,24 @@ write_plot(struct report_file *rf, const struct config *cfg,
 	return file_finish(rf, fp);
 }
 
+/* The per-client table and the histogram, as asked, of res on stdout. */
+static void
+print_tables(const struct config *cfg, const struct result *res)
+{
+	if (cfg->per_client)
+		report_per_client(stdout, cfg, res);
+	if (cfg->histogram)
+		report_histogram(stdout, res, terminal_width(STDOUT_FILENO));
+}
+
 void
 outputs_summary(const struct config *cfg, const struct result *res,
     const struct run_brief *runs, unsigned nruns)
 {
 	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
 		report_text(stdout, cfg, res, runs, nruns);
-		if (cfg->per_client && cfg->repeat == 1)
-			report_per_client(stdout, cfg, res);
-		if (cfg->histogram && cfg->repeat == 1)
-			report_histogram(stdout, res,
-			    terminal_width(STDOUT_FILENO));
+		if (cfg->repeat == 1)
+			print_tables(cfg, res);
 		if (res->autopsy != NULL)
 			report_explain(stdout, res);
 	}
@@ -418,13 +410,8 @@ outputs_write(struct outputs *col, struct result *res)
 	int status = EXIT_OK;
 
 	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
-	    strcmp(cfg->json_path, "-") != 0)) {
-		if (cfg->per_client)
-			report_per_client(stdout, cfg, res);
-		if (cfg->histogram)
-			report_histogram(stdout, res,
-			    terminal_width(STDOUT_FILENO));
-	}
+	    strcmp(cfg->json_path, "-") != 0))
+		print_tables(cfg, res);
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
@@ -450,7 +437,7 @@ outputs_baseline(struct outputs *col, const struct result *total,
     struct cmp_side *base, const struct cmp_gate *gate)
 {
 	const struct config *cfg = col->cfg;
-	const struct runs *runs = &col->runs;
+	const char *these = col->runs.n > 1 ? "these runs" : "this run";
 	struct cmp_side run;
 	char err[512], *buf = NULL;
 	size_t len = 0;
@@ -460,13 +447,12 @@ outputs_baseline(struct outputs *col, const struct result *total,
 		return -1;
 	cmp_side_init(&run, "B");
 	run.drop_noisy = cfg->drop_noisy;	/* as latt compare's */
-	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
-	if (cmp_side_add_buf(&run, runs->n > 1 ? "these runs" : "this run",
-	    buf, len, err, sizeof(err)) == -1)
+	run.label = strdup(these);
+	if (cmp_side_add_buf(&run, these, buf, len, err, sizeof(err)) == -1)
 		lwarnx("baseline: %s", err);
 	else {
 		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
-		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
+		    cfg->baseline, these);
 		if ((r = cmp_report(stdout, stderr, base, &run, gate)) == -1)
 			lwarnc(ENOMEM, "baseline");
 	}
@@ -567,11 +553,8 @@ outputs_sink(void *arg, const struct sample *s)
 {
 	struct outputs *col = arg;
 
-	/* A timer sample: a log row, client -1. */
-	if (s->timer)
-		return col->log != NULL ? log_add(col, s) : 0;
 	/* -v to a stderr that cannot be written ends the run like a log. */
-	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
+	if (!s->timer && col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
 	return col->log != NULL ? log_add(col, s) : 0;
 }
@@ -620,14 +603,14 @@ log_add(struct outputs *col, const struct sample *s)
 static int
 log_flush(struct outputs *col, int64_t until)
 {
-	size_t i, n;
+	size_t n;
 
 	errno = 0;
 	for (n = 0; n < col->nrows && col->rows[n].when < until; n++)
 		if (log_row(col->log, &col->rows[n], col->nrun + 1) < 0)
 			return -1;
-	for (i = n; i < col->nrows; i++)
-		col->rows[i - n] = col->rows[i];
+	memmove(col->rows, col->rows + n, (col->nrows - n) *
+	    sizeof(*col->rows));
 	col->nrows -= n;
 	return 0;
 }

@@ -608,11 +608,8 @@ report_explain(FILE *fp, const struct result *res)
 			snprintf(when, sizeof(when), "%s", t->t < 0 ? "" : "+");
 			autopsy_dur(t->t, when + strlen(when), sizeof(when) -
 			    strlen(when));
-			if (t->cpu >= 0)
-				snprintf(cpu, sizeof(cpu), "cpu%d",
-				    (int)t->cpu);
-			else
-				snprintf(cpu, sizeof(cpu), "-");
+			snprintf(cpu, sizeof(cpu), t->cpu >= 0 ? "cpu%d" : "-",
+			    (int)t->cpu);
 			snprintf(lead, sizeof(lead), "  %9s  %-5s ", when, cpu);
 			fmt_wrap(fp, lead, (int)strlen(lead), EXPLAIN_COLS,
 			    t->what);
