@@ -3,13 +3,12 @@
  * outputs.c: where a run's reports go (outputs.h).  Every file is claimed
  * before anything starts, so that a bad path costs nothing; the sink and
  * the tick feed the log, -v and the progress line while the run goes on;
- * and once the runs are
- * over the summary, the results file, the plot and the comparison with
- * --baseline are written from the finished results.  A report into a
- * regular file goes into a temporary file beside it, synced and renamed
- * over it once whole: a failure (a full disk) leaves the old file as it
- * was, and two runs writing one file leave one whole report.  Nothing
- * here measures.
+ * and once the runs are over the summary, the results file, the plot and
+ * the comparison with --baseline are written from the finished results.
+ * A report into a regular file goes into a temporary file beside it,
+ * synced and renamed over it once whole: a failure (a full disk) leaves
+ * the old file as it was, and two runs writing one file leave one whole
+ * report.  Nothing here measures.
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
