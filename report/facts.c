@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -475,15 +476,12 @@ print_counts(FILE *fp, const struct counts *c)
 {
 	char a[32], b[32], m[48];
 	double rq = counts_runnable_mean(c);
+	int ok = counts_rate(c, c->ctxt) >= 0;
 
 	if (!c->valid)
 		return;
-	snprintf(a, sizeof(a), "-");
-	snprintf(b, sizeof(b), "-");
-	if (counts_rate(c, c->ctxt) >= 0) {
-		fmt_num(a, sizeof(a), counts_rate(c, c->ctxt), 1);
-		fmt_num(b, sizeof(b), counts_rate(c, c->intr), 1);
-	}
+	fmt_num(a, sizeof(a), ok ? counts_rate(c, c->ctxt) : NAN, 1);
+	fmt_num(b, sizeof(b), ok ? counts_rate(c, c->intr) : NAN, 1);
 	if (rq >= 0)
 		facts_row(fp, "switches", "%s/s, %s interrupts/s; runnable "
 		    "%.2f (mean)", a, b, rq);
