@@ -26,10 +26,6 @@
 #include "report/where.h"
 #include "result.h"
 
-static void	 print_facts(FILE *, const struct config *,
-		    const struct result *, const struct run_brief *,
-		    unsigned nruns, unsigned dash);
-
 static double
 usec(double ns)
 {
@@ -332,38 +328,6 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 	}
 }
 
-void
-report_text(FILE *fp, const struct config *cfg, const struct result *res,
-    const struct run_brief *runs, unsigned nruns)
-{
-	const struct stats *st = &res->ser[SER_LATENCY].st;
-	struct run_brief b;
-	unsigned dash;
-	char text[160];
-
-	fprintf(fp, "Entries: %llu (clients=%u)\n",
-	    (unsigned long long)st->n, cfg->nclients);
-	fprintf(fp, "\nAverages:\n");
-	fprintf(fp, "------------------------------\n");
-	print_2009(fp, "Max", st->n > 0, (double)st->max);
-	print_2009(fp, "Avg", st->n > 0, stats_mean(st));
-	print_2009(fp, "Stdev", st->n > 1, stats_stdev(st));
-
-	report_brief(&b, res);
-	headline(text, sizeof(text), &b, 1);
-	fprintf(fp, "\n%s\n\n", text);
-	print_table(fp, cfg, res, &dash);
-	if (nruns > 1)
-		print_runs(fp, runs, nruns);
-	if (res->order != NULL)
-		print_order(fp, cfg, res->order);
-	frames_print(fp, cfg, res);
-	where_print(fp, res);
-	fputc('\n', fp);
-	print_facts(fp, cfg, res, runs, nruns, dash);
-}
-
-
 /* "run 2", the first of --repeat's whose worst is worst, or "the run". */
 static const char *
 worst_run(char *buf, size_t len, const struct run_brief *runs,
@@ -410,6 +374,37 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 		    (double)tm->max_when / NSEC_PER_SEC,
 		    worst_run(in, sizeof(in), runs, nruns, tm->max, 1));
 	facts_print(fp, cfg, res, nruns);
+}
+
+void
+report_text(FILE *fp, const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	struct run_brief b;
+	unsigned dash;
+	char text[160];
+
+	fprintf(fp, "Entries: %llu (clients=%u)\n",
+	    (unsigned long long)st->n, cfg->nclients);
+	fprintf(fp, "\nAverages:\n");
+	fprintf(fp, "------------------------------\n");
+	print_2009(fp, "Max", st->n > 0, (double)st->max);
+	print_2009(fp, "Avg", st->n > 0, stats_mean(st));
+	print_2009(fp, "Stdev", st->n > 1, stats_stdev(st));
+
+	report_brief(&b, res);
+	headline(text, sizeof(text), &b, 1);
+	fprintf(fp, "\n%s\n\n", text);
+	print_table(fp, cfg, res, &dash);
+	if (nruns > 1)
+		print_runs(fp, runs, nruns);
+	if (res->order != NULL)
+		print_order(fp, cfg, res->order);
+	frames_print(fp, cfg, res);
+	where_print(fp, res);
+	fputc('\n', fp);
+	print_facts(fp, cfg, res, runs, nruns, dash);
 }
 
 int
