@@ -257,9 +257,10 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 		for (l = cfg->limits; l < cfg->limits + cfg->nlimits; l++)
 			if (l->frames != NULL)
 				fprintf(fp, "; %s missed %.2f%% of %llu "
-				    "deadlines", l->frames, frame_missed_pct(
-				    &res->classes[l->cls].fr), (unsigned long long)
-				    frame_deadlines(&res->classes[l->cls].fr));
+				    "deadlines", l->frames,
+				    frame_missed_pct(&res->classes[l->cls].fr),
+				    (unsigned long long)frame_deadlines(
+				    &res->classes[l->cls].fr));
 		fputs(")\n", fp);
 		return EXIT_OK;
 	}
