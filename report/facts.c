@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -40,12 +41,6 @@ static void	 print_honesty(FILE *, const struct config *,
 		    const struct result *);
 static void	 print_counts(FILE *, const struct counts *);
 
-/*
- * One line of the extension blocks: a tab, the label, a tab, then the
- * value in column 25 whatever the label's length (a label under 8
- * characters reaches column 16 at its tab, and is padded to 24), after
- * one space.  Scripts read "\tLABEL\t" and strip the spaces after it.
- */
 void
 facts_row(FILE *fp, const char *label, const char *fmt, ...)
 {
@@ -71,36 +66,27 @@ signame(int sig)
 	return buf;
 }
 
-/* Why a run ended, in the words of the summary's "ran" line. */
 const char *
 facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
 {
-	switch (stop) {
-	case STOP_WORKLOAD:
-		return wl_stopsig != 0 ? "the workload's stop" :
-		    "the workload's end";
-	case STOP_SIGNAL:
+	static const char *const why[] = {
+		[STOP_WORKLOAD] = "the workload's end",
+		[STOP_CLIENT] = "a client's death",
+		[STOP_ERROR] = "an error", [STOP_SINK] = "an error",
+		[STOP_DURATION] = "the duration",
+		[STOP_SAMPLES] = "the sample count",
+		[STOP_BREAK] = "breaktrace",
+	};
+
+	if (stop == STOP_SIGNAL)
 		return strsignal(sig);
-	case STOP_CLIENT:
-		return "a client's death";
-	case STOP_ERROR:
-	case STOP_SINK:
-		return "an error";
-	case STOP_DURATION:
-		return "the duration";
-	case STOP_SAMPLES:
-		return "the sample count";
-	case STOP_BREAK:
-		return "breaktrace";
-	default:
+	if (stop == STOP_WORKLOAD && wl_stopsig != 0)
+		return "the workload's stop";
+	if ((size_t)stop >= sizeof(why) / sizeof(why[0]) || why[stop] == NULL)
 		return "?";
-	}
+	return why[stop];
 }
 
-/*
- * The facts from the count of rounds on (report_text's first lines are
- * report.c's); nruns > 1 with --repeat, res the total of the runs.
- */
 void
 facts_print(FILE *fp, const struct config *cfg, const struct result *res,
     unsigned nruns)
@@ -109,19 +95,21 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 	unsigned i;
 	double ran;
 	char a[32];
+
 	facts_row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
 	print_honesty(fp, cfg, res);
 	ran = (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC;
 	why = facts_ended_by(res->stop, res->stop_signal, res->wl_stopsig);
 	if (nruns > 1)
-		facts_row(fp, "ran", "%.3f s in %u runs, the last ended by %s", ran,
-		    nruns, why);
+		facts_row(fp, "ran", "%.3f s in %u runs, the last ended by %s",
+		    ran, nruns, why);
 	else
 		facts_row(fp, "ran", "%.3f s, ended by %s", ran, why);
 	if (res->nsuspend > 0)
-		facts_row(fp, "suspended", "%.3f s, %u time%s (%s), not measured",
-		    (double)res->suspended / NSEC_PER_SEC, res->nsuspend,
-		    res->nsuspend == 1 ? "" : "s", signame(res->susp[0].sig));
+		facts_row(fp, "suspended", "%.3f s, %u time%s (%s), not "
+		    "measured", (double)res->suspended / NSEC_PER_SEC,
+		    res->nsuspend, res->nsuspend == 1 ? "" : "s",
+		    signame(res->susp[0].sig));
 	if (res->susp_dropped > 0)
 		facts_row(fp, "suspended", "%llu wake-up%s in flight across it "
 		    "dropped", (unsigned long long)res->susp_dropped,
@@ -141,8 +129,8 @@ facts_print(FILE *fp, const struct config *cfg, const struct result *res,
 	if (res->stop == STOP_BREAK)
 		print_break(fp, cfg, &res->brk);
 	if (cfg->work_kb > 0)
-		facts_row(fp, "work", "%u KiB a client, timed after each wake-up",
-		    cfg->work_kb);
+		facts_row(fp, "work", "%u KiB a client, timed after each "
+		    "wake-up", cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
 		print_split(fp, cfg, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
@@ -161,8 +149,8 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 		facts_row(fp, "workload", "none%s", cfg->nload > 0 ?
 		    " (the loads only)" : "");
 		if (cfg->bare)
-			facts_row(fp, "bare run", "no command: %u clients, delays "
-			    "%s to %s, %s", cfg->nclients,
+			facts_row(fp, "bare run", "no command: %u clients, "
+			    "delays %s to %s, %s", cfg->nclients,
 			    fmt_time(a, sizeof(a), cfg->min_delay, 0, "us"),
 			    fmt_time(b, sizeof(b), cfg->max_delay, 0, "us"),
 			    fmt_time(c, sizeof(c), cfg->duration, 0, "us"));
@@ -177,8 +165,8 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 		facts_row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
 	else if (res->wl_stopsig != 0) {
-		facts_row(fp, "status", "stopped by %s from elsewhere at %.3f s,",
-		    signame(res->wl_stopsig),
+		facts_row(fp, "status", "stopped by %s from elsewhere at "
+		    "%.3f s,", signame(res->wl_stopsig),
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
 		facts_row(fp, "status", "then ended by latt");
 	}
@@ -187,11 +175,11 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 	else if (wl->stopped_by_us)
 		facts_row(fp, "status", "stopped by latt after %.3f s", secs);
 	else if (wl->interrupted)
-		facts_row(fp, "status", "interrupted at the terminal (%s) after "
-		    "%.3f s", signame(wl->interrupted), secs);
+		facts_row(fp, "status", "interrupted at the terminal (%s) "
+		    "after %.3f s", signame(wl->interrupted), secs);
 	else if (WIFEXITED(st))
-		facts_row(fp, "status", "exited %d after %.3f s", WEXITSTATUS(st),
-		    secs);
+		facts_row(fp, "status", "exited %d after %.3f s",
+		    WEXITSTATUS(st), secs);
 	else if (WIFSIGNALED(st))
 		facts_row(fp, "status", "killed by signal %d (%s) after %.3f s",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)), secs);
@@ -217,8 +205,8 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 	for (i = 0; i < wl->nload; i++) {
 		lr = &wl->load[i];
 		if (lr->nstarted == 0) {
-			facts_row(fp, "load", "%s: none of its %u process%s started",
-			    config_load_name(lr->kind), lr->nproc,
+			facts_row(fp, "load", "%s: none of its %u process%s "
+			    "started", config_load_name(lr->kind), lr->nproc,
 			    lr->nproc == 1 ? "" : "es");
 			continue;
 		}
@@ -231,14 +219,13 @@ print_loads(FILE *fp, const struct config *cfg, const struct workload *wl)
 			    k > 0 ? "," : lr->ncpus > 1 ? " on CPUs " :
 			    " on CPU ", lr->cpus[k]);
 		facts_row(fp, "load", "%s: %s%u process%s%s, %s %s/s, %.3f s",
-		    config_load_name(lr->kind), lr->nstarted < lr->nproc ? of : "",
-		    lr->nproc, lr->nproc == 1 ? "" : "es", on,
-		    fmt_num(rate, sizeof(rate), secs > 0 ?
-		    (double)lr->ops / secs : 0.0, 1), config_load_unit(lr->kind),
-		    secs);
+		    config_load_name(lr->kind), lr->nstarted < lr->nproc ? of :
+		    "", lr->nproc, lr->nproc == 1 ? "" : "es", on,
+		    fmt_num(rate, sizeof(rate), secs > 0 ? (double)lr->ops /
+		    secs : 0.0, 1), config_load_unit(lr->kind), secs);
 		if (lr->nlost > 0)
-			facts_row(fp, "load", "%s: %u of its processes ended early",
-			    config_load_name(lr->kind), lr->nlost);
+			facts_row(fp, "load", "%s: %u of its processes ended "
+			    "early", config_load_name(lr->kind), lr->nlost);
 	}
 }
 
@@ -277,11 +264,12 @@ print_machine(FILE *fp, const struct result *res)
 	unsigned i = 0;
 
 	/* Two lines a setting: the first alone would pass 80 columns. */
-	while ((name = env_machine_changed(&res->mach, &res->mach_end, &was, &now,
-	    &i)) != NULL) {
-		facts_row(fp, "changed", "%s %s -> %s during the run:", name, was,
-		    now);
-		facts_row(fp, "changed", "samples before and after are not alike");
+	while ((name = env_machine_changed(&res->mach, &res->mach_end, &was,
+	    &now, &i)) != NULL) {
+		facts_row(fp, "changed", "%s %s -> %s during the run:", name,
+		    was, now);
+		facts_row(fp, "changed", "samples before and after are not "
+		    "alike");
 	}
 }
 
@@ -301,11 +289,12 @@ print_got(FILE *fp, const char *label, const struct sched_got *g)
 	switch (g->policy) {
 	case SCHED_FIFO:
 	case SCHED_RR:
-		facts_row(fp, label, "%s, prio %d", config_policy_name(g->policy),
-		    g->prio);
+		facts_row(fp, label, "%s, prio %d",
+		    config_policy_name(g->policy), g->prio);
 		break;
 	case SCHED_DEADLINE:
-		facts_row(fp, label, "deadline, runtime %s, deadline %s, period %s",
+		facts_row(fp, label, "deadline, runtime %s, deadline %s, "
+		    "period %s",
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"),
 		    fmt_time(b, sizeof(b), (double)g->deadline, 0, "us"),
 		    fmt_time(c, sizeof(c), (double)g->period, 0, "us"));
@@ -355,31 +344,31 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 	size_t len, k;
 	int nl;
 
-	facts_row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent at its "
-	    "time, replies or not" : "closed: a round waits for every reply "
-	    "(2009)");
+	facts_row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent "
+	    "at its time, replies or not" : "closed: a round waits for every "
+	    "reply (2009)");
 	if (cfg->parent_policy == SCHED_FIFO)
 		facts_row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
 	else if (cfg->parent_policy == SCHED_OTHER)
 		facts_row(fp, "parent", "SCHED_OTHER");
 	if (cfg->dma_latency >= 0)
 		facts_row(fp, "dma latency", "%d us held", cfg->dma_latency);
-	if (res->npending > 0)
-		facts_row(fp, "pending", "%llu wake-up%s unanswered at the end, the "
-		    "oldest", (unsigned long long)res->npending,
+	if (res->npending > 0) {
+		facts_row(fp, "pending", "%llu wake-up%s unanswered at the "
+		    "end, the oldest", (unsigned long long)res->npending,
 		    res->npending == 1 ? "" : "s");
-	if (res->npending > 0)
-		facts_row(fp, "pending", "%s old (client %u): not in the samples",
-		    fmt_time(a, sizeof(a), res->pending_age, 4, "us"),
-		    res->pending_client);
+		facts_row(fp, "pending", "%s old (client %u): not in the "
+		    "samples", fmt_time(a, sizeof(a), res->pending_age, 4,
+		    "us"), res->pending_client);
+	}
 	if (res->nunsent > 0)
-		facts_row(fp, "not sent", "%llu request%s: a stalled client's pipe "
-		    "was full", (unsigned long long)res->nunsent,
+		facts_row(fp, "not sent", "%llu request%s: a stalled client's "
+		    "pipe was full", (unsigned long long)res->nunsent,
 		    res->nunsent == 1 ? "" : "s");
 	if (res->nstalls == 0)
 		return;
-	facts_row(fp, "stalled", "latt took no sample for %.3f s in %llu stall%s:",
-	    (double)res->stall_total / NSEC_PER_SEC,
+	facts_row(fp, "stalled", "latt took no sample for %.3f s in %llu "
+	    "stall%s:", (double)res->stall_total / NSEC_PER_SEC,
 	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
 	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
 	/* As many as two lines hold: "0.052 s at 1.234 s, ..." */
@@ -433,12 +422,14 @@ print_split(FILE *fp, const struct config *cfg, const struct result *res)
 		facts_row(fp, "split", "every round (%llu)",
 		    (unsigned long long)res->split_rounds);
 	else
-		facts_row(fp, "split", "1 in %u rounds at random (%llu of %llu)",
-		    cfg->split_every, (unsigned long long)res->split_rounds,
+		facts_row(fp, "split", "1 in %u rounds at random (%llu of "
+		    "%llu)", cfg->split_every,
+		    (unsigned long long)res->split_rounds,
 		    (unsigned long long)res->nrounds);
 	if (res->split_left_out > 0)
-		facts_row(fp, "split", "%llu samples left out (client ran twice "
-		    "between reads)", (unsigned long long)res->split_left_out);
+		facts_row(fp, "split", "%llu samples left out (client ran "
+		    "twice between reads)",
+		    (unsigned long long)res->split_left_out);
 }
 
 /*
@@ -457,12 +448,13 @@ print_noise(FILE *fp, const struct noise *n)
 		facts_row(fp, "machine", "others' CPU unknown (latt's own "
 		    "unread)");
 	else if (n->noisy)
-		facts_row(fp, "machine", "NOISY: others took %.0f%% of the CPUs "
-		    "(%.2f CPUs; >= %.0f%%)", n->foreign_pct, n->foreign_cpus,
-		    NOISY_FOREIGN_PCT);
+		facts_row(fp, "machine", "NOISY: others took %.0f%% of the "
+		    "CPUs (%.2f CPUs; >= %.0f%%)", n->foreign_pct,
+		    n->foreign_cpus, NOISY_FOREIGN_PCT);
 	else
-		facts_row(fp, "machine", "quiet: others took %.1f%% of the CPUs "
-		    "(noisy from %.0f%%)", n->foreign_pct, NOISY_FOREIGN_PCT);
+		facts_row(fp, "machine", "quiet: others took %.1f%% of the "
+		    "CPUs (noisy from %.0f%%)", n->foreign_pct,
+		    NOISY_FOREIGN_PCT);
 	if (n->psi_some_pct >= 0)
 		snprintf(p, sizeof(p), "CPU PSI %.0f%%", n->psi_some_pct);
 	else
@@ -484,18 +476,15 @@ print_counts(FILE *fp, const struct counts *c)
 {
 	char a[32], b[32], m[48];
 	double rq = counts_runnable_mean(c);
+	int ok = counts_rate(c, c->ctxt) >= 0;
 
 	if (!c->valid)
 		return;
-	snprintf(a, sizeof(a), "-");
-	snprintf(b, sizeof(b), "-");
-	if (counts_rate(c, c->ctxt) >= 0) {
-		fmt_num(a, sizeof(a), counts_rate(c, c->ctxt), 1);
-		fmt_num(b, sizeof(b), counts_rate(c, c->intr), 1);
-	}
+	fmt_num(a, sizeof(a), ok ? counts_rate(c, c->ctxt) : NAN, 1);
+	fmt_num(b, sizeof(b), ok ? counts_rate(c, c->intr) : NAN, 1);
 	if (rq >= 0)
-		facts_row(fp, "switches", "%s/s, %s interrupts/s; runnable %.2f "
-		    "(mean)", a, b, rq);
+		facts_row(fp, "switches", "%s/s, %s interrupts/s; runnable "
+		    "%.2f (mean)", a, b, rq);
 	else
 		facts_row(fp, "switches", "%s/s, %s interrupts/s", a, b);
 	if (!c->clients_ok)
@@ -506,7 +495,6 @@ print_counts(FILE *fp, const struct counts *c)
 	    (unsigned long long)c->vol, (unsigned long long)c->invol, m);
 }
 
-/* latt's own floor: what part of a latency is the instrument. */
 void
 facts_floor(FILE *fp, const struct own_floor *f)
 {

@@ -9,8 +9,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
 #include "result.h"
+
+struct config;
 
 /*
  * The facts from the count of rounds on, on fp; with --repeat (nruns >
@@ -19,8 +20,10 @@
 void	 facts_print(FILE *, const struct config *, const struct result *,
 	    unsigned nruns);
 /*
- * A line of the facts: a tab, the label, a tab, then the value in column
- * 25 whatever the label's length.  Scripts read "\tLABEL\t".
+ * A line of the facts (and of the blocks after the details table): a
+ * tab, the label, a tab, then the value in column 25 whatever the label's
+ * length (a label under 8 characters is padded).  Scripts read
+ * "\tLABEL\t" and strip the spaces after it.
  */
 void	 facts_row(FILE *, const char *label, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

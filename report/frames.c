@@ -12,33 +12,18 @@
  * fixed work (busy=), and each period asks for one frame's, so it is the
  * frames started over the periods passed (frames plus those not started).
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "config.h"
-#include "lib/common.h"
 #include "lib/fmt.h"
+#include "report/facts.h"
 #include "report/frames.h"
 #include "report/report.h"
 #include "result.h"
 #include "stats.h"
 
-static void	 line(FILE *, const char *, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static void	 print_series(FILE *, const char *, const struct stats *);
-
-int
-frames_any(const struct config *cfg)
-{
-	unsigned i;
-
-	for (i = 0; i < cfg->nclasses; i++)
-		if (cfg->classes[i].frame > 0)
-			return 1;
-	return 0;
-}
 
 void
 frames_print(FILE *fp, const struct config *cfg, const struct result *res)
@@ -60,23 +45,23 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 		    "us"), fmt_time(b, sizeof(b), (double)cl->busy, 0, "us"),
 		    cl->n, cl->n == 1 ? "" : "s");
 		if (all == 0) {
-			line(fp, "deadlines", "none: no frame ended in the "
-			    "run");
+			facts_row(fp, "deadlines", "none: no frame ended in "
+			    "the run");
 			continue;
 		}
-		line(fp, "deadlines", "%llu, %llu met (%.2f%%); missed %llu "
-		    "late, %llu not started", (unsigned long long)all,
+		facts_row(fp, "deadlines", "%llu, %llu met (%.2f%%); missed "
+		    "%llu late, %llu not started", (unsigned long long)all,
 		    (unsigned long long)fr->met, 100.0 * (double)fr->met /
 		    (double)all, (unsigned long long)fr->missed,
 		    (unsigned long long)fr->not_started);
-		line(fp, "desired CPU", "%.1f%% (%llu frames done of %llu "
-		    "asked)", 100.0 * (double)fr->frames / (double)all,
+		facts_row(fp, "desired CPU", "%.1f%% (%llu frames done of "
+		    "%llu asked)", 100.0 * (double)fr->frames / (double)all,
 		    (unsigned long long)fr->frames, (unsigned long long)all);
 		if (fr->longest == 0)
-			line(fp, "stutter", "none: no deadline missed");
+			facts_row(fp, "stutter", "none: no deadline missed");
 		else
-			line(fp, "stutter", "%llu deadline%s missed in a row "
-			    "(%s), the longest", (unsigned long long)
+			facts_row(fp, "stutter", "%llu deadline%s missed in a "
+			    "row (%s), the longest", (unsigned long long)
 			    fr->longest, fr->longest == 1 ? "" : "s",
 			    fmt_time(s, sizeof(s), (double)fr->longest *
 			    (double)cl->frame, 4, "us"));
@@ -94,29 +79,10 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 print_series(FILE *fp, const char *label, const struct stats *st)
 {
-	static const double q[2] = { 0.50, 0.99 };
-	int64_t v[2];
 	char a[32], b[32], c[32];
 
-	stats_percentiles(st, q, v, 2);
-	line(fp, label, "p50 %s  p99 %s  max %s",
-	    st->n >= stats_need_q(q[0]) ? fmt_time(a, sizeof(a),
-	    (double)v[0], 3, "us") : "-",
-	    st->n >= stats_need_q(q[1]) ? fmt_time(b, sizeof(b),
-	    (double)v[1], 3, "us") : "-",
-	    st->n > 0 ? fmt_time(c, sizeof(c), (double)st->max, 3, "us") :
-	    "-");
-}
-
-/* A line of the block: a tab, the label, a tab, the value in column 25. */
-static void
-line(FILE *fp, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
-	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
-	va_end(ap);
-	fputc('\n', fp);
+	facts_row(fp, label, "p50 %s  p99 %s  max %s",
+	    report_time(a, sizeof(a), report_stat(st, STAT_P50), 3),
+	    report_time(b, sizeof(b), report_stat(st, STAT_P99), 3),
+	    report_time(c, sizeof(c), report_stat(st, STAT_MAX), 3));
 }

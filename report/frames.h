@@ -8,11 +8,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
+struct config;
+struct result;
 
-/* Whether cfg has a frame class. */
-int	 frames_any(const struct config *);
 /*
  * On fp, a block for each frame class of a finished result: its
  * deadlines met and missed, the desired CPU it got, its longest stutter,

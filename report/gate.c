@@ -91,18 +91,6 @@ counts(char *buf, size_t len, uint64_t lo, uint64_t hi, uint64_t n)
 }
 
 /*
- * One --fail-above limit against the samples (a wake-up unanswered at the
- * end counts for the latency's max alone: the other statistics, as in
- * the summary, are of the samples).  A limit at or above the worst sample
- * is met: no statistic of the samples can be above their worst.  A
- * quantile q is exceeded when more than n - ceil(q * n) samples lie
- * surely above the limit, however few the samples; with the samples the
- * summary needs to show it (STATS_BEYOND beyond), the counts or, where a
- * bucket straddles the limit, its value decide; in between, it cannot be
- * told.  min, max and mean need one sample, stdev
- * two.  The verdict's words, but for a limit met, go into why.
- */
-/*
  * inversions=N: exceeded when the order check counted more; cannot tell
  * when it checked no round (no two priorities, no complete round).
  */
@@ -151,6 +139,18 @@ judge_frames(const struct limit *l, const struct result *res, char *why,
 	return EXCEEDED;
 }
 
+/*
+ * One --fail-above limit against the samples (a wake-up unanswered at the
+ * end counts for the latency's max alone: the other statistics, as in
+ * the summary, are of the samples).  A limit at or above the worst sample
+ * is met: no statistic of the samples can be above their worst.  A
+ * quantile q is exceeded when more than n - ceil(q * n) samples lie
+ * surely above the limit, however few the samples; with the samples the
+ * summary needs to show it (STATS_BEYOND beyond), the counts or, where a
+ * bucket straddles the limit, its value decide; in between, it cannot be
+ * told.  min, max and mean need one sample, stdev two.  The verdict's
+ * words, but for a limit met, go into why.
+ */
 static enum verdict
 judge(const struct limit *l, const struct result *res, char *why,
     size_t len)
@@ -223,55 +223,44 @@ judge(const struct limit *l, const struct result *res, char *why,
 	return EXCEEDED;
 }
 
-/*
- * The --fail-above gate, after the summary: every limit judged (judge),
- * and one line on fp that starts "gate:": met, with the limits and the
- * samples; exceeded, each limit exceeded with its value and counts (and
- * what could not be told); or cannot tell, each such limit and why.
- * Returns EXIT_OK, EXIT_THRESHOLD or EXIT_CANNOT_TELL.
- */
 int
 gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	enum verdict v[MAX_LIMITS];
 	char why[MAX_LIMITS][256], a[32];
+	const struct limit *l;
 	const struct stats *st;
 	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
 
 	for (i = 0; i < cfg->nlimits; i++) {
-		if (cfg->limits[i].frames != NULL)
-			v[i] = judge_frames(&cfg->limits[i], res, why[i],
-			    sizeof(why[i]));
-		else if (cfg->limits[i].order)
-			v[i] = judge_order(&cfg->limits[i], res->order, why[i],
+		l = &cfg->limits[i];
+		if (l->frames != NULL)
+			v[i] = judge_frames(l, res, why[i], sizeof(why[i]));
+		else if (l->order)
+			v[i] = judge_order(l, res->order, why[i],
 			    sizeof(why[i]));
 		else
-			v[i] = judge(&cfg->limits[i], res, why[i],
-			    sizeof(why[i]));
+			v[i] = judge(l, res, why[i], sizeof(why[i]));
 		nx += v[i] == EXCEEDED;
 		nc += v[i] == CANNOT_TELL;
-		timer |= cfg->limits[i].timer;
+		timer |= l->timer != 0;
 	}
 	if (nx + nc == 0) {
-		st = &res->ser[SER_LATENCY].st;
-		fprintf(fp, "gate: met (%u limit%s; %llu samples, worst %s",
-		    cfg->nlimits, cfg->nlimits == 1 ? "" : "s",
-		    (unsigned long long)st->n, st->n > 0 ? fmt_time(a,
-		    sizeof(a), (double)st->max, 4, "us") : "-");
-		st = &res->ser[SER_TIMER].st;
-		if (timer)
-			fprintf(fp, "; timer %llu samples, worst %s",
-			    (unsigned long long)st->n, st->n > 0 ?
-			    fmt_time(a, sizeof(a), (double)st->max, 4, "us") :
-			    "-");
-		for (i = 0; i < cfg->nlimits; i++)
-			if (cfg->limits[i].frames != NULL)
+		fprintf(fp, "gate: met (%u limit%s", cfg->nlimits,
+		    cfg->nlimits == 1 ? "" : "s");
+		for (k = 0; k <= timer; k++) {
+			st = &res->ser[k ? SER_TIMER : SER_LATENCY].st;
+			fprintf(fp, "; %s%llu samples, worst %s", k ? "timer " :
+			    "", (unsigned long long)st->n, report_time(a,
+			    sizeof(a), report_stat(st, STAT_MAX), 4));
+		}
+		for (l = cfg->limits; l < cfg->limits + cfg->nlimits; l++)
+			if (l->frames != NULL)
 				fprintf(fp, "; %s missed %.2f%% of %llu "
-				    "deadlines", cfg->limits[i].frames,
-				    frame_missed_pct(&res->classes[
-				    cfg->limits[i].cls].fr), (unsigned long long)
-				    frame_deadlines(&res->classes[
-				    cfg->limits[i].cls].fr));
+				    "deadlines", l->frames,
+				    frame_missed_pct(&res->classes[l->cls].fr),
+				    (unsigned long long)frame_deadlines(
+				    &res->classes[l->cls].fr));
 		fputs(")\n", fp);
 		return EXIT_OK;
 	}
@@ -290,12 +279,6 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 	return nx > 0 ? EXIT_THRESHOLD : EXIT_CANNOT_TELL;
 }
 
-/*
- * --fail-above: STAT=TIME[,STAT=TIME...], a bare TIME in microseconds,
- * inversions=N, a count of the order check's, or CLASS.missed=PCT%, the
- * share of a frame class's deadlines missed.  Several --fail-above
- * options add up.
- */
 void
 gate_parse(struct config *cfg, char *arg)
 {

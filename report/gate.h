@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
+struct config;
+struct result;
 
 /*
  * Judges every --fail-above limit of cfg against res and says so on fp in
@@ -20,8 +20,10 @@
 int	 gate_judge(FILE *, const struct config *, const struct result *);
 
 /*
- * Adds the limits of one --fail-above=SPEC to cfg (it cuts arg up); bad
- * input is a usage error.
+ * Adds the limits of one --fail-above=SPEC to cfg (it cuts arg up):
+ * STAT=TIME[,STAT=TIME...], a bare TIME in microseconds, inversions=N, a
+ * count of the order check's, or CLASS.missed=PCT%, the share of a frame
+ * class's deadlines missed; several add up.  Bad input is a usage error.
  */
 void	 gate_parse(struct config *, char *arg);
 /*

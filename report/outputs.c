@@ -2,14 +2,13 @@
 /*
  * outputs.c: where a run's reports go (outputs.h).  Every file is claimed
  * before anything starts, so that a bad path costs nothing; the sink and
- * the tick feed the log, -v, the per-client table, the plot's timelines
- * and the progress line while the run goes on; and once the runs are
- * over the summary, the results file, the plot and the comparison with
- * --baseline are written from the finished results.  A report into a
- * regular file goes into a temporary file beside it, synced and renamed
- * over it once whole: a failure (a full disk) leaves the old file as it
- * was, and two runs writing one file leave one whole report.  Nothing
- * here measures.
+ * the tick feed the log, -v and the progress line while the run goes on;
+ * and once the runs are over the summary, the results file, the plot and
+ * the comparison with --baseline are written from the finished results.
+ * A report into a regular file goes into a temporary file beside it,
+ * synced and renamed over it once whole: a failure (a full disk) leaves
+ * the old file as it was, and two runs writing one file leave one whole
+ * report.  Nothing here measures.
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -42,11 +41,10 @@
 	"series,run,waker_cpu,place\n"
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
-static int	 runs_open(const struct config *, struct runs *);
-static int	 report_claim(struct report_file *, const char *);
-static FILE	*report_stream(struct report_file *, const char *);
-static int	 report_finish(struct report_file *, FILE *);
-static void	 report_drop(struct report_file *);
+static int	 file_claim(struct report_file *, const char *);
+static FILE	*file_stream(struct report_file *, const char *);
+static int	 file_finish(struct report_file *, FILE *);
+static void	 file_drop(struct report_file *);
 static int	 fifo_open(const char *, const char *);
 static void	 sync_dir(const char *);
 static int	 write_json(struct report_file *, const struct config *,
@@ -56,28 +54,24 @@ static int	 write_plot(struct report_file *, const struct config *,
 static int	 log_add(struct outputs *, const struct sample *);
 static int	 log_flush(struct outputs *, int64_t);
 static int	 log_row(FILE *, const struct sample *, unsigned);
+static void	 print_tables(const struct config *, const struct result *);
 static int	 terminal_width(int);
 static int	 terminal_elsewhere(pid_t);
 static char	*json_in_memory(struct outputs *, const struct result *,
 		    size_t *, const char *);
 
-/* Whether the run must hand every sample to outputs_sink. */
 int
 outputs_want_samples(const struct outputs *col)
 {
-	const struct config *cfg = col->cfg;
-
-	return cfg->verbose || col->log != NULL;
+	return col->cfg->verbose || col->log != NULL;
 }
 
-/* Whether the run must call outputs_tick once a second. */
 int
 outputs_want_ticks(const struct outputs *col)
 {
 	return col->log != NULL || col->progress;
 }
 
-/* Takes the progress line off the terminal, if one is up. */
 void
 outputs_progress_off(struct outputs *col)
 {
@@ -86,23 +80,6 @@ outputs_progress_off(struct outputs *col)
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
 	col->shown = 0;
-}
-
-/*
- * The runs as JSON objects, for the results file and --baseline: kept in
- * memory (a few tens of KiB a run) until the end.
- */
-static int
-runs_open(const struct config *cfg, struct runs *runs)
-{
-	if (cfg->json_path == NULL && cfg->baseline == NULL &&
-	    !(cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2))
-		return 0;
-	if ((runs->fp = open_memstream(&runs->buf, &runs->len)) == NULL) {
-		lwarn("open_memstream");
-		return -1;
-	}
-	return 0;
 }
 
 int
@@ -134,35 +111,22 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	return 0;
 }
 
-/*
- * The end, however the run went: what was not written is dropped (its
- * temporary file removed, the old file left as it was).
- */
 void
 outputs_close(struct outputs *col)
 {
-	struct runs *runs = &col->runs;
-
-	if (runs->fp != NULL)
-		fclose(runs->fp);
-	free(runs->buf);
-	memset(runs, 0, sizeof(*runs));
+	if (col->runs.fp != NULL)
+		fclose(col->runs.fp);
 	if (col->log != NULL)
 		fclose(col->log);
-	col->log = NULL;
+	free(col->runs.buf);
 	free(col->rows);
-	col->rows = NULL;
-	report_drop(&col->logf);
-	report_drop(&col->json);
-	report_drop(&col->plot);
+	file_drop(&col->logf);
+	file_drop(&col->json);
+	file_drop(&col->plot);
+	memset(col, 0, sizeof(*col));
+	col->logf.fd = col->json.fd = col->plot.fd = -1;
 }
 
-/*
- * Claims the output files, so that a file that cannot be written fails
- * before anything starts (a log into a FIFO waits for its reader now),
- * and the memory the runs' JSON is kept in.  res is the result the runs
- * are measured into.  Returns 0, or -1 after saying why.
- */
 int
 outputs_open(struct outputs *col, const struct config *cfg,
     struct result *res)
@@ -178,17 +142,23 @@ outputs_open(struct outputs *col, const struct config *cfg,
 	 */
 	col->progress = !cfg->quiet && !cfg->verbose && cfg->ncmd == 0 &&
 	    isatty(STDERR_FILENO);
-	if (runs_open(cfg, &col->runs) == -1)
+	/* The runs' JSON, kept in memory (some tens of KiB a run). */
+	if ((cfg->json_path != NULL || cfg->baseline != NULL ||
+	    (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2)) &&
+	    (col->runs.fp = open_memstream(&col->runs.buf,
+	    &col->runs.len)) == NULL) {
+		lwarn("open_memstream");
 		return -1;
+	}
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
-	    report_claim(&col->json, cfg->json_path) == -1)
+	    file_claim(&col->json, cfg->json_path) == -1)
 		return -1;
 	if (cfg->plot_path != NULL &&
-	    report_claim(&col->plot, cfg->plot_path) == -1)
+	    file_claim(&col->plot, cfg->plot_path) == -1)
 		return -1;
 	if (cfg->log_path != NULL) {
-		if (report_claim(&col->logf, cfg->log_path) == -1 ||
-		    (col->log = report_stream(&col->logf, "the log")) == NULL)
+		if (file_claim(&col->logf, cfg->log_path) == -1 ||
+		    (col->log = file_stream(&col->logf, "the log")) == NULL)
 			return -1;
 		if (fputs(LOG_HEADER, col->log) == EOF) {
 			lwarn("%s", cfg->log_path);
@@ -207,7 +177,7 @@ outputs_open(struct outputs *col, const struct config *cfg,
  * that file's mode and owner.  Returns 0, or -1 after saying why.
  */
 static int
-report_claim(struct report_file *rf, const char *path)
+file_claim(struct report_file *rf, const char *path)
 {
 	struct stat sb;
 	const char *base;
@@ -254,24 +224,25 @@ report_claim(struct report_file *rf, const char *path)
 /*
  * The stream a claimed report is written through: a FIFO is opened now
  * (once it has a reader), a regular file written as it is truncated.
- * what names the report for the FIFO's messages.  NULL after saying why.
+ * what names the report for the FIFO's messages.  NULL after saying why,
+ * the report dropped.
  */
 static FILE *
-report_stream(struct report_file *rf, const char *what)
+file_stream(struct report_file *rf, const char *what)
 {
 	struct stat sb;
 	FILE *fp;
 
 	errno = 0;
-	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1)
-		return NULL;
-	if (rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) {
-		lwarn("%s", rf->path);
+	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1) {
+		file_drop(rf);
 		return NULL;
 	}
-	if ((fp = fdopen(rf->fd, "w")) == NULL) {
+	if ((rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) ||
+	    (fp = fdopen(rf->fd, "w")) == NULL) {
 		lwarn("%s", rf->path);
+		file_drop(rf);
 		return NULL;
 	}
 	rf->fd = -1;
@@ -325,7 +296,7 @@ fifo_open(const char *path, const char *what)
  * temporary file removed and the old file left as it was.
  */
 static int
-report_finish(struct report_file *rf, FILE *fp)
+file_finish(struct report_file *rf, FILE *fp)
 {
 	int e = 0;
 
@@ -346,13 +317,13 @@ report_finish(struct report_file *rf, FILE *fp)
 		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
 		    "" : rf->existed ? " (the file is left as it was)" :
 		    " (nothing written)");
-	report_drop(rf);
+	file_drop(rf);
 	return e != 0 ? -1 : 0;
 }
 
 /* Forgets a report: its descriptor closed, its temporary file removed. */
 static void
-report_drop(struct report_file *rf)
+file_drop(struct report_file *rf)
 {
 	if (rf->fd >= 0)
 		close(rf->fd);
@@ -384,19 +355,13 @@ static int
 write_json(struct report_file *rf, const struct config *cfg,
     const struct result *total, const struct runs *runs)
 {
-	FILE *fp;
+	FILE *fp = stdout;	/* "-": main checks stdout, once, at the end */
 
-	if (strcmp(cfg->json_path, "-") == 0) {
-		json_write(stdout, cfg, total, runs->n, runs->buf != NULL ?
-		    runs->buf : "");
-		return 0;	/* main checks stdout, once, at the end */
-	}
-	if ((fp = report_stream(rf, "the results")) == NULL) {
-		report_drop(rf);
+	if (strcmp(cfg->json_path, "-") != 0 &&
+	    (fp = file_stream(rf, "the results")) == NULL)
 		return -1;
-	}
 	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
-	return report_finish(rf, fp);
+	return fp == stdout ? 0 : file_finish(rf, fp);
 }
 
 /* Writes the SVG plot of the last run; -1 after saying why. */
@@ -406,41 +371,36 @@ write_plot(struct report_file *rf, const struct config *cfg,
 {
 	FILE *fp;
 
-	if ((fp = report_stream(rf, "the plot")) == NULL) {
-		report_drop(rf);
+	if ((fp = file_stream(rf, "the plot")) == NULL)
 		return -1;
-	}
 	plot_write(fp, cfg, res);
-	return report_finish(rf, fp);
+	return file_finish(rf, fp);
 }
 
-/*
- * A run's text summary (with --repeat, of the nruns runs, res their
- * total), unless the JSON takes stdout.
- */
+/* The per-client table and the histogram, as asked, of res on stdout. */
+static void
+print_tables(const struct config *cfg, const struct result *res)
+{
+	if (cfg->per_client)
+		report_per_client(stdout, cfg, res);
+	if (cfg->histogram)
+		report_histogram(stdout, res, terminal_width(STDOUT_FILENO));
+}
+
 void
 outputs_summary(const struct config *cfg, const struct result *res,
     const struct run_brief *runs, unsigned nruns)
 {
 	if (cfg->json_path == NULL || strcmp(cfg->json_path, "-") != 0) {
 		report_text(stdout, cfg, res, runs, nruns);
-		if (cfg->per_client && cfg->repeat == 1)
-			report_per_client(stdout, cfg, res);
-		if (cfg->histogram && cfg->repeat == 1)
-			report_histogram(stdout, res,
-			    terminal_width(STDOUT_FILENO));
+		if (cfg->repeat == 1)
+			print_tables(cfg, res);
 		if (res->autopsy != NULL)
 			report_explain(stdout, res);
 	}
 	fflush(stdout);
 }
 
-/*
- * The reports, once the runs are over: with --repeat, the per-client table
- * and the histogram of all runs; the JSON and the plot; then the log is
- * closed.  res is the run, or the totals of all runs.  Returns EXIT_OK or
- * EXIT_RUNTIME.
- */
 int
 outputs_write(struct outputs *col, struct result *res)
 {
@@ -449,13 +409,8 @@ outputs_write(struct outputs *col, struct result *res)
 	int status = EXIT_OK;
 
 	if (cfg->repeat > 1 && (cfg->json_path == NULL ||
-	    strcmp(cfg->json_path, "-") != 0)) {
-		if (cfg->per_client)
-			report_per_client(stdout, cfg, res);
-		if (cfg->histogram)
-			report_histogram(stdout, res,
-			    terminal_width(STDOUT_FILENO));
-	}
+	    strcmp(cfg->json_path, "-") != 0))
+		print_tables(cfg, res);
 	/* stdout goes first, so that a failing file cannot hide the summary. */
 	fflush(stdout);
 	if (cfg->json_path != NULL &&
@@ -468,28 +423,20 @@ outputs_write(struct outputs *col, struct result *res)
 		/* A log that failed has been reported. */
 		if (col->res->stop == STOP_SINK || col->log_failed) {
 			fclose(col->log);
-			report_drop(&col->logf);
-		} else if (report_finish(&col->logf, col->log) == -1)
+			file_drop(&col->logf);
+		} else if (file_finish(&col->logf, col->log) == -1)
 			status = EXIT_RUNTIME;
 		col->log = NULL;
 	}
 	return status;
 }
 
-/*
- * --baseline: this run (or these runs), written as JSON into memory and
- * read back as side B, against the baseline's side A, after the summary.
- * The comparison reads the finished results exactly as latt compare would
- * read the file.  Returns what --fail-if-worse found (CMP_GATE_MET also
- * without it, CMP_GATE_EXCEEDED or CMP_GATE_CANNOT, its "gate:" line on
- * stderr), or -1 after saying why it could not compare.
- */
 int
 outputs_baseline(struct outputs *col, const struct result *total,
     struct cmp_side *base, const struct cmp_gate *gate)
 {
 	const struct config *cfg = col->cfg;
-	const struct runs *runs = &col->runs;
+	const char *these = col->runs.n > 1 ? "these runs" : "this run";
 	struct cmp_side run;
 	char err[512], *buf = NULL;
 	size_t len = 0;
@@ -499,13 +446,12 @@ outputs_baseline(struct outputs *col, const struct result *total,
 		return -1;
 	cmp_side_init(&run, "B");
 	run.drop_noisy = cfg->drop_noisy;	/* as latt compare's */
-	run.label = strdup(runs->n > 1 ? "these runs" : "this run");
-	if (cmp_side_add_buf(&run, runs->n > 1 ? "these runs" : "this run",
-	    buf, len, err, sizeof(err)) == -1)
+	run.label = strdup(these);
+	if (cmp_side_add_buf(&run, these, buf, len, err, sizeof(err)) == -1)
 		lwarnx("baseline: %s", err);
 	else {
 		printf("\nAgainst the baseline (latt compare %s <%s>):\n",
-		    cfg->baseline, runs->n > 1 ? "these runs" : "this run");
+		    cfg->baseline, these);
 		if ((r = cmp_report(stdout, stderr, base, &run, gate)) == -1)
 			lwarnc(ENOMEM, "baseline");
 	}
@@ -541,11 +487,6 @@ json_in_memory(struct outputs *col, const struct result *total, size_t *len,
 	return buf;
 }
 
-/*
- * A knob swept over two values: its runs, written as JSON into memory,
- * value against value, as latt compare --by-knob reads the file.  Returns
- * 0, or -1 after saying why it could not compare.
- */
 int
 outputs_knob_compare(struct outputs *col, const struct result *total)
 {
@@ -606,20 +547,13 @@ terminal_elsewhere(pid_t workload)
 	return fg > 0 && fg != getpgrp() && fg != workload;
 }
 
-/*
- * Sees every sample: the per-client statistics, the timeline of the plot,
- * the log and -v.  Returns -1 with errno set when the log fails.
- */
 int
 outputs_sink(void *arg, const struct sample *s)
 {
 	struct outputs *col = arg;
 
-	/* A timer sample: a log row, client -1. */
-	if (s->timer)
-		return col->log != NULL ? log_add(col, s) : 0;
 	/* -v to a stderr that cannot be written ends the run like a log. */
-	if (col->cfg->verbose && report_verbose(stderr, s) < 0)
+	if (!s->timer && col->cfg->verbose && report_verbose(stderr, s) < 0)
 		return -1;
 	return col->log != NULL ? log_add(col, s) : 0;
 }
@@ -668,14 +602,14 @@ log_add(struct outputs *col, const struct sample *s)
 static int
 log_flush(struct outputs *col, int64_t until)
 {
-	size_t i, n;
+	size_t n;
 
 	errno = 0;
 	for (n = 0; n < col->nrows && col->rows[n].when < until; n++)
 		if (log_row(col->log, &col->rows[n], col->nrun + 1) < 0)
 			return -1;
-	for (i = n; i < col->nrows; i++)
-		col->rows[i - n] = col->rows[i];
+	memmove(col->rows, col->rows + n, (col->nrows - n) *
+	    sizeof(*col->rows));
 	col->nrows -= n;
 	return 0;
 }
@@ -703,11 +637,6 @@ log_row(FILE *fp, const struct sample *s, unsigned run)
 	    (int)s->waker_cpu, topo_place_name(s->place));
 }
 
-/*
- * Once a second: pushes the log to its file (so that a full disk shows
- * within a second) and redraws the progress line once the run is past
- * two seconds.
- */
 int
 outputs_tick(void *arg, const struct result *res)
 {

@@ -10,12 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
-
-struct cmp_side;
 struct cmp_gate;
+struct cmp_side;
+struct config;
+struct result;
 struct run_brief;
+struct sample;
 
 /* The runs written so far, as JSON (json_write_run). */
 struct runs {
@@ -58,29 +58,69 @@ struct outputs {
 	struct runs		 runs;
 };
 
+/*
+ * Claims the output files, so that a file that cannot be written fails
+ * before anything starts (a log into a FIFO waits for its reader now),
+ * and the memory the runs' JSON is kept in.  res is the result the runs
+ * are measured into.  Returns 0, or -1 after saying why.
+ */
 int	 outputs_open(struct outputs *, const struct config *,
-	    struct result *);
+	    struct result *res);
+/* Whether the run must hand every sample to outputs_sink. */
 int	 outputs_want_samples(const struct outputs *);
+/* Whether the run must call outputs_tick once a second. */
 int	 outputs_want_ticks(const struct outputs *);
+/*
+ * Sees every sample (the argument is the struct outputs): the log and
+ * -v.  Returns -1 with errno set when the log fails.
+ */
 int	 outputs_sink(void *, const struct sample *);
+/*
+ * Once a second: pushes the log to its file (so that a full disk shows
+ * within a second) and redraws the progress line once the run is past
+ * two seconds.  Returns -1 when the log fails.
+ */
 int	 outputs_tick(void *, const struct result *);
+/* Takes the progress line off the terminal, if one is up. */
 void	 outputs_progress_off(struct outputs *);
-/* A run's text summary (with --repeat, of all runs), unless the JSON
- * takes stdout. */
-void	 outputs_summary(const struct config *, const struct result *,
+/*
+ * A run's text summary (with --repeat, of the nruns runs, res their
+ * total), unless the JSON takes stdout.
+ */
+void	 outputs_summary(const struct config *, const struct result *res,
 	    const struct run_brief *, unsigned nruns);
 /*
  * A finished run: the rest of its log rows written, its JSON kept for the
- * results file and --baseline.
+ * results file and --baseline.  Returns 0, or -1 after saying why.
  */
 int	 outputs_add_run(struct outputs *, const struct result *);
-/* The reports of res (the run, or the totals of all runs): EXIT_*. */
-int	 outputs_write(struct outputs *, struct result *);
-/* 1: --fail-if-worse finds the runs worse; 0; -1: could not compare. */
+/*
+ * The reports, once the runs are over: with --repeat, the per-client
+ * table and the histogram of all runs; the JSON and the plot; then the
+ * log is closed.  res is the run, or the totals of all runs.  Returns
+ * EXIT_OK or EXIT_RUNTIME.
+ */
+int	 outputs_write(struct outputs *, struct result *res);
+/*
+ * --baseline: this run (or these runs), written as JSON into memory and
+ * read back as side B, against the baseline's side A, after the summary,
+ * exactly as latt compare would read the file.  Returns what
+ * --fail-if-worse found (CMP_GATE_MET also without it, CMP_GATE_EXCEEDED
+ * or CMP_GATE_CANNOT, its "gate:" line on stderr), or -1 after saying why
+ * it could not compare.
+ */
 int	 outputs_baseline(struct outputs *, const struct result *total,
 	    struct cmp_side *, const struct cmp_gate *);
-/* --sweep of a knob at two values: the comparison, after the table. */
+/*
+ * A knob swept over two values: its runs, value against value, as latt
+ * compare --by-knob reads the file, after the table.  Returns 0, or -1
+ * after saying why it could not compare.
+ */
 int	 outputs_knob_compare(struct outputs *, const struct result *total);
+/*
+ * The end, however the run went: what was not written is dropped (its
+ * temporary file removed, the old file left as it was).
+ */
 void	 outputs_close(struct outputs *);
 
 #endif /* OUTPUTS_H */

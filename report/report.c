@@ -26,54 +26,35 @@
 #include "report/where.h"
 #include "result.h"
 
-static void	 print_facts(FILE *, const struct config *,
-		    const struct result *, const struct run_brief *,
-		    unsigned nruns, unsigned dash);
-
 static double
 usec(double ns)
 {
 	return ns / NSEC_PER_USEC;
 }
 
-/*
- * A cell of the details table: microseconds to four significant digits in
- * at most six characters ("7.243", "30.96", "983.7", "12345"), from one
- * second up seconds marked "s" ("1.234s"); "-" where there is no value.
- */
-static const char *
-cell(char *buf, size_t len, int ok, double ns)
+/* A figure of a run_brief, ns: NAN for none (-1). */
+static double
+known(int64_t ns)
 {
-	double v = usec(ns);
-	const char *unit = "";
-	int prec;
-
-	if (!ok) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (fabs(v) >= 999999.5) {
-		v /= 1e6;
-		unit = "s";
-	}
-	prec = fabs(v) < 9.9995 ? 3 : fabs(v) < 99.995 ? 2 :
-	    fabs(v) < 999.95 ? 1 : 0;
-	snprintf(buf, len, "%.*f%s", prec, v, unit);
-	return buf;
+	return ns >= 0 ? (double)ns : NAN;
 }
 
-/* A figure of the headline: three significant digits and the unit. */
-static const char *
-figure(char *buf, size_t len, int ok, double ns)
+const char *
+report_time(char *buf, size_t len, double ns, int digits)
 {
-	if (!ok)
+	if (isnan(ns))
 		snprintf(buf, len, "-");
 	else
-		fmt_time(buf, len, ns, 3, "us");
+		fmt_time(buf, len, ns, digits, "us");
 	return buf;
 }
 
-/* The figures of a run that its headline and its line of --repeat show. */
+double
+report_stat(const struct stats *st, enum stat_kind k)
+{
+	return st->n >= stats_need(k) ? stats_value(st, k) : NAN;
+}
+
 void
 report_brief(struct run_brief *b, const struct result *res)
 {
@@ -92,7 +73,6 @@ report_brief(struct run_brief *b, const struct result *res)
 	/* A wake-up still unanswered was at least this late: censored. */
 	b->lower = res->npending > 0 && res->pending_age > b->worst ?
 	    res->pending_age : -1;
-	b->tn = tm->n;
 	b->tworst = tm->n > 0 ? tm->max : -1;
 	b->tp99 = tm->n >= stats_need_q(q[1]) ? tp[1] : -1;
 	b->stop = res->stop;
@@ -112,17 +92,15 @@ headline(char *buf, size_t len, const struct run_brief *b, int timer)
 
 	snprintf(buf, len, "%llu sample%s  p50 %s  p99 %s  worst %s%s",
 	    (unsigned long long)b->n, b->n == 1 ? "" : "s",
-	    figure(a, sizeof(a), b->p50 >= 0, (double)b->p50),
-	    figure(c, sizeof(c), b->p99 >= 0, (double)b->p99),
-	    b->lower >= 0 ? ">=" : "", figure(d, sizeof(d), b->worst >= 0 ||
-	    b->lower >= 0, (double)(b->lower >= 0 ? b->lower : b->worst)));
+	    report_time(a, sizeof(a), known(b->p50), 3),
+	    report_time(c, sizeof(c), known(b->p99), 3),
+	    b->lower >= 0 ? ">=" : "", report_time(d, sizeof(d),
+	    known(b->lower >= 0 ? b->lower : b->worst), 3));
 	if (timer)
-		snprintf(buf + strlen(buf), len - strlen(buf),
-		    "  timer p99 %s", figure(e, sizeof(e), b->tp99 >= 0,
-		    (double)b->tp99));
+		snprintf(buf + strlen(buf), len - strlen(buf), "  timer p99 %s",
+		    report_time(e, sizeof(e), known(b->tp99), 3));
 }
 
-/* --repeat: the line of a run as it ends, "run 2 of 5: 1696 samples ...". */
 void
 report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
 {
@@ -133,11 +111,12 @@ report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
 	fflush(fp);
 }
 
-/* The columns of the details table after samples, and their quantiles. */
+/* The columns of the details table after samples. */
 static const char *const tcols[] = { "min", "p50", "p90", "p99", "p99.9",
     "worst", "mean", "sd" };
-static const double tq[] = { 0.5, 0.9, 0.99, 0.999 };
-#define NTQ	(sizeof(tq) / sizeof(tq[0]))
+static const enum stat_kind tkind[] = { STAT_MIN, STAT_P50, STAT_P90,
+    STAT_P99, STAT_P999, STAT_MAX, STAT_MEAN, STAT_STDEV };
+#define NTCOL	(sizeof(tcols) / sizeof(tcols[0]))
 #define TCELL	6	/* a cell's width, after one space */
 #define TLABEL	9	/* the label column's least width: "wake path" */
 
@@ -180,8 +159,6 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 static void
 table_row(FILE *fp, const struct trow *r, int w, int sw)
 {
-	const struct stats *st = r->st;
-	int64_t pct[NTQ];
 	char c[32];
 	size_t i;
 
@@ -189,19 +166,11 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 		fprintf(fp, "%.*s~", w - 1, r->label);
 	else
 		fprintf(fp, "%-*s", w, r->label);
-	fprintf(fp, " %*llu", sw, (unsigned long long)st->n);
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    (double)st->min));
-	stats_percentiles(st, tq, pct, NTQ);
-	for (i = 0; i < NTQ; i++)
-		fprintf(fp, " %*s", TCELL, cell(c, sizeof(c),
-		    st->n >= stats_need_q(tq[i]), (double)pct[i]));
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    (double)st->max));
-	fprintf(fp, " %*s", TCELL, cell(c, sizeof(c), st->n > 0,
-	    stats_mean(st)));
-	fprintf(fp, " %*s\n", TCELL, cell(c, sizeof(c), st->n > 1,
-	    stats_stdev(st)));
+	fprintf(fp, " %*llu", sw, (unsigned long long)r->st->n);
+	for (i = 0; i < NTCOL; i++)
+		fprintf(fp, " %*s", TCELL, fmt_us(c, sizeof(c),
+		    report_stat(r->st, tkind[i])));
+	fputc('\n', fp);
 }
 
 /*
@@ -210,8 +179,8 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
  * (at least TLABEL), narrowed, and the labels cut, when a long class name
  * or a huge count would push a row past 80.  A cell is "-" where the
  * samples cannot give it: none, one for sd, and fewer than STATS_BEYOND
- * beyond a percentile.  Returns in *dash which quantiles were "-" in a
- * row that has samples (bit i for tq[i]).
+ * beyond a percentile.  Returns in *dash which percentiles were "-" in
+ * a row that has samples (bit i for tcols[i]).
  */
 static void
 print_table(FILE *fp, const struct config *cfg, const struct result *res,
@@ -230,16 +199,16 @@ print_table(FILE *fp, const struct config *cfg, const struct result *res,
 		if ((int)snprintf(num, sizeof(num), "%llu",
 		    (unsigned long long)r[i].st->n) > sw)
 			sw = (int)strlen(num);
-		for (k = 0; k < NTQ; k++)
-			if (r[i].st->n > 0 &&
-			    r[i].st->n < stats_need_q(tq[k]))
+		for (k = 0; k < NTCOL; k++)
+			if (stats_kind_q(tkind[k]) > 0 && r[i].st->n > 0 &&
+			    r[i].st->n < stats_need(tkind[k]))
 				*dash |= 1u << k;
 	}
 	/* 80 columns: the label, the samples and 8 cells of 1 + TCELL. */
 	if (w > 80 - 1 - sw - 8 * (1 + TCELL))
 		w = 80 - 1 - sw - 8 * (1 + TCELL);
 	fprintf(fp, "%-*s %*s", w, "(us)", sw, "samples");
-	for (k = 0; k < sizeof(tcols) / sizeof(tcols[0]); k++)
+	for (k = 0; k < NTCOL; k++)
 		fprintf(fp, " %*s", TCELL, tcols[k]);
 	fputc('\n', fp);
 	for (i = 0; i < n; i++)
@@ -259,11 +228,11 @@ print_too_few(FILE *fp, unsigned dash)
 
 	if (dash == 0)
 		return;
-	for (k = 0; k < NTQ; k++)
+	for (k = 0; k < NTCOL; k++)
 		if (dash & (1u << k))
 			len += snprintf(text + len, sizeof(text) - len, "%s%s "
-			    "%llu", len > 0 ? ", " : "needs ", tcols[1 + k],
-			    (unsigned long long)stats_need_q(tq[k]));
+			    "%llu", len > 0 ? ", " : "needs ", tcols[k],
+			    (unsigned long long)stats_need(tkind[k]));
 	snprintf(tail, sizeof(tail), "(%d beyond each)", STATS_BEYOND);
 	if (len + 9 + strlen(tail) <= 55)
 		facts_row(fp, "too few", "%s samples %s", text, tail);
@@ -290,17 +259,13 @@ print_runs(FILE *fp, const struct run_brief *runs, unsigned nruns)
 	for (i = 0; i < nruns; i++) {
 		b = &runs[i];
 		snprintf(num, sizeof(num), "%u", i + 1);
-		d[0] = '\0';
-		if (b->lower >= 0)
-			strcpy(d, ">=");
-		cell(d + strlen(d), sizeof(d) - strlen(d), b->worst >= 0 ||
-		    b->lower >= 0, (double)(b->lower >= 0 ? b->lower :
-		    b->worst));
+		snprintf(d, sizeof(d), "%s", b->lower >= 0 ? ">=" : "");
+		fmt_us(d + strlen(d), sizeof(d) - strlen(d),
+		    known(b->lower >= 0 ? b->lower : b->worst));
 		fprintf(fp, "%-*s %8llu %*s %*s %8s  %9s  %s\n", TLABEL, num,
-		    (unsigned long long)b->n, TCELL,
-		    cell(a, sizeof(a), b->p50 >= 0, (double)b->p50), TCELL,
-		    cell(c, sizeof(c), b->p99 >= 0, (double)b->p99), d,
-		    cell(e, sizeof(e), b->tp99 >= 0, (double)b->tp99),
+		    (unsigned long long)b->n, TCELL, fmt_us(a, sizeof(a),
+		    known(b->p50)), TCELL, fmt_us(c, sizeof(c), known(b->p99)),
+		    d, fmt_us(e, sizeof(e), known(b->tp99)),
 		    facts_ended_by(b->stop, b->stop_signal, b->wl_stopsig));
 	}
 }
@@ -329,8 +294,6 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 {
 	const struct inversion *v;
 	char a[32], b[32], c[32];
-	static const double q[2] = { 0.5, 0.99 };
-	int64_t pct[2];
 	unsigned i;
 
 	fmt_time(a, sizeof(a), (double)o->slack, 0, "us");
@@ -345,14 +308,13 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 		    o->inversions == 1 ? "" : "s", (unsigned long long)
 		    o->bad_rounds, 100.0 * (double)o->bad_rounds /
 		    (double)o->rounds, a);
-	if (o->spread.n > 0) {
-		stats_percentiles(&o->spread, q, pct, 2);
+	if (o->spread.n > 0)
 		fprintf(fp, "  release spread: p50 %s, p99 %s, worst %s (first "
-		    "write to last)\n", fmt_time(a, sizeof(a), (double)pct[0],
-		    4, "us"), o->spread.n >= stats_need_q(0.99) ?
-		    fmt_time(b, sizeof(b), (double)pct[1], 4, "us") : "-",
-		    fmt_time(c, sizeof(c), (double)o->spread.max, 4, "us"));
-	}
+		    "write to last)\n", fmt_time(a, sizeof(a),
+		    stats_value(&o->spread, STAT_P50), 4, "us"),
+		    report_time(b, sizeof(b), report_stat(&o->spread,
+		    STAT_P99), 4), fmt_time(c, sizeof(c),
+		    (double)o->spread.max, 4, "us"));
 	for (i = 0; i < o->nworst && i < 3; i++) {
 		v = &o->worst[i];
 		fprintf(fp, "  round %llu at %.3f s: %s (client %u, CPU %d) "
@@ -366,16 +328,54 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 	}
 }
 
+/* "run 2", the first of --repeat's whose worst is worst, or "the run". */
+static const char *
+worst_run(char *buf, size_t len, const struct run_brief *runs,
+    unsigned nruns, int64_t worst, int timer)
+{
+	unsigned k;
+
+	for (k = 0; k < nruns; k++)
+		if ((timer ? runs[k].tworst : runs[k].worst) == worst)
+			break;
+	snprintf(buf, len, k < nruns ? "run %u" : "the run", k + 1);
+	return buf;
+}
+
 /*
- * The summary.  The first block keeps the 2009 tool's exact shape (whole
- * microseconds, "%8.0f" after a tab and a space; "-" where the samples
- * give no figure) so that scripts written for it keep working; nothing
- * after it contains Entries, Max, Avg or Stdev.  Then the headline, one
- * line with the figures to read first; the details table (print_table);
- * with --repeat (nruns > 1) one line a run; and the run's facts in two
- * columns (see row).  Every line fits 80 columns but the command's, and
- * microseconds are "us" outside the 2009 block.
+ * The facts of the run after the tables: what the figures cannot show,
+ * where the worst ones were, how it ran and ended, on what, and how to
+ * repeat it.
  */
+static void
+print_facts(FILE *fp, const struct config *cfg, const struct result *res,
+    const struct run_brief *runs, unsigned nruns, unsigned dash)
+{
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	char a[32], in[16];
+
+	if (res->npending > 0 && res->pending_age > st->max) {
+		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
+		facts_row(fp, "worst", "%12s (unanswered at the end: a lower "
+		    "bound)", a);
+	}
+	print_too_few(fp, dash);
+	if (st->n < FEW_SAMPLES)
+		facts_row(fp, "few samples", "%llu, under %d: shorten -f/-t, "
+		    "add -c or run longer", (unsigned long long)st->n,
+		    FEW_SAMPLES);
+	if (st->n > 0)
+		facts_row(fp, "worst at", "client %u, %.6f s into %s",
+		    st->max_tag, (double)st->max_when / NSEC_PER_SEC,
+		    worst_run(in, sizeof(in), runs, nruns, st->max, 0));
+	if (tm->n > 0)
+		facts_row(fp, "timer worst at", "%.6f s into %s",
+		    (double)tm->max_when / NSEC_PER_SEC,
+		    worst_run(in, sizeof(in), runs, nruns, tm->max, 1));
+	facts_print(fp, cfg, res, nruns);
+}
+
 void
 report_text(FILE *fp, const struct config *cfg, const struct result *res,
     const struct run_brief *runs, unsigned nruns)
@@ -407,54 +407,6 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 	print_facts(fp, cfg, res, runs, nruns, dash);
 }
 
-
-/*
- * The facts of the run after the tables: what the figures cannot show,
- * where the worst ones were, how it ran and ended, on what, and how to
- * repeat it.
- */
-static void
-print_facts(FILE *fp, const struct config *cfg, const struct result *res,
-    const struct run_brief *runs, unsigned nruns, unsigned dash)
-{
-	const struct stats *st = &res->ser[SER_LATENCY].st;
-	const struct stats *tm = &res->ser[SER_TIMER].st;
-	unsigned k;
-	char a[32], in[16];
-
-	if (res->npending > 0 && res->pending_age > st->max) {
-		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
-		facts_row(fp, "worst", "%12s (unanswered at the end: a lower "
-		    "bound)", a);
-	}
-	print_too_few(fp, dash);
-	if (st->n < FEW_SAMPLES)
-		facts_row(fp, "few samples", "%llu, under %d: shorten -f/-t, "
-		    "add -c or run longer", (unsigned long long)st->n,
-		    FEW_SAMPLES);
-	/* With --repeat, the first run whose worst is the total's. */
-	snprintf(in, sizeof(in), "the run");
-	for (k = 0; k < nruns; k++)
-		if (runs[k].worst == st->max) {
-			snprintf(in, sizeof(in), "run %u", k + 1);
-			break;
-		}
-	if (st->n > 0)
-		facts_row(fp, "worst at", "client %u, %.6f s into %s",
-		    st->max_tag, (double)st->max_when / NSEC_PER_SEC, in);
-	snprintf(in, sizeof(in), "the run");
-	for (k = 0; k < nruns; k++)
-		if (runs[k].tworst == tm->max) {
-			snprintf(in, sizeof(in), "run %u", k + 1);
-			break;
-		}
-	if (tm->n > 0)
-		facts_row(fp, "timer worst at", "%.6f s into %s",
-		    (double)tm->max_when / NSEC_PER_SEC, in);
-	facts_print(fp, cfg, res, nruns);
-}
-
-/* One line per sample on -v, in the spirit of the 2009 "log delay" lines. */
 int
 report_verbose(FILE *fp, const struct sample *s)
 {
@@ -466,35 +418,30 @@ report_verbose(FILE *fp, const struct sample *s)
 	return fputs(")\n", fp) == EOF || ferror(fp) ? -1 : 0;
 }
 
-/*
- * The per-client table.  Per-client histograms are coarse (CLIENT_SUB_BITS),
- * so the p99 column is within 6.25% of the exact value.
- */
 void
 report_per_client(FILE *fp, const struct config *cfg,
     const struct result *res)
 {
-	static const double q99[] = { 0.99 };
 	const struct client_stats *cs;
-	int64_t p99;
+	double p99;
 	unsigned i;
 
 	if (res->clients == NULL)
 		return;
 	fprintf(fp, "\nPer client (us; p99 within 6.25%%, - under %llu "
-	    "samples):\n", (unsigned long long)stats_need_q(q99[0]));
+	    "samples):\n", (unsigned long long)stats_need(STAT_P99));
 	fprintf(fp, "\t%6s %10s %12s %12s %12s %10s\n", "client", "samples",
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
 		cs = &res->clients[i];
-		stats_percentiles(&cs->lat, q99, &p99, 1);
+		p99 = report_stat(&cs->lat, STAT_P99);
 		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
 		    usec(cs->lat.max));
-		if (cs->lat.n >= stats_need_q(q99[0]))
-			fprintf(fp, "%12.3f", usec(p99));
-		else
+		if (isnan(p99))
 			fprintf(fp, "%12s", "-");
+		else
+			fprintf(fp, "%12.3f", usec(p99));
 		fprintf(fp, " %10llu\n", (unsigned long long)cs->migrations);
 	}
 }
@@ -508,12 +455,6 @@ group_of(int64_t v)
 	return 63 - (unsigned)__builtin_clzll((uint64_t)v);
 }
 
-/*
- * The text histogram: one line per power of two of latency, from the
- * lowest non-empty one to the highest, with the count, the cumulative
- * percentage and a bar scaled to width columns.  Samples beyond the
- * histogram's range get a line of their own.
- */
 void
 report_histogram(FILE *fp, const struct result *res, int width)
 {
@@ -521,6 +462,7 @@ report_histogram(FILE *fp, const struct result *res, int width)
 	uint64_t groups[HIST_MAX_BITS], cum = 0, top = 0, c;
 	unsigned g, lo = HIST_MAX_BITS, hi = 0;
 	int barw, len, k;
+	char to[32];
 	size_t i;
 
 	memset(groups, 0, sizeof(groups));
@@ -551,25 +493,17 @@ report_histogram(FILE *fp, const struct result *res, int width)
 		barw = 10;
 	/* Rows lo..hi are the groups; row HIST_MAX_BITS is the overflow. */
 	for (g = lo; g <= HIST_MAX_BITS; g++) {
-		if (g > hi && g < HIST_MAX_BITS)
+		c = g < HIST_MAX_BITS ? groups[g] : h->overflow;
+		if (g > hi && c == 0)
 			continue;
-		if (g == HIST_MAX_BITS && h->overflow == 0)
-			break;
-		if (g < HIST_MAX_BITS) {
-			c = groups[g];
-			fprintf(fp, "  %10.3f - %10.3f us %10llu",
-			    g == 0 ? 0.0 : usec((double)((int64_t)1 << g)),
-			    usec(g == 0 ? 1.0 :
-			    (double)(((int64_t)1 << (g + 1)) - 1)),
-			    (unsigned long long)c);
-		} else {
-			c = h->overflow;
-			fprintf(fp, "  %10.3f - %10s us %10llu",
-			    usec((double)((int64_t)1 << HIST_MAX_BITS)), "more",
-			    (unsigned long long)c);
-		}
+		if (g < HIST_MAX_BITS)
+			snprintf(to, sizeof(to), "%.3f", usec(g == 0 ? 1.0 :
+			    (double)(((int64_t)1 << (g + 1)) - 1)));
+		else
+			snprintf(to, sizeof(to), "more");
 		cum += c;
-		fprintf(fp, " %7.2f%% ",
+		fprintf(fp, "  %10.3f - %10s us %10llu %7.2f%% ", g == 0 ? 0.0 :
+		    usec((double)((int64_t)1 << g)), to, (unsigned long long)c,
 		    100.0 * (double)cum / (double)h->total);
 		len = (int)((double)c * barw / (double)top + 0.5);
 		if (len == 0 && c > 0)
@@ -580,24 +514,15 @@ report_histogram(FILE *fp, const struct result *res, int width)
 	}
 }
 
-/*
- * The progress line on a terminal: carriage return, the figures so far,
- * cut to width - 1 columns so that it never wraps, and an erase to the
- * end of the line, so that it redraws in place.  It says what runs beside
- * the measurement: the workload (or that it ended), the loads, or nothing.
- */
 void
 report_progress(FILE *fp, const struct config *cfg, const struct result *res,
     int64_t now, int width)
 {
-	static const double q99[] = { 0.99 };
 	const struct stats *lat = &res->ser[SER_LATENCY].st;
 	char line[256], a[32], b[32];
 	const char *what;
-	int64_t p99;
 	int n;
 
-	stats_percentiles(lat, q99, &p99, 1);
 	if (cfg->ncmd > 0)
 		what = res->wl.reaped ? "workload ended" : "workload running";
 	else
@@ -605,10 +530,8 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
 	    NSEC_PER_SEC, (unsigned long long)lat->n,
-	    lat->n >= stats_need_q(q99[0]) ? fmt_time(a, sizeof(a), p99,
-	    3, "us") : "-",
-	    lat->n > 0 ? fmt_time(b, sizeof(b), lat->max, 3, "us") : "-",
-	    what);
+	    report_time(a, sizeof(a), report_stat(lat, STAT_P99), 3),
+	    report_time(b, sizeof(b), report_stat(lat, STAT_MAX), 3), what);
 	if (width < 2)
 		width = 2;
 	if (n >= width)
@@ -619,60 +542,6 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 
 #define EXPLAIN_COLS	80	/* the autopsy's width */
 
-/*
- * Writes lead, then text cut at spaces into lines of at most EXPLAIN_COLS
- * columns, each further line indented by indent columns.  A space within
- * parentheses or brackets is a cut only when the line has no other, and
- * a task is never cut from its policy ("cc1[7764] (fair nice 0)"); one
- * after a comma or a semicolon is preferred when it fills at least half
- * the line.  A word longer than a line (a long path) stands alone.
- */
-static void
-put_wrapped(FILE *fp, const char *lead, int indent, const char *text)
-{
-	size_t pos = 0, len = strlen(text), room, i, cut, comma, any;
-	int col = (int)strlen(lead), depth;
-
-	fputs(lead, fp);
-	while (len - pos > (room = col < EXPLAIN_COLS ? EXPLAIN_COLS - col :
-	    0)) {
-		cut = comma = any = 0;
-		for (i = pos, depth = 0; i < len && i - pos <= room; i++)
-			if (text[i] == '(' || text[i] == '[')
-				depth++;
-			else if ((text[i] == ')' || text[i] == ']') &&
-			    depth > 0)
-				depth--;
-			else if (text[i] == ' ' && i > pos &&
-			    !(text[i - 1] == ']' && text[i + 1] == '(')) {
-				any = i;
-				if (depth == 0)
-					cut = i;
-				if (depth == 0 && strchr(",;", text[i - 1]))
-					comma = i;
-			}
-		if (comma > 0 && comma - pos >= room / 2)
-			cut = comma;
-		if (cut == 0)
-			cut = any;
-		if (cut == 0 && (cut = pos + strcspn(text + pos, " ")) == len)
-			break;
-		fprintf(fp, "%.*s\n%*s", (int)(cut - pos), text + pos, indent,
-		    "");
-		col = indent;
-		for (pos = cut; text[pos] == ' '; pos++)
-			;
-	}
-	fprintf(fp, "%s\n", text + pos);
-}
-
-/*
- * --explain: the autopsy of each kept sample: a header, the timeline from
- * the send stamp (the CPU where each thing happened), the split of the
- * latency, and the verdict.  Every time is written by autopsy_dur's rule,
- * and every line fits in EXPLAIN_COLS columns (but a tracefs path longer
- * than a line).
- */
 void
 report_explain(FILE *fp, const struct result *res)
 {
@@ -709,7 +578,7 @@ report_explain(FILE *fp, const struct result *res)
 		    "buffer: the trace is whole only from %s into the run",
 		    (unsigned long long)ap->lost, autopsy_dur(ap->covered_from,
 		    d[0], sizeof(d[0])));
-		put_wrapped(fp, "  ", 4, text);
+		fmt_wrap(fp, "  ", 4, EXPLAIN_COLS, text);
 	}
 	if (ap->n == 0)
 		fprintf(fp, "  no samples to explain\n");
@@ -727,20 +596,18 @@ report_explain(FILE *fp, const struct result *res)
 		    d[1], sizeof(d[1])), as->broke ? " (the sample that "
 		    "stopped --breaktrace)" : "");
 		fputc('\n', fp);
-		put_wrapped(fp, lead, 4, text);
+		fmt_wrap(fp, lead, 4, EXPLAIN_COLS, text);
 		/* Each line: the time from the send stamp, the CPU, what. */
 		for (j = 0; j < as->ntl; j++) {
 			t = &as->tl[j];
 			snprintf(when, sizeof(when), "%s", t->t < 0 ? "" : "+");
 			autopsy_dur(t->t, when + strlen(when), sizeof(when) -
 			    strlen(when));
-			if (t->cpu >= 0)
-				snprintf(cpu, sizeof(cpu), "cpu%d",
-				    (int)t->cpu);
-			else
-				snprintf(cpu, sizeof(cpu), "-");
+			snprintf(cpu, sizeof(cpu), t->cpu >= 0 ? "cpu%d" : "-",
+			    (int)t->cpu);
 			snprintf(lead, sizeof(lead), "  %9s  %-5s ", when, cpu);
-			put_wrapped(fp, lead, (int)strlen(lead), t->what);
+			fmt_wrap(fp, lead, (int)strlen(lead), EXPLAIN_COLS,
+			    t->what);
 		}
 		if (as->found) {
 			snprintf(text, sizeof(text), "write %s, not runnable "
@@ -751,38 +618,23 @@ report_explain(FILE *fp, const struct result *res)
 			    autopsy_dur(as->in_flight, d[2], sizeof(d[2])),
 			    autopsy_dur(as->rq_wait, d[3], sizeof(d[3])),
 			    autopsy_dur(as->running, d[4], sizeof(d[4])));
-			put_wrapped(fp, "  split: ", 9, text);
+			fmt_wrap(fp, "  split: ", 9, EXPLAIN_COLS, text);
 		}
 		if (as->s.rq_wait >= 0) {
 			snprintf(text, sizeof(text), "runqueue wait %s (the "
 			    "client's own run delay)", autopsy_dur(
 			    as->s.rq_wait, d[0], sizeof(d[0])));
-			put_wrapped(fp, "  schedstat: ", 13, text);
+			fmt_wrap(fp, "  schedstat: ", 13, EXPLAIN_COLS, text);
 		}
-		put_wrapped(fp, "  verdict: ", 11, as->verdict);
+		fmt_wrap(fp, "  verdict: ", 11, EXPLAIN_COLS, as->verdict);
 	}
 }
 
-/*
- * Says on stderr, in one line, why the run failed, and returns the exit
- * status.  A runtime failure outranks a failed workload.
- */
 int
 report_failure(const struct config *cfg, const struct result *res)
 {
 	int st = res->dead_status;
 
-	switch (res->stop) {
-	case STOP_ERROR:
-		if (res->dead_pid == 0)
-			break;
-		/* A client could not take its CPU, policy or memory lock. */
-		lwarnc(res->fail_errno, "client %u (pid %d): %s",
-		    res->dead_client, (int)res->dead_pid, res->fail_what);
-		return EXIT_RUNTIME;
-	default:
-		break;
-	}
 	switch (res->stop) {
 	case STOP_CLIENT:
 		if (st == -1)
@@ -806,8 +658,13 @@ report_failure(const struct config *cfg, const struct result *res)
 			    "ended there)", strerror(res->fail_errno));
 		return EXIT_RUNTIME;
 	case STOP_ERROR:
+		/* A client could not take its CPU, policy or memory lock. */
+		if (res->dead_pid != 0)
+			lwarnc(res->fail_errno, "client %u (pid %d): %s",
+			    res->dead_client, (int)res->dead_pid,
+			    res->fail_what);
 		/* A fork of the workload's side: the limit that refused. */
-		if (res->wl.fork_why[0] != '\0' &&
+		else if (res->wl.fork_why[0] != '\0' &&
 		    res->fail_what == res->wl.fork_what)
 			lwarnx("%s: %s (%s)", res->fail_what,
 			    strerror(res->fail_errno), res->wl.fork_why);
@@ -848,11 +705,6 @@ report_failure(const struct config *cfg, const struct result *res)
 	return EXIT_OK;
 }
 
-/*
- * Says on stderr, in one line, what cost --explain's autopsy (its keeper
- * stopped or dead, the trace unreadable), or that tracefs was unmounted
- * under it; the run's other results stand.
- */
 void
 report_explain_fault(const struct result *res)
 {
@@ -868,7 +720,6 @@ report_explain_fault(const struct result *res)
 		    "latt's open handle on it", ap->mount_lost);
 }
 
-/* Says on stderr that --breaktrace ended the run, and where to look. */
 void
 report_break(const char *trace_dir, const struct brk *b)
 {

@@ -18,6 +18,7 @@
 #include "lib/common.h"
 #include "lib/fmt.h"
 #include "report/facts.h"
+#include "report/report.h"
 #include "report/sweeptab.h"
 #include "result.h"
 #include "stats.h"
@@ -51,55 +52,42 @@ plain_table(FILE *fp, const struct config *cfg, const struct result *res)
 	static const enum stat_kind pk[3] = { STAT_P50, STAT_P90, STAT_P99 };
 	const struct sweep_result *sr = res->sweep;
 	const struct sweep_point *p;
-	char c[3][16], m[40], sw[16], rq[16], ld[1][16], hd[1][16];
+	char c[3][16], m[40], sw[16], rq[16], ld[16];
 	unsigned i, k, nl;
 	double v;
 
 	nl = sr->n > 0 && sr->pt[0].nload > 0;
-	for (k = 0; k < nl; k++)
-		snprintf(hd[k], sizeof(hd[k]), "%.7s/s",
-		    config_load_name(sr->pt[0].load_kind[k]));
 	fprintf(fp, "sweep of %s: %u value%s, %u run%s each, latency in us\n\n",
 	    sr->name, sr->n, sr->n == 1 ? "" : "s", cfg->repeat,
 	    cfg->repeat == 1 ? "" : "s");
 	fprintf(fp, "%-6s %4s %7s %6s %6s %6s %14s %8s %5s", sr->name, "runs",
 	    "samples", "p50", "p90", "p99", "mean +-95%", "switch/s", "runq");
-	for (k = 0; k < nl; k++)
-		fprintf(fp, " %8s", hd[k]);
+	if (nl) {
+		snprintf(ld, sizeof(ld), "%.7s/s",
+		    config_load_name(sr->pt[0].load_kind[0]));
+		fprintf(fp, " %8s", ld);
+	}
 	fputc('\n', fp);
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
-		for (k = 0; k < 3; k++) {
-			v = stats_value(&p->lat, pk[k]);
-			fmt_us(c[k], sizeof(c[k]), p->lat.n >=
-			    stats_need(pk[k]) ? v : NAN);
-		}
-		if (p->nruns == 0)
-			snprintf(m, sizeof(m), "-");
-		else if (p->half < 0)
-			fmt_us(m, sizeof(m), p->mean);
-		else {
-			fmt_us(m, sizeof(m), p->mean);
+		for (k = 0; k < 3; k++)
+			fmt_us(c[k], sizeof(c[k]), report_stat(&p->lat, pk[k]));
+		fmt_us(m, sizeof(m), p->nruns > 0 ? p->mean : NAN);
+		if (p->nruns > 0 && p->half >= 0) {
 			strcat(m, " +- ");
 			fmt_us(m + strlen(m), sizeof(m) - strlen(m), p->half);
 		}
 		v = counts_rate(&p->counts, p->counts.ctxt);
-		snprintf(sw, sizeof(sw), "-");
-		if (v >= 0)
-			fmt_num(sw, sizeof(sw), v, 1);
+		fmt_num(sw, sizeof(sw), v >= 0 ? v : NAN, 1);
 		v = counts_runnable_mean(&p->counts);
 		snprintf(rq, sizeof(rq), v >= 0 ? "%.2f" : "-", v);
 		fprintf(fp, "%-6.6s %4u %7llu %6s %6s %6s %14s %8s %5s",
 		    p->value, p->nruns, (unsigned long long)p->lat.n, c[0],
 		    c[1], c[2], m, sw, rq);
-		for (k = 0; k < nl && k < p->nload; k++) {
-			snprintf(ld[k], sizeof(ld[k]), "-");
-			if (p->load_ns[k] > 0)
-				fmt_num(ld[k], sizeof(ld[k]),
-				    (double)p->load_ops[k] * NSEC_PER_SEC /
-				    (double)p->load_ns[k], 1);
-			fprintf(fp, " %8s", ld[k]);
-		}
+		if (nl && p->nload > 0)
+			fprintf(fp, " %8s", fmt_num(ld, sizeof(ld),
+			    p->load_ns[0] > 0 ? (double)p->load_ops[0] *
+			    NSEC_PER_SEC / (double)p->load_ns[0] : NAN, 1));
 		fputc('\n', fp);
 	}
 	fputc('\n', fp);
@@ -127,9 +115,7 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
 		for (j = 0; j < 2; j++)
-			fmt_us(c[j], sizeof(c[j]), p->lat.n >=
-			    stats_need(pk[j]) ? stats_value(&p->lat, pk[j]) :
-			    NAN);
+			fmt_us(c[j], sizeof(c[j]), report_stat(&p->lat, pk[j]));
 		fmt_us(m, sizeof(m), p->nruns > 0 ? p->mean : NAN);
 		snprintf(w, sizeof(w), "-");
 		snprintf(u, sizeof(u), "-");
@@ -148,7 +134,6 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 	sweeptab_restored(fp, k);
 }
 
-/* "restored": the knob holds what it held before latt, read back. */
 void
 sweeptab_restored(FILE *fp, const struct knob *k)
 {

@@ -9,10 +9,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "result.h"
-
+struct config;
 struct knob;
+struct result;
 
 /* The table of res->sweep's values (a knob's: k, then its restore). */
 void	 sweeptab_print(FILE *, const struct config *, const struct result *,

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/common.h"
-#include "lib/fmt.h"
 #include "record/topo.h"
 #include "report/report.h"
 #include "report/where.h"
@@ -34,10 +32,8 @@ static const char *const labels[PLACE_N] = {
 void
 where_print(FILE *fp, const struct result *res)
 {
-	static const double q[2] = { 0.50, 0.99 };
 	const struct stats *st;
 	uint64_t all = res->place_unknown;
-	int64_t v[2];
 	char a[32], b[32];
 	int k;
 
@@ -53,13 +49,10 @@ where_print(FILE *fp, const struct result *res)
 		st = &res->ser[SER_PLACE(k)].st;
 		if (st->n == 0)
 			continue;
-		stats_percentiles(st, q, v, 2);
 		fprintf(fp, "%-13s %8llu %5.1f%% %8s %8s\n", labels[k],
 		    (unsigned long long)st->n, share(st->n, all),
-		    st->n >= stats_need_q(q[0]) ? fmt_time(a, sizeof(a),
-		    (double)v[0], 3, "us") : "-",
-		    st->n >= stats_need_q(q[1]) ? fmt_time(b, sizeof(b),
-		    (double)v[1], 3, "us") : "-");
+		    report_time(a, sizeof(a), report_stat(st, STAT_P50), 3),
+		    report_time(b, sizeof(b), report_stat(st, STAT_P99), 3));
 	}
 	if (res->place_unknown > 0)
 		fprintf(fp, "%-13s %8llu %5.1f%%  a CPU sysfs does not "

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+struct result;
 
 /*
  * On fp, where a finished result's wake-ups woke: each placement kind's
