@@ -129,7 +129,6 @@ struct style {
 
 static double	 lfrac(const struct lax *, double);
 static double	 ylat(const struct lax *, double, int, int);
-static double	 nice_step(double, int);
 static int	 supported(uint64_t, double);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
@@ -251,20 +250,6 @@ static double
 ylat(const struct lax *ax, double ns, int top, int bottom)
 {
 	return bottom - (bottom - top) * lfrac(ax, ns);
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
-static double
-nice_step(double span, int max)
-{
-	double p, m;
-
-	if (!(span > 0))
-		return 1;
-	p = pow(10, floor(log10(span / max)));
-	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
-		if (span / (p * m) <= max)
-			return p * m;
 }
 
 /*
@@ -774,7 +759,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
 	/* x axis: seconds (milliseconds in a short run), at round steps. */
 	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = nice_step(span / unit, 8);
+	step = ink_step(span / unit, 8);
 	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
 		x = XT(t * unit);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -858,7 +843,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 			top = bins[b];
 	/* The share axis: round steps up to the tallest bar. */
 	xmax = top > 0 ? 100.0 * (double)top / (double)st->n : 10;
-	step = nice_step(xmax, 3);
+	step = ink_step(xmax, 3);
 	xmax = ceil(xmax / step - 1e-9) * step;
 	for (v = 0; bins != NULL && v <= xmax * (1 + 1e-9); v += step) {
 		x = C_L + (C_R - C_L) * v / xmax;

@@ -81,7 +81,6 @@ static int	 draw_rate(FILE *, struct ink *, const struct frame *,
 static void	 draw_legend(FILE *, const struct frame *,
 		    const struct result *, int keys);
 static const char *tick_rate(char *, size_t, double);
-static double	 nice_step(double, int);
 
 int
 plotcurve_write(FILE *fp, const struct config *cfg,
@@ -127,8 +126,8 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 		for (k = 0; k < nload && k < sr->pt[i].nload; k++)
 			f.rmax = fmax(f.rmax, rate_of(&sr->pt[i], k));
 	if (f.rmax > 0)
-		f.rmax = ceil(f.rmax * 1.05 / nice_step(f.rmax, 5)) *
-		    nice_step(f.rmax, 5);
+		f.rmax = ceil(f.rmax * 1.05 / ink_step(f.rmax, 5)) *
+		    ink_step(f.rmax, 5);
 
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -330,7 +329,7 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 	    "</text>\n", (P_T + P_B) / 2);
 	/* x: round counts from 0, or each value's own label. */
 	if (f->linear) {
-		step = fmax(1, nice_step(f->vmax, 10));
+		step = fmax(1, ink_step(f->vmax, 10));
 		for (v = 0; v <= f->vmax * (1 + 1e-9); v += step) {
 			x = P_L + PAD + (P_R - P_L - 2 * PAD) * v / f->vmax;
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
@@ -359,7 +358,7 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 	x_title(fp, cfg);
 	fputs("</text>\n", fp);
 	if (f->rmax > 0) {
-		step = nice_step(f->rmax, 5);
+		step = ink_step(f->rmax, 5);
 		for (v = 0; v <= f->rmax * (1 + 1e-9); v += step) {
 			y = P_B - (P_B - P_T) * v / f->rmax;
 			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
@@ -612,18 +611,4 @@ tick_rate(char *buf, size_t len, double v)
 	}
 	snprintf(buf, len, "%.3g%s", v, pre[k]);
 	return buf;
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
-static double
-nice_step(double span, int max)
-{
-	double p, m;
-
-	if (!(span > 0))
-		return 1;
-	p = pow(10, floor(log10(span / max)));
-	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
-		if (span / (p * m) <= max)
-			return p * m;
 }
