@@ -598,17 +598,21 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 	fputs("</g>\n", fp);
 }
 
-/* A tick's rate, at most 3 significant digits and k, M or G: "2.5G". */
+/* A tick's rate: fmt_num's, without the zeros that end its figures. */
 static const char *
 tick_rate(char *buf, size_t len, double v)
 {
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
+	size_t n;
+	char *e;
 
-	while (k < 4 && v >= 1000) {
-		v /= 1000;
-		k++;
+	fmt_num(buf, len, v, 1);
+	e = buf + (n = strspn(buf, "-.0123456789"));
+	if (memchr(buf, '.', n) != NULL) {
+		while (e[-1] == '0')
+			e--;
+		if (e[-1] == '.')
+			e--;
 	}
-	snprintf(buf, len, "%.3g%s", v, pre[k]);
+	memmove(e, buf + n, strlen(buf + n) + 1);
 	return buf;
 }
