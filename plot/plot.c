@@ -55,7 +55,7 @@
 #define H		PLOT_HEIGHT
 #define FONT		12	/* px */
 #define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, in em */
+#define CHAR_W		PLOT_CHAR_W
 /* The percentile panel. */
 #define A_L		84
 #define A_R		960
@@ -69,7 +69,6 @@
 #define C_L		800
 #define C_R		960
 #define BINS_PER_DECADE	10
-#define KEY_W		22	/* a legend's swatch */
 #define MARK_R		INK_MARK_R
 #define HALO		PLOT_HALO
 #define MICRO	"\xc2\xb5s"
@@ -167,8 +166,6 @@ static void	 put_style(FILE *, const struct style *);
 static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
 		    double, int);
-static void	 put_key(FILE *, double, int, const char *, const char *,
-		    const char *, const char *);
 
 int
 plot_write(FILE *fp, const struct config *cfg, const struct result *res)
@@ -879,102 +876,75 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fputs("</g>\n", fp);
 }
 
-/* A key of the legend: a swatch (a line when dash is not NULL), a name. */
-static void
-put_key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *cls, const char *name)
-{
-	if (dash != NULL) {
-		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
-		    x, y - 4, x + KEY_W, y - 4, color);
-		if (dash[0] != '\0')
-			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
-		fputs("/>", fp);
-	} else
-		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" stroke=\"#999\" "
-		    "stroke-width=\"0.5\"/>", x, y - 9, KEY_W, color);
-	fprintf(fp, "<text%s%s%s x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s%s"
-	    "</text>\n", cls != NULL ? " class=\"" : "", cls != NULL ? cls :
-	    "", cls != NULL ? "\"" : "", x + KEY_W + 5, y, SMALL,
-	    cls != NULL ? "class " : "", name);
-}
-
 /* A legend of what the colours mean, and a line of caveats, above bottom. */
 static void
 draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
     int bottom)
 {
-	static const struct {
+	struct key {
 		const char	*name;
 		const char	*color;
 		const char	*dash;		/* NULL: a patch of colour */
-	} key[] = {
-		{ "wake-up latency", LAT_COLOR, NULL },
-		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL },
-		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH },
-		{ "p50 over time", P50_COLOR, "" },
-		{ "p99 over time", P99_COLOR, "" },
-		{ "workload", "#e6f0e0", NULL },
-		{ "suspended", "#d9d9d9", NULL },
-		{ "latt stalled (no samples)", "#f6d7b0", NULL },
+		const char	*cls;		/* the name's class, or NULL */
 	};
-	int show[sizeof(key) / sizeof(key[0])];
-	int band = res->ser[SER_LATENCY].tl != NULL &&
-	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
+	static const struct key fixed[] = {
+		{ "wake-up latency", LAT_COLOR, NULL, NULL },
+		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL,
+		    NULL },
+		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH, NULL },
+		{ "p50 over time", P50_COLOR, "", NULL },
+		{ "p99 over time", P99_COLOR, "", NULL },
+		{ "workload", "#e6f0e0", NULL, NULL },
+		{ "suspended", "#d9d9d9", NULL, NULL },
+		{ "latt stalled (no samples)", "#f6d7b0", NULL, NULL },
+	};
+	struct key key[8 + PLACE_KINDS + CLASS_MAX];
+	char names[CLASS_MAX][CLASS_NAME_MAX + 8];
+	int show[8];
+	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct style sty;
 	double x = B_L, w;
 	int y = bottom - 50;
 	unsigned c, k, rank[CLASS_MAX];
-	size_t i;
+	size_t i, n = 0;
 
 	show[0] = res->ser[SER_LATENCY].st.n > 0;
 	show[1] = res->ser[SER_TIMER].st.n > 0;
 	show[2] = res->ser[SER_RUNQUEUE].st.n > 0;
-	show[3] = show[4] = band;
+	show[3] = show[4] = tl != NULL && tl->npoints != tl->n;
 	show[5] = res->wl.pid > 0;
 	show[6] = res->nsuspend > 0;
 	show[7] = res->nstalls > 0;
-	fputs("<g id=\"legend\">\n", fp);
-	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
-		if (!show[i])
-			continue;
-		w = KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
-		/* A second line when the first is full. */
-		if (x + w > W - 20) {
-			x = B_L;
-			y += 16;
-		}
-		put_key(fp, x, y, key[i].color, key[i].dash, NULL,
-		    key[i].name);
-		x += w + 12;
-	}
-	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
-		if (res->ser[SER_PLACE_SAME_CPU + c].st.n == 0)
-			continue;
-		w = KEY_W + 5 + strlen(place_key[c]) * CHAR_W * SMALL;
-		if (x + w > W - 20) {
-			x = B_L;
-			y += 16;
-		}
-		put_key(fp, x, y, place_sty[c].color, place_sty[c].dash, NULL,
-		    place_key[c]);
-		x += w + 12;
-	}
+	for (i = 0; i < 8; i++)
+		if (show[i])
+			key[n++] = fixed[i];
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++)
+		if (res->ser[SER_PLACE_SAME_CPU + c].st.n > 0)
+			key[n++] = (struct key){ place_key[c],
+			    place_sty[c].color, place_sty[c].dash, NULL };
 	/*
 	 * The classes, highest priority first (as the 2007 figure); their
-	 * names need no escaping.
+	 * names need no escaping.  A frame class has a panel of its own.
 	 */
 	by_priority(cfg, rank);
 	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
 		if (cfg->classes[c = rank[k]].frame > 0)
-			continue;	/* a panel of its own: plotframe.c */
-		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
-		    SMALL;
+			continue;
+		snprintf(names[k], sizeof(names[k]), "class %s",
+		    cfg->classes[c].name);
+		sty = class_style(c);
+		key[n++] = (struct key){ names[k], sty.color, sty.dash,
+		    "class" };
+	}
+	fputs("<g id=\"legend\">\n", fp);
+	for (i = 0; i < n; i++) {
+		w = PLOT_KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
+		/*
+		 * A row more when this one is full; past the last, a class's
+		 * key is an ellipsis that ends the legend.
+		 */
 		if (x + w > W - 20) {
-			/* No row left: an ellipsis ends the last. */
-			if (y + 16 > bottom - 34) {
+			if (key[i].cls != NULL && y + 16 > bottom - 34) {
 				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
 				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
 				    x, y, SMALL);
@@ -983,9 +953,9 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
 			x = B_L;
 			y += 16;
 		}
-		sty = class_style(c);
-		put_key(fp, x, y, sty.color, sty.dash, "class",
-		    cfg->classes[c].name);
+		ink_key(fp, x, y, "key", key[i].color, key[i].dash,
+		    " stroke=\"#999\" stroke-width=\"0.5\"", key[i].cls,
+		    key[i].name);
 		x += w + 12;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"

@@ -31,13 +31,11 @@
 #define W		PLOT_WIDTH
 #define H		620
 #define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, in em */
 #define P_L		90	/* the panel */
 #define P_R		880
 #define P_T		110
 #define P_B		490
 #define PAD		24	/* px between the frame and an end value */
-#define KEY_W		22
 #define MICRO		"\xc2\xb5s"
 #define P50_COLOR	"#000000"
 #define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
@@ -528,25 +526,6 @@ draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
 	return 1;
 }
 
-/* A key of the legend: a line (dash "" solid) or a patch, and a name. */
-static double
-put_key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *name)
-{
-	if (dash != NULL)
-		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
-		    "stroke-dasharray=\"%s\"/>", x, y - 4, x + KEY_W, y - 4,
-		    color, dash[0] != '\0' ? dash : "none");
-	else
-		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" "
-		    "fill-opacity=\"0.18\"/>", x, y - 9, KEY_W, color);
-	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
-	    x + KEY_W + 5, y, SMALL, name);
-	return x + KEY_W + 5 + strlen(name) * CHAR_W * SMALL + 14;
-}
-
 /*
  * What the lines, bands and dashes are, and a line of caveats; keys: bit 0
  * the p50 was drawn, bit 1 the p99, bit 2 a band.
@@ -563,32 +542,37 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 
 	fputs("<g id=\"legend\">\n", fp);
 	if (keys & 1)
-		x = put_key(fp, x, y, P50_COLOR, "", "p50");
+		x += ink_key(fp, x, y, "key", P50_COLOR, "", "", NULL, "p50") +
+		    14;
 	if (keys & 2)
-		x = put_key(fp, x, y, P99_COLOR, "", "p99");
+		x += ink_key(fp, x, y, "key", P99_COLOR, "", "", NULL, "p99") +
+		    14;
 	if (keys & 4)
-		x = put_key(fp, x, y, "#555555", NULL,
-		    "95% interval over the runs");
+		x += ink_key(fp, x, y, "key", "#555555", NULL,
+		    " fill-opacity=\"0.18\"", NULL,
+		    "95% interval over the runs") + 14;
 	for (l = 0; f->rmax > 0 && sr->n > 0 && l < sr->pt[0].nload; l++) {
 		snprintf(name, sizeof(name), "%s: %s a second",
 		    config_load_name(sr->pt[0].load_kind[l]),
 		    config_load_unit(sr->pt[0].load_kind[l]));
-		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
+		if (x + strlen(name) * PLOT_CHAR_W * SMALL + PLOT_KEY_W >
+		    W - 20) {
 			x = P_L;
 			y += 16;
 		}
-		x = put_key(fp, x, y, rate_colors[l % NRATE_COLORS],
-		    RATE_DASH, name);
+		x += ink_key(fp, x, y, "key", rate_colors[l % NRATE_COLORS],
+		    RATE_DASH, "", NULL, name) + 14;
 	}
 	if (res->floor.valid && res->floor.pingpong_ns > 0) {
 		snprintf(name, sizeof(name), "latt's floor: ping-pong %s",
 		    fmt_time(buf, sizeof(buf), res->floor.pingpong_ns, 3,
 		    MICRO));
-		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
+		if (x + strlen(name) * PLOT_CHAR_W * SMALL + PLOT_KEY_W >
+		    W - 20) {
 			x = P_L;
 			y += 16;
 		}
-		put_key(fp, x, y, FLOOR_COLOR, "1 3", name);
+		ink_key(fp, x, y, "key", FLOOR_COLOR, "1 3", "", NULL, name);
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Each point: a value's runs together; a percentile only where "

@@ -476,3 +476,28 @@ ink_step(double span, int max)
 		return 2 * p;
 	return want <= 5 * p ? 5 * p : 10 * p;
 }
+
+double
+ink_key(FILE *fp, double x, int y, const char *cls, const char *color,
+    const char *dash, const char *patch, const char *tcls, const char *name)
+{
+	if (dash == NULL)
+		fprintf(fp, "<rect class=\"%s\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%d\" height=\"10\" fill=\"%s\"%s/>", cls, x,
+		    y - 9, PLOT_KEY_W, color, patch);
+	else {
+		fprintf(fp, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" "
+		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
+		    cls, x, y - 4, x + PLOT_KEY_W, y - 4, color);
+		if (dash[0] != '\0')
+			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
+		fputs("/>", fp);
+	}
+	fputs("<text", fp);
+	if (tcls != NULL)
+		fprintf(fp, " class=\"%s\"", tcls);
+	fprintf(fp, " x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
+	    x + PLOT_KEY_W + 5, y, PLOT_SMALL, name);
+	return PLOT_KEY_W + 5 + (double)strlen(name) * PLOT_CHAR_W *
+	    PLOT_SMALL;
+}

@@ -14,6 +14,8 @@
 #define PLOT_WIDTH	1000	/* the picture, px */
 #define PLOT_HEIGHT	850
 #define PLOT_SMALL	11	/* px: the labels' font size */
+#define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
+#define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
 /* A white outline keeps a text readable over lines and bars. */
 #define PLOT_HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"" \
@@ -114,5 +116,15 @@ void	 ink_system(FILE *, const char *kernel, const char *host,
 
 /* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double	 ink_step(double span, int max);
+
+/*
+ * A key of a legend at x, on the baseline y: a swatch of class cls, a
+ * line of color (dashed by dash unless "") or, with dash NULL, a patch of
+ * color with the attributes patch; then name, of class tcls unless NULL.
+ * Returns its width, px.
+ */
+double	 ink_key(FILE *, double x, int y, const char *cls, const char *color,
+	    const char *dash, const char *patch, const char *tcls,
+	    const char *name);
 
 #endif /* PLOTINK_H */

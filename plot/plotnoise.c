@@ -30,8 +30,6 @@
 #define S_AREA		90	/* px, its height */
 #define S_RIGHT		(PLOT_WIDTH - 40)	/* the title line's end */
 #define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, em */
-#define KEY_W		22
 /* plot.c's palette (Okabe and Ito). */
 #define FOREIGN_COLOR	"#d55e00"	/* vermillion */
 #define PSI_COLOR	"#cc79a7"	/* reddish purple */
@@ -137,12 +135,14 @@ draw_title(struct strip *s)
 
 	fprintf(s->fp, "<text x=\"%.0f\" y=\"%d\" font-weight=\"bold\">%s"
 	    "</text>\n", s->x0, y, what);
-	room = S_RIGHT - s->x0 - (sizeof(what) + 4) * CHAR_W * 12 * 1.1;
+	/* The characters left of the line for the verdict. */
+	room = (S_RIGHT - s->x0 - (sizeof(what) + 4) * PLOT_CHAR_W * 12 *
+	    1.1) / (PLOT_CHAR_W * SMALL);
 	if (n->noisy) {
 		fprintf(s->fp, "<text id=\"noise-noisy\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\" font-size=\"%d\" font-weight=\"bold\" "
 		    "fill=\"%s\">noisy: ", S_RIGHT, y, SMALL, NOISY_COLOR);
-		ink_text(s->fp, n->why, (size_t)(room / (CHAR_W * SMALL)) - 7);
+		ink_text(s->fp, n->why, (size_t)room - 7);
 		fputs("</text>\n", s->fp);
 	} else if (n->foreign_pct >= 0)
 		fprintf(s->fp, "<text id=\"noise-quiet\" x=\"%d\" y=\"%d\" "
@@ -286,28 +286,6 @@ draw_threshold(struct strip *s)
 	    "\n", s->x0, y, s->x1, y, LINE_COLOR, LINE_DASH);
 }
 
-/* A key of the strip: a patch (dash NULL) or a line, and its name. */
-static double
-key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *name)
-{
-	if (dash == NULL)
-		fprintf(fp, "<rect class=\"noise-key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" fill-opacity="
-		    "\"0.3\" stroke=\"%s\"/>", x, y - 9, KEY_W, color, color);
-	else {
-		fprintf(fp, "<line class=\"noise-key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
-		    x, y - 4, x + KEY_W, y - 4, color);
-		if (dash[0] != '\0')
-			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
-		fputs("/>", fp);
-	}
-	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
-	    x + KEY_W + 5, y, SMALL, name);
-	return x + KEY_W + 5 + 12 + (double)strlen(name) * CHAR_W * SMALL;
-}
-
 /* The strip's keys, and the CPU frequency's range where cpufreq has it. */
 static void
 draw_keys(struct strip *s, int y)
@@ -316,12 +294,17 @@ draw_keys(struct strip *s, int y)
 	char name[32];
 	size_t i;
 
-	x = key(s->fp, x, y, FOREIGN_COLOR, NULL, "other processes' CPU %");
+	x += ink_key(s->fp, x, y, "noise-key", FOREIGN_COLOR, NULL,
+	    " fill-opacity=\"0.3\" stroke=\"" FOREIGN_COLOR "\"", NULL,
+	    "other processes' CPU %") + 12;
 	if (s->n->psi)
-		x = key(s->fp, x, y, PSI_COLOR, PSI_DASH, "CPU pressure %");
-	x = key(s->fp, x, y, RUN_COLOR, "", "runnable tasks (right)");
+		x += ink_key(s->fp, x, y, "noise-key", PSI_COLOR, PSI_DASH, "",
+		    NULL, "CPU pressure %") + 12;
+	x += ink_key(s->fp, x, y, "noise-key", RUN_COLOR, "", "", NULL,
+	    "runnable tasks (right)") + 12;
 	snprintf(name, sizeof(name), "noisy from %.0f%%", NOISY_FOREIGN_PCT);
-	x = key(s->fp, x, y, LINE_COLOR, LINE_DASH, name);
+	x += ink_key(s->fp, x, y, "noise-key", LINE_COLOR, LINE_DASH, "", NULL,
+	    name) + 12;
 	for (i = 0; s->n->cpufreq && i < s->n->npts; i++) {
 		if ((m = s->n->pts[i].mhz) <= 0)
 			continue;
