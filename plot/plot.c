@@ -113,12 +113,6 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
     "p99.99" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 
-/* The logarithmic latency axis of all three panels: decades lo..hi. */
-struct lax {
-	int	lo;	/* log10 of the lowest value shown, ns */
-	int	hi;
-};
-
 /* A curve's look. */
 struct style {
 	const char	*color;
@@ -126,13 +120,10 @@ struct style {
 	double		 width;
 };
 
-static double	 lfrac(const struct lax *, double);
-static double	 ylat(const struct lax *, double, int, int);
 static int	 supported(uint64_t, double);
+static void	 put_loads(FILE *, const struct config *);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
-static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
-		    int);
 static void	 draw_percentiles(FILE *, struct ink *,
 		    const struct config *, const struct result *,
 		    const struct lax *, const int64_t *);
@@ -163,7 +154,6 @@ static int	 class_prio(const struct client_class *);
 static int	 class_dots(const struct config *, const struct result *);
 static void	 by_priority(const struct config *, unsigned *);
 static void	 put_style(FILE *, const struct style *);
-static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
 		    double, int);
 
@@ -174,7 +164,8 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	const struct stats *tm = &res->ser[SER_TIMER].st;
 	struct ink ink = { 0 };
 	struct lax ax;
-	int64_t pct[NQUANTILES], lo, hi;
+	int64_t pct[NQUANTILES];
+	double lo = INFINITY, hi = 0;
 	int fh = plotframe_height(cfg);	/* the frame classes' panels */
 	int sh = plotnoise_height(res);	/* the strip of what else ran */
 
@@ -182,34 +173,17 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->sweep != NULL)
 		return plotcurve_write(fp, cfg, res);
 	stats_percentiles(st, quantiles, pct, NQUANTILES);
-	/* The axis covers both series, in whole decades. */
-	lo = INT64_MAX;
-	hi = 0;
+	/* The axis covers both series. */
 	if (st->n > 0) {
-		lo = st->min;
-		hi = st->max;
+		lo = (double)st->min;
+		hi = (double)st->max;
 	}
 	if (tm->n > 0) {
-		lo = tm->min < lo ? tm->min : lo;
-		hi = tm->max > hi ? tm->max : hi;
+		lo = fmin(lo, (double)tm->min);
+		hi = fmax(hi, (double)tm->max);
 	}
-	if (lo == INT64_MAX) {
-		lo = 1000;
-		hi = 1000000;
-	}
-	ax.lo = (int)floor(log10(lo > 10 ? (double)lo : 10) + 1e-9);
-	ax.hi = (int)ceil(log10(hi > 10 ? (double)hi : 10) - 1e-9);
-	if (ax.hi <= ax.lo)
-		ax.hi = ax.lo + 1;
-
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"%d\">\n", W, H + sh + fh, W, H + sh + fh, FONT);
-	fputs("<title>latt: wake-up latency</title>\n", fp);
-	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H + sh + fh);
+	ink_lax(&ax, lo, hi);
+	ink_begin(fp, H + sh + fh, NULL);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
 	draw_timeline(fp, &ink, cfg, res, &ax, pct);
@@ -229,26 +203,6 @@ fit(double width, int px)
 	return (size_t)(width / (CHAR_W * px));
 }
 
-/* How far (0 to 1) a latency (ns) lies along the latency axis, clamped. */
-static double
-lfrac(const struct lax *ax, double ns)
-{
-	double l = ns > 0 ? log10(ns) : ax->lo;
-
-	if (l < ax->lo)
-		l = ax->lo;
-	if (l > ax->hi)
-		l = ax->hi;
-	return (l - ax->lo) / (ax->hi - ax->lo);
-}
-
-/* Where a latency falls on a vertical latency axis from top to bottom. */
-static double
-ylat(const struct lax *ax, double ns, int top, int bottom)
-{
-	return bottom - (bottom - top) * lfrac(ax, ns);
-}
-
 /*
  * Whether n samples support the q quantile: at least 10 samples lie beyond
  * it (the rule of --fail-above and latt compare).
@@ -257,6 +211,17 @@ static int
 supported(uint64_t n, double q)
 {
 	return n >= stats_need_q(q);
+}
+
+/* The loads of the run, as " cpu\xc3\x974, yield\xc3\x971". */
+static void
+put_loads(FILE *fp, const struct config *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < cfg->nload; i++)
+		fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
+		    config_load_name(cfg->load[i].kind), cfg->load[i].n);
 }
 
 /*
@@ -268,7 +233,6 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	char a[32], b[32], *what;
-	unsigned i;
 	size_t max;
 
 	fputs("<g id=\"title\">\n<text x=\"20\" y=\"28\" font-size=\"16\" "
@@ -280,9 +244,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		free(what);
 	} else if (cfg->nload > 0) {
 		fputs("no command, loads", fp);
-		for (i = 0; i < cfg->nload; i++)
-			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
+		put_loads(fp, cfg);
 	} else
 		fputs("no command, an idle machine", fp);
 	fputs("</text>\n", fp);
@@ -294,9 +256,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
 	if (cfg->ncmd > 0 && cfg->nload > 0) {
 		fputs(", loads", fp);
-		for (i = 0; i < cfg->nload; i++)
-			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
+		put_loads(fp, cfg);
 	}
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
 		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :
@@ -335,58 +295,6 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
 		    (double)res->pending_age, 3, MICRO));
 	fputs("</text>\n</g>\n", fp);
-}
-
-/*
- * The latency axis of a panel: gridlines and labels at every decade, and
- * at 2 and 5 times it when the axis spans few decades; labels left of x0
- * when left, else none (the panel shares its neighbour's).
- */
-static void
-draw_lat_axis(FILE *fp, const struct lax *ax, int x0, int x1, int top,
-    int bottom, int left)
-{
-	static const int mult[] = { 1, 2, 5 };
-	char buf[32];
-	double y, v;
-	int d, k, nk;
-
-	nk = ax->hi - ax->lo <= 3 ? 3 : 1;
-	for (d = ax->lo; d <= ax->hi; d++) {
-		for (k = 0; k < nk; k++) {
-			if (d == ax->hi && k > 0)
-				break;
-			v = mult[k] * pow(10, d);
-			y = ylat(ax, v, top, bottom);
-			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-			    "y2=\"%.1f\" stroke=\"%s\"/>\n", x0, y, x1, y,
-			    k == 0 ? "#d0d0d0" : "#ececec");
-			if (left)
-				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
-				    "text-anchor=\"end\" font-size=\"%d\">%s"
-				    "</text>\n", x0 - 5, y + 4, SMALL,
-				    fmt_time(buf, sizeof(buf), v, 0, MICRO));
-		}
-	}
-}
-
-/*
- * "no samples" in the middle of a panel, on a white ground when anything
- * has been drawn (the other series' curve may pass there).
- */
-static void
-no_samples(FILE *fp, const struct ink *ink, int x0, int x1, int top,
-    int bottom)
-{
-	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
-
-	if (ink->n > 0 || ink->lost)
-		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
-		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
-	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
-	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
-	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
 }
 
 /* The percentile axis: 0 at p = 0, k at p = 1 - 10^-k. */
@@ -435,7 +343,7 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 			v = st->min;
 		if (v > st->max || i == h->nbuckets)
 			v = st->max;
-		y = ylat(ax, (double)v, A_T, A_B);
+		y = ink_ylat(ax, (double)v, A_T, A_B);
 		for (k = 0; k < 2; k++) {
 			x = xpct(u_of(((double)(k == 0 ? cum + 1 : cum + c) -
 			    0.5) / n), umax);
@@ -493,7 +401,7 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 			    "width=\"%.1f\" height=\"%d\" fill=\"#f1ece4\"/>"
 			    "\n", x, A_T, A_R - x, A_B - A_T);
 	}
-	draw_lat_axis(fp, ax, A_L, A_R, A_T, A_B, 1);
+	ink_lat_grid(fp, ax, A_L, A_R, A_T, A_B, 1);
 	for (k = 0; k <= (int)umax; k++) {
 		x = xpct(k, umax);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -512,7 +420,7 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
 	if (st->n == 0 && tm->n == 0) {
-		no_samples(fp, ink, A_L, A_R, A_T, A_B);
+		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -539,7 +447,7 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	sty.width = res->classes != NULL ? 1.2 : 2.2;
 	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
 	if (st->n == 0)
-		no_samples(fp, ink, A_L, A_R, A_T, A_B);
+		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
 	/* The supported percentiles and the maximum, marked. */
 	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
 		int64_t v;
@@ -550,8 +458,8 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 		u = i < NQUANTILES ? u_of(quantiles[i]) :
 		    u_of(1 - 0.5 / (double)st->n);
 		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
-		lab[nlab].py = marks[2 * nlab + 1] = ylat(ax, (double)v, A_T,
-		    A_B);
+		lab[nlab].py = marks[2 * nlab + 1] = ink_ylat(ax, (double)v,
+		    A_T, A_B);
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i < NQUANTILES ? qnames[i] : "max",
 		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
@@ -663,7 +571,7 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 		    "stroke-width=\"%.1f\" stroke-linecap=\"round\" d=\"", id,
 		    color, dot);
 		for (i = 0; i < tl->npoints; i++)
-			ink_dot(&pen, XT(tl->points[i].when), ylat(ax,
+			ink_dot(&pen, XT(tl->points[i].when), ink_ylat(ax,
 			    (double)tl->points[i].value, B_T, B_B));
 		fputs("\"/>\n", fp);
 		return;
@@ -677,8 +585,8 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 		if (tl->slice[i].n == 0)
 			continue;
 		x = XT(((double)i + 0.5) * (double)tl->width);
-		y0 = ylat(ax, (double)tl->slice[i].min, B_T, B_B);
-		y1 = ylat(ax, (double)tl->slice[i].max, B_T, B_B);
+		y0 = ink_ylat(ax, (double)tl->slice[i].min, B_T, B_B);
+		y1 = ink_ylat(ax, (double)tl->slice[i].max, B_T, B_B);
 		ink_to(&pen, 1, x, y0 + 0.5);
 		ink_v(&pen, y1 - 0.5);
 	}
@@ -715,7 +623,8 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 				continue;
 			}
 			ink_to(&pen, first, XT((double)from *
-			    (double)tl->width), ylat(ax, (double)v, B_T, B_B));
+			    (double)tl->width), ink_ylat(ax, (double)v, B_T,
+			    B_B));
 			ink_h(&pen, XT(fmin((double)(from + g) *
 			    (double)tl->width, span)));
 			first = 0;
@@ -732,7 +641,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
 	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct label lab[2];
-	double span, step, t, x, unit;
+	double span, unit;
 	char buf[32];
 	size_t nlab = 0;
 	unsigned i;
@@ -740,7 +649,6 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	span = (double)(res->end - res->start);
 	if (span < NSEC_PER_MSEC)
 		span = NSEC_PER_MSEC;
-#define XT(ns)	(B_L + (B_R - B_L) * (double)(ns) / span)
 	fputs("<g id=\"timeline\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency "
 	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
@@ -753,19 +661,8 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
 	    B_B - B_T);
 	draw_shades(fp, ink, res, span, 0);
-	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
-	/* x axis: seconds (milliseconds in a short run), at round steps. */
-	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = ink_step(span / unit, 8);
-	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
-		x = XT(t * unit);
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    B_B, x, B_B + 4, x, B_B + 15, SMALL,
-		    round(t / step) * step);
-	}
-#undef XT
+	ink_lat_grid(fp, ax, B_L, B_R, B_T, B_B, 1);
+	unit = ink_time_axis(fp, B_L, B_R, B_B, span);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s "
 	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32,
 	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
@@ -777,7 +674,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 		draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
 	draw_shades(fp, ink, res, span, 1);
 	if (res->ser[SER_LATENCY].st.n == 0) {
-		no_samples(fp, ink, B_L, B_R, B_T, B_B);
+		ink_empty(fp, ink, B_L, B_R, B_T, B_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -788,7 +685,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
 			continue;
 		lab[nlab].px = B_R + 4;
-		lab[nlab].py = ylat(ax, (double)v, B_T, B_B);
+		lab[nlab].py = ink_ylat(ax, (double)v, B_T, B_B);
 		fprintf(fp, "<line class=\"ref\" x1=\"%d\" y1=\"%.1f\" "
 		    "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\""
 		    "%s\"/>\n", B_L, lab[nlab].py, B_R + 4, lab[nlab].py,
@@ -811,7 +708,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	const struct hist *h = &st->hist;
 	uint64_t *bins, top = 0;
 	size_t nbins, i, b;
-	double frac, y0, y1, x, xmax, step, v;
+	double frac, y0, y1, x, xmax, step;
 
 	fputs("<g id=\"distribution\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">"
@@ -819,7 +716,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", C_L, B_T, C_R - C_L,
 	    B_B - B_T);
-	draw_lat_axis(fp, ax, C_L, C_R, B_T, B_B, 0);
+	ink_lat_grid(fp, ax, C_L, C_R, B_T, B_B, 0);
 	nbins = (size_t)(ax->hi - ax->lo) * BINS_PER_DECADE;
 	bins = st->n > 0 ? calloc(nbins, sizeof(*bins)) : NULL;
 	/* Each histogram bucket goes to the bin of its midpoint. */
@@ -842,14 +739,8 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	xmax = top > 0 ? 100.0 * (double)top / (double)st->n : 10;
 	step = ink_step(xmax, 3);
 	xmax = ceil(xmax / step - 1e-9) * step;
-	for (v = 0; bins != NULL && v <= xmax * (1 + 1e-9); v += step) {
-		x = C_L + (C_R - C_L) * v / xmax;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g%%</text>\n",
-		    x, B_B, x, B_B + 4, x, B_B + 15, SMALL,
-		    round(v / step) * step);
-	}
+	if (bins != NULL)
+		ink_xticks(fp, C_L, C_R, B_B, xmax, step, "%");
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">share of "
 	    "samples</text>\n", (C_L + C_R) / 2, B_B + 32);
 	if (bins == NULL) {

@@ -36,7 +36,7 @@
 #define P_T		110
 #define P_B		490
 #define PAD		24	/* px between the frame and an end value */
-#define MICRO		"\xc2\xb5s"
+#define MICRO		PLOT_MICRO
 #define P50_COLOR	"#000000"
 #define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
 #define FLOOR_COLOR	"#666666"
@@ -59,7 +59,7 @@ struct frame {
 	double		 x[SWEEP_MAX];		/* each point's */
 	int		 linear;		/* a count on a linear axis */
 	double		 vmax;			/* its end */
-	int		 lo, hi;		/* decades of latency, ns */
+	struct lax	 ax;			/* latency */
 	double		 rmax;			/* the rate axis' end, or 0 */
 };
 
@@ -110,14 +110,7 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 		}
 	if (res->floor.valid && res->floor.pingpong_ns > 0 && hi > 0)
 		lo = fmin(lo, res->floor.pingpong_ns);
-	if (hi <= 0) {
-		lo = 1e3;
-		hi = 1e6;
-	}
-	f.lo = (int)floor(log10(fmax(lo, 10)) + 1e-9);
-	f.hi = (int)ceil(log10(fmax(hi, 10)) - 1e-9);
-	if (f.hi <= f.lo)
-		f.hi = f.lo + 1;
+	ink_lax(&f.ax, lo, hi);
 	/* The rate axis: from 0 to a round step above the highest. */
 	nload = sr->n > 0 ? sr->pt[0].nload : 0;
 	for (i = 0; i < sr->n; i++)
@@ -127,15 +120,7 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 		f.rmax = ceil(f.rmax * 1.05 / ink_step(f.rmax, 5)) *
 		    ink_step(f.rmax, 5);
 
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"12\">\n", W, H, W, H);
-	fprintf(fp, "<title>latt: wake-up latency against %s</title>\n",
-	    sr->name);
-	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H);
+	ink_begin(fp, H, sr->name);
 	draw_title(fp, cfg, res);
 	draw_axes(fp, &f, cfg, res);
 	for (k = 0; k < 2; k++)
@@ -148,9 +133,7 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 		nlab += lab[nlab].text[0] != '\0';
 	}
 	if (nlab == 0)
-		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">"
-		    "no samples</text>\n", (P_L + P_R) / 2, (P_T + P_B) / 2);
+		ink_empty(fp, &ink, P_L, P_R, P_T, P_B);
 	ink_place(fp, &ink, lab, nlab, &fld, NULL, 0);
 	draw_legend(fp, &f, res, drawn | bands << 2);
 	fputs("</svg>\n", fp);
@@ -192,14 +175,11 @@ place_x(struct frame *f, const struct config *cfg)
 		    (double)cfg->sweep.v[i] / f->vmax;
 }
 
-/* Where a latency (ns) falls on the logarithmic axis, clamped. */
+/* Where a latency (ns) falls on the panel's axis. */
 static double
 ylat(const struct frame *f, double ns)
 {
-	double l = ns > 0 ? log10(ns) : f->lo;
-
-	l = fmin(fmax(l, f->lo), f->hi);
-	return P_B - (P_B - P_T) * (l - f->lo) / (f->hi - f->lo);
+	return ink_ylat(&f->ax, ns, P_T, P_B);
 }
 
 /*
@@ -275,7 +255,8 @@ x_title(FILE *fp, const struct config *cfg)
 		break;
 	case SWEEP_LOAD:
 		fprintf(fp, "%s: %s processes (-l %s:N)", name,
-		    config_load_name(cfg->load[0].kind), config_load_name(cfg->load[0].kind));
+		    config_load_name(cfg->load[0].kind),
+		    config_load_name(cfg->load[0].kind));
 		break;
 	case SWEEP_WORK:
 		fprintf(fp, "%s: KiB each client works over (-x)", name);
@@ -302,26 +283,14 @@ static void
 draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
     const struct result *res)
 {
-	static const int mult[] = { 1, 2, 5 };
 	char buf[32];
 	double y, v, x, step;
 	unsigned i;
-	int d, k, nk = f->hi - f->lo <= 3 ? 3 : 1;
 
 	fprintf(fp, "<g id=\"axes\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 	    "height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", P_L, P_T,
 	    P_R - P_L, P_B - P_T);
-	for (d = f->lo; d <= f->hi; d++)
-		for (k = 0; k < nk && !(d == f->hi && k > 0); k++) {
-			v = mult[k] * pow(10, d);
-			y = ylat(f, v);
-			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-			    "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%d\" "
-			    "y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\">"
-			    "%s</text>\n", P_L, y, P_R, y, k == 0 ? "#d0d0d0" :
-			    "#ececec", P_L - 5, y + 4, SMALL, fmt_time(buf,
-			    sizeof(buf), v, 0, MICRO));
-		}
+	ink_lat_grid(fp, &f->ax, P_L, P_R, P_T, P_B, 1);
 	fprintf(fp, "<text id=\"y-title\" transform=\"translate(20 %d) "
 	    "rotate(-90)\" text-anchor=\"middle\">wake-up latency (log)"
 	    "</text>\n", (P_T + P_B) / 2);

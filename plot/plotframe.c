@@ -75,7 +75,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 	const struct stats *ft = &c->ser[SER_FRAME_TIME].st;
 	uint64_t all = frame_deadlines(&c->fr);
 	int at = top + P_TOP, ab = top + P_H - P_BOT;
-	double ymax = 2.0 * (double)cl->frame, step, t, x, y, unit;
+	double ymax = 2.0 * (double)cl->frame, step, t, y, unit;
 	char p[32], b[32];
 
 	if (ft->n > 0 && (double)ft->max > ymax)
@@ -106,16 +106,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 		    "text-anchor=\"end\" font-size=\"%d\">%g ms</text>\n", P_L,
 		    y, P_R, y, P_L - 4, y + 4, SMALL, t / NSEC_PER_MSEC);
 	}
-	/* x: the run's time, as the time panel's. */
-	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = ink_step(span / unit, 8);
-	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
-		x = P_L + (P_R - P_L) * t * unit / span;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    ab, x, ab + 4, x, ab + 15, SMALL, round(t / step) * step);
-	}
+	unit = ink_time_axis(fp, P_L, P_R, ab, span);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
 	    "font-size=\"%d\">%s into the run</text>\n", (P_L + P_R) / 2,
 	    ab + 30, SMALL, unit == NSEC_PER_SEC ? "seconds" :

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "lib/common.h"
+#include "lib/fmt.h"
 #include "plot/plotink.h"
 
 #define CELL		16	/* px, the squares of the grid */
@@ -500,4 +501,106 @@ ink_key(FILE *fp, double x, int y, const char *cls, const char *color,
 	    x + PLOT_KEY_W + 5, y, PLOT_SMALL, name);
 	return PLOT_KEY_W + 5 + (double)strlen(name) * PLOT_CHAR_W *
 	    PLOT_SMALL;
+}
+
+void
+ink_begin(FILE *fp, int height, const char *against)
+{
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+	    "font-size=\"12\">\n", PLOT_WIDTH, height, PLOT_WIDTH, height);
+	fprintf(fp, "<title>latt: wake-up latency%s%s</title>\n", against !=
+	    NULL ? " against " : "", against != NULL ? against : "");
+	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	    PLOT_WIDTH, height);
+}
+
+void
+ink_xticks(FILE *fp, double x0, double x1, double y, double max,
+    double step, const char *unit)
+{
+	double v, x;
+
+	for (v = 0; v <= max * (1 + 1e-9); v += step) {
+		x = x0 + (x1 - x0) * v / max;
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
+		    "y2=\"%.0f\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%.0f\" "
+		    "text-anchor=\"middle\" font-size=\"%d\">%g%s</text>\n", x,
+		    y, x, y + 4, x, y + 15, PLOT_SMALL, round(v / step) * step,
+		    unit);
+	}
+}
+
+double
+ink_time_axis(FILE *fp, double x0, double x1, double y, double span)
+{
+	double unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC :
+	    NSEC_PER_SEC;
+
+	ink_xticks(fp, x0, x1, y, span / unit, ink_step(span / unit, 8), "");
+	return unit;
+}
+
+void
+ink_lax(struct lax *ax, double lo, double hi)
+{
+	if (lo > hi) {
+		lo = 1e3;
+		hi = 1e6;
+	}
+	ax->lo = (int)floor(log10(fmax(lo, 10)) + 1e-9);
+	ax->hi = (int)ceil(log10(fmax(hi, 10)) - 1e-9);
+	if (ax->hi <= ax->lo)
+		ax->hi = ax->lo + 1;
+}
+
+double
+ink_ylat(const struct lax *ax, double ns, int top, int bottom)
+{
+	double l = ns > 0 ? log10(ns) : ax->lo;
+
+	l = fmin(fmax(l, ax->lo), ax->hi);
+	return bottom - (bottom - top) * ((l - ax->lo) / (ax->hi - ax->lo));
+}
+
+void
+ink_lat_grid(FILE *fp, const struct lax *ax, int x0, int x1, int top,
+    int bottom, int left)
+{
+	static const int mult[] = { 1, 2, 5 };
+	char buf[32];
+	double y, v;
+	int d, k, nk = ax->hi - ax->lo <= 3 ? 3 : 1;
+
+	for (d = ax->lo; d <= ax->hi; d++)
+		for (k = 0; k < nk && !(d == ax->hi && k > 0); k++) {
+			v = mult[k] * pow(10, d);
+			y = ink_ylat(ax, v, top, bottom);
+			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/>\n", x0, y, x1, y,
+			    k == 0 ? "#d0d0d0" : "#ececec");
+			if (left)
+				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
+				    "text-anchor=\"end\" font-size=\"%d\">%s"
+				    "</text>\n", x0 - 5, y + 4, PLOT_SMALL,
+				    fmt_time(buf, sizeof(buf), v, 0,
+				    PLOT_MICRO));
+		}
+}
+
+void
+ink_empty(FILE *fp, const struct ink *ink, int x0, int x1, int top,
+    int bottom)
+{
+	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
+
+	if (ink->n > 0 || ink->lost)
+		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
+		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
+	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
+	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
 }

@@ -14,6 +14,7 @@
 #define PLOT_WIDTH	1000	/* the picture, px */
 #define PLOT_HEIGHT	850
 #define PLOT_SMALL	11	/* px: the labels' font size */
+#define PLOT_MICRO	"\xc2\xb5s"	/* microseconds, as the plot spells them */
 #define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
 #define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
@@ -114,8 +115,52 @@ void	 ink_text(FILE *, const char *, size_t max);
 void	 ink_system(FILE *, const char *kernel, const char *host,
 	    int64_t start, const char *before);
 
+/*
+ * The picture's start: the XML declaration, the svg element of
+ * PLOT_WIDTH x height px, its title ("latt: wake-up latency", then
+ * " against " and against unless NULL) and its white ground.
+ */
+void	 ink_begin(FILE *, int height, const char *against);
+
 /* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double	 ink_step(double span, int max);
+/*
+ * Ticks under an x axis from x0 to x1 at y: from 0 to max by step, each
+ * labelled with its value and unit.
+ */
+void	 ink_xticks(FILE *, double x0, double x1, double y, double max,
+	    double step, const char *unit);
+/*
+ * The run's time (span ns) on the x axis from x0 to x1 at y, in seconds
+ * (milliseconds under 2 s) at round steps.  Returns the unit, ns.
+ */
+double	 ink_time_axis(FILE *, double x0, double x1, double y, double span);
+
+/* A logarithmic latency axis: the decades lo to hi of nanoseconds. */
+struct lax {
+	int		 lo;
+	int		 hi;
+};
+
+/*
+ * The axis over lo to hi ns in whole decades, at least one; 1 us to 1 ms
+ * when lo > hi (nothing to show).
+ */
+void	 ink_lax(struct lax *, double lo, double hi);
+/* Where a latency (ns) falls on the axis from bottom up to top, clamped. */
+double	 ink_ylat(const struct lax *, double ns, int top, int bottom);
+/*
+ * The axis' gridlines from x0 to x1 at every decade, and at 2 and 5 times
+ * it over 3 decades or fewer; labelled left of x0 when left.
+ */
+void	 ink_lat_grid(FILE *, const struct lax *, int x0, int x1, int top,
+	    int bottom, int left);
+/*
+ * "no samples" in the middle of a panel, on a white ground when anything
+ * has been drawn (another series' curve may pass there).
+ */
+void	 ink_empty(FILE *, const struct ink *, int x0, int x1, int top,
+	    int bottom);
 
 /*
  * A key of a legend at x, on the baseline y: a swatch of class cls, a

@@ -161,7 +161,7 @@ static void
 draw_axes(struct strip *s)
 {
 	FILE *fp = s->fp;
-	double v, y, x, t, step, unit;
+	double v, y, step;
 
 	fprintf(fp, "<rect id=\"noise-area\" x=\"%.0f\" y=\"%.0f\" "
 	    "width=\"%.0f\" height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n",
@@ -189,16 +189,7 @@ draw_axes(struct strip *s)
 	fprintf(fp, "<text transform=\"translate(%.0f %.0f) rotate(-90)\" "
 	    "text-anchor=\"middle\" font-size=\"%d\" fill=\"%s\">runnable"
 	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, SMALL, RUN_COLOR);
-	unit = s->span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = ink_step(s->span / unit, 8);
-	for (t = 0; t * unit <= s->span * (1 + 1e-9); t += step) {
-		x = s->x0 + (s->x1 - s->x0) * t * unit / s->span;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
-		    "y2=\"%.0f\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%.0f\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    s->ab, x, s->ab + 4, x, s->ab + 15, SMALL,
-		    round(t / step) * step);
-	}
+	ink_time_axis(fp, s->x0, s->x1, s->ab, s->span);
 }
 
 /*
