@@ -69,13 +69,13 @@ static double	 pct_of(const struct sweep_point *, unsigned k);
 static double	 rate_of(const struct sweep_point *, unsigned l);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
+static void	 x_title(FILE *, const struct config *);
 static void	 draw_axes(FILE *, const struct frame *,
 		    const struct config *, const struct result *);
 static void	 draw_band(FILE *, const struct frame *, unsigned k);
-static void	 draw_line(FILE *, struct ink *, const struct frame *,
-		    unsigned k, struct label *);
-static int	 draw_rate(FILE *, struct ink *, const struct frame *,
-		    unsigned l, struct label *);
+static double	 trace_y(const struct frame *, unsigned o, unsigned t);
+static int	 draw_trace(FILE *, struct ink *, const struct frame *,
+		    unsigned t, struct label *);
 static void	 draw_legend(FILE *, const struct frame *,
 		    const struct result *, int keys);
 static const char *tick_rate(char *, size_t, double);
@@ -125,13 +125,11 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 	draw_axes(fp, &f, cfg, res);
 	for (k = 0; k < 2; k++)
 		draw_band(fp, &f, k);
+	/* The loads' rates under the latency lines. */
 	for (k = 0; k < nload; k++)
-		nlab += (unsigned)draw_rate(fp, &ink, &f, k, &lab[nlab]);
-	for (k = 0; k < 2; k++) {
-		lab[nlab].text[0] = '\0';
-		draw_line(fp, &ink, &f, k, &lab[nlab]);
-		nlab += lab[nlab].text[0] != '\0';
-	}
+		nlab += (unsigned)draw_trace(fp, &ink, &f, 2 + k, &lab[nlab]);
+	for (k = 0; k < 2; k++)
+		nlab += (unsigned)draw_trace(fp, &ink, &f, k, &lab[nlab]);
 	if (nlab == 0)
 		ink_empty(fp, &ink, P_L, P_R, P_T, P_B);
 	ink_place(fp, &ink, lab, nlab, &fld, NULL, 0);
@@ -247,30 +245,20 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 x_title(FILE *fp, const struct config *cfg)
 {
-	const char *name = cfg->sweep.name;
+	static const char *const what[SWEEP_KNOB + 1] = {
+		[SWEEP_CLIENTS] = "the clients woken each round (-c)",
+		[SWEEP_WORK] = "KiB each client works over (-x)",
+		[SWEEP_SLICE] = "every client's EEVDF slice",
+		[SWEEP_DELAY] = "the sleep between rounds (-f = -t)",
+	};
+	const char *load;
 
-	switch (cfg->sweep.kind) {
-	case SWEEP_CLIENTS:
-		fprintf(fp, "%s: the clients woken each round (-c)", name);
-		break;
-	case SWEEP_LOAD:
-		fprintf(fp, "%s: %s processes (-l %s:N)", name,
-		    config_load_name(cfg->load[0].kind),
-		    config_load_name(cfg->load[0].kind));
-		break;
-	case SWEEP_WORK:
-		fprintf(fp, "%s: KiB each client works over (-x)", name);
-		break;
-	case SWEEP_SLICE:
-		fprintf(fp, "%s: every client's EEVDF slice", name);
-		break;
-	case SWEEP_DELAY:
-		fprintf(fp, "%s: the sleep between rounds (-f = -t)", name);
-		break;
-	default:
-		fputs(name, fp);
-		break;
-	}
+	fputs(cfg->sweep.name, fp);
+	if (cfg->sweep.kind == SWEEP_LOAD) {
+		load = config_load_name(cfg->load[0].kind);
+		fprintf(fp, ": %s processes (-l %s:N)", load, load);
+	} else if (what[cfg->sweep.kind] != NULL)
+		fprintf(fp, ": %s", what[cfg->sweep.kind]);
 }
 
 /*
@@ -356,8 +344,8 @@ static void
 draw_band(FILE *fp, const struct frame *f, unsigned k)
 {
 	const struct sweep_point *pt = f->sr->pt;
-	unsigned a, b, j, n = f->sr->n, o;
-	double v, r;
+	unsigned a, b, i, n = f->sr->n, o, side;
+	double v, r, y, dx;
 
 #define HAS(j)	(pct_of(&pt[f->order[j]], k) > 0 && \
 		    pt[f->order[j]].pct_f[k] >= 1)
@@ -372,26 +360,19 @@ draw_band(FILE *fp, const struct frame *f, unsigned k)
 		for (b = a + 1; b < n && HAS(b); b++)
 			;
 		/* The upper edge left to right, the lower one back. */
-		for (j = a; j < b; j++) {
-			o = f->order[j];
-			v = pct_of(&pt[o], k);
-			r = pt[o].pct_f[k];
-			fprintf(fp, "%s%.1f %.1f", j == a ? "M" : "L",
-			    f->x[o] - (b - a == 1 ? 5 : 0), ylat(f, v * r));
-			if (b - a == 1)
-				fprintf(fp, "L%.1f %.1f", f->x[o] + 5,
-				    ylat(f, v * r));
-		}
-		for (j = b; j-- > a;) {
-			o = f->order[j];
-			v = pct_of(&pt[o], k);
-			r = pt[o].pct_f[k];
-			fprintf(fp, "L%.1f %.1f", f->x[o] + (b - a == 1 ? 5 :
-			    0), ylat(f, v / r));
-			if (b - a == 1)
-				fprintf(fp, "L%.1f %.1f", f->x[o] - 5,
-				    ylat(f, v / r));
-		}
+		for (side = 0; side < 2; side++)
+			for (i = 0; i < b - a; i++) {
+				o = f->order[side == 0 ? a + i : b - 1 - i];
+				v = pct_of(&pt[o], k);
+				r = pt[o].pct_f[k];
+				y = ylat(f, side == 0 ? v * r : v / r);
+				dx = b - a > 1 ? 0 : side == 0 ? -5 : 5;
+				fprintf(fp, "%s%.1f %.1f", side + i == 0 ? "M" :
+				    "L", f->x[o] + dx, y);
+				if (b - a == 1)
+					fprintf(fp, "L%.1f %.1f", f->x[o] - dx,
+					    y);
+			}
 		fputc('Z', fp);
 	}
 	fputs("\"/>\n", fp);
@@ -399,88 +380,65 @@ draw_band(FILE *fp, const struct frame *f, unsigned k)
 }
 
 /*
- * Line k (p50, p99) through the values that have it (a value without it
- * breaks the line), a dot at each, and its name to label its last point.
+ * Where trace t falls at point o: the p50 (t 0) or the p99 (t 1) on the
+ * latency axis, or load t - 2's operations a second on the rate axis; NAN
+ * where the point has none.
  */
-static void
-draw_line(FILE *fp, struct ink *ink, const struct frame *f, unsigned k,
-    struct label *lab)
+static double
+trace_y(const struct frame *f, unsigned o, unsigned t)
 {
-	struct pen pen = { fp, ink, 0, 0, 1 };
-	unsigned j, o;
-	double v;
-	int move = 1;
+	double v = t < 2 ? pct_of(&f->sr->pt[o], t) :
+	    rate_of(&f->sr->pt[o], t - 2);
 
-	fprintf(fp, "<path id=\"%s\" class=\"line\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\" "
-	    "d=\"", lines[k].name, lines[k].color);
-	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = pct_of(&f->sr->pt[o], k)) <= 0) {
-			move = 1;
-			continue;
-		}
-		ink_to(&pen, move, f->x[o], ylat(f, v));
-		move = 0;
-	}
-	fputs("\"/>\n", fp);
-	/* A dot at each, by its round cap. */
-	fprintf(fp, "<path id=\"%s-points\" class=\"points\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"%.1f\" stroke-linecap=\"round\" "
-	    "d=\"", lines[k].name, lines[k].color, 2 * INK_MARK_R);
-	pen.hw = INK_MARK_R;
-	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = pct_of(&f->sr->pt[o], k)) <= 0)
-			continue;
-		ink_dot(&pen, f->x[o], ylat(f, v));
-		lab->px = f->x[o];
-		lab->py = ylat(f, v);
-		lab->color = lines[k].color;
-		snprintf(lab->text, sizeof(lab->text), "%s", lines[k].name);
-	}
-	fputs("\"/>\n", fp);
+	if (v <= 0)
+		return NAN;
+	return t < 2 ? ylat(f, v) : P_B - (P_B - P_T) * v / f->rmax;
 }
 
 /*
- * Load l's operations a second on the rate axis, a square at each value
- * that has them; its label names the load.  Returns 1 with a label made.
+ * Trace t (trace_y) through the values that have it (a value without it
+ * breaks it), a dot at each (a square for a rate), and a label at its last
+ * point, its name or its load's.  Returns 1 with a label made.
  */
 static int
-draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
+draw_trace(FILE *fp, struct ink *ink, const struct frame *f, unsigned t,
     struct label *lab)
 {
-	const char *color = rate_colors[l % NRATE_COLORS];
 	struct pen pen = { fp, ink, 0, 0, 1 };
+	int rate = t >= 2, move = 1;
+	const char *color = rate ? rate_colors[(t - 2) % NRATE_COLORS] :
+	    lines[t].color;
+	char id[16];
 	unsigned j, o, n = 0;
-	double v, y;
-	int move = 1;
+	double y;
 
-	if (f->rmax <= 0)
+	if (rate && f->rmax <= 0)
 		return 0;
-	fprintf(fp, "<path id=\"load-%u-rate\" class=\"rate\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"%s\" "
-	    "d=\"", l, color, RATE_DASH);
+	if (rate)
+		snprintf(id, sizeof(id), "load-%u", t - 2);
+	else
+		snprintf(id, sizeof(id), "%s", lines[t].name);
+	fprintf(fp, "<path id=\"%s%s\" class=\"%s\" fill=\"none\" "
+	    "stroke=\"%s\" stroke-width=\"%s\" %s d=\"", id, rate ? "-rate" :
+	    "", rate ? "rate" : "line", color, rate ? "1.5" : "2", rate ?
+	    "stroke-dasharray=\"" RATE_DASH "\"" : "stroke-linejoin=\"round\"");
 	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = rate_of(&f->sr->pt[o], l)) <= 0) {
+		if (isnan(y = trace_y(f, o = f->order[j], t))) {
 			move = 1;
 			continue;
 		}
-		ink_to(&pen, move, f->x[o], P_B - (P_B - P_T) * v / f->rmax);
+		ink_to(&pen, move, f->x[o], y);
 		move = 0;
 	}
-	fputs("\"/>\n", fp);
-	/* A square at each, by its cap. */
-	fprintf(fp, "<path id=\"load-%u-points\" class=\"rate-points\" "
-	    "fill=\"none\" stroke=\"%s\" stroke-width=\"6\" "
-	    "stroke-linecap=\"square\" d=\"", l, color);
-	pen.hw = 3;
+	/* A dot at each, by the round or square cap of a line of none. */
+	pen.hw = rate ? 3 : INK_MARK_R;
+	fprintf(fp, "\"/>\n<path id=\"%s-points\" class=\"%s\" "
+	    "fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+	    "stroke-linecap=\"%s\" d=\"", id, rate ? "rate-points" : "points",
+	    color, 2 * pen.hw, rate ? "square" : "round");
 	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = rate_of(&f->sr->pt[o], l)) <= 0)
+		if (isnan(y = trace_y(f, o = f->order[j], t)))
 			continue;
-		y = P_B - (P_B - P_T) * v / f->rmax;
 		ink_dot(&pen, f->x[o], y);
 		lab->px = f->x[o];
 		lab->py = y;
@@ -490,8 +448,9 @@ draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
 	if (n == 0)
 		return 0;
 	lab->color = color;
-	snprintf(lab->text, sizeof(lab->text), "%s/s",
-	    config_load_name(f->sr->pt[0].load_kind[l]));
+	snprintf(lab->text, sizeof(lab->text), "%s%s", rate ?
+	    config_load_name(f->sr->pt[0].load_kind[t - 2]) : lines[t].name,
+	    rate ? "/s" : "");
 	return 1;
 }
 
