@@ -120,7 +120,6 @@ struct style {
 	double		 width;
 };
 
-static int	 supported(uint64_t, double);
 static void	 put_loads(FILE *, const struct config *);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
@@ -196,23 +195,6 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	return ferror(fp) ? -1 : 0;
 }
 
-/* How many characters of size px fit in width px. */
-static size_t
-fit(double width, int px)
-{
-	return (size_t)(width / (CHAR_W * px));
-}
-
-/*
- * Whether n samples support the q quantile: at least 10 samples lie beyond
- * it (the rule of --fail-above and latt compare).
- */
-static int
-supported(uint64_t n, double q)
-{
-	return n >= stats_need_q(q);
-}
-
 /* The loads of the run, as " cpu\xc3\x974, yield\xc3\x971". */
 static void
 put_loads(FILE *fp, const struct config *cfg)
@@ -237,7 +219,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 
 	fputs("<g id=\"title\">\n<text x=\"20\" y=\"28\" font-size=\"16\" "
 	    "font-weight=\"bold\">latt: ", fp);
-	max = fit(W - 40, 16) - 6;
+	/* The characters of 16 px the line holds after "latt: ". */
+	max = (size_t)((W - 40) / (CHAR_W * 16)) - 6;
 	if (cfg->ncmd > 0) {
 		what = config_command(cfg);
 		ink_text(fp, what != NULL ? what : "?", max);
@@ -452,7 +435,7 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
 		int64_t v;
 
-		if (i < NQUANTILES && !supported(st->n, quantiles[i]))
+		if (i < NQUANTILES && st->n < stats_need_q(quantiles[i]))
 			continue;
 		v = i < NQUANTILES ? pct[i] : st->max;
 		u = i < NQUANTILES ? u_of(quantiles[i]) :
@@ -494,34 +477,27 @@ draw_shades(FILE *fp, struct ink *ink, const struct result *res,
 	};
 	struct label lab[1 + SUSPEND_MAX + STALLS_MAX];
 	struct field fld = { 0, B_T + 2, 0, B_B - 2, 0 };
+	struct shade {
+		int64_t		 a, b;	/* ns since the run's start */
+		unsigned	 k;	/* its kind */
+	} sh[1 + SUSPEND_MAX + STALLS_MAX];
 	double xa, xb;
 	size_t n = 0;
-	unsigned i, nsh, k;
-	int64_t a, b, wend;
+	unsigned i, nsh = 0, k;
 
-	nsh = (res->wl.pid > 0) + (res->nsuspend < SUSPEND_MAX ?
-	    res->nsuspend : SUSPEND_MAX) + (res->nstalls < STALLS_MAX ?
-	    res->nstalls : STALLS_MAX);
+	if (res->wl.pid > 0)
+		sh[nsh++] = (struct shade){ res->wl.start - res->start,
+		    (res->wl.reaped ? res->wl.end : res->end) - res->start, 0 };
+	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX; i++)
+		sh[nsh++] = (struct shade){ res->susp[i].from,
+		    res->susp[i].to, 1 };
+	for (i = 0; i < res->nstalls && i < STALLS_MAX; i++)
+		sh[nsh++] = (struct shade){ res->stalls[i].when,
+		    res->stalls[i].when + res->stalls[i].len, 2 };
 	for (i = 0; i < nsh; i++) {
-		k = i - (res->wl.pid > 0);
-		if (res->wl.pid > 0 && i == 0) {
-			wend = res->wl.reaped ? res->wl.end : res->end;
-			a = res->wl.start - res->start;
-			b = wend - res->start;
-			k = 0;
-		} else if (k < res->nsuspend && k < SUSPEND_MAX) {
-			a = res->susp[k].from;
-			b = res->susp[k].to;
-			k = 1;
-		} else {
-			k -= res->nsuspend < SUSPEND_MAX ? res->nsuspend :
-			    SUSPEND_MAX;
-			a = res->stalls[k].when;
-			b = a + res->stalls[k].len;
-			k = 2;
-		}
-		xa = B_L + (B_R - B_L) * fmax(0, (double)a) / span;
-		xb = B_L + (B_R - B_L) * fmin(span, (double)b) / span;
+		k = sh[i].k;
+		xa = B_L + (B_R - B_L) * fmax(0, (double)sh[i].a) / span;
+		xb = B_L + (B_R - B_L) * fmin(span, (double)sh[i].b) / span;
 		if (k == 0 && xb <= xa)
 			continue;	/* an empty workload span */
 		if (xb - xa < 1)
@@ -682,7 +658,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	for (i = 0; i < 2; i++) {
 		int64_t v = i == 0 ? pct[2] : res->ser[SER_LATENCY].st.max;
 
-		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
+		if (i == 0 && res->ser[SER_LATENCY].st.n < stats_need_q(0.99))
 			continue;
 		lab[nlab].px = B_R + 4;
 		lab[nlab].py = ink_ylat(ax, (double)v, B_T, B_B);
