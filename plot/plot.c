@@ -32,14 +32,10 @@
  * stays well under 2 MB however long the run.  A --sweep's plot is its
  * curve instead (plotcurve.c).
  */
-#include <sys/types.h>
-
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "lib/common.h"
@@ -53,7 +49,6 @@
 
 #define W		PLOT_WIDTH
 #define H		PLOT_HEIGHT
-#define FONT		12	/* px */
 #define SMALL		PLOT_SMALL
 #define CHAR_W		PLOT_CHAR_W
 /* The percentile panel. */
@@ -69,9 +64,7 @@
 #define C_L		800
 #define C_R		960
 #define BINS_PER_DECADE	10
-#define MARK_R		INK_MARK_R
-#define HALO		PLOT_HALO
-#define MICRO	"\xc2\xb5s"
+#define MICRO		PLOT_MICRO
 /*
  * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
  * pale for a line on white) and a dark grey for the timer.  Any two curves
@@ -123,6 +116,10 @@ struct style {
 static void	 put_loads(FILE *, const struct config *);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
+static void	 draw_pct_axes(FILE *, const struct lax *,
+		    const struct stats *, double);
+static void	 mark_percentiles(FILE *, struct ink *, const struct stats *,
+		    const struct lax *, double, const int64_t *);
 static void	 draw_percentiles(FILE *, struct ink *,
 		    const struct config *, const struct result *,
 		    const struct lax *, const int64_t *);
@@ -341,32 +338,17 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 	fputs("\"/>\n", fp);
 }
 
+/*
+ * The percentile panel's frame and axes: latency up, 1/(1-p) across to
+ * umax decades, shaded where fewer than ten of st's samples lie beyond.
+ */
 static void
-draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
-    const struct result *res, const struct lax *ax, const int64_t *pct)
+draw_pct_axes(FILE *fp, const struct lax *ax, const struct stats *st,
+    double umax)
 {
-	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
-	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
-	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
-	    0 };
-	const struct stats *st = &res->ser[SER_LATENCY].st;
-	const struct stats *tm = &res->ser[SER_TIMER].st;
-	struct style sty;
-	struct label lab[NQUANTILES + 1];
-	double marks[2 * (NQUANTILES + 1)];
-	char buf[32], id[32];
-	unsigned c;
-	double umax, x, u;
-	size_t nlab = 0, i;
+	double x;
 	int k;
 
-	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
-	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
-	if (tm->n > st->n)
-		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
-	if (umax < 3)
-		umax = 3;
-	fputs("<g id=\"percentiles\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency by "
 	    "percentile</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">x: 1/(1-p), so that each "
@@ -377,8 +359,8 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	    A_B - A_T);
 	/* Beyond 1 - 10/n fewer than ten samples lie: shaded. */
 	if (st->n > 0) {
-		u = u_of(1 - 10.0 / (double)st->n);
-		x = st->n > 10 ? xpct(u, umax) : A_L;
+		x = st->n > 10 ? xpct(u_of(1 - 10.0 / (double)st->n), umax) :
+		    A_L;
 		if (x < A_R)
 			fprintf(fp, "<rect class=\"thin\" x=\"%.1f\" y=\"%d\" "
 			    "width=\"%.1f\" height=\"%d\" fill=\"#f1ece4\"/>"
@@ -402,6 +384,68 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "percentile</text>\n", (A_L + A_R) / 2, A_B + 32);
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
+}
+
+/* The percentiles st supports and its maximum, marked and labelled. */
+static void
+mark_percentiles(FILE *fp, struct ink *ink, const struct stats *st,
+    const struct lax *ax, double umax, const int64_t *pct)
+{
+	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
+	    0 };
+	struct label lab[NQUANTILES + 1];
+	double marks[2 * (NQUANTILES + 1)], u;
+	char buf[32];
+	size_t nlab = 0, i;
+	int64_t v;
+
+	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
+		if (i < NQUANTILES && st->n < stats_need_q(quantiles[i]))
+			continue;
+		v = i < NQUANTILES ? pct[i] : st->max;
+		u = i < NQUANTILES ? u_of(quantiles[i]) :
+		    u_of(1 - 0.5 / (double)st->n);
+		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
+		lab[nlab].py = marks[2 * nlab + 1] = ink_ylat(ax, (double)v,
+		    A_T, A_B);
+		lab[nlab].color = MARK_COLOR;
+		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
+		    i < NQUANTILES ? qnames[i] : "max",
+		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[nlab].px, lab[nlab].py,
+		    INK_MARK_R, MARK_COLOR);
+		nlab++;
+	}
+	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
+}
+
+/*
+ * The percentile panel: each series' curve (the timer's, the runqueue
+ * wait's, each placement kind's and each class's under the latency's),
+ * and the latency's percentiles marked.
+ */
+static void
+draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
+{
+	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
+	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct style sty;
+	char id[32];
+	unsigned c;
+	double umax;
+
+	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
+	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
+	if (tm->n > st->n)
+		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
+	if (umax < 3)
+		umax = 3;
+	fputs("<g id=\"percentiles\">\n", fp);
+	draw_pct_axes(fp, ax, st, umax);
 	if (st->n == 0 && tm->n == 0) {
 		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
@@ -415,9 +459,8 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
 		snprintf(id, sizeof(id), "place-%s-percentiles",
 		    series_info[SER_PLACE_SAME_CPU + c].name);
-		sty = place_sty[c];
 		draw_pct_curve(fp, ink, &res->ser[SER_PLACE_SAME_CPU + c].st,
-		    ax, umax, id, &sty);
+		    ax, umax, id, &place_sty[c]);
 	}
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
@@ -431,30 +474,7 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
 	if (st->n == 0)
 		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
-	/* The supported percentiles and the maximum, marked. */
-	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
-		int64_t v;
-
-		if (i < NQUANTILES && st->n < stats_need_q(quantiles[i]))
-			continue;
-		v = i < NQUANTILES ? pct[i] : st->max;
-		u = i < NQUANTILES ? u_of(quantiles[i]) :
-		    u_of(1 - 0.5 / (double)st->n);
-		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
-		lab[nlab].py = marks[2 * nlab + 1] = ink_ylat(ax, (double)v,
-		    A_T, A_B);
-		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
-		    i < NQUANTILES ? qnames[i] : "max",
-		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
-		nlab++;
-	}
-	for (i = 0; i < nlab; i++) {
-		lab[i].color = MARK_COLOR;
-		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
-		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[i].px, lab[i].py, MARK_R,
-		    MARK_COLOR);
-	}
-	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
+	mark_percentiles(fp, ink, st, ax, umax, pct);
 	fputs("</g>\n", fp);
 }
 
