@@ -8,7 +8,9 @@
  * the strokes near it, keeps the search quick: a place is checked against
  * the strokes of the few squares under it.  It writes the paths' data as
  * plot.c draws them, and the labels with their grounds and leader lines;
- * and any text of the picture, escaped and cut to its room.
+ * any text of the picture, escaped and cut to its room; and what the
+ * pictures share: their start, their axes of latency and of time, the keys
+ * of their legends.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +33,9 @@
 #define OFF_NY		48
 #define NOFFSETS	(OFF_NX * OFF_NY)
 #define LEADER_MIN	10.0	/* a label this far from its point: a leader */
+/* A white outline keeps a text readable over lines and bars. */
+#define HALO	"stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" " \
+		"stroke-linejoin=\"round\""
 
 /* A stroke drawn in a panel: a segment, or a dot where its ends meet. */
 struct stroke {
@@ -209,7 +214,6 @@ ink_free(struct ink *ink)
 	free(ink->idx);
 }
 
-/* A move (or a line) to (x, y) in a path's data, kept in the ink. */
 void
 ink_to(struct pen *pen, int move, double x, double y)
 {
@@ -220,7 +224,6 @@ ink_to(struct pen *pen, int move, double x, double y)
 	pen->y = y;
 }
 
-/* A horizontal line to x. */
 void
 ink_h(struct pen *pen, double x)
 {
@@ -229,7 +232,6 @@ ink_h(struct pen *pen, double x)
 	pen->x = x;
 }
 
-/* A vertical line to y. */
 void
 ink_v(struct pen *pen, double y)
 {
@@ -238,7 +240,6 @@ ink_v(struct pen *pen, double y)
 	pen->y = y;
 }
 
-/* A dot at (x, y): a line of no length, drawn by its round cap. */
 void
 ink_dot(struct pen *pen, double x, double y)
 {
@@ -269,11 +270,6 @@ label_box(const struct label *l, double *b)
 	b[3] = l->y + 0.25 * PLOT_SMALL;
 }
 
-/*
- * Whether label l fits where it is: inside the field, PAD clear of the
- * labels placed before it and of the marks (n points, x then y), and,
- * with ink, crossed by no stroke drawn so far.
- */
 int
 ink_fits(struct ink *ink, const struct label *l, const struct label *placed,
     size_t nplaced, const struct field *f, const double *marks,
@@ -393,7 +389,6 @@ ink_place(FILE *fp, struct ink *ink, struct label *lab, size_t n,
 		ink_label(fp, &lab[i]);
 }
 
-/* A label with its white outline, on its white ground when it has one. */
 void
 ink_label(FILE *fp, const struct label *l)
 {
@@ -407,16 +402,11 @@ ink_label(FILE *fp, const struct label *l)
 		    b[3] - b[1] + 2 * PAD);
 	}
 	fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " PLOT_HALO ">%s"
+	    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " HALO ">%s"
 	    "</text>\n", l->x, l->y, l->end ? "end" : "start", PLOT_SMALL,
 	    l->color, l->text);
 }
 
-/*
- * Writes s as XML character data (markup escaped, never invalid), cut
- * after max characters (a UTF-8 sequence counts as one) with an ellipsis
- * when it is longer.
- */
 void
 ink_text(FILE *fp, const char *str, size_t max)
 {
@@ -464,7 +454,6 @@ ink_system(FILE *fp, const char *kernel, const char *host, int64_t start,
 	fprintf(fp, ", %s%s</text>\n", before, date);
 }
 
-/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double
 ink_step(double span, int max)
 {

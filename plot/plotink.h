@@ -18,9 +18,6 @@
 #define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
 #define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
-/* A white outline keeps a text readable over lines and bars. */
-#define PLOT_HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"" \
-		" stroke-linejoin=\"round\""
 
 struct stroke;
 
