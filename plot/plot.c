@@ -149,7 +149,6 @@ static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
 static int	 class_prio(const struct client_class *);
 static int	 class_dots(const struct config *, const struct result *);
 static void	 by_priority(const struct config *, unsigned *);
-static void	 put_style(FILE *, const struct style *);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
 		    double, int);
 
@@ -310,8 +309,10 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 
 	if (st->n == 0 || h->total == 0)
 		return;
-	fprintf(fp, "<path id=\"%s\"", id);
-	put_style(fp, sty);
+	fprintf(fp, "<path id=\"%s\" fill=\"none\" stroke=\"%s\" "
+	    "stroke-width=\"%.1f\"", id, sty->color, sty->width);
+	if (sty->dash[0] != '\0')
+		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
 	fputs(" stroke-linejoin=\"round\" d=\"", fp);
 	for (i = 0; i <= h->nbuckets; i++) {
 		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
@@ -612,7 +613,6 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 			for (cnt = 0, j = from; j < from + g && j < tl->nused;
 			    j++)
 				cnt += tl->slice[j].n;
-			q = k == 0 ? 0.5 : 0.99;
 			if ((double)cnt < need || (v = timeline_quantile(tl,
 			    from, from + g, q)) < 0) {
 				first = 1;
@@ -932,32 +932,6 @@ class_style(unsigned c)
 	}
 	return sty;
 }
-
-/* A curve's stroke attributes, for a path. */
-static void
-put_style(FILE *fp, const struct style *sty)
-{
-	fprintf(fp, " fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"",
-	    sty->color, sty->width);
-	if (sty->dash[0] != '\0')
-		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
-}
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 /* How many placement kinds the run's wake-ups woke in. */
 static int

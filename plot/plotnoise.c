@@ -55,7 +55,6 @@ static void	 draw_title(struct strip *);
 static void	 draw_axes(struct strip *);
 static void	 draw_steps(struct strip *, int psi);
 static void	 draw_runnable(struct strip *);
-static void	 draw_threshold(struct strip *);
 static void	 draw_keys(struct strip *, int y);
 static double	 xs(const struct strip *, double t);
 static double	 ypct(const struct strip *, double pct);
@@ -72,7 +71,7 @@ plotnoise_draw(FILE *fp, const struct result *res, int x0, int x1, int top)
 {
 	const struct noise *n = &res->noise;
 	struct strip s = { 0 };
-	double most = NOISY_FOREIGN_PCT, r = 0;
+	double most = NOISY_FOREIGN_PCT, r = 0, y;
 	size_t i;
 
 	if (plotnoise_height(res) == 0)
@@ -100,7 +99,14 @@ plotnoise_draw(FILE *fp, const struct result *res, int x0, int x1, int top)
 	draw_steps(&s, 1);
 	draw_steps(&s, 0);
 	draw_runnable(&s);
-	draw_threshold(&s);
+	/*
+	 * The threshold of a noisy run, over the traces, named in the keys
+	 * (a label in the area would sit on them wherever they run).
+	 */
+	y = ypct(&s, NOISY_FOREIGN_PCT);
+	fprintf(fp, "<line id=\"noise-threshold\" x1=\"%.0f\" y1=\"%.1f\" "
+	    "x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\"/>"
+	    "\n", s.x0, y, s.x1, y, LINE_COLOR, LINE_DASH);
 	draw_keys(&s, (int)s.ab + 34);
 	fputs("</g>\n", fp);
 }
@@ -261,20 +267,6 @@ draw_runnable(struct strip *s)
 		first = 0;
 	}
 	fputs("\"/>\n", s->fp);
-}
-
-/*
- * The threshold of a noisy run, dashed, named in the keys (a label in the
- * area would sit on the traces wherever they run).
- */
-static void
-draw_threshold(struct strip *s)
-{
-	double y = ypct(s, NOISY_FOREIGN_PCT);
-
-	fprintf(s->fp, "<line id=\"noise-threshold\" x1=\"%.0f\" y1=\"%.1f\" "
-	    "x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\"/>"
-	    "\n", s->x0, y, s->x1, y, LINE_COLOR, LINE_DASH);
 }
 
 /* The strip's keys, and the CPU frequency's range where cpufreq has it. */
