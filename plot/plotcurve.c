@@ -463,10 +463,11 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
     int keys)
 {
 	const struct sweep_result *sr = f->sr;
+	unsigned l, nload = f->rmax > 0 && sr->n > 0 ? sr->pt[0].nload : 0;
+	int nfloor = res->floor.valid && res->floor.pingpong_ns > 0;
 	char name[64], buf[32];
 	double x = P_L;
 	int y = H - 54;
-	unsigned l;
 
 	fputs("<g id=\"legend\">\n", fp);
 	if (keys & 1)
@@ -479,28 +480,24 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 		x += ink_key(fp, x, y, "key", "#555555", NULL,
 		    " fill-opacity=\"0.18\"", NULL,
 		    "95% interval over the runs") + 14;
-	for (l = 0; f->rmax > 0 && sr->n > 0 && l < sr->pt[0].nload; l++) {
-		snprintf(name, sizeof(name), "%s: %s a second",
-		    config_load_name(sr->pt[0].load_kind[l]),
-		    config_load_unit(sr->pt[0].load_kind[l]));
+	/* Each load's rate, then latt's floor, a row more when one is full. */
+	for (l = 0; l < nload + nfloor; l++) {
+		if (l < nload)
+			snprintf(name, sizeof(name), "%s: %s a second",
+			    config_load_name(sr->pt[0].load_kind[l]),
+			    config_load_unit(sr->pt[0].load_kind[l]));
+		else
+			snprintf(name, sizeof(name), "latt's floor: "
+			    "ping-pong %s", fmt_time(buf, sizeof(buf),
+			    res->floor.pingpong_ns, 3, MICRO));
 		if (x + strlen(name) * PLOT_CHAR_W * SMALL + PLOT_KEY_W >
 		    W - 20) {
 			x = P_L;
 			y += 16;
 		}
-		x += ink_key(fp, x, y, "key", rate_colors[l % NRATE_COLORS],
-		    RATE_DASH, "", NULL, name) + 14;
-	}
-	if (res->floor.valid && res->floor.pingpong_ns > 0) {
-		snprintf(name, sizeof(name), "latt's floor: ping-pong %s",
-		    fmt_time(buf, sizeof(buf), res->floor.pingpong_ns, 3,
-		    MICRO));
-		if (x + strlen(name) * PLOT_CHAR_W * SMALL + PLOT_KEY_W >
-		    W - 20) {
-			x = P_L;
-			y += 16;
-		}
-		ink_key(fp, x, y, "key", FLOOR_COLOR, "1 3", "", NULL, name);
+		x += ink_key(fp, x, y, "key", l < nload ? rate_colors[l %
+		    NRATE_COLORS] : FLOOR_COLOR, l < nload ? RATE_DASH : "1 3",
+		    "", NULL, name) + 14;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Each point: a value's runs together; a percentile only where "
