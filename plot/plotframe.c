@@ -30,7 +30,7 @@
 #define P_MAX		4	/* frame classes drawn */
 #define MET_COLOR	"#1f77b4"
 #define MISS_COLOR	"#d62728"
-#define SMALL		11
+#define SMALL		PLOT_SMALL
 
 static void	 draw_panel(FILE *, const struct client_class *,
 		    const struct class_result *, double span, int top);
@@ -123,9 +123,8 @@ draw_panel(FILE *fp, const struct client_class *cl,
 
 /*
  * The frames: each one a dot (met, then missed, two paths, empty without
- * a frame), or past
- * TIMELINE_POINTS, each slice's span from its shortest to its longest
- * frame, the part above the period red.
+ * a frame), or past TIMELINE_POINTS, each slice's span from its shortest
+ * to its longest frame, the part above the period red.
  */
 static void
 draw_frames(FILE *fp, const char *name, const struct timeline *tl,

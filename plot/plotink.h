@@ -2,7 +2,8 @@
 /*
  * plotink.h: the API of plotink.c, the ink of the SVG plot: every stroke
  * a curve, a dot or a band leaves in a panel is kept as it is written, so
- * that the labels go where no stroke passes.
+ * that the labels go where no stroke passes; and the pieces the pictures
+ * share (their start, their axes, their legends' keys).
  */
 #ifndef PLOTINK_H
 #define PLOTINK_H
