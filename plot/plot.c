@@ -47,10 +47,6 @@
 #include "plot/plotnoise.h"
 #include "result.h"
 
-#define W		PLOT_WIDTH
-#define H		PLOT_HEIGHT
-#define SMALL		PLOT_SMALL
-#define CHAR_W		PLOT_CHAR_W
 /* The percentile panel. */
 #define A_L		84
 #define A_R		960
@@ -64,7 +60,6 @@
 #define C_L		800
 #define C_R		960
 #define BINS_PER_DECADE	10
-#define MICRO		PLOT_MICRO
 /*
  * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
  * pale for a line on white) and a dark grey for the timer.  Any two curves
@@ -178,14 +173,14 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 		hi = fmax(hi, (double)tm->max);
 	}
 	ink_lax(&ax, lo, hi);
-	ink_begin(fp, H + sh + fh, NULL);
+	ink_begin(fp, PLOT_HEIGHT + sh + fh, NULL);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
 	draw_timeline(fp, &ink, cfg, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	plotnoise_draw(fp, res, B_L, B_R, B_B + 44);
-	draw_legend(fp, cfg, res, H + sh);
-	plotframe_draw(fp, cfg, res, H + sh);
+	draw_legend(fp, cfg, res, PLOT_HEIGHT + sh);
+	plotframe_draw(fp, cfg, res, PLOT_HEIGHT + sh);
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
@@ -216,7 +211,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	fputs("<g id=\"title\">\n<text x=\"20\" y=\"28\" font-size=\"16\" "
 	    "font-weight=\"bold\">latt: ", fp);
 	/* The characters of 16 px the line holds after "latt: ". */
-	max = (size_t)((W - 40) / (CHAR_W * 16)) - 6;
+	max = (size_t)((PLOT_WIDTH - 40) / (PLOT_CHAR_W * 16)) - 6;
 	if (cfg->ncmd > 0) {
 		what = config_command(cfg);
 		ink_text(fp, what != NULL ? what : "?", max);
@@ -231,8 +226,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "<text id=\"settings\" x=\"20\" y=\"48\">%u client%s, "
 	    "delays %s to %s", cfg->nclients, cfg->nclients == 1 ? "" : "s",
 	    cfg->min_delay == 0 ? "0" : fmt_time(a, sizeof(a),
-	    (double)cfg->min_delay, 0, MICRO),
-	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+	    (double)cfg->min_delay, 0, PLOT_MICRO),
+	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, PLOT_MICRO));
 	if (cfg->ncmd > 0 && cfg->nload > 0) {
 		fputs(", loads", fp);
 		put_loads(fp, cfg);
@@ -256,15 +251,15 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 
 	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "
 	    "%s", (unsigned long long)st->n, fmt_time(a, sizeof(a),
-	    (double)(res->end - res->start - res->suspended), 3, MICRO));
+	    (double)(res->end - res->start - res->suspended), 3, PLOT_MICRO));
 	if (res->nsuspend > 0)
 		fprintf(fp, " (and %s suspended)", fmt_time(a, sizeof(a),
-		    (double)res->suspended, 3, MICRO));
+		    (double)res->suspended, 3, PLOT_MICRO));
 	if (st->n > 0) {
 		fprintf(fp, ", mean %s", fmt_time(a, sizeof(a),
-		    stats_mean(st), 3, MICRO));
+		    stats_mean(st), 3, PLOT_MICRO));
 		fprintf(fp, ", max %s (client %u, %.2f s into the run)",
-		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
+		    fmt_time(a, sizeof(a), (double)st->max, 3, PLOT_MICRO),
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	}
 	fprintf(fp, ", %llu timer samples",
@@ -272,7 +267,7 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->npending > 0)
 		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
-		    (double)res->pending_age, 3, MICRO));
+		    (double)res->pending_age, 3, PLOT_MICRO));
 	fputs("</text>\n</g>\n", fp);
 }
 
@@ -354,7 +349,7 @@ draw_pct_axes(FILE *fp, const struct lax *ax, const struct stats *st,
 	    "percentile</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">x: 1/(1-p), so that each "
 	    "step right is ten times rarer</text>\n", A_L, A_T - 10, A_R,
-	    A_T - 10, SMALL);
+	    A_T - 10, PLOT_SMALL);
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", A_L, A_T, A_R - A_L,
 	    A_B - A_T);
@@ -373,7 +368,7 @@ draw_pct_axes(FILE *fp, const struct lax *ax, const struct stats *st,
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 		    "stroke=\"#d0d0d0\"/><text x=\"%.1f\" y=\"%d\" "
 		    "text-anchor=\"middle\" font-size=\"%d\">", x, A_T, x, A_B,
-		    x, A_B + 15, SMALL);
+		    x, A_B + 15, PLOT_SMALL);
 		if (k == 0)
 			fputs("0%", fp);
 		else
@@ -412,7 +407,7 @@ mark_percentiles(FILE *fp, struct ink *ink, const struct stats *st,
 		lab[nlab].color = MARK_COLOR;
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i < NQUANTILES ? qnames[i] : "max",
-		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		    fmt_time(buf, sizeof(buf), (double)v, 3, PLOT_MICRO));
 		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
 		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[nlab].px, lab[nlab].py,
 		    INK_MARK_R, MARK_COLOR);
@@ -649,7 +644,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency "
 	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
-	    B_T - 10, SMALL, tl == NULL || tl->npoints == tl->n ?
+	    B_T - 10, PLOT_SMALL, tl == NULL || tl->npoints == tl->n ?
 	    (class_dots(cfg, res) ? "every sample, coloured by class" :
 	    "every sample") :
 	    "per time slice: min to max, p50, p99");
@@ -689,7 +684,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 		lab[nlab].color = MARK_COLOR;
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i == 0 ? "p99" : "max",
-		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		    fmt_time(buf, sizeof(buf), (double)v, 3, PLOT_MICRO));
 		nlab++;
 	}
 	ink_place(fp, ink, lab, nlab, &fld, NULL, 0);
@@ -743,7 +738,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"middle\" font-size=\"%d\" fill=\"#777\">"
 		    "no samples</text>\n", (C_L + C_R) / 2, (B_T + B_B) / 2,
-		    SMALL);
+		    PLOT_SMALL);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -785,23 +780,19 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
 		{ "suspended", "#d9d9d9", NULL, NULL },
 		{ "latt stalled (no samples)", "#f6d7b0", NULL, NULL },
 	};
+	const struct timeline *tl = res->ser[SER_LATENCY].tl;
+	int band = tl != NULL && tl->npoints != tl->n;
+	int show[8] = { res->ser[SER_LATENCY].st.n > 0,
+	    res->ser[SER_TIMER].st.n > 0, res->ser[SER_RUNQUEUE].st.n > 0,
+	    band, band, res->wl.pid > 0, res->nsuspend > 0, res->nstalls > 0 };
 	struct key key[8 + PLACE_KINDS + CLASS_MAX];
 	char names[CLASS_MAX][CLASS_NAME_MAX + 8];
-	int show[8];
-	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct style sty;
 	double x = B_L, w;
 	int y = bottom - 50;
 	unsigned c, k, rank[CLASS_MAX];
 	size_t i, n = 0;
 
-	show[0] = res->ser[SER_LATENCY].st.n > 0;
-	show[1] = res->ser[SER_TIMER].st.n > 0;
-	show[2] = res->ser[SER_RUNQUEUE].st.n > 0;
-	show[3] = show[4] = tl != NULL && tl->npoints != tl->n;
-	show[5] = res->wl.pid > 0;
-	show[6] = res->nsuspend > 0;
-	show[7] = res->nstalls > 0;
 	for (i = 0; i < 8; i++)
 		if (show[i])
 			key[n++] = fixed[i];
@@ -825,16 +816,17 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
 	}
 	fputs("<g id=\"legend\">\n", fp);
 	for (i = 0; i < n; i++) {
-		w = PLOT_KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
+		w = PLOT_KEY_W + 5 + strlen(key[i].name) * PLOT_CHAR_W *
+		    PLOT_SMALL;
 		/*
 		 * A row more when this one is full; past the last, a class's
 		 * key is an ellipsis that ends the legend.
 		 */
-		if (x + w > W - 20) {
+		if (x + w > PLOT_WIDTH - 20) {
 			if (key[i].cls != NULL && y + 16 > bottom - 34) {
 				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
 				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
-				    x, y, SMALL);
+				    x, y, PLOT_SMALL);
 				break;
 			}
 			x = B_L;
@@ -848,7 +840,7 @@ draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Percentiles are marked only where at least ten samples lie "
 	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
-	    B_L, bottom - 18, SMALL, LATT_VERSION);
+	    B_L, bottom - 18, PLOT_SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
 

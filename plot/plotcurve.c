@@ -28,15 +28,12 @@
 #include "plot/plotink.h"
 #include "result.h"
 
-#define W		PLOT_WIDTH
 #define H		620
-#define SMALL		PLOT_SMALL
 #define P_L		90	/* the panel */
 #define P_R		880
 #define P_T		110
 #define P_B		490
 #define PAD		24	/* px between the frame and an end value */
-#define MICRO		PLOT_MICRO
 #define P50_COLOR	"#000000"
 #define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
 #define FLOOR_COLOR	"#666666"
@@ -222,8 +219,9 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    cfg->nclients == 1 ? "" : "s");
 	if (cfg->sweep.kind != SWEEP_DELAY)
 		fprintf(fp, "delays %s to %s, ", cfg->min_delay == 0 ? "0" :
-		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0, MICRO),
-		    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0,
+		    PLOT_MICRO), fmt_time(b, sizeof(b),
+		    (double)cfg->max_delay, 0, PLOT_MICRO));
 	what = config_command(cfg);
 	if (cfg->ncmd > 0)
 		ink_text(fp, what != NULL ? what : "?", 50);
@@ -291,7 +289,7 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
 			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			    "font-size=\"%d\">%g</text>\n", x, P_B, x, P_B + 4,
-			    x, P_B + 16, SMALL, v);
+			    x, P_B + 16, PLOT_SMALL, v);
 		}
 	} else
 		for (i = 0; i < f->sr->n; i++) {
@@ -299,11 +297,12 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
 			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			    "font-size=\"%d\">", f->x[i], P_B, f->x[i],
-			    P_B + 4, f->x[i], P_B + 16, SMALL);
+			    P_B + 4, f->x[i], P_B + 16, PLOT_SMALL);
 			if (cfg->sweep.kind == SWEEP_SLICE ||
 			    cfg->sweep.kind == SWEEP_DELAY)
 				fputs(fmt_time(buf, sizeof(buf),
-				    (double)cfg->sweep.v[i], 0, MICRO), fp);
+				    (double)cfg->sweep.v[i], 0, PLOT_MICRO),
+				    fp);
 			else
 				ink_text(fp, f->sr->pt[i].value, 16);
 			fputs("</text>\n", fp);
@@ -319,12 +318,13 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 			    "y2=\"%.1f\" stroke=\"#333\"/><text x=\"%d\" "
 			    "y=\"%.1f\" font-size=\"%d\">%s</text>\n", P_R, y,
-			    P_R + 4, y, P_R + 7, y + 4, SMALL,
+			    P_R + 4, y, P_R + 7, y + 4, PLOT_SMALL,
 			    tick_rate(buf, sizeof(buf), v));
 		}
 		fprintf(fp, "<text id=\"rate-title\" transform=\"translate(%d "
 		    "%d) rotate(90)\" text-anchor=\"middle\">the loads' "
-		    "operations a second</text>\n", W - 30, (P_T + P_B) / 2);
+		    "operations a second</text>\n", PLOT_WIDTH - 30,
+		    (P_T + P_B) / 2);
 	}
 	if (res->floor.valid && res->floor.pingpong_ns > 0) {
 		y = ylat(f, res->floor.pingpong_ns);
@@ -489,9 +489,9 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 		else
 			snprintf(name, sizeof(name), "latt's floor: "
 			    "ping-pong %s", fmt_time(buf, sizeof(buf),
-			    res->floor.pingpong_ns, 3, MICRO));
-		if (x + strlen(name) * PLOT_CHAR_W * SMALL + PLOT_KEY_W >
-		    W - 20) {
+			    res->floor.pingpong_ns, 3, PLOT_MICRO));
+		if (x + strlen(name) * PLOT_CHAR_W * PLOT_SMALL + PLOT_KEY_W >
+		    PLOT_WIDTH - 20) {
 			x = P_L;
 			y += 16;
 		}
@@ -503,7 +503,7 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
 	    "Each point: a value's runs together; a percentile only where "
 	    "ten of their samples lie beyond it.  Bands: t over the runs' "
 	    "logarithms (3 runs or more).  latt %s</text>\n", P_L, H - 18,
-	    SMALL, LATT_VERSION);
+	    PLOT_SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
 

@@ -114,18 +114,14 @@ void	 ink_system(FILE *, const char *kernel, const char *host,
 	    int64_t start, const char *before);
 
 /*
- * The picture's start: the XML declaration, the svg element of
- * PLOT_WIDTH x height px, its title ("latt: wake-up latency", then
- * " against " and against unless NULL) and its white ground.
+ * The picture's start: its svg element, PLOT_WIDTH x height px, its title
+ * ("latt: wake-up latency", " against " against unless NULL), its ground.
  */
 void	 ink_begin(FILE *, int height, const char *against);
 
 /* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double	 ink_step(double span, int max);
-/*
- * Ticks under an x axis from x0 to x1 at y: from 0 to max by step, each
- * labelled with its value and unit.
- */
+/* Ticks under an x axis x0 to x1 at y, 0 to max by step, with unit. */
 void	 ink_xticks(FILE *, double x0, double x1, double y, double max,
 	    double step, const char *unit);
 /*
@@ -140,10 +136,7 @@ struct lax {
 	int		 hi;
 };
 
-/*
- * The axis over lo to hi ns in whole decades, at least one; 1 us to 1 ms
- * when lo > hi (nothing to show).
- */
+/* The axis in whole decades over lo to hi ns; lo > hi: 1 us to 1 ms. */
 void	 ink_lax(struct lax *, double lo, double hi);
 /* Where a latency (ns) falls on the axis from bottom up to top, clamped. */
 double	 ink_ylat(const struct lax *, double ns, int top, int bottom);

@@ -29,7 +29,6 @@
 #define S_TOP		24	/* the area */
 #define S_AREA		90	/* px, its height */
 #define S_RIGHT		(PLOT_WIDTH - 40)	/* the title line's end */
-#define SMALL		PLOT_SMALL
 /* plot.c's palette (Okabe and Ito). */
 #define FOREIGN_COLOR	"#d55e00"	/* vermillion */
 #define PSI_COLOR	"#cc79a7"	/* reddish purple */
@@ -143,18 +142,18 @@ draw_title(struct strip *s)
 	    "</text>\n", s->x0, y, what);
 	/* The characters left of the line for the verdict. */
 	room = (S_RIGHT - s->x0 - (sizeof(what) + 4) * PLOT_CHAR_W * 12 *
-	    1.1) / (PLOT_CHAR_W * SMALL);
+	    1.1) / (PLOT_CHAR_W * PLOT_SMALL);
 	if (n->noisy) {
 		fprintf(s->fp, "<text id=\"noise-noisy\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\" font-size=\"%d\" font-weight=\"bold\" "
-		    "fill=\"%s\">noisy: ", S_RIGHT, y, SMALL, NOISY_COLOR);
+		    "fill=\"%s\">noisy: ", S_RIGHT, y, PLOT_SMALL, NOISY_COLOR);
 		ink_text(s->fp, n->why, (size_t)room - 7);
 		fputs("</text>\n", s->fp);
 	} else if (n->foreign_pct >= 0)
 		fprintf(s->fp, "<text id=\"noise-quiet\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\" font-size=\"%d\" fill=\"#555\">quiet: "
 		    "others took %.0f%% of the CPUs (noisy from %.0f%%)"
-		    "</text>\n", S_RIGHT, y, SMALL, n->foreign_pct,
+		    "</text>\n", S_RIGHT, y, PLOT_SMALL, n->foreign_pct,
 		    NOISY_FOREIGN_PCT);
 }
 
@@ -179,22 +178,23 @@ draw_axes(struct strip *s)
 		    "y2=\"%.1f\" stroke=\"#e4e4e4\"/><text class=\"pct\" "
 		    "x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" "
 		    "font-size=\"%d\">%g%%</text>\n", s->x0, y, s->x1, y,
-		    s->x0 - 5, y + 4, SMALL, v);
+		    s->x0 - 5, y + 4, PLOT_SMALL, v);
 	}
 	fprintf(fp, "<text transform=\"translate(16 %.0f) rotate(-90)\" "
 	    "text-anchor=\"middle\" font-size=\"%d\">%% of all CPUs</text>\n",
-	    (s->at + s->ab) / 2, SMALL);
+	    (s->at + s->ab) / 2, PLOT_SMALL);
 	for (v = 0; v <= s->rmax; v += s->rmax / 2) {
 		y = s->ab - (s->ab - s->at) * v / s->rmax;
 		fprintf(fp, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
 		    "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.0f\" y=\"%.1f\" "
 		    "font-size=\"%d\" fill=\"%s\">%g</text>\n", s->x1, y,
-		    s->x1 + 4, y, RUN_COLOR, s->x1 + 6, y + 4, SMALL,
+		    s->x1 + 4, y, RUN_COLOR, s->x1 + 6, y + 4, PLOT_SMALL,
 		    RUN_COLOR, v);
 	}
 	fprintf(fp, "<text transform=\"translate(%.0f %.0f) rotate(-90)\" "
 	    "text-anchor=\"middle\" font-size=\"%d\" fill=\"%s\">runnable"
-	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, SMALL, RUN_COLOR);
+	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, PLOT_SMALL,
+	    RUN_COLOR);
 	ink_time_axis(fp, s->x0, s->x1, s->ab, s->span);
 }
 
@@ -297,7 +297,7 @@ draw_keys(struct strip *s, int y)
 	if (hi <= 0)
 		return;
 	fprintf(s->fp, "<text id=\"noise-mhz\" x=\"%.1f\" y=\"%d\" "
-	    "font-size=\"%d\">cpufreq ", x, y, SMALL);
+	    "font-size=\"%d\">cpufreq ", x, y, PLOT_SMALL);
 	if (hi - lo < 0.5)
 		fprintf(s->fp, "%.0f MHz", hi);
 	else
