@@ -233,11 +233,10 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		put_loads(fp, cfg);
 	}
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
-		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :
-		    "rr", cfg->prio);
+		fprintf(fp, ", %s %d", config_policy_name(cfg->policy),
+		    cfg->prio);
 	else if (cfg->policy == SCHED_BATCH || cfg->policy == SCHED_IDLE)
-		fprintf(fp, ", %s", cfg->policy == SCHED_BATCH ? "batch" :
-		    "idle");
+		fprintf(fp, ", %s", config_policy_name(cfg->policy));
 	if (cfg->set_nice)
 		fprintf(fp, ", nice %d", cfg->nice);
 	if (cfg->open_loop)
