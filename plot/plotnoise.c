@@ -17,7 +17,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "lib/common.h"
 #include "plot/plotink.h"
