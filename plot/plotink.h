@@ -15,7 +15,7 @@
 #define PLOT_WIDTH	1000	/* the picture, px */
 #define PLOT_HEIGHT	850
 #define PLOT_SMALL	11	/* px: the labels' font size */
-#define PLOT_MICRO	"\xc2\xb5s"	/* microseconds, as the plot spells them */
+#define PLOT_MICRO	"\xc2\xb5s"	/* the plot's "us" */
 #define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
 #define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
