@@ -32,14 +32,10 @@
  * stays well under 2 MB however long the run.  A --sweep's plot is its
  * curve instead (plotcurve.c).
  */
-#include <sys/types.h>
-
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "lib/common.h"
@@ -51,11 +47,6 @@
 #include "plot/plotnoise.h"
 #include "result.h"
 
-#define W		PLOT_WIDTH
-#define H		PLOT_HEIGHT
-#define FONT		12	/* px */
-#define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, in em */
 /* The percentile panel. */
 #define A_L		84
 #define A_R		960
@@ -69,10 +60,6 @@
 #define C_L		800
 #define C_R		960
 #define BINS_PER_DECADE	10
-#define KEY_W		22	/* a legend's swatch */
-#define MARK_R		INK_MARK_R
-#define HALO		PLOT_HALO
-#define MICRO	"\xc2\xb5s"
 /*
  * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
  * pale for a line on white) and a dark grey for the timer.  Any two curves
@@ -114,12 +101,6 @@ static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
     "p99.99" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 
-/* The logarithmic latency axis of all three panels: decades lo..hi. */
-struct lax {
-	int	lo;	/* log10 of the lowest value shown, ns */
-	int	hi;
-};
-
 /* A curve's look. */
 struct style {
 	const char	*color;
@@ -127,14 +108,13 @@ struct style {
 	double		 width;
 };
 
-static double	 lfrac(const struct lax *, double);
-static double	 ylat(const struct lax *, double, int, int);
-static double	 nice_step(double, int);
-static int	 supported(uint64_t, double);
+static void	 put_loads(FILE *, const struct config *);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
-static void	 draw_lat_axis(FILE *, const struct lax *, int, int, int, int,
-		    int);
+static void	 draw_pct_axes(FILE *, const struct lax *,
+		    const struct stats *, double);
+static void	 mark_percentiles(FILE *, struct ink *, const struct stats *,
+		    const struct lax *, double, const int64_t *);
 static void	 draw_percentiles(FILE *, struct ink *,
 		    const struct config *, const struct result *,
 		    const struct lax *, const int64_t *);
@@ -164,12 +144,8 @@ static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
 static int	 class_prio(const struct client_class *);
 static int	 class_dots(const struct config *, const struct result *);
 static void	 by_priority(const struct config *, unsigned *);
-static void	 put_style(FILE *, const struct style *);
-static void	 no_samples(FILE *, const struct ink *, int, int, int, int);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
 		    double, int);
-static void	 put_key(FILE *, double, int, const char *, const char *,
-		    const char *, const char *);
 
 int
 plot_write(FILE *fp, const struct config *cfg, const struct result *res)
@@ -178,7 +154,8 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	const struct stats *tm = &res->ser[SER_TIMER].st;
 	struct ink ink = { 0 };
 	struct lax ax;
-	int64_t pct[NQUANTILES], lo, hi;
+	int64_t pct[NQUANTILES];
+	double lo = INFINITY, hi = 0;
 	int fh = plotframe_height(cfg);	/* the frame classes' panels */
 	int sh = plotnoise_height(res);	/* the strip of what else ran */
 
@@ -186,95 +163,38 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->sweep != NULL)
 		return plotcurve_write(fp, cfg, res);
 	stats_percentiles(st, quantiles, pct, NQUANTILES);
-	/* The axis covers both series, in whole decades. */
-	lo = INT64_MAX;
-	hi = 0;
+	/* The axis covers both series. */
 	if (st->n > 0) {
-		lo = st->min;
-		hi = st->max;
+		lo = (double)st->min;
+		hi = (double)st->max;
 	}
 	if (tm->n > 0) {
-		lo = tm->min < lo ? tm->min : lo;
-		hi = tm->max > hi ? tm->max : hi;
+		lo = fmin(lo, (double)tm->min);
+		hi = fmax(hi, (double)tm->max);
 	}
-	if (lo == INT64_MAX) {
-		lo = 1000;
-		hi = 1000000;
-	}
-	ax.lo = (int)floor(log10(lo > 10 ? (double)lo : 10) + 1e-9);
-	ax.hi = (int)ceil(log10(hi > 10 ? (double)hi : 10) - 1e-9);
-	if (ax.hi <= ax.lo)
-		ax.hi = ax.lo + 1;
-
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"%d\">\n", W, H + sh + fh, W, H + sh + fh, FONT);
-	fputs("<title>latt: wake-up latency</title>\n", fp);
-	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H + sh + fh);
+	ink_lax(&ax, lo, hi);
+	ink_begin(fp, PLOT_HEIGHT + sh + fh, NULL);
 	draw_title(fp, cfg, res);
 	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
 	draw_timeline(fp, &ink, cfg, res, &ax, pct);
 	draw_distribution(fp, res, &ax);
 	plotnoise_draw(fp, res, B_L, B_R, B_B + 44);
-	draw_legend(fp, cfg, res, H + sh);
-	plotframe_draw(fp, cfg, res, H + sh);
+	draw_legend(fp, cfg, res, PLOT_HEIGHT + sh);
+	plotframe_draw(fp, cfg, res, PLOT_HEIGHT + sh);
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
 }
 
-/* How many characters of size px fit in width px. */
-static size_t
-fit(double width, int px)
+/* The loads of the run, as " cpu\xc3\x974, yield\xc3\x971". */
+static void
+put_loads(FILE *fp, const struct config *cfg)
 {
-	return (size_t)(width / (CHAR_W * px));
-}
+	unsigned i;
 
-/* How far (0 to 1) a latency (ns) lies along the latency axis, clamped. */
-static double
-lfrac(const struct lax *ax, double ns)
-{
-	double l = ns > 0 ? log10(ns) : ax->lo;
-
-	if (l < ax->lo)
-		l = ax->lo;
-	if (l > ax->hi)
-		l = ax->hi;
-	return (l - ax->lo) / (ax->hi - ax->lo);
-}
-
-/* Where a latency falls on a vertical latency axis from top to bottom. */
-static double
-ylat(const struct lax *ax, double ns, int top, int bottom)
-{
-	return bottom - (bottom - top) * lfrac(ax, ns);
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
-static double
-nice_step(double span, int max)
-{
-	double p, m;
-
-	if (!(span > 0))
-		return 1;
-	p = pow(10, floor(log10(span / max)));
-	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
-		if (span / (p * m) <= max)
-			return p * m;
-}
-
-/*
- * Whether n samples support the q quantile: at least 10 samples lie beyond
- * it (the rule of --fail-above and latt compare).
- */
-static int
-supported(uint64_t n, double q)
-{
-	return n >= stats_need_q(q);
+	for (i = 0; i < cfg->nload; i++)
+		fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
+		    config_load_name(cfg->load[i].kind), cfg->load[i].n);
 }
 
 /*
@@ -286,21 +206,19 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	char a[32], b[32], *what;
-	unsigned i;
 	size_t max;
 
 	fputs("<g id=\"title\">\n<text x=\"20\" y=\"28\" font-size=\"16\" "
 	    "font-weight=\"bold\">latt: ", fp);
-	max = fit(W - 40, 16) - 6;
+	/* The characters of 16 px the line holds after "latt: ". */
+	max = (size_t)((PLOT_WIDTH - 40) / (PLOT_CHAR_W * 16)) - 6;
 	if (cfg->ncmd > 0) {
 		what = config_command(cfg);
 		ink_text(fp, what != NULL ? what : "?", max);
 		free(what);
 	} else if (cfg->nload > 0) {
 		fputs("no command, loads", fp);
-		for (i = 0; i < cfg->nload; i++)
-			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
+		put_loads(fp, cfg);
 	} else
 		fputs("no command, an idle machine", fp);
 	fputs("</text>\n", fp);
@@ -308,20 +226,17 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	fprintf(fp, "<text id=\"settings\" x=\"20\" y=\"48\">%u client%s, "
 	    "delays %s to %s", cfg->nclients, cfg->nclients == 1 ? "" : "s",
 	    cfg->min_delay == 0 ? "0" : fmt_time(a, sizeof(a),
-	    (double)cfg->min_delay, 0, MICRO),
-	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+	    (double)cfg->min_delay, 0, PLOT_MICRO),
+	    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, PLOT_MICRO));
 	if (cfg->ncmd > 0 && cfg->nload > 0) {
 		fputs(", loads", fp);
-		for (i = 0; i < cfg->nload; i++)
-			fprintf(fp, "%s %s\xc3\x97%u", i > 0 ? "," : "",
-			    config_load_name(cfg->load[i].kind), cfg->load[i].n);
+		put_loads(fp, cfg);
 	}
 	if (cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR)
-		fprintf(fp, ", %s %d", cfg->policy == SCHED_FIFO ? "fifo" :
-		    "rr", cfg->prio);
+		fprintf(fp, ", %s %d", config_policy_name(cfg->policy),
+		    cfg->prio);
 	else if (cfg->policy == SCHED_BATCH || cfg->policy == SCHED_IDLE)
-		fprintf(fp, ", %s", cfg->policy == SCHED_BATCH ? "batch" :
-		    "idle");
+		fprintf(fp, ", %s", config_policy_name(cfg->policy));
 	if (cfg->set_nice)
 		fprintf(fp, ", nice %d", cfg->nice);
 	if (cfg->open_loop)
@@ -335,15 +250,15 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 
 	fprintf(fp, "<text id=\"figures\" x=\"20\" y=\"84\">%llu samples in "
 	    "%s", (unsigned long long)st->n, fmt_time(a, sizeof(a),
-	    (double)(res->end - res->start - res->suspended), 3, MICRO));
+	    (double)(res->end - res->start - res->suspended), 3, PLOT_MICRO));
 	if (res->nsuspend > 0)
 		fprintf(fp, " (and %s suspended)", fmt_time(a, sizeof(a),
-		    (double)res->suspended, 3, MICRO));
+		    (double)res->suspended, 3, PLOT_MICRO));
 	if (st->n > 0) {
 		fprintf(fp, ", mean %s", fmt_time(a, sizeof(a),
-		    stats_mean(st), 3, MICRO));
+		    stats_mean(st), 3, PLOT_MICRO));
 		fprintf(fp, ", max %s (client %u, %.2f s into the run)",
-		    fmt_time(a, sizeof(a), (double)st->max, 3, MICRO),
+		    fmt_time(a, sizeof(a), (double)st->max, 3, PLOT_MICRO),
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC);
 	}
 	fprintf(fp, ", %llu timer samples",
@@ -351,60 +266,8 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->npending > 0)
 		fprintf(fp, "; %llu unanswered at the end, the oldest %s",
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
-		    (double)res->pending_age, 3, MICRO));
+		    (double)res->pending_age, 3, PLOT_MICRO));
 	fputs("</text>\n</g>\n", fp);
-}
-
-/*
- * The latency axis of a panel: gridlines and labels at every decade, and
- * at 2 and 5 times it when the axis spans few decades; labels left of x0
- * when left, else none (the panel shares its neighbour's).
- */
-static void
-draw_lat_axis(FILE *fp, const struct lax *ax, int x0, int x1, int top,
-    int bottom, int left)
-{
-	static const int mult[] = { 1, 2, 5 };
-	char buf[32];
-	double y, v;
-	int d, k, nk;
-
-	nk = ax->hi - ax->lo <= 3 ? 3 : 1;
-	for (d = ax->lo; d <= ax->hi; d++) {
-		for (k = 0; k < nk; k++) {
-			if (d == ax->hi && k > 0)
-				break;
-			v = mult[k] * pow(10, d);
-			y = ylat(ax, v, top, bottom);
-			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-			    "y2=\"%.1f\" stroke=\"%s\"/>\n", x0, y, x1, y,
-			    k == 0 ? "#d0d0d0" : "#ececec");
-			if (left)
-				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
-				    "text-anchor=\"end\" font-size=\"%d\">%s"
-				    "</text>\n", x0 - 5, y + 4, SMALL,
-				    fmt_time(buf, sizeof(buf), v, 0, MICRO));
-		}
-	}
-}
-
-/*
- * "no samples" in the middle of a panel, on a white ground when anything
- * has been drawn (the other series' curve may pass there).
- */
-static void
-no_samples(FILE *fp, const struct ink *ink, int x0, int x1, int top,
-    int bottom)
-{
-	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
-
-	if (ink->n > 0 || ink->lost)
-		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
-		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
-	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
-	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
-	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
 }
 
 /* The percentile axis: 0 at p = 0, k at p = 1 - 10^-k. */
@@ -440,8 +303,10 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 
 	if (st->n == 0 || h->total == 0)
 		return;
-	fprintf(fp, "<path id=\"%s\"", id);
-	put_style(fp, sty);
+	fprintf(fp, "<path id=\"%s\" fill=\"none\" stroke=\"%s\" "
+	    "stroke-width=\"%.1f\"", id, sty->color, sty->width);
+	if (sty->dash[0] != '\0')
+		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
 	fputs(" stroke-linejoin=\"round\" d=\"", fp);
 	for (i = 0; i <= h->nbuckets; i++) {
 		uint64_t c = i < h->nbuckets ? h->counts[i] : h->overflow;
@@ -453,7 +318,7 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 			v = st->min;
 		if (v > st->max || i == h->nbuckets)
 			v = st->max;
-		y = ylat(ax, (double)v, A_T, A_B);
+		y = ink_ylat(ax, (double)v, A_T, A_B);
 		for (k = 0; k < 2; k++) {
 			x = xpct(u_of(((double)(k == 0 ? cum + 1 : cum + c) -
 			    0.5) / n), umax);
@@ -468,56 +333,41 @@ draw_pct_curve(FILE *fp, struct ink *ink, const struct stats *st,
 	fputs("\"/>\n", fp);
 }
 
+/*
+ * The percentile panel's frame and axes: latency up, 1/(1-p) across to
+ * umax decades, shaded where fewer than ten of st's samples lie beyond.
+ */
 static void
-draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
-    const struct result *res, const struct lax *ax, const int64_t *pct)
+draw_pct_axes(FILE *fp, const struct lax *ax, const struct stats *st,
+    double umax)
 {
-	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
-	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
-	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
-	    0 };
-	const struct stats *st = &res->ser[SER_LATENCY].st;
-	const struct stats *tm = &res->ser[SER_TIMER].st;
-	struct style sty;
-	struct label lab[NQUANTILES + 1];
-	double marks[2 * (NQUANTILES + 1)];
-	char buf[32], id[32];
-	unsigned c;
-	double umax, x, u;
-	size_t nlab = 0, i;
+	double x;
 	int k;
 
-	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
-	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
-	if (tm->n > st->n)
-		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
-	if (umax < 3)
-		umax = 3;
-	fputs("<g id=\"percentiles\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency by "
 	    "percentile</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">x: 1/(1-p), so that each "
 	    "step right is ten times rarer</text>\n", A_L, A_T - 10, A_R,
-	    A_T - 10, SMALL);
+	    A_T - 10, PLOT_SMALL);
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", A_L, A_T, A_R - A_L,
 	    A_B - A_T);
 	/* Beyond 1 - 10/n fewer than ten samples lie: shaded. */
 	if (st->n > 0) {
-		u = u_of(1 - 10.0 / (double)st->n);
-		x = st->n > 10 ? xpct(u, umax) : A_L;
+		x = st->n > 10 ? xpct(u_of(1 - 10.0 / (double)st->n), umax) :
+		    A_L;
 		if (x < A_R)
 			fprintf(fp, "<rect class=\"thin\" x=\"%.1f\" y=\"%d\" "
 			    "width=\"%.1f\" height=\"%d\" fill=\"#f1ece4\"/>"
 			    "\n", x, A_T, A_R - x, A_B - A_T);
 	}
-	draw_lat_axis(fp, ax, A_L, A_R, A_T, A_B, 1);
+	ink_lat_grid(fp, ax, A_L, A_R, A_T, A_B, 1);
 	for (k = 0; k <= (int)umax; k++) {
 		x = xpct(k, umax);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 		    "stroke=\"#d0d0d0\"/><text x=\"%.1f\" y=\"%d\" "
 		    "text-anchor=\"middle\" font-size=\"%d\">", x, A_T, x, A_B,
-		    x, A_B + 15, SMALL);
+		    x, A_B + 15, PLOT_SMALL);
 		if (k == 0)
 			fputs("0%", fp);
 		else
@@ -529,8 +379,70 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "percentile</text>\n", (A_L + A_R) / 2, A_B + 32);
 	fprintf(fp, "<text transform=\"translate(16 %d) rotate(-90)\" "
 	    "text-anchor=\"middle\">latency</text>\n", (A_T + A_B) / 2);
+}
+
+/* The percentiles st supports and its maximum, marked and labelled. */
+static void
+mark_percentiles(FILE *fp, struct ink *ink, const struct stats *st,
+    const struct lax *ax, double umax, const int64_t *pct)
+{
+	static const struct field fld = { A_L + 2, A_T + 2, A_R - 2, A_B - 2,
+	    0 };
+	struct label lab[NQUANTILES + 1];
+	double marks[2 * (NQUANTILES + 1)], u;
+	char buf[32];
+	size_t nlab = 0, i;
+	int64_t v;
+
+	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
+		if (i < NQUANTILES && st->n < stats_need_q(quantiles[i]))
+			continue;
+		v = i < NQUANTILES ? pct[i] : st->max;
+		u = i < NQUANTILES ? u_of(quantiles[i]) :
+		    u_of(1 - 0.5 / (double)st->n);
+		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
+		lab[nlab].py = marks[2 * nlab + 1] = ink_ylat(ax, (double)v,
+		    A_T, A_B);
+		lab[nlab].color = MARK_COLOR;
+		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
+		    i < NQUANTILES ? qnames[i] : "max",
+		    fmt_time(buf, sizeof(buf), (double)v, 3, PLOT_MICRO));
+		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[nlab].px, lab[nlab].py,
+		    INK_MARK_R, MARK_COLOR);
+		nlab++;
+	}
+	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
+}
+
+/*
+ * The percentile panel: each series' curve (the timer's, the runqueue
+ * wait's, each placement kind's and each class's under the latency's),
+ * and the latency's percentiles marked.
+ */
+static void
+draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
+    const struct result *res, const struct lax *ax, const int64_t *pct)
+{
+	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
+	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
+	const struct stats *st = &res->ser[SER_LATENCY].st;
+	const struct stats *tm = &res->ser[SER_TIMER].st;
+	struct style sty;
+	char id[32];
+	unsigned c;
+	double umax;
+
+	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
+	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
+	if (tm->n > st->n)
+		umax = ceil(log10(2.0 * (double)tm->n) - 1e-9);
+	if (umax < 3)
+		umax = 3;
+	fputs("<g id=\"percentiles\">\n", fp);
+	draw_pct_axes(fp, ax, st, umax);
 	if (st->n == 0 && tm->n == 0) {
-		no_samples(fp, ink, A_L, A_R, A_T, A_B);
+		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -542,9 +454,8 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
 		snprintf(id, sizeof(id), "place-%s-percentiles",
 		    series_info[SER_PLACE_SAME_CPU + c].name);
-		sty = place_sty[c];
 		draw_pct_curve(fp, ink, &res->ser[SER_PLACE_SAME_CPU + c].st,
-		    ax, umax, id, &sty);
+		    ax, umax, id, &place_sty[c]);
 	}
 	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
 		snprintf(id, sizeof(id), "class-%u-percentiles", c);
@@ -557,31 +468,8 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 	sty.width = res->classes != NULL ? 1.2 : 2.2;
 	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
 	if (st->n == 0)
-		no_samples(fp, ink, A_L, A_R, A_T, A_B);
-	/* The supported percentiles and the maximum, marked. */
-	for (i = 0; st->n > 0 && i <= NQUANTILES; i++) {
-		int64_t v;
-
-		if (i < NQUANTILES && !supported(st->n, quantiles[i]))
-			continue;
-		v = i < NQUANTILES ? pct[i] : st->max;
-		u = i < NQUANTILES ? u_of(quantiles[i]) :
-		    u_of(1 - 0.5 / (double)st->n);
-		lab[nlab].px = marks[2 * nlab] = xpct(u, umax);
-		lab[nlab].py = marks[2 * nlab + 1] = ylat(ax, (double)v, A_T,
-		    A_B);
-		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
-		    i < NQUANTILES ? qnames[i] : "max",
-		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
-		nlab++;
-	}
-	for (i = 0; i < nlab; i++) {
-		lab[i].color = MARK_COLOR;
-		fprintf(fp, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" "
-		    "r=\"%.1f\" fill=\"%s\"/>\n", lab[i].px, lab[i].py, MARK_R,
-		    MARK_COLOR);
-	}
-	ink_place(fp, ink, lab, nlab, &fld, marks, nlab);
+		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
+	mark_percentiles(fp, ink, st, ax, umax, pct);
 	fputs("</g>\n", fp);
 }
 
@@ -604,34 +492,27 @@ draw_shades(FILE *fp, struct ink *ink, const struct result *res,
 	};
 	struct label lab[1 + SUSPEND_MAX + STALLS_MAX];
 	struct field fld = { 0, B_T + 2, 0, B_B - 2, 0 };
+	struct shade {
+		int64_t		 a, b;	/* ns since the run's start */
+		unsigned	 k;	/* its kind */
+	} sh[1 + SUSPEND_MAX + STALLS_MAX];
 	double xa, xb;
 	size_t n = 0;
-	unsigned i, nsh, k;
-	int64_t a, b, wend;
+	unsigned i, nsh = 0, k;
 
-	nsh = (res->wl.pid > 0) + (res->nsuspend < SUSPEND_MAX ?
-	    res->nsuspend : SUSPEND_MAX) + (res->nstalls < STALLS_MAX ?
-	    res->nstalls : STALLS_MAX);
+	if (res->wl.pid > 0)
+		sh[nsh++] = (struct shade){ res->wl.start - res->start,
+		    (res->wl.reaped ? res->wl.end : res->end) - res->start, 0 };
+	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX; i++)
+		sh[nsh++] = (struct shade){ res->susp[i].from,
+		    res->susp[i].to, 1 };
+	for (i = 0; i < res->nstalls && i < STALLS_MAX; i++)
+		sh[nsh++] = (struct shade){ res->stalls[i].when,
+		    res->stalls[i].when + res->stalls[i].len, 2 };
 	for (i = 0; i < nsh; i++) {
-		k = i - (res->wl.pid > 0);
-		if (res->wl.pid > 0 && i == 0) {
-			wend = res->wl.reaped ? res->wl.end : res->end;
-			a = res->wl.start - res->start;
-			b = wend - res->start;
-			k = 0;
-		} else if (k < res->nsuspend && k < SUSPEND_MAX) {
-			a = res->susp[k].from;
-			b = res->susp[k].to;
-			k = 1;
-		} else {
-			k -= res->nsuspend < SUSPEND_MAX ? res->nsuspend :
-			    SUSPEND_MAX;
-			a = res->stalls[k].when;
-			b = a + res->stalls[k].len;
-			k = 2;
-		}
-		xa = B_L + (B_R - B_L) * fmax(0, (double)a) / span;
-		xb = B_L + (B_R - B_L) * fmin(span, (double)b) / span;
+		k = sh[i].k;
+		xa = B_L + (B_R - B_L) * fmax(0, (double)sh[i].a) / span;
+		xb = B_L + (B_R - B_L) * fmin(span, (double)sh[i].b) / span;
 		if (k == 0 && xb <= xa)
 			continue;	/* an empty workload span */
 		if (xb - xa < 1)
@@ -681,7 +562,7 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 		    "stroke-width=\"%.1f\" stroke-linecap=\"round\" d=\"", id,
 		    color, dot);
 		for (i = 0; i < tl->npoints; i++)
-			ink_dot(&pen, XT(tl->points[i].when), ylat(ax,
+			ink_dot(&pen, XT(tl->points[i].when), ink_ylat(ax,
 			    (double)tl->points[i].value, B_T, B_B));
 		fputs("\"/>\n", fp);
 		return;
@@ -695,8 +576,8 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 		if (tl->slice[i].n == 0)
 			continue;
 		x = XT(((double)i + 0.5) * (double)tl->width);
-		y0 = ylat(ax, (double)tl->slice[i].min, B_T, B_B);
-		y1 = ylat(ax, (double)tl->slice[i].max, B_T, B_B);
+		y0 = ink_ylat(ax, (double)tl->slice[i].min, B_T, B_B);
+		y1 = ink_ylat(ax, (double)tl->slice[i].max, B_T, B_B);
 		ink_to(&pen, 1, x, y0 + 0.5);
 		ink_v(&pen, y1 - 0.5);
 	}
@@ -726,14 +607,14 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 			for (cnt = 0, j = from; j < from + g && j < tl->nused;
 			    j++)
 				cnt += tl->slice[j].n;
-			q = k == 0 ? 0.5 : 0.99;
 			if ((double)cnt < need || (v = timeline_quantile(tl,
 			    from, from + g, q)) < 0) {
 				first = 1;
 				continue;
 			}
 			ink_to(&pen, first, XT((double)from *
-			    (double)tl->width), ylat(ax, (double)v, B_T, B_B));
+			    (double)tl->width), ink_ylat(ax, (double)v, B_T,
+			    B_B));
 			ink_h(&pen, XT(fmin((double)(from + g) *
 			    (double)tl->width, span)));
 			first = 0;
@@ -750,7 +631,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
 	const struct timeline *tl = res->ser[SER_LATENCY].tl;
 	struct label lab[2];
-	double span, step, t, x, unit;
+	double span, unit;
 	char buf[32];
 	size_t nlab = 0;
 	unsigned i;
@@ -758,12 +639,11 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	span = (double)(res->end - res->start);
 	if (span < NSEC_PER_MSEC)
 		span = NSEC_PER_MSEC;
-#define XT(ns)	(B_L + (B_R - B_L) * (double)(ns) / span)
 	fputs("<g id=\"timeline\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency "
 	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
-	    B_T - 10, SMALL, tl == NULL || tl->npoints == tl->n ?
+	    B_T - 10, PLOT_SMALL, tl == NULL || tl->npoints == tl->n ?
 	    (class_dots(cfg, res) ? "every sample, coloured by class" :
 	    "every sample") :
 	    "per time slice: min to max, p50, p99");
@@ -771,19 +651,8 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
 	    B_B - B_T);
 	draw_shades(fp, ink, res, span, 0);
-	draw_lat_axis(fp, ax, B_L, B_R, B_T, B_B, 1);
-	/* x axis: seconds (milliseconds in a short run), at round steps. */
-	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = nice_step(span / unit, 8);
-	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
-		x = XT(t * unit);
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    B_B, x, B_B + 4, x, B_B + 15, SMALL,
-		    round(t / step) * step);
-	}
-#undef XT
+	ink_lat_grid(fp, ax, B_L, B_R, B_T, B_B, 1);
+	unit = ink_time_axis(fp, B_L, B_R, B_B, span);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s "
 	    "into the run</text>\n", (B_L + B_R) / 2, B_B + 32,
 	    unit == NSEC_PER_SEC ? "seconds" : "milliseconds");
@@ -795,7 +664,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 		draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
 	draw_shades(fp, ink, res, span, 1);
 	if (res->ser[SER_LATENCY].st.n == 0) {
-		no_samples(fp, ink, B_L, B_R, B_T, B_B);
+		ink_empty(fp, ink, B_L, B_R, B_T, B_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -803,10 +672,10 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	for (i = 0; i < 2; i++) {
 		int64_t v = i == 0 ? pct[2] : res->ser[SER_LATENCY].st.max;
 
-		if (i == 0 && !supported(res->ser[SER_LATENCY].st.n, 0.99))
+		if (i == 0 && res->ser[SER_LATENCY].st.n < stats_need_q(0.99))
 			continue;
 		lab[nlab].px = B_R + 4;
-		lab[nlab].py = ylat(ax, (double)v, B_T, B_B);
+		lab[nlab].py = ink_ylat(ax, (double)v, B_T, B_B);
 		fprintf(fp, "<line class=\"ref\" x1=\"%d\" y1=\"%.1f\" "
 		    "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\""
 		    "%s\"/>\n", B_L, lab[nlab].py, B_R + 4, lab[nlab].py,
@@ -814,7 +683,7 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 		lab[nlab].color = MARK_COLOR;
 		snprintf(lab[nlab].text, sizeof(lab[nlab].text), "%s %s",
 		    i == 0 ? "p99" : "max",
-		    fmt_time(buf, sizeof(buf), (double)v, 3, MICRO));
+		    fmt_time(buf, sizeof(buf), (double)v, 3, PLOT_MICRO));
 		nlab++;
 	}
 	ink_place(fp, ink, lab, nlab, &fld, NULL, 0);
@@ -829,7 +698,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	const struct hist *h = &st->hist;
 	uint64_t *bins, top = 0;
 	size_t nbins, i, b;
-	double frac, y0, y1, x, xmax, step, v;
+	double frac, y0, y1, x, xmax, step;
 
 	fputs("<g id=\"distribution\">\n", fp);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">"
@@ -837,7 +706,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", C_L, B_T, C_R - C_L,
 	    B_B - B_T);
-	draw_lat_axis(fp, ax, C_L, C_R, B_T, B_B, 0);
+	ink_lat_grid(fp, ax, C_L, C_R, B_T, B_B, 0);
 	nbins = (size_t)(ax->hi - ax->lo) * BINS_PER_DECADE;
 	bins = st->n > 0 ? calloc(nbins, sizeof(*bins)) : NULL;
 	/* Each histogram bucket goes to the bin of its midpoint. */
@@ -858,23 +727,17 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 			top = bins[b];
 	/* The share axis: round steps up to the tallest bar. */
 	xmax = top > 0 ? 100.0 * (double)top / (double)st->n : 10;
-	step = nice_step(xmax, 3);
+	step = ink_step(xmax, 3);
 	xmax = ceil(xmax / step - 1e-9) * step;
-	for (v = 0; bins != NULL && v <= xmax * (1 + 1e-9); v += step) {
-		x = C_L + (C_R - C_L) * v / xmax;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g%%</text>\n",
-		    x, B_B, x, B_B + 4, x, B_B + 15, SMALL,
-		    round(v / step) * step);
-	}
+	if (bins != NULL)
+		ink_xticks(fp, C_L, C_R, B_B, xmax, step, "%");
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">share of "
 	    "samples</text>\n", (C_L + C_R) / 2, B_B + 32);
 	if (bins == NULL) {
 		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"middle\" font-size=\"%d\" fill=\"#777\">"
 		    "no samples</text>\n", (C_L + C_R) / 2, (B_T + B_B) / 2,
-		    SMALL);
+		    PLOT_SMALL);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -894,119 +757,89 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fputs("</g>\n", fp);
 }
 
-/* A key of the legend: a swatch (a line when dash is not NULL), a name. */
-static void
-put_key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *cls, const char *name)
-{
-	if (dash != NULL) {
-		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
-		    x, y - 4, x + KEY_W, y - 4, color);
-		if (dash[0] != '\0')
-			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
-		fputs("/>", fp);
-	} else
-		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" stroke=\"#999\" "
-		    "stroke-width=\"0.5\"/>", x, y - 9, KEY_W, color);
-	fprintf(fp, "<text%s%s%s x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s%s"
-	    "</text>\n", cls != NULL ? " class=\"" : "", cls != NULL ? cls :
-	    "", cls != NULL ? "\"" : "", x + KEY_W + 5, y, SMALL,
-	    cls != NULL ? "class " : "", name);
-}
-
 /* A legend of what the colours mean, and a line of caveats, above bottom. */
 static void
 draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
     int bottom)
 {
-	static const struct {
+	struct key {
 		const char	*name;
 		const char	*color;
 		const char	*dash;		/* NULL: a patch of colour */
-	} key[] = {
-		{ "wake-up latency", LAT_COLOR, NULL },
-		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL },
-		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH },
-		{ "p50 over time", P50_COLOR, "" },
-		{ "p99 over time", P99_COLOR, "" },
-		{ "workload", "#e6f0e0", NULL },
-		{ "suspended", "#d9d9d9", NULL },
-		{ "latt stalled (no samples)", "#f6d7b0", NULL },
+		const char	*cls;		/* the name's class, or NULL */
 	};
-	int show[sizeof(key) / sizeof(key[0])];
-	int band = res->ser[SER_LATENCY].tl != NULL &&
-	    res->ser[SER_LATENCY].tl->npoints != res->ser[SER_LATENCY].tl->n;
+	static const struct key fixed[] = {
+		{ "wake-up latency", LAT_COLOR, NULL, NULL },
+		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL,
+		    NULL },
+		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH, NULL },
+		{ "p50 over time", P50_COLOR, "", NULL },
+		{ "p99 over time", P99_COLOR, "", NULL },
+		{ "workload", "#e6f0e0", NULL, NULL },
+		{ "suspended", "#d9d9d9", NULL, NULL },
+		{ "latt stalled (no samples)", "#f6d7b0", NULL, NULL },
+	};
+	const struct timeline *tl = res->ser[SER_LATENCY].tl;
+	int band = tl != NULL && tl->npoints != tl->n;
+	int show[8] = { res->ser[SER_LATENCY].st.n > 0,
+	    res->ser[SER_TIMER].st.n > 0, res->ser[SER_RUNQUEUE].st.n > 0,
+	    band, band, res->wl.pid > 0, res->nsuspend > 0, res->nstalls > 0 };
+	struct key key[8 + PLACE_KINDS + CLASS_MAX];
+	char names[CLASS_MAX][CLASS_NAME_MAX + 8];
 	struct style sty;
 	double x = B_L, w;
 	int y = bottom - 50;
 	unsigned c, k, rank[CLASS_MAX];
-	size_t i;
+	size_t i, n = 0;
 
-	show[0] = res->ser[SER_LATENCY].st.n > 0;
-	show[1] = res->ser[SER_TIMER].st.n > 0;
-	show[2] = res->ser[SER_RUNQUEUE].st.n > 0;
-	show[3] = show[4] = band;
-	show[5] = res->wl.pid > 0;
-	show[6] = res->nsuspend > 0;
-	show[7] = res->nstalls > 0;
-	fputs("<g id=\"legend\">\n", fp);
-	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
-		if (!show[i])
-			continue;
-		w = KEY_W + 5 + strlen(key[i].name) * CHAR_W * SMALL;
-		/* A second line when the first is full. */
-		if (x + w > W - 20) {
-			x = B_L;
-			y += 16;
-		}
-		put_key(fp, x, y, key[i].color, key[i].dash, NULL,
-		    key[i].name);
-		x += w + 12;
-	}
-	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
-		if (res->ser[SER_PLACE_SAME_CPU + c].st.n == 0)
-			continue;
-		w = KEY_W + 5 + strlen(place_key[c]) * CHAR_W * SMALL;
-		if (x + w > W - 20) {
-			x = B_L;
-			y += 16;
-		}
-		put_key(fp, x, y, place_sty[c].color, place_sty[c].dash, NULL,
-		    place_key[c]);
-		x += w + 12;
-	}
+	for (i = 0; i < 8; i++)
+		if (show[i])
+			key[n++] = fixed[i];
+	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++)
+		if (res->ser[SER_PLACE_SAME_CPU + c].st.n > 0)
+			key[n++] = (struct key){ place_key[c],
+			    place_sty[c].color, place_sty[c].dash, NULL };
 	/*
 	 * The classes, highest priority first (as the 2007 figure); their
-	 * names need no escaping.
+	 * names need no escaping.  A frame class has a panel of its own.
 	 */
 	by_priority(cfg, rank);
 	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
 		if (cfg->classes[c = rank[k]].frame > 0)
-			continue;	/* a panel of its own: plotframe.c */
-		w = KEY_W + 5 + (strlen(cfg->classes[c].name) + 6) * CHAR_W *
-		    SMALL;
-		if (x + w > W - 20) {
-			/* No row left: an ellipsis ends the last. */
-			if (y + 16 > bottom - 34) {
+			continue;
+		snprintf(names[k], sizeof(names[k]), "class %s",
+		    cfg->classes[c].name);
+		sty = class_style(c);
+		key[n++] = (struct key){ names[k], sty.color, sty.dash,
+		    "class" };
+	}
+	fputs("<g id=\"legend\">\n", fp);
+	for (i = 0; i < n; i++) {
+		w = PLOT_KEY_W + 5 + strlen(key[i].name) * PLOT_CHAR_W *
+		    PLOT_SMALL;
+		/*
+		 * A row more when this one is full; past the last, a class's
+		 * key is an ellipsis that ends the legend.
+		 */
+		if (x + w > PLOT_WIDTH - 20) {
+			if (key[i].cls != NULL && y + 16 > bottom - 34) {
 				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
 				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
-				    x, y, SMALL);
+				    x, y, PLOT_SMALL);
 				break;
 			}
 			x = B_L;
 			y += 16;
 		}
-		sty = class_style(c);
-		put_key(fp, x, y, sty.color, sty.dash, "class",
-		    cfg->classes[c].name);
+		ink_key(fp, x, y, "key", key[i].color, key[i].dash,
+		    " stroke=\"#999\" stroke-width=\"0.5\"", key[i].cls,
+		    key[i].name);
 		x += w + 12;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Percentiles are marked only where at least ten samples lie "
 	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
-	    B_L, bottom - 18, SMALL, LATT_VERSION);
+	    B_L, bottom - 18, PLOT_SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
 
@@ -1090,32 +923,6 @@ class_style(unsigned c)
 	}
 	return sty;
 }
-
-/* A curve's stroke attributes, for a path. */
-static void
-put_style(FILE *fp, const struct style *sty)
-{
-	fprintf(fp, " fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"",
-	    sty->color, sty->width);
-	if (sty->dash[0] != '\0')
-		fprintf(fp, " stroke-dasharray=\"%s\"", sty->dash);
-}
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 /* How many placement kinds the run's wake-ups woke in. */
 static int

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "config.h"
 #include "lib/common.h"
@@ -28,17 +27,12 @@
 #include "plot/plotink.h"
 #include "result.h"
 
-#define W		PLOT_WIDTH
 #define H		620
-#define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, in em */
 #define P_L		90	/* the panel */
 #define P_R		880
 #define P_T		110
 #define P_B		490
 #define PAD		24	/* px between the frame and an end value */
-#define KEY_W		22
-#define MICRO		"\xc2\xb5s"
 #define P50_COLOR	"#000000"
 #define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
 #define FLOOR_COLOR	"#666666"
@@ -61,7 +55,7 @@ struct frame {
 	double		 x[SWEEP_MAX];		/* each point's */
 	int		 linear;		/* a count on a linear axis */
 	double		 vmax;			/* its end */
-	int		 lo, hi;		/* decades of latency, ns */
+	struct lax	 ax;			/* latency */
 	double		 rmax;			/* the rate axis' end, or 0 */
 };
 
@@ -71,17 +65,16 @@ static double	 pct_of(const struct sweep_point *, unsigned k);
 static double	 rate_of(const struct sweep_point *, unsigned l);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
+static void	 x_title(FILE *, const struct config *);
 static void	 draw_axes(FILE *, const struct frame *,
 		    const struct config *, const struct result *);
 static void	 draw_band(FILE *, const struct frame *, unsigned k);
-static void	 draw_line(FILE *, struct ink *, const struct frame *,
-		    unsigned k, struct label *);
-static int	 draw_rate(FILE *, struct ink *, const struct frame *,
-		    unsigned l, struct label *);
+static double	 trace_y(const struct frame *, unsigned o, unsigned t);
+static int	 draw_trace(FILE *, struct ink *, const struct frame *,
+		    unsigned t, struct label *);
 static void	 draw_legend(FILE *, const struct frame *,
 		    const struct result *, int keys);
 static const char *tick_rate(char *, size_t, double);
-static double	 nice_step(double, int);
 
 int
 plotcurve_write(FILE *fp, const struct config *cfg,
@@ -113,47 +106,28 @@ plotcurve_write(FILE *fp, const struct config *cfg,
 		}
 	if (res->floor.valid && res->floor.pingpong_ns > 0 && hi > 0)
 		lo = fmin(lo, res->floor.pingpong_ns);
-	if (hi <= 0) {
-		lo = 1e3;
-		hi = 1e6;
-	}
-	f.lo = (int)floor(log10(fmax(lo, 10)) + 1e-9);
-	f.hi = (int)ceil(log10(fmax(hi, 10)) - 1e-9);
-	if (f.hi <= f.lo)
-		f.hi = f.lo + 1;
+	ink_lax(&f.ax, lo, hi);
 	/* The rate axis: from 0 to a round step above the highest. */
 	nload = sr->n > 0 ? sr->pt[0].nload : 0;
 	for (i = 0; i < sr->n; i++)
 		for (k = 0; k < nload && k < sr->pt[i].nload; k++)
 			f.rmax = fmax(f.rmax, rate_of(&sr->pt[i], k));
 	if (f.rmax > 0)
-		f.rmax = ceil(f.rmax * 1.05 / nice_step(f.rmax, 5)) *
-		    nice_step(f.rmax, 5);
+		f.rmax = ceil(f.rmax * 1.05 / ink_step(f.rmax, 5)) *
+		    ink_step(f.rmax, 5);
 
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-	    "font-size=\"12\">\n", W, H, W, H);
-	fprintf(fp, "<title>latt: wake-up latency against %s</title>\n",
-	    sr->name);
-	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	    W, H);
+	ink_begin(fp, H, sr->name);
 	draw_title(fp, cfg, res);
 	draw_axes(fp, &f, cfg, res);
 	for (k = 0; k < 2; k++)
 		draw_band(fp, &f, k);
+	/* The loads' rates under the latency lines. */
 	for (k = 0; k < nload; k++)
-		nlab += (unsigned)draw_rate(fp, &ink, &f, k, &lab[nlab]);
-	for (k = 0; k < 2; k++) {
-		lab[nlab].text[0] = '\0';
-		draw_line(fp, &ink, &f, k, &lab[nlab]);
-		nlab += lab[nlab].text[0] != '\0';
-	}
+		nlab += (unsigned)draw_trace(fp, &ink, &f, 2 + k, &lab[nlab]);
+	for (k = 0; k < 2; k++)
+		nlab += (unsigned)draw_trace(fp, &ink, &f, k, &lab[nlab]);
 	if (nlab == 0)
-		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">"
-		    "no samples</text>\n", (P_L + P_R) / 2, (P_T + P_B) / 2);
+		ink_empty(fp, &ink, P_L, P_R, P_T, P_B);
 	ink_place(fp, &ink, lab, nlab, &fld, NULL, 0);
 	draw_legend(fp, &f, res, drawn | bands << 2);
 	fputs("</svg>\n", fp);
@@ -195,14 +169,11 @@ place_x(struct frame *f, const struct config *cfg)
 		    (double)cfg->sweep.v[i] / f->vmax;
 }
 
-/* Where a latency (ns) falls on the logarithmic axis, clamped. */
+/* Where a latency (ns) falls on the panel's axis. */
 static double
 ylat(const struct frame *f, double ns)
 {
-	double l = ns > 0 ? log10(ns) : f->lo;
-
-	l = fmin(fmax(l, f->lo), f->hi);
-	return P_B - (P_B - P_T) * (l - f->lo) / (f->hi - f->lo);
+	return ink_ylat(&f->ax, ns, P_T, P_B);
 }
 
 /*
@@ -247,8 +218,9 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    cfg->nclients == 1 ? "" : "s");
 	if (cfg->sweep.kind != SWEEP_DELAY)
 		fprintf(fp, "delays %s to %s, ", cfg->min_delay == 0 ? "0" :
-		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0, MICRO),
-		    fmt_time(b, sizeof(b), (double)cfg->max_delay, 0, MICRO));
+		    fmt_time(a, sizeof(a), (double)cfg->min_delay, 0,
+		    PLOT_MICRO), fmt_time(b, sizeof(b),
+		    (double)cfg->max_delay, 0, PLOT_MICRO));
 	what = config_command(cfg);
 	if (cfg->ncmd > 0)
 		ink_text(fp, what != NULL ? what : "?", 50);
@@ -270,29 +242,20 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 static void
 x_title(FILE *fp, const struct config *cfg)
 {
-	const char *name = cfg->sweep.name;
+	static const char *const what[SWEEP_KNOB + 1] = {
+		[SWEEP_CLIENTS] = "the clients woken each round (-c)",
+		[SWEEP_WORK] = "KiB each client works over (-x)",
+		[SWEEP_SLICE] = "every client's EEVDF slice",
+		[SWEEP_DELAY] = "the sleep between rounds (-f = -t)",
+	};
+	const char *load;
 
-	switch (cfg->sweep.kind) {
-	case SWEEP_CLIENTS:
-		fprintf(fp, "%s: the clients woken each round (-c)", name);
-		break;
-	case SWEEP_LOAD:
-		fprintf(fp, "%s: %s processes (-l %s:N)", name,
-		    config_load_name(cfg->load[0].kind), config_load_name(cfg->load[0].kind));
-		break;
-	case SWEEP_WORK:
-		fprintf(fp, "%s: KiB each client works over (-x)", name);
-		break;
-	case SWEEP_SLICE:
-		fprintf(fp, "%s: every client's EEVDF slice", name);
-		break;
-	case SWEEP_DELAY:
-		fprintf(fp, "%s: the sleep between rounds (-f = -t)", name);
-		break;
-	default:
-		fputs(name, fp);
-		break;
-	}
+	fputs(cfg->sweep.name, fp);
+	if (cfg->sweep.kind == SWEEP_LOAD) {
+		load = config_load_name(cfg->load[0].kind);
+		fprintf(fp, ": %s processes (-l %s:N)", load, load);
+	} else if (what[cfg->sweep.kind] != NULL)
+		fprintf(fp, ": %s", what[cfg->sweep.kind]);
 }
 
 /*
@@ -305,39 +268,27 @@ static void
 draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
     const struct result *res)
 {
-	static const int mult[] = { 1, 2, 5 };
 	char buf[32];
 	double y, v, x, step;
 	unsigned i;
-	int d, k, nk = f->hi - f->lo <= 3 ? 3 : 1;
 
 	fprintf(fp, "<g id=\"axes\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 	    "height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", P_L, P_T,
 	    P_R - P_L, P_B - P_T);
-	for (d = f->lo; d <= f->hi; d++)
-		for (k = 0; k < nk && !(d == f->hi && k > 0); k++) {
-			v = mult[k] * pow(10, d);
-			y = ylat(f, v);
-			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-			    "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%d\" "
-			    "y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\">"
-			    "%s</text>\n", P_L, y, P_R, y, k == 0 ? "#d0d0d0" :
-			    "#ececec", P_L - 5, y + 4, SMALL, fmt_time(buf,
-			    sizeof(buf), v, 0, MICRO));
-		}
+	ink_lat_grid(fp, &f->ax, P_L, P_R, P_T, P_B, 1);
 	fprintf(fp, "<text id=\"y-title\" transform=\"translate(20 %d) "
 	    "rotate(-90)\" text-anchor=\"middle\">wake-up latency (log)"
 	    "</text>\n", (P_T + P_B) / 2);
 	/* x: round counts from 0, or each value's own label. */
 	if (f->linear) {
-		step = fmax(1, nice_step(f->vmax, 10));
+		step = fmax(1, ink_step(f->vmax, 10));
 		for (v = 0; v <= f->vmax * (1 + 1e-9); v += step) {
 			x = P_L + PAD + (P_R - P_L - 2 * PAD) * v / f->vmax;
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
 			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			    "font-size=\"%d\">%g</text>\n", x, P_B, x, P_B + 4,
-			    x, P_B + 16, SMALL, v);
+			    x, P_B + 16, PLOT_SMALL, v);
 		}
 	} else
 		for (i = 0; i < f->sr->n; i++) {
@@ -345,11 +296,12 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 			    "y2=\"%d\" stroke=\"#333\"/><text class=\"tick\" "
 			    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			    "font-size=\"%d\">", f->x[i], P_B, f->x[i],
-			    P_B + 4, f->x[i], P_B + 16, SMALL);
+			    P_B + 4, f->x[i], P_B + 16, PLOT_SMALL);
 			if (cfg->sweep.kind == SWEEP_SLICE ||
 			    cfg->sweep.kind == SWEEP_DELAY)
 				fputs(fmt_time(buf, sizeof(buf),
-				    (double)cfg->sweep.v[i], 0, MICRO), fp);
+				    (double)cfg->sweep.v[i], 0, PLOT_MICRO),
+				    fp);
 			else
 				ink_text(fp, f->sr->pt[i].value, 16);
 			fputs("</text>\n", fp);
@@ -359,18 +311,19 @@ draw_axes(FILE *fp, const struct frame *f, const struct config *cfg,
 	x_title(fp, cfg);
 	fputs("</text>\n", fp);
 	if (f->rmax > 0) {
-		step = nice_step(f->rmax, 5);
+		step = ink_step(f->rmax, 5);
 		for (v = 0; v <= f->rmax * (1 + 1e-9); v += step) {
 			y = P_B - (P_B - P_T) * v / f->rmax;
 			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 			    "y2=\"%.1f\" stroke=\"#333\"/><text x=\"%d\" "
 			    "y=\"%.1f\" font-size=\"%d\">%s</text>\n", P_R, y,
-			    P_R + 4, y, P_R + 7, y + 4, SMALL,
+			    P_R + 4, y, P_R + 7, y + 4, PLOT_SMALL,
 			    tick_rate(buf, sizeof(buf), v));
 		}
 		fprintf(fp, "<text id=\"rate-title\" transform=\"translate(%d "
 		    "%d) rotate(90)\" text-anchor=\"middle\">the loads' "
-		    "operations a second</text>\n", W - 30, (P_T + P_B) / 2);
+		    "operations a second</text>\n", PLOT_WIDTH - 30,
+		    (P_T + P_B) / 2);
 	}
 	if (res->floor.valid && res->floor.pingpong_ns > 0) {
 		y = ylat(f, res->floor.pingpong_ns);
@@ -390,8 +343,8 @@ static void
 draw_band(FILE *fp, const struct frame *f, unsigned k)
 {
 	const struct sweep_point *pt = f->sr->pt;
-	unsigned a, b, j, n = f->sr->n, o;
-	double v, r;
+	unsigned a, b, i, n = f->sr->n, o, side;
+	double v, r, y, dx;
 
 #define HAS(j)	(pct_of(&pt[f->order[j]], k) > 0 && \
 		    pt[f->order[j]].pct_f[k] >= 1)
@@ -406,26 +359,19 @@ draw_band(FILE *fp, const struct frame *f, unsigned k)
 		for (b = a + 1; b < n && HAS(b); b++)
 			;
 		/* The upper edge left to right, the lower one back. */
-		for (j = a; j < b; j++) {
-			o = f->order[j];
-			v = pct_of(&pt[o], k);
-			r = pt[o].pct_f[k];
-			fprintf(fp, "%s%.1f %.1f", j == a ? "M" : "L",
-			    f->x[o] - (b - a == 1 ? 5 : 0), ylat(f, v * r));
-			if (b - a == 1)
-				fprintf(fp, "L%.1f %.1f", f->x[o] + 5,
-				    ylat(f, v * r));
-		}
-		for (j = b; j-- > a;) {
-			o = f->order[j];
-			v = pct_of(&pt[o], k);
-			r = pt[o].pct_f[k];
-			fprintf(fp, "L%.1f %.1f", f->x[o] + (b - a == 1 ? 5 :
-			    0), ylat(f, v / r));
-			if (b - a == 1)
-				fprintf(fp, "L%.1f %.1f", f->x[o] - 5,
-				    ylat(f, v / r));
-		}
+		for (side = 0; side < 2; side++)
+			for (i = 0; i < b - a; i++) {
+				o = f->order[side == 0 ? a + i : b - 1 - i];
+				v = pct_of(&pt[o], k);
+				r = pt[o].pct_f[k];
+				y = ylat(f, side == 0 ? v * r : v / r);
+				dx = b - a > 1 ? 0 : side == 0 ? -5 : 5;
+				fprintf(fp, "%s%.1f %.1f", side + i == 0 ? "M" :
+				    "L", f->x[o] + dx, y);
+				if (b - a == 1)
+					fprintf(fp, "L%.1f %.1f", f->x[o] - dx,
+					    y);
+			}
 		fputc('Z', fp);
 	}
 	fputs("\"/>\n", fp);
@@ -433,88 +379,65 @@ draw_band(FILE *fp, const struct frame *f, unsigned k)
 }
 
 /*
- * Line k (p50, p99) through the values that have it (a value without it
- * breaks the line), a dot at each, and its name to label its last point.
+ * Where trace t falls at point o: the p50 (t 0) or the p99 (t 1) on the
+ * latency axis, or load t - 2's operations a second on the rate axis; NAN
+ * where the point has none.
  */
-static void
-draw_line(FILE *fp, struct ink *ink, const struct frame *f, unsigned k,
-    struct label *lab)
+static double
+trace_y(const struct frame *f, unsigned o, unsigned t)
 {
-	struct pen pen = { fp, ink, 0, 0, 1 };
-	unsigned j, o;
-	double v;
-	int move = 1;
+	double v = t < 2 ? pct_of(&f->sr->pt[o], t) :
+	    rate_of(&f->sr->pt[o], t - 2);
 
-	fprintf(fp, "<path id=\"%s\" class=\"line\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\" "
-	    "d=\"", lines[k].name, lines[k].color);
-	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = pct_of(&f->sr->pt[o], k)) <= 0) {
-			move = 1;
-			continue;
-		}
-		ink_to(&pen, move, f->x[o], ylat(f, v));
-		move = 0;
-	}
-	fputs("\"/>\n", fp);
-	/* A dot at each, by its round cap. */
-	fprintf(fp, "<path id=\"%s-points\" class=\"points\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"%.1f\" stroke-linecap=\"round\" "
-	    "d=\"", lines[k].name, lines[k].color, 2 * INK_MARK_R);
-	pen.hw = INK_MARK_R;
-	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = pct_of(&f->sr->pt[o], k)) <= 0)
-			continue;
-		ink_dot(&pen, f->x[o], ylat(f, v));
-		lab->px = f->x[o];
-		lab->py = ylat(f, v);
-		lab->color = lines[k].color;
-		snprintf(lab->text, sizeof(lab->text), "%s", lines[k].name);
-	}
-	fputs("\"/>\n", fp);
+	if (v <= 0)
+		return NAN;
+	return t < 2 ? ylat(f, v) : P_B - (P_B - P_T) * v / f->rmax;
 }
 
 /*
- * Load l's operations a second on the rate axis, a square at each value
- * that has them; its label names the load.  Returns 1 with a label made.
+ * Trace t (trace_y) through the values that have it (a value without it
+ * breaks it), a dot at each (a square for a rate), and a label at its last
+ * point, its name or its load's.  Returns 1 with a label made.
  */
 static int
-draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
+draw_trace(FILE *fp, struct ink *ink, const struct frame *f, unsigned t,
     struct label *lab)
 {
-	const char *color = rate_colors[l % NRATE_COLORS];
 	struct pen pen = { fp, ink, 0, 0, 1 };
+	int rate = t >= 2, move = 1;
+	const char *color = rate ? rate_colors[(t - 2) % NRATE_COLORS] :
+	    lines[t].color;
+	char id[16];
 	unsigned j, o, n = 0;
-	double v, y;
-	int move = 1;
+	double y;
 
-	if (f->rmax <= 0)
+	if (rate && f->rmax <= 0)
 		return 0;
-	fprintf(fp, "<path id=\"load-%u-rate\" class=\"rate\" fill=\"none\" "
-	    "stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"%s\" "
-	    "d=\"", l, color, RATE_DASH);
+	if (rate)
+		snprintf(id, sizeof(id), "load-%u", t - 2);
+	else
+		snprintf(id, sizeof(id), "%s", lines[t].name);
+	fprintf(fp, "<path id=\"%s%s\" class=\"%s\" fill=\"none\" "
+	    "stroke=\"%s\" stroke-width=\"%s\" %s d=\"", id, rate ? "-rate" :
+	    "", rate ? "rate" : "line", color, rate ? "1.5" : "2", rate ?
+	    "stroke-dasharray=\"" RATE_DASH "\"" : "stroke-linejoin=\"round\"");
 	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = rate_of(&f->sr->pt[o], l)) <= 0) {
+		if (isnan(y = trace_y(f, o = f->order[j], t))) {
 			move = 1;
 			continue;
 		}
-		ink_to(&pen, move, f->x[o], P_B - (P_B - P_T) * v / f->rmax);
+		ink_to(&pen, move, f->x[o], y);
 		move = 0;
 	}
-	fputs("\"/>\n", fp);
-	/* A square at each, by its cap. */
-	fprintf(fp, "<path id=\"load-%u-points\" class=\"rate-points\" "
-	    "fill=\"none\" stroke=\"%s\" stroke-width=\"6\" "
-	    "stroke-linecap=\"square\" d=\"", l, color);
-	pen.hw = 3;
+	/* A dot at each, by the round or square cap of a line of none. */
+	pen.hw = rate ? 3 : INK_MARK_R;
+	fprintf(fp, "\"/>\n<path id=\"%s-points\" class=\"%s\" "
+	    "fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+	    "stroke-linecap=\"%s\" d=\"", id, rate ? "rate-points" : "points",
+	    color, 2 * pen.hw, rate ? "square" : "round");
 	for (j = 0; j < f->sr->n; j++) {
-		o = f->order[j];
-		if ((v = rate_of(&f->sr->pt[o], l)) <= 0)
+		if (isnan(y = trace_y(f, o = f->order[j], t)))
 			continue;
-		y = P_B - (P_B - P_T) * v / f->rmax;
 		ink_dot(&pen, f->x[o], y);
 		lab->px = f->x[o];
 		lab->py = y;
@@ -524,28 +447,10 @@ draw_rate(FILE *fp, struct ink *ink, const struct frame *f, unsigned l,
 	if (n == 0)
 		return 0;
 	lab->color = color;
-	snprintf(lab->text, sizeof(lab->text), "%s/s",
-	    config_load_name(f->sr->pt[0].load_kind[l]));
+	snprintf(lab->text, sizeof(lab->text), "%s%s", rate ?
+	    config_load_name(f->sr->pt[0].load_kind[t - 2]) : lines[t].name,
+	    rate ? "/s" : "");
 	return 1;
-}
-
-/* A key of the legend: a line (dash "" solid) or a patch, and a name. */
-static double
-put_key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *name)
-{
-	if (dash != NULL)
-		fprintf(fp, "<line class=\"key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
-		    "stroke-dasharray=\"%s\"/>", x, y - 4, x + KEY_W, y - 4,
-		    color, dash[0] != '\0' ? dash : "none");
-	else
-		fprintf(fp, "<rect class=\"key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" "
-		    "fill-opacity=\"0.18\"/>", x, y - 9, KEY_W, color);
-	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
-	    x + KEY_W + 5, y, SMALL, name);
-	return x + KEY_W + 5 + strlen(name) * CHAR_W * SMALL + 14;
 }
 
 /*
@@ -557,73 +462,65 @@ draw_legend(FILE *fp, const struct frame *f, const struct result *res,
     int keys)
 {
 	const struct sweep_result *sr = f->sr;
+	unsigned l, nload = f->rmax > 0 && sr->n > 0 ? sr->pt[0].nload : 0;
+	int nfloor = res->floor.valid && res->floor.pingpong_ns > 0;
 	char name[64], buf[32];
 	double x = P_L;
 	int y = H - 54;
-	unsigned l;
 
 	fputs("<g id=\"legend\">\n", fp);
 	if (keys & 1)
-		x = put_key(fp, x, y, P50_COLOR, "", "p50");
+		x += ink_key(fp, x, y, "key", P50_COLOR, "", "", NULL, "p50") +
+		    14;
 	if (keys & 2)
-		x = put_key(fp, x, y, P99_COLOR, "", "p99");
+		x += ink_key(fp, x, y, "key", P99_COLOR, "", "", NULL, "p99") +
+		    14;
 	if (keys & 4)
-		x = put_key(fp, x, y, "#555555", NULL,
-		    "95% interval over the runs");
-	for (l = 0; f->rmax > 0 && sr->n > 0 && l < sr->pt[0].nload; l++) {
-		snprintf(name, sizeof(name), "%s: %s a second",
-		    config_load_name(sr->pt[0].load_kind[l]),
-		    config_load_unit(sr->pt[0].load_kind[l]));
-		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
+		x += ink_key(fp, x, y, "key", "#555555", NULL,
+		    " fill-opacity=\"0.18\"", NULL,
+		    "95% interval over the runs") + 14;
+	/* Each load's rate, then latt's floor, a row more when one is full. */
+	for (l = 0; l < nload + nfloor; l++) {
+		if (l < nload)
+			snprintf(name, sizeof(name), "%s: %s a second",
+			    config_load_name(sr->pt[0].load_kind[l]),
+			    config_load_unit(sr->pt[0].load_kind[l]));
+		else
+			snprintf(name, sizeof(name), "latt's floor: "
+			    "ping-pong %s", fmt_time(buf, sizeof(buf),
+			    res->floor.pingpong_ns, 3, PLOT_MICRO));
+		if (x + strlen(name) * PLOT_CHAR_W * PLOT_SMALL + PLOT_KEY_W >
+		    PLOT_WIDTH - 20) {
 			x = P_L;
 			y += 16;
 		}
-		x = put_key(fp, x, y, rate_colors[l % NRATE_COLORS],
-		    RATE_DASH, name);
-	}
-	if (res->floor.valid && res->floor.pingpong_ns > 0) {
-		snprintf(name, sizeof(name), "latt's floor: ping-pong %s",
-		    fmt_time(buf, sizeof(buf), res->floor.pingpong_ns, 3,
-		    MICRO));
-		if (x + strlen(name) * CHAR_W * SMALL + KEY_W > W - 20) {
-			x = P_L;
-			y += 16;
-		}
-		put_key(fp, x, y, FLOOR_COLOR, "1 3", name);
+		x += ink_key(fp, x, y, "key", l < nload ? rate_colors[l %
+		    NRATE_COLORS] : FLOOR_COLOR, l < nload ? RATE_DASH : "1 3",
+		    "", NULL, name) + 14;
 	}
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
 	    "Each point: a value's runs together; a percentile only where "
 	    "ten of their samples lie beyond it.  Bands: t over the runs' "
 	    "logarithms (3 runs or more).  latt %s</text>\n", P_L, H - 18,
-	    SMALL, LATT_VERSION);
+	    PLOT_SMALL, LATT_VERSION);
 	fputs("</g>\n", fp);
 }
 
-/* A tick's rate, at most 3 significant digits and k, M or G: "2.5G". */
+/* A tick's rate: fmt_num's, without the zeros that end its figures. */
 static const char *
 tick_rate(char *buf, size_t len, double v)
 {
-	static const char *const pre[] = { "", "k", "M", "G", "T" };
-	int k = 0;
+	size_t n;
+	char *e;
 
-	while (k < 4 && v >= 1000) {
-		v /= 1000;
-		k++;
+	fmt_num(buf, len, v, 1);
+	e = buf + (n = strspn(buf, "-.0123456789"));
+	if (memchr(buf, '.', n) != NULL) {
+		while (e[-1] == '0')
+			e--;
+		if (e[-1] == '.')
+			e--;
 	}
-	snprintf(buf, len, "%.3g%s", v, pre[k]);
+	memmove(e, buf + n, strlen(buf + n) + 1);
 	return buf;
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving at most max ticks. */
-static double
-nice_step(double span, int max)
-{
-	double p, m;
-
-	if (!(span > 0))
-		return 1;
-	p = pow(10, floor(log10(span / max)));
-	for (m = 1; ; m = m == 1 ? 2 : m == 2 ? 5 : 10)
-		if (span / (p * m) <= max)
-			return p * m;
 }

@@ -30,7 +30,6 @@
 #define P_MAX		4	/* frame classes drawn */
 #define MET_COLOR	"#1f77b4"
 #define MISS_COLOR	"#d62728"
-#define SMALL		11
 
 static void	 draw_panel(FILE *, const struct client_class *,
 		    const struct class_result *, double span, int top);
@@ -75,7 +74,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 	const struct stats *ft = &c->ser[SER_FRAME_TIME].st;
 	uint64_t all = frame_deadlines(&c->fr);
 	int at = top + P_TOP, ab = top + P_H - P_BOT;
-	double ymax = 2.0 * (double)cl->frame, step, t, x, y, unit;
+	double ymax = 2.0 * (double)cl->frame, step, t, y, unit;
 	char p[32], b[32];
 
 	if (ft->n > 0 && (double)ft->max > ymax)
@@ -86,7 +85,7 @@ draw_panel(FILE *fp, const struct client_class *cl,
 	    "font-weight=\"bold\">Frames of %s: frame time over the run"
 	    "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 	    "font-size=\"%d\" fill=\"#555\">every %s, busy %s: ", cl->name,
-	    P_L, at - 10, cl->name, P_R, at - 10, SMALL, fmt_time(p,
+	    P_L, at - 10, cl->name, P_R, at - 10, PLOT_SMALL, fmt_time(p,
 	    sizeof(p), (double)cl->frame, 0, "us"), fmt_time(b, sizeof(b),
 	    (double)cl->busy, 0, "us"));
 	if (all > 0)
@@ -104,21 +103,12 @@ draw_panel(FILE *fp, const struct client_class *cl,
 		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		    "stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" "
 		    "text-anchor=\"end\" font-size=\"%d\">%g ms</text>\n", P_L,
-		    y, P_R, y, P_L - 4, y + 4, SMALL, t / NSEC_PER_MSEC);
+		    y, P_R, y, P_L - 4, y + 4, PLOT_SMALL, t / NSEC_PER_MSEC);
 	}
-	/* x: the run's time, as the time panel's. */
-	unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = ink_step(span / unit, 8);
-	for (t = 0; t * unit <= span * (1 + 1e-9); t += step) {
-		x = P_L + (P_R - P_L) * t * unit / span;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-		    "stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    ab, x, ab + 4, x, ab + 15, SMALL, round(t / step) * step);
-	}
+	unit = ink_time_axis(fp, P_L, P_R, ab, span);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
 	    "font-size=\"%d\">%s into the run</text>\n", (P_L + P_R) / 2,
-	    ab + 30, SMALL, unit == NSEC_PER_SEC ? "seconds" :
+	    ab + 30, PLOT_SMALL, unit == NSEC_PER_SEC ? "seconds" :
 	    "milliseconds");
 	draw_frames(fp, cl->name, c->ser[SER_FRAME_TIME].tl, span, cl->frame,
 	    ymax, at, ab);
@@ -127,14 +117,13 @@ draw_panel(FILE *fp, const struct client_class *cl,
 	    "x2=\"%d\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"6 4\"/>"
 	    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\" "
 	    "fill=\"#333\">period %s</text>\n</g>\n", cl->name, P_L, y, P_R,
-	    y, P_R - 4, y - 4, SMALL, p);
+	    y, P_R - 4, y - 4, PLOT_SMALL, p);
 }
 
 /*
  * The frames: each one a dot (met, then missed, two paths, empty without
- * a frame), or past
- * TIMELINE_POINTS, each slice's span from its shortest to its longest
- * frame, the part above the period red.
+ * a frame), or past TIMELINE_POINTS, each slice's span from its shortest
+ * to its longest frame, the part above the period red.
  */
 static void
 draw_frames(FILE *fp, const char *name, const struct timeline *tl,

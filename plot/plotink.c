@@ -8,7 +8,9 @@
  * the strokes near it, keeps the search quick: a place is checked against
  * the strokes of the few squares under it.  It writes the paths' data as
  * plot.c draws them, and the labels with their grounds and leader lines;
- * and any text of the picture, escaped and cut to its room.
+ * any text of the picture, escaped and cut to its room; and what the
+ * pictures share: their start, their axes of latency and of time, the keys
+ * of their legends.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 
 #include "lib/common.h"
+#include "lib/fmt.h"
 #include "plot/plotink.h"
 
 #define CELL		16	/* px, the squares of the grid */
@@ -30,6 +33,9 @@
 #define OFF_NY		48
 #define NOFFSETS	(OFF_NX * OFF_NY)
 #define LEADER_MIN	10.0	/* a label this far from its point: a leader */
+/* A white outline keeps a text readable over lines and bars. */
+#define HALO	"stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" " \
+		"stroke-linejoin=\"round\""
 
 /* A stroke drawn in a panel: a segment, or a dot where its ends meet. */
 struct stroke {
@@ -208,7 +214,6 @@ ink_free(struct ink *ink)
 	free(ink->idx);
 }
 
-/* A move (or a line) to (x, y) in a path's data, kept in the ink. */
 void
 ink_to(struct pen *pen, int move, double x, double y)
 {
@@ -219,7 +224,6 @@ ink_to(struct pen *pen, int move, double x, double y)
 	pen->y = y;
 }
 
-/* A horizontal line to x. */
 void
 ink_h(struct pen *pen, double x)
 {
@@ -228,7 +232,6 @@ ink_h(struct pen *pen, double x)
 	pen->x = x;
 }
 
-/* A vertical line to y. */
 void
 ink_v(struct pen *pen, double y)
 {
@@ -237,7 +240,6 @@ ink_v(struct pen *pen, double y)
 	pen->y = y;
 }
 
-/* A dot at (x, y): a line of no length, drawn by its round cap. */
 void
 ink_dot(struct pen *pen, double x, double y)
 {
@@ -268,11 +270,6 @@ label_box(const struct label *l, double *b)
 	b[3] = l->y + 0.25 * PLOT_SMALL;
 }
 
-/*
- * Whether label l fits where it is: inside the field, PAD clear of the
- * labels placed before it and of the marks (n points, x then y), and,
- * with ink, crossed by no stroke drawn so far.
- */
 int
 ink_fits(struct ink *ink, const struct label *l, const struct label *placed,
     size_t nplaced, const struct field *f, const double *marks,
@@ -392,7 +389,6 @@ ink_place(FILE *fp, struct ink *ink, struct label *lab, size_t n,
 		ink_label(fp, &lab[i]);
 }
 
-/* A label with its white outline, on its white ground when it has one. */
 void
 ink_label(FILE *fp, const struct label *l)
 {
@@ -406,16 +402,11 @@ ink_label(FILE *fp, const struct label *l)
 		    b[3] - b[1] + 2 * PAD);
 	}
 	fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " PLOT_HALO ">%s"
+	    "text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\" " HALO ">%s"
 	    "</text>\n", l->x, l->y, l->end ? "end" : "start", PLOT_SMALL,
 	    l->color, l->text);
 }
 
-/*
- * Writes s as XML character data (markup escaped, never invalid), cut
- * after max characters (a UTF-8 sequence counts as one) with an ellipsis
- * when it is longer.
- */
 void
 ink_text(FILE *fp, const char *str, size_t max)
 {
@@ -463,7 +454,6 @@ ink_system(FILE *fp, const char *kernel, const char *host, int64_t start,
 	fprintf(fp, ", %s%s</text>\n", before, date);
 }
 
-/* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double
 ink_step(double span, int max)
 {
@@ -475,4 +465,131 @@ ink_step(double span, int max)
 	if (want <= 2 * p)
 		return 2 * p;
 	return want <= 5 * p ? 5 * p : 10 * p;
+}
+
+double
+ink_key(FILE *fp, double x, int y, const char *cls, const char *color,
+    const char *dash, const char *patch, const char *tcls, const char *name)
+{
+	if (dash == NULL)
+		fprintf(fp, "<rect class=\"%s\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%d\" height=\"10\" fill=\"%s\"%s/>", cls, x,
+		    y - 9, PLOT_KEY_W, color, patch);
+	else {
+		fprintf(fp, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" "
+		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
+		    cls, x, y - 4, x + PLOT_KEY_W, y - 4, color);
+		if (dash[0] != '\0')
+			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
+		fputs("/>", fp);
+	}
+	fputs("<text", fp);
+	if (tcls != NULL)
+		fprintf(fp, " class=\"%s\"", tcls);
+	fprintf(fp, " x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
+	    x + PLOT_KEY_W + 5, y, PLOT_SMALL, name);
+	return PLOT_KEY_W + 5 + (double)strlen(name) * PLOT_CHAR_W *
+	    PLOT_SMALL;
+}
+
+void
+ink_begin(FILE *fp, int height, const char *against)
+{
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+	    "font-size=\"12\">\n", PLOT_WIDTH, height, PLOT_WIDTH, height);
+	fprintf(fp, "<title>latt: wake-up latency%s%s</title>\n", against !=
+	    NULL ? " against " : "", against != NULL ? against : "");
+	fprintf(fp, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	    PLOT_WIDTH, height);
+}
+
+void
+ink_xticks(FILE *fp, double x0, double x1, double y, double max,
+    double step, const char *unit)
+{
+	double v, x;
+
+	for (v = 0; v <= max * (1 + 1e-9); v += step) {
+		x = x0 + (x1 - x0) * v / max;
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
+		    "y2=\"%.0f\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%.0f\" "
+		    "text-anchor=\"middle\" font-size=\"%d\">%g%s</text>\n", x,
+		    y, x, y + 4, x, y + 15, PLOT_SMALL, round(v / step) * step,
+		    unit);
+	}
+}
+
+double
+ink_time_axis(FILE *fp, double x0, double x1, double y, double span)
+{
+	double unit = span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC :
+	    NSEC_PER_SEC;
+
+	ink_xticks(fp, x0, x1, y, span / unit, ink_step(span / unit, 8), "");
+	return unit;
+}
+
+void
+ink_lax(struct lax *ax, double lo, double hi)
+{
+	if (lo > hi) {
+		lo = 1e3;
+		hi = 1e6;
+	}
+	ax->lo = (int)floor(log10(fmax(lo, 10)) + 1e-9);
+	ax->hi = (int)ceil(log10(fmax(hi, 10)) - 1e-9);
+	if (ax->hi <= ax->lo)
+		ax->hi = ax->lo + 1;
+}
+
+double
+ink_ylat(const struct lax *ax, double ns, int top, int bottom)
+{
+	double l = ns > 0 ? log10(ns) : ax->lo;
+
+	l = fmin(fmax(l, ax->lo), ax->hi);
+	return bottom - (bottom - top) * ((l - ax->lo) / (ax->hi - ax->lo));
+}
+
+void
+ink_lat_grid(FILE *fp, const struct lax *ax, int x0, int x1, int top,
+    int bottom, int left)
+{
+	static const int mult[] = { 1, 2, 5 };
+	char buf[32];
+	double y, v;
+	int d, k, nk = ax->hi - ax->lo <= 3 ? 3 : 1;
+
+	for (d = ax->lo; d <= ax->hi; d++)
+		for (k = 0; k < nk && !(d == ax->hi && k > 0); k++) {
+			v = mult[k] * pow(10, d);
+			y = ink_ylat(ax, v, top, bottom);
+			fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/>\n", x0, y, x1, y,
+			    k == 0 ? "#d0d0d0" : "#ececec");
+			if (left)
+				fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
+				    "text-anchor=\"end\" font-size=\"%d\">%s"
+				    "</text>\n", x0 - 5, y + 4, PLOT_SMALL,
+				    fmt_time(buf, sizeof(buf), v, 0,
+				    PLOT_MICRO));
+		}
+}
+
+void
+ink_empty(FILE *fp, const struct ink *ink, int x0, int x1, int top,
+    int bottom)
+{
+	double w = 10 * 0.66 * 16;	/* ten characters of 16 px */
+
+	if (ink->n > 0 || ink->lost)
+		fprintf(fp, "<rect class=\"ground\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%.1f\" height=\"%d\" fill=\"white\"/>\n",
+		    (x0 + x1 - w) / 2 - 2, (top + bottom) / 2 - 15, w + 4, 21);
+	fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no "
+	    "samples</text>\n", (x0 + x1) / 2, (top + bottom) / 2);
 }

@@ -2,7 +2,8 @@
 /*
  * plotink.h: the API of plotink.c, the ink of the SVG plot: every stroke
  * a curve, a dot or a band leaves in a panel is kept as it is written, so
- * that the labels go where no stroke passes.
+ * that the labels go where no stroke passes; and the pieces the pictures
+ * share (their start, their axes, their legends' keys).
  */
 #ifndef PLOTINK_H
 #define PLOTINK_H
@@ -14,10 +15,10 @@
 #define PLOT_WIDTH	1000	/* the picture, px */
 #define PLOT_HEIGHT	850
 #define PLOT_SMALL	11	/* px: the labels' font size */
+#define PLOT_MICRO	"\xc2\xb5s"	/* the plot's "us" */
+#define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
+#define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
-/* A white outline keeps a text readable over lines and bars. */
-#define PLOT_HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"" \
-		" stroke-linejoin=\"round\""
 
 struct stroke;
 
@@ -112,7 +113,54 @@ void	 ink_text(FILE *, const char *, size_t max);
 void	 ink_system(FILE *, const char *kernel, const char *host,
 	    int64_t start, const char *before);
 
+/*
+ * The picture's start: its svg element, PLOT_WIDTH x height px, its title
+ * ("latt: wake-up latency", " against " against unless NULL), its ground.
+ */
+void	 ink_begin(FILE *, int height, const char *against);
+
 /* A round step (1, 2 or 5 times a power of ten) for at most max ticks. */
 double	 ink_step(double span, int max);
+/* Ticks under an x axis x0 to x1 at y, 0 to max by step, with unit. */
+void	 ink_xticks(FILE *, double x0, double x1, double y, double max,
+	    double step, const char *unit);
+/*
+ * The run's time (span ns) on the x axis from x0 to x1 at y, in seconds
+ * (milliseconds under 2 s) at round steps.  Returns the unit, ns.
+ */
+double	 ink_time_axis(FILE *, double x0, double x1, double y, double span);
+
+/* A logarithmic latency axis: the decades lo to hi of nanoseconds. */
+struct lax {
+	int		 lo;
+	int		 hi;
+};
+
+/* The axis in whole decades over lo to hi ns; lo > hi: 1 us to 1 ms. */
+void	 ink_lax(struct lax *, double lo, double hi);
+/* Where a latency (ns) falls on the axis from bottom up to top, clamped. */
+double	 ink_ylat(const struct lax *, double ns, int top, int bottom);
+/*
+ * The axis' gridlines from x0 to x1 at every decade, and at 2 and 5 times
+ * it over 3 decades or fewer; labelled left of x0 when left.
+ */
+void	 ink_lat_grid(FILE *, const struct lax *, int x0, int x1, int top,
+	    int bottom, int left);
+/*
+ * "no samples" in the middle of a panel, on a white ground when anything
+ * has been drawn (another series' curve may pass there).
+ */
+void	 ink_empty(FILE *, const struct ink *, int x0, int x1, int top,
+	    int bottom);
+
+/*
+ * A key of a legend at x, on the baseline y: a swatch of class cls, a
+ * line of color (dashed by dash unless "") or, with dash NULL, a patch of
+ * color with the attributes patch; then name, of class tcls unless NULL.
+ * Returns its width, px.
+ */
+double	 ink_key(FILE *, double x, int y, const char *cls, const char *color,
+	    const char *dash, const char *patch, const char *tcls,
+	    const char *name);
 
 #endif /* PLOTINK_H */

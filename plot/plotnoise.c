@@ -17,7 +17,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "lib/common.h"
 #include "plot/plotink.h"
@@ -29,9 +28,6 @@
 #define S_TOP		24	/* the area */
 #define S_AREA		90	/* px, its height */
 #define S_RIGHT		(PLOT_WIDTH - 40)	/* the title line's end */
-#define SMALL		PLOT_SMALL
-#define CHAR_W		0.62	/* a generous width of a character, em */
-#define KEY_W		22
 /* plot.c's palette (Okabe and Ito). */
 #define FOREIGN_COLOR	"#d55e00"	/* vermillion */
 #define PSI_COLOR	"#cc79a7"	/* reddish purple */
@@ -57,7 +53,6 @@ static void	 draw_title(struct strip *);
 static void	 draw_axes(struct strip *);
 static void	 draw_steps(struct strip *, int psi);
 static void	 draw_runnable(struct strip *);
-static void	 draw_threshold(struct strip *);
 static void	 draw_keys(struct strip *, int y);
 static double	 xs(const struct strip *, double t);
 static double	 ypct(const struct strip *, double pct);
@@ -74,7 +69,7 @@ plotnoise_draw(FILE *fp, const struct result *res, int x0, int x1, int top)
 {
 	const struct noise *n = &res->noise;
 	struct strip s = { 0 };
-	double most = NOISY_FOREIGN_PCT, r = 0;
+	double most = NOISY_FOREIGN_PCT, r = 0, y;
 	size_t i;
 
 	if (plotnoise_height(res) == 0)
@@ -102,7 +97,14 @@ plotnoise_draw(FILE *fp, const struct result *res, int x0, int x1, int top)
 	draw_steps(&s, 1);
 	draw_steps(&s, 0);
 	draw_runnable(&s);
-	draw_threshold(&s);
+	/*
+	 * The threshold of a noisy run, over the traces, named in the keys
+	 * (a label in the area would sit on them wherever they run).
+	 */
+	y = ypct(&s, NOISY_FOREIGN_PCT);
+	fprintf(fp, "<line id=\"noise-threshold\" x1=\"%.0f\" y1=\"%.1f\" "
+	    "x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\"/>"
+	    "\n", s.x0, y, s.x1, y, LINE_COLOR, LINE_DASH);
 	draw_keys(&s, (int)s.ab + 34);
 	fputs("</g>\n", fp);
 }
@@ -137,18 +139,20 @@ draw_title(struct strip *s)
 
 	fprintf(s->fp, "<text x=\"%.0f\" y=\"%d\" font-weight=\"bold\">%s"
 	    "</text>\n", s->x0, y, what);
-	room = S_RIGHT - s->x0 - (sizeof(what) + 4) * CHAR_W * 12 * 1.1;
+	/* The characters left of the line for the verdict. */
+	room = (S_RIGHT - s->x0 - (sizeof(what) + 4) * PLOT_CHAR_W * 12 *
+	    1.1) / (PLOT_CHAR_W * PLOT_SMALL);
 	if (n->noisy) {
 		fprintf(s->fp, "<text id=\"noise-noisy\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\" font-size=\"%d\" font-weight=\"bold\" "
-		    "fill=\"%s\">noisy: ", S_RIGHT, y, SMALL, NOISY_COLOR);
-		ink_text(s->fp, n->why, (size_t)(room / (CHAR_W * SMALL)) - 7);
+		    "fill=\"%s\">noisy: ", S_RIGHT, y, PLOT_SMALL, NOISY_COLOR);
+		ink_text(s->fp, n->why, (size_t)room - 7);
 		fputs("</text>\n", s->fp);
 	} else if (n->foreign_pct >= 0)
 		fprintf(s->fp, "<text id=\"noise-quiet\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\" font-size=\"%d\" fill=\"#555\">quiet: "
 		    "others took %.0f%% of the CPUs (noisy from %.0f%%)"
-		    "</text>\n", S_RIGHT, y, SMALL, n->foreign_pct,
+		    "</text>\n", S_RIGHT, y, PLOT_SMALL, n->foreign_pct,
 		    NOISY_FOREIGN_PCT);
 }
 
@@ -161,7 +165,7 @@ static void
 draw_axes(struct strip *s)
 {
 	FILE *fp = s->fp;
-	double v, y, x, t, step, unit;
+	double v, y, step;
 
 	fprintf(fp, "<rect id=\"noise-area\" x=\"%.0f\" y=\"%.0f\" "
 	    "width=\"%.0f\" height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n",
@@ -173,32 +177,24 @@ draw_axes(struct strip *s)
 		    "y2=\"%.1f\" stroke=\"#e4e4e4\"/><text class=\"pct\" "
 		    "x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" "
 		    "font-size=\"%d\">%g%%</text>\n", s->x0, y, s->x1, y,
-		    s->x0 - 5, y + 4, SMALL, v);
+		    s->x0 - 5, y + 4, PLOT_SMALL, v);
 	}
 	fprintf(fp, "<text transform=\"translate(16 %.0f) rotate(-90)\" "
 	    "text-anchor=\"middle\" font-size=\"%d\">%% of all CPUs</text>\n",
-	    (s->at + s->ab) / 2, SMALL);
+	    (s->at + s->ab) / 2, PLOT_SMALL);
 	for (v = 0; v <= s->rmax; v += s->rmax / 2) {
 		y = s->ab - (s->ab - s->at) * v / s->rmax;
 		fprintf(fp, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
 		    "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.0f\" y=\"%.1f\" "
 		    "font-size=\"%d\" fill=\"%s\">%g</text>\n", s->x1, y,
-		    s->x1 + 4, y, RUN_COLOR, s->x1 + 6, y + 4, SMALL,
+		    s->x1 + 4, y, RUN_COLOR, s->x1 + 6, y + 4, PLOT_SMALL,
 		    RUN_COLOR, v);
 	}
 	fprintf(fp, "<text transform=\"translate(%.0f %.0f) rotate(-90)\" "
 	    "text-anchor=\"middle\" font-size=\"%d\" fill=\"%s\">runnable"
-	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, SMALL, RUN_COLOR);
-	unit = s->span < 2.0 * NSEC_PER_SEC ? NSEC_PER_MSEC : NSEC_PER_SEC;
-	step = ink_step(s->span / unit, 8);
-	for (t = 0; t * unit <= s->span * (1 + 1e-9); t += step) {
-		x = s->x0 + (s->x1 - s->x0) * t * unit / s->span;
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
-		    "y2=\"%.0f\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%.0f\" "
-		    "text-anchor=\"middle\" font-size=\"%d\">%g</text>\n", x,
-		    s->ab, x, s->ab + 4, x, s->ab + 15, SMALL,
-		    round(t / step) * step);
-	}
+	    "</text>\n", s->x1 + 44, (s->at + s->ab) / 2, PLOT_SMALL,
+	    RUN_COLOR);
+	ink_time_axis(fp, s->x0, s->x1, s->ab, s->span);
 }
 
 /*
@@ -272,42 +268,6 @@ draw_runnable(struct strip *s)
 	fputs("\"/>\n", s->fp);
 }
 
-/*
- * The threshold of a noisy run, dashed, named in the keys (a label in the
- * area would sit on the traces wherever they run).
- */
-static void
-draw_threshold(struct strip *s)
-{
-	double y = ypct(s, NOISY_FOREIGN_PCT);
-
-	fprintf(s->fp, "<line id=\"noise-threshold\" x1=\"%.0f\" y1=\"%.1f\" "
-	    "x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\"/>"
-	    "\n", s->x0, y, s->x1, y, LINE_COLOR, LINE_DASH);
-}
-
-/* A key of the strip: a patch (dash NULL) or a line, and its name. */
-static double
-key(FILE *fp, double x, int y, const char *color, const char *dash,
-    const char *name)
-{
-	if (dash == NULL)
-		fprintf(fp, "<rect class=\"noise-key\" x=\"%.1f\" y=\"%d\" "
-		    "width=\"%d\" height=\"10\" fill=\"%s\" fill-opacity="
-		    "\"0.3\" stroke=\"%s\"/>", x, y - 9, KEY_W, color, color);
-	else {
-		fprintf(fp, "<line class=\"noise-key\" x1=\"%.1f\" y1=\"%d\" "
-		    "x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"",
-		    x, y - 4, x + KEY_W, y - 4, color);
-		if (dash[0] != '\0')
-			fprintf(fp, " stroke-dasharray=\"%s\"", dash);
-		fputs("/>", fp);
-	}
-	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
-	    x + KEY_W + 5, y, SMALL, name);
-	return x + KEY_W + 5 + 12 + (double)strlen(name) * CHAR_W * SMALL;
-}
-
 /* The strip's keys, and the CPU frequency's range where cpufreq has it. */
 static void
 draw_keys(struct strip *s, int y)
@@ -316,12 +276,17 @@ draw_keys(struct strip *s, int y)
 	char name[32];
 	size_t i;
 
-	x = key(s->fp, x, y, FOREIGN_COLOR, NULL, "other processes' CPU %");
+	x += ink_key(s->fp, x, y, "noise-key", FOREIGN_COLOR, NULL,
+	    " fill-opacity=\"0.3\" stroke=\"" FOREIGN_COLOR "\"", NULL,
+	    "other processes' CPU %") + 12;
 	if (s->n->psi)
-		x = key(s->fp, x, y, PSI_COLOR, PSI_DASH, "CPU pressure %");
-	x = key(s->fp, x, y, RUN_COLOR, "", "runnable tasks (right)");
+		x += ink_key(s->fp, x, y, "noise-key", PSI_COLOR, PSI_DASH, "",
+		    NULL, "CPU pressure %") + 12;
+	x += ink_key(s->fp, x, y, "noise-key", RUN_COLOR, "", "", NULL,
+	    "runnable tasks (right)") + 12;
 	snprintf(name, sizeof(name), "noisy from %.0f%%", NOISY_FOREIGN_PCT);
-	x = key(s->fp, x, y, LINE_COLOR, LINE_DASH, name);
+	x += ink_key(s->fp, x, y, "noise-key", LINE_COLOR, LINE_DASH, "", NULL,
+	    name) + 12;
 	for (i = 0; s->n->cpufreq && i < s->n->npts; i++) {
 		if ((m = s->n->pts[i].mhz) <= 0)
 			continue;
@@ -331,7 +296,7 @@ draw_keys(struct strip *s, int y)
 	if (hi <= 0)
 		return;
 	fprintf(s->fp, "<text id=\"noise-mhz\" x=\"%.1f\" y=\"%d\" "
-	    "font-size=\"%d\">cpufreq ", x, y, SMALL);
+	    "font-size=\"%d\">cpufreq ", x, y, PLOT_SMALL);
 	if (hi - lo < 0.5)
 		fprintf(s->fp, "%.0f MHz", hi);
 	else
