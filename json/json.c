@@ -29,6 +29,12 @@ static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
     "p99_9_ns", "p99_99_ns" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
+/* How a run ended, by enum stop_reason; "error" where none. */
+static const char *const ended_by[] = { [STOP_WORKLOAD] = "workload",
+    [STOP_SIGNAL] = "signal", [STOP_CLIENT] = "client",
+    [STOP_DURATION] = "duration", [STOP_SAMPLES] = "samples",
+    [STOP_BREAK] = "breaktrace" };
+#define NENDED		(sizeof(ended_by) / sizeof(ended_by[0]))
 
 static void	 put_parameters(struct jw *, const char *,
 		    const struct config *);
@@ -39,7 +45,6 @@ static void	 put_scheduler(struct jw *, const char *,
 		    const struct sched_info *);
 static void	 put_workload(struct jw *, const char *,
 		    const struct workload *);
-static const char *ended_by(enum stop_reason);
 static void	 put_run(struct jw *, const char *, const struct config *,
 		    const struct result *);
 static void	 put_series_list(struct jw *, const struct series *, int);
@@ -118,13 +123,12 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 	put_run(&o, "run", cfg, res);
 	put_workload(&o, "workload", &res->wl);
 	/* --sweep=FILE=...: the knob's value the run ran under. */
-	if (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.at >= 0) {
-		jw_object(&o, "knob", &k, " ");
+	if (jw_object_if(&o, "knob", &k, " ", cfg->sweep.kind == SWEEP_KNOB &&
+	    cfg->sweep.at >= 0)) {
 		jw_str(&k, "file", cfg->sweep.file);
 		jw_str(&k, "value", cfg->sweep.text[cfg->sweep.at]);
 		jw_end(&k, "");
-	} else
-		jw_null(&o, "knob");
+	}
 	put_series_list(&o, res->ser, 1);
 	put_placement(&o, res, 1);
 	if (res->autopsy != NULL)
@@ -265,13 +269,11 @@ put_scheduler(struct jw *in, const char *key, const struct sched_info *si)
 
 	jw_object(in, key, &o, " ");
 	jw_str(&o, "fair", si->fair);
-	if (si->ext_present) {
-		jw_object(&o, "sched_ext", &x, " ");
+	if (jw_object_if(&o, "sched_ext", &x, " ", si->ext_present)) {
 		jw_str(&x, "state", si->ext_state);
 		jw_str(&x, "ops", si->ext_ops);
 		jw_end(&x, "");
-	} else
-		jw_null(&o, "sched_ext");
+	}
 	jw_int_if(&o, "base_slice_ns", si->base_slice > 0, si->base_slice);
 	jw_str(&o, "base_slice_from", si->base_slice <= 0 ? NULL :
 	    si->base_slice_debugfs ? "debugfs" : "sched_getattr");
@@ -317,27 +319,6 @@ put_workload(struct jw *in, const char *key, const struct workload *wl)
 	jw_end(&o, "\n  ");
 }
 
-static const char *
-ended_by(enum stop_reason stop)
-{
-	switch (stop) {
-	case STOP_WORKLOAD:
-		return "workload";
-	case STOP_SIGNAL:
-		return "signal";
-	case STOP_CLIENT:
-		return "client";
-	case STOP_DURATION:
-		return "duration";
-	case STOP_SAMPLES:
-		return "samples";
-	case STOP_BREAK:
-		return "breaktrace";
-	default:
-		return "error";
-	}
-}
-
 static void
 put_run(struct jw *in, const char *key, const struct config *cfg,
     const struct result *res)
@@ -348,7 +329,8 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
 	jw_object(in, key, &o, "\n    ");
 	jw_int(&o, "wall_ns", res->end - res->start);
 	jw_uint(&o, "rounds", res->nrounds);
-	jw_str(&o, "ended_by", ended_by(res->stop));
+	jw_str(&o, "ended_by", res->stop < NENDED && ended_by[res->stop] !=
+	    NULL ? ended_by[res->stop] : "error");
 	jw_uint(&o, "discarded", res->discarded);
 	jw_uint(&o, "split_rounds", res->split_rounds);
 	jw_uint(&o, "split_left_out", res->split_left_out);
@@ -409,11 +391,9 @@ put_placement(struct jw *in, const struct result *res, int blocks)
 	struct jw o;
 	unsigned i;
 
-	if (res->topo == NULL || !res->ser[SER_PLACE_SAME_CPU].on) {
-		jw_null(in, "placement");
+	if (!jw_object_if(in, "placement", &o, " ", res->topo != NULL &&
+	    res->ser[SER_PLACE_SAME_CPU].on))
 		return;
-	}
-	jw_object(in, "placement", &o, " ");
 	jw_str(&o, "llc_from", res->topo->llc_from);
 	jw_str(&o, "node_from", res->topo->node_from);
 	jw_uint(&o, "unknown", res->place_unknown);
@@ -581,11 +561,8 @@ put_counts(struct jw *in, const char *key, const struct counts *c)
 	double sw = counts_rate(c, c->ctxt), irq = counts_rate(c, c->intr);
 	struct jw o;
 
-	if (!c->valid) {
-		jw_null(in, key);
+	if (!jw_object_if(in, key, &o, " ", c->valid))
 		return;
-	}
-	jw_object(in, key, &o, " ");
 	jw_int(&o, "elapsed_ns", c->elapsed);
 	jw_uint(&o, "context_switches", c->ctxt);
 	jw_num_if(&o, "switches_per_s", sw >= 0, sw);
@@ -613,11 +590,8 @@ put_sweep(struct jw *in, const char *key, const struct sweep_result *sr,
 	struct jw o, a;
 	unsigned i;
 
-	if (sr == NULL) {
-		jw_null(in, key);
+	if (!jw_object_if(in, key, &o, " ", sr != NULL))
 		return;
-	}
-	jw_object(in, key, &o, " ");
 	jw_str(&o, "name", sr->name);
 	jw_str(&o, "file", sr->file);
 	jw_array(&o, "points", &a, "\n    ");
@@ -683,11 +657,8 @@ put_floor(struct jw *in, const char *key, const struct own_floor *f)
 	struct jw o;
 	int i;
 
-	if (!f->valid) {
-		jw_null(in, key);
+	if (!jw_object_if(in, key, &o, " ", f->valid))
 		return;
-	}
-	jw_object(in, key, &o, " ");
 	for (i = 0; i < 3; i++)
 		jw_num_if(&o, k[i], v[i] >= 0, v[i]);
 	jw_end(&o, "");
@@ -700,11 +671,8 @@ put_cpu_list(struct jw *in, const char *key, const int *cpus, unsigned n)
 	struct jw a;
 	unsigned i;
 
-	if (n == 0) {
-		jw_null(in, key);
+	if (!jw_array_if(in, key, &a, " ", n > 0))
 		return;
-	}
-	jw_array(in, key, &a, " ");
 	for (i = 0; i < n; i++)
 		jw_int(&a, NULL, cpus[i]);
 	jw_end(&a, "");
@@ -769,10 +737,9 @@ put_class(struct jw *o, const struct client_class *cl,
 	jw_int_if(&q, "period_ns", dl, r->period);
 	put_cpu_list(&q, "cpus", cl->cpus, cl->ncpus);
 	jw_end(&q, "");
-	if (g->valid) {
-		rt = g->policy == SCHED_FIFO || g->policy == SCHED_RR;
-		dl = g->policy == SCHED_DEADLINE;
-		jw_object(o, "kernel", &q, " ");
+	rt = g->policy == SCHED_FIFO || g->policy == SCHED_RR;
+	dl = g->policy == SCHED_DEADLINE;
+	if (jw_object_if(o, "kernel", &q, " ", g->valid)) {
 		jw_str(&q, "policy", config_policy_name(g->policy));
 		jw_int(&q, "prio", g->prio);
 		jw_int(&q, "nice", g->nice);
@@ -781,8 +748,7 @@ put_class(struct jw *o, const struct client_class *cl,
 		jw_int_if(&q, "deadline_ns", dl, g->deadline);
 		jw_int_if(&q, "period_ns", dl, g->period);
 		jw_end(&q, "");
-	} else
-		jw_null(o, "kernel");
+	}
 	put_series_list(o, c->ser, 0);
 	if (cl->frame > 0)
 		put_frames(o, cl, c, 0);
@@ -840,11 +806,8 @@ put_order(struct jw *in, const char *key, const struct config *cfg,
 	struct jw w, a, e;
 	unsigned i;
 
-	if (o == NULL) {
-		jw_null(in, key);
+	if (!jw_object_if(in, key, &w, "\n    ", o != NULL))
 		return;
-	}
-	jw_object(in, key, &w, "\n    ");
 	jw_uint(&w, "rounds", o->rounds);
 	jw_uint(&w, "inversions", o->inversions);
 	jw_uint(&w, "rounds_with_inversions", o->bad_rounds);

@@ -67,11 +67,9 @@ put_waker(struct jw *in, const struct autopsy_sample *as)
 {
 	struct jw o;
 
-	if (as->waker_cpu < 0) {
-		jw_null(in, "waker");
+	if (!jw_object_if(in, "waker", &o, " ", as->waker_cpu >= 0))
 		return;
-	}
-	open_spaced(in, "waker", &o);
+	jw_sep(&o, " ");
 	jw_int(&o, "pid", as->waker_pid);
 	jw_str(&o, "comm", as->waker_comm);
 	jw_int(&o, "cpu", as->waker_cpu);

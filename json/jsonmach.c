@@ -54,11 +54,8 @@ jsonmach_noise(struct jw *in, const char *key, const struct noise *n,
 	struct jw o, a, pt;
 	size_t i, j;
 
-	if (!n->valid) {
-		jw_null(in, key);
+	if (!jw_object_if(in, key, &o, "\n    ", n->valid))
 		return;
-	}
-	jw_object(in, key, &o, "\n    ");
 	jw_bool(&o, "noisy", n->noisy);
 	jw_str(&o, "why", n->noisy ? n->why : NULL);
 	jw_num(&o, "noisy_above_foreign_pct", NOISY_FOREIGN_PCT);

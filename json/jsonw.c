@@ -59,6 +59,28 @@ jw_array(struct jw *in, const char *key, struct jw *w, const char *sep)
 	open_in(in, key, w, sep, '[', ']');
 }
 
+int
+jw_object_if(struct jw *in, const char *key, struct jw *w, const char *sep,
+    int present)
+{
+	if (present)
+		jw_object(in, key, w, sep);
+	else
+		jw_null(in, key);
+	return present;
+}
+
+int
+jw_array_if(struct jw *in, const char *key, struct jw *w, const char *sep,
+    int present)
+{
+	if (present)
+		jw_array(in, key, w, sep);
+	else
+		jw_null(in, key);
+	return present;
+}
+
 void
 jw_end(struct jw *w, const char *sep)
 {

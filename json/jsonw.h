@@ -34,6 +34,11 @@ void	 jw_object(struct jw *in, const char *key, struct jw *w,
 	    const char *sep);
 void	 jw_array(struct jw *in, const char *key, struct jw *w,
 	    const char *sep);
+/* The same when present (and they return 1), else null (and 0). */
+int	 jw_object_if(struct jw *in, const char *key, struct jw *w,
+	    const char *sep, int present);
+int	 jw_array_if(struct jw *in, const char *key, struct jw *w,
+	    const char *sep, int present);
 /* Closes w, after sep when it holds anything. */
 void	 jw_end(struct jw *w, const char *sep);
 void	 jw_sep(struct jw *, const char *sep);
