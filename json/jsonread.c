@@ -135,28 +135,13 @@ emit(struct parser *ps, const void *data, size_t n)
 static void
 put_utf8(struct parser *ps, uint32_t c)
 {
+	size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4, i;
 	unsigned char out[4];
-	size_t n;
 
-	if (c < 0x80) {
-		out[0] = (unsigned char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		out[0] = (unsigned char)(0xc0 | (c >> 6));
-		out[1] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 2;
-	} else if (c < 0x10000) {
-		out[0] = (unsigned char)(0xe0 | (c >> 12));
-		out[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-		out[2] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 3;
-	} else {
-		out[0] = (unsigned char)(0xf0 | (c >> 18));
-		out[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
-		out[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-		out[3] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 4;
-	}
+	/* Six bits a continuation byte, from the last; the rest lead. */
+	for (i = n - 1; i > 0; i--, c >>= 6)
+		out[i] = (unsigned char)(0x80 | (c & 0x3f));
+	out[0] = (unsigned char)(n == 1 ? c : (0xff00u >> n & 0xff) | c);
 	emit(ps, out, n);
 }
 
@@ -202,15 +187,13 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 		return -1;
 	}
 	if (c >= 0xd800 && c <= 0xdbff) {
-		if (ps->end - ps->p < 2 || ps->p[0] != '\\' ||
-		    ps->p[1] != 'u') {
-			fail(ps, esc, "high surrogate not followed by a low "
-			    "one");
-			return -1;
+		lo = -1;
+		if (ps->end - ps->p >= 2 && ps->p[0] == '\\' &&
+		    ps->p[1] == 'u') {
+			ps->p += 2;
+			if ((lo = hex4(ps)) == -1)
+				return -1;
 		}
-		ps->p += 2;
-		if ((lo = hex4(ps)) == -1)
-			return -1;
 		if (lo < 0xdc00 || lo > 0xdfff) {
 			fail(ps, esc, "high surrogate not followed by a low "
 			    "one");
@@ -233,10 +216,11 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 static int
 parse_string(struct parser *ps, char **out)
 {
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const unsigned char *start, *esc;
 	size_t n, first = ps->sused;
+	const char *e;
 	long c;
-	char ch;
 
 	ps->p++;
 	for (;;) {
@@ -273,25 +257,18 @@ parse_string(struct parser *ps, char **out)
 			fail(ps, ps->p, "unterminated string");
 			return -1;
 		}
-		switch (*ps->p++) {
-		case '"': ch = '"'; break;
-		case '\\': ch = '\\'; break;
-		case '/': ch = '/'; break;
-		case 'b': ch = '\b'; break;
-		case 'f': ch = '\f'; break;
-		case 'n': ch = '\n'; break;
-		case 'r': ch = '\r'; break;
-		case 't': ch = '\t'; break;
-		case 'u':
+		if (*ps->p == 'u') {
+			ps->p++;
 			if ((c = unicode_escape(ps, esc)) == -1)
 				return -1;
 			put_utf8(ps, (uint32_t)c);
-			continue;
-		default:
+		} else if (*ps->p != '\0' && (e = strchr(from, *ps->p)) != NULL) {
+			emit(ps, &to[e - from], 1);
+			ps->p++;
+		} else {
 			fail(ps, esc, "bad escape in a string");
 			return -1;
 		}
-		emit(ps, &ch, 1);
 	}
 	emit(ps, "", 1);
 	if (ps->build) {
@@ -327,10 +304,10 @@ static int
 parse_number(struct parser *ps, struct json *out)
 {
 	const unsigned char *start = ps->p;
-	char tmp[64], *copy, *endp;
-	int isint = 1, ret = -1;
+	char tmp[64], *copy;
+	int isint = 1, ret = 0;
 	int64_t ival = 0;
-	double num;
+	double num = 0;
 	size_t len;
 
 	if (ps->p < ps->end && *ps->p == '-')
@@ -358,17 +335,6 @@ parse_number(struct parser *ps, struct json *out)
 			return -1;
 	}
 	len = (size_t)(ps->p - start);
-	if (isint && len <= 18) {
-		/* The common case, exact without strtod. */
-		for (copy = (char *)start + (*start == '-'); copy <
-		    (const char *)ps->p; copy++)
-			ival = ival * 10 + (*copy - '0');
-		if (out != NULL) {
-			out->isint = 1;
-			out->ival = *start == '-' ? -ival : ival;
-		}
-		return 0;
-	}
 	copy = len < sizeof(tmp) ? tmp : malloc(len + 1);
 	if (copy == NULL) {
 		fail(ps, start, "out of memory");
@@ -376,23 +342,23 @@ parse_number(struct parser *ps, struct json *out)
 	}
 	memcpy(copy, start, len);
 	copy[len] = '\0';
-	num = strtod(copy, &endp);
-	if (!isfinite(num))
-		fail(ps, start, "number out of range");
-	else {
-		if (isint) {
-			errno = 0;
-			ival = strtoll(copy, &endp, 10);
-			isint = errno == 0 && *endp == '\0';
+	/* An integer that fits int64 stays exact; any other is a double. */
+	errno = 0;
+	if (isint)
+		ival = strtoll(copy, NULL, 10);
+	if (!isint || errno != 0) {
+		isint = 0;
+		if (!isfinite(num = strtod(copy, NULL))) {
+			fail(ps, start, "number out of range");
+			ret = -1;
 		}
-		if (out != NULL) {
-			out->isint = (uint32_t)isint;
-			if (isint)
-				out->ival = ival;
-			else
-				out->num = num;
-		}
-		ret = 0;
+	}
+	if (out != NULL) {
+		out->isint = (uint32_t)isint;
+		if (isint)
+			out->ival = ival;
+		else
+			out->num = num;
 	}
 	if (copy != tmp)
 		free(copy);
@@ -771,6 +737,7 @@ text_value(struct text *t, const struct json *v)
 {
 	char tmp[40];
 	size_t i;
+	int obj;
 
 	switch (v->type) {
 	case JSON_NULL:
@@ -793,24 +760,19 @@ text_value(struct text *t, const struct json *v)
 		text_string(t, v->str);
 		break;
 	case JSON_ARRAY:
-		text_add(t, "[", 1);
-		for (i = 0; i < v->n; i++) {
-			if (i > 0)
-				text_add(t, ", ", 2);
-			text_value(t, &v->items[i]);
-		}
-		text_add(t, "]", 1);
-		break;
 	case JSON_OBJECT:
-		text_add(t, "{", 1);
+		obj = v->type == JSON_OBJECT;
+		text_add(t, obj ? "{" : "[", 1);
 		for (i = 0; i < v->n; i++) {
 			if (i > 0)
 				text_add(t, ", ", 2);
-			text_string(t, v->items[2 * i].str);
-			text_add(t, ": ", 2);
-			text_value(t, &v->items[2 * i + 1]);
+			if (obj) {
+				text_string(t, v->items[2 * i].str);
+				text_add(t, ": ", 2);
+			}
+			text_value(t, &v->items[obj ? 2 * i + 1 : i]);
 		}
-		text_add(t, "}", 1);
+		text_add(t, obj ? "}" : "]", 1);
 		break;
 	}
 }
