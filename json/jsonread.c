@@ -262,7 +262,8 @@ parse_string(struct parser *ps, char **out)
 			if ((c = unicode_escape(ps, esc)) == -1)
 				return -1;
 			put_utf8(ps, (uint32_t)c);
-		} else if (*ps->p != '\0' && (e = strchr(from, *ps->p)) != NULL) {
+		} else if (*ps->p != '\0' &&
+		    (e = strchr(from, *ps->p)) != NULL) {
 			emit(ps, &to[e - from], 1);
 			ps->p++;
 		} else {
