@@ -54,7 +54,7 @@ struct text {
 };
 
 static int	 parse_value(struct parser *, int depth, struct json *out);
-static void	 fail(struct parser *, const unsigned char *at, const char *,
+static int	 fail(struct parser *, const unsigned char *at, const char *,
 		    ...) __attribute__((format(printf, 3, 4)));
 
 /* The line and column (from 1) of at in the text that starts at base. */
@@ -74,7 +74,8 @@ position(const unsigned char *base, const unsigned char *at, unsigned *line,
 	*col = (unsigned)(at - start) + 1;
 }
 
-static void
+/* Keeps the first fault's message, "LINE:COL: ..."; returns -1. */
+static int
 fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
 {
 	unsigned line, col;
@@ -82,15 +83,16 @@ fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
 	int n;
 
 	if (ps->failed)
-		return;
+		return -1;
 	ps->failed = 1;
 	position(ps->base, at, &line, &col);
 	n = snprintf(ps->err, ps->errlen, "%u:%u: ", line, col);
 	if (n < 0 || (size_t)n >= ps->errlen)
-		return;
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 /* Names the byte at p for a message: "'x'", "byte 0x01" or "end of file". */
@@ -106,12 +108,12 @@ describe(struct parser *ps, const unsigned char *p, char *tmp, size_t len)
 	return tmp;
 }
 
-static void
+static int
 unexpected(struct parser *ps, const char *wanted)
 {
 	char tmp[16];
 
-	fail(ps, ps->p, "expected %s, found %s", wanted,
+	return fail(ps, ps->p, "expected %s, found %s", wanted,
 	    describe(ps, ps->p, tmp, sizeof(tmp)));
 }
 
@@ -153,10 +155,8 @@ hex4(struct parser *ps)
 	int i, d;
 
 	for (i = 0; i < 4; i++) {
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "truncated \\u escape");
-			return -1;
-		}
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "truncated \\u escape");
 		d = *ps->p;
 		if (d >= '0' && d <= '9')
 			d -= '0';
@@ -164,10 +164,8 @@ hex4(struct parser *ps)
 			d -= 'a' - 10;
 		else if (d >= 'A' && d <= 'F')
 			d -= 'A' - 10;
-		else {
-			fail(ps, ps->p, "bad hex digit in a \\u escape");
-			return -1;
-		}
+		else
+			return fail(ps, ps->p, "bad hex digit in a \\u escape");
 		v = v * 16 + d;
 		ps->p++;
 	}
@@ -182,10 +180,8 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 
 	if ((c = hex4(ps)) == -1)
 		return -1;
-	if (c >= 0xdc00 && c <= 0xdfff) {
-		fail(ps, esc, "lone low surrogate in a \\u escape");
-		return -1;
-	}
+	if (c >= 0xdc00 && c <= 0xdfff)
+		return fail(ps, esc, "lone low surrogate in a \\u escape");
 	if (c >= 0xd800 && c <= 0xdbff) {
 		lo = -1;
 		if (ps->end - ps->p >= 2 && ps->p[0] == '\\' &&
@@ -194,17 +190,13 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 			if ((lo = hex4(ps)) == -1)
 				return -1;
 		}
-		if (lo < 0xdc00 || lo > 0xdfff) {
-			fail(ps, esc, "high surrogate not followed by a low "
-			    "one");
-			return -1;
-		}
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return fail(ps, esc, "high surrogate not followed by "
+			    "a low one");
 		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 	}
-	if (c == 0) {
-		fail(ps, esc, "\\u0000 is not allowed");
-		return -1;
-	}
+	if (c == 0)
+		return fail(ps, esc, "\\u0000 is not allowed");
 	return c;
 }
 
@@ -229,34 +221,27 @@ parse_string(struct parser *ps, char **out)
 		    *ps->p >= 0x20 && *ps->p < 0x80)
 			ps->p++;
 		emit(ps, start, (size_t)(ps->p - start));
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "unterminated string");
-			return -1;
-		}
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "unterminated string");
 		if (*ps->p == '"') {
 			ps->p++;
 			break;
 		}
-		if (*ps->p < 0x20) {
-			fail(ps, ps->p, "control character 0x%02x in a string",
-			    *ps->p);
-			return -1;
-		}
+		if (*ps->p < 0x20)
+			return fail(ps, ps->p, "control character 0x%02x in "
+			    "a string", *ps->p);
 		if (*ps->p >= 0x80) {
 			n = utf8_len(ps->p, (size_t)(ps->end - ps->p));
-			if (n == 0) {
-				fail(ps, ps->p, "invalid UTF-8 in a string");
-				return -1;
-			}
+			if (n == 0)
+				return fail(ps, ps->p, "invalid UTF-8 in a "
+				    "string");
 			emit(ps, ps->p, n);
 			ps->p += n;
 			continue;
 		}
 		esc = ps->p++;
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "unterminated string");
-			return -1;
-		}
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "unterminated string");
 		if (*ps->p == 'u') {
 			ps->p++;
 			if ((c = unicode_escape(ps, esc)) == -1)
@@ -267,16 +252,13 @@ parse_string(struct parser *ps, char **out)
 			emit(ps, &to[e - from], 1);
 			ps->p++;
 		} else {
-			fail(ps, esc, "bad escape in a string");
-			return -1;
+			return fail(ps, esc, "bad escape in a string");
 		}
 	}
 	emit(ps, "", 1);
 	if (ps->build) {
-		if (ps->sused > ps->nbytes) {
-			fail(ps, ps->p, "the second reading differs");
-			return -1;
-		}
+		if (ps->sused > ps->nbytes)
+			return fail(ps, ps->p, "the second reading differs");
 		*out = ps->spool + first;
 	}
 	return 0;
@@ -292,10 +274,8 @@ is_digit(const struct parser *ps)
 static int
 digits(struct parser *ps, const char *what)
 {
-	if (!is_digit(ps)) {
-		unexpected(ps, what);
-		return -1;
-	}
+	if (!is_digit(ps))
+		return unexpected(ps, what);
 	while (is_digit(ps))
 		ps->p++;
 	return 0;
@@ -315,10 +295,8 @@ parse_number(struct parser *ps, struct json *out)
 		ps->p++;
 	if (ps->p < ps->end && *ps->p == '0') {
 		ps->p++;
-		if (is_digit(ps)) {
-			fail(ps, ps->p, "leading zero in a number");
-			return -1;
-		}
+		if (is_digit(ps))
+			return fail(ps, ps->p, "leading zero in a number");
 	} else if (digits(ps, "a digit") == -1)
 		return -1;
 	if (ps->p < ps->end && *ps->p == '.') {
@@ -337,10 +315,8 @@ parse_number(struct parser *ps, struct json *out)
 	}
 	len = (size_t)(ps->p - start);
 	copy = len < sizeof(tmp) ? tmp : malloc(len + 1);
-	if (copy == NULL) {
-		fail(ps, start, "out of memory");
-		return -1;
-	}
+	if (copy == NULL)
+		return fail(ps, start, "out of memory");
 	memcpy(copy, start, len);
 	copy[len] = '\0';
 	/* An integer that fits int64 stays exact; any other is a double. */
@@ -349,10 +325,8 @@ parse_number(struct parser *ps, struct json *out)
 		ival = strtoll(copy, NULL, 10);
 	if (!isint || errno != 0) {
 		isint = 0;
-		if (!isfinite(num = strtod(copy, NULL))) {
-			fail(ps, start, "number out of range");
-			ret = -1;
-		}
+		if (!isfinite(num = strtod(copy, NULL)))
+			ret = fail(ps, start, "number out of range");
 	}
 	if (out != NULL) {
 		out->isint = (uint32_t)isint;
@@ -375,8 +349,7 @@ literal(struct parser *ps, const char *word)
 		ps->p += len;
 		return 0;
 	}
-	unexpected(ps, "a value");
-	return -1;
+	return unexpected(ps, "a value");
 }
 
 /* Compares two members of an object by key, then by place. */
@@ -404,10 +377,8 @@ check_keys(struct parser *ps, const struct json *v)
 
 	if (v->n < 2)
 		return 0;
-	if ((order = calloc(v->n, sizeof(*order))) == NULL) {
-		fail(ps, ps->p, "out of memory");
-		return -1;
-	}
+	if ((order = calloc(v->n, sizeof(*order))) == NULL)
+		return fail(ps, ps->p, "out of memory");
 	for (i = 0; i < v->n; i++)
 		order[i] = i;
 	qsort_r(order, v->n, sizeof(*order), cmp_member, v->items);
@@ -418,9 +389,8 @@ check_keys(struct parser *ps, const struct json *v)
 	free(order);
 	if (dup == UINT32_MAX)
 		return 0;
-	fail(ps, ps->base + v->items[2 * dup].off, "duplicate key \"%s\"",
-	    v->items[2 * dup].str);
-	return -1;
+	return fail(ps, ps->base + v->items[2 * dup].off,
+	    "duplicate key \"%s\"", v->items[2 * dup].str);
 }
 
 /*
@@ -437,25 +407,19 @@ open_container(struct parser *ps, int obj, struct json *out)
 		if (ps->ncont == ps->capcont) {
 			ncap = ps->capcont ? ps->capcont * 2 : 64;
 			if ((nc = realloc(ps->counts, ncap *
-			    sizeof(*nc))) == NULL) {
-				fail(ps, ps->p, "out of memory");
-				return -1;
-			}
+			    sizeof(*nc))) == NULL)
+				return fail(ps, ps->p, "out of memory");
 			ps->counts = nc;
 			ps->capcont = ncap;
 		}
 		ps->counts[ps->ncont] = 0;
 		return (ssize_t)ps->ncont++;
 	}
-	if (ps->icont >= ps->ncont) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (ps->icont >= ps->ncont)
+		return fail(ps, ps->p, "the second reading differs");
 	k = (size_t)ps->counts[ps->icont] * (obj ? 2 : 1);
-	if (ps->used + k > ps->nvals) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (ps->used + k > ps->nvals)
+		return fail(ps, ps->p, "the second reading differs");
 	out->n = ps->counts[ps->icont];
 	out->items = k > 0 ? ps->pool + ps->used : NULL;
 	ps->used += k;
@@ -469,10 +433,8 @@ parse_key(struct parser *ps, struct json *key)
 	char *s = NULL;
 
 	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != '"') {
-		unexpected(ps, "a key string");
-		return -1;
-	}
+	if (ps->p >= ps->end || *ps->p != '"')
+		return unexpected(ps, "a key string");
 	if (key != NULL) {
 		key->type = JSON_STRING;
 		key->off = (uint32_t)(ps->p - ps->base);
@@ -482,10 +444,8 @@ parse_key(struct parser *ps, struct json *key)
 	if (key != NULL)
 		key->str = s;
 	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != ':') {
-		unexpected(ps, "':'");
-		return -1;
-	}
+	if (ps->p >= ps->end || *ps->p != ':')
+		return unexpected(ps, "':'");
 	ps->p++;
 	return 0;
 }
@@ -499,10 +459,9 @@ parse_container(struct parser *ps, int depth, struct json *out)
 	uint32_t n = 0;
 	ssize_t slot;
 
-	if (depth >= JSON_MAX_DEPTH) {
-		fail(ps, ps->p, "nested deeper than %d levels", JSON_MAX_DEPTH);
-		return -1;
-	}
+	if (depth >= JSON_MAX_DEPTH)
+		return fail(ps, ps->p, "nested deeper than %d levels",
+		    JSON_MAX_DEPTH);
 	if ((slot = open_container(ps, obj, out)) == -1)
 		return -1;
 	ps->p++;
@@ -512,10 +471,8 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		return 0;
 	}
 	for (;;) {
-		if (out != NULL && n >= out->n) {
-			fail(ps, ps->p, "the second reading differs");
-			return -1;
-		}
+		if (out != NULL && n >= out->n)
+			return fail(ps, ps->p, "the second reading differs");
 		if (out != NULL)
 			item = &out->items[obj ? 2 * n : n];
 		if (obj && parse_key(ps, item) == -1)
@@ -523,10 +480,8 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		if (parse_value(ps, depth + 1, item != NULL && obj ? item + 1 :
 		    item) == -1)
 			return -1;
-		if (n == UINT32_MAX) {
-			fail(ps, ps->p, "too many items");
-			return -1;
-		}
+		if (n == UINT32_MAX)
+			return fail(ps, ps->p, "too many items");
 		n++;
 		skip_space(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
@@ -535,8 +490,7 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		}
 		if (ps->p < ps->end && *ps->p == close)
 			break;
-		unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
-		return -1;
+		return unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
 	}
 	ps->p++;
 	if (out == NULL) {
@@ -544,10 +498,8 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		ps->used += (size_t)n * (obj ? 2 : 1);
 		return 0;
 	}
-	if (n != out->n) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (n != out->n)
+		return fail(ps, ps->p, "the second reading differs");
 	return obj ? check_keys(ps, out) : 0;
 }
 
@@ -559,10 +511,8 @@ parse_value(struct parser *ps, int depth, struct json *out)
 	const char *word;
 
 	skip_space(ps);
-	if (ps->p >= ps->end) {
-		unexpected(ps, "a value");
-		return -1;
-	}
+	if (ps->p >= ps->end)
+		return unexpected(ps, "a value");
 	if (out != NULL)
 		out->off = (uint32_t)(ps->p - ps->base);
 	switch (*ps->p) {
@@ -592,8 +542,7 @@ parse_value(struct parser *ps, int depth, struct json *out)
 				out->type = JSON_NUMBER;
 			return parse_number(ps, out);
 		}
-		unexpected(ps, "a value");
-		return -1;
+		return unexpected(ps, "a value");
 	}
 }
 
@@ -608,17 +557,13 @@ parse_text(struct parser *ps, const char *buf, size_t len, struct json *out)
 	ps->used = 1;			/* the root */
 	ps->sused = 0;
 	ps->icont = 0;
-	if (parse_value(ps, 0, out) == -1) {
-		if (!ps->failed)
-			fail(ps, ps->p, "cannot parse");
-		return -1;
-	}
+	/* fail keeps the first message: this one only when there is none. */
+	if (parse_value(ps, 0, out) == -1)
+		return fail(ps, ps->p, "cannot parse");
 	skip_space(ps);
-	if (ps->p < ps->end) {
-		fail(ps, ps->p, "unexpected %s after the end of the value",
-		    describe(ps, ps->p, tmp, sizeof(tmp)));
-		return -1;
-	}
+	if (ps->p < ps->end)
+		return fail(ps, ps->p, "unexpected %s after the end of the "
+		    "value", describe(ps, ps->p, tmp, sizeof(tmp)));
 	return 0;
 }
 
