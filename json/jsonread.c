@@ -7,6 +7,7 @@
  */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -157,16 +158,9 @@ hex4(struct parser *ps)
 	for (i = 0; i < 4; i++) {
 		if (ps->p >= ps->end)
 			return fail(ps, ps->p, "truncated \\u escape");
-		d = *ps->p;
-		if (d >= '0' && d <= '9')
-			d -= '0';
-		else if (d >= 'a' && d <= 'f')
-			d -= 'a' - 10;
-		else if (d >= 'A' && d <= 'F')
-			d -= 'A' - 10;
-		else
+		if (!isxdigit(d = *ps->p))
 			return fail(ps, ps->p, "bad hex digit in a \\u escape");
-		v = v * 16 + d;
+		v = v * 16 + (d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10);
 		ps->p++;
 	}
 	return v;
@@ -264,6 +258,16 @@ parse_string(struct parser *ps, char **out)
 	return 0;
 }
 
+/* Moves past the next byte when it is one of set; says whether it did. */
+static int
+eat(struct parser *ps, const char *set)
+{
+	if (ps->p >= ps->end || *ps->p == '\0' || strchr(set, *ps->p) == NULL)
+		return 0;
+	ps->p++;
+	return 1;
+}
+
 static int
 is_digit(const struct parser *ps)
 {
@@ -291,25 +295,20 @@ parse_number(struct parser *ps, struct json *out)
 	double num = 0;
 	size_t len;
 
-	if (ps->p < ps->end && *ps->p == '-')
-		ps->p++;
-	if (ps->p < ps->end && *ps->p == '0') {
-		ps->p++;
+	eat(ps, "-");
+	if (eat(ps, "0")) {
 		if (is_digit(ps))
 			return fail(ps, ps->p, "leading zero in a number");
 	} else if (digits(ps, "a digit") == -1)
 		return -1;
-	if (ps->p < ps->end && *ps->p == '.') {
+	if (eat(ps, ".")) {
 		isint = 0;
-		ps->p++;
 		if (digits(ps, "a digit after '.'") == -1)
 			return -1;
 	}
-	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
+	if (eat(ps, "eE")) {
 		isint = 0;
-		ps->p++;
-		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
-			ps->p++;
+		eat(ps, "+-");
 		if (digits(ps, "a digit in the exponent") == -1)
 			return -1;
 	}
@@ -444,17 +443,14 @@ parse_key(struct parser *ps, struct json *key)
 	if (key != NULL)
 		key->str = s;
 	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != ':')
-		return unexpected(ps, "':'");
-	ps->p++;
-	return 0;
+	return eat(ps, ":") ? 0 : unexpected(ps, "':'");
 }
 
 static int
 parse_container(struct parser *ps, int depth, struct json *out)
 {
 	int obj = *ps->p == '{';
-	char close = obj ? '}' : ']';
+	const char *close = obj ? "}" : "]";
 	struct json *item = NULL;
 	uint32_t n = 0;
 	ssize_t slot;
@@ -466,10 +462,8 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		return -1;
 	ps->p++;
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == close) {
-		ps->p++;
+	if (eat(ps, close))
 		return 0;
-	}
 	for (;;) {
 		if (out != NULL && n >= out->n)
 			return fail(ps, ps->p, "the second reading differs");
@@ -484,15 +478,12 @@ parse_container(struct parser *ps, int depth, struct json *out)
 			return fail(ps, ps->p, "too many items");
 		n++;
 		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == close)
+		if (eat(ps, close))
 			break;
-		return unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
+		if (!eat(ps, ","))
+			return unexpected(ps, obj ? "',' or '}'" :
+			    "',' or ']'");
 	}
-	ps->p++;
 	if (out == NULL) {
 		ps->counts[slot] = n;
 		ps->used += (size_t)n * (obj ? 2 : 1);
