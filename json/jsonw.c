@@ -12,8 +12,8 @@
 #include "lib/common.h"
 
 static FILE	*next(struct jw *, const char *);
-static void	 open_in(struct jw *, const char *, struct jw *, const char *,
-		    char, char);
+static int	 open_in(struct jw *, const char *, struct jw *, const char *,
+		    int, const char *);
 
 /* Starts w's next member (or item): ",", the separator, the key. */
 static FILE *
@@ -39,46 +39,44 @@ jw_top(struct jw *w, FILE *fp, const char *sep)
 	*w = (struct jw){ .fp = fp, .sep = sep };
 }
 
-static void
+/* Opens w in in (or writes null when not present); says which. */
+static int
 open_in(struct jw *in, const char *key, struct jw *w, const char *sep,
-    char open, char close)
+    int present, const char *brackets)
 {
-	fputc(open, next(in, key));
-	*w = (struct jw){ .fp = in->fp, .sep = sep, .close = close };
+	if (!present) {
+		jw_null(in, key);
+		return 0;
+	}
+	fputc(brackets[0], next(in, key));
+	*w = (struct jw){ .fp = in->fp, .sep = sep, .close = brackets[1] };
+	return 1;
 }
 
 void
 jw_object(struct jw *in, const char *key, struct jw *w, const char *sep)
 {
-	open_in(in, key, w, sep, '{', '}');
+	open_in(in, key, w, sep, 1, "{}");
 }
 
 void
 jw_array(struct jw *in, const char *key, struct jw *w, const char *sep)
 {
-	open_in(in, key, w, sep, '[', ']');
+	open_in(in, key, w, sep, 1, "[]");
 }
 
 int
 jw_object_if(struct jw *in, const char *key, struct jw *w, const char *sep,
     int present)
 {
-	if (present)
-		jw_object(in, key, w, sep);
-	else
-		jw_null(in, key);
-	return present;
+	return open_in(in, key, w, sep, present, "{}");
 }
 
 int
 jw_array_if(struct jw *in, const char *key, struct jw *w, const char *sep,
     int present)
 {
-	if (present)
-		jw_array(in, key, w, sep);
-	else
-		jw_null(in, key);
-	return present;
+	return open_in(in, key, w, sep, present, "[]");
 }
 
 void
