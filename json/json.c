@@ -38,7 +38,6 @@ static const char *const ended_by[] = { [STOP_WORKLOAD] = "workload",
 
 static void	 put_parameters(struct jw *, const char *,
 		    const struct config *);
-static void	 put_policy(struct jw *, const char *, int);
 static void	 put_environment(struct jw *, const char *,
 		    const struct result *);
 static void	 put_scheduler(struct jw *, const char *,
@@ -176,7 +175,11 @@ put_parameters(struct jw *in, const char *key, const struct config *cfg)
 	    (long long)cfg->samples);
 	jw_int(&o, "warmup_ns", cfg->warmup);
 	jw_int_if(&o, "work_kb", cfg->work_kb > 0, cfg->work_kb);
-	put_policy(&o, "policy", cfg->policy);
+	/* The clients' policy by name, null when latt left it inherited. */
+	if (strcmp(config_policy_name(cfg->policy), "?") == 0)
+		jw_int_if(&o, "policy", cfg->policy != -1, cfg->policy);
+	else
+		jw_str(&o, "policy", config_policy_name(cfg->policy));
 	jw_int_if(&o, "priority", cfg->policy == SCHED_FIFO ||
 	    cfg->policy == SCHED_RR, cfg->prio);
 	jw_int_if(&o, "nice", cfg->set_nice, cfg->nice);
@@ -195,20 +198,6 @@ put_parameters(struct jw *in, const char *key, const struct config *cfg)
 	jw_int_if(&o, "dma_latency_us", cfg->dma_latency >= 0,
 	    cfg->dma_latency);
 	jw_end(&o, "\n  ");
-}
-
-/* A scheduling policy by name, or null when latt left it as inherited. */
-static void
-put_policy(struct jw *in, const char *key, int policy)
-{
-	const char *name = config_policy_name(policy);
-
-	if (policy == -1)
-		jw_null(in, key);
-	else if (strcmp(name, "?") == 0)
-		jw_int(in, key, policy);
-	else
-		jw_str(in, key, name);
 }
 
 static void

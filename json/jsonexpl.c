@@ -14,13 +14,9 @@
 #include "json/jsonw.h"
 #include "result.h"
 
-typedef void	 put_fn(struct jw *, const struct autopsy_sample *, unsigned);
-
 static void	 open_spaced(struct jw *, const char *, struct jw *);
 static void	 put_waker(struct jw *, const struct autopsy_sample *);
-static void	 put_list(struct jw *, const char *,
-		    const struct autopsy_sample *, unsigned, put_fn *);
-static put_fn	 put_ran, put_irq, put_step;
+static void	 put_lists(struct jw *, const struct autopsy_sample *);
 static void	 put_sample(struct jw *, const struct autopsy_sample *);
 
 void
@@ -77,62 +73,58 @@ put_waker(struct jw *in, const struct autopsy_sample *as)
 	jw_end(&o, "");
 }
 
-/* A list of the sample's: n objects, put writing the members of each. */
+/*
+ * The sample's lists: the tasks that had the CPU while its task waited
+ * for it, the interrupts on the CPUs that mattered, and the timeline
+ * from the send stamp to the sample's own stamp.
+ */
 static void
-put_list(struct jw *in, const char *key, const struct autopsy_sample *as,
-    unsigned n, put_fn *put)
+put_lists(struct jw *o, const struct autopsy_sample *as)
 {
-	struct jw a, o;
+	const struct ran_task *r;
+	const struct irq_span *q;
+	const struct tl_item *t;
+	struct jw a, e;
 	unsigned i;
 
-	jw_array(in, key, &a, "\n         ");
-	for (i = 0; i < n; i++) {
-		open_spaced(&a, NULL, &o);
-		put(&o, as, i);
-		jw_end(&o, "");
+	jw_array(o, "ran", &a, "\n         ");
+	for (i = 0; i < as->nran; i++) {
+		r = &as->ran[i];
+		open_spaced(&a, NULL, &e);
+		jw_str(&e, "comm", r->comm);
+		jw_int(&e, "pid", r->pid);
+		jw_int(&e, "prio", r->prio);
+		jw_str(&e, "policy", r->policy);
+		jw_int(&e, "cpu", r->cpu);
+		jw_int(&e, "ns", r->ns);
+		jw_str(&e, "left", r->left);
+		jw_end(&e, "");
 	}
 	jw_end(&a, "");
-}
-
-/* A task that had the CPU while the sample's task waited for it. */
-static void
-put_ran(struct jw *o, const struct autopsy_sample *as, unsigned i)
-{
-	const struct ran_task *r = &as->ran[i];
-
-	jw_str(o, "comm", r->comm);
-	jw_int(o, "pid", r->pid);
-	jw_int(o, "prio", r->prio);
-	jw_str(o, "policy", r->policy);
-	jw_int(o, "cpu", r->cpu);
-	jw_int(o, "ns", r->ns);
-	jw_str(o, "left", r->left);
-}
-
-/* An interrupt on a CPU that mattered. */
-static void
-put_irq(struct jw *o, const struct autopsy_sample *as, unsigned i)
-{
-	const struct irq_span *q = &as->irqs[i];
-
-	jw_str(o, "kind", q->kind);
-	jw_int(o, "num", q->num);
-	jw_str(o, "name", q->name);
-	jw_int(o, "cpu", q->cpu);
-	jw_int(o, "start_ns", q->start);
-	jw_int(o, "ns", q->ns);
-}
-
-/* A step of the timeline from the send stamp to the sample's own stamp. */
-static void
-put_step(struct jw *o, const struct autopsy_sample *as, unsigned i)
-{
-	const struct tl_item *t = &as->tl[i];
-
-	jw_int(o, "t_ns", t->t);
-	jw_int(o, "cpu", t->cpu);
-	jw_str(o, "kind", t->kind);
-	jw_str(o, "what", t->what);
+	jw_array(o, "irqs", &a, "\n         ");
+	for (i = 0; i < as->nirqs; i++) {
+		q = &as->irqs[i];
+		open_spaced(&a, NULL, &e);
+		jw_str(&e, "kind", q->kind);
+		jw_int(&e, "num", q->num);
+		jw_str(&e, "name", q->name);
+		jw_int(&e, "cpu", q->cpu);
+		jw_int(&e, "start_ns", q->start);
+		jw_int(&e, "ns", q->ns);
+		jw_end(&e, "");
+	}
+	jw_end(&a, "");
+	jw_array(o, "timeline", &a, "\n         ");
+	for (i = 0; i < as->ntl; i++) {
+		t = &as->tl[i];
+		open_spaced(&a, NULL, &e);
+		jw_int(&e, "t_ns", t->t);
+		jw_int(&e, "cpu", t->cpu);
+		jw_str(&e, "kind", t->kind);
+		jw_str(&e, "what", t->what);
+		jw_end(&e, "");
+	}
+	jw_end(&a, "");
 }
 
 static void
@@ -172,9 +164,7 @@ put_sample(struct jw *in, const struct autopsy_sample *as)
 	jw_int_if(&s, "runqueue", as->rq_wait >= 0, as->rq_wait);
 	jw_int_if(&s, "running", as->running >= 0, as->running);
 	jw_end(&s, "");
-	put_list(&o, "ran", as, as->nran, put_ran);
-	put_list(&o, "irqs", as, as->nirqs, put_irq);
-	put_list(&o, "timeline", as, as->ntl, put_step);
+	put_lists(&o, as);
 	jw_str(&o, "verdict", as->verdict);
 	jw_end(&o, "");
 }

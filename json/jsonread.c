@@ -498,42 +498,37 @@ parse_container(struct parser *ps, int depth, struct json *out)
 static int
 parse_value(struct parser *ps, int depth, struct json *out)
 {
+	static const char *const words[] = { [JSON_NULL] = "null",
+	    [JSON_FALSE] = "false", [JSON_TRUE] = "true" };
 	enum json_type type;
-	const char *word;
+	int c;
 
 	skip_space(ps);
-	if (ps->p >= ps->end)
+	c = ps->p < ps->end ? *ps->p : '\0';
+	if (c == '{' || c == '[')
+		type = c == '{' ? JSON_OBJECT : JSON_ARRAY;
+	else if (c == '"')
+		type = JSON_STRING;
+	else if (c == 'n' || c == 'f' || c == 't')
+		type = c == 'n' ? JSON_NULL : c == 'f' ? JSON_FALSE : JSON_TRUE;
+	else if (c == '-' || (c >= '0' && c <= '9'))
+		type = JSON_NUMBER;
+	else
 		return unexpected(ps, "a value");
-	if (out != NULL)
+	if (out != NULL) {
 		out->off = (uint32_t)(ps->p - ps->base);
-	switch (*ps->p) {
-	case '{':
-	case '[':
-		type = *ps->p == '{' ? JSON_OBJECT : JSON_ARRAY;
-		if (out != NULL)
-			out->type = type;
+		out->type = type;
+	}
+	switch (type) {
+	case JSON_OBJECT:
+	case JSON_ARRAY:
 		return parse_container(ps, depth, out);
-	case '"':
-		if (out != NULL)
-			out->type = JSON_STRING;
+	case JSON_STRING:
 		return parse_string(ps, out != NULL ? &out->str : NULL);
-	case 'n':
-	case 't':
-	case 'f':
-		type = *ps->p == 'n' ? JSON_NULL : *ps->p == 't' ? JSON_TRUE :
-		    JSON_FALSE;
-		word = type == JSON_NULL ? "null" : type == JSON_TRUE ?
-		    "true" : "false";
-		if (out != NULL)
-			out->type = type;
-		return literal(ps, word);
+	case JSON_NUMBER:
+		return parse_number(ps, out);
 	default:
-		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
-			if (out != NULL)
-				out->type = JSON_NUMBER;
-			return parse_number(ps, out);
-		}
-		return unexpected(ps, "a value");
+		return literal(ps, words[type]);
 	}
 }
 
