@@ -46,7 +46,8 @@ static void	 put_workload(struct jw *, const char *,
 		    const struct workload *);
 static void	 put_run(struct jw *, const char *, const struct config *,
 		    const struct result *);
-static void	 put_series_list(struct jw *, const struct series *, int);
+static void	 put_series_list(struct jw *, const struct series *, int,
+		    int);
 static void	 put_placement(struct jw *, const struct result *, int);
 static void	 put_series(struct jw *, const char *, const struct stats *,
 		    int with_client, const struct blocks *);
@@ -90,7 +91,7 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_workload(&o, "workload", &total->wl);
 	put_run(&o, "run", cfg, total);
 	jw_uint(&o, "nruns", nruns);
-	put_series_list(&o, total->ser, 0);
+	put_series_list(&o, total->ser, 0, 0);
 	put_placement(&o, total, 0);
 	jw_bool(&o, "schedstat", total->ser[SER_RUNQUEUE].on);
 	put_loads(&o, "loads", &total->wl);
@@ -128,7 +129,7 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 		jw_str(&k, "value", cfg->sweep.text[cfg->sweep.at]);
 		jw_end(&k, "");
 	}
-	put_series_list(&o, res->ser, 1);
+	put_series_list(&o, res->ser, 1, 0);
 	put_placement(&o, res, 1);
 	if (res->autopsy != NULL)
 		jsonexpl_write(&o, "explain", res);
@@ -353,16 +354,18 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
 
 /*
  * The series of a list that are on, each a member of in named by the
- * series, with their blocks when blocks is set (a run's, for compare).
+ * series, with their blocks when blocks is set (a run's, for compare):
+ * the placement kinds' (place) or the others but a frame class's.
  */
 static void
-put_series_list(struct jw *in, const struct series *ser, int blocks)
+put_series_list(struct jw *in, const struct series *ser, int blocks,
+    int place)
 {
 	unsigned i;
 
 	for (i = 0; i < SER_N; i++)
 		if (ser[i].on && !series_info[i].frame &&
-		    !series_info[i].place)
+		    series_info[i].place == place)
 			put_series(in, series_info[i].name, &ser[i].st,
 			    series_info[i].client, blocks ? ser[i].blocks :
 			    NULL);
@@ -378,7 +381,6 @@ static void
 put_placement(struct jw *in, const struct result *res, int blocks)
 {
 	struct jw o;
-	unsigned i;
 
 	if (!jw_object_if(in, "placement", &o, " ", res->topo != NULL &&
 	    res->ser[SER_PLACE_SAME_CPU].on))
@@ -388,10 +390,7 @@ put_placement(struct jw *in, const struct result *res, int blocks)
 	jw_uint(&o, "unknown", res->place_unknown);
 	jw_uint(&o, "migrated", res->migrated);
 	o.sep = "\n  ";
-	for (i = 0; i < SER_N; i++)
-		if (res->ser[i].on && series_info[i].place)
-			put_series(&o, series_info[i].name, &res->ser[i].st, 1,
-			    blocks ? res->ser[i].blocks : NULL);
+	put_series_list(&o, res->ser, blocks, 1);
 	jw_end(&o, "");
 }
 
@@ -738,7 +737,7 @@ put_class(struct jw *o, const struct client_class *cl,
 		jw_int_if(&q, "period_ns", dl, g->period);
 		jw_end(&q, "");
 	}
-	put_series_list(o, c->ser, 0);
+	put_series_list(o, c->ser, 0, 0);
 	if (cl->frame > 0)
 		put_frames(o, cl, c, 0);
 }
