@@ -10,9 +10,9 @@
  * (jw_top).  Each value goes into it as the member named key, or as its
  * next item when key is NULL: after a "," (but the first) and the
  * writer's sep, " " within a line or a newline and an indent (which the
- * first member gets too).  jw_sep gives the next member another one, and
- * a change of sep holds for the members that follow: line breaks in an
- * object written on a few lines.
+ * first member gets too).  jw_sep gives the next member another one; a
+ * caller that sets w->sep changes it for all that follow: line breaks in
+ * an object written on a few lines.
  */
 #ifndef JSONW_H
 #define JSONW_H
