@@ -20,7 +20,4 @@ int	 json_write_run(FILE *, const struct config *, const struct result *);
 int	 json_write(FILE *, const struct config *, const struct result *total,
 	    unsigned nruns, const char *runs);
 
-/* What the kernel counted, as an object (or null); also for a sweep. */
-void	 json_counts(FILE *, const struct counts *);
-
 #endif /* JSON_H */

@@ -12,246 +12,159 @@
 #include "explain/autopsy.h"
 #include "json/jsonexpl.h"
 #include "json/jsonw.h"
-#include "lib/common.h"
 #include "result.h"
 
-static void	 put_ns_or_null(FILE *, int *, const char *, int64_t);
-static void	 put_waker(FILE *, const struct autopsy_sample *);
-static void	 put_item(FILE *, unsigned);
-static void	 put_ran(FILE *, const struct autopsy_sample *);
-static void	 put_irqs(FILE *, const struct autopsy_sample *);
-static void	 put_timeline(FILE *, const struct autopsy_sample *);
-static void	 put_autopsy_sample(FILE *, const struct autopsy_sample *);
+static void	 open_spaced(struct jw *, const char *, struct jw *);
+static void	 put_waker(struct jw *, const struct autopsy_sample *);
+static void	 put_lists(struct jw *, const struct autopsy_sample *);
+static void	 put_sample(struct jw *, const struct autopsy_sample *);
 
-/* A split of the latency: ns, or null where the trace could not say. */
-static void
-put_ns_or_null(FILE *fp, int *first, const char *key, int64_t v)
+void
+jsonexpl_write(struct jw *in, const char *key, const struct result *res)
 {
-	jw_key(fp, first, " ", key);
-	if (v < 0)
-		fputs("null", fp);
-	else
-		fprintf(fp, "%lld", (long long)v);
+	const struct autopsy *ap = res->autopsy;
+	char *msg = NULL;
+	struct jw o, a;
+	unsigned i;
+
+	jw_object(in, key, &o, "\n    ");
+	jw_str(&o, "instance", ap->instance);
+	jw_str(&o, "trace_clock", "mono");
+	jw_uint(&o, "buffer_kb", ap->buf_kb);
+	jw_uint(&o, "cpus", ap->ncpus);
+	jw_uint(&o, "events", ap->events);
+	jw_uint(&o, "lost_events", ap->lost);
+	jw_int(&o, "covered_from_ns", ap->covered_from);
+	if (ap->error != NULL && ap->error_errno != 0 && asprintf(&msg,
+	    "%s: %s", ap->error, strerror(ap->error_errno)) == -1)
+		msg = NULL;
+	jw_str(&o, "error", msg != NULL ? msg : ap->error);
+	free(msg);
+	jw_str(&o, "mount_lost", ap->mount_lost);
+	/* Without a trace, the samples have no autopsy to show. */
+	jw_array(&o, "samples", &a, "\n      ");
+	for (i = 0; ap->error == NULL && i < ap->n; i++)
+		put_sample(&a, &ap->s[i]);
+	jw_end(&a, "\n    ");
+	jw_end(&o, "\n  ");
+}
+
+/* An object of a sample's, written "{ ...}": a space before each member. */
+static void
+open_spaced(struct jw *in, const char *key, struct jw *o)
+{
+	jw_object(in, key, o, " ");
+	jw_sep(o, " ");
 }
 
 /* Who issued the sample's wake-up: null when the trace does not say. */
 static void
-put_waker(FILE *fp, const struct autopsy_sample *as)
+put_waker(struct jw *in, const struct autopsy_sample *as)
 {
-	int first = 1;
+	struct jw o;
 
-	fputs(",\n       \"waker\": ", fp);
-	if (as->waker_cpu < 0) {
-		fputs("null", fp);
+	if (!jw_object_if(in, "waker", &o, " ", as->waker_cpu >= 0))
 		return;
-	}
-	fputc('{', fp);
-	jw_key(fp, &first, " ", "pid");
-	fprintf(fp, "%d", (int)as->waker_pid);
-	jw_key(fp, &first, " ", "comm");
-	jw_string(fp, as->waker_comm);
-	jw_key(fp, &first, " ", "cpu");
-	fprintf(fp, "%d", (int)as->waker_cpu);
-	jw_key(fp, &first, " ", "from_interrupt");
-	fputs(as->waker_irq ? "true" : "false", fp);
-	fputc('}', fp);
+	jw_sep(&o, " ");
+	jw_int(&o, "pid", as->waker_pid);
+	jw_str(&o, "comm", as->waker_comm);
+	jw_int(&o, "cpu", as->waker_cpu);
+	jw_bool(&o, "from_interrupt", as->waker_irq);
+	jw_end(&o, "");
 }
 
-/* The opening of the i-th object of a sample's list. */
+/*
+ * The sample's lists: the tasks that had the CPU while its task waited
+ * for it, the interrupts on the CPUs that mattered, and the timeline
+ * from the send stamp to the sample's own stamp.
+ */
 static void
-put_item(FILE *fp, unsigned i)
-{
-	fputs(i > 0 ? ",\n         {" : "\n         {", fp);
-}
-
-/* The tasks that had the CPU while the sample's task waited for it. */
-static void
-put_ran(FILE *fp, const struct autopsy_sample *as)
+put_lists(struct jw *o, const struct autopsy_sample *as)
 {
 	const struct ran_task *r;
+	const struct irq_span *q;
+	const struct tl_item *t;
+	struct jw a, e;
 	unsigned i;
-	int first;
 
-	fputs(",\n       \"ran\": [", fp);
+	jw_array(o, "ran", &a, "\n         ");
 	for (i = 0; i < as->nran; i++) {
 		r = &as->ran[i];
-		put_item(fp, i);
-		first = 1;
-		jw_key(fp, &first, " ", "comm");
-		jw_string(fp, r->comm);
-		jw_key(fp, &first, " ", "pid");
-		fprintf(fp, "%d", (int)r->pid);
-		jw_key(fp, &first, " ", "prio");
-		fprintf(fp, "%d", r->prio);
-		jw_key(fp, &first, " ", "policy");
-		jw_string(fp, r->policy);
-		jw_key(fp, &first, " ", "cpu");
-		fprintf(fp, "%d", (int)r->cpu);
-		jw_key(fp, &first, " ", "ns");
-		fprintf(fp, "%lld", (long long)r->ns);
-		jw_key(fp, &first, " ", "left");
-		jw_string(fp, r->left);
-		fputc('}', fp);
+		open_spaced(&a, NULL, &e);
+		jw_str(&e, "comm", r->comm);
+		jw_int(&e, "pid", r->pid);
+		jw_int(&e, "prio", r->prio);
+		jw_str(&e, "policy", r->policy);
+		jw_int(&e, "cpu", r->cpu);
+		jw_int(&e, "ns", r->ns);
+		jw_str(&e, "left", r->left);
+		jw_end(&e, "");
 	}
-	fputc(']', fp);
-}
-
-/* The interrupts on the CPUs that mattered. */
-static void
-put_irqs(FILE *fp, const struct autopsy_sample *as)
-{
-	const struct irq_span *q;
-	unsigned i;
-	int first;
-
-	fputs(",\n       \"irqs\": [", fp);
+	jw_end(&a, "");
+	jw_array(o, "irqs", &a, "\n         ");
 	for (i = 0; i < as->nirqs; i++) {
 		q = &as->irqs[i];
-		put_item(fp, i);
-		first = 1;
-		jw_key(fp, &first, " ", "kind");
-		jw_string(fp, q->kind);
-		jw_key(fp, &first, " ", "num");
-		fprintf(fp, "%d", q->num);
-		jw_key(fp, &first, " ", "name");
-		jw_string(fp, q->name);
-		jw_key(fp, &first, " ", "cpu");
-		fprintf(fp, "%d", (int)q->cpu);
-		jw_key(fp, &first, " ", "start_ns");
-		fprintf(fp, "%lld", (long long)q->start);
-		jw_key(fp, &first, " ", "ns");
-		fprintf(fp, "%lld", (long long)q->ns);
-		fputc('}', fp);
+		open_spaced(&a, NULL, &e);
+		jw_str(&e, "kind", q->kind);
+		jw_int(&e, "num", q->num);
+		jw_str(&e, "name", q->name);
+		jw_int(&e, "cpu", q->cpu);
+		jw_int(&e, "start_ns", q->start);
+		jw_int(&e, "ns", q->ns);
+		jw_end(&e, "");
 	}
-	fputc(']', fp);
-}
-
-/* The timeline from the send stamp to the sample's own stamp. */
-static void
-put_timeline(FILE *fp, const struct autopsy_sample *as)
-{
-	const struct tl_item *t;
-	unsigned i;
-	int first;
-
-	fputs(",\n       \"timeline\": [", fp);
+	jw_end(&a, "");
+	jw_array(o, "timeline", &a, "\n         ");
 	for (i = 0; i < as->ntl; i++) {
 		t = &as->tl[i];
-		put_item(fp, i);
-		first = 1;
-		jw_key(fp, &first, " ", "t_ns");
-		fprintf(fp, "%lld", (long long)t->t);
-		jw_key(fp, &first, " ", "cpu");
-		fprintf(fp, "%d", (int)t->cpu);
-		jw_key(fp, &first, " ", "kind");
-		jw_string(fp, t->kind);
-		jw_key(fp, &first, " ", "what");
-		jw_string(fp, t->what);
-		fputc('}', fp);
+		open_spaced(&a, NULL, &e);
+		jw_int(&e, "t_ns", t->t);
+		jw_int(&e, "cpu", t->cpu);
+		jw_str(&e, "kind", t->kind);
+		jw_str(&e, "what", t->what);
+		jw_end(&e, "");
 	}
-	fputc(']', fp);
+	jw_end(&a, "");
 }
 
 static void
-put_autopsy_sample(FILE *fp, const struct autopsy_sample *as)
+put_sample(struct jw *in, const struct autopsy_sample *as)
 {
-	int first = 1, f2;
+	struct jw o, s;
 
-	fputs("\n      {", fp);
-	jw_key(fp, &first, " ", "client");
-	if (as->timer)
-		fputs("null", fp);
-	else
-		fprintf(fp, "%u", as->s.client);
-	jw_key(fp, &first, " ", "timer");
-	fputs(as->timer ? "true" : "false", fp);
-	jw_key(fp, &first, " ", "breaktrace");
-	fputs(as->broke ? "true" : "false", fp);
-	jw_key(fp, &first, " ", "pid");
-	fprintf(fp, "%d", (int)as->s.pid);
-	jw_key(fp, &first, " ", "round");
-	fprintf(fp, "%llu", (unsigned long long)as->s.round);
-	jw_key(fp, &first, " ", "latency_ns");
-	fprintf(fp, "%lld", (long long)as->s.latency);
-	jw_key(fp, &first, " ", "at_ns");
-	fprintf(fp, "%lld", (long long)as->s.when);
-	jw_key(fp, &first, " ", "cpu");
-	fprintf(fp, "%d", (int)as->s.cpu);
-	put_ns_or_null(fp, &first, "schedstat_runqueue_ns", as->s.rq_wait);
-	jw_key(fp, &first, " ", "found");
-	fputs(as->found ? "true" : "false", fp);
-	jw_key(fp, &first, " ", "complete");
-	fputs(as->complete ? "true" : "false", fp);
-	jw_key(fp, &first, " ", "incomplete");
-	jw_str_or_null(fp, as->complete ? NULL : as->lost_note);
-	jw_key(fp, &first, " ", "state_at_send");
-	jw_string(fp, as->state);
-	put_waker(fp, as);
-	fprintf(fp, ", \"target_cpu\": %d, \"run_cpu\": %d, \"idle_target\": "
-	    "%s, \"ipi\": %s, \"migrations\": %u", (int)as->target_cpu,
-	    (int)as->run_cpu, as->idle_target ? "true" : "false",
-	    as->ipi ? "true" : "false", as->migrations);
-	fputs(",\n       \"split_ns\": {", fp);
-	f2 = 1;
-	put_ns_or_null(fp, &f2, "issue", as->issue);
-	put_ns_or_null(fp, &f2, "not_runnable", as->not_runnable);
-	put_ns_or_null(fp, &f2, "in_flight", as->in_flight);
-	put_ns_or_null(fp, &f2, "runqueue", as->rq_wait);
-	put_ns_or_null(fp, &f2, "running", as->running);
-	fputc('}', fp);
-	put_ran(fp, as);
-	put_irqs(fp, as);
-	put_timeline(fp, as);
-	fputs(",\n       \"verdict\": ", fp);
-	jw_string(fp, as->verdict);
-	fputc('}', fp);
-}
-
-/* --explain: the autopsy of the worst wake-ups (docs/json-schema.md). */
-void
-jsonexpl_write(FILE *fp, const struct result *res)
-{
-	const struct autopsy *ap = res->autopsy;
-	int first = 1;
-	unsigned i;
-
-	fputc('{', fp);
-	jw_key(fp, &first, "\n    ", "instance");
-	jw_str_or_null(fp, ap->instance);
-	jw_key(fp, &first, "\n    ", "trace_clock");
-	jw_string(fp, "mono");
-	jw_key(fp, &first, "\n    ", "buffer_kb");
-	fprintf(fp, "%u", ap->buf_kb);
-	jw_key(fp, &first, "\n    ", "cpus");
-	fprintf(fp, "%u", ap->ncpus);
-	jw_key(fp, &first, "\n    ", "events");
-	fprintf(fp, "%llu", (unsigned long long)ap->events);
-	jw_key(fp, &first, "\n    ", "lost_events");
-	fprintf(fp, "%llu", (unsigned long long)ap->lost);
-	jw_key(fp, &first, "\n    ", "covered_from_ns");
-	fprintf(fp, "%lld", (long long)ap->covered_from);
-	jw_key(fp, &first, "\n    ", "error");
-	if (ap->error == NULL)
-		fputs("null", fp);
-	else {
-		char *msg;
-
-		if (ap->error_errno == 0 || asprintf(&msg, "%s: %s",
-		    ap->error, strerror(ap->error_errno)) == -1)
-			msg = NULL;
-		jw_str_or_null(fp, msg != NULL ? msg : ap->error);
-		free(msg);
-	}
-	jw_key(fp, &first, "\n    ", "mount_lost");
-	jw_str_or_null(fp, ap->mount_lost);
-	/* Without a trace, the samples have no autopsy to show. */
-	jw_key(fp, &first, "\n    ", "samples");
-	fputc('[', fp);
-	for (i = 0; ap->error == NULL && i < ap->n; i++) {
-		if (i > 0)
-			fputc(',', fp);
-		put_autopsy_sample(fp, &ap->s[i]);
-	}
-	fputs(ap->error == NULL && ap->n > 0 ? "\n    ]" : "]", fp);
-	fputs("\n  }", fp);
+	open_spaced(in, NULL, &o);
+	jw_int_if(&o, "client", !as->timer, as->s.client);
+	jw_bool(&o, "timer", as->timer);
+	jw_bool(&o, "breaktrace", as->broke);
+	jw_int(&o, "pid", as->s.pid);
+	jw_uint(&o, "round", as->s.round);
+	jw_int(&o, "latency_ns", as->s.latency);
+	jw_int(&o, "at_ns", as->s.when);
+	jw_int(&o, "cpu", as->s.cpu);
+	jw_int_if(&o, "schedstat_runqueue_ns", as->s.rq_wait >= 0,
+	    as->s.rq_wait);
+	jw_bool(&o, "found", as->found);
+	jw_bool(&o, "complete", as->complete);
+	jw_str(&o, "incomplete", as->complete ? NULL : as->lost_note);
+	jw_str(&o, "state_at_send", as->state);
+	jw_sep(&o, "\n       ");
+	put_waker(&o, as);
+	jw_int(&o, "target_cpu", as->target_cpu);
+	jw_int(&o, "run_cpu", as->run_cpu);
+	jw_bool(&o, "idle_target", as->idle_target);
+	jw_bool(&o, "ipi", as->ipi);
+	jw_uint(&o, "migrations", as->migrations);
+	o.sep = "\n       ";
+	/* The split of the latency, null where the trace could not say. */
+	open_spaced(&o, "split_ns", &s);
+	jw_int_if(&s, "issue", as->issue >= 0, as->issue);
+	jw_int_if(&s, "not_runnable", as->not_runnable >= 0,
+	    as->not_runnable);
+	jw_int_if(&s, "in_flight", as->in_flight >= 0, as->in_flight);
+	jw_int_if(&s, "runqueue", as->rq_wait >= 0, as->rq_wait);
+	jw_int_if(&s, "running", as->running >= 0, as->running);
+	jw_end(&s, "");
+	put_lists(&o, as);
+	jw_str(&o, "verdict", as->verdict);
+	jw_end(&o, "");
 }

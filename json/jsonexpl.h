@@ -6,11 +6,10 @@
 #ifndef JSONEXPL_H
 #define JSONEXPL_H
 
-#include <stdio.h>
-
+#include "json/jsonw.h"
 #include "result.h"
 
-/* res->autopsy (not NULL) as the object of "explain". */
-void	 jsonexpl_write(FILE *, const struct result *);
+/* res->autopsy (not NULL) as the object of in's member key. */
+void	 jsonexpl_write(struct jw *in, const char *key, const struct result *);
 
 #endif /* JSONEXPL_H */

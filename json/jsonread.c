@@ -7,6 +7,7 @@
  */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -54,7 +55,7 @@ struct text {
 };
 
 static int	 parse_value(struct parser *, int depth, struct json *out);
-static void	 fail(struct parser *, const unsigned char *at, const char *,
+static int	 fail(struct parser *, const unsigned char *at, const char *,
 		    ...) __attribute__((format(printf, 3, 4)));
 
 /* The line and column (from 1) of at in the text that starts at base. */
@@ -74,7 +75,8 @@ position(const unsigned char *base, const unsigned char *at, unsigned *line,
 	*col = (unsigned)(at - start) + 1;
 }
 
-static void
+/* Keeps the first fault's message, "LINE:COL: ..."; returns -1. */
+static int
 fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
 {
 	unsigned line, col;
@@ -82,15 +84,16 @@ fail(struct parser *ps, const unsigned char *at, const char *fmt, ...)
 	int n;
 
 	if (ps->failed)
-		return;
+		return -1;
 	ps->failed = 1;
 	position(ps->base, at, &line, &col);
 	n = snprintf(ps->err, ps->errlen, "%u:%u: ", line, col);
 	if (n < 0 || (size_t)n >= ps->errlen)
-		return;
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 /* Names the byte at p for a message: "'x'", "byte 0x01" or "end of file". */
@@ -106,12 +109,12 @@ describe(struct parser *ps, const unsigned char *p, char *tmp, size_t len)
 	return tmp;
 }
 
-static void
+static int
 unexpected(struct parser *ps, const char *wanted)
 {
 	char tmp[16];
 
-	fail(ps, ps->p, "expected %s, found %s", wanted,
+	return fail(ps, ps->p, "expected %s, found %s", wanted,
 	    describe(ps, ps->p, tmp, sizeof(tmp)));
 }
 
@@ -135,28 +138,13 @@ emit(struct parser *ps, const void *data, size_t n)
 static void
 put_utf8(struct parser *ps, uint32_t c)
 {
+	size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4, i;
 	unsigned char out[4];
-	size_t n;
 
-	if (c < 0x80) {
-		out[0] = (unsigned char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		out[0] = (unsigned char)(0xc0 | (c >> 6));
-		out[1] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 2;
-	} else if (c < 0x10000) {
-		out[0] = (unsigned char)(0xe0 | (c >> 12));
-		out[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-		out[2] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 3;
-	} else {
-		out[0] = (unsigned char)(0xf0 | (c >> 18));
-		out[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
-		out[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-		out[3] = (unsigned char)(0x80 | (c & 0x3f));
-		n = 4;
-	}
+	/* Six bits a continuation byte, from the last; the rest lead. */
+	for (i = n - 1; i > 0; i--, c >>= 6)
+		out[i] = (unsigned char)(0x80 | (c & 0x3f));
+	out[0] = (unsigned char)(n == 1 ? c : (0xff00u >> n & 0xff) | c);
 	emit(ps, out, n);
 }
 
@@ -168,22 +156,11 @@ hex4(struct parser *ps)
 	int i, d;
 
 	for (i = 0; i < 4; i++) {
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "truncated \\u escape");
-			return -1;
-		}
-		d = *ps->p;
-		if (d >= '0' && d <= '9')
-			d -= '0';
-		else if (d >= 'a' && d <= 'f')
-			d -= 'a' - 10;
-		else if (d >= 'A' && d <= 'F')
-			d -= 'A' - 10;
-		else {
-			fail(ps, ps->p, "bad hex digit in a \\u escape");
-			return -1;
-		}
-		v = v * 16 + d;
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "truncated \\u escape");
+		if (!isxdigit(d = *ps->p))
+			return fail(ps, ps->p, "bad hex digit in a \\u escape");
+		v = v * 16 + (d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10);
 		ps->p++;
 	}
 	return v;
@@ -197,31 +174,23 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 
 	if ((c = hex4(ps)) == -1)
 		return -1;
-	if (c >= 0xdc00 && c <= 0xdfff) {
-		fail(ps, esc, "lone low surrogate in a \\u escape");
-		return -1;
-	}
+	if (c >= 0xdc00 && c <= 0xdfff)
+		return fail(ps, esc, "lone low surrogate in a \\u escape");
 	if (c >= 0xd800 && c <= 0xdbff) {
-		if (ps->end - ps->p < 2 || ps->p[0] != '\\' ||
-		    ps->p[1] != 'u') {
-			fail(ps, esc, "high surrogate not followed by a low "
-			    "one");
-			return -1;
+		lo = -1;
+		if (ps->end - ps->p >= 2 && ps->p[0] == '\\' &&
+		    ps->p[1] == 'u') {
+			ps->p += 2;
+			if ((lo = hex4(ps)) == -1)
+				return -1;
 		}
-		ps->p += 2;
-		if ((lo = hex4(ps)) == -1)
-			return -1;
-		if (lo < 0xdc00 || lo > 0xdfff) {
-			fail(ps, esc, "high surrogate not followed by a low "
-			    "one");
-			return -1;
-		}
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return fail(ps, esc, "high surrogate not followed by "
+			    "a low one");
 		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 	}
-	if (c == 0) {
-		fail(ps, esc, "\\u0000 is not allowed");
-		return -1;
-	}
+	if (c == 0)
+		return fail(ps, esc, "\\u0000 is not allowed");
 	return c;
 }
 
@@ -233,10 +202,11 @@ unicode_escape(struct parser *ps, const unsigned char *esc)
 static int
 parse_string(struct parser *ps, char **out)
 {
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const unsigned char *start, *esc;
 	size_t n, first = ps->sused;
+	const char *e;
 	long c;
-	char ch;
 
 	ps->p++;
 	for (;;) {
@@ -245,63 +215,57 @@ parse_string(struct parser *ps, char **out)
 		    *ps->p >= 0x20 && *ps->p < 0x80)
 			ps->p++;
 		emit(ps, start, (size_t)(ps->p - start));
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "unterminated string");
-			return -1;
-		}
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "unterminated string");
 		if (*ps->p == '"') {
 			ps->p++;
 			break;
 		}
-		if (*ps->p < 0x20) {
-			fail(ps, ps->p, "control character 0x%02x in a string",
-			    *ps->p);
-			return -1;
-		}
+		if (*ps->p < 0x20)
+			return fail(ps, ps->p, "control character 0x%02x in "
+			    "a string", *ps->p);
 		if (*ps->p >= 0x80) {
 			n = utf8_len(ps->p, (size_t)(ps->end - ps->p));
-			if (n == 0) {
-				fail(ps, ps->p, "invalid UTF-8 in a string");
-				return -1;
-			}
+			if (n == 0)
+				return fail(ps, ps->p, "invalid UTF-8 in a "
+				    "string");
 			emit(ps, ps->p, n);
 			ps->p += n;
 			continue;
 		}
 		esc = ps->p++;
-		if (ps->p >= ps->end) {
-			fail(ps, ps->p, "unterminated string");
-			return -1;
-		}
-		switch (*ps->p++) {
-		case '"': ch = '"'; break;
-		case '\\': ch = '\\'; break;
-		case '/': ch = '/'; break;
-		case 'b': ch = '\b'; break;
-		case 'f': ch = '\f'; break;
-		case 'n': ch = '\n'; break;
-		case 'r': ch = '\r'; break;
-		case 't': ch = '\t'; break;
-		case 'u':
+		if (ps->p >= ps->end)
+			return fail(ps, ps->p, "unterminated string");
+		if (*ps->p == 'u') {
+			ps->p++;
 			if ((c = unicode_escape(ps, esc)) == -1)
 				return -1;
 			put_utf8(ps, (uint32_t)c);
-			continue;
-		default:
-			fail(ps, esc, "bad escape in a string");
-			return -1;
+		} else if (*ps->p != '\0' &&
+		    (e = strchr(from, *ps->p)) != NULL) {
+			emit(ps, &to[e - from], 1);
+			ps->p++;
+		} else {
+			return fail(ps, esc, "bad escape in a string");
 		}
-		emit(ps, &ch, 1);
 	}
 	emit(ps, "", 1);
 	if (ps->build) {
-		if (ps->sused > ps->nbytes) {
-			fail(ps, ps->p, "the second reading differs");
-			return -1;
-		}
+		if (ps->sused > ps->nbytes)
+			return fail(ps, ps->p, "the second reading differs");
 		*out = ps->spool + first;
 	}
 	return 0;
+}
+
+/* Moves past the next byte when it is one of set; says whether it did. */
+static int
+eat(struct parser *ps, const char *set)
+{
+	if (ps->p >= ps->end || *ps->p == '\0' || strchr(set, *ps->p) == NULL)
+		return 0;
+	ps->p++;
+	return 1;
 }
 
 static int
@@ -314,10 +278,8 @@ is_digit(const struct parser *ps)
 static int
 digits(struct parser *ps, const char *what)
 {
-	if (!is_digit(ps)) {
-		unexpected(ps, what);
-		return -1;
-	}
+	if (!is_digit(ps))
+		return unexpected(ps, what);
 	while (is_digit(ps))
 		ps->p++;
 	return 0;
@@ -327,72 +289,50 @@ static int
 parse_number(struct parser *ps, struct json *out)
 {
 	const unsigned char *start = ps->p;
-	char tmp[64], *copy, *endp;
-	int isint = 1, ret = -1;
+	char tmp[64], *copy;
+	int isint = 1, ret = 0;
 	int64_t ival = 0;
-	double num;
+	double num = 0;
 	size_t len;
 
-	if (ps->p < ps->end && *ps->p == '-')
-		ps->p++;
-	if (ps->p < ps->end && *ps->p == '0') {
-		ps->p++;
-		if (is_digit(ps)) {
-			fail(ps, ps->p, "leading zero in a number");
-			return -1;
-		}
+	eat(ps, "-");
+	if (eat(ps, "0")) {
+		if (is_digit(ps))
+			return fail(ps, ps->p, "leading zero in a number");
 	} else if (digits(ps, "a digit") == -1)
 		return -1;
-	if (ps->p < ps->end && *ps->p == '.') {
+	if (eat(ps, ".")) {
 		isint = 0;
-		ps->p++;
 		if (digits(ps, "a digit after '.'") == -1)
 			return -1;
 	}
-	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
+	if (eat(ps, "eE")) {
 		isint = 0;
-		ps->p++;
-		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
-			ps->p++;
+		eat(ps, "+-");
 		if (digits(ps, "a digit in the exponent") == -1)
 			return -1;
 	}
 	len = (size_t)(ps->p - start);
-	if (isint && len <= 18) {
-		/* The common case, exact without strtod. */
-		for (copy = (char *)start + (*start == '-'); copy <
-		    (const char *)ps->p; copy++)
-			ival = ival * 10 + (*copy - '0');
-		if (out != NULL) {
-			out->isint = 1;
-			out->ival = *start == '-' ? -ival : ival;
-		}
-		return 0;
-	}
 	copy = len < sizeof(tmp) ? tmp : malloc(len + 1);
-	if (copy == NULL) {
-		fail(ps, start, "out of memory");
-		return -1;
-	}
+	if (copy == NULL)
+		return fail(ps, start, "out of memory");
 	memcpy(copy, start, len);
 	copy[len] = '\0';
-	num = strtod(copy, &endp);
-	if (!isfinite(num))
-		fail(ps, start, "number out of range");
-	else {
-		if (isint) {
-			errno = 0;
-			ival = strtoll(copy, &endp, 10);
-			isint = errno == 0 && *endp == '\0';
-		}
-		if (out != NULL) {
-			out->isint = (uint32_t)isint;
-			if (isint)
-				out->ival = ival;
-			else
-				out->num = num;
-		}
-		ret = 0;
+	/* An integer that fits int64 stays exact; any other is a double. */
+	errno = 0;
+	if (isint)
+		ival = strtoll(copy, NULL, 10);
+	if (!isint || errno != 0) {
+		isint = 0;
+		if (!isfinite(num = strtod(copy, NULL)))
+			ret = fail(ps, start, "number out of range");
+	}
+	if (out != NULL) {
+		out->isint = (uint32_t)isint;
+		if (isint)
+			out->ival = ival;
+		else
+			out->num = num;
 	}
 	if (copy != tmp)
 		free(copy);
@@ -408,8 +348,7 @@ literal(struct parser *ps, const char *word)
 		ps->p += len;
 		return 0;
 	}
-	unexpected(ps, "a value");
-	return -1;
+	return unexpected(ps, "a value");
 }
 
 /* Compares two members of an object by key, then by place. */
@@ -437,10 +376,8 @@ check_keys(struct parser *ps, const struct json *v)
 
 	if (v->n < 2)
 		return 0;
-	if ((order = calloc(v->n, sizeof(*order))) == NULL) {
-		fail(ps, ps->p, "out of memory");
-		return -1;
-	}
+	if ((order = calloc(v->n, sizeof(*order))) == NULL)
+		return fail(ps, ps->p, "out of memory");
 	for (i = 0; i < v->n; i++)
 		order[i] = i;
 	qsort_r(order, v->n, sizeof(*order), cmp_member, v->items);
@@ -451,9 +388,8 @@ check_keys(struct parser *ps, const struct json *v)
 	free(order);
 	if (dup == UINT32_MAX)
 		return 0;
-	fail(ps, ps->base + v->items[2 * dup].off, "duplicate key \"%s\"",
-	    v->items[2 * dup].str);
-	return -1;
+	return fail(ps, ps->base + v->items[2 * dup].off,
+	    "duplicate key \"%s\"", v->items[2 * dup].str);
 }
 
 /*
@@ -470,25 +406,19 @@ open_container(struct parser *ps, int obj, struct json *out)
 		if (ps->ncont == ps->capcont) {
 			ncap = ps->capcont ? ps->capcont * 2 : 64;
 			if ((nc = realloc(ps->counts, ncap *
-			    sizeof(*nc))) == NULL) {
-				fail(ps, ps->p, "out of memory");
-				return -1;
-			}
+			    sizeof(*nc))) == NULL)
+				return fail(ps, ps->p, "out of memory");
 			ps->counts = nc;
 			ps->capcont = ncap;
 		}
 		ps->counts[ps->ncont] = 0;
 		return (ssize_t)ps->ncont++;
 	}
-	if (ps->icont >= ps->ncont) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (ps->icont >= ps->ncont)
+		return fail(ps, ps->p, "the second reading differs");
 	k = (size_t)ps->counts[ps->icont] * (obj ? 2 : 1);
-	if (ps->used + k > ps->nvals) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (ps->used + k > ps->nvals)
+		return fail(ps, ps->p, "the second reading differs");
 	out->n = ps->counts[ps->icont];
 	out->items = k > 0 ? ps->pool + ps->used : NULL;
 	ps->used += k;
@@ -502,10 +432,8 @@ parse_key(struct parser *ps, struct json *key)
 	char *s = NULL;
 
 	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != '"') {
-		unexpected(ps, "a key string");
-		return -1;
-	}
+	if (ps->p >= ps->end || *ps->p != '"')
+		return unexpected(ps, "a key string");
 	if (key != NULL) {
 		key->type = JSON_STRING;
 		key->off = (uint32_t)(ps->p - ps->base);
@@ -515,40 +443,30 @@ parse_key(struct parser *ps, struct json *key)
 	if (key != NULL)
 		key->str = s;
 	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != ':') {
-		unexpected(ps, "':'");
-		return -1;
-	}
-	ps->p++;
-	return 0;
+	return eat(ps, ":") ? 0 : unexpected(ps, "':'");
 }
 
 static int
 parse_container(struct parser *ps, int depth, struct json *out)
 {
 	int obj = *ps->p == '{';
-	char close = obj ? '}' : ']';
+	const char *close = obj ? "}" : "]";
 	struct json *item = NULL;
 	uint32_t n = 0;
 	ssize_t slot;
 
-	if (depth >= JSON_MAX_DEPTH) {
-		fail(ps, ps->p, "nested deeper than %d levels", JSON_MAX_DEPTH);
-		return -1;
-	}
+	if (depth >= JSON_MAX_DEPTH)
+		return fail(ps, ps->p, "nested deeper than %d levels",
+		    JSON_MAX_DEPTH);
 	if ((slot = open_container(ps, obj, out)) == -1)
 		return -1;
 	ps->p++;
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == close) {
-		ps->p++;
+	if (eat(ps, close))
 		return 0;
-	}
 	for (;;) {
-		if (out != NULL && n >= out->n) {
-			fail(ps, ps->p, "the second reading differs");
-			return -1;
-		}
+		if (out != NULL && n >= out->n)
+			return fail(ps, ps->p, "the second reading differs");
 		if (out != NULL)
 			item = &out->items[obj ? 2 * n : n];
 		if (obj && parse_key(ps, item) == -1)
@@ -556,31 +474,23 @@ parse_container(struct parser *ps, int depth, struct json *out)
 		if (parse_value(ps, depth + 1, item != NULL && obj ? item + 1 :
 		    item) == -1)
 			return -1;
-		if (n == UINT32_MAX) {
-			fail(ps, ps->p, "too many items");
-			return -1;
-		}
+		if (n == UINT32_MAX)
+			return fail(ps, ps->p, "too many items");
 		n++;
 		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == close)
+		if (eat(ps, close))
 			break;
-		unexpected(ps, obj ? "',' or '}'" : "',' or ']'");
-		return -1;
+		if (!eat(ps, ","))
+			return unexpected(ps, obj ? "',' or '}'" :
+			    "',' or ']'");
 	}
-	ps->p++;
 	if (out == NULL) {
 		ps->counts[slot] = n;
 		ps->used += (size_t)n * (obj ? 2 : 1);
 		return 0;
 	}
-	if (n != out->n) {
-		fail(ps, ps->p, "the second reading differs");
-		return -1;
-	}
+	if (n != out->n)
+		return fail(ps, ps->p, "the second reading differs");
 	return obj ? check_keys(ps, out) : 0;
 }
 
@@ -588,45 +498,37 @@ parse_container(struct parser *ps, int depth, struct json *out)
 static int
 parse_value(struct parser *ps, int depth, struct json *out)
 {
+	static const char *const words[] = { [JSON_NULL] = "null",
+	    [JSON_FALSE] = "false", [JSON_TRUE] = "true" };
 	enum json_type type;
-	const char *word;
+	int c;
 
 	skip_space(ps);
-	if (ps->p >= ps->end) {
-		unexpected(ps, "a value");
-		return -1;
-	}
-	if (out != NULL)
+	c = ps->p < ps->end ? *ps->p : '\0';
+	if (c == '{' || c == '[')
+		type = c == '{' ? JSON_OBJECT : JSON_ARRAY;
+	else if (c == '"')
+		type = JSON_STRING;
+	else if (c == 'n' || c == 'f' || c == 't')
+		type = c == 'n' ? JSON_NULL : c == 'f' ? JSON_FALSE : JSON_TRUE;
+	else if (c == '-' || (c >= '0' && c <= '9'))
+		type = JSON_NUMBER;
+	else
+		return unexpected(ps, "a value");
+	if (out != NULL) {
 		out->off = (uint32_t)(ps->p - ps->base);
-	switch (*ps->p) {
-	case '{':
-	case '[':
-		type = *ps->p == '{' ? JSON_OBJECT : JSON_ARRAY;
-		if (out != NULL)
-			out->type = type;
+		out->type = type;
+	}
+	switch (type) {
+	case JSON_OBJECT:
+	case JSON_ARRAY:
 		return parse_container(ps, depth, out);
-	case '"':
-		if (out != NULL)
-			out->type = JSON_STRING;
+	case JSON_STRING:
 		return parse_string(ps, out != NULL ? &out->str : NULL);
-	case 'n':
-	case 't':
-	case 'f':
-		type = *ps->p == 'n' ? JSON_NULL : *ps->p == 't' ? JSON_TRUE :
-		    JSON_FALSE;
-		word = type == JSON_NULL ? "null" : type == JSON_TRUE ?
-		    "true" : "false";
-		if (out != NULL)
-			out->type = type;
-		return literal(ps, word);
+	case JSON_NUMBER:
+		return parse_number(ps, out);
 	default:
-		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
-			if (out != NULL)
-				out->type = JSON_NUMBER;
-			return parse_number(ps, out);
-		}
-		unexpected(ps, "a value");
-		return -1;
+		return literal(ps, words[type]);
 	}
 }
 
@@ -641,17 +543,13 @@ parse_text(struct parser *ps, const char *buf, size_t len, struct json *out)
 	ps->used = 1;			/* the root */
 	ps->sused = 0;
 	ps->icont = 0;
-	if (parse_value(ps, 0, out) == -1) {
-		if (!ps->failed)
-			fail(ps, ps->p, "cannot parse");
-		return -1;
-	}
+	/* fail keeps the first message: this one only when there is none. */
+	if (parse_value(ps, 0, out) == -1)
+		return fail(ps, ps->p, "cannot parse");
 	skip_space(ps);
-	if (ps->p < ps->end) {
-		fail(ps, ps->p, "unexpected %s after the end of the value",
-		    describe(ps, ps->p, tmp, sizeof(tmp)));
-		return -1;
-	}
+	if (ps->p < ps->end)
+		return fail(ps, ps->p, "unexpected %s after the end of the "
+		    "value", describe(ps, ps->p, tmp, sizeof(tmp)));
 	return 0;
 }
 
@@ -771,6 +669,7 @@ text_value(struct text *t, const struct json *v)
 {
 	char tmp[40];
 	size_t i;
+	int obj;
 
 	switch (v->type) {
 	case JSON_NULL:
@@ -793,24 +692,19 @@ text_value(struct text *t, const struct json *v)
 		text_string(t, v->str);
 		break;
 	case JSON_ARRAY:
-		text_add(t, "[", 1);
-		for (i = 0; i < v->n; i++) {
-			if (i > 0)
-				text_add(t, ", ", 2);
-			text_value(t, &v->items[i]);
-		}
-		text_add(t, "]", 1);
-		break;
 	case JSON_OBJECT:
-		text_add(t, "{", 1);
+		obj = v->type == JSON_OBJECT;
+		text_add(t, obj ? "{" : "[", 1);
 		for (i = 0; i < v->n; i++) {
 			if (i > 0)
 				text_add(t, ", ", 2);
-			text_string(t, v->items[2 * i].str);
-			text_add(t, ": ", 2);
-			text_value(t, &v->items[2 * i + 1]);
+			if (obj) {
+				text_string(t, v->items[2 * i].str);
+				text_add(t, ": ", 2);
+			}
+			text_value(t, &v->items[obj ? 2 * i + 1 : i]);
 		}
-		text_add(t, "}", 1);
+		text_add(t, obj ? "}" : "]", 1);
 		break;
 	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * jsonw.c: the one JSON writer (jsonw.h): strings, numbers and members.
+ * jsonw.c: the one JSON writer (jsonw.h): members and items, strings and
+ * numbers.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,142 @@
 
 #include "json/jsonw.h"
 #include "lib/common.h"
+
+static FILE	*next(struct jw *, const char *);
+static int	 open_in(struct jw *, const char *, struct jw *, const char *,
+		    int, const char *);
+
+/* Starts w's next member (or item): ",", the separator, the key. */
+static FILE *
+next(struct jw *w, const char *key)
+{
+	const char *sep = w->once != NULL ? w->once : w->sep;
+
+	if (w->n > 0)
+		fputc(',', w->fp);
+	if (w->n++ > 0 || w->once != NULL || sep[0] == '\n')
+		fputs(sep, w->fp);
+	w->once = NULL;
+	if (key != NULL) {
+		jw_string(w->fp, key);
+		fputs(": ", w->fp);
+	}
+	return w->fp;
+}
+
+void
+jw_top(struct jw *w, FILE *fp, const char *sep)
+{
+	*w = (struct jw){ .fp = fp, .sep = sep };
+}
+
+/* Opens w in in (or writes null when not present); says which. */
+static int
+open_in(struct jw *in, const char *key, struct jw *w, const char *sep,
+    int present, const char *brackets)
+{
+	if (!present) {
+		jw_null(in, key);
+		return 0;
+	}
+	fputc(brackets[0], next(in, key));
+	*w = (struct jw){ .fp = in->fp, .sep = sep, .close = brackets[1] };
+	return 1;
+}
+
+void
+jw_object(struct jw *in, const char *key, struct jw *w, const char *sep)
+{
+	open_in(in, key, w, sep, 1, "{}");
+}
+
+void
+jw_array(struct jw *in, const char *key, struct jw *w, const char *sep)
+{
+	open_in(in, key, w, sep, 1, "[]");
+}
+
+int
+jw_object_if(struct jw *in, const char *key, struct jw *w, const char *sep,
+    int present)
+{
+	return open_in(in, key, w, sep, present, "{}");
+}
+
+int
+jw_array_if(struct jw *in, const char *key, struct jw *w, const char *sep,
+    int present)
+{
+	return open_in(in, key, w, sep, present, "[]");
+}
+
+void
+jw_end(struct jw *w, const char *sep)
+{
+	if (w->n > 0)
+		fputs(sep, w->fp);
+	fputc(w->close, w->fp);
+}
+
+void
+jw_sep(struct jw *w, const char *sep)
+{
+	w->once = sep;
+}
+
+void
+jw_null(struct jw *w, const char *key)
+{
+	fputs("null", next(w, key));
+}
+
+void
+jw_bool(struct jw *w, const char *key, int v)
+{
+	fputs(v ? "true" : "false", next(w, key));
+}
+
+void
+jw_int(struct jw *w, const char *key, long long v)
+{
+	fprintf(next(w, key), "%lld", v);
+}
+
+void
+jw_uint(struct jw *w, const char *key, unsigned long long v)
+{
+	fprintf(next(w, key), "%llu", v);
+}
+
+void
+jw_int_if(struct jw *w, const char *key, int present, long long v)
+{
+	jw_int_or_null(next(w, key), present, v);
+}
+
+void
+jw_num(struct jw *w, const char *key, double v)
+{
+	jw_double(next(w, key), v);
+}
+
+void
+jw_num_if(struct jw *w, const char *key, int present, double v)
+{
+	jw_double(next(w, key), present ? v : NAN);
+}
+
+void
+jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_str_or_null(next(w, key), s);
+}
+
+void
+jw_raw(struct jw *w, const char *key, const char *json, size_t len)
+{
+	fwrite(json, 1, len, next(w, key));
+}
 
 void
 jw_key(FILE *fp, int *first, const char *sep, const char *key)
@@ -21,7 +158,6 @@ jw_key(FILE *fp, int *first, const char *sep, const char *key)
 	fputs(": ", fp);
 }
 
-/* Writes s as a JSON string; see jsonw.h for what is escaped. */
 void
 jw_string(FILE *fp, const char *str)
 {
