@@ -10,7 +10,6 @@
  */
 #include <sys/types.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

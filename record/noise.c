@@ -24,8 +24,6 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
