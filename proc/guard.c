@@ -499,7 +499,8 @@ walk(struct gstate *gs)
 	do {
 		grown = gs->ndoom;
 		for (i = 0; i < n; i++) {
-			if (doom_has(gs, all[i].pid) || all[i].st.state == 'Z' ||
+			if (doom_has(gs, all[i].pid) ||
+			    all[i].st.state == 'Z' ||
 			    has(gs->spare, gs->nspare, proc_own(all[i].pid)))
 				continue;
 			if (doom_has(gs, all[i].st.ppid) || has(gs->group,

@@ -226,8 +226,8 @@ probe(const struct config *cfg, struct probe_reply *r)
 				    *cl->spec != '\0' ? ":" : "", cl->spec);
 			if (off >= sizeof(r->msg))
 				off = sizeof(r->msg) - 1;
-			say_refused(r->msg + off, sizeof(r->msg) - off, &cl->sched,
-			    j, &t[nt - 1]);
+			say_refused(r->msg + off, sizeof(r->msg) - off,
+			    &cl->sched, j, &t[nt - 1]);
 			break;
 		}
 	}
