@@ -20,19 +20,15 @@
  * it); on fg, the terminal goes back to the workload and everything gets
  * SIGCONT.  Without a terminal nothing of this happens.
  *
- * Nothing it started outlives latt.  At every end, after the workload's
- * group, the processes that left it (setsid, setpgid) and came back to
- * latt are ended too (guard_sweep); and a guardian (guard.c), started
- * before the command, ends the groups, latt's children and all they
- * started if latt itself is killed.
+ * Nothing it started outlives latt: at every end guard.c ends the strays
+ * that left the workload's group, and its guardian ends everything if
+ * latt itself is killed.
  *
  * The built-in loads of --load are started here too, before the command:
  * each load is its own process group of forked latt processes (named
- * latt-KIND) running a body from loads.c.  A load process keeps none of
- * latt's descriptors and none of its signal handlers, dies with latt
- * (PR_SET_PDEATHSIG), and is ended with SIGKILL: a pure load has nothing
- * to clean up.  Its operation count is read from the shared slots once it
- * is dead.
+ * latt-KIND) running a body from loads.c, ended with SIGKILL (a pure load
+ * has nothing to clean up); its operation count is read from the shared
+ * slots once it is dead.
  */
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -70,8 +66,7 @@ static void	 run_workload(const struct config *, unsigned long, int, int)
 		    __attribute__((noreturn));
 static int	 job_terminal(void);
 static int	 job_foreground(const struct workload *);
-static void	 signal_loads(const struct workload *, int);
-static void	 stop_command(struct workload *, int);
+static void	 signal_all(const struct workload *, int);
 static void	 end_group(struct workload *, int);
 static void	 fork_failed(struct workload *, const char *what);
 static int	 reap_group(struct workload *, int64_t);
@@ -111,10 +106,16 @@ workload_start(const struct config *cfg, unsigned long slack, pid_t keeper,
 void
 workload_stop(struct workload *wl, int sig)
 {
+	pid_t spare[3] = { wl->keeper, wl->guard.pid, wl->undo };
+
 	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
 		sig = SIGTERM;
 	stop_loads(wl);
-	stop_command(wl, sig);
+	/* The command's group, then its strays that came back to latt. */
+	if (wl->pid > 0) {
+		end_group(wl, sig);
+		guard_sweep(spare, 3, GRACE_NS);
+	}
 	/* The terminal comes back to latt, for the summary. */
 	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
@@ -158,9 +159,7 @@ workload_suspend(struct workload *wl, int sig)
 	sigset_t set, oset;
 	int running = wl->pid > 0 && !wl->reaped;
 
-	signal_loads(wl, SIGSTOP);
-	if (running)
-		kill(-wl->pid, SIGSTOP);
+	signal_all(wl, SIGSTOP);
 	if (wl->tty >= 0 && running && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
 	fflush(stdout);
@@ -185,25 +184,24 @@ workload_suspend(struct workload *wl, int sig)
 	sigaction(sig, &old, NULL);
 	sigprocmask(SIG_SETMASK, &oset, NULL);
 	got_tstp = 0;
-	if (running) {
-		/* fg: the terminal goes back to the workload; bg: it stays. */
-		if (job_foreground(wl))
-			tcsetpgrp(wl->tty, wl->pid);
-		kill(-wl->pid, SIGCONT);
-	}
-	signal_loads(wl, SIGCONT);
+	/* fg: the terminal goes back to the workload; bg: it stays. */
+	if (running && job_foreground(wl))
+		tcsetpgrp(wl->tty, wl->pid);
+	signal_all(wl, SIGCONT);
 	wl->stopsig = 0;
 }
 
-/* Sends sig to every load's group. */
+/* Sends sig to every load's group, and to the command's while it runs. */
 static void
-signal_loads(const struct workload *wl, int sig)
+signal_all(const struct workload *wl, int sig)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nload; i++)
 		if (wl->load[i].pgid > 0)
 			kill(-wl->load[i].pgid, sig);
+	if (wl->pid > 0 && !wl->reaped)
+		kill(-wl->pid, sig);
 }
 
 /*
@@ -381,26 +379,9 @@ workload_reap(struct workload *wl)
 }
 
 /*
- * Ends the workload and everything left in its process group: sig first
- * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
- * grace apart; then the processes that left the group and came back to
- * latt, its subreaper (guard_sweep).  Returns when all are gone.
+ * Ends the command and everything left in its process group: sig, then
+ * SIGTERM, then SIGKILL, a grace apart.  Returns when all are gone.
  */
-static void
-stop_command(struct workload *wl, int sig)
-{
-	pid_t spare[3];
-
-	if (wl->pid <= 0)
-		return;
-	end_group(wl, sig);
-	spare[0] = wl->keeper;
-	spare[1] = wl->guard.pid;
-	spare[2] = wl->undo;
-	guard_sweep(spare, 3, GRACE_NS);
-}
-
-/* The workload's process group: sig, SIGTERM, SIGKILL, a grace apart. */
 static void
 end_group(struct workload *wl, int sig)
 {
@@ -408,14 +389,9 @@ end_group(struct workload *wl, int sig)
 		wl->stopped_by_us = 1;
 	else if (kill(-wl->pid, 0) == -1)
 		return;
-	if (sig <= 0)
-		sig = SIGTERM;
-	kill(-wl->pid, sig);
-	kill(-wl->pid, SIGCONT);
-	if (reap_group(wl, now_ns() + GRACE_NS))
-		return;
-	if (sig != SIGTERM) {
-		kill(-wl->pid, SIGTERM);
+	/* sig, then SIGTERM unless sig was it, then SIGKILL. */
+	for (; sig != SIGKILL; sig = sig == SIGTERM ? SIGKILL : SIGTERM) {
+		kill(-wl->pid, sig);
 		kill(-wl->pid, SIGCONT);
 		if (reap_group(wl, now_ns() + GRACE_NS))
 			return;
@@ -507,7 +483,8 @@ start_loads(const struct config *cfg, struct workload *wl)
 			if ((pid = fork()) == -1) {
 				e = errno;
 				snprintf(what, sizeof(what), "fork of a %s "
-				    "load's process", config_load_name(lr->kind));
+				    "load's process",
+				    config_load_name(lr->kind));
 				fork_failed(wl, what);
 				break;
 			}
