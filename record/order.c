@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The real-time order check, the question rt-migrate-test asks of a
- * kernel: when the clients of a round are woken together, does the
- * highest priority start first?  The measurement loop hands it how each
- * round was released and every finished sample (the loop never judges);
- * once a round's samples are all in, it is checked, and only the counts,
- * the worst cases and the release spread are kept for the reports.
+ * The real-time order check (order.h): the measurement loop hands it how
+ * each round was released and every finished sample (the loop never
+ * judges); once a round's samples are all in, it is checked, and only the
+ * counts, the worst cases and the release spread are kept.
  *
  * An inversion is a client that started more than the slack after a
  * client of lower priority in its round had started, and more than the
