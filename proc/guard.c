@@ -28,6 +28,9 @@
  * Only a process that left the groups in the last GUARD_POLL_MS before
  * latt died and lost its parent since escapes it.
  *
+ * The guardian of an undo, latt-undo, is the same process without the
+ * looks: at the pipe's end it puts back what latt changed outside itself.
+ *
  * Why a process and not a cgroup: a cgroup needs a writable, delegated
  * hierarchy, which latt mostly runs without (and cgroup v1 has no
  * cgroup.kill), and one with a controller of its own would change how the
@@ -36,7 +39,6 @@
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -94,11 +96,10 @@ struct gstate {
 	size_t		 ndoom, capdoom;
 };
 
-static void	 guardian(int, pid_t) __attribute__((noreturn));
-static void	 undoer(int, void (*)(void *), void *)
+static int	 start(struct guard *, void (*)(void *), void *);
+static void	 guardian(int, pid_t, void (*)(void *), void *)
 		    __attribute__((noreturn));
 static void	 detach(int, const char *);
-static int	 fork_guard(struct guard *, int *);
 static void	 look(struct gstate *);
 static int	 note(const struct gstate *, const pid_t *, size_t,
 	    struct gproc **, size_t *, size_t *);
@@ -113,71 +114,36 @@ static int	 same(const struct gproc *, struct proc_stat *);
 static int	 has(const pid_t *, size_t, pid_t);
 static int	 by_pid(const void *, const void *);
 
-/*
- * Starts the guardian.  Returns 0, or -1 with errno set (fork, pipe): a
- * runtime failure, since latt would otherwise run unguarded.
- */
 int
 guard_start(struct guard *g)
 {
-	pid_t latt = proc_self();
-	int in;
-
-	if (fork_guard(g, &in) == -1)
-		return -1;
-	if (g->pid == 0)
-		guardian(in, latt);
-	return 0;
+	return start(g, NULL, NULL);
 }
 
-/*
- * The guardian of an undo: what latt changed outside itself (a kernel
- * knob's file, tune.c) put back however latt ends.  A small process,
- * latt-undo, that waits on its pipe and, when the pipe closes without a
- * GUARD_QUIT (latt died), calls undo(arg) and goes: arg is its own copy of
- * latt's memory, as it was at the fork.  guard_stop ends it as it ends the
- * guardian; a guardian must spare it (GUARD_SPARE), or would end it first.
- * Returns 0, or -1 with errno set (fork, pipe).
- */
 int
 guard_start_undo(struct guard *g, void (*undo)(void *), void *arg)
 {
-	int in;
-
-	if (fork_guard(g, &in) == -1)
-		return -1;
-	if (g->pid == 0)
-		undoer(in, undo, arg);
-	return 0;
+	return start(g, undo, arg);
 }
 
 /*
- * Forks a guardian with its pipe: in the parent g holds it; in the child
- * g->pid is 0 and *in is its end of the pipe.  -1 with errno set.
+ * Forks a guardian, g holding its pipe: one that ends everything when
+ * latt dies or, with undo, one that calls undo(arg) then.  -1 with errno
+ * set.
  */
 static int
-fork_guard(struct guard *g, int *in)
+start(struct guard *g, void (*undo)(void *), void *arg)
 {
-	pid_t pid;
-	int p[2], e;
+	pid_t pid, latt = proc_self();
+	int p[2];
 
 	g->pid = 0;
 	g->fd = -1;
-	if (pipe2(p, O_CLOEXEC) == -1)
+	if (pipe2(p, O_CLOEXEC) == -1 || (pid = proc_fork(p)) == -1)
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		e = errno;
-		close(p[0]);
-		close(p[1]);
-		errno = e;
-		return -1;
-	}
 	if (pid == 0) {
 		close(p[1]);
-		*in = p[0];
-		return 0;
+		guardian(p[0], latt, undo, arg);
 	}
 	/* Its own group from now on, as the keeper's. */
 	setpgid(pid, pid);
@@ -187,7 +153,6 @@ fork_guard(struct guard *g, int *in)
 	return 0;
 }
 
-/* Tells the guardian of a group to end or a pid to spare. */
 void
 guard_tell(const struct guard *g, char what, pid_t pid)
 {
@@ -203,10 +168,6 @@ guard_tell(const struct guard *g, char what, pid_t pid)
 		;
 }
 
-/*
- * latt ended everything itself: the guardian is told so, and goes.  One
- * that does not go within GUARD_WAIT_NS is killed.  Reaped either way.
- */
 void
 guard_stop(struct guard *g)
 {
@@ -234,14 +195,6 @@ guard_stop(struct guard *g)
 	g->pid = 0;
 }
 
-/*
- * Ends latt's children that are none of its own: everything but its own
- * process group (the clients) and the pids in spare (the keeper, the
- * guardian), which at an end are the workload's strays come back to latt.
- * SIGTERM and SIGCONT first, SIGKILL once grace_ns has passed, the same
- * for the orphans of those as they come back; every one reaped.  Returns
- * when none is left, or 5 s after the SIGKILL at worst.
- */
 void
 guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 {
@@ -288,12 +241,13 @@ guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 }
 
 /*
- * The guardian's life: its pipe on fd 3, nothing else of latt's; a look
- * at latt's children every GUARD_POLL_MS; what latt tells it kept; and
- * at the pipe's end without GUARD_QUIT, the end of everything.
+ * A guardian's life: its pipe on fd 3, nothing else of latt's; a look at
+ * latt's children every GUARD_POLL_MS (an undo's looks at nothing); what
+ * latt tells it kept; and at the pipe's end without GUARD_QUIT, the end
+ * of everything, or undo(arg).
  */
 static void
-guardian(int in, pid_t latt)
+guardian(int in, pid_t latt, void (*undo)(void *), void *arg)
 {
 	struct gstate gs;
 	struct proc_stat lst;
@@ -301,7 +255,7 @@ guardian(int in, pid_t latt)
 	struct gmsg m;
 	ssize_t n;
 
-	detach(in, "latt-guard");
+	detach(in, undo != NULL ? "latt-undo" : "latt-guard");
 	memset(&gs, 0, sizeof(gs));
 	gs.latt = latt;
 	gs.self = proc_self();
@@ -311,46 +265,30 @@ guardian(int in, pid_t latt)
 		pf.fd = 3;
 		pf.events = POLLIN;
 		pf.revents = 0;
-		if (poll(&pf, 1, GUARD_POLL_MS) <= 0) {
-			look(&gs);
-			continue;
+		if (poll(&pf, 1, undo != NULL ? -1 : GUARD_POLL_MS) > 0) {
+			while ((n = read(3, &m, sizeof(m))) == -1 &&
+			    errno == EINTR)
+				;
+			if (n == (ssize_t)sizeof(m) && m.what == GUARD_QUIT)
+				_exit(0);
+			if (n != (ssize_t)sizeof(m))
+				break;
+			if (m.what == GUARD_GROUP && gs.ngroup < GUARD_MAX)
+				gs.group[gs.ngroup++] = m.pid;
+			else if (m.what == GUARD_SPARE &&
+			    gs.nspare < GUARD_MAX)
+				gs.spare[gs.nspare++] = m.pid;
 		}
-		while ((n = read(3, &m, sizeof(m))) == -1 && errno == EINTR)
-			;
-		if (n == (ssize_t)sizeof(m) && m.what == GUARD_QUIT)
-			_exit(0);
-		if (n != (ssize_t)sizeof(m)) {
-			/* latt's last children, while /proc still has it. */
+		if (undo == NULL)
 			look(&gs);
-			break;
-		}
-		if (m.what == GUARD_GROUP && gs.ngroup < GUARD_MAX)
-			gs.group[gs.ngroup++] = m.pid;
-		else if (m.what == GUARD_SPARE && gs.nspare < GUARD_MAX)
-			gs.spare[gs.nspare++] = m.pid;
+	}
+	if (undo != NULL)
+		undo(arg);
+	else {
+		/* latt's last children, while /proc still has it. */
 		look(&gs);
+		end_all(&gs);
 	}
-	end_all(&gs);
-	_exit(0);
-}
-
-/* An undo's guardian: nothing but its pipe, and undo when latt dies. */
-static void
-undoer(int in, void (*undo)(void *), void *arg)
-{
-	struct gmsg m;
-	ssize_t n;
-
-	detach(in, "latt-undo");
-	for (;;) {
-		while ((n = read(3, &m, sizeof(m))) == -1 && errno == EINTR)
-			;
-		if (n == (ssize_t)sizeof(m) && m.what == GUARD_QUIT)
-			_exit(0);
-		if (n != (ssize_t)sizeof(m))
-			break;
-	}
-	undo(arg);
 	_exit(0);
 }
 
@@ -367,39 +305,13 @@ detach(int in, const char *name)
 	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
 	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
 	    SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
-	struct sigaction sa;
-	sigset_t none;
-	size_t i;
-	int sig, fd;
 
 	setpgid(0, 0);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	(void)setpriority(PRIO_PROCESS, 0, -10);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++) {
-		sa.sa_handler = SIG_DFL;
-		for (i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)
-			if (deaf[i] == sig)
-				sa.sa_handler = SIG_IGN;
-		sigaction(sig, &sa, NULL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* Nor latt's output: a reader of it must see its end with latt's. */
 	if (dup2(in, 3) == -1)
 		_exit(1);
-	if ((fd = open("/dev/null", O_RDWR)) != -1) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-#ifdef SYS_close_range
-	syscall(SYS_close_range, 4U, ~0U, 0);
-#else
-	for (fd = 4; fd < 1024; fd++)
-		close(fd);
-#endif
+	proc_detach(deaf, sizeof(deaf) / sizeof(deaf[0]), 4);
 }
 
 /*
@@ -549,10 +461,14 @@ freeze(struct gstate *gs)
 static size_t
 walk(struct gstate *gs)
 {
-	struct proc_stat *st = NULL, *ns, ks;
+	struct {
+		pid_t		 pid;
+		struct proc_stat st;
+	} *all = NULL, *na;
+	struct proc_stat ks;
 	struct dirent *de;
-	pid_t *pid = NULL, *np, p;
 	size_t n = 0, cap = 0, i, before = gs->ndoom, grown;
+	pid_t p;
 	DIR *d;
 
 	for (i = 0; i < gs->nkid; i++) {
@@ -571,33 +487,28 @@ walk(struct gstate *gs)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
-			np = realloc(pid, cap * sizeof(*pid));
-			ns = realloc(st, cap * sizeof(*st));
-			if (np != NULL)
-				pid = np;
-			if (ns != NULL)
-				st = ns;
-			if (np == NULL || ns == NULL)
+			if ((na = realloc(all, cap * sizeof(*all))) == NULL)
 				break;
+			all = na;
 		}
-		if (proc_stat(p, &st[n]) == 0)
-			pid[n++] = p;
+		if (proc_stat(p, &all[n].st) == 0)
+			all[n++].pid = p;
 	}
 	closedir(d);
 	/* Group members, then descendants, until nothing more is added. */
 	do {
 		grown = gs->ndoom;
 		for (i = 0; i < n; i++) {
-			if (doom_has(gs, pid[i]) || st[i].state == 'Z' ||
-			    has(gs->spare, gs->nspare, proc_own(pid[i])))
+			if (doom_has(gs, all[i].pid) ||
+			    all[i].st.state == 'Z' ||
+			    has(gs->spare, gs->nspare, proc_own(all[i].pid)))
 				continue;
-			if (doom_has(gs, st[i].ppid) ||
-			    has(gs->group, gs->ngroup, proc_own(st[i].pgid)))
-				doom_add(gs, pid[i], &st[i]);
+			if (doom_has(gs, all[i].st.ppid) || has(gs->group,
+			    gs->ngroup, proc_own(all[i].st.pgid)))
+				doom_add(gs, all[i].pid, &all[i].st);
 		}
 	} while (gs->ndoom > grown);
-	free(pid);
-	free(st);
+	free(all);
 	return gs->ndoom - before;
 }
 

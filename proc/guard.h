@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guard.h: the API of guard.c, what ends everything latt started beside
- * its measurement however latt ends: the sweep of the strays (processes
- * that left the workload's group, reparented to latt, its subreaper) at
- * every end, and the guardian, a small process that outlives latt and
- * ends the workload's groups, latt's children and all they started when
- * latt dies without ending them (kill -9); and the guardian of an undo,
- * which puts back what latt changed outside itself (a kernel knob's file)
- * when latt dies.  workload.c uses the first two, tune.c the undo.
+ * its measurement however latt ends: the sweep of the strays at every
+ * end, the guardian for when latt dies without ending them (kill -9), and
+ * the guardian of an undo.  workload.c uses the first two, the knob the
+ * undo.
  */
 #ifndef GUARD_H
 #define GUARD_H
@@ -17,21 +14,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The guardian, as latt holds it. */
+/* A guardian, as latt holds it. */
 struct guard {
 	pid_t		 pid;		/* 0: none */
 	int		 fd;		/* its pipe, -1: none; closed by latt's
 					   end, however it comes */
 };
 
-int	 guard_start(struct guard *);
-int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg);
-void	 guard_tell(const struct guard *, char what, pid_t);
-void	 guard_stop(struct guard *);
-void	 guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns);
-
 /* What guard_tell says: a process group to end, a pid to spare. */
 #define GUARD_GROUP	'G'
 #define GUARD_SPARE	'S'
+
+/*
+ * Starts the guardian, latt-guard, which ends the groups it is told of,
+ * latt's children and all they started once latt dies without
+ * guard_stop.  Returns 0, or -1 with errno set (fork, pipe): a runtime
+ * failure, since latt would otherwise run unguarded.
+ */
+int	 guard_start(struct guard *);
+/*
+ * The guardian of an undo, latt-undo: when latt dies without guard_stop,
+ * it calls undo(arg) (arg its own copy of latt's memory, as it was at the
+ * fork), to put back what latt changed outside itself (a kernel knob's
+ * file).  A guardian must spare it (GUARD_SPARE), or would end it first.
+ * Returns 0, or -1 with errno set (fork, pipe).
+ */
+int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg);
+/* Tells a guardian of a group to end or a pid to spare. */
+void	 guard_tell(const struct guard *, char what, pid_t);
+/*
+ * latt ended everything itself: the guardian is told so, and goes; one
+ * that does not go within a second is killed.  Reaped either way.
+ */
+void	 guard_stop(struct guard *);
+/*
+ * Ends latt's children that are none of its own: everything but its own
+ * process group (the clients) and the pids in spare, which at an end are
+ * the workload's strays come back to latt, its subreaper.  SIGTERM and
+ * SIGCONT first, SIGKILL once grace_ns has passed, the same for the
+ * orphans of those as they come back; every one reaped.  Returns when
+ * none is left, or 5 s after the SIGKILL at worst.
+ */
+void	 guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns);
 
 #endif /* GUARD_H */

@@ -34,20 +34,28 @@
 #define CACHE_DIR	"/sys/devices/system/cpu/cpu0/cache"
 #define LINE		64		/* bytes the mem load touches once */
 
+/*
+ * The body of the cpu, syscall and yield loads: batches of n operations
+ * op, the count published after each batch.
+ */
+#define SPIN(slot, n, op) do {						\
+	uint64_t ops = 0;						\
+	unsigned k;							\
+									\
+	for (;;) {							\
+		for (k = 0; k < (n); k++)				\
+			op;						\
+		ops += (n);						\
+		publish((slot), ops);					\
+	}								\
+} while (0)
+
 static void	 publish(struct load_slot *, uint64_t);
-static void	 spin_cpu(struct load_slot *) __attribute__((noreturn));
-static void	 spin_syscall(struct load_slot *) __attribute__((noreturn));
-static void	 spin_yield(struct load_slot *) __attribute__((noreturn));
 static void	 spin_fork(struct load_slot *) __attribute__((noreturn));
 static void	 spin_pipe(struct load_slot *) __attribute__((noreturn));
 static void	 spin_mem(struct load_slot *, size_t) __attribute__((noreturn));
 static size_t	 parse_size(const char *);
 
-/*
- * The mem load's buffer, per process: twice the largest cache of CPU 0 (the
- * last level), at least MEM_MIN and at most MEM_MAX.  Without the cache
- * sizes in sysfs (some virtual machines), MEM_MIN.
- */
 size_t
 loads_mem_bytes(void)
 {
@@ -97,21 +105,20 @@ parse_size(const char *s)
 	return (size_t)v;
 }
 
-/*
- * Runs one load process's body; never returns.  A pipe body uses two slots
- * (it forks its partner); membytes is for mem.  The caller has already set
- * the process group, the signals and the descriptors.
- */
 void
-loads_body(enum load_kind k, struct load_slot *slot, size_t membytes)
+loads_body(enum load_kind kind, struct load_slot *slot, size_t membytes)
 {
-	switch (k) {
+	volatile uint64_t hog = 0;
+
+	switch (kind) {
 	case LOAD_CPU:
-		spin_cpu(slot);
+		/* The hog: increments of a volatile, nothing else. */
+		SPIN(slot, 4096, hog++);
 	case LOAD_SYSCALL:
-		spin_syscall(slot);
+		/* Kernel entry and exit; syscall() so libc cannot cache. */
+		SPIN(slot, 256, syscall(SYS_getppid));
 	case LOAD_YIELD:
-		spin_yield(slot);
+		SPIN(slot, 64, sched_yield());
 	case LOAD_FORK:
 		spin_fork(slot);
 	case LOAD_PIPE:
@@ -127,51 +134,6 @@ static void
 publish(struct load_slot *slot, uint64_t ops)
 {
 	__atomic_store_n(&slot->ops, ops, __ATOMIC_RELAXED);
-}
-
-/* The hog: increments of a volatile, nothing else. */
-static void
-spin_cpu(struct load_slot *slot)
-{
-	volatile uint64_t i = 0;
-	uint64_t ops = 0;
-	unsigned k;
-
-	for (;;) {
-		for (k = 0; k < 4096; k++)
-			i++;
-		ops += 4096;
-		publish(slot, ops);
-	}
-}
-
-/* Kernel entry and exit without sleeping; syscall() so libc cannot cache. */
-static void
-spin_syscall(struct load_slot *slot)
-{
-	uint64_t ops = 0;
-	unsigned k;
-
-	for (;;) {
-		for (k = 0; k < 256; k++)
-			syscall(SYS_getppid);
-		ops += 256;
-		publish(slot, ops);
-	}
-}
-
-static void
-spin_yield(struct load_slot *slot)
-{
-	uint64_t ops = 0;
-	unsigned k;
-
-	for (;;) {
-		for (k = 0; k < 64; k++)
-			sched_yield();
-		ops += 64;
-		publish(slot, ops);
-	}
 }
 
 /*

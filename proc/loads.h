@@ -22,7 +22,17 @@ struct load_slot {
 	char		 pad[56];
 } __attribute__((aligned(64)));
 
+/*
+ * The mem load's buffer, per process: twice the largest cache of CPU 0 (the
+ * last level), at least 32 MiB and at most 256 MiB; 32 MiB without the
+ * cache sizes in sysfs (some virtual machines).
+ */
 size_t	 loads_mem_bytes(void);
+/*
+ * Runs one load process's body; never returns.  A pipe body uses two slots
+ * (it forks its partner); membytes is for mem.  The caller has already set
+ * the process group, the signals and the descriptors.
+ */
 void	 loads_body(enum load_kind, struct load_slot *, size_t membytes)
 	    __attribute__((noreturn));
 

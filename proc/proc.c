@@ -3,24 +3,29 @@
  * What /proc says of processes: a process's numbers in its PID
  * namespaces (the NSpid line of its status), its state, parent, group and
  * start time (its stat), its children, whether latt's pids are the ones
- * tracefs records, and which limit refused a fork.  Nothing here
- * prints or exits; a file that cannot be read is an answer of its own.
+ * tracefs records, and which limit refused a fork; and the fork and the
+ * detaching every helper process of latt's shares.  Nothing here prints
+ * or exits; a file that cannot be read is an answer of its own.
  *
  * procfs numbers processes as the PID namespace it was mounted in sees
  * them, which need not be latt's own (a container that sees the host's
  * /proc): proc_own turns a procfs pid into one that kill(2) takes.
  */
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/common.h"
 #include "proc/proc.h"
 
 /* The initial PID namespace (the kernel's PROC_PID_INIT_INO). */
@@ -32,26 +37,17 @@ static int	 read_all(const char *, char **, size_t *);
 static int	 add_pids(const char *, pid_t **, size_t *, size_t *);
 static pid_t	*scan_children(pid_t, size_t *);
 static int	 pids_cgroup(char *, size_t);
+static FILE	*open_pid(pid_t, const char *);
 
-/*
- * The NSpid line of /proc/PID/status (0: latt itself): the process's pid
- * in each PID namespace from procfs's down to its own, outermost first.
- * Stores up to max of them and returns how many the line has; -1 when it
- * cannot be read (or the kernel, before 4.1, has no such line).
- */
 int
 proc_nspid(pid_t pid, pid_t *ids, int max)
 {
-	char path[64], line[512], *p, *end;
+	char line[512], *p, *end;
 	long v;
 	FILE *fp;
 	int n = -1;
 
-	if (pid == 0)
-		snprintf(path, sizeof(path), "/proc/self/status");
-	else
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((fp = fopen(path, "re")) == NULL)
+	if ((fp = open_pid(pid, "status")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		if (strncmp(line, "NSpid:", 6) != 0)
@@ -72,7 +68,6 @@ proc_nspid(pid_t pid, pid_t *ids, int max)
 	return n > 0 ? n : -1;
 }
 
-/* latt's own pid as procfs numbers it; -1 when /proc cannot say. */
 pid_t
 proc_self(void)
 {
@@ -85,11 +80,6 @@ proc_self(void)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
-/*
- * A procfs pid as the calling process's PID namespace numbers it (the
- * same pid unless procfs belongs to an outer namespace); 0 when that
- * namespace does not see it.
- */
 pid_t
 proc_own(pid_t pid)
 {
@@ -110,21 +100,16 @@ proc_own(pid_t pid)
 	return ids[depth];
 }
 
-/* /proc/PID/stat (0: latt itself).  Returns 0, or -1 when it is gone. */
 int
 proc_stat(pid_t pid, struct proc_stat *st)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long long start;
 	ssize_t n;
 	FILE *fp;
 	int k;
 
-	if (pid == 0)
-		snprintf(path, sizeof(path), "/proc/self/stat");
-	else
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fp = fopen(path, "re")) == NULL)
+	if ((fp = open_pid(pid, "stat")) == NULL)
 		return -1;
 	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, fp);
 	fclose(fp);
@@ -143,20 +128,15 @@ proc_stat(pid_t pid, struct proc_stat *st)
 	return 0;
 }
 
-/*
- * Whether procfs's process pid ignores or blocks sig (SigIgn, SigBlk of
- * its status): 1, 0, or -1 when it cannot be read.
- */
 int
 proc_deaf(pid_t pid, int sig)
 {
-	char path[64], line[256];
+	char line[256];
 	unsigned long long mask;
 	int deaf = -1;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((fp = fopen(path, "re")) == NULL)
+	if ((fp = open_pid(pid, "status")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL)
 		if ((sscanf(line, "SigIgn: %llx", &mask) == 1 ||
@@ -170,13 +150,6 @@ proc_deaf(pid_t pid, int sig)
 	return deaf;
 }
 
-/*
- * The children of procfs's process pid (0: latt itself), from each of
- * its threads' children file, or where the kernel has none
- * (CONFIG_PROC_CHILDREN), from a walk of /proc.  Returns a malloc'd array
- * of *n pids (procfs's), or NULL with *n 0 when there are none or they
- * cannot be read.
- */
 pid_t *
 proc_children(pid_t pid, size_t *n)
 {
@@ -295,11 +268,6 @@ read_all(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-/*
- * How the pids tracefs records (the initial PID namespace's) relate to
- * latt's: the same; told by NSpid, with latt's own in *host; or not at
- * all (a container with a /proc of its own), with why in why.
- */
 enum proc_view
 proc_host_view(pid_t *host, char *why, size_t len)
 {
@@ -338,16 +306,14 @@ proc_host_view(pid_t *host, char *why, size_t len)
 	return PROC_VIEW_NONE;
 }
 
-/*
- * Why a fork failed with err, for the end of its one-line error: the
- * limit that refused it, as far as /proc can tell now.  Returns buf.
- */
 const char *
 proc_fork_why(int err, char *buf, size_t len)
 {
 	char tasks[64];
 	struct rlimit rl;
-	long long pidmax, thrmax, ntasks = -1;
+	long long pidmax = file_ll("/proc/sys/kernel/pid_max");
+	long long thrmax = file_ll("/proc/sys/kernel/threads-max");
+	long long ntasks = -1;
 	FILE *fp;
 
 	if (err == ENOMEM) {
@@ -369,18 +335,6 @@ proc_fork_why(int err, char *buf, size_t len)
 		if (fscanf(fp, "%*s %*s %*s %63s", tasks) == 1 &&
 		    strchr(tasks, '/') != NULL)
 			ntasks = strtoll(strchr(tasks, '/') + 1, NULL, 10);
-		fclose(fp);
-	}
-	pidmax = -1;
-	thrmax = -1;
-	if ((fp = fopen("/proc/sys/kernel/pid_max", "re")) != NULL) {
-		if (fscanf(fp, "%lld", &pidmax) != 1)
-			pidmax = -1;
-		fclose(fp);
-	}
-	if ((fp = fopen("/proc/sys/kernel/threads-max", "re")) != NULL) {
-		if (fscanf(fp, "%lld", &thrmax) != 1)
-			thrmax = -1;
 		fclose(fp);
 	}
 	if (ntasks > 0 && ((thrmax > 0 && ntasks >= thrmax - 16) ||
@@ -473,4 +427,66 @@ pids_cgroup(char *buf, size_t len)
 		*slash = '\0';
 	}
 	return -1;
+}
+
+/* /proc/PID/FILE (0: latt itself) opened to read, or NULL. */
+static FILE *
+open_pid(pid_t pid, const char *file)
+{
+	char path[64];
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/%s", file);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	return fopen(path, "re");
+}
+
+pid_t
+proc_fork(int p[2])
+{
+	pid_t pid;
+	int e;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		e = errno;
+		close(p[0]);
+		close(p[1]);
+		errno = e;
+	}
+	return pid;
+}
+
+void
+proc_detach(const int *deaf, size_t ndeaf, unsigned lo)
+{
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int sig, fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		sa.sa_handler = SIG_DFL;
+		for (i = 0; i < ndeaf; i++)
+			if (deaf[i] == sig)
+				sa.sa_handler = SIG_IGN;
+		sigaction(sig, &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, ~0U, 0) == 0)
+		return;
+#endif
+	for (fd = (int)lo; fd < 65536; fd++)
+		close(fd);
 }

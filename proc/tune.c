@@ -15,11 +15,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -34,13 +31,14 @@
 
 #include "config.h"
 #include "lib/common.h"
+#include "proc/proc.h"
 #include "proc/tune.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
 #endif
-#define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
 
+/* Stack touched with --mlock: an array of that size on the caller's. */
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
 #define PARENT_WHAT	\
@@ -87,7 +85,6 @@ struct probe_task {
 };
 
 static void	 prefault(volatile char *, size_t);
-static int	 set_parent_sched(const struct config *);
 static void	 client_req(const struct config *, unsigned,
 		    struct sched_req *);
 static int	 wants_sched(const struct sched_req *);
@@ -105,15 +102,6 @@ static void	 say_refused(char *, size_t, const struct sched_req *, unsigned,
 static int	 has_cap_sys_nice(void);
 static long long cgroup_rt_runtime(void);
 
-/*
- * Tries the clients' scheduling in a throw-away child before the run:
- * each class's attributes (or --policy, --prio, --nice), set with
- * sched_setattr and read back with sched_getattr, in a thread per class
- * (a thread per client of a SCHED_DEADLINE class, all held at once, so
- * that admission control sees the whole class).  Returns 0, -1 after
- * saying on stderr, in one line, what refused and why, or -2 when the
- * probe itself could not run (a pipe, a fork, its death): not bad input.
- */
 int
 tune_check(const struct config *cfg)
 {
@@ -135,12 +123,8 @@ tune_check(const struct config *cfg)
 		lwarn("pipe");
 		return -2;
 	}
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == -1) {
+	if ((pid = proc_fork(fd)) == -1) {
 		lwarn("fork of the scheduling probe");
-		close(fd[0]);
-		close(fd[1]);
 		return -2;
 	}
 	if (pid == 0) {
@@ -188,12 +172,6 @@ probe(const struct config *cfg, struct probe_reply *r)
 	sem_t done;
 	size_t off;
 
-	if (pipe(rel) == -1 || sem_init(&done, 0, 0) == -1) {
-		r->err = errno;
-		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
-		    strerror(errno));
-		return;
-	}
 	memset(&one, 0, sizeof(one));
 	if (cfg->nclasses == 0) {
 		one.n = 1;
@@ -207,7 +185,8 @@ probe(const struct config *cfg, struct probe_reply *r)
 		if (wants_sched(&cl->sched))
 			cap += cl->sched.policy == SCHED_DEADLINE ? cl->n : 1;
 	}
-	if ((t = calloc(cap > 0 ? cap : 1, sizeof(*t))) == NULL) {
+	if (pipe(rel) == -1 || sem_init(&done, 0, 0) == -1 ||
+	    (t = calloc(cap > 0 ? cap : 1, sizeof(*t))) == NULL) {
 		r->err = errno;
 		snprintf(r->msg, sizeof(r->msg), "scheduling probe: %s",
 		    strerror(errno));
@@ -247,13 +226,13 @@ probe(const struct config *cfg, struct probe_reply *r)
 				    *cl->spec != '\0' ? ":" : "", cl->spec);
 			if (off >= sizeof(r->msg))
 				off = sizeof(r->msg) - 1;
-			say_refused(r->msg + off, sizeof(r->msg) - off, &cl->sched,
-			    j, &t[nt - 1]);
+			say_refused(r->msg + off, sizeof(r->msg) - off,
+			    &cl->sched, j, &t[nt - 1]);
 			break;
 		}
 	}
 	/* latt's own policy (--parent-prio, or with real-time clients). */
-	if (r->err == 0 && set_parent_sched(cfg) == -1) {
+	if (r->err == 0 && tune_sched_parent(cfg) == -1) {
 		memset(&parent, 0, sizeof(parent));
 		parent.err = r->err = errno;
 		parent.what = PARENT_WHAT;
@@ -295,12 +274,6 @@ probe_thread(void *arg)
 	return NULL;
 }
 
-/*
- * The parent, before the clients start: a timer slack of 1 ns, so that
- * SCHED_OTHER sleeps are not rounded up by the default 50 us (the clients
- * inherit it), and with --mlock all memory locked and the stack touched.
- * Returns 0, or -1 after saying why on stderr.
- */
 int
 tune_parent(const struct config *cfg, unsigned long *slack)
 {
@@ -325,10 +298,6 @@ tune_parent(const struct config *cfg, unsigned long *slack)
 	return 0;
 }
 
-/*
- * Pins the parent to --parent-cpu.  Called once the clients and the
- * workload have started, so that neither inherits the pin.
- */
 int
 tune_pin_parent(const struct config *cfg)
 {
@@ -341,20 +310,8 @@ tune_pin_parent(const struct config *cfg)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/*
- * The parent's own policy (--parent-prio, or the default that goes with
- * real-time clients).  Called once the clients and the workload have
- * started, so that neither inherits it; SCHED_RESET_ON_FORK keeps it from
- * anything latt forks later.  Returns 0, or -1 with errno set.
- */
 int
 tune_sched_parent(const struct config *cfg)
-{
-	return set_parent_sched(cfg);
-}
-
-static int
-set_parent_sched(const struct config *cfg)
 {
 	struct sched_param sp;
 
@@ -366,12 +323,6 @@ set_parent_sched(const struct config *cfg)
 	    &sp);
 }
 
-/*
- * --dma-latency=US: opens /dev/cpu_dma_latency and writes US, which the
- * kernel's PM QoS holds for as long as the descriptor stays open (as
- * cyclictest does).  Returns the descriptor, -2 when not asked for, or -1
- * after saying why on stderr.
- */
 int
 tune_dma_open(const struct config *cfg)
 {
@@ -395,11 +346,6 @@ tune_dma_open(const struct config *cfg)
 	return fd;
 }
 
-/*
- * In client idx, before it says it is ready: memory lock, CPU, and its
- * class's scheduling (or --policy, --prio, --nice), set and read back into
- * *got.  Returns 0, or -1 with errno set and *what naming the call.
- */
 int
 tune_client(const struct config *cfg, unsigned idx, const char **what,
     struct sched_got *got)
@@ -462,7 +408,6 @@ wants_sched(const struct sched_req *r)
 	return r->policy != -1 || r->set_nice || r->slice > 0;
 }
 
-/* In the workload, before exec: the timer slack latt inherited. */
 void
 tune_workload(unsigned long slack)
 {
@@ -641,16 +586,13 @@ say_refused(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 			    "a fair task's slice (it reads back 0); custom "
 			    "slices need Linux 6.12 or later",
 			    (double)r->slice / NSEC_PER_USEC);
-		else if (r->slice > 0 && g->runtime > (uint64_t)r->slice)
-			snprintf(buf, len, "slice %.3f us is below the "
-			    "kernel's minimum: it read back %.3f us",
+		else if (r->slice > 0 && g->runtime != (uint64_t)r->slice)
+			snprintf(buf, len, "slice %.3f us is %s the kernel's "
+			    "%s: it read back %.3f us",
 			    (double)r->slice / NSEC_PER_USEC,
-			    (double)g->runtime / NSEC_PER_USEC);
-		else if (r->slice > 0 && g->runtime < (uint64_t)r->slice)
-			snprintf(buf, len, "slice %.3f us is above the "
-			    "kernel's maximum: it read back %.3f us",
-			    (double)r->slice / NSEC_PER_USEC,
-			    (double)g->runtime / NSEC_PER_USEC);
+			    g->runtime > (uint64_t)r->slice ? "below" : "above",
+			    g->runtime > (uint64_t)r->slice ? "minimum" :
+			    "maximum", (double)g->runtime / NSEC_PER_USEC);
 		else
 			snprintf(buf, len, "the kernel did not keep the "
 			    "attributes: it read back policy %s, priority %d, "
@@ -779,10 +721,6 @@ cgroup_rt_runtime(void)
 	return v;
 }
 
-/*
- * latt's own slice as sched_getattr reports it, when it is a fair task (a
- * fair task without a slice of its own has the base slice), or -1.
- */
 int64_t
 tune_own_slice(void)
 {

@@ -20,25 +20,19 @@
  * it); on fg, the terminal goes back to the workload and everything gets
  * SIGCONT.  Without a terminal nothing of this happens.
  *
- * Nothing it started outlives latt.  At every end, after the workload's
- * group, the processes that left it (setsid, setpgid) and came back to
- * latt are ended too (guard_sweep); and a guardian (guard.c), started
- * before the command, ends the groups, latt's children and all they
- * started if latt itself is killed.
+ * Nothing it started outlives latt: at every end guard.c ends the strays
+ * that left the workload's group, and its guardian ends everything if
+ * latt itself is killed.
  *
  * The built-in loads of --load are started here too, before the command:
  * each load is its own process group of forked latt processes (named
- * latt-KIND) running a body from loads.c.  A load process keeps none of
- * latt's descriptors and none of its signal handlers, dies with latt
- * (PR_SET_PDEATHSIG), and is ended with SIGKILL: a pure load has nothing
- * to clean up.  Its operation count is read from the shared slots once it
- * is dead.
+ * latt-KIND) running a body from loads.c, ended with SIGKILL (a pure load
+ * has nothing to clean up); its operation count is read from the shared
+ * slots once it is dead.
  */
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -64,14 +58,15 @@
 #define GRACE_NS	(1 * NSEC_PER_SEC)
 #define LOAD_REAP_NS	(5 * NSEC_PER_SEC)
 
+static int	 poll_command(struct workload *);
+static void	 reaped(struct workload *, int, const struct rusage *);
 static int	 start_command(const struct config *, unsigned long,
 		    struct workload *);
 static void	 run_workload(const struct config *, unsigned long, int, int)
 		    __attribute__((noreturn));
 static int	 job_terminal(void);
 static int	 job_foreground(const struct workload *);
-static void	 signal_loads(const struct workload *, int);
-static void	 stop_command(struct workload *, int);
+static void	 signal_all(const struct workload *, int);
 static void	 end_group(struct workload *, int);
 static void	 fork_failed(struct workload *, const char *what);
 static int	 reap_group(struct workload *, int64_t);
@@ -81,14 +76,7 @@ static void	 run_load(const struct load_run *, unsigned,
 		    pid_t) __attribute__((noreturn));
 static void	 stop_loads(struct workload *);
 static unsigned	 reap_members(pid_t);
-static void	 close_from(unsigned);
-static int64_t	 cpu_of(const struct rusage *);
 
-/*
- * Starts what runs beside the measurement: the loads, then the command if
- * there is one.  Returns 0, or -1 with errno set when something could not
- * be started; whatever did start is still ended by workload_stop.
- */
 int
 workload_start(const struct config *cfg, unsigned long slack, pid_t keeper,
     pid_t undo, struct workload *wl)
@@ -115,19 +103,19 @@ workload_start(const struct config *cfg, unsigned long slack, pid_t keeper,
 	return start_command(cfg, slack, wl);
 }
 
-/*
- * Ends the loads and the command, and reaps them all.  sig is the signal
- * that ended the run: SIGINT, SIGTERM and SIGHUP are passed on to the
- * command, any other is SIGTERM to it (a SIGUSR1 or SIGQUIT meant for
- * latt means something else, or a core dump, to many a command).
- */
 void
 workload_stop(struct workload *wl, int sig)
 {
+	pid_t spare[3] = { wl->keeper, wl->guard.pid, wl->undo };
+
 	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
 		sig = SIGTERM;
 	stop_loads(wl);
-	stop_command(wl, sig);
+	/* The command's group, then its strays that came back to latt. */
+	if (wl->pid > 0) {
+		end_group(wl, sig);
+		guard_sweep(spare, 3, GRACE_NS);
+	}
 	/* The terminal comes back to latt, for the summary. */
 	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
@@ -151,13 +139,6 @@ job_foreground(const struct workload *wl)
 	return wl->tty >= 0 && tcgetpgrp(wl->tty) == getpgrp();
 }
 
-/*
- * What a stop of the workload (seen by workload_poll) asks of the loop:
- * 0 nothing; a signal number: suspend the run with it (a terminal's stop:
- * Ctrl-Z, or a read or write of the terminal from the background); minus
- * a signal number: the workload was stopped from elsewhere (SIGSTOP, or
- * any stop without a terminal), which ends the run.
- */
 int
 workload_stop_signal(struct workload *wl)
 {
@@ -171,15 +152,6 @@ workload_stop_signal(struct workload *wl)
 	return -sig;
 }
 
-/*
- * Suspends everything that runs beside the measurement and then latt
- * itself, as a shell's job is suspended; returns once latt is continued,
- * with everything running again.  The caller stops and continues the
- * clients.  sig is the stop to pass on: SIGTSTP for Ctrl-Z, SIGTTIN or
- * SIGTTOU for a terminal access from the background (so that the shell
- * says why).  With a terminal, latt's whole group gets it, as from the
- * terminal; without one, latt alone stops, with SIGSTOP.
- */
 void
 workload_suspend(struct workload *wl, int sig)
 {
@@ -187,9 +159,7 @@ workload_suspend(struct workload *wl, int sig)
 	sigset_t set, oset;
 	int running = wl->pid > 0 && !wl->reaped;
 
-	signal_loads(wl, SIGSTOP);
-	if (running)
-		kill(-wl->pid, SIGSTOP);
+	signal_all(wl, SIGSTOP);
 	if (wl->tty >= 0 && running && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
 	fflush(stdout);
@@ -214,25 +184,24 @@ workload_suspend(struct workload *wl, int sig)
 	sigaction(sig, &old, NULL);
 	sigprocmask(SIG_SETMASK, &oset, NULL);
 	got_tstp = 0;
-	if (running) {
-		/* fg: the terminal goes back to the workload; bg: it stays. */
-		if (job_foreground(wl))
-			tcsetpgrp(wl->tty, wl->pid);
-		kill(-wl->pid, SIGCONT);
-	}
-	signal_loads(wl, SIGCONT);
+	/* fg: the terminal goes back to the workload; bg: it stays. */
+	if (running && job_foreground(wl))
+		tcsetpgrp(wl->tty, wl->pid);
+	signal_all(wl, SIGCONT);
 	wl->stopsig = 0;
 }
 
-/* Sends sig to every load's group. */
+/* Sends sig to every load's group, and to the command's while it runs. */
 static void
-signal_loads(const struct workload *wl, int sig)
+signal_all(const struct workload *wl, int sig)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nload; i++)
 		if (wl->load[i].pgid > 0)
 			kill(-wl->load[i].pgid, sig);
+	if (wl->pid > 0 && !wl->reaped)
+		kill(-wl->pid, sig);
 }
 
 /*
@@ -253,14 +222,8 @@ start_command(const struct config *cfg, unsigned long slack,
 	handover = job_foreground(wl);
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == -1) {
+	if ((pid = proc_fork(ep)) == -1) {
 		fork_failed(wl, "fork of the workload");
-		e = errno;
-		close(ep[0]);
-		close(ep[1]);
-		errno = e;
 		return -1;
 	}
 	if (pid == 0) {
@@ -333,8 +296,8 @@ run_workload(const struct config *cfg, unsigned long slack, int errfd,
  * else 0.  A run without a command (loads only) never ends this way.  A
  * workload seen stopped is left in wl->stopsig, for workload_stop_signal.
  */
-int
-workload_poll(struct workload *wl)
+static int
+poll_command(struct workload *wl)
 {
 	struct rusage ru;
 	pid_t r;
@@ -350,10 +313,7 @@ workload_poll(struct workload *wl)
 	if (r == wl->pid && WIFSTOPPED(st)) {
 		wl->stopsig = WSTOPSIG(st);
 	} else if (r == wl->pid) {
-		wl->cpu_ns = cpu_of(&ru);
-		wl->status = st;
-		wl->reaped = 1;
-		wl->end = now_ns();
+		reaped(wl, st, &ru);
 		/* Ctrl-C at the terminal it held: latt was interrupted. */
 		if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT ||
 		    WTERMSIG(st) == SIGQUIT) && wl->tty >= 0 &&
@@ -367,15 +327,6 @@ workload_poll(struct workload *wl)
 	return wl->reaped;
 }
 
-/*
- * On SIGCHLD: reaps whatever has ended beside the measurement, so that no
- * zombie piles up during the run: the workload (its status kept), the
- * members of its group and its orphans (latt is their subreaper, and a
- * storm of short-lived grandchildren would otherwise leave one zombie
- * each), and a load process that died early (counted as ended early).
- * latt's clients, in latt's own process group, are left for measure.c.
- * Returns 1 once the workload has been reaped, as workload_poll.
- */
 int
 workload_reap(struct workload *wl)
 {
@@ -398,59 +349,39 @@ workload_reap(struct workload *wl)
 		if (si.si_pid <= 0)
 			break;
 		if (si.si_pid == wl->pid) {
-			if (workload_poll(wl) == 0)
+			if (poll_command(wl) == 0)
 				break;
 			continue;
 		}
-		/* A guardian killed: latt runs unguarded, as before it. */
-		if (si.si_pid == wl->guard.pid && wl->guard.pid > 0) {
-			while (waitpid(si.si_pid, &st, 0) == -1 &&
-			    errno == EINTR)
-				;
-			wl->guard.pid = 0;
-			continue;
-		}
-		/* The keeper's death costs the autopsy: explain.c says. */
-		if (si.si_pid == wl->keeper && wl->keeper > 0) {
-			while (waitpid(si.si_pid, &st, 0) == -1 &&
-			    errno == EINTR)
-				;
-			wl->keeper_status = st;
-			wl->keeper_reaped = 1;
-			continue;
-		}
-		if ((pg = getpgid(si.si_pid)) == self)
+		/*
+		 * Left for measure.c when in latt's own group (a client),
+		 * unless it is the guardian (killed: latt runs unguarded, as
+		 * before it) or the keeper (its death costs the autopsy:
+		 * explain.c says).
+		 */
+		pg = getpgid(si.si_pid);
+		if (pg == self && si.si_pid != wl->guard.pid &&
+		    si.si_pid != wl->keeper)
 			break;
 		for (i = 0; i < wl->nload; i++)
 			if (pg == wl->load[i].pgid)
 				wl->load[i].nlost++;
 		while (waitpid(si.si_pid, &st, 0) == -1 && errno == EINTR)
 			;
+		if (si.si_pid == wl->guard.pid)
+			wl->guard.pid = 0;
+		else if (si.si_pid == wl->keeper) {
+			wl->keeper_status = st;
+			wl->keeper_reaped = 1;
+		}
 	}
-	return workload_poll(wl);
+	return poll_command(wl);
 }
 
 /*
- * Ends the workload and everything left in its process group: sig first
- * (the signal latt was given, or SIGTERM), then SIGTERM, then SIGKILL, a
- * grace apart; then the processes that left the group and came back to
- * latt, its subreaper (guard_sweep).  Returns when all are gone.
+ * Ends the command and everything left in its process group: sig, then
+ * SIGTERM, then SIGKILL, a grace apart.  Returns when all are gone.
  */
-static void
-stop_command(struct workload *wl, int sig)
-{
-	pid_t spare[3];
-
-	if (wl->pid <= 0)
-		return;
-	end_group(wl, sig);
-	spare[0] = wl->keeper;
-	spare[1] = wl->guard.pid;
-	spare[2] = wl->undo;
-	guard_sweep(spare, 3, GRACE_NS);
-}
-
-/* The workload's process group: sig, SIGTERM, SIGKILL, a grace apart. */
 static void
 end_group(struct workload *wl, int sig)
 {
@@ -458,14 +389,9 @@ end_group(struct workload *wl, int sig)
 		wl->stopped_by_us = 1;
 	else if (kill(-wl->pid, 0) == -1)
 		return;
-	if (sig <= 0)
-		sig = SIGTERM;
-	kill(-wl->pid, sig);
-	kill(-wl->pid, SIGCONT);
-	if (reap_group(wl, now_ns() + GRACE_NS))
-		return;
-	if (sig != SIGTERM) {
-		kill(-wl->pid, SIGTERM);
+	/* sig, then SIGTERM unless sig was it, then SIGKILL. */
+	for (; sig != SIGKILL; sig = sig == SIGTERM ? SIGKILL : SIGTERM) {
+		kill(-wl->pid, sig);
 		kill(-wl->pid, SIGCONT);
 		if (reap_group(wl, now_ns() + GRACE_NS))
 			return;
@@ -489,12 +415,8 @@ reap_group(struct workload *wl, int64_t deadline)
 	for (;;) {
 		r = wait4(-wl->pid, &st, WNOHANG, &ru);
 		if (r > 0) {
-			if (r == wl->pid && !wl->reaped) {
-				wl->cpu_ns = cpu_of(&ru);
-				wl->status = st;
-				wl->reaped = 1;
-				wl->end = now_ns();
-			}
+			if (r == wl->pid && !wl->reaped)
+				reaped(wl, st, &ru);
 			continue;
 		}
 		if (r == -1 && errno == EINTR)
@@ -561,7 +483,8 @@ start_loads(const struct config *cfg, struct workload *wl)
 			if ((pid = fork()) == -1) {
 				e = errno;
 				snprintf(what, sizeof(what), "fork of a %s "
-				    "load's process", config_load_name(lr->kind));
+				    "load's process",
+				    config_load_name(lr->kind));
 				fork_failed(wl, what);
 				break;
 			}
@@ -609,10 +532,7 @@ run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
     size_t membytes, pid_t parent)
 {
 	char name[16];
-	struct sigaction sa;
 	cpu_set_t one;
-	sigset_t none;
-	int sig, fd;
 
 	/* Outside its group, SIGKILL at the end would miss it. */
 	if (setpgid(0, lr->pgid) == -1)
@@ -626,35 +546,10 @@ run_load(const struct load_run *lr, unsigned j, struct load_slot *slot,
 		if (sched_setaffinity(0, sizeof(one), &one) == -1)
 			_exit(1);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if ((fd = open("/dev/null", O_RDWR)) != -1) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-	close_from(3);
+	proc_detach(NULL, 0, 3);
 	snprintf(name, sizeof(name), "latt-%s", config_load_name(lr->kind));
 	prctl(PR_SET_NAME, name);
 	loads_body(lr->kind, slot, membytes);
-}
-
-/* Closes every descriptor from lo up. */
-static void
-close_from(unsigned lo)
-{
-	unsigned fd;
-
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, lo, ~0U, 0) == 0)
-		return;
-#endif
-	for (fd = lo; fd < 65536; fd++)
-		close(fd);
 }
 
 /* Reaps the members of a group that have ended; returns how many. */
@@ -723,13 +618,17 @@ stop_loads(struct workload *wl)
 }
 
 /*
- * The CPU time the command used, user and system, with that of the
- * children it waited for (a shell's, a make's): what wait4 says of it.
+ * The command reaped with wait status st, and the CPU time it used, user
+ * and system, with that of the children it waited for (a shell's, a
+ * make's): what wait4 says of it.
  */
-static int64_t
-cpu_of(const struct rusage *ru)
+static void
+reaped(struct workload *wl, int st, const struct rusage *ru)
 {
-	return (int64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+	wl->cpu_ns = (int64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
 	    NSEC_PER_SEC + (int64_t)(ru->ru_utime.tv_usec +
 	    ru->ru_stime.tv_usec) * NSEC_PER_USEC;
+	wl->status = st;
+	wl->reaped = 1;
+	wl->end = now_ns();
 }

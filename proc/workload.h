@@ -71,10 +71,39 @@ struct workload {
  */
 int	 workload_start(const struct config *, unsigned long slack,
 	    pid_t keeper, pid_t undo, struct workload *);
-int	 workload_poll(struct workload *);
+/*
+ * On SIGCHLD: reaps whatever has ended beside the measurement, so that no
+ * zombie piles up during the run: the command (its status kept), the
+ * members of its group and its orphans (latt is their subreaper), and a
+ * load process that died early (counted as ended early); latt's clients,
+ * in latt's own process group, are left to the caller.  Returns 1 once
+ * the command has been reaped (never without one), else 0.
+ */
 int	 workload_reap(struct workload *);
+/*
+ * Ends the loads and the command, and reaps them all.  sig is the signal
+ * that ended the run: SIGINT, SIGTERM and SIGHUP are passed on to the
+ * command, any other is SIGTERM to it (a SIGUSR1 or SIGQUIT meant for
+ * latt means something else, or a core dump, to many a command).
+ */
 void	 workload_stop(struct workload *, int sig);
+/*
+ * What a stop of the command (seen by workload_reap) asks of the loop: 0
+ * nothing; a signal number: suspend the run with it (a terminal's stop:
+ * Ctrl-Z, or a read or write of the terminal from the background); minus
+ * a signal number: it was stopped from elsewhere (SIGSTOP, or any stop
+ * without a terminal), which ends the run.
+ */
 int	 workload_stop_signal(struct workload *);
+/*
+ * Suspends everything that runs beside the measurement and then latt
+ * itself, as a shell's job is suspended; returns once latt is continued,
+ * with everything running again.  The caller stops and continues the
+ * clients.  sig is the stop to pass on: SIGTSTP for Ctrl-Z, SIGTTIN or
+ * SIGTTOU for a terminal access from the background (so that the shell
+ * says why).  With a terminal, latt's whole group gets it; without one,
+ * latt alone stops, with SIGSTOP.
+ */
 void	 workload_suspend(struct workload *, int sig);
 
 #endif /* WORKLOAD_H */

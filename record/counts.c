@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * counts.c: what the kernel counted during a run, read from procfs at the
- * run's two ends (never in the measured path): the machine's context
- * switches and interrupts, each client's voluntary and involuntary
- * switches and migrations; and procs_running, sampled between rounds with
- * one pread of /proc/loadavg.  The 1998 argument over sched_yield timings
- * was settled by "eat /proc/stat before and after": these are those
- * numbers, so that two runs can be shown to have seen the same events.
+ * counts.c: what the kernel counted during a run (counts.h), read from
+ * procfs at the run's two ends, never in the measured path.  The 1998
+ * argument over sched_yield timings was settled by "eat /proc/stat before
+ * and after": these are those numbers.
  */
 #include <sys/types.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

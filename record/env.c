@@ -18,14 +18,25 @@
 #include "proc/tune.h"
 #include "record/env.h"
 
+#define CPU_SYS		"/sys/devices/system/cpu/"
+#define THP_SYS		"/sys/kernel/mm/transparent_hugepage/"
+#define SCHED_DEBUGFS	"/sys/kernel/debug/sched/"
+#define HOST_MAX_TUN	256		/* tunables kept, at most */
+#define HOST_MAX_VALUE	1024	/* bytes of a tunable's value kept */
+
 static char	*cpu_model(void);
 static char	*virtualization(void);
 static char	*preemption_model(const struct utsname *);
 static char	*cpufreq_governors(void);
 static void	 host_read(struct host *);
 static void	 host_free(struct host *);
+static char	*text_or_empty(const char *);
+static char	*bracketed(const char *);
+static char	*idle_states(void);
+static void	 add_tunables(struct host *, const char *, const char *,
+		    const char *);
+static int	 by_name(const void *, const void *);
 
-/* The rest of the environment; what cannot be read stays NULL. */
 void
 env_read(struct environment *e, unsigned long slack)
 {
@@ -156,14 +167,6 @@ preemption_model(const struct utsname *u)
 	return strdup("none or voluntary");
 }
 
-/*
- * The scheduler in use: the fair class (EEVDF since Linux 6.6), sched_ext's
- * state and loaded scheduler where /sys/kernel/sched_ext exists, the
- * preemption mode, and the EEVDF knobs that can be read: the base slice
- * from debugfs, or else as sched_getattr reports latt's own slice (a fair
- * task without a slice of its own has the base slice), and debugfs's
- * sched/features.  What cannot be read stays NULL or -1.
- */
 void
 env_sched_read(struct sched_info *si)
 {
@@ -237,7 +240,6 @@ cpufreq_governors(void)
 	return out;
 }
 
-/* Reads what of the machine can change under a run (struct machine). */
 void
 env_machine_read(struct machine *m)
 {
@@ -265,12 +267,6 @@ env_machine_free(struct machine *m)
 	m->clocksource = m->governor = m->smt = NULL;
 }
 
-/*
- * The *i-th (from 0, advanced) setting that differs between a run's start
- * and its end: returns its name ("clocksource", "cpufreq governor", "smt")
- * and sets *was and *now ("none" for a setting that came or went), or
- * returns NULL when no further one differs.
- */
 const char *
 env_machine_changed(const struct machine *a, const struct machine *b,
     const char **was, const char **now, unsigned *i)
@@ -291,12 +287,6 @@ env_machine_changed(const struct machine *a, const struct machine *b,
 	}
 	return NULL;
 }
-
-#define CPU_SYS		"/sys/devices/system/cpu/"
-#define THP_SYS		"/sys/kernel/mm/transparent_hugepage/"
-#define SCHED_DEBUGFS	"/sys/kernel/debug/sched/"
-#define HOST_MAX_TUN	256		/* tunables kept, at most */
-#define HOST_MAX_VALUE	1024	/* bytes of a tunable's value kept */
 
 /* A file's text, "" when it exists empty, NULL when it cannot be read. */
 static char *

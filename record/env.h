@@ -85,14 +85,25 @@ struct environment {
 	struct host	 host;
 };
 
+/* Each fills its struct; what cannot be read stays NULL (or -1). */
 void	 env_read(struct environment *, unsigned long slack);
 void	 env_free(struct environment *);
+/*
+ * The base slice is debugfs's, or else latt's own as sched_getattr
+ * reports it (a fair task without a slice of its own has the base slice).
+ */
 void	 env_sched_read(struct sched_info *);
 void	 env_sched_free(struct sched_info *);
 void	 env_machine_read(struct machine *);
 void	 env_machine_copy(struct machine *, const struct machine *);
 void	 env_machine_free(struct machine *);
+/*
+ * The *i-th (from 0, advanced) setting that differs between a run's start
+ * and its end: returns its name ("clocksource", "cpufreq governor", "smt")
+ * and sets *was and *now ("none" for a setting that came or went), or
+ * returns NULL when no further one differs.
+ */
 const char *env_machine_changed(const struct machine *, const struct machine *,
-	    const char **, const char **, unsigned *);
+	    const char **was, const char **now, unsigned *i);
 
 #endif /* ENV_H */

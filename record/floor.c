@@ -111,7 +111,7 @@ pingpong(void)
 	struct ponger pg;
 	cpu_set_t saved, one;
 	pthread_t th;
-	int to[2], from[2], i, started = 0;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, i, started = 0;
 	double best = -1, v;
 
 	if ((pg.cpu = sched_getcpu()) < 0 ||
@@ -119,18 +119,13 @@ pingpong(void)
 		return -1;
 	CPU_ZERO(&one);
 	CPU_SET(pg.cpu, &one);
-	if (pipe2(to, O_CLOEXEC) == -1)
-		return -1;
-	if (pipe2(from, O_CLOEXEC) == -1) {
-		close(to[0]);
-		close(to[1]);
-		return -1;
+	/* A pipe that fails is left as it was: -1, which close ignores. */
+	if (pipe2(to, O_CLOEXEC) == 0 && pipe2(from, O_CLOEXEC) == 0 &&
+	    sched_setaffinity(0, sizeof(one), &one) == 0) {
+		pg.rfd = to[0];
+		pg.wfd = from[1];
+		started = pthread_create(&th, NULL, ponger, &pg) == 0;
 	}
-	pg.rfd = to[0];
-	pg.wfd = from[1];
-	if (sched_setaffinity(0, sizeof(one), &one) == 0 &&
-	    pthread_create(&th, NULL, ponger, &pg) == 0)
-		started = 1;
 	for (i = 0; started && i < FLOOR_BATCHES; i++)
 		if ((v = ping_batch(to[1], from[0])) >= 0 &&
 		    (v < best || best < 0))

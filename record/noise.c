@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * noise.c: what else ran on the machine during a run (noise.h), sampled
- * by the parent between rounds, never while one is measured, about every
- * 100 ms: /proc/stat's CPU time, interrupts and softirqs, /proc/loadavg's
- * runnable tasks, /proc/pressure/cpu, the CPUs' scaling_cur_freq, and the
- * CPU time of latt's own tree, so that what is left is the foreign CPU
- * time: the machine's busy time (user, nice, system) less that of latt,
- * its clients, loads, workload and the workload's children.
+ * noise.c: what else ran on the machine during a run (noise.h).  The
+ * foreign CPU time is the machine's busy time (/proc/stat's user, nice,
+ * system) less that of latt's own tree.
  *
  * latt's tree is walked from latt down through each process's
  * task/PID/children (the main thread's: latt and the usual workloads fork
@@ -24,8 +20,6 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The real-time order check, the question rt-migrate-test asks of a
- * kernel: when the clients of a round are woken together, does the
- * highest priority start first?  The measurement loop hands it how each
- * round was released and every finished sample (the loop never judges);
- * once a round's samples are all in, it is checked, and only the counts,
- * the worst cases and the release spread are kept for the reports.
+ * The real-time order check (order.h): the measurement loop hands it how
+ * each round was released and every finished sample (the loop never
+ * judges); once a round's samples are all in, it is checked, and only the
+ * counts, the worst cases and the release spread are kept.
  *
  * An inversion is a client that started more than the slack after a
  * client of lower priority in its round had started, and more than the
@@ -48,6 +46,7 @@ struct order_round {
 	struct start	*s;		/* nclients of them */
 };
 
+static int	 rt_prio(int, int);
 static int	 rank_of(const struct sched_req *);
 static int64_t	 busy_max(const struct config *);
 static void	 check_round(struct order *, struct order_round *);
@@ -60,7 +59,6 @@ order_wanted(const struct config *cfg)
 	return order_top(cfg) > 0;
 }
 
-/* The highest real-time priority of the clients, or 0: none is. */
 int
 order_top(const struct config *cfg)
 {
@@ -69,25 +67,17 @@ order_top(const struct config *cfg)
 	int top = 0;
 
 	if (cfg->nclasses == 0)
-		return cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR ?
-		    cfg->prio : 0;
+		return rt_prio(cfg->policy, cfg->prio);
 	for (i = 0; i < cfg->nclasses; i++) {
 		r = &cfg->classes[i].sched;
-		if (cfg->classes[i].frame > 0)
-			continue;	/* never in a round */
-		if ((r->policy == SCHED_FIFO || r->policy == SCHED_RR) &&
-		    r->prio > top)
+		/* A class of frames is never in a round. */
+		if (cfg->classes[i].frame == 0 &&
+		    rt_prio(r->policy, r->prio) > top)
 			top = r->prio;
 	}
 	return top;
 }
 
-/*
- * The options of the check, once every option is read: --order-slack and
- * --fail-above=inversions need real-time clients (a usage error, status
- * 2, else); a busy phase longer than the shortest delay is said in one
- * line, and the run goes on.
- */
 void
 order_check_config(const struct config *cfg)
 {
@@ -124,12 +114,18 @@ busy_max(const struct config *cfg)
 	return busy;
 }
 
+/* A real-time policy's priority, or 0. */
+static int
+rt_prio(int policy, int prio)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR ? prio : 0;
+}
+
 static int
 rank_of(const struct sched_req *r)
 {
-	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR)
-		return r->prio;
-	return r->policy == SCHED_DEADLINE ? RANK_DEADLINE : 0;
+	return r->policy == SCHED_DEADLINE ? RANK_DEADLINE :
+	    rt_prio(r->policy, r->prio);
 }
 
 struct order *
@@ -161,10 +157,6 @@ oom:
 	return NULL;
 }
 
-/*
- * A round goes out.  A round still incomplete in its slot of the ring (a
- * reply never came) is given up: unchecked.
- */
 void
 order_sent(struct order *o, uint64_t r, unsigned nsend, int64_t spread,
     int64_t when)
@@ -303,7 +295,6 @@ order_merge(struct order *total, const struct order *o)
 		keep_worst(total, &o->worst[i]);
 }
 
-/* order_free(NULL) is safe. */
 void
 order_free(struct order *o)
 {

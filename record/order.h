@@ -64,11 +64,19 @@ struct order {
  */
 int	 order_wanted(const struct config *);
 int	 order_top(const struct config *);
-/* Checks the options of the check (status 2) and says a long busy phase. */
+/*
+ * The options of the check, once every option is read: --order-slack and
+ * --fail-above=inversions need real-time clients (a usage error, status
+ * 2, else); a busy phase longer than the shortest delay is said in one
+ * line, and the run goes on.
+ */
 void	 order_check_config(const struct config *);
 /* A check for the run, or NULL with errno set (ENOMEM). */
 struct order *order_new(const struct config *);
-/* Round r goes out to nsend clients; its release took spread ns. */
+/*
+ * Round r goes out to nsend clients; its release took spread ns.  A round
+ * still incomplete in its slot (a reply never came) is given up.
+ */
 void	 order_sent(struct order *, uint64_t r, unsigned nsend,
 	    int64_t spread, int64_t when);
 /*
@@ -82,6 +90,6 @@ void	 order_add(struct order *, uint64_t r, uint32_t client, int64_t send,
 void	 order_reset(struct order *);
 /* Adds a finished run's check to the totals. */
 void	 order_merge(struct order *total, const struct order *);
-void	 order_free(struct order *);
+void	 order_free(struct order *);		/* NULL is safe */
 
 #endif /* ORDER_H */

@@ -29,6 +29,7 @@
 #define CACHE_INDEX_MAX	16	/* cache/index0 to index15 */
 
 static int	 possible_cpus(void);
+static long long cpu_ll(int cpu, const char *file, const char *or);
 static int	 list_next(const char **, long *, long *);
 static int	 list_max(const char *);
 static void	 list_set(const char *, int *, int n, int value);
@@ -53,27 +54,22 @@ struct topo *
 topo_read(void)
 {
 	struct topo *t;
-	char path[128];
 	int c, n, cache, any_package = 0, any_none = 0;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
 	t->ncpus = n = possible_cpus();
-	if ((t->core = malloc(n * sizeof(int))) == NULL ||
-	    (t->llc = malloc(n * sizeof(int))) == NULL ||
-	    (t->node = malloc(n * sizeof(int))) == NULL) {
-		topo_free(t);
+	/* One allocation: core, llc and node one after the other. */
+	if ((t->core = malloc(3 * n * sizeof(int))) == NULL) {
+		free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
+	t->llc = t->core + n;
+	t->node = t->llc + n;
 	for (c = 0; c < n; c++) {
-		snprintf(path, sizeof(path), SYS_CPU
-		    "/cpu%d/topology/core_cpus_list", c);
-		if ((t->core[c] = (int)file_ll(path)) < 0) {
-			snprintf(path, sizeof(path), SYS_CPU
-			    "/cpu%d/topology/thread_siblings_list", c);
-			t->core[c] = (int)file_ll(path);
-		}
+		t->core[c] = (int)cpu_ll(c, "topology/core_cpus_list",
+		    "topology/thread_siblings_list");
 		t->llc[c] = t->node[c] = -1;
 		if (t->core[c] < 0)
 			continue;
@@ -95,8 +91,6 @@ topo_free(struct topo *t)
 	if (t == NULL)
 		return;
 	free(t->core);
-	free(t->llc);
-	free(t->node);
 	free(t);
 }
 
@@ -128,19 +122,19 @@ read_llc(int cpu, int *from_cache)
 {
 	char path[128], *type;
 	long long level, best = -1, id, best_id = -1;
-	int i;
+	int i, k;
 
 	*from_cache = 1;
 	for (i = 0; i < CACHE_INDEX_MAX; i++) {
-		snprintf(path, sizeof(path), SYS_CPU
-		    "/cpu%d/cache/index%d/level", cpu, i);
+		/* The directory's path, then each file's name after it. */
+		k = snprintf(path, sizeof(path), SYS_CPU
+		    "/cpu%d/cache/index%d/", cpu, i);
+		strcpy(path + k, "level");
 		if ((level = file_ll(path)) < 0)
 			break;
-		snprintf(path, sizeof(path), SYS_CPU
-		    "/cpu%d/cache/index%d/type", cpu, i);
+		strcpy(path + k, "type");
 		type = file_text(path);
-		snprintf(path, sizeof(path), SYS_CPU
-		    "/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
+		strcpy(path + k, "shared_cpu_list");
 		id = file_ll(path);
 		if (level > best && id >= 0 && (type == NULL ||
 		    strcmp(type, "Instruction") != 0)) {
@@ -152,14 +146,21 @@ read_llc(int cpu, int *from_cache)
 	if (best_id >= 0)
 		return (int)best_id;
 	*from_cache = 0;
-	snprintf(path, sizeof(path), SYS_CPU
-	    "/cpu%d/topology/package_cpus_list", cpu);
-	if ((id = file_ll(path)) < 0) {
-		snprintf(path, sizeof(path), SYS_CPU
-		    "/cpu%d/topology/core_siblings_list", cpu);
-		id = file_ll(path);
-	}
-	return (int)id;
+	return (int)cpu_ll(cpu, "topology/package_cpus_list",
+	    "topology/core_siblings_list");
+}
+
+/* The number of a file of cpu's in sysfs, or else of or; -1: neither. */
+static long long
+cpu_ll(int cpu, const char *file, const char *or)
+{
+	char path[128];
+	long long v;
+
+	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/%s", cpu, file);
+	if ((v = file_ll(path)) >= 0 || or == NULL)
+		return v;
+	return cpu_ll(cpu, or, NULL);
 }
 
 /*
