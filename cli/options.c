@@ -97,6 +97,10 @@ enum value {
 	V_CALL_NONE,	/* set, without a value */
 };
 
+struct opt;
+/* What reads a value that needs more than a place to land (V_CALL...). */
+typedef void setter(struct parse *, const struct opt *, char *);
+
 /*
  * One option: its long name, its short letters (at most two), its value
  * and the bounds of that value, and where the value lands: off and size
@@ -112,7 +116,7 @@ struct opt {
 	long long	 unit;		/* V_TIME: a bare number's, in ns */
 	size_t		 off;
 	size_t		 size;
-	void		(*set)(struct parse *, const struct opt *, char *);
+	setter		*set;
 };
 
 /* The columns of a row after its names, for each kind of value. */
@@ -128,18 +132,9 @@ struct opt {
 #define OPT_BASE	256
 
 static void	 help(void) __attribute__((noreturn));
-static void	 add_class(struct parse *, const struct opt *, char *);
-static void	 parse_load(struct parse *, const struct opt *, char *);
-static void	 set_cpus(struct parse *, const struct opt *, char *);
-static void	 parse_policy(struct parse *, const struct opt *, char *);
-static void	 set_nice(struct parse *, const struct opt *, char *);
-static void	 set_explain(struct parse *, const struct opt *, char *);
-static void	 parse_limits(struct parse *, const struct opt *, char *);
-static void	 set_json(struct parse *, const struct opt *, char *);
-static void	 set_split(struct parse *, const struct opt *, char *);
-static void	 set_sweep(struct parse *, const struct opt *, char *);
-static void	 show_help(struct parse *, const struct opt *, char *);
-static void	 show_version(struct parse *, const struct opt *, char *);
+static setter	 add_class, parse_load, set_cpus, parse_policy, set_nice,
+		    set_explain, parse_limits, set_json, set_split, set_sweep,
+		    show_help, show_version;
 static void	 start_parse(struct parse *);
 static void	 make_getopt(struct option *, char *);
 static const struct opt *find_opt(int);
@@ -159,7 +154,6 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 		    struct client_class *);
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
-static int	 rt_clients(const struct config *);
 static int	 latt_option(const char *);
 static int	 empty_item(const char *, char);
 static unsigned	 load_default_n(void);
@@ -568,8 +562,16 @@ settle_sched(struct parse *p)
 		usage_error("prio %d is out of range for the policy (%d-%d)",
 		    cfg->prio, sched_get_priority_min(cfg->policy),
 		    sched_get_priority_max(cfg->policy));
-	for (i = 0; i < cfg->nclasses; i++)
+	/*
+	 * rtmin: the clients' lowest priority, which is 0 unless every one
+	 * of them is fifo or rr (a prio is 0 under any other policy).
+	 */
+	rtmin = cfg->nclasses == 0 ? cfg->prio : 99;
+	for (i = 0; i < cfg->nclasses; i++) {
 		resolve_class(cfg, &p->cargs[i], &cfg->classes[i]);
+		if (cfg->classes[i].sched.prio < rtmin)
+			rtmin = cfg->classes[i].sched.prio;
+	}
 	/*
 	 * latt's own policy.  --parent-prio=0 is SCHED_OTHER, N > 0
 	 * SCHED_FIFO at N.  By default a parent of real-time clients is
@@ -581,7 +583,6 @@ settle_sched(struct parse *p)
 	 * sender would hold off the fair classes' wake-ups until the end
 	 * of its round and so favour the real-time ones.
 	 */
-	rtmin = rt_clients(cfg);
 	if (p->pprio == 0) {
 		cfg->parent_policy = SCHED_OTHER;
 		cfg->parent_prio = 0;
@@ -970,30 +971,6 @@ name_classes(struct config *cfg)
 			j = (unsigned)-1;	/* check the new name again */
 		}
 	}
-}
-
-/*
- * The lowest real-time priority of the clients when every one of them is
- * SCHED_FIFO or SCHED_RR, else 0.
- */
-static int
-rt_clients(const struct config *cfg)
-{
-	const struct sched_req *r;
-	unsigned i;
-	int low = 100;
-
-	if (cfg->nclasses == 0)
-		return cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR ?
-		    cfg->prio : 0;
-	for (i = 0; i < cfg->nclasses; i++) {
-		r = &cfg->classes[i].sched;
-		if (r->policy != SCHED_FIFO && r->policy != SCHED_RR)
-			return 0;
-		if (r->prio < low)
-			low = r->prio;
-	}
-	return low;
 }
 
 /*
