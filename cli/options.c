@@ -8,14 +8,12 @@
  * combination is a one-line usage error and exit status 2, before anything
  * runs.  --help lives here too, beside the options it describes.
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +63,6 @@ struct class_arg {
 	long long	 prio;		/* prio=, or -1 */
 	int		 nice;
 	int		 set_nice;
-	int		 dl_given;	/* runtime=, deadline= or period= */
-	int		 deadline_given;	/* deadline= */
 };
 
 /*
@@ -75,7 +71,7 @@ struct class_arg {
  */
 struct parse {
 	struct config	 cfg;
-	struct class_arg cargs[CLASS_MAX + 1];	/* the -c options, in order */
+	struct class_arg cargs[CLASS_MAX];	/* the -c options, in order */
 	unsigned	 nc;
 	int64_t		 min;		/* -f, ns; -1: not given */
 	int64_t		 max;		/* -t, ns; -1: not given */
@@ -155,9 +151,7 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
 static int	 latt_option(const char *);
-static int	 empty_item(const char *, char);
 static unsigned	 load_default_n(void);
-static void	 too_many_classes(const char *) __attribute__((noreturn));
 
 /*
  * latt's options.  A long name may be shortened (--cl) while it fits only
@@ -375,8 +369,9 @@ static void
 add_class(struct parse *p, const struct opt *o, char *arg)
 {
 	(void)o;
-	if (p->nc == CLASS_MAX + 1)
-		too_many_classes(arg);
+	if (p->nc == CLASS_MAX)
+		usage_error("too many -c options: %s (at most %d classes)",
+		    arg, CLASS_MAX);
 	p->cargs[p->nc++].arg = arg;
 	p->cfg.clients_given = 1;
 }
@@ -675,24 +670,6 @@ bare_defaults(struct parse *p)
 		    BARE_MAX_DELAY_NS;
 }
 
-/* Whether a list of items split by sep is empty or has an empty item. */
-static int
-empty_item(const char *s, char sep)
-{
-	const char two[] = { sep, sep, '\0' };
-
-	return *s == '\0' || *s == sep || s[strlen(s) - 1] == sep ||
-	    strstr(s, two) != NULL;
-}
-
-/* The -c beyond the CLASS_MAX classes a run may have. */
-static void
-too_many_classes(const char *arg)
-{
-	usage_error("too many -c options: %s (at most %d classes)", arg,
-	    CLASS_MAX);
-}
-
 /*
  * Several -c options, or one with attributes: each is a class of clients,
  * numbered in the order given (the first class's clients come first).
@@ -704,8 +681,6 @@ make_classes(struct config *cfg, struct class_arg *ca, unsigned nc)
 	unsigned long long total = 0;
 	unsigned i, j;
 
-	if (nc > CLASS_MAX)
-		too_many_classes(ca[CLASS_MAX].arg);
 	if ((cfg->classes = calloc(nc, sizeof(*cfg->classes))) == NULL)
 		usage_error("classes: %s", strerror(errno));
 	cfg->nclasses = nc;
@@ -745,8 +720,6 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	ca->policy = -2;
 	ca->prio = -1;
 	ca->set_nice = 0;
-	ca->dl_given = 0;
-	ca->deadline_given = 0;
 	colon = strchr(ca->arg, ':');
 	len = colon != NULL ? (size_t)(colon - ca->arg) : strlen(ca->arg);
 	if ((num = strndup(ca->arg, len)) == NULL)
@@ -754,7 +727,7 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
 	free(num);
 	cl->spec = colon != NULL ? colon + 1 : "";
-	if (colon != NULL && empty_item(cl->spec, ':'))
+	if (colon != NULL && cpulist_gap(cl->spec, ':'))
 		usage_error("clients: an empty attribute in -c %s", ca->arg);
 	if ((buf = strdup(cl->spec)) == NULL)
 		usage_error("clients: %s", strerror(errno));
@@ -776,19 +749,16 @@ parse_class(struct class_arg *ca, struct client_class *cl)
 		else if (strcmp(tok, "slice") == 0)
 			r->slice = parse_time("class slice", eq, 1,
 			    NSEC_PER_SEC, NSEC_PER_USEC);
-		else if (strcmp(tok, "runtime") == 0) {
+		else if (strcmp(tok, "runtime") == 0)
 			r->runtime = parse_time("class runtime", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = 1;
-		} else if (strcmp(tok, "deadline") == 0) {
+		else if (strcmp(tok, "deadline") == 0)
 			r->deadline = parse_time("class deadline", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = ca->deadline_given = 1;
-		} else if (strcmp(tok, "period") == 0) {
+		else if (strcmp(tok, "period") == 0)
 			r->period = parse_time("class period", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = 1;
-		} else if (strcmp(tok, "busy") == 0)
+		else if (strcmp(tok, "busy") == 0)
 			cl->busy = parse_time("class busy", eq, 1, BUSY_MAX_NS,
 			    NSEC_PER_USEC);
 		else if (strcmp(tok, "frame") == 0)
@@ -824,6 +794,9 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	struct sched_req *r = &cl->sched;
 	long long lo, hi;
 	const char *nm = cl->name;
+	/* The deadline attributes as given (each is 1 ns or more). */
+	int dl = r->runtime > 0 || r->deadline > 0 || r->period > 0;
+	const char *limit = r->deadline > 0 ? "deadline" : "period";
 	unsigned i;
 
 	for (i = 0; i < cl->ncpus; i++)
@@ -839,7 +812,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	r->set_nice = cfg->set_nice;
 	if (ca->policy != -2)
 		r->policy = ca->policy;
-	else if (ca->dl_given)
+	else if (dl)
 		r->policy = SCHED_DEADLINE;
 	else if (ca->prio != -1 && r->policy != SCHED_FIFO &&
 	    r->policy != SCHED_RR)
@@ -860,7 +833,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		usage_error("class %s: slice is for the fair policies (other, "
 		    "batch, idle), not %s", nm, config_policy_name(r->policy));
 	if (r->policy != SCHED_DEADLINE) {
-		if (ca->dl_given)
+		if (dl)
 			usage_error("class %s: runtime, deadline and period "
 			    "are for policy deadline", nm);
 		return;
@@ -889,8 +862,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	if (r->runtime > r->deadline)
 		usage_error("class %s: runtime (%lld us) is above the %s "
 		    "(%lld us)", nm, (long long)(r->runtime / NSEC_PER_USEC),
-		    ca->deadline_given ? "deadline" : "period",
-		    (long long)(r->deadline / NSEC_PER_USEC));
+		    limit, (long long)(r->deadline / NSEC_PER_USEC));
 	if (r->deadline > r->period)
 		usage_error("class %s: deadline (%lld us) is above the period "
 		    "(%lld us)", nm, (long long)(r->deadline / NSEC_PER_USEC),
@@ -1003,7 +975,7 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	if (cfg->nload == LOAD_MAX)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
-	if (colon != NULL && empty_item(colon + 1, ':'))
+	if (colon != NULL && cpulist_gap(colon + 1, ':'))
 		usage_error("load: an empty item in %s", arg);
 	ls->kind = kind;
 	ls->n = 0;
