@@ -6,10 +6,12 @@
  * with getopt_long, then checks the combinations.  Every number from the
  * user goes through parse_num or parse_time (common.c); every bad value or
  * combination is a one-line usage error and exit status 2, before anything
- * runs.  --help lives here too, beside the options it describes.
+ * runs.  --help is made from the table too: each row carries its task and
+ * its help (help.c holds the prose round them).
  */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -55,6 +57,9 @@
 #define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
 #define FRAME_MIN_NS	(100 * NSEC_PER_USEC)	/* frame= */
 #define FRAME_MAX_NS	(1 * NSEC_PER_SEC)
+#define HELP_COL	24	/* --help: where an option's text starts */
+#define HELP_WIDTH	78
+#define HELP_INDENT	12	/* the usage lines' */
 
 /* The -c options as given; classes when one has attributes or -c repeats. */
 struct class_arg {
@@ -93,15 +98,22 @@ enum value {
 	V_CALL_NONE,	/* set, without a value */
 };
 
+/* The tasks --help lists the options by, in its order. */
+enum group {
+	G_RUN, G_CLIENTS, G_LOAD, G_OUT, G_GATE, G_EXPLAIN,
+	G_END		/* after the prose of latt compare: -h, -V */
+};
+
 struct opt;
-/* What reads a value that needs more than a place to land (V_CALL...). */
 typedef void setter(struct parse *, const struct opt *, char *);
 
 /*
  * One option: its long name, its short letters (at most two), its value
  * and the bounds of that value, and where the value lands: off and size
  * place an int, a 64-bit integer or a string in struct parse; set is
- * called for a value that needs more than that.
+ * called for a value that needs more than that.  Then its --help: its
+ * task, its value's name, and its text; a line of the text after a
+ * newline is another form of the option, its head, a tab and its text.
  */
 struct opt {
 	const char	*name;
@@ -113,6 +125,9 @@ struct opt {
 	size_t		 off;
 	size_t		 size;
 	setter		*set;
+	enum group	 group;
+	const char	*arg;
+	const char	*help;
 };
 
 /* The columns of a row after its names, for each kind of value. */
@@ -127,10 +142,12 @@ struct opt {
 /* getopt_long's val of a long option: OPT_BASE + its row, past any letter. */
 #define OPT_BASE	256
 
-static void	 help(void) __attribute__((noreturn));
 static setter	 add_class, parse_load, set_cpus, parse_policy, set_nice,
 		    set_explain, parse_limits, set_json, set_split, set_sweep,
-		    show_help, show_version;
+		    show_about;
+static void	 print_synopsis(void);
+static void	 print_opt(const struct opt *);
+static int	 takes(const struct opt *);
 static void	 start_parse(struct parse *);
 static void	 make_getopt(struct option *, char *);
 static const struct opt *find_opt(int);
@@ -154,50 +171,167 @@ static int	 latt_option(const char *);
 static unsigned	 load_default_n(void);
 
 /*
- * latt's options.  A long name may be shortened (--cl) while it fits only
- * one.  The bounds of a time are in ns, a bare number in its unit; the
- * long name is the one that error messages give.
+ * latt's options, by task.  A long name may be shortened (--cl) while it
+ * fits only one.  The bounds of a time are in ns, a bare number in its
+ * unit; the long name is the one that error messages give.
  */
 static const struct opt opts[] = {
-	{ "clients", "c", CALL(V_CALL, 0, 0, add_class) },
-	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min) },
-	{ "max-delay", "tS", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, max) },
-	{ "load", "l", CALL(V_CALL, 0, 0, parse_load) },
-	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb) },
-	{ "duration", "d", TIME(1, MAX_TIME_NS, NSEC_PER_SEC, cfg.duration) },
-	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples) },
-	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup) },
-	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed) },
-	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus) },
-	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu) },
-	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy) },
-	{ "prio", "", NUM(0, 99, prio) },
-	{ "nice", "", CALL(V_CALL, -20, 19, set_nice) },
-	{ "mlock", "m", FLAG(cfg.mlock) },
-	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace) },
-	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain) },
-	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits) },
-	{ "verbose", "v", FLAG(cfg.verbose) },
-	{ "quiet", "q", FLAG(cfg.quiet) },
-	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json) },
-	{ "log", "", FILENAME(cfg.log_path) },
-	{ "plot", "", FILENAME(cfg.plot_path) },
-	{ "histogram", "", FLAG(cfg.histogram) },
-	{ "per-client", "", FLAG(cfg.per_client) },
-	{ "baseline", "", STRING(cfg.baseline) },
-	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
-	{ "drop-noisy", "", FLAG(cfg.drop_noisy) },
-	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
-	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep) },
-	{ "open-loop", "", FLAG(cfg.open_loop) },
-	{ "no-split", "", FLAG(cfg.no_split) },
-	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
-	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
-	{ "parent-prio", "", NUM(0, 99, pprio) },
-	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy) },
-	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack) },
-	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
-	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_version) },
+	{ "duration", "d", TIME(1, MAX_TIME_NS, NSEC_PER_SEC, cfg.duration),
+	    G_RUN, "TIME", "stop after TIME (30, 1.5, 2.5s, 5m; bare: "
+	    "seconds), ending the workload (a normal end); time suspended does "
+	    "not count" },
+	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples),
+	    G_RUN, "N", "stop after exactly N latencies" },
+	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min),
+	    G_RUN, "TIME", "shortest sleep between rounds (a bare number is "
+	    "ms, 200us is shorter); -s too. Default with COMMAND: 10 ms, for "
+	    "up to 8 clients (more: in proportion, at most 100 ms); 100 ms "
+	    "with -t alone" },
+	{ "max-delay", "tS", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, max),
+	    G_RUN, "TIME", "longest sleep between rounds; -S too. Default with "
+	    "COMMAND: 90 ms for up to 8 clients (at most 500 ms); 500 ms with "
+	    "-f alone" },
+	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup),
+	    G_RUN, "TIME", "drop the latencies of the first TIME (seconds)" },
+	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed),
+	    G_RUN, "N", "seed of the random sleeps (default: from the clock; "
+	    "always printed)" },
+	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat),
+	    G_RUN, "N", "the whole run N times (all started afresh), one "
+	    "summary of all; --json holds the N runs, which latt compare reads "
+	    "as N runs" },
+	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep),
+	    G_RUN, "NAME=V1,V2,...", "the whole run once per value (times "
+	    "--repeat) of clients, load (the N of the one --load), work, slice "
+	    "(us) or delay (-f = -t, ms): a table a value (p50 p90 p99, mean "
+	    "+-95% from 3 runs, switches/s, runnable, the load's rate); --json "
+	    "groups the runs (latt compare FILE@V); --plot draws the curve\n   "
+	    "   --sweep=/FILE=V1,V2,...\ta kernel knob (/proc/sys, /sys, "
+	    "debugfs): each value written to FILE and read back before its "
+	    "run, values interleaved run by run (V1 V2 V1 V2 ... with "
+	    "--repeat), FILE's content written back at any end (kill -9: by a "
+	    "guardian); the table adds the workload's wall and CPU time, and "
+	    "two values end with their comparison (latt compare --by-knob "
+	    "FILE.json)" },
+	{ "open-loop", "", FLAG(cfg.open_loop),
+	    G_RUN, NULL, "send each round on time, replies in or not, so a "
+	    "stall is sampled in proportion to its length (default: 2009's "
+	    "closed loop)" },
+	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split),
+	    G_RUN, "all|N", "runqueue-wait split of every round, or 1 in N at "
+	    "random (default 8), read by latt off the wake-ups" },
+	{ "no-split", "", FLAG(cfg.no_split),
+	    G_RUN, NULL, "no runqueue-wait split (the last of the two "
+	    "counts)" },
+	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency),
+	    G_RUN, "US", "hold /dev/cpu_dma_latency at US for the run (root)" },
+	{ "mlock", "m", FLAG(cfg.mlock),
+	    G_RUN, NULL, "lock latt's and the clients' memory" },
+	{ "clients", "c", CALL(V_CALL, 0, 0, add_class),
+	    G_CLIENTS, "N[:ATTR=VALUE...]", "N client processes (default 1); "
+	    "with attributes, a class of N clients, woken in the same rounds, "
+	    "reported apart; repeatable. ATTR: nice, policy (other batch idle "
+	    "fifo rr deadline), prio, slice (Linux 6.12+), runtime, deadline, "
+	    "period (bare: us), busy, frame, cpus, name. Tried before the run: "
+	    "a refusal is status 2 naming the cause\n  -c N:frame=T:busy=W\ta "
+	    "frame class: each client wakes every T on its own timer (not in "
+	    "the rounds), does W of work, and counts the deadlines (the next "
+	    "start) met, missed and not started: the Frames block" },
+	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus),
+	    G_CLIENTS, "LIST", "pin the clients round-robin over LIST in its "
+	    "order (0-3,8; 3,1 puts client 0 on CPU 3); no CPU twice" },
+	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu),
+	    G_CLIENTS, "N", "pin latt itself to CPU N" },
+	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy),
+	    G_CLIENTS, "NAME", "clients' policy: other, batch, idle, fifo, "
+	    "rr" },
+	{ "prio", "", NUM(0, 99, prio),
+	    G_CLIENTS, "N", "clients' real-time priority (alone: fifo)" },
+	{ "nice", "", CALL(V_CALL, -20, 19, set_nice),
+	    G_CLIENTS, "N", "clients' nice value" },
+	{ "parent-prio", "", NUM(0, 99, pprio),
+	    G_CLIENTS, "N", "latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO "
+	    "N (default with fifo/rr clients or classes: FIFO one below them, "
+	    "so a woken client preempts the sender)" },
+	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy),
+	    G_CLIENTS, "TIME", "each client spins after waking for what takes "
+	    "TIME (us) on an idle CPU: the busy series (class busy=); latt is "
+	    "then FIFO above fifo/rr clients, a round released together" },
+	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack),
+	    G_CLIENTS, "TIME", "fifo/rr clients: one that starts TIME (default "
+	    "500us) after a lower priority of its round, and after its own "
+	    "wake-up, is an inversion" },
+	{ "load", "l", CALL(V_CALL, 0, 0, parse_load),
+	    G_LOAD, "KIND[:N][:cpus=LIST]", "a built-in load beside COMMAND, N "
+	    "processes (default one per CPU), repeatable: cpu (a spin), "
+	    "syscall, yield, fork (fork, exec, wait), pipe (N pairs passing a "
+	    "token), mem (a buffer larger than the last-level cache) or none; "
+	    "cpus=LIST pins them round-robin (-l yield:4:cpus=1: a run queue "
+	    "of 4)" },
+	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb),
+	    G_LOAD, "KB", "after each wake-up every client works over a KB "
+	    "buffer, timed in a row of its own (default 0: off)" },
+	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json),
+	    G_OUT, "FILE", "write the results as JSON (docs/json-schema.md) to "
+	    "FILE (attached: --json=FILE); to stdout, in place of the summary, "
+	    "with no FILE or with - (the workload's stdout then goes to "
+	    "stderr)" },
+	{ "log", "", FILENAME(cfg.log_path),
+	    G_OUT, "FILE", "every sample as CSV: time_ns, round, client, cpu, "
+	    "latency_ns, pos (in its round's random order), rq_wait_ns, series "
+	    "(wake, timer: client -1), run, waker_cpu, place (same_cpu, "
+	    "smt_sibling, same_llc, other_llc, other_node); in time order per "
+	    "run; a write error ends the run" },
+	{ "plot", "", FILENAME(cfg.plot_path),
+	    G_OUT, "FILE", "the run as SVG: latency by percentile (a curve a "
+	    "placement kind when it woke in two), over time, its distribution, "
+	    "and what else ran (others' CPU, pressure, runnable tasks, noisy "
+	    "or not) in a strip (output files are checked before the run, "
+	    "written beside and renamed into place; two outputs into one file "
+	    "are an error)" },
+	{ "histogram", "", FLAG(cfg.histogram),
+	    G_OUT, NULL, "print a text histogram after the summary" },
+	{ "per-client", "", FLAG(cfg.per_client),
+	    G_OUT, NULL, "print a table per client after the summary: samples, "
+	    "mean, max, p99 (within 6.25%), migrations" },
+	{ "quiet", "q", FLAG(cfg.quiet),
+	    G_OUT, NULL, "no progress line on stderr (drawn without COMMAND at "
+	    "a terminal, past 2 s, without -v), nor a line as each --repeat "
+	    "run ends" },
+	{ "verbose", "v", FLAG(cfg.verbose),
+	    G_OUT, NULL, "print every latency on stderr as it is logged (a "
+	    "stderr that cannot be written ends the run)" },
+	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits),
+	    G_GATE, "SPEC", "limits, e.g. p99=500us,timer.max=5ms (min mean "
+	    "stdev p50 p90 p95 p99 p99.9 p99.99 max, timer.STAT; inversions=N "
+	    "for the real-time order check; CLASS.missed=PCT% for a frame "
+	    "class's deadlines; bare: us; every TIME takes ns us ms s m h), of "
+	    "all --repeat runs together: exit 3 when one is exceeded, 5 when "
+	    "too few samples cannot tell; one line on stderr starts gate:" },
+	{ "baseline", "", STRING(cfg.baseline),
+	    G_GATE, "A.json[,A2.json...]", "after the summary, compare this "
+	    "run (or these runs) with saved results, as latt compare would" },
+	{ "fail-if-worse", "", STRING(cfg.fail_if_worse),
+	    G_GATE, "SPEC", "with --baseline, e.g. p99=10%: exit 3 when a "
+	    "row's 99% interval lies wholly above its limit, 5 when it holds "
+	    "it or the row has no verdict (3 runs a side needed); one 'gate:' "
+	    "line on stderr" },
+	{ "drop-noisy", "", FLAG(cfg.drop_noisy),
+	    G_GATE, NULL, "with --baseline, leave out the runs marked noisy, "
+	    "the file's and this run's, as latt compare --drop-noisy does; "
+	    "without it they are named" },
+	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain),
+	    G_EXPLAIN, "K", "after the summary, an autopsy of the K worst "
+	    "wake-ups (default 3, at most 100) from latt's own tracefs "
+	    "instance: who had the CPU, the IRQs, a verdict; needs tracefs "
+	    "(root), else exit 2" },
+	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace),
+	    G_EXPLAIN, "US", "above US microseconds (or 1.5ms...), write a "
+	    "marker to tracefs, stop tracing and end the run" },
+	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_about),
+	    G_END, NULL, "print this help and exit" },
+	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_about),
+	    G_END, NULL, "print the version and exit" },
 };
 
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
@@ -271,10 +405,7 @@ make_getopt(struct option *lo, char *s)
 	for (i = 0; i < NOPTS; i++) {
 		o = &opts[i];
 		lo[i].name = o->name;
-		lo[i].has_arg = o->value == V_FLAG ||
-		    o->value == V_CALL_NONE ? no_argument :
-		    o->value == V_CALL_OPT ? optional_argument :
-		    required_argument;
+		lo[i].has_arg = takes(o);
 		lo[i].flag = NULL;
 		lo[i].val = OPT_BASE + (int)i;
 		for (k = 0; k < sizeof(o->letters) && o->letters[k] != '\0';
@@ -423,23 +554,102 @@ set_sweep(struct parse *p, const struct opt *o, char *arg)
 	sweep_parse(&p->cfg, arg);
 }
 
+/* -h and -V. */
 static void
-show_help(struct parse *p, const struct opt *o, char *arg)
+show_about(struct parse *p, const struct opt *o, char *arg)
 {
+	enum group g;
+
 	(void)p;
-	(void)o;
 	(void)arg;
-	help();
+	if (*o->letters == 'V') {
+		printf("latt %s\n", LATT_VERSION);
+		exit(EXIT_OK);
+	}
+	print_synopsis();
+	fputs(help_intro, stdout);
+	for (g = 0; g <= G_END; g++) {
+		fputs(help_group[g], stdout);
+		for (o = opts; o < opts + NOPTS; o++)
+			if (o->group == g)
+				print_opt(o);
+	}
+	fputs(help_end, stdout);
+	exit(EXIT_OK);
 }
 
+/*
+ * The usage lines: the flags with a letter, the options with a letter,
+ * then the long ones (fmt_wrap cuts the lines between brackets).
+ */
 static void
-show_version(struct parse *p, const struct opt *o, char *arg)
+print_synopsis(void)
 {
-	(void)p;
-	(void)o;
-	(void)arg;
-	printf("latt %s\n", LATT_VERSION);
-	exit(EXIT_OK);
+	char s[2048], flags[16];
+	const struct opt *o;
+	size_t n, k = 0;
+	int c, pass;
+
+	for (c = 'a'; c <= 'z'; c++)
+		for (o = opts; o < opts + NOPTS; o++)
+			if (takes(o) == no_argument &&
+			    tolower((unsigned char)*o->letters) == c)
+				flags[k++] = *o->letters;
+	n = (size_t)snprintf(s, sizeof(s), "[-%.*s]", (int)k, flags);
+	for (pass = 0; pass < 2; pass++)
+		for (o = opts; o < opts + NOPTS && n < sizeof(s); o++)
+			if ((*o->letters != '\0') == (pass == 0) &&
+			    (pass == 1 || takes(o) != no_argument))
+				n += (size_t)snprintf(s + n, sizeof(s) - n,
+				    pass == 0 ? " [-%.1s %s]" :
+				    takes(o) == no_argument ? " [--%s]%.0s" :
+				    takes(o) == optional_argument ?
+				    " [--%s[=%s]]" : " [--%s=%s]",
+				    pass == 0 ? o->letters : o->name, o->arg);
+	if (n < sizeof(s))
+		snprintf(s + n, sizeof(s) - n, " [command [arg ...]]");
+	fmt_wrap(stdout, "usage: latt ", HELP_INDENT, HELP_WIDTH, s);
+	fputs(help_usage, stdout);
+}
+
+/*
+ * An option's entries in --help, its own and its other forms: a head,
+ * then the text wrapped from column HELP_COL (after a head that reaches
+ * the column, from the next line).
+ */
+static void
+print_opt(const struct opt *o)
+{
+	char head[64], lead[HELP_COL + 1], text[1024];
+	const char *t, *end;
+	int n = takes(o);
+
+	snprintf(head, sizeof(head), "%s%.1s%s--%s%s%s%s", *o->letters ?
+	    "  -" : "      ", o->letters, *o->letters ? ", " : "", o->name,
+	    n == optional_argument ? "[=" : n ? "=" : "", n ? o->arg : "",
+	    n == optional_argument ? "]" : "");
+	for (t = o->help; t != NULL; t = *end != '\0' ? end + 1 : NULL) {
+		end = t + strcspn(t, "\n");
+		if (t != o->help) {	/* another form: its head, a tab */
+			n = (int)strcspn(t, "\t");
+			snprintf(head, sizeof(head), "%.*s", n, t);
+			t += n + (t[n] == '\t');
+		}
+		if (strlen(head) >= HELP_COL)
+			printf("%s\n", head);
+		snprintf(lead, sizeof(lead), "%-*s", HELP_COL,
+		    strlen(head) < HELP_COL ? head : "");
+		snprintf(text, sizeof(text), "%.*s", (int)(end - t), t);
+		fmt_wrap(stdout, lead, HELP_COL, HELP_WIDTH, text);
+	}
+}
+
+/* getopt_long's has_arg of an option. */
+static int
+takes(const struct opt *o)
+{
+	return o->value == V_FLAG || o->value == V_CALL_NONE ? no_argument :
+	    o->value == V_CALL_OPT ? optional_argument : required_argument;
 }
 
 /* -c: one plain -c N is a count, anything else classes. */
@@ -1027,12 +1237,3 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 	(void)o;
 	gate_parse(&p->cfg, arg);
 }
-
-static void
-help(void)
-{
-	fputs(help_synopsis, stdout);
-	fputs(help_text, stdout);
-	exit(EXIT_OK);
-}
-

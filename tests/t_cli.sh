@@ -363,10 +363,11 @@ for h in -h --help; do
 	run_latt "$OUT" "$ERR" $h
 	[ "$rc" -eq 0 ] || bad "exit $rc"
 	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
-	# Every option of options.c's table (there are dozens: a table that
-	# cannot be read is a failure, not an empty list).
+	# Every option of options.c's table, a row's name first on its line
+	# (there are dozens: a table that cannot be read is a failure, not an
+	# empty list).
 	table=$(sed -n '/^static const struct opt opts\[\]/,/^};/p' cli/options.c |
-	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p')
+	    sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/--\1/p')
 	[ "$(wc -w <<<"$table")" -ge 30 ] ||
 	    bad "options.c's table not found ($(wc -w <<<"$table") options)"
 	for o in --clients --min-delay --max-delay --verbose --help --version \
