@@ -64,21 +64,16 @@ cpulist_check(const char *name, int cpu)
 {
 	char path[64];
 	cpu_set_t allowed;
-	FILE *fp;
-	int c;
+	long long on;
 
 	/* cpu0 often has no online file: a CPU without one is online. */
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
 	    cpu);
-	if ((fp = fopen(path, "re")) != NULL) {
-		c = fgetc(fp);
-		fclose(fp);
-	} else {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
-		    cpu);
-		c = access(path, F_OK) == 0 ? '1' : '0';
+	if ((on = file_ll(path)) == -1) {
+		*strrchr(path, '/') = '\0';	/* the CPU's directory */
+		on = access(path, F_OK) == 0;
 	}
-	if (c != '1')
+	if (on != 1)
 		usage_error("%s: CPU %d is not online (see "
 		    "/sys/devices/system/cpu/online)", name, cpu);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&

@@ -180,8 +180,8 @@ static const struct opt opts[] = {
 	    G_RUN, "TIME", "stop after TIME (30, 1.5, 2.5s, 5m; bare: "
 	    "seconds), ending the workload (a normal end); time suspended does "
 	    "not count" },
-	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples),
-	    G_RUN, "N", "stop after exactly N latencies" },
+	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples), G_RUN, "N",
+	    "stop after exactly N latencies" },
 	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min),
 	    G_RUN, "TIME", "shortest sleep between rounds (a bare number is "
 	    "ms, 200us is shorter); -s too. Default with COMMAND: 10 ms, for "
@@ -193,66 +193,63 @@ static const struct opt opts[] = {
 	    "-f alone" },
 	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup),
 	    G_RUN, "TIME", "drop the latencies of the first TIME (seconds)" },
-	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed),
-	    G_RUN, "N", "seed of the random sleeps (default: from the clock; "
-	    "always printed)" },
-	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat),
-	    G_RUN, "N", "the whole run N times (all started afresh), one "
-	    "summary of all; --json holds the N runs, which latt compare reads "
-	    "as N runs" },
-	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep),
-	    G_RUN, "NAME=V1,V2,...", "the whole run once per value (times "
-	    "--repeat) of clients, load (the N of the one --load), work, slice "
-	    "(us) or delay (-f = -t, ms): a table a value (p50 p90 p99, mean "
-	    "+-95% from 3 runs, switches/s, runnable, the load's rate); --json "
-	    "groups the runs (latt compare FILE@V); --plot draws the curve\n   "
-	    "   --sweep=/FILE=V1,V2,...\ta kernel knob (/proc/sys, /sys, "
+	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed), G_RUN, "N",
+	    "seed of the random sleeps (default: from the clock; always "
+	    "printed)" },
+	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat), G_RUN, "N",
+	    "the whole run N times (all started afresh), one summary of all; "
+	    "--json holds the N runs, which latt compare reads as N runs" },
+	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep), G_RUN, "NAME=V1,V2,...",
+	    "the whole run once per value (times --repeat) of clients, load "
+	    "(the N of the one --load), work, slice (us) or delay (-f = -t, "
+	    "ms): a table a value (p50 p90 p99, mean +-95% from 3 runs, "
+	    "switches/s, runnable, the load's rate); --json groups the runs "
+	    "(latt compare FILE@V); --plot draws the curve\n"
+	    "      --sweep=/FILE=V1,V2,...\ta kernel knob (/proc/sys, /sys, "
 	    "debugfs): each value written to FILE and read back before its "
 	    "run, values interleaved run by run (V1 V2 V1 V2 ... with "
 	    "--repeat), FILE's content written back at any end (kill -9: by a "
 	    "guardian); the table adds the workload's wall and CPU time, and "
 	    "two values end with their comparison (latt compare --by-knob "
 	    "FILE.json)" },
-	{ "open-loop", "", FLAG(cfg.open_loop),
-	    G_RUN, NULL, "send each round on time, replies in or not, so a "
-	    "stall is sampled in proportion to its length (default: 2009's "
-	    "closed loop)" },
-	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split),
-	    G_RUN, "all|N", "runqueue-wait split of every round, or 1 in N at "
-	    "random (default 8), read by latt off the wake-ups" },
-	{ "no-split", "", FLAG(cfg.no_split),
-	    G_RUN, NULL, "no runqueue-wait split (the last of the two "
-	    "counts)" },
+	{ "open-loop", "", FLAG(cfg.open_loop), G_RUN, NULL,
+	    "send each round on time, replies in or not, so a stall is sampled "
+	    "in proportion to its length (default: 2009's closed loop)" },
+	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split), G_RUN, "all|N",
+	    "runqueue-wait split of every round, or 1 in N at random (default "
+	    "8), read by latt off the wake-ups" },
+	{ "no-split", "", FLAG(cfg.no_split), G_RUN, NULL,
+	    "no runqueue-wait split (the last of the two counts)" },
 	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency),
 	    G_RUN, "US", "hold /dev/cpu_dma_latency at US for the run (root)" },
-	{ "mlock", "m", FLAG(cfg.mlock),
-	    G_RUN, NULL, "lock latt's and the clients' memory" },
+	{ "mlock", "m", FLAG(cfg.mlock), G_RUN, NULL,
+	    "lock latt's and the clients' memory" },
 	{ "clients", "c", CALL(V_CALL, 0, 0, add_class),
 	    G_CLIENTS, "N[:ATTR=VALUE...]", "N client processes (default 1); "
 	    "with attributes, a class of N clients, woken in the same rounds, "
 	    "reported apart; repeatable. ATTR: nice, policy (other batch idle "
 	    "fifo rr deadline), prio, slice (Linux 6.12+), runtime, deadline, "
 	    "period (bare: us), busy, frame, cpus, name. Tried before the run: "
-	    "a refusal is status 2 naming the cause\n  -c N:frame=T:busy=W\ta "
-	    "frame class: each client wakes every T on its own timer (not in "
-	    "the rounds), does W of work, and counts the deadlines (the next "
-	    "start) met, missed and not started: the Frames block" },
-	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus),
-	    G_CLIENTS, "LIST", "pin the clients round-robin over LIST in its "
-	    "order (0-3,8; 3,1 puts client 0 on CPU 3); no CPU twice" },
+	    "a refusal is status 2 naming the cause\n"
+	    "  -c N:frame=T:busy=W\ta frame class: each client wakes every T "
+	    "on its own timer (not in the rounds), does W of work, and counts "
+	    "the deadlines (the next start) met, missed and not started: the "
+	    "Frames block" },
+	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus), G_CLIENTS, "LIST",
+	    "pin the clients round-robin over LIST in its order (0-3,8; 3,1 "
+	    "puts client 0 on CPU 3); no CPU twice" },
 	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu),
 	    G_CLIENTS, "N", "pin latt itself to CPU N" },
-	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy),
-	    G_CLIENTS, "NAME", "clients' policy: other, batch, idle, fifo, "
-	    "rr" },
-	{ "prio", "", NUM(0, 99, prio),
-	    G_CLIENTS, "N", "clients' real-time priority (alone: fifo)" },
-	{ "nice", "", CALL(V_CALL, -20, 19, set_nice),
-	    G_CLIENTS, "N", "clients' nice value" },
-	{ "parent-prio", "", NUM(0, 99, pprio),
-	    G_CLIENTS, "N", "latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO "
-	    "N (default with fifo/rr clients or classes: FIFO one below them, "
-	    "so a woken client preempts the sender)" },
+	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy), G_CLIENTS, "NAME",
+	    "clients' policy: other, batch, idle, fifo, rr" },
+	{ "prio", "", NUM(0, 99, prio), G_CLIENTS, "N",
+	    "clients' real-time priority (alone: fifo)" },
+	{ "nice", "", CALL(V_CALL, -20, 19, set_nice), G_CLIENTS, "N",
+	    "clients' nice value" },
+	{ "parent-prio", "", NUM(0, 99, pprio), G_CLIENTS, "N",
+	    "latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO N (default with "
+	    "fifo/rr clients or classes: FIFO one below them, so a woken "
+	    "client preempts the sender)" },
 	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy),
 	    G_CLIENTS, "TIME", "each client spins after waking for what takes "
 	    "TIME (us) on an idle CPU: the busy series (class busy=); latt is "
@@ -268,58 +265,54 @@ static const struct opt opts[] = {
 	    "token), mem (a buffer larger than the last-level cache) or none; "
 	    "cpus=LIST pins them round-robin (-l yield:4:cpus=1: a run queue "
 	    "of 4)" },
-	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb),
-	    G_LOAD, "KB", "after each wake-up every client works over a KB "
-	    "buffer, timed in a row of its own (default 0: off)" },
-	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json),
-	    G_OUT, "FILE", "write the results as JSON (docs/json-schema.md) to "
-	    "FILE (attached: --json=FILE); to stdout, in place of the summary, "
-	    "with no FILE or with - (the workload's stdout then goes to "
-	    "stderr)" },
-	{ "log", "", FILENAME(cfg.log_path),
-	    G_OUT, "FILE", "every sample as CSV: time_ns, round, client, cpu, "
-	    "latency_ns, pos (in its round's random order), rq_wait_ns, series "
-	    "(wake, timer: client -1), run, waker_cpu, place (same_cpu, "
-	    "smt_sibling, same_llc, other_llc, other_node); in time order per "
-	    "run; a write error ends the run" },
-	{ "plot", "", FILENAME(cfg.plot_path),
-	    G_OUT, "FILE", "the run as SVG: latency by percentile (a curve a "
-	    "placement kind when it woke in two), over time, its distribution, "
-	    "and what else ran (others' CPU, pressure, runnable tasks, noisy "
-	    "or not) in a strip (output files are checked before the run, "
-	    "written beside and renamed into place; two outputs into one file "
-	    "are an error)" },
-	{ "histogram", "", FLAG(cfg.histogram),
-	    G_OUT, NULL, "print a text histogram after the summary" },
-	{ "per-client", "", FLAG(cfg.per_client),
-	    G_OUT, NULL, "print a table per client after the summary: samples, "
-	    "mean, max, p99 (within 6.25%), migrations" },
-	{ "quiet", "q", FLAG(cfg.quiet),
-	    G_OUT, NULL, "no progress line on stderr (drawn without COMMAND at "
-	    "a terminal, past 2 s, without -v), nor a line as each --repeat "
-	    "run ends" },
-	{ "verbose", "v", FLAG(cfg.verbose),
-	    G_OUT, NULL, "print every latency on stderr as it is logged (a "
-	    "stderr that cannot be written ends the run)" },
-	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits),
-	    G_GATE, "SPEC", "limits, e.g. p99=500us,timer.max=5ms (min mean "
-	    "stdev p50 p90 p95 p99 p99.9 p99.99 max, timer.STAT; inversions=N "
-	    "for the real-time order check; CLASS.missed=PCT% for a frame "
-	    "class's deadlines; bare: us; every TIME takes ns us ms s m h), of "
-	    "all --repeat runs together: exit 3 when one is exceeded, 5 when "
-	    "too few samples cannot tell; one line on stderr starts gate:" },
-	{ "baseline", "", STRING(cfg.baseline),
-	    G_GATE, "A.json[,A2.json...]", "after the summary, compare this "
-	    "run (or these runs) with saved results, as latt compare would" },
-	{ "fail-if-worse", "", STRING(cfg.fail_if_worse),
-	    G_GATE, "SPEC", "with --baseline, e.g. p99=10%: exit 3 when a "
-	    "row's 99% interval lies wholly above its limit, 5 when it holds "
-	    "it or the row has no verdict (3 runs a side needed); one 'gate:' "
-	    "line on stderr" },
-	{ "drop-noisy", "", FLAG(cfg.drop_noisy),
-	    G_GATE, NULL, "with --baseline, leave out the runs marked noisy, "
-	    "the file's and this run's, as latt compare --drop-noisy does; "
-	    "without it they are named" },
+	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb), G_LOAD, "KB",
+	    "after each wake-up every client works over a KB buffer, timed in "
+	    "a row of its own (default 0: off)" },
+	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json), G_OUT, "FILE",
+	    "write the results as JSON (docs/json-schema.md) to FILE "
+	    "(attached: --json=FILE); to stdout, in place of the summary, with "
+	    "no FILE or with - (the workload's stdout then goes to stderr)" },
+	{ "log", "", FILENAME(cfg.log_path), G_OUT, "FILE",
+	    "every sample as CSV: time_ns, round, client, cpu, latency_ns, pos "
+	    "(in its round's random order), rq_wait_ns, series (wake, timer: "
+	    "client -1), run, waker_cpu, place (same_cpu, smt_sibling, "
+	    "same_llc, other_llc, other_node); in time order per run; a write "
+	    "error ends the run" },
+	{ "plot", "", FILENAME(cfg.plot_path), G_OUT, "FILE",
+	    "the run as SVG: latency by percentile (a curve a placement kind "
+	    "when it woke in two), over time, its distribution, and what else "
+	    "ran (others' CPU, pressure, runnable tasks, noisy or not) in a "
+	    "strip (output files are checked before the run, written beside "
+	    "and renamed into place; two outputs into one file are an error)" },
+	{ "histogram", "", FLAG(cfg.histogram), G_OUT, NULL,
+	    "print a text histogram after the summary" },
+	{ "per-client", "", FLAG(cfg.per_client), G_OUT, NULL,
+	    "print a table per client after the summary: samples, mean, max, "
+	    "p99 (within 6.25%), migrations" },
+	{ "quiet", "q", FLAG(cfg.quiet), G_OUT, NULL,
+	    "no progress line on stderr (drawn without COMMAND at a terminal, "
+	    "past 2 s, without -v), nor a line as each --repeat run ends" },
+	{ "verbose", "v", FLAG(cfg.verbose), G_OUT, NULL,
+	    "print every latency on stderr as it is logged (a stderr that "
+	    "cannot be written ends the run)" },
+	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits), G_GATE, "SPEC",
+	    "limits, e.g. p99=500us,timer.max=5ms (min mean stdev p50 p90 p95 "
+	    "p99 p99.9 p99.99 max, timer.STAT; inversions=N for the real-time "
+	    "order check; CLASS.missed=PCT% for a frame class's deadlines; "
+	    "bare: us; every TIME takes ns us ms s m h), of all --repeat runs "
+	    "together: exit 3 when one is exceeded, 5 when too few samples "
+	    "cannot tell; one line on stderr starts gate:" },
+	{ "baseline", "", STRING(cfg.baseline), G_GATE, "A.json[,A2.json...]",
+	    "after the summary, compare this run (or these runs) with saved "
+	    "results, as latt compare would" },
+	{ "fail-if-worse", "", STRING(cfg.fail_if_worse), G_GATE, "SPEC",
+	    "with --baseline, e.g. p99=10%: exit 3 when a row's 99% interval "
+	    "lies wholly above its limit, 5 when it holds it or the row has no "
+	    "verdict (3 runs a side needed); one 'gate:' line on stderr" },
+	{ "drop-noisy", "", FLAG(cfg.drop_noisy), G_GATE, NULL,
+	    "with --baseline, leave out the runs marked noisy, the file's and "
+	    "this run's, as latt compare --drop-noisy does; without it they "
+	    "are named" },
 	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain),
 	    G_EXPLAIN, "K", "after the summary, an autopsy of the K worst "
 	    "wake-ups (default 3, at most 100) from latt's own tracefs "
@@ -328,10 +321,10 @@ static const struct opt opts[] = {
 	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace),
 	    G_EXPLAIN, "US", "above US microseconds (or 1.5ms...), write a "
 	    "marker to tracefs, stop tracing and end the run" },
-	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_about),
-	    G_END, NULL, "print this help and exit" },
-	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_about),
-	    G_END, NULL, "print the version and exit" },
+	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_about), G_END, NULL,
+	    "print this help and exit" },
+	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_about), G_END, NULL,
+	    "print the version and exit" },
 };
 
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
@@ -400,13 +393,13 @@ make_getopt(struct option *lo, char *s)
 	const struct opt *o;
 	size_t i, k;
 
+	memset(lo, 0, (NOPTS + 1) * sizeof(*lo));
 	*s++ = '+';
 	*s++ = ':';
 	for (i = 0; i < NOPTS; i++) {
 		o = &opts[i];
 		lo[i].name = o->name;
 		lo[i].has_arg = takes(o);
-		lo[i].flag = NULL;
 		lo[i].val = OPT_BASE + (int)i;
 		for (k = 0; k < sizeof(o->letters) && o->letters[k] != '\0';
 		    k++) {
@@ -418,7 +411,6 @@ make_getopt(struct option *lo, char *s)
 		}
 	}
 	*s = '\0';
-	memset(&lo[NOPTS], 0, sizeof(lo[NOPTS]));
 }
 
 /* The row of what getopt_long returned, or NULL: an option it refused. */
@@ -579,8 +571,8 @@ show_about(struct parse *p, const struct opt *o, char *arg)
 }
 
 /*
- * The usage lines: the flags with a letter, the options with a letter,
- * then the long ones (fmt_wrap cuts the lines between brackets).
+ * The usage lines: the flags with a letter, then the other options by
+ * task (fmt_wrap cuts the lines between brackets).
  */
 static void
 print_synopsis(void)
@@ -588,7 +580,7 @@ print_synopsis(void)
 	char s[2048], flags[16];
 	const struct opt *o;
 	size_t n, k = 0;
-	int c, pass;
+	int c;
 
 	for (c = 'a'; c <= 'z'; c++)
 		for (o = opts; o < opts + NOPTS; o++)
@@ -596,16 +588,14 @@ print_synopsis(void)
 			    tolower((unsigned char)*o->letters) == c)
 				flags[k++] = *o->letters;
 	n = (size_t)snprintf(s, sizeof(s), "[-%.*s]", (int)k, flags);
-	for (pass = 0; pass < 2; pass++)
-		for (o = opts; o < opts + NOPTS && n < sizeof(s); o++)
-			if ((*o->letters != '\0') == (pass == 0) &&
-			    (pass == 1 || takes(o) != no_argument))
-				n += (size_t)snprintf(s + n, sizeof(s) - n,
-				    pass == 0 ? " [-%.1s %s]" :
-				    takes(o) == no_argument ? " [--%s]%.0s" :
-				    takes(o) == optional_argument ?
-				    " [--%s[=%s]]" : " [--%s=%s]",
-				    pass == 0 ? o->letters : o->name, o->arg);
+	for (o = opts; o < opts + NOPTS && n < sizeof(s); o++)
+		if (*o->letters == '\0' || takes(o) != no_argument)
+			n += (size_t)snprintf(s + n, sizeof(s) - n,
+			    *o->letters != '\0' ? " [-%.1s %s]" :
+			    takes(o) == no_argument ? " [--%s]%.0s" :
+			    takes(o) == optional_argument ? " [--%s[=%s]]" :
+			    " [--%s=%s]", *o->letters != '\0' ? o->letters :
+			    o->name, o->arg);
 	if (n < sizeof(s))
 		snprintf(s + n, sizeof(s) - n, " [command [arg ...]]");
 	fmt_wrap(stdout, "usage: latt ", HELP_INDENT, HELP_WIDTH, s);
@@ -752,7 +742,7 @@ settle_sched(struct parse *p)
 {
 	struct config *cfg = &p->cfg;
 	unsigned i;
-	int rtmin;
+	int rtmin, top;
 
 	/* --prio alone means SCHED_FIFO; fifo and rr alone mean prio 1. */
 	if (cfg->policy == -1 && p->prio != -1)
@@ -794,10 +784,10 @@ settle_sched(struct parse *p)
 	} else if (p->pprio > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = p->pprio;
-	} else if (order_top(cfg) > 0 && config_any_busy(cfg)) {
+	} else if ((top = order_top(cfg)) > 0 && config_any_busy(cfg)) {
 		/* Busy real-time clients: released together (order.c). */
 		cfg->parent_policy = SCHED_FIFO;
-		cfg->parent_prio = order_top(cfg) < 99 ? order_top(cfg) + 1 : 99;
+		cfg->parent_prio = top < 99 ? top + 1 : 99;
 	} else if (rtmin > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
