@@ -61,13 +61,14 @@
 #define HELP_WIDTH	78
 #define HELP_INDENT	12	/* the usage lines' */
 
-/* The -c options as given; classes when one has attributes or -c repeats. */
+/*
+ * The -c options as given; classes when one has attributes or -c repeats.
+ * A class's own prio= and nice= wait in its sched_req (prio 0, set_nice
+ * 0: not given) until resolve_class.
+ */
 struct class_arg {
 	const char	*arg;		/* N or N:ATTR=VALUE:... */
 	int		 policy;	/* policy=, or -2: not given */
-	long long	 prio;		/* prio=, or -1 */
-	int		 nice;
-	int		 set_nice;
 };
 
 /*
@@ -913,39 +914,32 @@ static void
 parse_class(struct class_arg *ca, struct client_class *cl)
 {
 	struct sched_req *r = &cl->sched;
-	char *buf, *tok, *save, *eq, *num;
-	const char *colon;
-	size_t len;
+	char *buf, *tok, *save, *eq;
+	size_t len = strcspn(ca->arg, ":");
 
 	ca->policy = -2;
-	ca->prio = -1;
-	ca->set_nice = 0;
-	colon = strchr(ca->arg, ':');
-	len = colon != NULL ? (size_t)(colon - ca->arg) : strlen(ca->arg);
-	if ((num = strndup(ca->arg, len)) == NULL)
+	if ((buf = strdup(ca->arg)) == NULL)
 		usage_error("clients: %s", strerror(errno));
-	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
-	free(num);
-	cl->spec = colon != NULL ? colon + 1 : "";
-	if (colon != NULL && cpulist_gap(cl->spec, ':'))
+	cl->spec = ca->arg[len] == ':' ? ca->arg + len + 1 : "";
+	if (ca->arg[len] == ':' && cpulist_gap(cl->spec, ':'))
 		usage_error("clients: an empty attribute in -c %s", ca->arg);
-	if ((buf = strdup(cl->spec)) == NULL)
-		usage_error("clients: %s", strerror(errno));
-	for (tok = strtok_r(buf, ":", &save); tok != NULL;
-	    tok = strtok_r(NULL, ":", &save)) {
+	buf[len] = '\0';
+	cl->n = parse_num("clients", buf, 1, MAX_CLIENTS);
+	for (tok = strtok_r(buf + len + (*cl->spec != '\0'), ":", &save);
+	    tok != NULL; tok = strtok_r(NULL, ":", &save)) {
 		if ((eq = strchr(tok, '=')) == NULL)
 			usage_error("clients: not ATTR=VALUE: %s in -c %s "
 			    CLASS_ATTRS, tok, ca->arg);
 		*eq++ = '\0';
 		if (strcmp(tok, "nice") == 0) {
-			ca->nice = parse_num("class nice", eq, -20, 19);
-			ca->set_nice = 1;
+			r->nice = parse_num("class nice", eq, -20, 19);
+			r->set_nice = 1;
 		} else if (strcmp(tok, "policy") == 0) {
 			if ((ca->policy = config_policy_find(eq)) == -1)
 				usage_error("class policy is not one of other, "
 				    "batch, idle, fifo, rr, deadline: %s", eq);
 		} else if (strcmp(tok, "prio") == 0)
-			ca->prio = parse_num("class prio", eq, 1, 99);
+			r->prio = parse_num("class prio", eq, 1, 99);
 		else if (strcmp(tok, "slice") == 0)
 			r->slice = parse_time("class slice", eq, 1,
 			    NSEC_PER_SEC, NSEC_PER_USEC);
@@ -997,6 +991,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	/* The deadline attributes as given (each is 1 ns or more). */
 	int dl = r->runtime > 0 || r->deadline > 0 || r->period > 0;
 	const char *limit = r->deadline > 0 ? "deadline" : "period";
+	int prio = r->prio, nice = r->set_nice;	/* the class's own */
 	unsigned i;
 
 	for (i = 0; i < cl->ncpus; i++)
@@ -1007,27 +1002,24 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 		usage_error("class %s: frame= needs busy= (the work of each "
 		    "frame)", nm);
 	r->policy = cfg->policy;
-	r->prio = cfg->prio;
-	r->nice = cfg->nice;
-	r->set_nice = cfg->set_nice;
+	if (!nice) {
+		r->nice = cfg->nice;
+		r->set_nice = cfg->set_nice;
+	}
 	if (ca->policy != -2)
 		r->policy = ca->policy;
 	else if (dl)
 		r->policy = SCHED_DEADLINE;
-	else if (ca->prio != -1 && r->policy != SCHED_FIFO &&
+	else if (prio > 0 && r->policy != SCHED_FIFO &&
 	    r->policy != SCHED_RR)
 		r->policy = SCHED_FIFO;		/* prio= alone: fifo */
 	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR)
-		r->prio = ca->prio != -1 ? (int)ca->prio :
+		r->prio = prio > 0 ? prio :
 		    cfg->policy == r->policy ? cfg->prio : 1;
-	else if (ca->prio != -1)
+	else if (prio > 0)
 		usage_error("class %s: prio needs policy fifo or rr", nm);
 	else
 		r->prio = 0;
-	if (ca->set_nice) {
-		r->nice = ca->nice;
-		r->set_nice = 1;
-	}
 	if (r->slice > 0 && r->policy != -1 && r->policy != SCHED_OTHER &&
 	    r->policy != SCHED_BATCH && r->policy != SCHED_IDLE)
 		usage_error("class %s: slice is for the fair policies (other, "
@@ -1038,7 +1030,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 			    "are for policy deadline", nm);
 		return;
 	}
-	if (ca->set_nice)
+	if (nice)
 		usage_error("class %s: nice has no meaning under "
 		    "SCHED_DEADLINE", nm);
 	r->set_nice = 0;
