@@ -60,26 +60,25 @@ cpulist_parse(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 }
 
 void
-cpulist_check(const char *name, int cpu)
+cpulist_check(const char *name, const int *cpus, unsigned n)
 {
 	char path[64];
 	cpu_set_t allowed;
-	long long on;
+	int mask = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+	unsigned i;
 
-	/* cpu0 often has no online file: a CPU without one is online. */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-	    cpu);
-	if ((on = file_ll(path)) == -1) {
-		*strrchr(path, '/') = '\0';	/* the CPU's directory */
-		on = access(path, F_OK) == 0;
+	for (i = 0; i < n; i++) {
+		/* Online: a directory, and no online file (cpu0) or not 0. */
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
+		    cpus[i]);
+		if (access(path, F_OK) != 0 ||
+		    file_ll(strcat(path, "/online")) == 0)
+			usage_error("%s: CPU %d is not online (see "
+			    "/sys/devices/system/cpu/online)", name, cpus[i]);
+		if (mask && !CPU_ISSET(cpus[i], &allowed))
+			usage_error("%s: CPU %d is not among the CPUs latt may "
+			    "use (its affinity or cpuset)", name, cpus[i]);
 	}
-	if (on != 1)
-		usage_error("%s: CPU %d is not online (see "
-		    "/sys/devices/system/cpu/online)", name, cpu);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
-	    !CPU_ISSET(cpu, &allowed))
-		usage_error("%s: CPU %d is not among the CPUs latt may use "
-		    "(its affinity or cpuset)", name, cpu);
 }
 
 int

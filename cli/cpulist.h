@@ -13,12 +13,9 @@
  */
 void	 cpulist_parse(const char *name, const char *arg, int **cpus,
 	    unsigned *ncpus);
-/* A CPU must be online and in latt's own affinity mask, else usage. */
-void	 cpulist_check(const char *name, int cpu);
-/*
- * Whether a list of items split by sep (",1", "1,,2"; a class's or a
- * load's "a::b") is empty or has an empty item.
- */
+/* Each CPU must be online and in latt's own affinity mask, else usage. */
+void	 cpulist_check(const char *name, const int *cpus, unsigned n);
+/* Whether a list split by sep is empty or has an empty item ("1,,2"). */
 int	 cpulist_gap(const char *, char sep);
 
 #endif /* CPULIST_H */

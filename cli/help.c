@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * help.c: the prose of latt --help (help.h): latt compare's usage lines,
- * what latt does, the titles of the tasks, how latt behaves, the exit
- * statuses and examples.  The options and their help are options.c's
- * table, which puts this text round them.
+ * help.c: the prose of latt --help (help.h), which options.c puts round
+ * the help of its table of options.
  */
 #include "cli/help.h"
 

@@ -2,7 +2,7 @@
 /*
  * options.c: turns latt's argv into a struct config.  The options are one
  * table, opts[]: for each its names, the kind of value it takes with the
- * bounds of that value, and where the value lands.  config_parse walks it
+ * bounds of that value, and where the value lands.  options_parse walks it
  * with getopt_long, then checks the combinations.  Every number from the
  * user goes through parse_num or parse_time (common.c); every bad value or
  * combination is a one-line usage error and exit status 2, before anything
@@ -372,12 +372,10 @@ start_parse(struct parse *p)
 	/* 63 bits, so that --seed takes back any seed latt prints. */
 	p->cfg.seed = ((uint64_t)now_ns() ^ ((uint64_t)getpid() << 32)) &
 	    INT64_MAX;
-	p->cfg.parent_cpu = -1;
-	p->cfg.policy = -1;
-	p->cfg.parent_policy = -1;
+	p->cfg.parent_cpu = p->cfg.policy = p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
-	p->cfg.repeat = 1;
 	p->cfg.order_slack = -1;
+	p->cfg.repeat = 1;
 	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
@@ -800,17 +798,15 @@ settle_sched(struct parse *p)
 static void
 check_run(const struct config *cfg)
 {
-	unsigned i, j;
+	unsigned i;
 
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
-	for (i = 0; i < cfg->ncpus; i++)
-		cpulist_check("cpus", cfg->cpus[i]);
-	if (cfg->parent_cpu >= 0)
-		cpulist_check("parent-cpu", cfg->parent_cpu);
+	cpulist_check("cpus", cfg->cpus, cfg->ncpus);
+	cpulist_check("parent-cpu", &cfg->parent_cpu, cfg->parent_cpu >= 0);
 	for (i = 0; i < cfg->nload; i++)
-		for (j = 0; j < cfg->load[i].ncpus; j++)
-			cpulist_check("load cpus", cfg->load[i].cpus[j]);
+		cpulist_check("load cpus", cfg->load[i].cpus,
+		    cfg->load[i].ncpus);
 }
 
 /* The workload: what is left of argv after the options. */
@@ -992,10 +988,8 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	int dl = r->runtime > 0 || r->deadline > 0 || r->period > 0;
 	const char *limit = r->deadline > 0 ? "deadline" : "period";
 	int prio = r->prio, nice = r->set_nice;	/* the class's own */
-	unsigned i;
 
-	for (i = 0; i < cl->ncpus; i++)
-		cpulist_check("class cpus", cl->cpus[i]);
+	cpulist_check("class cpus", cl->cpus, cl->ncpus);
 	if (cl->busy == 0)
 		cl->busy = cfg->busy;
 	if (cl->frame > 0 && cl->busy == 0)
