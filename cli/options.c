@@ -105,9 +105,6 @@ enum group {
 	G_END		/* after the prose of latt compare: -h, -V */
 };
 
-struct opt;
-typedef void setter(struct parse *, const struct opt *, char *);
-
 /*
  * One option: its long name, its short letters (at most two), its value
  * and the bounds of that value, and where the value lands: off and size
@@ -125,11 +122,12 @@ struct opt {
 	long long	 unit;		/* V_TIME: a bare number's, in ns */
 	size_t		 off;
 	size_t		 size;
-	setter		*set;
+	void		(*set)(struct parse *, const struct opt *, char *);
 	enum group	 group;
 	const char	*arg;
 	const char	*help;
 };
+typedef void setter(struct parse *, const struct opt *, char *);
 
 /* The columns of a row after its names, for each kind of value. */
 #define AT(f)	offsetof(struct parse, f), sizeof(((struct parse *)0)->f)
@@ -641,12 +639,11 @@ takes(const struct opt *o)
 	    o->value == V_CALL_OPT ? optional_argument : required_argument;
 }
 
-/* -c: one plain -c N is a count, anything else classes. */
+/* -c: one plain -c N is a count, as in 2009; anything else classes. */
 static void
 settle_clients(struct parse *p)
 {
 	if (p->nc == 1 && strchr(p->cargs[0].arg, ':') == NULL)
-		/* A plain -c N: no classes, exactly as in 2009. */
 		p->cfg.nclients = parse_num("clients", p->cargs[0].arg, 1,
 		    MAX_CLIENTS);
 	else if (p->nc > 0)
@@ -1164,7 +1161,6 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	if (colon != NULL && cpulist_gap(colon + 1, ':'))
 		usage_error("load: an empty item in %s", arg);
 	ls->kind = kind;
-	ls->n = 0;
 	if ((buf = strdup(colon != NULL ? colon + 1 : "")) == NULL)
 		usage_error("load: %s", strerror(errno));
 	for (tok = strtok_r(buf, ":", &save); tok != NULL;
