@@ -607,7 +607,7 @@ print_synopsis(void)
 static void
 print_opt(const struct opt *o)
 {
-	char head[64], lead[HELP_COL + 1], text[1024];
+	char head[64], lead[sizeof(head)], text[1024];
 	const char *t, *end;
 	int n = takes(o);
 
