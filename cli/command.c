@@ -29,7 +29,6 @@ static int	 command_check(char *const *, int, const char **, char *,
 		    size_t);
 static void	 cannot_run(char *const *, int, const char *, int,
 		    int (*)(const char *)) __attribute__((noreturn));
-static int	 ends_with(const char *, const char *);
 static int	 find_program(const char *);
 static int	 can_exec(const char *, int);
 static int	 shell_word(const char *);
@@ -38,7 +37,7 @@ void
 command_take(char *const *cmd, int ncmd, int bare,
     int (*is_option)(const char *))
 {
-	const char *prog;
+	const char *prog, *dot;
 	char word[256];
 	int e;
 
@@ -46,7 +45,8 @@ command_take(char *const *cmd, int ncmd, int bare,
 		usage_error("the workload command is empty");
 	/* "--json run.json": the file would run as the command. */
 	if ((bare & CMD_JSON_BARE) && ncmd >= 1 &&
-	    ends_with(cmd[0], ".json") && find_program(cmd[0]) != 0)
+	    (dot = strrchr(cmd[0], '.')) != NULL && dot != cmd[0] &&
+	    strcmp(dot, ".json") == 0 && find_program(cmd[0]) != 0)
 		usage_error("--json takes its file attached: --json=%s (as "
 		    "given, %s would run as the command)", cmd[0], cmd[0]);
 	/* "--explain 5": the same trap. */
@@ -113,14 +113,6 @@ command_check(char *const *cmd, int ncmd, const char **prog, char *buf,
 		return 0;
 	*prog = buf;
 	return find_program(buf);
-}
-
-static int
-ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-
-	return n > k && strcmp(s + n - k, tail) == 0;
 }
 
 /*

@@ -17,14 +17,6 @@
 #include "cli/cpulist.h"
 #include "lib/common.h"
 
-static int	 has_gap(const char *);
-
-/*
- * --cpus (and a class's or a load's cpus=): a list such as 0-3,8 or 3,1.
- * Clients (or load processes) are pinned round-robin over its CPUs in the
- * order given (a range ascends), so the order matters; a CPU given twice
- * is a usage error.
- */
 void
 cpulist_parse(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 {
@@ -36,7 +28,7 @@ cpulist_parse(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 
 	if (*arg == '\0')
 		usage_error("%s is empty", name);
-	if (has_gap(arg))
+	if (cpulist_gap(arg, ','))
 		usage_error("%s is not a CPU list: %s", name, arg);
 	if ((list = strdup(arg)) == NULL ||
 	    (v = calloc(CPU_SETSIZE, sizeof(int))) == NULL)
@@ -67,38 +59,33 @@ cpulist_parse(const char *name, const char *arg, int **cpus, unsigned *ncpus)
 	*ncpus = n;
 }
 
-/* A CPU must be online and in latt's own affinity mask (its cpuset). */
 void
-cpulist_check(const char *name, int cpu)
+cpulist_check(const char *name, const int *cpus, unsigned n)
 {
 	char path[64];
 	cpu_set_t allowed;
-	FILE *fp;
-	int c;
+	int mask = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+	unsigned i;
 
-	/* cpu0 often has no online file: a CPU without one is online. */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-	    cpu);
-	if ((fp = fopen(path, "re")) != NULL) {
-		c = fgetc(fp);
-		fclose(fp);
-	} else {
+	for (i = 0; i < n; i++) {
+		/* Online: a directory, and no online file (cpu0) or not 0. */
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d",
-		    cpu);
-		c = access(path, F_OK) == 0 ? '1' : '0';
+		    cpus[i]);
+		if (access(path, F_OK) != 0 ||
+		    file_ll(strcat(path, "/online")) == 0)
+			usage_error("%s: CPU %d is not online (see "
+			    "/sys/devices/system/cpu/online)", name, cpus[i]);
+		if (mask && !CPU_ISSET(cpus[i], &allowed))
+			usage_error("%s: CPU %d is not among the CPUs latt may "
+			    "use (its affinity or cpuset)", name, cpus[i]);
 	}
-	if (c != '1')
-		usage_error("%s: CPU %d is not online (see "
-		    "/sys/devices/system/cpu/online)", name, cpu);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
-	    !CPU_ISSET(cpu, &allowed))
-		usage_error("%s: CPU %d is not among the CPUs latt may use "
-		    "(its affinity or cpuset)", name, cpu);
 }
 
-/* Whether a comma list has an empty item: ",1", "1,", "1,,2". */
-static int
-has_gap(const char *s)
+int
+cpulist_gap(const char *s, char sep)
 {
-	return *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,") != NULL;
+	const char two[] = { sep, sep, '\0' };
+
+	return *s == '\0' || *s == sep || s[strlen(s) - 1] == sep ||
+	    strstr(s, two) != NULL;
 }

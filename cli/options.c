@@ -2,20 +2,20 @@
 /*
  * options.c: turns latt's argv into a struct config.  The options are one
  * table, opts[]: for each its names, the kind of value it takes with the
- * bounds of that value, and where the value lands.  config_parse walks it
+ * bounds of that value, and where the value lands.  options_parse walks it
  * with getopt_long, then checks the combinations.  Every number from the
  * user goes through parse_num or parse_time (common.c); every bad value or
  * combination is a one-line usage error and exit status 2, before anything
- * runs.  --help lives here too, beside the options it describes.
+ * runs.  --help is made from the table too: each row carries its task and
+ * its help (help.c holds the prose round them).
  */
-#include <sys/prctl.h>
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,16 +57,18 @@
 #define BUSY_MAX_NS	(10 * NSEC_PER_SEC)	/* busy=, --busy */
 #define FRAME_MIN_NS	(100 * NSEC_PER_USEC)	/* frame= */
 #define FRAME_MAX_NS	(1 * NSEC_PER_SEC)
+#define HELP_COL	24	/* --help: where an option's text starts */
+#define HELP_WIDTH	78
+#define HELP_INDENT	12	/* the usage lines' */
 
-/* The -c options as given; classes when one has attributes or -c repeats. */
+/*
+ * The -c options as given; classes when one has attributes or -c repeats.
+ * A class's own prio= and nice= wait in its sched_req (prio 0, set_nice
+ * 0: not given) until resolve_class.
+ */
 struct class_arg {
 	const char	*arg;		/* N or N:ATTR=VALUE:... */
 	int		 policy;	/* policy=, or -2: not given */
-	long long	 prio;		/* prio=, or -1 */
-	int		 nice;
-	int		 set_nice;
-	int		 dl_given;	/* runtime=, deadline= or period= */
-	int		 deadline_given;	/* deadline= */
 };
 
 /*
@@ -75,7 +77,7 @@ struct class_arg {
  */
 struct parse {
 	struct config	 cfg;
-	struct class_arg cargs[CLASS_MAX + 1];	/* the -c options, in order */
+	struct class_arg cargs[CLASS_MAX];	/* the -c options, in order */
 	unsigned	 nc;
 	int64_t		 min;		/* -f, ns; -1: not given */
 	int64_t		 max;		/* -t, ns; -1: not given */
@@ -97,11 +99,19 @@ enum value {
 	V_CALL_NONE,	/* set, without a value */
 };
 
+/* The tasks --help lists the options by, in its order. */
+enum group {
+	G_RUN, G_CLIENTS, G_LOAD, G_OUT, G_GATE, G_EXPLAIN,
+	G_END		/* after the prose of latt compare: -h, -V */
+};
+
 /*
  * One option: its long name, its short letters (at most two), its value
  * and the bounds of that value, and where the value lands: off and size
  * place an int, a 64-bit integer or a string in struct parse; set is
- * called for a value that needs more than that.
+ * called for a value that needs more than that.  Then its --help: its
+ * task, its value's name, and its text; a line of the text after a
+ * newline is another form of the option, its head, a tab and its text.
  */
 struct opt {
 	const char	*name;
@@ -113,7 +123,11 @@ struct opt {
 	size_t		 off;
 	size_t		 size;
 	void		(*set)(struct parse *, const struct opt *, char *);
+	enum group	 group;
+	const char	*arg;
+	const char	*help;
 };
+typedef void setter(struct parse *, const struct opt *, char *);
 
 /* The columns of a row after its names, for each kind of value. */
 #define AT(f)	offsetof(struct parse, f), sizeof(((struct parse *)0)->f)
@@ -127,19 +141,12 @@ struct opt {
 /* getopt_long's val of a long option: OPT_BASE + its row, past any letter. */
 #define OPT_BASE	256
 
-static void	 help(void) __attribute__((noreturn));
-static void	 add_class(struct parse *, const struct opt *, char *);
-static void	 parse_load(struct parse *, const struct opt *, char *);
-static void	 set_cpus(struct parse *, const struct opt *, char *);
-static void	 parse_policy(struct parse *, const struct opt *, char *);
-static void	 set_nice(struct parse *, const struct opt *, char *);
-static void	 set_explain(struct parse *, const struct opt *, char *);
-static void	 parse_limits(struct parse *, const struct opt *, char *);
-static void	 set_json(struct parse *, const struct opt *, char *);
-static void	 set_split(struct parse *, const struct opt *, char *);
-static void	 set_sweep(struct parse *, const struct opt *, char *);
-static void	 show_help(struct parse *, const struct opt *, char *);
-static void	 show_version(struct parse *, const struct opt *, char *);
+static setter	 add_class, parse_load, set_cpus, parse_policy, set_nice,
+		    set_explain, parse_limits, set_json, set_split, set_sweep,
+		    show_about;
+static void	 print_synopsis(void);
+static void	 print_opt(const struct opt *);
+static int	 takes(const struct opt *);
 static void	 start_parse(struct parse *);
 static void	 make_getopt(struct option *, char *);
 static const struct opt *find_opt(int);
@@ -159,57 +166,164 @@ static void	 resolve_class(const struct config *, struct class_arg *,
 		    struct client_class *);
 static void	 name_classes(struct config *);
 static void	 make_classes(struct config *, struct class_arg *, unsigned);
-static int	 rt_clients(const struct config *);
 static int	 latt_option(const char *);
-static int	 empty_item(const char *, char);
 static unsigned	 load_default_n(void);
-static void	 too_many_classes(const char *) __attribute__((noreturn));
 
 /*
- * latt's options.  A long name may be shortened (--cl) while it fits only
- * one.  The bounds of a time are in ns, a bare number in its unit; the
- * long name is the one that error messages give.
+ * latt's options, by task.  A long name may be shortened (--cl) while it
+ * fits only one.  The bounds of a time are in ns, a bare number in its
+ * unit; the long name is the one that error messages give.
  */
 static const struct opt opts[] = {
-	{ "clients", "c", CALL(V_CALL, 0, 0, add_class) },
-	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min) },
-	{ "max-delay", "tS", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, max) },
-	{ "load", "l", CALL(V_CALL, 0, 0, parse_load) },
-	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb) },
-	{ "duration", "d", TIME(1, MAX_TIME_NS, NSEC_PER_SEC, cfg.duration) },
-	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples) },
-	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup) },
-	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed) },
-	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus) },
-	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu) },
-	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy) },
-	{ "prio", "", NUM(0, 99, prio) },
-	{ "nice", "", CALL(V_CALL, -20, 19, set_nice) },
-	{ "mlock", "m", FLAG(cfg.mlock) },
-	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace) },
-	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain) },
-	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits) },
-	{ "verbose", "v", FLAG(cfg.verbose) },
-	{ "quiet", "q", FLAG(cfg.quiet) },
-	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json) },
-	{ "log", "", FILENAME(cfg.log_path) },
-	{ "plot", "", FILENAME(cfg.plot_path) },
-	{ "histogram", "", FLAG(cfg.histogram) },
-	{ "per-client", "", FLAG(cfg.per_client) },
-	{ "baseline", "", STRING(cfg.baseline) },
-	{ "fail-if-worse", "", STRING(cfg.fail_if_worse) },
-	{ "drop-noisy", "", FLAG(cfg.drop_noisy) },
-	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat) },
-	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep) },
-	{ "open-loop", "", FLAG(cfg.open_loop) },
-	{ "no-split", "", FLAG(cfg.no_split) },
-	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split) },
-	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency) },
-	{ "parent-prio", "", NUM(0, 99, pprio) },
-	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy) },
-	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack) },
-	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_help) },
-	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_version) },
+	{ "duration", "d", TIME(1, MAX_TIME_NS, NSEC_PER_SEC, cfg.duration),
+	    G_RUN, "TIME", "stop after TIME (30, 1.5, 2.5s, 5m; bare: "
+	    "seconds), ending the workload (a normal end); time suspended does "
+	    "not count" },
+	{ "samples", "n", NUM(1, LLONG_MAX, cfg.samples), G_RUN, "N",
+	    "stop after exactly N latencies" },
+	{ "min-delay", "fs", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, min),
+	    G_RUN, "TIME", "shortest sleep between rounds (a bare number is "
+	    "ms, 200us is shorter); -s too. Default with COMMAND: 10 ms, for "
+	    "up to 8 clients (more: in proportion, at most 100 ms); 100 ms "
+	    "with -t alone" },
+	{ "max-delay", "tS", TIME(0, MAX_DELAY_NS, NSEC_PER_MSEC, max),
+	    G_RUN, "TIME", "longest sleep between rounds; -S too. Default with "
+	    "COMMAND: 90 ms for up to 8 clients (at most 500 ms); 500 ms with "
+	    "-f alone" },
+	{ "warmup", "", TIME(0, MAX_TIME_NS, NSEC_PER_SEC, cfg.warmup),
+	    G_RUN, "TIME", "drop the latencies of the first TIME (seconds)" },
+	{ "seed", "", NUM(0, LLONG_MAX, cfg.seed), G_RUN, "N",
+	    "seed of the random sleeps (default: from the clock; always "
+	    "printed)" },
+	{ "repeat", "", NUM(1, MAX_REPEAT, cfg.repeat), G_RUN, "N",
+	    "the whole run N times (all started afresh), one summary of all; "
+	    "--json holds the N runs, which latt compare reads as N runs" },
+	{ "sweep", "", CALL(V_CALL, 0, 0, set_sweep), G_RUN, "NAME=V1,V2,...",
+	    "the whole run once per value (times --repeat) of clients, load "
+	    "(the N of the one --load), work, slice (us) or delay (-f = -t, "
+	    "ms): a table a value (p50 p90 p99, mean +-95% from 3 runs, "
+	    "switches/s, runnable, the load's rate); --json groups the runs "
+	    "(latt compare FILE@V); --plot draws the curve\n"
+	    "      --sweep=/FILE=V1,V2,...\ta kernel knob (/proc/sys, /sys, "
+	    "debugfs): each value written to FILE and read back before its "
+	    "run, values interleaved run by run (V1 V2 V1 V2 ... with "
+	    "--repeat), FILE's content written back at any end (kill -9: by a "
+	    "guardian); the table adds the workload's wall and CPU time, and "
+	    "two values end with their comparison (latt compare --by-knob "
+	    "FILE.json)" },
+	{ "open-loop", "", FLAG(cfg.open_loop), G_RUN, NULL,
+	    "send each round on time, replies in or not, so a stall is sampled "
+	    "in proportion to its length (default: 2009's closed loop)" },
+	{ "split", "", CALL(V_CALL, 1, MAX_CLIENTS, set_split), G_RUN, "all|N",
+	    "runqueue-wait split of every round, or 1 in N at random (default "
+	    "8), read by latt off the wake-ups" },
+	{ "no-split", "", FLAG(cfg.no_split), G_RUN, NULL,
+	    "no runqueue-wait split (the last of the two counts)" },
+	{ "dma-latency", "", NUM(0, DMA_LATENCY_MAX, cfg.dma_latency),
+	    G_RUN, "US", "hold /dev/cpu_dma_latency at US for the run (root)" },
+	{ "mlock", "m", FLAG(cfg.mlock), G_RUN, NULL,
+	    "lock latt's and the clients' memory" },
+	{ "clients", "c", CALL(V_CALL, 0, 0, add_class),
+	    G_CLIENTS, "N[:ATTR=VALUE...]", "N client processes (default 1); "
+	    "with attributes, a class of N clients, woken in the same rounds, "
+	    "reported apart; repeatable. ATTR: nice, policy (other batch idle "
+	    "fifo rr deadline), prio, slice (Linux 6.12+), runtime, deadline, "
+	    "period (bare: us), busy, frame, cpus, name. Tried before the run: "
+	    "a refusal is status 2 naming the cause\n"
+	    "  -c N:frame=T:busy=W\ta frame class: each client wakes every T "
+	    "on its own timer (not in the rounds), does W of work, and counts "
+	    "the deadlines (the next start) met, missed and not started: the "
+	    "Frames block" },
+	{ "cpus", "", CALL(V_CALL, 0, 0, set_cpus), G_CLIENTS, "LIST",
+	    "pin the clients round-robin over LIST in its order (0-3,8; 3,1 "
+	    "puts client 0 on CPU 3); no CPU twice" },
+	{ "parent-cpu", "", NUM(0, CPU_SETSIZE - 1, cfg.parent_cpu),
+	    G_CLIENTS, "N", "pin latt itself to CPU N" },
+	{ "policy", "", CALL(V_CALL, 0, 0, parse_policy), G_CLIENTS, "NAME",
+	    "clients' policy: other, batch, idle, fifo, rr" },
+	{ "prio", "", NUM(0, 99, prio), G_CLIENTS, "N",
+	    "clients' real-time priority (alone: fifo)" },
+	{ "nice", "", CALL(V_CALL, -20, 19, set_nice), G_CLIENTS, "N",
+	    "clients' nice value" },
+	{ "parent-prio", "", NUM(0, 99, pprio), G_CLIENTS, "N",
+	    "latt's own policy: 0 SCHED_OTHER, 1-99 SCHED_FIFO N (default with "
+	    "fifo/rr clients or classes: FIFO one below them, so a woken "
+	    "client preempts the sender)" },
+	{ "busy", "", TIME(1, BUSY_MAX_NS, NSEC_PER_USEC, cfg.busy),
+	    G_CLIENTS, "TIME", "each client spins after waking for what takes "
+	    "TIME (us) on an idle CPU: the busy series (class busy=); latt is "
+	    "then FIFO above fifo/rr clients, a round released together" },
+	{ "order-slack", "", TIME(0, HOUR_NS, NSEC_PER_USEC, cfg.order_slack),
+	    G_CLIENTS, "TIME", "fifo/rr clients: one that starts TIME (default "
+	    "500us) after a lower priority of its round, and after its own "
+	    "wake-up, is an inversion" },
+	{ "load", "l", CALL(V_CALL, 0, 0, parse_load),
+	    G_LOAD, "KIND[:N][:cpus=LIST]", "a built-in load beside COMMAND, N "
+	    "processes (default one per CPU), repeatable: cpu (a spin), "
+	    "syscall, yield, fork (fork, exec, wait), pipe (N pairs passing a "
+	    "token), mem (a buffer larger than the last-level cache) or none; "
+	    "cpus=LIST pins them round-robin (-l yield:4:cpus=1: a run queue "
+	    "of 4)" },
+	{ "work", "x", NUM(0, WORK_KB_MAX, cfg.work_kb), G_LOAD, "KB",
+	    "after each wake-up every client works over a KB buffer, timed in "
+	    "a row of its own (default 0: off)" },
+	{ "json", "", CALL(V_CALL_OPT, 0, 0, set_json), G_OUT, "FILE",
+	    "write the results as JSON (docs/json-schema.md) to FILE "
+	    "(attached: --json=FILE); to stdout, in place of the summary, with "
+	    "no FILE or with - (the workload's stdout then goes to stderr)" },
+	{ "log", "", FILENAME(cfg.log_path), G_OUT, "FILE",
+	    "every sample as CSV: time_ns, round, client, cpu, latency_ns, pos "
+	    "(in its round's random order), rq_wait_ns, series (wake, timer: "
+	    "client -1), run, waker_cpu, place (same_cpu, smt_sibling, "
+	    "same_llc, other_llc, other_node); in time order per run; a write "
+	    "error ends the run" },
+	{ "plot", "", FILENAME(cfg.plot_path), G_OUT, "FILE",
+	    "the run as SVG: latency by percentile (a curve a placement kind "
+	    "when it woke in two), over time, its distribution, and what else "
+	    "ran (others' CPU, pressure, runnable tasks, noisy or not) in a "
+	    "strip (output files are checked before the run, written beside "
+	    "and renamed into place; two outputs into one file are an error)" },
+	{ "histogram", "", FLAG(cfg.histogram), G_OUT, NULL,
+	    "print a text histogram after the summary" },
+	{ "per-client", "", FLAG(cfg.per_client), G_OUT, NULL,
+	    "print a table per client after the summary: samples, mean, max, "
+	    "p99 (within 6.25%), migrations" },
+	{ "quiet", "q", FLAG(cfg.quiet), G_OUT, NULL,
+	    "no progress line on stderr (drawn without COMMAND at a terminal, "
+	    "past 2 s, without -v), nor a line as each --repeat run ends" },
+	{ "verbose", "v", FLAG(cfg.verbose), G_OUT, NULL,
+	    "print every latency on stderr as it is logged (a stderr that "
+	    "cannot be written ends the run)" },
+	{ "fail-above", "", CALL(V_CALL, 0, 0, parse_limits), G_GATE, "SPEC",
+	    "limits, e.g. p99=500us,timer.max=5ms (min mean stdev p50 p90 p95 "
+	    "p99 p99.9 p99.99 max, timer.STAT; inversions=N for the real-time "
+	    "order check; CLASS.missed=PCT% for a frame class's deadlines; "
+	    "bare: us; every TIME takes ns us ms s m h), of all --repeat runs "
+	    "together: exit 3 when one is exceeded, 5 when too few samples "
+	    "cannot tell; one line on stderr starts gate:" },
+	{ "baseline", "", STRING(cfg.baseline), G_GATE, "A.json[,A2.json...]",
+	    "after the summary, compare this run (or these runs) with saved "
+	    "results, as latt compare would" },
+	{ "fail-if-worse", "", STRING(cfg.fail_if_worse), G_GATE, "SPEC",
+	    "with --baseline, e.g. p99=10%: exit 3 when a row's 99% interval "
+	    "lies wholly above its limit, 5 when it holds it or the row has no "
+	    "verdict (3 runs a side needed); one 'gate:' line on stderr" },
+	{ "drop-noisy", "", FLAG(cfg.drop_noisy), G_GATE, NULL,
+	    "with --baseline, leave out the runs marked noisy, the file's and "
+	    "this run's, as latt compare --drop-noisy does; without it they "
+	    "are named" },
+	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain),
+	    G_EXPLAIN, "K", "after the summary, an autopsy of the K worst "
+	    "wake-ups (default 3, at most 100) from latt's own tracefs "
+	    "instance: who had the CPU, the IRQs, a verdict; needs tracefs "
+	    "(root), else exit 2" },
+	{ "breaktrace", "", TIME(1, HOUR_NS, NSEC_PER_USEC, cfg.breaktrace),
+	    G_EXPLAIN, "US", "above US microseconds (or 1.5ms...), write a "
+	    "marker to tracefs, stop tracing and end the run" },
+	{ "help", "h", CALL(V_CALL_NONE, 0, 0, show_about), G_END, NULL,
+	    "print this help and exit" },
+	{ "version", "V", CALL(V_CALL_NONE, 0, 0, show_about), G_END, NULL,
+	    "print the version and exit" },
 };
 
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
@@ -256,12 +370,10 @@ start_parse(struct parse *p)
 	/* 63 bits, so that --seed takes back any seed latt prints. */
 	p->cfg.seed = ((uint64_t)now_ns() ^ ((uint64_t)getpid() << 32)) &
 	    INT64_MAX;
-	p->cfg.parent_cpu = -1;
-	p->cfg.policy = -1;
-	p->cfg.parent_policy = -1;
+	p->cfg.parent_cpu = p->cfg.policy = p->cfg.parent_policy = -1;
 	p->cfg.dma_latency = -1;
-	p->cfg.repeat = 1;
 	p->cfg.order_slack = -1;
+	p->cfg.repeat = 1;
 	p->cfg.split_every = SPLIT_EVERY;
 	p->min = p->max = -1;
 	p->prio = p->pprio = -1;
@@ -278,16 +390,13 @@ make_getopt(struct option *lo, char *s)
 	const struct opt *o;
 	size_t i, k;
 
+	memset(lo, 0, (NOPTS + 1) * sizeof(*lo));
 	*s++ = '+';
 	*s++ = ':';
 	for (i = 0; i < NOPTS; i++) {
 		o = &opts[i];
 		lo[i].name = o->name;
-		lo[i].has_arg = o->value == V_FLAG ||
-		    o->value == V_CALL_NONE ? no_argument :
-		    o->value == V_CALL_OPT ? optional_argument :
-		    required_argument;
-		lo[i].flag = NULL;
+		lo[i].has_arg = takes(o);
 		lo[i].val = OPT_BASE + (int)i;
 		for (k = 0; k < sizeof(o->letters) && o->letters[k] != '\0';
 		    k++) {
@@ -299,7 +408,6 @@ make_getopt(struct option *lo, char *s)
 		}
 	}
 	*s = '\0';
-	memset(&lo[NOPTS], 0, sizeof(lo[NOPTS]));
 }
 
 /* The row of what getopt_long returned, or NULL: an option it refused. */
@@ -381,8 +489,9 @@ static void
 add_class(struct parse *p, const struct opt *o, char *arg)
 {
 	(void)o;
-	if (p->nc == CLASS_MAX + 1)
-		too_many_classes(arg);
+	if (p->nc == CLASS_MAX)
+		usage_error("too many -c options: %s (at most %d classes)",
+		    arg, CLASS_MAX);
 	p->cargs[p->nc++].arg = arg;
 	p->cfg.clients_given = 1;
 }
@@ -434,31 +543,107 @@ set_sweep(struct parse *p, const struct opt *o, char *arg)
 	sweep_parse(&p->cfg, arg);
 }
 
+/* -h and -V. */
 static void
-show_help(struct parse *p, const struct opt *o, char *arg)
+show_about(struct parse *p, const struct opt *o, char *arg)
 {
-	(void)p;
-	(void)o;
-	(void)arg;
-	help();
-}
+	enum group g;
 
-static void
-show_version(struct parse *p, const struct opt *o, char *arg)
-{
 	(void)p;
-	(void)o;
 	(void)arg;
-	printf("latt %s\n", LATT_VERSION);
+	if (*o->letters == 'V') {
+		printf("latt %s\n", LATT_VERSION);
+		exit(EXIT_OK);
+	}
+	print_synopsis();
+	fputs(help_intro, stdout);
+	for (g = 0; g <= G_END; g++) {
+		fputs(help_group[g], stdout);
+		for (o = opts; o < opts + NOPTS; o++)
+			if (o->group == g)
+				print_opt(o);
+	}
+	fputs(help_end, stdout);
 	exit(EXIT_OK);
 }
 
-/* -c: one plain -c N is a count, anything else classes. */
+/*
+ * The usage lines: the flags with a letter, then the other options by
+ * task (fmt_wrap cuts the lines between brackets).
+ */
+static void
+print_synopsis(void)
+{
+	char s[2048], flags[16];
+	const struct opt *o;
+	size_t n, k = 0;
+	int c;
+
+	for (c = 'a'; c <= 'z'; c++)
+		for (o = opts; o < opts + NOPTS; o++)
+			if (takes(o) == no_argument &&
+			    tolower((unsigned char)*o->letters) == c)
+				flags[k++] = *o->letters;
+	n = (size_t)snprintf(s, sizeof(s), "[-%.*s]", (int)k, flags);
+	for (o = opts; o < opts + NOPTS && n < sizeof(s); o++)
+		if (*o->letters == '\0' || takes(o) != no_argument)
+			n += (size_t)snprintf(s + n, sizeof(s) - n,
+			    *o->letters != '\0' ? " [-%.1s %s]" :
+			    takes(o) == no_argument ? " [--%s]%.0s" :
+			    takes(o) == optional_argument ? " [--%s[=%s]]" :
+			    " [--%s=%s]", *o->letters != '\0' ? o->letters :
+			    o->name, o->arg);
+	if (n < sizeof(s))
+		snprintf(s + n, sizeof(s) - n, " [command [arg ...]]");
+	fmt_wrap(stdout, "usage: latt ", HELP_INDENT, HELP_WIDTH, s);
+	fputs(help_usage, stdout);
+}
+
+/*
+ * An option's entries in --help, its own and its other forms: a head,
+ * then the text wrapped from column HELP_COL (after a head that reaches
+ * the column, from the next line).
+ */
+static void
+print_opt(const struct opt *o)
+{
+	char head[64], lead[sizeof(head)], text[1024];
+	const char *t, *end;
+	int n = takes(o);
+
+	snprintf(head, sizeof(head), "%s%.1s%s--%s%s%s%s", *o->letters ?
+	    "  -" : "      ", o->letters, *o->letters ? ", " : "", o->name,
+	    n == optional_argument ? "[=" : n ? "=" : "", n ? o->arg : "",
+	    n == optional_argument ? "]" : "");
+	for (t = o->help; t != NULL; t = *end != '\0' ? end + 1 : NULL) {
+		end = t + strcspn(t, "\n");
+		if (t != o->help) {	/* another form: its head, a tab */
+			n = (int)strcspn(t, "\t");
+			snprintf(head, sizeof(head), "%.*s", n, t);
+			t += n + (t[n] == '\t');
+		}
+		if (strlen(head) >= HELP_COL)
+			printf("%s\n", head);
+		snprintf(lead, sizeof(lead), "%-*s", HELP_COL,
+		    strlen(head) < HELP_COL ? head : "");
+		snprintf(text, sizeof(text), "%.*s", (int)(end - t), t);
+		fmt_wrap(stdout, lead, HELP_COL, HELP_WIDTH, text);
+	}
+}
+
+/* getopt_long's has_arg of an option. */
+static int
+takes(const struct opt *o)
+{
+	return o->value == V_FLAG || o->value == V_CALL_NONE ? no_argument :
+	    o->value == V_CALL_OPT ? optional_argument : required_argument;
+}
+
+/* -c: one plain -c N is a count, as in 2009; anything else classes. */
 static void
 settle_clients(struct parse *p)
 {
 	if (p->nc == 1 && strchr(p->cargs[0].arg, ':') == NULL)
-		/* A plain -c N: no classes, exactly as in 2009. */
 		p->cfg.nclients = parse_num("clients", p->cargs[0].arg, 1,
 		    MAX_CLIENTS);
 	else if (p->nc > 0)
@@ -553,7 +738,7 @@ settle_sched(struct parse *p)
 {
 	struct config *cfg = &p->cfg;
 	unsigned i;
-	int rtmin;
+	int rtmin, top;
 
 	/* --prio alone means SCHED_FIFO; fifo and rr alone mean prio 1. */
 	if (cfg->policy == -1 && p->prio != -1)
@@ -568,8 +753,16 @@ settle_sched(struct parse *p)
 		usage_error("prio %d is out of range for the policy (%d-%d)",
 		    cfg->prio, sched_get_priority_min(cfg->policy),
 		    sched_get_priority_max(cfg->policy));
-	for (i = 0; i < cfg->nclasses; i++)
+	/*
+	 * rtmin: the clients' lowest priority, which is 0 unless every one
+	 * of them is fifo or rr (a prio is 0 under any other policy).
+	 */
+	rtmin = cfg->nclasses == 0 ? cfg->prio : 99;
+	for (i = 0; i < cfg->nclasses; i++) {
 		resolve_class(cfg, &p->cargs[i], &cfg->classes[i]);
+		if (cfg->classes[i].sched.prio < rtmin)
+			rtmin = cfg->classes[i].sched.prio;
+	}
 	/*
 	 * latt's own policy.  --parent-prio=0 is SCHED_OTHER, N > 0
 	 * SCHED_FIFO at N.  By default a parent of real-time clients is
@@ -581,17 +774,16 @@ settle_sched(struct parse *p)
 	 * sender would hold off the fair classes' wake-ups until the end
 	 * of its round and so favour the real-time ones.
 	 */
-	rtmin = rt_clients(cfg);
 	if (p->pprio == 0) {
 		cfg->parent_policy = SCHED_OTHER;
 		cfg->parent_prio = 0;
 	} else if (p->pprio > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = p->pprio;
-	} else if (order_top(cfg) > 0 && config_any_busy(cfg)) {
+	} else if ((top = order_top(cfg)) > 0 && config_any_busy(cfg)) {
 		/* Busy real-time clients: released together (order.c). */
 		cfg->parent_policy = SCHED_FIFO;
-		cfg->parent_prio = order_top(cfg) < 99 ? order_top(cfg) + 1 : 99;
+		cfg->parent_prio = top < 99 ? top + 1 : 99;
 	} else if (rtmin > 0) {
 		cfg->parent_policy = SCHED_FIFO;
 		cfg->parent_prio = rtmin > 1 ? rtmin - 1 : 1;
@@ -603,17 +795,15 @@ settle_sched(struct parse *p)
 static void
 check_run(const struct config *cfg)
 {
-	unsigned i, j;
+	unsigned i;
 
 	if (cfg->duration > 0 && cfg->warmup >= cfg->duration)
 		usage_error("warmup is not shorter than the duration");
-	for (i = 0; i < cfg->ncpus; i++)
-		cpulist_check("cpus", cfg->cpus[i]);
-	if (cfg->parent_cpu >= 0)
-		cpulist_check("parent-cpu", cfg->parent_cpu);
+	cpulist_check("cpus", cfg->cpus, cfg->ncpus);
+	cpulist_check("parent-cpu", &cfg->parent_cpu, cfg->parent_cpu >= 0);
 	for (i = 0; i < cfg->nload; i++)
-		for (j = 0; j < cfg->load[i].ncpus; j++)
-			cpulist_check("load cpus", cfg->load[i].cpus[j]);
+		cpulist_check("load cpus", cfg->load[i].cpus,
+		    cfg->load[i].ncpus);
 }
 
 /* The workload: what is left of argv after the options. */
@@ -674,24 +864,6 @@ bare_defaults(struct parse *p)
 		    BARE_MAX_DELAY_NS;
 }
 
-/* Whether a list of items split by sep is empty or has an empty item. */
-static int
-empty_item(const char *s, char sep)
-{
-	const char two[] = { sep, sep, '\0' };
-
-	return *s == '\0' || *s == sep || s[strlen(s) - 1] == sep ||
-	    strstr(s, two) != NULL;
-}
-
-/* The -c beyond the CLASS_MAX classes a run may have. */
-static void
-too_many_classes(const char *arg)
-{
-	usage_error("too many -c options: %s (at most %d classes)", arg,
-	    CLASS_MAX);
-}
-
 /*
  * Several -c options, or one with attributes: each is a class of clients,
  * numbered in the order given (the first class's clients come first).
@@ -703,8 +875,6 @@ make_classes(struct config *cfg, struct class_arg *ca, unsigned nc)
 	unsigned long long total = 0;
 	unsigned i, j;
 
-	if (nc > CLASS_MAX)
-		too_many_classes(ca[CLASS_MAX].arg);
 	if ((cfg->classes = calloc(nc, sizeof(*cfg->classes))) == NULL)
 		usage_error("classes: %s", strerror(errno));
 	cfg->nclasses = nc;
@@ -737,57 +907,45 @@ static void
 parse_class(struct class_arg *ca, struct client_class *cl)
 {
 	struct sched_req *r = &cl->sched;
-	char *buf, *tok, *save, *eq, *num;
-	const char *colon;
-	size_t len;
+	char *buf, *tok, *save, *eq;
+	size_t len = strcspn(ca->arg, ":");
 
 	ca->policy = -2;
-	ca->prio = -1;
-	ca->set_nice = 0;
-	ca->dl_given = 0;
-	ca->deadline_given = 0;
-	colon = strchr(ca->arg, ':');
-	len = colon != NULL ? (size_t)(colon - ca->arg) : strlen(ca->arg);
-	if ((num = strndup(ca->arg, len)) == NULL)
+	if ((buf = strdup(ca->arg)) == NULL)
 		usage_error("clients: %s", strerror(errno));
-	cl->n = parse_num("clients", num, 1, MAX_CLIENTS);
-	free(num);
-	cl->spec = colon != NULL ? colon + 1 : "";
-	if (colon != NULL && empty_item(cl->spec, ':'))
+	cl->spec = ca->arg[len] == ':' ? ca->arg + len + 1 : "";
+	if (ca->arg[len] == ':' && cpulist_gap(cl->spec, ':'))
 		usage_error("clients: an empty attribute in -c %s", ca->arg);
-	if ((buf = strdup(cl->spec)) == NULL)
-		usage_error("clients: %s", strerror(errno));
-	for (tok = strtok_r(buf, ":", &save); tok != NULL;
-	    tok = strtok_r(NULL, ":", &save)) {
+	buf[len] = '\0';
+	cl->n = parse_num("clients", buf, 1, MAX_CLIENTS);
+	for (tok = strtok_r(buf + len + (*cl->spec != '\0'), ":", &save);
+	    tok != NULL; tok = strtok_r(NULL, ":", &save)) {
 		if ((eq = strchr(tok, '=')) == NULL)
 			usage_error("clients: not ATTR=VALUE: %s in -c %s "
 			    CLASS_ATTRS, tok, ca->arg);
 		*eq++ = '\0';
 		if (strcmp(tok, "nice") == 0) {
-			ca->nice = parse_num("class nice", eq, -20, 19);
-			ca->set_nice = 1;
+			r->nice = parse_num("class nice", eq, -20, 19);
+			r->set_nice = 1;
 		} else if (strcmp(tok, "policy") == 0) {
 			if ((ca->policy = config_policy_find(eq)) == -1)
 				usage_error("class policy is not one of other, "
 				    "batch, idle, fifo, rr, deadline: %s", eq);
 		} else if (strcmp(tok, "prio") == 0)
-			ca->prio = parse_num("class prio", eq, 1, 99);
+			r->prio = parse_num("class prio", eq, 1, 99);
 		else if (strcmp(tok, "slice") == 0)
 			r->slice = parse_time("class slice", eq, 1,
 			    NSEC_PER_SEC, NSEC_PER_USEC);
-		else if (strcmp(tok, "runtime") == 0) {
+		else if (strcmp(tok, "runtime") == 0)
 			r->runtime = parse_time("class runtime", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = 1;
-		} else if (strcmp(tok, "deadline") == 0) {
+		else if (strcmp(tok, "deadline") == 0)
 			r->deadline = parse_time("class deadline", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = ca->deadline_given = 1;
-		} else if (strcmp(tok, "period") == 0) {
+		else if (strcmp(tok, "period") == 0)
 			r->period = parse_time("class period", eq, 1,
 			    HOUR_NS, NSEC_PER_USEC);
-			ca->dl_given = 1;
-		} else if (strcmp(tok, "busy") == 0)
+		else if (strcmp(tok, "busy") == 0)
 			cl->busy = parse_time("class busy", eq, 1, BUSY_MAX_NS,
 			    NSEC_PER_USEC);
 		else if (strcmp(tok, "frame") == 0)
@@ -823,48 +981,47 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	struct sched_req *r = &cl->sched;
 	long long lo, hi;
 	const char *nm = cl->name;
-	unsigned i;
+	/* The deadline attributes as given (each is 1 ns or more). */
+	int dl = r->runtime > 0 || r->deadline > 0 || r->period > 0;
+	const char *limit = r->deadline > 0 ? "deadline" : "period";
+	int prio = r->prio, nice = r->set_nice;	/* the class's own */
 
-	for (i = 0; i < cl->ncpus; i++)
-		cpulist_check("class cpus", cl->cpus[i]);
+	cpulist_check("class cpus", cl->cpus, cl->ncpus);
 	if (cl->busy == 0)
 		cl->busy = cfg->busy;
 	if (cl->frame > 0 && cl->busy == 0)
 		usage_error("class %s: frame= needs busy= (the work of each "
 		    "frame)", nm);
 	r->policy = cfg->policy;
-	r->prio = cfg->prio;
-	r->nice = cfg->nice;
-	r->set_nice = cfg->set_nice;
+	if (!nice) {
+		r->nice = cfg->nice;
+		r->set_nice = cfg->set_nice;
+	}
 	if (ca->policy != -2)
 		r->policy = ca->policy;
-	else if (ca->dl_given)
+	else if (dl)
 		r->policy = SCHED_DEADLINE;
-	else if (ca->prio != -1 && r->policy != SCHED_FIFO &&
+	else if (prio > 0 && r->policy != SCHED_FIFO &&
 	    r->policy != SCHED_RR)
 		r->policy = SCHED_FIFO;		/* prio= alone: fifo */
 	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR)
-		r->prio = ca->prio != -1 ? (int)ca->prio :
+		r->prio = prio > 0 ? prio :
 		    cfg->policy == r->policy ? cfg->prio : 1;
-	else if (ca->prio != -1)
+	else if (prio > 0)
 		usage_error("class %s: prio needs policy fifo or rr", nm);
 	else
 		r->prio = 0;
-	if (ca->set_nice) {
-		r->nice = ca->nice;
-		r->set_nice = 1;
-	}
 	if (r->slice > 0 && r->policy != -1 && r->policy != SCHED_OTHER &&
 	    r->policy != SCHED_BATCH && r->policy != SCHED_IDLE)
 		usage_error("class %s: slice is for the fair policies (other, "
 		    "batch, idle), not %s", nm, config_policy_name(r->policy));
 	if (r->policy != SCHED_DEADLINE) {
-		if (ca->dl_given)
+		if (dl)
 			usage_error("class %s: runtime, deadline and period "
 			    "are for policy deadline", nm);
 		return;
 	}
-	if (ca->set_nice)
+	if (nice)
 		usage_error("class %s: nice has no meaning under "
 		    "SCHED_DEADLINE", nm);
 	r->set_nice = 0;
@@ -888,8 +1045,7 @@ resolve_class(const struct config *cfg, struct class_arg *ca,
 	if (r->runtime > r->deadline)
 		usage_error("class %s: runtime (%lld us) is above the %s "
 		    "(%lld us)", nm, (long long)(r->runtime / NSEC_PER_USEC),
-		    ca->deadline_given ? "deadline" : "period",
-		    (long long)(r->deadline / NSEC_PER_USEC));
+		    limit, (long long)(r->deadline / NSEC_PER_USEC));
 	if (r->deadline > r->period)
 		usage_error("class %s: deadline (%lld us) is above the period "
 		    "(%lld us)", nm, (long long)(r->deadline / NSEC_PER_USEC),
@@ -973,30 +1129,6 @@ name_classes(struct config *cfg)
 }
 
 /*
- * The lowest real-time priority of the clients when every one of them is
- * SCHED_FIFO or SCHED_RR, else 0.
- */
-static int
-rt_clients(const struct config *cfg)
-{
-	const struct sched_req *r;
-	unsigned i;
-	int low = 100;
-
-	if (cfg->nclasses == 0)
-		return cfg->policy == SCHED_FIFO || cfg->policy == SCHED_RR ?
-		    cfg->prio : 0;
-	for (i = 0; i < cfg->nclasses; i++) {
-		r = &cfg->classes[i].sched;
-		if (r->policy != SCHED_FIFO && r->policy != SCHED_RR)
-			return 0;
-		if (r->prio < low)
-			low = r->prio;
-	}
-	return low;
-}
-
-/*
  * --load=KIND[:N][:cpus=LIST]: N processes (pipe: pairs) of a built-in
  * load, N the online CPUs by default, pinned round-robin over LIST (the
  * class attribute's syntax: a run queue built on one CPU).  "none" starts
@@ -1026,10 +1158,9 @@ parse_load(struct parse *p, const struct opt *o, char *arg)
 	if (cfg->nload == LOAD_MAX)
 		usage_error("too many loads: %s (at most %d --load options)",
 		    arg, LOAD_MAX);
-	if (colon != NULL && empty_item(colon + 1, ':'))
+	if (colon != NULL && cpulist_gap(colon + 1, ':'))
 		usage_error("load: an empty item in %s", arg);
 	ls->kind = kind;
-	ls->n = 0;
 	if ((buf = strdup(colon != NULL ? colon + 1 : "")) == NULL)
 		usage_error("load: %s", strerror(errno));
 	for (tok = strtok_r(buf, ":", &save); tok != NULL;
@@ -1078,12 +1209,3 @@ parse_limits(struct parse *p, const struct opt *o, char *arg)
 	(void)o;
 	gate_parse(&p->cfg, arg);
 }
-
-static void
-help(void)
-{
-	fputs(help_synopsis, stdout);
-	fputs(help_text, stdout);
-	exit(EXIT_OK);
-}
-

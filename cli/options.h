@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * options.h: the API of options.c, which turns argv into a struct config.
- */
+/* options.h: the API of options.c, which turns argv into a config. */
 #ifndef OPTIONS_H
 #define OPTIONS_H
 

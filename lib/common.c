@@ -123,7 +123,8 @@ parse_time(const char *name, const char *s, long long min, long long max,
  * dflt); the result, in the smallest unit, is checked against [min, max]
  * without overflowing.  With units, the number may have decimals ("1.5",
  * "0.5s", "200us"), as long as the value is a whole number of the smallest
- * unit; without, it is a whole number as strtoll reads it.
+ * unit; without, it is a whole number of digits, after a minus only
+ * where min is negative (a count takes no sign).  Neither takes a blank.
  */
 static long long
 parse_scaled(const char *name, const char *s, long long min, long long max,
@@ -139,14 +140,16 @@ parse_scaled(const char *name, const char *s, long long min, long long max,
 	if (*s == '\0')
 		usage_error("%s is empty", name);
 	if (units == NULL) {
+		/* Digits only, after a minus (strtoll would skip blanks). */
+		p = s + (*s == '-');
 		errno = 0;
 		iv = strtoll(s, &end, 10);
-		if (end == s || *end != '\0')
+		if (*p < '0' || *p > '9' || *end != '\0')
 			usage_error("%s is not a number: %s", name, s);
-		if (errno == ERANGE || iv > max)
+		if ((errno == ERANGE && *s != '-') || iv > max)
 			usage_error("%s is too large: %s (at most %lld)", name,
 			    s, max);
-		if (iv < min)
+		if (errno == ERANGE || iv < min || (*s == '-' && min >= 0))
 			usage_error("%s is too small: %s (at least %lld)", name,
 			    s, min);
 		return iv;

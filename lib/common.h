@@ -54,8 +54,9 @@ int64_t	 sleep_until_ns(int64_t deadline);
 int64_t	 wall_ns(void);
 
 /*
- * The one parser of every number from the user: the whole string, decimal,
- * within [min, max]; anything else is a usage error naming the option
+ * The one parser of every number from the user: the whole string, decimal
+ * digits (no blank, no plus; a minus only where min is negative), within
+ * [min, max]; anything else is a usage error naming the option
  * (`latt: clients is too large: 99999999 (at most 1000000)`).  parse_time
  * takes an optional unit (ns, us, ms, s, m, h; a bare number is in dflt ns)
  * and decimals that come to a whole number of ns; it returns ns.

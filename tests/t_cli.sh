@@ -62,6 +62,24 @@ usage_case "usage: -f 10x" "$F;;10x" -f 10x true
 usage_case "usage: -f 50 -t 10" "$F;;$T;;50;;10" -f 50 -t 10 true
 usage_case "usage: -s 50 -S 10 (aliases)" "50;;10" -s 50 -S 10 true
 usage_case "usage: --bogus" "--bogus" --bogus true
+# One rule for every number: digits only, no blank before or after, no
+# sign; a minus only where the option's minimum is negative (a nice).
+usage_case "usage: --seed=' +5'" "seed;;not a number" "--seed= +5" true
+usage_case "usage: -c ' 4'" "$C;;not a number" -c ' 4' true
+usage_case "usage: -c '4 '" "$C;;not a number" -c '4 ' true
+usage_case "usage: -c +4" "$C;;not a number;;\\+4" -c +4 true
+usage_case "usage: --seed=-0" "seed;;-0" --seed=-0 true
+usage_case "usage: --cpus=+1" "cpus;;\\+1" --cpus=+1 true
+usage_case "usage: --nice=' -5'" "nice;;not a number" "--nice= -5" true
+usage_case "usage: -c1:nice=+5" "nice;;\\+5" -c1:nice=+5 true
+usage_case "usage: -d '1.5 s'" "duration;;1\\.5 s" -d '1.5 s' true
+usage_case "usage: -d ' 1'" "duration;;not a number" -d ' 1' true
+usage_case "usage: --warmup=+1" "warmup;;\\+1" --warmup=+1 true
+# A minus where the minimum is negative is taken: the error is -c0's.
+usage_case "usage: --nice=-5 is taken (-c0 is not)" "$C;;!nice" \
+    --nice=-5 -c0 true
+usage_case "usage: class nice=-5 is taken (-c0 is not)" "$C;;!nice" \
+    -c1:nice=-5 -c0 true
 usage_case "usage: -z" "-z" -z true
 usage_case "usage: missing value of -c at the end" \
     "$C;;(need|requir|missing|expect|argument|value);;!unknown" -c
@@ -345,10 +363,11 @@ for h in -h --help; do
 	run_latt "$OUT" "$ERR" $h
 	[ "$rc" -eq 0 ] || bad "exit $rc"
 	[ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
-	# Every option of options.c's table (there are dozens: a table that
-	# cannot be read is a failure, not an empty list).
+	# Every option of options.c's table, a row's name first on its line
+	# (there are dozens: a table that cannot be read is a failure, not an
+	# empty list).
 	table=$(sed -n '/^static const struct opt opts\[\]/,/^};/p' cli/options.c |
-	    sed -n 's/^[^"]*"\([a-z][a-z-]*\)".*/--\1/p')
+	    sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/--\1/p')
 	[ "$(wc -w <<<"$table")" -ge 30 ] ||
 	    bad "options.c's table not found ($(wc -w <<<"$table") options)"
 	for o in --clients --min-delay --max-delay --verbose --help --version \
