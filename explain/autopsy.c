@@ -284,12 +284,12 @@ check_whole(const struct tdec_trace *tr, struct autopsy_sample *as)
 
 	as->complete = 1;
 	for (c = 0; c < tr->ncpus; c++)
-		if (tr->lost[c] > 0 && tr->oldest[c] > as->send) {
+		if (tr->cpu[c].lost > 0 && tr->cpu[c].oldest > as->send) {
 			as->complete = 0;
 			snprintf(as->lost_note, sizeof(as->lost_note), "CPU %u "
 			    "lost %llu events to a full buffer, and kept none "
 			    "from before this sample", c,
-			    (unsigned long long)tr->lost[c]);
+			    (unsigned long long)tr->cpu[c].lost);
 			break;
 		}
 	for (k = 0; as->complete && k < tr->ngaps; k++) {

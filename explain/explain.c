@@ -620,9 +620,10 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	}
 	for (cpu = 0; cpu < tr->ncpus; cpu++) {
 		read_lost(in->path, cpu, tr);
-		ap->lost += tr->lost[cpu];
-		if (tr->lost[cpu] > 0 && tr->oldest[cpu] > newest_oldest)
-			newest_oldest = tr->oldest[cpu];
+		ap->lost += tr->cpu[cpu].lost;
+		if (tr->cpu[cpu].lost > 0 &&
+		    tr->cpu[cpu].oldest > newest_oldest)
+			newest_oldest = tr->cpu[cpu].oldest;
 	}
 	ap->events = tr->nev;
 	ap->covered_from = newest_oldest == INT64_MIN ? 0 :
@@ -677,7 +678,7 @@ read_lost(const char *dir, unsigned cpu, struct tdec_trace *tr)
 		if (sscanf(line, "overrun: %llu", &v) == 1 ||
 		    sscanf(line, "dropped events: %llu", &v) == 1 ||
 		    sscanf(line, "commit overrun: %llu", &v) == 1)
-			tr->lost[cpu] += v;
+			tr->cpu[cpu].lost += v;
 	fclose(fp);
 }
 

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,45 +29,62 @@
 #define RB_MISSED_EVENTS	(1UL << 31)
 #define RB_MISSED_STORED	(1UL << 30)
 
-/* An event latt enables, and the fields it reads, in the order of ev's. */
+/* A field latt reads, and where in struct tdec_ev it goes. */
+struct fielddef {
+	const char	*name;
+	unsigned char	 off;
+	unsigned char	 size;		/* 4 or 8 */
+	unsigned char	 type;		/* FLD_* */
+};
+enum { FLD_INT, FLD_STR, FLD_MASK };
+#define FLD(name, m, type)	{ name, offsetof(struct tdec_ev, m),	\
+	    sizeof(((struct tdec_ev *)0)->m), type }
+#define FI(name, m)	FLD(name, m, FLD_INT)
+#define FS(name, m)	FLD(name, m, FLD_STR)
+
+/* An event latt enables, and the fields it reads. */
 struct evdef {
 	struct tdec_def	 def;
 	enum ev_kind	 kind;
 	int		 vec;		/* irq_vectors: enum ev_vector */
-	const char	*fields[MAX_FIELDS];
+	struct fielddef	 fields[MAX_FIELDS];
 };
 
 /* Both ends of one irq_vectors vector. */
 #define VECTOR(name, vec)						\
 	{ { "irq_vectors", name "_entry", 0, FILTER_NONE },		\
-	    EV_VEC_ENTRY, vec, { "vector" } },				\
+	    EV_VEC_ENTRY, vec, { FI("vector", intr.num) } },		\
 	{ { "irq_vectors", name "_exit", 0, FILTER_NONE },		\
-	    EV_VEC_EXIT, vec, { "vector" } }
+	    EV_VEC_EXIT, vec, { FI("vector", intr.num) } }
 
 static const struct evdef evdefs[] = {
 	{ { "sched", "sched_waking", 1, FILTER_COMM }, EV_WAKING, 0,
-	    { "pid", "target_cpu", "comm" } },
+	    { FI("pid", wake.pid), FI("target_cpu", wake.target_cpu),
+	    FS("comm", wake.comm) } },
 	{ { "sched", "sched_wakeup", 1, FILTER_NONE }, EV_WAKEUP, 0,
-	    { "pid", "target_cpu" } },
+	    { FI("pid", wake.pid), FI("target_cpu", wake.target_cpu) } },
 	{ { "sched", "sched_switch", 1, FILTER_NONE }, EV_SWITCH, 0,
-	    { "prev_pid", "prev_prio", "next_pid", "next_prio", "prev_state",
-	    "prev_comm", "next_comm" } },
+	    { FI("prev_pid", sw.prev_pid), FI("prev_prio", sw.prev_prio),
+	    FI("next_pid", sw.next_pid), FI("next_prio", sw.next_prio),
+	    FI("prev_state", sw.prev_state), FS("prev_comm", sw.prev_comm),
+	    FS("next_comm", sw.next_comm) } },
 	{ { "sched", "sched_migrate_task", 1, FILTER_COMM }, EV_MIGRATE, 0,
-	    { "pid", "orig_cpu", "dest_cpu" } },
+	    { FI("pid", mig.pid), FI("orig_cpu", mig.orig_cpu),
+	    FI("dest_cpu", mig.dest_cpu) } },
 	{ { "irq", "irq_handler_entry", 1, FILTER_NONE }, EV_IRQ_ENTRY, 0,
-	    { "irq", "name" } },
+	    { FI("irq", intr.num), FS("name", intr.name) } },
 	{ { "irq", "irq_handler_exit", 1, FILTER_NONE }, EV_IRQ_EXIT, 0,
-	    { "irq" } },
+	    { FI("irq", intr.num) } },
 	{ { "irq", "softirq_entry", 1, FILTER_NONE }, EV_SOFTIRQ_ENTRY, 0,
-	    { "vec" } },
+	    { FI("vec", intr.num) } },
 	{ { "irq", "softirq_exit", 1, FILTER_NONE }, EV_SOFTIRQ_EXIT, 0,
-	    { "vec" } },
+	    { FI("vec", intr.num) } },
 	{ { "ipi", "ipi_send_cpu", 0, FILTER_NONE }, EV_IPI_CPU, 0,
-	    { "cpu" } },
+	    { FI("cpu", ipi.cpu) } },
 	{ { "ipi", "ipi_send_cpumask", 0, FILTER_NONE }, EV_IPI_MASK, 0,
-	    { "cpumask" } },
+	    { FLD("cpumask", ipi.mask, FLD_MASK) } },
 	{ { "sched", "sched_wake_idle_without_ipi", 0, FILTER_NONE },
-	    EV_IDLE_NOIPI, 0, { "cpu" } },
+	    EV_IDLE_NOIPI, 0, { FI("cpu", ipi.cpu) } },
 	VECTOR("local_timer", VEC_LOCAL_TIMER),
 	VECTOR("reschedule", VEC_RESCHEDULE),
 	VECTOR("call_function_single", VEC_CALL_FUNCTION_SINGLE),
@@ -74,7 +92,7 @@ static const struct evdef evdefs[] = {
 	VECTOR("irq_work", VEC_IRQ_WORK),
 	/* latt's own returns from read(): a task seen back in user space. */
 	{ { "raw_syscalls", "sys_exit", 0, FILTER_COMM_READ }, EV_SYSEXIT, 0,
-	    { "id" } },
+	    { FI("id", sysno) } },
 };
 #define NEVDEFS		(sizeof(evdefs) / sizeof(evdefs[0]))
 
@@ -110,7 +128,7 @@ static void	 parse_page(struct tdec_trace *, unsigned,
 static int	 parse_event(struct tdec_trace *, unsigned, int64_t,
 		    const unsigned char *, size_t);
 static void	 decode_fields(struct tdec_trace *, struct tdec_ev *,
-		    const struct evfmt *, const unsigned char *, size_t);
+		    const struct evdef *, const unsigned char *, size_t);
 static struct tdec_ev *new_event(struct tdec_trace *, size_t);
 static int64_t	 field_int(const unsigned char *, size_t,
 		    const struct field *);
@@ -118,9 +136,7 @@ static uint32_t	 field_str(struct tdec_trace *, const unsigned char *,
 		    size_t, const struct field *);
 static uint64_t	 field_mask(const unsigned char *, size_t,
 		    const struct field *);
-static uint16_t	 get16(const unsigned char *);
-static uint32_t	 get32(const unsigned char *);
-static uint64_t	 get64(const unsigned char *);
+static uint64_t	 get(const unsigned char *, int);
 static int	 cmp_ev(const void *, const void *);
 static size_t	 infer_idle_exits(struct tdec_trace *);
 static int	 add_inferred(struct tdec_trace *, int32_t, int32_t, int64_t);
@@ -158,24 +174,14 @@ tdec_known(unsigned i)
 int
 tdec_init(struct tdec_trace *tr, unsigned ncpus)
 {
-	size_t n = ncpus > 0 ? ncpus : 1;
 	unsigned cpu;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->ncpus = ncpus;
-	tr->oldest = calloc(n, sizeof(*tr->oldest));
-	tr->lost = calloc(n, sizeof(*tr->lost));
-	tr->last = calloc(n, sizeof(*tr->last));
-	tr->first = calloc(n, sizeof(*tr->first));
-	if (tr->oldest == NULL || tr->lost == NULL || tr->last == NULL ||
-	    tr->first == NULL) {
-		errno = ENOMEM;
+	if ((tr->cpu = calloc(ncpus > 0 ? ncpus : 1, sizeof(*tr->cpu))) == NULL)
 		return -1;
-	}
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		tr->last[cpu] = INT64_MIN;
-		tr->first[cpu] = 1;
-	}
+	for (cpu = 0; cpu < ncpus; cpu++)
+		tr->cpu[cpu].last = INT64_MIN;
 	return 0;
 }
 
@@ -187,14 +193,14 @@ void
 tdec_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
     size_t len, int gap)
 {
+	struct tdec_cpu *c = &tr->cpu[cpu];
 	size_t before = tr->nev;
 
-	if (gap || ((get64(pg + 8) & RB_MISSED_EVENTS) && !tr->first[cpu]))
-		add_gap(tr, (int32_t)cpu, !gap, tr->last[cpu],
-		    (int64_t)get64(pg));
+	if (gap || ((get(pg + 8, 8) & RB_MISSED_EVENTS) && c->seen))
+		add_gap(tr, (int32_t)cpu, !gap, c->last, (int64_t)get(pg, 8));
 	parse_page(tr, cpu, pg, len);
 	if (tr->nev > before)
-		tr->last[cpu] = tr->ev[tr->nev - 1].ts;
+		c->last = tr->ev[tr->nev - 1].ts;
 }
 
 /* A trace with no events has no array at all: qsort is not called. */
@@ -213,11 +219,8 @@ tdec_free(struct tdec_trace *tr)
 	free(tr->ev);
 	free(tr->strs.str);
 	free(tr->strs.hash);
-	free(tr->oldest);
-	free(tr->lost);
+	free(tr->cpu);
 	free(tr->gaps);
-	free(tr->last);
-	free(tr->first);
 	memset(tr, 0, sizeof(*tr));
 }
 
@@ -257,11 +260,7 @@ tdec_softirq_name(int32_t vec)
 	    sizeof(softirq_names[0])) ? softirq_names[vec] : "?";
 }
 
-/*
- * Reads an event's format file: its ID and the offset, size and
- * signedness of each field latt reads.  Returns 0, or -1 with errno set
- * (ENOENT: no such event; EINVAL: a field is missing).
- */
+/* An event's ID and the offset, size and signedness of its fields. */
 static int
 read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 {
@@ -300,8 +299,8 @@ read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 			f->flags_off = off;
 			continue;
 		}
-		for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++) {
-			if (strcmp(name, d->fields[k]) != 0)
+		for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
+			if (strcmp(name, d->fields[k].name) != 0)
 				continue;
 			f->f[k].offset = off;
 			f->f[k].size = size;
@@ -319,10 +318,10 @@ read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 		errno = EINVAL;
 		return -1;
 	}
-	for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++)
+	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++)
 		if (!f->f[k].found || f->f[k].offset < 0 ||
 		    (!f->f[k].data_loc && f->f[k].size > 8 &&
-		    strstr(d->fields[k], "comm") == NULL)) {
+		    d->fields[k].type != FLD_STR)) {
 			errno = EINVAL;
 			return -1;
 		}
@@ -363,16 +362,16 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 
 	if (len < PAGE_HDR)
 		return;
-	ts = (int64_t)get64(pg);
-	commit = get64(pg + 8);
+	ts = (int64_t)get(pg, 8);
+	commit = get(pg + 8, 8);
 	end = PAGE_HDR + (size_t)(commit & (RB_MISSED_STORED - 1));
 	if (end > len)
 		end = len;
 	/* Events were lost before this page: what is older is not whole. */
-	if ((commit & RB_MISSED_EVENTS) && tr->lost[cpu] == 0)
-		tr->lost[cpu] = 1;
+	if ((commit & RB_MISSED_EVENTS) && tr->cpu[cpu].lost == 0)
+		tr->cpu[cpu].lost = 1;
 	for (off = PAGE_HDR; off + 4 <= end; ) {
-		h = get32(pg + off);
+		h = get(pg + off, 4);
 		type = h & 0x1f;
 		delta = h >> 5;
 		if (type == RB_PADDING) {
@@ -380,13 +379,13 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 				break;		/* the rest of the page */
 			if (off + 8 > end)
 				break;
-			off += 4 + get32(pg + off + 4);
+			off += 4 + get(pg + off + 4, 4);
 			continue;
 		}
 		if (type == RB_TIME_EXTEND || type == RB_TIME_STAMP) {
 			if (off + 8 > end)
 				break;
-			ext = ((uint64_t)get32(pg + off + 4) << 27) | delta;
+			ext = ((uint64_t)get(pg + off + 4, 4) << 27) | delta;
 			if (type == RB_TIME_EXTEND)
 				ts += (int64_t)ext;
 			else
@@ -398,7 +397,7 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 		if (type == 0) {
 			if (off + 8 > end)
 				break;
-			dlen = get32(pg + off + 4);
+			dlen = get(pg + off + 4, 4);
 			if (dlen < 4)
 				break;
 			dlen -= 4;
@@ -409,9 +408,9 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 		}
 		if (off + dlen > end)
 			break;
-		if (tr->first[cpu]) {
-			tr->oldest[cpu] = ts;
-			tr->first[cpu] = 0;
+		if (!tr->cpu[cpu].seen) {
+			tr->cpu[cpu].oldest = ts;
+			tr->cpu[cpu].seen = 1;
 		}
 		if (parse_event(tr, cpu, ts, pg + off, dlen) == -1)
 			return;
@@ -430,11 +429,11 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 	const struct evfmt *f = NULL;
 	struct tdec_ev *e;
 	size_t i;
-	uint16_t id;
+	uint64_t id;
 
 	if (len < 8)
 		return 0;
-	memcpy(&id, rec, 2);
+	id = get(rec, 2);
 	for (i = 0; i < NEVDEFS; i++)
 		if (fmts[i].id == id && id != 0) {
 			f = &fmts[i];
@@ -452,62 +451,40 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 		memcpy(&e->pid, rec + f->pid_off, 4);
 	if ((size_t)f->flags_off < len)
 		e->flags = rec[f->flags_off];
-	decode_fields(tr, e, f, rec, len);
+	decode_fields(tr, e, &evdefs[i], rec, len);
 	if (e->kind == EV_VEC_ENTRY || e->kind == EV_VEC_EXIT)
 		e->intr.vec = (uint8_t)evdefs[i].vec;
+	else if (e->kind == EV_IPI_MASK)
+		e->ipi.cpu = -1;	/* a mask, not one CPU */
 	tr->nev++;
 	return 0;
 }
 
-/* The fields of e's kind, each by the layout its format file gave. */
+/*
+ * The fields of e's kind, each by the layout its format file gave, each
+ * into its place in e.
+ */
 static void
 decode_fields(struct tdec_trace *tr, struct tdec_ev *e,
-    const struct evfmt *f, const unsigned char *rec, size_t len)
+    const struct evdef *d, const unsigned char *rec, size_t len)
 {
-	switch (e->kind) {
-	case EV_WAKING:
-	case EV_WAKEUP:
-		e->wake.pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->wake.target_cpu = (int32_t)field_int(rec, len, &f->f[1]);
-		if (e->kind == EV_WAKING)
-			e->wake.comm = field_str(tr, rec, len, &f->f[2]);
-		break;
-	case EV_SWITCH:
-		e->sw.prev_pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->sw.prev_prio = (int32_t)field_int(rec, len, &f->f[1]);
-		e->sw.next_pid = (int32_t)field_int(rec, len, &f->f[2]);
-		e->sw.next_prio = (int32_t)field_int(rec, len, &f->f[3]);
-		e->sw.prev_state = field_int(rec, len, &f->f[4]);
-		e->sw.prev_comm = field_str(tr, rec, len, &f->f[5]);
-		e->sw.next_comm = field_str(tr, rec, len, &f->f[6]);
-		break;
-	case EV_MIGRATE:
-		e->mig.pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->mig.orig_cpu = (int32_t)field_int(rec, len, &f->f[1]);
-		e->mig.dest_cpu = (int32_t)field_int(rec, len, &f->f[2]);
-		break;
-	case EV_IRQ_ENTRY:
-		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
-		e->intr.name = field_str(tr, rec, len, &f->f[1]);
-		break;
-	case EV_IRQ_EXIT:
-	case EV_SOFTIRQ_ENTRY:
-	case EV_SOFTIRQ_EXIT:
-	case EV_VEC_ENTRY:
-	case EV_VEC_EXIT:
-		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
-	case EV_IPI_CPU:
-	case EV_IDLE_NOIPI:
-		e->ipi.cpu = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
-	case EV_IPI_MASK:
-		e->ipi.cpu = -1;
-		e->ipi.mask = field_mask(rec, len, &f->f[0]);
-		break;
-	case EV_SYSEXIT:
-		e->sysno = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
+	const struct field *f = fmts[d - evdefs].f;
+	const struct fielddef *fd;
+	int64_t v;
+	uint32_t v32;
+	int k;
+
+	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
+		fd = &d->fields[k];
+		if (fd->type == FLD_STR)
+			v = field_str(tr, rec, len, &f[k]);
+		else if (fd->type == FLD_MASK)
+			v = (int64_t)field_mask(rec, len, &f[k]);
+		else
+			v = field_int(rec, len, &f[k]);
+		v32 = (uint32_t)v;
+		memcpy((char *)e + fd->off, fd->size == 8 ? (void *)&v :
+		    (void *)&v32, fd->size);
 	}
 }
 
@@ -539,29 +516,14 @@ new_event(struct tdec_trace *tr, size_t ncap)
 static int64_t
 field_int(const unsigned char *rec, size_t len, const struct field *f)
 {
-	const unsigned char *p;
 	uint64_t u;
 	int bits = f->size * 8;
 
-	if ((size_t)f->offset + (size_t)f->size > len)
+	if ((size_t)f->offset + (size_t)f->size > len || f->size <= 0 ||
+	    f->size > 8 || (f->size & (f->size - 1)) != 0)
 		return 0;
-	p = rec + f->offset;
-	switch (f->size) {
-	case 1:
-		u = p[0];
-		break;
-	case 2:
-		u = get16(p);
-		break;
-	case 4:
-		u = get32(p);
-		break;
-	case 8:
-		return (int64_t)get64(p);
-	default:
-		return 0;
-	}
-	if (f->is_signed && (u >> (bits - 1)) != 0)
+	u = get(rec + f->offset, f->size);
+	if (f->is_signed && bits < 64 && (u >> (bits - 1)) != 0)
 		u |= ~(uint64_t)0 << bits;
 	return (int64_t)u;
 }
@@ -581,7 +543,7 @@ field_str(struct tdec_trace *tr, const unsigned char *rec, size_t len,
 	if (f->data_loc) {
 		if ((size_t)f->offset + 4 > len)
 			return intern(&tr->strs, "", 0);
-		loc = get32(rec + f->offset);
+		loc = get(rec + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 	} else {
@@ -603,41 +565,29 @@ field_mask(const unsigned char *rec, size_t len, const struct field *f)
 
 	if ((size_t)f->offset + 4 > len)
 		return 0;
-	loc = get32(rec + f->offset);
+	loc = get(rec + f->offset, 4);
 	off = loc & 0xffff;
 	nb = loc >> 16;
 	if (nb >= 8 && off + 8 <= len)
-		return get64(rec + off);
+		return get(rec + off, 8);
 	if (nb >= 4 && off + 4 <= len)
-		return get32(rec + off);
+		return get(rec + off, 4);
 	return 0;
 }
 
-static uint16_t
-get16(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static uint32_t
-get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
+/* A host-endian integer of n (1, 2, 4 or 8) bytes at p. */
 static uint64_t
-get64(const unsigned char *p)
+get(const unsigned char *p, int n)
 {
-	uint64_t v;
+	union {
+		uint8_t	 b;
+		uint16_t h;
+		uint32_t w;
+		uint64_t d;
+	} v;
 
-	memcpy(&v, p, 8);
-	return v;
+	memcpy(&v, p, (size_t)n);
+	return n == 8 ? v.d : n == 4 ? v.w : n == 2 ? v.h : v.b;
 }
 
 static int
@@ -668,34 +618,37 @@ cmp_ev(const void *pa, const void *pb)
 static size_t
 infer_idle_exits(struct tdec_trace *tr)
 {
+	struct {
+		int32_t	 cur;		/* the task on the CPU, -1: unknown */
+		int32_t	 pend;		/* woken to run there, while idle */
+		int64_t	 pend_ts;
+	} *st;
 	struct tdec_ev *e;
-	int32_t *cur, *pend, c, who, to;
-	int64_t *pend_ts, ts;
+	int32_t c, who, to;
+	int64_t ts;
 	size_t i, n = tr->nev, added = 0;
 	unsigned k;
 
-	cur = calloc(tr->ncpus + 1, sizeof(*cur));
-	pend = calloc(tr->ncpus + 1, sizeof(*pend));
-	pend_ts = calloc(tr->ncpus + 1, sizeof(*pend_ts));
-	if (cur == NULL || pend == NULL || pend_ts == NULL)
-		goto out;
+	if ((st = calloc(tr->ncpus + 1, sizeof(*st))) == NULL)
+		return 0;
 	for (k = 0; k < tr->ncpus; k++)
-		cur[k] = -1;
+		st[k].cur = -1;
 	for (i = 0; i < n; i++) {
 		e = &tr->ev[i];
 		if (e->kind == EV_WAKEUP && (to = e->wake.target_cpu) >= 0 &&
-		    (unsigned)to < tr->ncpus && cur[to] == 0 && pend[to] == 0) {
-			pend[to] = e->wake.pid;
-			pend_ts[to] = e->ts;
+		    (unsigned)to < tr->ncpus && st[to].cur == 0 &&
+		    st[to].pend == 0) {
+			st[to].pend = e->wake.pid;
+			st[to].pend_ts = e->ts;
 		}
 		if (e->cpu < 0 || (unsigned)e->cpu >= tr->ncpus)
 			continue;
 		c = e->cpu;
 		who = -1;
 		if (e->kind == EV_SWITCH) {
-			if (cur[c] == 0 && e->sw.prev_pid != 0)
+			if (st[c].cur == 0 && e->sw.prev_pid != 0)
 				who = e->sw.prev_pid;
-		} else if (cur[c] == 0 && e->pid != 0 &&
+		} else if (st[c].cur == 0 && e->pid != 0 &&
 		    !(e->flags & CTX_INTERRUPT))
 			who = e->pid;
 		if (who > 0) {
@@ -705,23 +658,20 @@ infer_idle_exits(struct tdec_trace *tr)
 			 * traced, and the task would be enqueued again once
 			 * it ran, its running taken for a wait.
 			 */
-			ts = pend[c] == who && pend_ts[c] < e->ts ?
-			    pend_ts[c] + 1 : e->ts;
+			ts = st[c].pend == who && st[c].pend_ts < e->ts ?
+			    st[c].pend_ts + 1 : e->ts;
 			if (add_inferred(tr, c, who, ts) == -1)
 				break;
 			added++;
 			e = &tr->ev[i];
-			cur[c] = who;
+			st[c].cur = who;
 		}
 		if (e->kind == EV_SWITCH) {
-			cur[c] = e->sw.next_pid;
-			pend[c] = 0;
+			st[c].cur = e->sw.next_pid;
+			st[c].pend = 0;
 		}
 	}
-out:
-	free(cur);
-	free(pend);
-	free(pend_ts);
+	free(st);
 	return added;
 }
 

@@ -151,19 +151,24 @@ struct tdec_strtab {
 	uint32_t	 hcap;
 };
 
+/* One CPU's part of a read. */
+struct tdec_cpu {
+	int64_t		 oldest;	/* its oldest event (it matters when
+					   the CPU lost some) */
+	uint64_t	 lost;		/* its lost events */
+	int64_t		 last;		/* its newest event so far */
+	int		 seen;		/* a record of its read so far */
+};
+
 /* Every CPU's events of one read, and what the read lacks. */
 struct tdec_trace {
 	struct tdec_ev	*ev;		/* in time order after tdec_finish */
 	size_t		 nev, cap;
 	struct tdec_strtab strs;
 	unsigned	 ncpus;
-	int64_t		*oldest;	/* a CPU's oldest event (it matters
-					   when the CPU lost some) */
-	uint64_t	*lost;		/* a CPU's lost events */
+	struct tdec_cpu	*cpu;		/* ncpus of them */
 	struct tdec_gap	*gaps;		/* stretches missing in the middle */
 	size_t		 ngaps;
-	int64_t		*last;		/* a CPU's newest event so far */
-	int		*first;		/* no event of the CPU's read yet */
 };
 
 /*
