@@ -56,18 +56,13 @@ struct kcpu {
 static void	 keeper_loop(const char *, struct kwin *);
 static int	 full_write(int, const void *, size_t);
 static int	 full_read(int, void *, size_t);
-static int64_t	 page_ts(const unsigned char *);
 
 /*
- * The keeper: a child in a process group of its own, deaf to the
- * signals a terminal or a script sends.  Until its pipe (fd 3) closes it
- * drains the instance's buffers (keeper_loop); a 'D' on the pipe makes it
- * send what it holds on fd 4.  When the pipe closes (latt ended, however)
- * it lets go of every tracefs descriptor and removes the instance.  It
- * reaches the instance, name, through ifd, tracefs's instances directory
- * held open (on fd 5 in the keeper), never through the mount's path: a
- * tracefs unmounted (lazily) during the run is still reached, and the
- * instance still removed.
+ * The keeper is a child in a process group of its own, deaf to the
+ * signals a terminal or a script sends.  It reaches the instance through
+ * tracefs's instances directory held open (fd 5 in the keeper), never
+ * through the mount's path: a tracefs unmounted (lazily) during the run
+ * is still reached, and the instance still removed.
  */
 pid_t
 keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
@@ -79,22 +74,20 @@ keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 	char on[PATH_MAX], dir[64];
 	size_t i;
 	pid_t pid;
-	int p[2], q[2], fd, a, b, c;
+	int p[2] = { -1, -1 }, q[2] = { -1, -1 }, fd, a, b, c, e;
 
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return -1;
-	if (pipe2(q, O_CLOEXEC) == -1) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
 	fflush(stdout);
 	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		close(p[0]);
-		close(p[1]);
-		close(q[0]);
-		close(q[1]);
+	if (pipe2(p, O_CLOEXEC) == -1 || pipe2(q, O_CLOEXEC) == -1 ||
+	    (pid = fork()) == -1) {
+		e = errno;
+		for (i = 0; i < 2; i++) {
+			if (p[i] != -1)
+				close(p[i]);
+			if (q[i] != -1)
+				close(q[i]);
+		}
+		errno = e;
 		return -1;
 	}
 	if (pid > 0) {
@@ -169,9 +162,7 @@ full_write(int fd, const void *buf, size_t len)
 
 /*
  * Reads len bytes, waiting at most KEEPER_IDLE_MS for each piece of them
- * and no longer once a signal that ends latt has come (got_stop, which
- * the caller clears first).  Returns 0, or -1 with errno: EPIPE for an
- * early end, ETIMEDOUT, EINTR for the signal.
+ * and no longer once got_stop is set; errno as keeper_record's.
  */
 static int
 full_read(int fd, void *buf, size_t len)
@@ -213,22 +204,16 @@ full_read(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* The size of one page of the instance's buffers. */
 size_t
 keeper_page_size(const char *dir)
 {
 	char path[PATH_MAX];
-	unsigned kb;
-	size_t page = 0;
-	FILE *fp;
+	long long kb;
 
 	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", dir);
-	if ((fp = fopen(path, "re")) != NULL) {
-		if (fscanf(fp, "%u", &kb) == 1 && kb > 0 && kb <= 1024)
-			page = (size_t)kb * 1024;
-		fclose(fp);
-	}
-	return page > 0 ? page : (size_t)sysconf(_SC_PAGESIZE);
+	kb = file_ll(path);
+	return kb > 0 && kb <= 1024 ? (size_t)kb * 1024 :
+	    (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /*
@@ -236,9 +221,9 @@ keeper_page_size(const char *dir)
  * stay half-written (latt died in the middle of writing them).
  */
 static unsigned
-keeper_windows(const struct kwin *win, int64_t (*w)[2])
+keeper_windows(const struct kwin *win, struct kspan *w)
 {
-	uint32_t s1, s2, n = 0, i;
+	uint32_t s1, s2, n = 0;
 	unsigned tries = 0;
 
 	do {
@@ -249,10 +234,7 @@ keeper_windows(const struct kwin *win, int64_t (*w)[2])
 			continue;
 		}
 		n = win->n <= EXPLAIN_MAX + 1 ? win->n : 0;
-		for (i = 0; i < n; i++) {
-			w[i][0] = win->w[i].from;
-			w[i][1] = win->w[i].to;
-		}
+		memcpy(w, win->w, n * sizeof(*w));
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load(&win->seq);
 	} while (s1 != s2);
@@ -264,8 +246,8 @@ keeper_windows(const struct kwin *win, int64_t (*w)[2])
  * after one let go is marked, so that the reader knows of the hole.
  */
 static void
-keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
-    int64_t horizon, size_t *bytes)
+keeper_prune(struct kcpu *kc, unsigned ncpu, const struct kspan *w,
+    unsigned nw, int64_t horizon, size_t *bytes)
 {
 	struct kcpu *c;
 	int64_t end;
@@ -280,7 +262,8 @@ keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
 			end = i + 1 < c->n ? c->p[i + 1].ts : INT64_MAX;
 			keep = end >= horizon;
 			for (k = 0; !keep && k < nw; k++)
-				keep = c->p[i].ts <= w[k][1] && end >= w[k][0];
+				keep = c->p[i].ts <= w[k].to &&
+				    end >= w[k].from;
 			if (!keep) {
 				*bytes -= c->p[i].len;
 				free(c->p[i].data);
@@ -288,10 +271,8 @@ keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
 				continue;
 			}
 			c->p[j] = c->p[i];
-			if (dropped)
-				c->p[j].gap = 1;
+			c->p[j++].gap |= dropped;
 			dropped = 0;
-			j++;
 		}
 		c->n = j;
 	}
@@ -326,7 +307,10 @@ keeper_drain(struct kcpu *kc, unsigned ncpu, size_t page, size_t *bytes)
 				c->p = np;
 				c->cap = c->cap ? c->cap * 2 : 64;
 			}
-			c->p[c->n].ts = n >= 8 ? (int64_t)page_ts(buf) : 0;
+			/* A page's time stamp: the first 8 bytes of it. */
+			c->p[c->n].ts = 0;
+			if (n >= 8)
+				memcpy(&c->p[c->n].ts, buf, 8);
 			c->p[c->n].len = (uint32_t)n;
 			c->p[c->n].gap = 0;
 			c->p[c->n].data = buf;
@@ -378,7 +362,8 @@ keeper_send(struct kcpu *kc, unsigned ncpu, size_t *bytes)
 static void
 keeper_loop(const char *dir, struct kwin *win)
 {
-	int64_t w[EXPLAIN_MAX + 1][2], now, hist;
+	struct kspan w[EXPLAIN_MAX + 1];
+	int64_t now, hist;
 	char path[PATH_MAX], c;
 	struct kcpu *kc = NULL, *nk;
 	struct pollfd pf;
@@ -438,30 +423,12 @@ keeper_loop(const char *dir, struct kwin *win)
 	free(kc);
 }
 
-/* A page's time stamp: the first 8 bytes of its header. */
-static int64_t
-page_ts(const unsigned char *pg)
-{
-	uint64_t v;
-
-	memcpy(&v, pg, 8);
-	return (int64_t)v;
-}
-
-/* Asks the keeper for its pages.  Returns 0, or -1 with errno. */
 int
 keeper_ask(int wfd)
 {
 	return full_write(wfd, "D", 1);
 }
 
-/*
- * Reads the keeper's next page (at most page bytes) into buf: its CPU,
- * whether pages before it were let go, and its length.  Returns 1 for a
- * page, 0 at the end of them, -1 with errno (EPROTO for a record out of
- * shape, EPIPE when the keeper went away, ETIMEDOUT when it sent nothing
- * for KEEPER_IDLE_MS, EINTR when a signal that ends latt came).
- */
 int
 keeper_record(int rfd, size_t page, unsigned char *buf, uint32_t *cpu,
     int *gap, uint32_t *len)

@@ -50,6 +50,10 @@ struct evdef {
 	struct fielddef	 fields[MAX_FIELDS];
 };
 
+/* An event of one field, not filtered. */
+#define ONE(sys, name, req, kind, field, m)				\
+	{ { sys, name, req, FILTER_NONE }, kind, 0, { FI(field, m) } }
+
 /* Both ends of one irq_vectors vector. */
 #define VECTOR(name, vec)						\
 	{ { "irq_vectors", name "_entry", 0, FILTER_NONE },		\
@@ -73,18 +77,14 @@ static const struct evdef evdefs[] = {
 	    FI("dest_cpu", mig.dest_cpu) } },
 	{ { "irq", "irq_handler_entry", 1, FILTER_NONE }, EV_IRQ_ENTRY, 0,
 	    { FI("irq", intr.num), FS("name", intr.name) } },
-	{ { "irq", "irq_handler_exit", 1, FILTER_NONE }, EV_IRQ_EXIT, 0,
-	    { FI("irq", intr.num) } },
-	{ { "irq", "softirq_entry", 1, FILTER_NONE }, EV_SOFTIRQ_ENTRY, 0,
-	    { FI("vec", intr.num) } },
-	{ { "irq", "softirq_exit", 1, FILTER_NONE }, EV_SOFTIRQ_EXIT, 0,
-	    { FI("vec", intr.num) } },
-	{ { "ipi", "ipi_send_cpu", 0, FILTER_NONE }, EV_IPI_CPU, 0,
-	    { FI("cpu", ipi.cpu) } },
+	ONE("irq", "irq_handler_exit", 1, EV_IRQ_EXIT, "irq", intr.num),
+	ONE("irq", "softirq_entry", 1, EV_SOFTIRQ_ENTRY, "vec", intr.num),
+	ONE("irq", "softirq_exit", 1, EV_SOFTIRQ_EXIT, "vec", intr.num),
+	ONE("ipi", "ipi_send_cpu", 0, EV_IPI_CPU, "cpu", ipi.cpu),
 	{ { "ipi", "ipi_send_cpumask", 0, FILTER_NONE }, EV_IPI_MASK, 0,
 	    { FLD("cpumask", ipi.mask, FLD_MASK) } },
-	{ { "sched", "sched_wake_idle_without_ipi", 0, FILTER_NONE },
-	    EV_IDLE_NOIPI, 0, { FI("cpu", ipi.cpu) } },
+	ONE("sched", "sched_wake_idle_without_ipi", 0, EV_IDLE_NOIPI, "cpu",
+	    ipi.cpu),
 	VECTOR("local_timer", VEC_LOCAL_TIMER),
 	VECTOR("reschedule", VEC_RESCHEDULE),
 	VECTOR("call_function_single", VEC_CALL_FUNCTION_SINGLE),
