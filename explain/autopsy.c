@@ -379,8 +379,8 @@ follow_events(struct follow *fw)
 				break;
 			fw->as->migrations++;
 			end_seg(fw, e->ts, fw->cur, e->mig.dest_cpu);
-			add_tl(fw->as, e->ts, e->cpu, "migrate", "moved from CPU "
-			    "%d to CPU %d", (int)e->mig.orig_cpu,
+			add_tl(fw->as, e->ts, e->cpu, "migrate", "moved from "
+			    "CPU %d to CPU %d", (int)e->mig.orig_cpu,
 			    (int)e->mig.dest_cpu);
 			break;
 		case EV_IPI_CPU:
