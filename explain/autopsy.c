@@ -992,9 +992,8 @@ static void
 describe_policy(pid_t pid, int prio, const char *comm, char *buf,
     size_t len)
 {
-	char path[64], now[COMM_LEN + 2] = "";
+	char path[64], *now;
 	const char *name = NULL;
-	FILE *fp;
 	int pol = -1;
 
 	if (pid == 0) {
@@ -1002,12 +1001,10 @@ describe_policy(pid_t pid, int prio, const char *comm, char *buf,
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if ((fp = fopen(path, "re")) != NULL) {
-		if (fgets(now, sizeof(now), fp) != NULL)
-			now[strcspn(now, "\n")] = '\0';
-		fclose(fp);
+	if ((now = file_text(path)) != NULL) {
 		if (strcmp(now, comm) == 0)
 			pol = sched_getscheduler(pid);
+		free(now);
 	}
 	if (prio < 0) {
 		snprintf(buf, len, "SCHED_DEADLINE");

@@ -91,11 +91,8 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 	FILE *fp;
 	int e, ret = -1;
 
-	in->keeper = 0;
+	memset(in, 0, sizeof(*in));
 	in->keeper_fd = in->keeper_rfd = in->ifd = -1;
-	in->win = NULL;
-	in->map = NULL;
-	in->nmap = 0;
 	if ((view = proc_host_view(&in->host, err, errlen)) == PROC_VIEW_NONE)
 		return -1;
 	in->nspid = view == PROC_VIEW_NSPID;

@@ -13,7 +13,6 @@
  * stamp and its bytes.
  */
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
@@ -167,7 +166,7 @@ full_write(int fd, const void *buf, size_t len)
 static int
 full_read(int fd, void *buf, size_t len)
 {
-	struct pollfd pf;
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
 	char *p = buf;
 	int64_t idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
 	ssize_t n;
@@ -178,9 +177,6 @@ full_read(int fd, void *buf, size_t len)
 			errno = EINTR;
 			return -1;
 		}
-		pf.fd = fd;
-		pf.events = POLLIN;
-		pf.revents = 0;
 		r = poll(&pf, 1, 50);
 		if (r == 0 || (r == -1 && errno == EINTR)) {
 			if (now_ns() < idle)
@@ -366,8 +362,7 @@ keeper_loop(const char *dir, struct kwin *win)
 	int64_t now, hist;
 	char path[PATH_MAX], c;
 	struct kcpu *kc = NULL, *nk;
-	struct pollfd pf;
-	struct stat sb;
+	struct pollfd pf = { .fd = 3, .events = POLLIN };
 	size_t page = keeper_page_size(dir), bytes = 0, i;
 	unsigned ncpu = 0, nw, cpu;
 	ssize_t n;
@@ -376,8 +371,7 @@ keeper_loop(const char *dir, struct kwin *win)
 	for (;;) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw",
 		    dir, ncpu);
-		if (stat(path, &sb) == -1 ||
-		    (fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
 			break;
 		if ((nk = realloc(kc, (ncpu + 1) * sizeof(*kc))) == NULL) {
 			close(fd);
@@ -388,9 +382,6 @@ keeper_loop(const char *dir, struct kwin *win)
 		kc[ncpu++].fd = fd;
 	}
 	for (;;) {
-		pf.fd = 3;
-		pf.events = POLLIN;
-		pf.revents = 0;
 		r = poll(&pf, 1, DRAIN_MS);
 		if (r == -1 && errno != EINTR)
 			break;

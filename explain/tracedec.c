@@ -129,7 +129,7 @@ static int	 parse_event(struct tdec_trace *, unsigned, int64_t,
 		    const unsigned char *, size_t);
 static void	 decode_fields(struct tdec_trace *, struct tdec_ev *,
 		    const struct evdef *, const unsigned char *, size_t);
-static struct tdec_ev *new_event(struct tdec_trace *, size_t);
+static struct tdec_ev *new_event(struct tdec_trace *);
 static int64_t	 field_int(const unsigned char *, size_t,
 		    const struct field *);
 static uint32_t	 field_str(struct tdec_trace *, const unsigned char *,
@@ -441,12 +441,10 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 		}
 	if (f == NULL)
 		return 0;
-	if ((e = new_event(tr, 65536)) == NULL)
+	if ((e = new_event(tr)) == NULL)
 		return -1;
-	memset(e, 0, sizeof(*e));
-	e->ts = ts;
-	e->cpu = (int32_t)cpu;
-	e->kind = (uint8_t)evdefs[i].kind;
+	*e = (struct tdec_ev){ .ts = ts, .cpu = (int32_t)cpu,
+	    .kind = (uint8_t)evdefs[i].kind };
 	if ((size_t)f->pid_off + 4 <= len)
 		memcpy(&e->pid, rec + f->pid_off, 4);
 	if ((size_t)f->flags_off < len)
@@ -488,18 +486,14 @@ decode_fields(struct tdec_trace *tr, struct tdec_ev *e,
 	}
 }
 
-/*
- * Room for one more event at the end of tr->ev (its first allocation:
- * ncap); NULL when memory ran out.
- */
+/* Room for one more event at the end of tr->ev; NULL: out of memory. */
 static struct tdec_ev *
-new_event(struct tdec_trace *tr, size_t ncap)
+new_event(struct tdec_trace *tr)
 {
 	struct tdec_ev *nev;
+	size_t ncap = tr->cap > 0 ? tr->cap * 2 : 65536;
 
 	if (tr->nev == tr->cap) {
-		if (tr->cap > 0)
-			ncap = tr->cap * 2;
 		if ((nev = realloc(tr->ev, ncap * sizeof(*nev))) == NULL)
 			return NULL;
 		tr->ev = nev;
@@ -679,22 +673,17 @@ infer_idle_exits(struct tdec_trace *tr)
 static int
 add_inferred(struct tdec_trace *tr, int32_t cpu, int32_t pid, int64_t ts)
 {
-	struct tdec_ev sw, *e;
+	struct tdec_ev *e;
 	char name[24];
+	uint32_t comm;
 
-	memset(&sw, 0, sizeof(sw));
-	sw.ts = ts;
-	sw.cpu = cpu;
-	sw.kind = EV_SWITCH;
-	sw.inferred = 1;
-	sw.sw.prev_prio = 120;
-	sw.sw.next_pid = pid;
-	sw.sw.next_prio = -1;
 	snprintf(name, sizeof(name), "swapper/%d", (int)cpu);
-	sw.sw.prev_comm = intern(&tr->strs, name, strlen(name));
-	if ((e = new_event(tr, tr->cap * 2)) == NULL)
+	comm = intern(&tr->strs, name, strlen(name));
+	if ((e = new_event(tr)) == NULL)
 		return -1;
-	*e = sw;
+	*e = (struct tdec_ev){ .ts = ts, .cpu = cpu, .kind = EV_SWITCH,
+	    .inferred = 1, .sw = { .prev_prio = 120, .next_pid = pid,
+	    .next_prio = -1, .prev_comm = comm } };
 	tr->nev++;
 	return 0;
 }
