@@ -69,8 +69,6 @@ static void	 event_dir(const struct tinst *, const struct tdec_def *,
 		    char *, size_t);
 static int	 read_trace(const struct tinst *, int64_t, struct autopsy *,
 		    struct tdec_trace *);
-static int	 keeper_pages(const struct tinst *, size_t,
-		    struct tdec_trace *);
 static int	 keeper_check(struct tinst *, const struct result *,
 		    struct autopsy *);
 static void	 keeper_end(struct tinst *);
@@ -524,10 +522,8 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	char path[PATH_MAX];
 	struct stat sb;
 	int64_t newest_oldest = INT64_MIN;
-	size_t page;
 	unsigned cpu;
 
-	page = keeper_page_size(in->path);
 	for (cpu = 0; ; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", in->path,
 		    cpu);
@@ -540,7 +536,7 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 		ap->error_errno = ENOMEM;
 		return -1;
 	}
-	if (keeper_pages(in, page, tr) == -1) {
+	if (keeper_fetch(in->path, in->keeper_fd, in->keeper_rfd, tr) == -1) {
 		if (errno == ETIMEDOUT)
 			keeper_error(in, ap, "sent nothing for 2 s");
 		else if (errno == EPIPE)
@@ -566,35 +562,6 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	ap->covered_from = newest_oldest == INT64_MIN ? 0 :
 	    newest_oldest - start;
 	return 0;
-}
-
-/*
- * Asks the keeper for the pages it kept and decodes them, CPU by CPU.
- * Returns 0, or -1 with errno set.
- */
-static int
-keeper_pages(const struct tinst *in, size_t page, struct tdec_trace *tr)
-{
-	unsigned char *buf;
-	uint32_t cpu, len;
-	int gap, r, ret = -1;
-
-	if ((buf = malloc(page)) == NULL)
-		return -1;
-	if (keeper_ask(in->keeper_fd) == -1)
-		goto out;
-	while ((r = keeper_record(in->keeper_rfd, page, buf, &cpu, &gap,
-	    &len)) == 1) {
-		if (cpu >= tr->ncpus) {
-			errno = EPROTO;
-			goto out;
-		}
-		tdec_page(tr, cpu, buf, len, gap);
-	}
-	ret = r == 0 ? 0 : -1;
-out:
-	free(buf);
-	return ret;
 }
 
 /*

@@ -8,7 +8,7 @@
  * worst samples so far) and the last HISTORY_NS, at most KEEP_MAX bytes.
  * A long busy run therefore keeps its early worst samples, which the ring
  * buffer alone would have overwritten.  On request it sends its pages back
- * (keeper_ask, keeper_record); explain.c parses them.  Nothing here
+ * to latt, which hands them to the decoder (keeper_fetch).  Nothing here
  * prints, and nothing here knows the events' layout: a page is its time
  * stamp and its bytes.
  */
@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "explain/keeper.h"
+#include "explain/tracedec.h"
 #include "lib/common.h"
 
 #define DRAIN_MS	100		/* how often it drains the buffers */
@@ -55,6 +56,7 @@ struct kcpu {
 static void	 keeper_loop(const char *, struct kwin *);
 static int	 full_write(int, const void *, size_t);
 static int	 full_read(int, void *, size_t);
+static size_t	 keeper_page_size(const char *);
 
 /*
  * The keeper is a child in a process group of its own, deaf to the
@@ -161,7 +163,7 @@ full_write(int fd, const void *buf, size_t len)
 
 /*
  * Reads len bytes, waiting at most KEEPER_IDLE_MS for each piece of them
- * and no longer once got_stop is set; errno as keeper_record's.
+ * and no longer once got_stop is set; errno as keeper_fetch's.
  */
 static int
 full_read(int fd, void *buf, size_t len)
@@ -200,7 +202,8 @@ full_read(int fd, void *buf, size_t len)
 	return 0;
 }
 
-size_t
+/* The size of one page of the buffers of the instance at dir. */
+static size_t
 keeper_page_size(const char *dir)
 {
 	char path[PATH_MAX];
@@ -415,29 +418,31 @@ keeper_loop(const char *dir, struct kwin *win)
 }
 
 int
-keeper_ask(int wfd)
+keeper_fetch(const char *dir, int wfd, int rfd, struct tdec_trace *tr)
 {
-	return full_write(wfd, "D", 1);
-}
+	size_t page = keeper_page_size(dir);
+	unsigned char *buf;
+	uint32_t hdr[2], cpu;
+	int ret = -1;
 
-int
-keeper_record(int rfd, size_t page, unsigned char *buf, uint32_t *cpu,
-    int *gap, uint32_t *len)
-{
-	uint32_t hdr[2];
-
-	if (full_read(rfd, hdr, sizeof(hdr)) == -1)
-		return -1;
-	if (hdr[0] == REC_END)
-		return 0;
-	if (hdr[1] > page || hdr[1] < 16) {
-		errno = EPROTO;
+	if ((buf = malloc(page)) == NULL || full_write(wfd, "D", 1) == -1) {
+		free(buf);
 		return -1;
 	}
-	if (full_read(rfd, buf, hdr[1]) == -1)
-		return -1;
-	*cpu = hdr[0] & ~REC_GAP;
-	*gap = (hdr[0] & REC_GAP) != 0;
-	*len = hdr[1];
-	return 1;
+	while (full_read(rfd, hdr, sizeof(hdr)) == 0) {
+		if (hdr[0] == REC_END) {
+			ret = 0;
+			break;
+		}
+		cpu = hdr[0] & ~REC_GAP;
+		if (hdr[1] > page || hdr[1] < 16 || cpu >= tr->ncpus) {
+			errno = EPROTO;
+			break;
+		}
+		if (full_read(rfd, buf, hdr[1]) == -1)
+			break;
+		tdec_page(tr, cpu, buf, hdr[1], (hdr[0] & REC_GAP) != 0);
+	}
+	free(buf);
+	return ret;
 }

@@ -10,10 +10,11 @@
 
 #include <sys/types.h>
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
+
+struct tdec_trace;
 
 /*
  * The windows of the samples kept so far (CLOCK_MONOTONIC ns), written by
@@ -37,18 +38,14 @@ struct kwin {
  */
 pid_t	 keeper_start(const char *name, int ifd, int *wfd, int *rfd,
 	    struct kwin *win);
-/* Asks the keeper on wfd for its pages: 0, or -1 with errno set. */
-int	 keeper_ask(int wfd);
 /*
- * Reads the keeper's next page (at most page bytes) into buf: its CPU,
- * whether pages before it were let go, and its length.  Returns 1 for a
- * page, 0 at the end of them, -1 with errno (EPROTO for a record out of
- * shape, EPIPE when the keeper went away, ETIMEDOUT when it sent nothing
- * for 2 s, EINTR once got_stop is set: the caller clears it first).
+ * Asks the keeper on wfd for the pages it kept of the instance at dir and
+ * hands them, as they come on rfd, to tr (tdec_page).  Returns 0, or -1
+ * with errno (EPROTO for a record out of shape, EPIPE when the keeper
+ * went away, ETIMEDOUT when it sent nothing for 2 s, EINTR once got_stop
+ * is set: the caller clears it first).
  */
-int	 keeper_record(int rfd, size_t page, unsigned char *buf,
-	    uint32_t *cpu, int *gap, uint32_t *len);
-/* The size of one page of the buffers of the instance at dir. */
-size_t	 keeper_page_size(const char *dir);
+int	 keeper_fetch(const char *dir, int wfd, int rfd,
+	    struct tdec_trace *tr);
 
 #endif /* KEEPER_H */
