@@ -264,8 +264,7 @@ tdec_softirq_name(int32_t vec)
 static int
 read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 {
-	char path[PATH_MAX + 16], line[512], name[128];
-	char *p, *semi;
+	char path[PATH_MAX + 16], line[512], decl[256], *name;
 	FILE *fp;
 	int k, off, size, sgn;
 
@@ -277,20 +276,14 @@ read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		if (sscanf(line, "ID: %u", &f->id) == 1)
 			continue;
-		if ((p = strstr(line, "field:")) == NULL)
-			continue;
-		p += 6;
-		if ((semi = strchr(p, ';')) == NULL)
-			continue;
-		*semi = '\0';
-		if (sscanf(semi + 1, " offset:%d; size:%d; signed:%d", &off,
-		    &size, &sgn) != 3)
+		if (sscanf(line, " field:%255[^;]; offset:%d; size:%d; "
+		    "signed:%d", decl, &off, &size, &sgn) != 4)
 			continue;
 		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
-		if ((p = strrchr(p, ' ')) == NULL)
+		if ((name = strrchr(decl, ' ')) == NULL)
 			continue;
-		snprintf(name, sizeof(name), "%s", p + 1);
 		name[strcspn(name, "[")] = '\0';
+		name++;
 		if (strcmp(name, "common_pid") == 0 && size == 4) {
 			f->pid_off = off;
 			continue;
@@ -305,7 +298,7 @@ read_format(const char *dir, const struct evdef *d, struct evfmt *f)
 			f->f[k].offset = off;
 			f->f[k].size = size;
 			f->f[k].is_signed = sgn;
-			f->f[k].data_loc = strstr(line, "__data_loc") != NULL;
+			f->f[k].data_loc = strstr(decl, "__data_loc") != NULL;
 			f->f[k].found = 1;
 		}
 	}
@@ -358,7 +351,7 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 	uint64_t commit, ext;
 	int64_t ts;
 	size_t off, end, dlen;
-	uint32_t h, type, delta;
+	uint32_t h, type, delta, word = 0;
 
 	if (len < PAGE_HDR)
 		return;
@@ -374,33 +367,30 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 		h = get(pg + off, 4);
 		type = h & 0x1f;
 		delta = h >> 5;
+		/* Padding, time stamps and long events have a second word. */
+		if (type == 0 || type >= RB_PADDING) {
+			if (off + 8 > end)
+				break;
+			word = get(pg + off + 4, 4);
+		}
 		if (type == RB_PADDING) {
 			if (delta == 0)
 				break;		/* the rest of the page */
-			if (off + 8 > end)
-				break;
-			off += 4 + get(pg + off + 4, 4);
+			off += 4 + word;
 			continue;
 		}
 		if (type == RB_TIME_EXTEND || type == RB_TIME_STAMP) {
-			if (off + 8 > end)
-				break;
-			ext = ((uint64_t)get(pg + off + 4, 4) << 27) | delta;
-			if (type == RB_TIME_EXTEND)
-				ts += (int64_t)ext;
-			else
-				ts = (int64_t)ext;
+			ext = ((uint64_t)word << 27) | delta;
+			ts = type == RB_TIME_STAMP ? (int64_t)ext :
+			    ts + (int64_t)ext;
 			off += 8;
 			continue;
 		}
 		ts += delta;
 		if (type == 0) {
-			if (off + 8 > end)
+			if (word < 4)
 				break;
-			dlen = get(pg + off + 4, 4);
-			if (dlen < 4)
-				break;
-			dlen -= 4;
+			dlen = word - 4;
 			off += 8;
 		} else {
 			dlen = (size_t)type * 4;
