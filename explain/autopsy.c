@@ -319,29 +319,22 @@ state_at_send(struct follow *fw)
 			break;
 		}
 	}
-	if (prev == NULL)
-		fw->cur = SEG_ISSUE;
-	else if (prev->sw.next_pid == fw->pid) {
+	fw->cur = SEG_ISSUE;
+	fw->cpu = prev != NULL ? prev->cpu : -1;
+	if (prev != NULL && prev->sw.next_pid == fw->pid) {
 		snprintf(as->state, sizeof(as->state), "running");
 		fw->cur = SEG_RUNNING;
-		fw->cpu = prev->cpu;
-	} else {
+	} else if (prev != NULL) {
 		st = state_name(prev->sw.prev_state);
 		snprintf(as->state, sizeof(as->state), "%s", st);
-		fw->cpu = prev->cpu;
 		if (strcmp(st, "stopped") == 0)
 			fw->cur = SEG_NOTRUN;
 		else if (strcmp(st, "runnable") == 0)
 			fw->cur = SEG_QUEUED;
-		else
-			fw->cur = SEG_ISSUE;
 	}
-	if (as->timer)
-		add_tl(as, as->send, -1, "send", "the timer's deadline; the "
-		    "parent is %s", as->state);
-	else
-		add_tl(as, as->send, -1, "send", "send: the parent stamps and "
-		    "writes; the client is %s", as->state);
+	add_tl(as, as->send, -1, "send", "%s %s", as->timer ? "the timer's "
+	    "deadline; the parent is" : "send: the parent stamps and writes; "
+	    "the client is", as->state);
 	if (prev != NULL && prev->sw.next_pid != fw->pid)
 		add_tl(as, prev->ts, prev->cpu, "blocked",
 		    "%s[%d] left CPU %d: %s", tdec_str(tr, prev->sw.prev_comm),
@@ -516,20 +509,26 @@ tally(struct follow *fw)
 {
 	const struct tdec_trace *tr = fw->tr;
 	struct autopsy_sample *as = fw->as;
+	int64_t *part[SEG_N] = { &as->issue, &as->not_runnable,
+	    &as->in_flight, &as->rq_wait, &as->running }, from;
 	struct seg *s, *next;
-	int64_t sum[SEG_N] = { 0 }, from;
 	unsigned i;
+	int32_t cpu;
 
+	for (i = 0; i < SEG_N; i++)
+		*part[i] = 0;
 	for (i = 0; i < fw->nseg; i++) {
 		s = &fw->segs[i];
 		next = i + 1 < fw->nseg ? &fw->segs[i + 1] : NULL;
 		if (s->b <= s->a)
 			continue;
-		sum[s->kind] += s->b - s->a;
+		*part[s->kind] += s->b - s->a;
 		switch (s->kind) {
 		case SEG_ISSUE:
-			if (as->waker_cpu >= 0)
-				irqs_on(tr, as, as->waker_cpu, s->a, s->b);
+		case SEG_RUNNING:
+			cpu = s->kind == SEG_ISSUE ? as->waker_cpu : s->cpu;
+			if (cpu >= 0)
+				irqs_on(tr, as, cpu, s->a, s->b);
 			break;
 		case SEG_FLIGHT:
 		case SEG_QUEUED:
@@ -547,19 +546,10 @@ tally(struct follow *fw)
 				irqs_on(tr, as, s->cpu, from, s->b);
 			}
 			break;
-		case SEG_RUNNING:
-			if (s->cpu >= 0)
-				irqs_on(tr, as, s->cpu, s->a, s->b);
-			break;
 		default:
 			break;
 		}
 	}
-	as->issue = sum[SEG_ISSUE];
-	as->not_runnable = sum[SEG_NOTRUN];
-	as->in_flight = sum[SEG_FLIGHT];
-	as->rq_wait = sum[SEG_QUEUED];
-	as->running = sum[SEG_RUNNING];
 }
 
 /*
@@ -645,20 +635,13 @@ ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
 		return;
 	if ((r = add_ran(as, tr, in, out, cpu, to - from)) == NULL)
 		return;
-	if (out == NULL) {
-		snprintf(r->left, sizeof(r->left), "still running");
-		add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s",
-		    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
-		    sizeof(d)));
-		return;
-	}
-	left = how_left(out->sw.prev_state);
-	snprintf(r->left, sizeof(r->left), "%s%s", left,
+	left = out != NULL ? how_left(out->sw.prev_state) : "still running";
+	snprintf(r->left, sizeof(r->left), "%s%s", left, out != NULL &&
 	    strcmp(left, "preempted") == 0 && after_tick(tr, cpu, out->ts) ?
 	    " at a tick" : "");
-	add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s, then %s",
-	    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
-	    sizeof(d)), r->left);
+	add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s%s%s", r->comm,
+	    (int)r->pid, r->policy, autopsy_dur(to - from, d, sizeof(d)),
+	    out != NULL ? ", then " : "", out != NULL ? r->left : "");
 }
 
 /*

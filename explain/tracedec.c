@@ -682,21 +682,27 @@ add_inferred(struct tdec_trace *tr, int32_t cpu, int32_t pid, int64_t ts)
 static uint32_t
 intern(struct tdec_strtab *t, const char *s, size_t n)
 {
-	uint32_t h, i, k;
-	char key[TDEC_STR_MAX];
+	char key[TDEC_STR_MAX], (*ns)[TDEC_STR_MAX];
+	uint32_t i, k, ncap, *nh;
 
 	if (n >= sizeof(key))
 		n = sizeof(key) - 1;
-	memcpy(key, s, n);
-	key[n] = '\0';
 	if (n == 0)
 		return 0;
-	h = hash_str(key, n);
+	memcpy(key, s, n);
+	key[n] = '\0';
+	/* The table at most half full; room for as many strings. */
 	if (t->n + 1 >= t->hcap / 2) {
-		uint32_t ncap = t->hcap == 0 ? 1024 : t->hcap * 2, *nh;
-
+		ncap = t->hcap == 0 ? 1024 : t->hcap * 2;
 		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
 			return 0;
+		if ((ns = realloc(t->str, ncap / 2 * sizeof(*ns))) == NULL) {
+			free(nh);
+			return 0;
+		}
+		t->str = ns;
+		if (t->n == 0)
+			t->str[t->n++][0] = '\0';	/* index 0: "" */
 		for (i = 1; i < t->n; i++) {
 			for (k = hash_str(t->str[i], strlen(t->str[i])) &
 			    (ncap - 1); nh[k] != 0; k = (k + 1) & (ncap - 1))
@@ -707,23 +713,10 @@ intern(struct tdec_strtab *t, const char *s, size_t n)
 		t->hash = nh;
 		t->hcap = ncap;
 	}
-	for (k = h & (t->hcap - 1); t->hash[k] != 0;
+	for (k = hash_str(key, n) & (t->hcap - 1); t->hash[k] != 0;
 	    k = (k + 1) & (t->hcap - 1))
 		if (strcmp(t->str[t->hash[k] - 1], key) == 0)
 			return t->hash[k] - 1;
-	if (t->n == 0)
-		t->n = 1;	/* index 0 is the empty string */
-	if (t->n >= t->cap) {
-		uint32_t ncap = t->cap == 0 ? 256 : t->cap * 2;
-		char (*ns)[TDEC_STR_MAX];
-
-		if ((ns = realloc(t->str, ncap * sizeof(*ns))) == NULL)
-			return 0;
-		t->str = ns;
-		t->cap = ncap;
-		if (t->n == 1)
-			t->str[0][0] = '\0';
-	}
 	memcpy(t->str[t->n], key, n + 1);
 	t->hash[k] = t->n + 1;
 	return t->n++;

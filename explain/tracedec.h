@@ -145,8 +145,8 @@ struct tdec_gap {
 
 /* The interned strings of a read; tracedec.c's own. */
 struct tdec_strtab {
-	char		(*str)[TDEC_STR_MAX];
-	uint32_t	 n, cap;
+	char		(*str)[TDEC_STR_MAX];	/* hcap / 2 of them */
+	uint32_t	 n;
 	uint32_t	*hash;		/* index + 1, 0: empty */
 	uint32_t	 hcap;
 };
