@@ -120,15 +120,10 @@ struct evfmt {
 
 static struct evfmt	 fmts[NEVDEFS];
 
-static int	 read_format(const char *, const struct evdef *,
-		    struct evfmt *);
-static void	 add_gap(struct tdec_trace *, int32_t, int, int64_t, int64_t);
 static void	 parse_page(struct tdec_trace *, unsigned,
 		    const unsigned char *, size_t);
 static int	 parse_event(struct tdec_trace *, unsigned, int64_t,
 		    const unsigned char *, size_t);
-static void	 decode_fields(struct tdec_trace *, struct tdec_ev *,
-		    const struct evdef *, const unsigned char *, size_t);
 static struct tdec_ev *new_event(struct tdec_trace *);
 static int64_t	 field_int(const unsigned char *, size_t,
 		    const struct field *);
@@ -152,12 +147,65 @@ tdec_def(unsigned i)
 int
 tdec_format(unsigned i, const char *evdir)
 {
-	if (read_format(evdir, &evdefs[i], &fmts[i]) == -1) {
-		fmts[i].id = 0;
+	const struct evdef *d = &evdefs[i];
+	struct evfmt *f = &fmts[i];
+	char path[PATH_MAX + 16], line[512], decl[256], *name;
+	FILE *fp;
+	int k, off, size, sgn;
+
+	memset(f, 0, sizeof(*f));
+	f->pid_off = f->flags_off = -1;
+	snprintf(path, sizeof(path), "%s/format", evdir);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "ID: %u", &f->id) == 1)
+			continue;
+		if (sscanf(line, " field:%255[^;]; offset:%d; size:%d; "
+		    "signed:%d", decl, &off, &size, &sgn) != 4)
+			continue;
+		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
+		if ((name = strrchr(decl, ' ')) == NULL)
+			continue;
+		name[strcspn(name, "[")] = '\0';
+		name++;
+		if (strcmp(name, "common_pid") == 0 && size == 4) {
+			f->pid_off = off;
+			continue;
+		}
+		if (strcmp(name, "common_flags") == 0 && size == 1) {
+			f->flags_off = off;
+			continue;
+		}
+		for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
+			if (strcmp(name, d->fields[k].name) != 0)
+				continue;
+			f->f[k].offset = off;
+			f->f[k].size = size;
+			f->f[k].is_signed = sgn;
+			f->f[k].data_loc = strstr(decl, "__data_loc") != NULL;
+			f->f[k].found = 1;
+		}
+	}
+	fclose(fp);
+	if (f->id == 0) {
+		errno = ENOENT;
 		return -1;
 	}
+	if (f->pid_off < 0 || f->flags_off < 0)
+		goto bad;
+	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++)
+		if (!f->f[k].found || f->f[k].offset < 0 ||
+		    (!f->f[k].data_loc && f->f[k].size > 8 &&
+		    d->fields[k].type != FLD_STR))
+			goto bad;
 	return 0;
+bad:
+	f->id = 0;
+	errno = EINVAL;
+	return -1;
 }
+
 
 void
 tdec_ignore(unsigned i)
@@ -194,10 +242,15 @@ tdec_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
     size_t len, int gap)
 {
 	struct tdec_cpu *c = &tr->cpu[cpu];
+	struct tdec_gap *ng;
 	size_t before = tr->nev;
 
-	if (gap || ((get(pg + 8, 8) & RB_MISSED_EVENTS) && c->seen))
-		add_gap(tr, (int32_t)cpu, !gap, c->last, (int64_t)get(pg, 8));
+	if ((gap || ((get(pg + 8, 8) & RB_MISSED_EVENTS) && c->seen)) &&
+	    (ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) != NULL) {
+		tr->gaps = ng;
+		tr->gaps[tr->ngaps++] = (struct tdec_gap){ (int32_t)cpu, !gap,
+		    c->last, (int64_t)get(pg, 8) };
+	}
 	parse_page(tr, cpu, pg, len);
 	if (tr->nev > before)
 		c->last = tr->ev[tr->nev - 1].ts;
@@ -258,84 +311,6 @@ tdec_softirq_name(int32_t vec)
 {
 	return vec >= 0 && vec < (int)(sizeof(softirq_names) /
 	    sizeof(softirq_names[0])) ? softirq_names[vec] : "?";
-}
-
-/* An event's ID and the offset, size and signedness of its fields. */
-static int
-read_format(const char *dir, const struct evdef *d, struct evfmt *f)
-{
-	char path[PATH_MAX + 16], line[512], decl[256], *name;
-	FILE *fp;
-	int k, off, size, sgn;
-
-	memset(f, 0, sizeof(*f));
-	f->pid_off = f->flags_off = -1;
-	snprintf(path, sizeof(path), "%s/format", dir);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "ID: %u", &f->id) == 1)
-			continue;
-		if (sscanf(line, " field:%255[^;]; offset:%d; size:%d; "
-		    "signed:%d", decl, &off, &size, &sgn) != 4)
-			continue;
-		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
-		if ((name = strrchr(decl, ' ')) == NULL)
-			continue;
-		name[strcspn(name, "[")] = '\0';
-		name++;
-		if (strcmp(name, "common_pid") == 0 && size == 4) {
-			f->pid_off = off;
-			continue;
-		}
-		if (strcmp(name, "common_flags") == 0 && size == 1) {
-			f->flags_off = off;
-			continue;
-		}
-		for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
-			if (strcmp(name, d->fields[k].name) != 0)
-				continue;
-			f->f[k].offset = off;
-			f->f[k].size = size;
-			f->f[k].is_signed = sgn;
-			f->f[k].data_loc = strstr(decl, "__data_loc") != NULL;
-			f->f[k].found = 1;
-		}
-	}
-	fclose(fp);
-	if (f->id == 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (f->pid_off < 0 || f->flags_off < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++)
-		if (!f->f[k].found || f->f[k].offset < 0 ||
-		    (!f->f[k].data_loc && f->f[k].size > 8 &&
-		    d->fields[k].type != FLD_STR)) {
-			errno = EINVAL;
-			return -1;
-		}
-	return 0;
-}
-
-/* Records a stretch of a CPU's events the read does not have. */
-static void
-add_gap(struct tdec_trace *tr, int32_t cpu, int kernel, int64_t from,
-    int64_t to)
-{
-	struct tdec_gap *ng;
-
-	if ((ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) == NULL)
-		return;
-	tr->gaps = ng;
-	tr->gaps[tr->ngaps].cpu = cpu;
-	tr->gaps[tr->ngaps].kernel = kernel;
-	tr->gaps[tr->ngaps].from = from;
-	tr->gaps[tr->ngaps].to = to;
-	tr->ngaps++;
 }
 
 /*
@@ -409,17 +384,22 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 }
 
 /*
- * One record of an event latt reads into a new event; a record of any
- * other is passed over.  Returns 0, or -1 when memory ran out.
+ * One record of an event latt reads into a new event, each field by the
+ * layout its format file gave into its place; a record of any other is
+ * passed over.  Returns 0, or -1 when memory ran out.
  */
 static int
 parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
     const unsigned char *rec, size_t len)
 {
 	const struct evfmt *f = NULL;
+	const struct fielddef *fd;
 	struct tdec_ev *e;
 	size_t i;
 	uint64_t id;
+	int64_t v;
+	uint32_t v32;
+	int k;
 
 	if (len < 8)
 		return 0;
@@ -439,41 +419,24 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 		memcpy(&e->pid, rec + f->pid_off, 4);
 	if ((size_t)f->flags_off < len)
 		e->flags = rec[f->flags_off];
-	decode_fields(tr, e, &evdefs[i], rec, len);
+	for (k = 0; k < MAX_FIELDS && evdefs[i].fields[k].name != NULL; k++) {
+		fd = &evdefs[i].fields[k];
+		if (fd->type == FLD_STR)
+			v = field_str(tr, rec, len, &f->f[k]);
+		else if (fd->type == FLD_MASK)
+			v = (int64_t)field_mask(rec, len, &f->f[k]);
+		else
+			v = field_int(rec, len, &f->f[k]);
+		v32 = (uint32_t)v;
+		memcpy((char *)e + fd->off, fd->size == 8 ? (void *)&v :
+		    (void *)&v32, fd->size);
+	}
 	if (e->kind == EV_VEC_ENTRY || e->kind == EV_VEC_EXIT)
 		e->intr.vec = (uint8_t)evdefs[i].vec;
 	else if (e->kind == EV_IPI_MASK)
 		e->ipi.cpu = -1;	/* a mask, not one CPU */
 	tr->nev++;
 	return 0;
-}
-
-/*
- * The fields of e's kind, each by the layout its format file gave, each
- * into its place in e.
- */
-static void
-decode_fields(struct tdec_trace *tr, struct tdec_ev *e,
-    const struct evdef *d, const unsigned char *rec, size_t len)
-{
-	const struct field *f = fmts[d - evdefs].f;
-	const struct fielddef *fd;
-	int64_t v;
-	uint32_t v32;
-	int k;
-
-	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
-		fd = &d->fields[k];
-		if (fd->type == FLD_STR)
-			v = field_str(tr, rec, len, &f[k]);
-		else if (fd->type == FLD_MASK)
-			v = (int64_t)field_mask(rec, len, &f[k]);
-		else
-			v = field_int(rec, len, &f[k]);
-		v32 = (uint32_t)v;
-		memcpy((char *)e + fd->off, fd->size == 8 ? (void *)&v :
-		    (void *)&v32, fd->size);
-	}
 }
 
 /* Room for one more event at the end of tr->ev; NULL: out of memory. */

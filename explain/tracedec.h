@@ -51,8 +51,7 @@ enum ev_kind {
 	EV_IDLE_NOIPI,
 	EV_VEC_ENTRY,
 	EV_VEC_EXIT,
-	EV_SYSEXIT,
-	EV_NKINDS
+	EV_SYSEXIT
 };
 
 /* The interrupt vectors latt traces (irq_vectors), as tdec_vector_name. */
