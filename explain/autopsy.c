@@ -88,9 +88,8 @@ static void	 ran_stretch(const struct tdec_trace *,
 		    const struct tdec_ev *, int64_t, int64_t);
 static void	 irqs_on(const struct tdec_trace *, struct autopsy_sample *,
 		    int32_t, int64_t, int64_t);
-static int	 intr_span(const struct tdec_trace *, const struct tdec_ev *,
+static int	 intr_span(const struct tdec_trace *, size_t, int64_t,
 		    struct irq_span *);
-static int64_t	 intr_end(const struct tdec_trace *, size_t, int64_t);
 static const char *irq_what(const struct irq_span *, int, char *, size_t);
 static void	 verdict(const struct follow *);
 static void	 behind_whom(struct autopsy_sample *);
@@ -103,7 +102,6 @@ static void	 add_tl(struct autopsy_sample *, int64_t, int32_t,
 static struct ran_task *add_ran(struct autopsy_sample *,
 		    const struct tdec_trace *, const struct tdec_ev *,
 		    const struct tdec_ev *, int32_t, int64_t);
-static void	 add_irq(struct autopsy_sample *, const struct irq_span *);
 static int	 cmp_ran(const void *, const void *);
 static void	 describe_policy(pid_t, int, const char *, char *, size_t);
 static const char *how_left(int64_t);
@@ -654,77 +652,65 @@ irqs_on(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
 {
 	struct irq_span q;
 	char what[64], d[32];
-	int64_t end;
 	size_t i;
 
 	for (i = tdec_first_at(tr, a); i < tr->nev && tr->ev[i].ts <= b; i++) {
-		if (tr->ev[i].cpu != cpu || !intr_span(tr, &tr->ev[i], &q) ||
-		    (end = intr_end(tr, i, b)) == -1)
+		if (tr->ev[i].cpu != cpu || !intr_span(tr, i, b, &q))
 			continue;
-		q.start = tr->ev[i].ts - as->send;
-		q.ns = end - tr->ev[i].ts;
-		add_irq(as, &q);
+		q.start -= as->send;
+		if (as->irqs == NULL)
+			as->irqs = calloc(IRQ_MAX, sizeof(*as->irqs));
+		if (as->irqs != NULL && as->nirqs < IRQ_MAX)
+			as->irqs[as->nirqs++] = q;
 		add_tl(as, tr->ev[i].ts, cpu, q.kind, "%s for %s",
 		    irq_what(&q, 0, what, sizeof(what)), autopsy_dur(q.ns, d,
 		    sizeof(d)));
 	}
 }
 
-/* The interrupt that the entry e begins, without its times; 0: no entry. */
+/*
+ * The interrupt that tr->ev[i] enters, paired with its exit, looked for
+ * until 10 ms after b (q->start absolute ns); 0 when it is no entry, or
+ * its exit is not there.
+ */
 static int
-intr_span(const struct tdec_trace *tr, const struct tdec_ev *e,
+intr_span(const struct tdec_trace *tr, size_t i, int64_t b,
     struct irq_span *q)
 {
-	const char *kind, *name;
-
-	switch (e->kind) {
-	case EV_IRQ_ENTRY:
-		kind = "irq";
-		name = tdec_str(tr, e->intr.name);
-		break;
-	case EV_SOFTIRQ_ENTRY:
-		kind = "softirq";
-		name = tdec_softirq_name(e->intr.num);
-		break;
-	case EV_VEC_ENTRY:
-		kind = "vector";
-		name = tdec_vector_name(e->intr.vec);
-		break;
-	default:
-		return 0;
-	}
-	memset(q, 0, sizeof(*q));
-	snprintf(q->kind, sizeof(q->kind), "%s", kind);
-	snprintf(q->name, sizeof(q->name), "%s", name);
-	q->num = e->intr.num;
-	q->cpu = e->cpu;
-	return 1;
-}
-
-/*
- * When the interrupt entered at tr->ev[i] left its CPU: its exit, looked
- * for until 10 ms after b; -1 when it is not there.
- */
-static int64_t
-intr_end(const struct tdec_trace *tr, size_t i, int64_t b)
-{
+	static const struct {
+		uint8_t		 entry, exit;
+		const char	*kind;
+	} intr[] = { { EV_IRQ_ENTRY, EV_IRQ_EXIT, "irq" },
+	    { EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT, "softirq" },
+	    { EV_VEC_ENTRY, EV_VEC_EXIT, "vector" } };
 	const struct tdec_ev *e = &tr->ev[i], *x;
-	int exit_kind;
-	size_t j;
+	const char *name;
+	size_t j, k;
 
-	exit_kind = e->kind == EV_IRQ_ENTRY ? EV_IRQ_EXIT :
-	    e->kind == EV_SOFTIRQ_ENTRY ? EV_SOFTIRQ_EXIT : EV_VEC_EXIT;
+	for (k = 0; k < 3 && intr[k].entry != e->kind; k++)
+		;
+	if (k == 3)
+		return 0;
+	name = k == 0 ? tdec_str(tr, e->intr.name) : k == 1 ?
+	    tdec_softirq_name(e->intr.num) : tdec_vector_name(e->intr.vec);
 	for (j = i + 1; j < tr->nev; j++) {
 		x = &tr->ev[j];
-		if (x->cpu != e->cpu)
-			continue;
-		if (x->kind == exit_kind && x->intr.num == e->intr.num &&
-		    (x->kind != EV_VEC_EXIT || x->intr.vec == e->intr.vec))
-			return x->ts;
-		if (x->ts > b + 10 * NSEC_PER_MSEC)
+		if (x->cpu == e->cpu && x->kind == intr[k].exit &&
+		    x->intr.num == e->intr.num &&
+		    (x->kind != EV_VEC_EXIT || x->intr.vec == e->intr.vec)) {
+			memset(q, 0, sizeof(*q));
+			snprintf(q->kind, sizeof(q->kind), "%s", intr[k].kind);
+			snprintf(q->name, sizeof(q->name), "%s", name);
+			q->num = e->intr.num;
+			q->cpu = e->cpu;
+			q->start = e->ts;
+			q->ns = x->ts - e->ts;
+			return 1;
+		}
+		if (x->cpu == e->cpu && x->ts > b + 10 * NSEC_PER_MSEC)
 			break;
 	}
-	return -1;
+	return 0;
 }
 
 /*
@@ -943,16 +929,6 @@ add_ran(struct autopsy_sample *as, const struct tdec_trace *tr,
 			    sizeof(r->policy));
 	}
 	return r;
-}
-
-static void
-add_irq(struct autopsy_sample *as, const struct irq_span *q)
-{
-	if (as->irqs == NULL &&
-	    (as->irqs = calloc(IRQ_MAX, sizeof(*as->irqs))) == NULL)
-		return;
-	if (as->nirqs < IRQ_MAX)
-		as->irqs[as->nirqs++] = *q;
 }
 
 /* The tasks that had the CPU, the longest first. */
