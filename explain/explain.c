@@ -86,7 +86,7 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 	char val[32], inst[PATH_MAX], why[200];
 	struct stat sb;
 	enum proc_view view;
-	FILE *fp;
+	char *comm;
 	int e, ret = -1;
 
 	memset(in, 0, sizeof(*in));
@@ -143,10 +143,9 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 		ret = -2;
 		goto fail;
 	}
-	if ((fp = fopen("/proc/self/comm", "re")) != NULL) {
-		if (fgets(own_comm, sizeof(own_comm), fp) != NULL)
-			own_comm[strcspn(own_comm, "\n")] = '\0';
-		fclose(fp);
+	if ((comm = file_text("/proc/self/comm")) != NULL) {
+		snprintf(own_comm, sizeof(own_comm), "%s", comm);
+		free(comm);
 	}
 	in->buf_kb = buffer_kb();
 	snprintf(val, sizeof(val), "%u", in->buf_kb);

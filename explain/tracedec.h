@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tracedec.h: the API of tracedec.c, the decoder of --explain's trace:
- * the events latt enables, their layouts as tracefs's format files give
- * them, and the ring-buffer pages of latt's instance turned into events
- * in time order, each with the fields of its kind by name.  It knows
- * nothing of samples or of what the events say about a wake-up
- * (autopsy.c), nor of the instance's life (explain.c).
+ * the events latt enables, and the ring-buffer pages of latt's instance
+ * turned into events in time order, each with the fields of its kind.
  */
 #ifndef TRACEDEC_H
 #define TRACEDEC_H
