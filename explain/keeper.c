@@ -353,10 +353,9 @@ keeper_send(struct kcpu *kc, unsigned ncpu, size_t *bytes)
 }
 
 /*
- * The keeper's work while latt runs: every DRAIN_MS, drain every CPU's
- * buffer and keep only the pages of the windows explain_keep published and
- * the last HISTORY_NS (less when over KEEP_MAX); on a 'D', drain and send.
- * Returns when the pipe closes, holding no tracefs descriptor.
+ * The keeper's work until its pipe closes (less history when over
+ * KEEP_MAX; on a 'D', drain and send); returns holding no descriptor of
+ * tracefs.
  */
 static void
 keeper_loop(const char *dir, struct kwin *win)
