@@ -83,9 +83,6 @@ static const struct tdec_ev *current_on(const struct tdec_trace *, int32_t,
 static int	 after_tick(const struct tdec_trace *, int32_t, int64_t);
 static void	 who_ran(const struct tdec_trace *, struct autopsy_sample *,
 		    int32_t, int64_t, int64_t);
-static void	 ran_stretch(const struct tdec_trace *,
-		    struct autopsy_sample *, int32_t, const struct tdec_ev *,
-		    const struct tdec_ev *, int64_t, int64_t);
 static void	 irqs_on(const struct tdec_trace *, struct autopsy_sample *,
 		    int32_t, int64_t, int64_t);
 static int	 intr_span(const struct tdec_trace *, size_t, int64_t,
@@ -592,54 +589,44 @@ after_tick(const struct tdec_trace *tr, int32_t cpu, int64_t ts)
 }
 
 /*
- * Who had cpu during [a, b] while the sample's task waited for it: the
- * task current at a, then each one switched in before b, with its share
- * of the stretch and how it left.
+ * Who else had cpu during [a, b] while the sample's task waited for it:
+ * the task current at a, then each one switched in before b, with its
+ * share of the stretch and how it left (out: the switch that took it
+ * away, NULL when it still ran at b).
  */
 static void
 who_ran(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
     int64_t a, int64_t b)
 {
-	const struct tdec_ev *cur = current_on(tr, cpu, a), *e;
-	int64_t from = a;
-	size_t i;
-
-	for (i = tdec_first_at(tr, a); i < tr->nev && tr->ev[i].ts <= b; i++) {
-		e = &tr->ev[i];
-		if (e->cpu != cpu || e->kind != EV_SWITCH)
-			continue;
-		ran_stretch(tr, as, cpu, cur, e, from, e->ts);
-		cur = e;
-		from = e->ts;
-	}
-	ran_stretch(tr, as, cpu, cur, NULL, from, b);
-}
-
-/*
- * The task that the switch in gave cpu to had it from from to to, unless
- * it is the sample's own task: out is the switch that took it away, NULL
- * when it still ran at to.
- */
-static void
-ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
-    int32_t cpu, const struct tdec_ev *in, const struct tdec_ev *out,
-    int64_t from, int64_t to)
-{
+	const struct tdec_ev *in = current_on(tr, cpu, a), *out;
 	struct ran_task *r;
 	const char *left;
+	int64_t from = a, to;
+	size_t i;
 	char d[32];
 
-	if ((in != NULL && in->sw.next_pid == as->s.pid) || to <= from)
-		return;
-	if ((r = add_ran(as, tr, in, out, cpu, to - from)) == NULL)
-		return;
-	left = out != NULL ? how_left(out->sw.prev_state) : "still running";
-	snprintf(r->left, sizeof(r->left), "%s%s", left, out != NULL &&
-	    strcmp(left, "preempted") == 0 && after_tick(tr, cpu, out->ts) ?
-	    " at a tick" : "");
-	add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s%s%s", r->comm,
-	    (int)r->pid, r->policy, autopsy_dur(to - from, d, sizeof(d)),
-	    out != NULL ? ", then " : "", out != NULL ? r->left : "");
+	for (i = tdec_first_at(tr, a); ; i++) {
+		out = i < tr->nev && tr->ev[i].ts <= b ? &tr->ev[i] : NULL;
+		if (out != NULL && (out->cpu != cpu || out->kind != EV_SWITCH))
+			continue;
+		to = out != NULL ? out->ts : b;
+		if ((in == NULL || in->sw.next_pid != as->s.pid) && to > from &&
+		    (r = add_ran(as, tr, in, out, cpu, to - from)) != NULL) {
+			left = out != NULL ? how_left(out->sw.prev_state) :
+			    "still running";
+			snprintf(r->left, sizeof(r->left), "%s%s", left,
+			    out != NULL && strcmp(left, "preempted") == 0 &&
+			    after_tick(tr, cpu, out->ts) ? " at a tick" : "");
+			add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s%s%s",
+			    r->comm, (int)r->pid, r->policy, autopsy_dur(to -
+			    from, d, sizeof(d)), out != NULL ? ", then " : "",
+			    out != NULL ? r->left : "");
+		}
+		if (out == NULL)
+			break;
+		in = out;
+		from = out->ts;
+	}
 }
 
 /*
