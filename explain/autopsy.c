@@ -73,10 +73,8 @@ static void	 check_whole(const struct tdec_trace *,
 		    struct autopsy_sample *);
 static void	 state_at_send(struct follow *);
 static void	 follow_events(struct follow *);
-static void	 end_seg(struct follow *, int64_t);
+static void	 end_seg(struct follow *, int64_t, enum seg_kind, int32_t);
 static void	 on_waking(struct follow *, const struct tdec_ev *);
-static void	 on_wakeup(struct follow *, const struct tdec_ev *);
-static void	 on_migrate(struct follow *, const struct tdec_ev *);
 static void	 on_ipi(struct follow *, const struct tdec_ev *);
 static void	 on_switch(struct follow *, const struct tdec_ev *);
 static void	 tally(struct follow *);
@@ -85,27 +83,22 @@ static const struct tdec_ev *current_on(const struct tdec_trace *, int32_t,
 static int	 after_tick(const struct tdec_trace *, int32_t, int64_t);
 static void	 who_ran(const struct tdec_trace *, struct autopsy_sample *,
 		    int32_t, int64_t, int64_t);
-static void	 ran_stretch(const struct tdec_trace *,
-		    struct autopsy_sample *, int32_t, const struct tdec_ev *,
-		    const struct tdec_ev *, int64_t, int64_t);
 static void	 irqs_on(const struct tdec_trace *, struct autopsy_sample *,
 		    int32_t, int64_t, int64_t);
-static const char *intr_name(const struct tdec_trace *,
-		    const struct tdec_ev *, char *, size_t, char *, size_t);
-static int64_t	 intr_end(const struct tdec_trace *, size_t, int64_t);
+static int	 intr_span(const struct tdec_trace *, size_t, int64_t,
+		    struct irq_span *);
+static const char *irq_what(const struct irq_span *, int, char *, size_t);
 static void	 verdict(const struct follow *);
-static void	 largest_part(const struct autopsy_sample *, char *, size_t);
-static void	 behind_whom(const struct autopsy_sample *, char *, size_t);
-static void	 largest_irq(const struct follow *);
+static void	 behind_whom(struct autopsy_sample *);
 static const char *irq_when(const struct follow *, const struct irq_span *);
+static void	 cat(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
 static void	 add_tl(struct autopsy_sample *, int64_t, int32_t,
 		    const char *, const char *, ...)
 		    __attribute__((format(printf, 5, 6)));
 static struct ran_task *add_ran(struct autopsy_sample *,
 		    const struct tdec_trace *, const struct tdec_ev *,
 		    const struct tdec_ev *, int32_t, int64_t);
-static void	 add_irq(struct autopsy_sample *, const char *, int,
-		    const char *, int32_t, int64_t, int64_t);
 static int	 cmp_ran(const void *, const void *);
 static void	 describe_policy(pid_t, int, const char *, char *, size_t);
 static const char *how_left(int64_t);
@@ -173,11 +166,6 @@ autopsy_free(struct autopsy *ap)
 	free(ap);
 }
 
-/*
- * Every time of an autopsy, in the timeline, the split and the verdict
- * alike: fmt_time's rule (the largest unit that keeps it at least 1) with
- * EXPLAIN_DIGITS significant digits.
- */
 const char *
 autopsy_dur(int64_t ns, char *buf, size_t len)
 {
@@ -248,8 +236,8 @@ analyse(const struct tdec_trace *tr, pid_t parent, struct autopsy_sample *as)
 	fw.cpu = -1;
 	state_at_send(&fw);
 	follow_events(&fw);
-	end_seg(&fw, as->wake);
-	add_tl(as, as->s.latency, as->run_cpu >= 0 ? as->run_cpu : as->s.cpu,
+	end_seg(&fw, as->wake, fw.cur, fw.cpu);
+	add_tl(as, as->wake, as->run_cpu >= 0 ? as->run_cpu : as->s.cpu,
 	    "stamp", "the %s stamps its wake-up: latency %s",
 	    as->timer ? "parent" : "client", autopsy_dur(as->s.latency, d,
 	    sizeof(d)));
@@ -284,12 +272,12 @@ check_whole(const struct tdec_trace *tr, struct autopsy_sample *as)
 
 	as->complete = 1;
 	for (c = 0; c < tr->ncpus; c++)
-		if (tr->lost[c] > 0 && tr->oldest[c] > as->send) {
+		if (tr->cpu[c].lost > 0 && tr->cpu[c].oldest > as->send) {
 			as->complete = 0;
 			snprintf(as->lost_note, sizeof(as->lost_note), "CPU %u "
 			    "lost %llu events to a full buffer, and kept none "
 			    "from before this sample", c,
-			    (unsigned long long)tr->lost[c]);
+			    (unsigned long long)tr->cpu[c].lost);
 			break;
 		}
 	for (k = 0; as->complete && k < tr->ngaps; k++) {
@@ -326,31 +314,24 @@ state_at_send(struct follow *fw)
 			break;
 		}
 	}
-	if (prev == NULL)
-		fw->cur = SEG_ISSUE;
-	else if (prev->sw.next_pid == fw->pid) {
+	fw->cur = SEG_ISSUE;
+	fw->cpu = prev != NULL ? prev->cpu : -1;
+	if (prev != NULL && prev->sw.next_pid == fw->pid) {
 		snprintf(as->state, sizeof(as->state), "running");
 		fw->cur = SEG_RUNNING;
-		fw->cpu = prev->cpu;
-	} else {
+	} else if (prev != NULL) {
 		st = state_name(prev->sw.prev_state);
 		snprintf(as->state, sizeof(as->state), "%s", st);
-		fw->cpu = prev->cpu;
 		if (strcmp(st, "stopped") == 0)
 			fw->cur = SEG_NOTRUN;
 		else if (strcmp(st, "runnable") == 0)
 			fw->cur = SEG_QUEUED;
-		else
-			fw->cur = SEG_ISSUE;
 	}
-	if (as->timer)
-		add_tl(as, 0, -1, "send", "the timer's deadline; the parent "
-		    "is %s", as->state);
-	else
-		add_tl(as, 0, -1, "send", "send: the parent stamps and "
-		    "writes; the client is %s", as->state);
+	add_tl(as, as->send, -1, "send", "%s %s", as->timer ? "the timer's "
+	    "deadline; the parent is" : "send: the parent stamps and writes; "
+	    "the client is", as->state);
 	if (prev != NULL && prev->sw.next_pid != fw->pid)
-		add_tl(as, prev->ts - as->send, prev->cpu, "blocked",
+		add_tl(as, prev->ts, prev->cpu, "blocked",
 		    "%s[%d] left CPU %d: %s", tdec_str(tr, prev->sw.prev_comm),
 		    (int)fw->pid, (int)prev->cpu,
 		    how_left(prev->sw.prev_state));
@@ -373,13 +354,22 @@ follow_events(struct follow *fw)
 			if (e->wake.pid == fw->pid)
 				on_waking(fw, e);
 			break;
-		case EV_WAKEUP:
-			if (e->wake.pid == fw->pid)
-				on_wakeup(fw, e);
+		case EV_WAKEUP:		/* the task enqueued: runnable */
+			if (e->wake.pid != fw->pid)
+				break;
+			fw->seen = 1;
+			end_seg(fw, e->ts, SEG_QUEUED, e->wake.target_cpu);
+			add_tl(fw->as, e->ts, e->wake.target_cpu, "wakeup",
+			    "runnable on CPU %d", (int)e->wake.target_cpu);
 			break;
 		case EV_MIGRATE:
-			if (e->mig.pid == fw->pid)
-				on_migrate(fw, e);
+			if (e->mig.pid != fw->pid)
+				break;
+			fw->as->migrations++;
+			end_seg(fw, e->ts, fw->cur, e->mig.dest_cpu);
+			add_tl(fw->as, e->ts, e->cpu, "migrate", "moved from "
+			    "CPU %d to CPU %d", (int)e->mig.orig_cpu,
+			    (int)e->mig.dest_cpu);
 			break;
 		case EV_IPI_CPU:
 		case EV_IPI_MASK:
@@ -395,13 +385,19 @@ follow_events(struct follow *fw)
 	}
 }
 
-/* The stretch under way ends at ts (the first SEG_MAX are kept). */
+/*
+ * The stretch under way ends at ts (the first SEG_MAX are kept), and the
+ * next, of kind next on cpu, begins.
+ */
 static void
-end_seg(struct follow *fw, int64_t ts)
+end_seg(struct follow *fw, int64_t ts, enum seg_kind next, int32_t cpu)
 {
 	if (fw->nseg < SEG_MAX)
 		fw->segs[fw->nseg++] = (struct seg){ fw->cur, fw->cpu,
 		    fw->from, ts, 0 };
+	fw->cur = next;
+	fw->cpu = cpu;
+	fw->from = ts;
 }
 
 /*
@@ -417,7 +413,7 @@ on_waking(struct follow *fw, const struct tdec_ev *e)
 	const struct tdec_ev *w, *t;
 
 	fw->seen = 1;
-	end_seg(fw, e->ts);
+	end_seg(fw, e->ts, SEG_FLIGHT, e->wake.target_cpu);
 	as->waker_cpu = e->cpu;
 	as->target_cpu = e->wake.target_cpu;
 	w = current_on(tr, e->cpu, e->ts);
@@ -428,7 +424,7 @@ on_waking(struct follow *fw, const struct tdec_ev *e)
 	    e->pid == 0 ? "idle" : "?");
 	t = current_on(tr, e->wake.target_cpu, e->ts);
 	as->idle_target = t != NULL && t->sw.next_pid == 0;
-	add_tl(as, e->ts - as->send, e->cpu, "waking", "woken %s %s[%d] on "
+	add_tl(as, e->ts, e->cpu, "waking", "woken %s %s[%d] on "
 	    "CPU %d, for CPU %d (%s)", as->waker_irq ? "from an interrupt "
 	    "over" : "by", as->waker_comm, (int)as->waker_pid, (int)e->cpu,
 	    (int)e->wake.target_cpu, t == NULL ? "its task unknown" :
@@ -436,33 +432,6 @@ on_waking(struct follow *fw, const struct tdec_ev *e)
 	if (!as->timer && as->waker_pid != fw->parent && fw->nseg > 0 &&
 	    fw->segs[fw->nseg - 1].kind == SEG_ISSUE)
 		fw->segs[fw->nseg - 1].kind = SEG_NOTRUN;
-	fw->cur = SEG_FLIGHT;
-	fw->cpu = e->wake.target_cpu;
-	fw->from = e->ts;
-}
-
-/* The task enqueued: runnable from now on. */
-static void
-on_wakeup(struct follow *fw, const struct tdec_ev *e)
-{
-	fw->seen = 1;
-	end_seg(fw, e->ts);
-	add_tl(fw->as, e->ts - fw->as->send, e->wake.target_cpu, "wakeup",
-	    "runnable on CPU %d", (int)e->wake.target_cpu);
-	fw->cur = SEG_QUEUED;
-	fw->cpu = e->wake.target_cpu;
-	fw->from = e->ts;
-}
-
-static void
-on_migrate(struct follow *fw, const struct tdec_ev *e)
-{
-	fw->as->migrations++;
-	end_seg(fw, e->ts);
-	add_tl(fw->as, e->ts - fw->as->send, e->cpu, "migrate", "moved from "
-	    "CPU %d to CPU %d", (int)e->mig.orig_cpu, (int)e->mig.dest_cpu);
-	fw->cpu = e->mig.dest_cpu;
-	fw->from = e->ts;
 }
 
 /* An IPI to the wake-up's target CPU while the wake-up is in flight. */
@@ -477,7 +446,7 @@ on_ipi(struct follow *fw, const struct tdec_ev *e)
 	if (e->kind == EV_IDLE_NOIPI) {
 		if (e->ipi.cpu != to)
 			return;
-		add_tl(as, e->ts - as->send, e->cpu, "ipi", "CPU %d polls in "
+		add_tl(as, e->ts, e->cpu, "ipi", "CPU %d polls in "
 		    "idle: woken without an IPI", (int)e->ipi.cpu);
 		return;
 	}
@@ -485,7 +454,7 @@ on_ipi(struct follow *fw, const struct tdec_ev *e)
 	    !(e->ipi.mask & ((uint64_t)1 << to))))
 		return;
 	as->ipi = 1;
-	add_tl(as, e->ts - as->send, e->cpu, "ipi", "IPI from CPU %d to CPU "
+	add_tl(as, e->ts, e->cpu, "ipi", "IPI from CPU %d to CPU "
 	    "%d", (int)e->cpu, (int)to);
 }
 
@@ -499,33 +468,28 @@ on_switch(struct follow *fw, const struct tdec_ev *e)
 
 	if (e->sw.next_pid == fw->pid) {
 		fw->seen = 1;
-		end_seg(fw, e->ts);
-		if (e->inferred)
-			add_tl(as, e->ts - as->send, e->cpu, "switch",
-			    "running on CPU %d (seen back from read(); the "
-			    "kernel did not trace its switch out of idle)",
-			    (int)e->cpu);
-		else
-			add_tl(as, e->ts - as->send, e->cpu, "switch",
-			    "switched in on CPU %d (%s[%d] left it: %s)",
-			    (int)e->cpu, tdec_str(tr, e->sw.prev_comm),
-			    (int)e->sw.prev_pid, how_left(e->sw.prev_state));
-		fw->cur = SEG_RUNNING;
-		fw->cpu = e->cpu;
+		end_seg(fw, e->ts, SEG_RUNNING, e->cpu);
 		as->run_cpu = e->cpu;
-		fw->from = e->ts;
+		if (e->inferred)
+			add_tl(as, e->ts, e->cpu, "switch", "running on CPU %d "
+			    "(seen back from read(); the kernel did not trace "
+			    "its switch out of idle)", (int)e->cpu);
+		else
+			add_tl(as, e->ts, e->cpu, "switch", "switched in on "
+			    "CPU %d (%s[%d] left it: %s)", (int)e->cpu,
+			    tdec_str(tr, e->sw.prev_comm), (int)e->sw.prev_pid,
+			    how_left(e->sw.prev_state));
 	} else if (e->sw.prev_pid == fw->pid) {
-		end_seg(fw, e->ts);
-		add_tl(as, e->ts - as->send, e->cpu,
+		st = state_name(e->sw.prev_state);
+		end_seg(fw, e->ts, strcmp(st, "runnable") == 0 ? SEG_QUEUED :
+		    SEG_NOTRUN, fw->cpu);
+		add_tl(as, e->ts, e->cpu,
 		    (e->sw.prev_state & TS_PREEMPTED) ? "preempted" : "blocked",
 		    "left CPU %d: %s (for %s[%d])", (int)e->cpu,
 		    how_left(e->sw.prev_state), tdec_str(tr, e->sw.next_comm),
 		    (int)e->sw.next_pid);
-		st = state_name(e->sw.prev_state);
-		fw->cur = strcmp(st, "runnable") == 0 ? SEG_QUEUED : SEG_NOTRUN;
 		if (fw->cur == SEG_NOTRUN)
 			snprintf(as->state, sizeof(as->state), "%s", st);
-		fw->from = e->ts;
 	}
 }
 
@@ -540,20 +504,26 @@ tally(struct follow *fw)
 {
 	const struct tdec_trace *tr = fw->tr;
 	struct autopsy_sample *as = fw->as;
+	int64_t *part[SEG_N] = { &as->issue, &as->not_runnable,
+	    &as->in_flight, &as->rq_wait, &as->running }, from;
 	struct seg *s, *next;
-	int64_t sum[SEG_N] = { 0 }, from;
 	unsigned i;
+	int32_t cpu;
 
+	for (i = 0; i < SEG_N; i++)
+		*part[i] = 0;
 	for (i = 0; i < fw->nseg; i++) {
 		s = &fw->segs[i];
 		next = i + 1 < fw->nseg ? &fw->segs[i + 1] : NULL;
 		if (s->b <= s->a)
 			continue;
-		sum[s->kind] += s->b - s->a;
+		*part[s->kind] += s->b - s->a;
 		switch (s->kind) {
 		case SEG_ISSUE:
-			if (as->waker_cpu >= 0)
-				irqs_on(tr, as, as->waker_cpu, s->a, s->b);
+		case SEG_RUNNING:
+			cpu = s->kind == SEG_ISSUE ? as->waker_cpu : s->cpu;
+			if (cpu >= 0)
+				irqs_on(tr, as, cpu, s->a, s->b);
 			break;
 		case SEG_FLIGHT:
 		case SEG_QUEUED:
@@ -571,19 +541,10 @@ tally(struct follow *fw)
 				irqs_on(tr, as, s->cpu, from, s->b);
 			}
 			break;
-		case SEG_RUNNING:
-			if (s->cpu >= 0)
-				irqs_on(tr, as, s->cpu, s->a, s->b);
-			break;
 		default:
 			break;
 		}
 	}
-	as->issue = sum[SEG_ISSUE];
-	as->not_runnable = sum[SEG_NOTRUN];
-	as->in_flight = sum[SEG_FLIGHT];
-	as->rq_wait = sum[SEG_QUEUED];
-	as->running = sum[SEG_RUNNING];
 }
 
 /*
@@ -628,61 +589,44 @@ after_tick(const struct tdec_trace *tr, int32_t cpu, int64_t ts)
 }
 
 /*
- * Who had cpu during [a, b] while the sample's task waited for it: the
- * task current at a, then each one switched in before b, with its share
- * of the stretch and how it left.
+ * Who else had cpu during [a, b] while the sample's task waited for it:
+ * the task current at a, then each one switched in before b, with its
+ * share of the stretch and how it left (out: the switch that took it
+ * away, NULL when it still ran at b).
  */
 static void
 who_ran(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
     int64_t a, int64_t b)
 {
-	const struct tdec_ev *cur = current_on(tr, cpu, a), *e;
-	int64_t from = a;
-	size_t i;
-
-	for (i = tdec_first_at(tr, a); i < tr->nev && tr->ev[i].ts <= b; i++) {
-		e = &tr->ev[i];
-		if (e->cpu != cpu || e->kind != EV_SWITCH)
-			continue;
-		ran_stretch(tr, as, cpu, cur, e, from, e->ts);
-		cur = e;
-		from = e->ts;
-	}
-	ran_stretch(tr, as, cpu, cur, NULL, from, b);
-}
-
-/*
- * The task that the switch in gave cpu to had it from from to to, unless
- * it is the sample's own task: out is the switch that took it away, NULL
- * when it still ran at to.
- */
-static void
-ran_stretch(const struct tdec_trace *tr, struct autopsy_sample *as,
-    int32_t cpu, const struct tdec_ev *in, const struct tdec_ev *out,
-    int64_t from, int64_t to)
-{
+	const struct tdec_ev *in = current_on(tr, cpu, a), *out;
 	struct ran_task *r;
 	const char *left;
+	int64_t from = a, to;
+	size_t i;
 	char d[32];
 
-	if ((in != NULL && in->sw.next_pid == as->s.pid) || to <= from)
-		return;
-	if ((r = add_ran(as, tr, in, out, cpu, to - from)) == NULL)
-		return;
-	if (out == NULL) {
-		snprintf(r->left, sizeof(r->left), "still running");
-		add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s",
-		    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
-		    sizeof(d)));
-		return;
+	for (i = tdec_first_at(tr, a); ; i++) {
+		out = i < tr->nev && tr->ev[i].ts <= b ? &tr->ev[i] : NULL;
+		if (out != NULL && (out->cpu != cpu || out->kind != EV_SWITCH))
+			continue;
+		to = out != NULL ? out->ts : b;
+		if ((in == NULL || in->sw.next_pid != as->s.pid) && to > from &&
+		    (r = add_ran(as, tr, in, out, cpu, to - from)) != NULL) {
+			left = out != NULL ? how_left(out->sw.prev_state) :
+			    "still running";
+			snprintf(r->left, sizeof(r->left), "%s%s", left,
+			    out != NULL && strcmp(left, "preempted") == 0 &&
+			    after_tick(tr, cpu, out->ts) ? " at a tick" : "");
+			add_tl(as, from, cpu, "ran", "%s[%d] (%s) ran %s%s%s",
+			    r->comm, (int)r->pid, r->policy, autopsy_dur(to -
+			    from, d, sizeof(d)), out != NULL ? ", then " : "",
+			    out != NULL ? r->left : "");
+		}
+		if (out == NULL)
+			break;
+		in = out;
+		from = out->ts;
 	}
-	left = how_left(out->sw.prev_state);
-	snprintf(r->left, sizeof(r->left), "%s%s", left,
-	    strcmp(left, "preempted") == 0 && after_tick(tr, cpu, out->ts) ?
-	    " at a tick" : "");
-	add_tl(as, from - as->send, cpu, "ran", "%s[%d] (%s) ran %s, then %s",
-	    r->comm, (int)r->pid, r->policy, autopsy_dur(to - from, d,
-	    sizeof(d)), r->left);
 }
 
 /*
@@ -693,106 +637,107 @@ static void
 irqs_on(const struct tdec_trace *tr, struct autopsy_sample *as, int32_t cpu,
     int64_t a, int64_t b)
 {
-	const struct tdec_ev *e;
-	const char *kind;
-	char name[40], what[64], d[32];
-	int64_t end;
+	struct irq_span q;
+	char what[64], d[32];
 	size_t i;
 
 	for (i = tdec_first_at(tr, a); i < tr->nev && tr->ev[i].ts <= b; i++) {
-		e = &tr->ev[i];
-		if (e->cpu != cpu || (kind = intr_name(tr, e, name,
-		    sizeof(name), what, sizeof(what))) == NULL ||
-		    (end = intr_end(tr, i, b)) == -1)
+		if (tr->ev[i].cpu != cpu || !intr_span(tr, i, b, &q))
 			continue;
-		add_irq(as, kind, e->intr.num, name, cpu, e->ts - as->send,
-		    end - e->ts);
-		add_tl(as, e->ts - as->send, cpu, kind, "%s for %s", what,
-		    autopsy_dur(end - e->ts, d, sizeof(d)));
+		q.start -= as->send;
+		if (as->irqs == NULL)
+			as->irqs = calloc(IRQ_MAX, sizeof(*as->irqs));
+		if (as->irqs != NULL && as->nirqs < IRQ_MAX)
+			as->irqs[as->nirqs++] = q;
+		add_tl(as, tr->ev[i].ts, cpu, q.kind, "%s for %s",
+		    irq_what(&q, 0, what, sizeof(what)), autopsy_dur(q.ns, d,
+		    sizeof(d)));
 	}
 }
 
 /*
- * What interrupt the entry e is: its kind ("irq", "softirq", "vector"),
- * its name, and what the timeline calls it; NULL when e is no entry.
+ * The interrupt that tr->ev[i] enters, paired with its exit, looked for
+ * until 10 ms after b (q->start absolute ns); 0 when it is no entry, or
+ * its exit is not there.
  */
-static const char *
-intr_name(const struct tdec_trace *tr, const struct tdec_ev *e, char *name,
-    size_t namelen, char *what, size_t whatlen)
+static int
+intr_span(const struct tdec_trace *tr, size_t i, int64_t b,
+    struct irq_span *q)
 {
-	switch (e->kind) {
-	case EV_IRQ_ENTRY:
-		snprintf(name, namelen, "%s", tdec_str(tr, e->intr.name));
-		snprintf(what, whatlen, "IRQ %d (%s)", e->intr.num, name);
-		return "irq";
-	case EV_SOFTIRQ_ENTRY:
-		snprintf(name, namelen, "%s", tdec_softirq_name(e->intr.num));
-		snprintf(what, whatlen, "softirq %s", name);
-		return "softirq";
-	case EV_VEC_ENTRY:
-		snprintf(name, namelen, "%s", tdec_vector_name(e->intr.vec));
-		snprintf(what, whatlen, "%s interrupt", name);
-		return "vector";
-	default:
-		return NULL;
-	}
-}
-
-/*
- * When the interrupt entered at tr->ev[i] left its CPU: its exit, looked
- * for until 10 ms after b; -1 when it is not there.
- */
-static int64_t
-intr_end(const struct tdec_trace *tr, size_t i, int64_t b)
-{
+	static const struct {
+		uint8_t		 entry, exit;
+		const char	*kind;
+	} intr[] = { { EV_IRQ_ENTRY, EV_IRQ_EXIT, "irq" },
+	    { EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT, "softirq" },
+	    { EV_VEC_ENTRY, EV_VEC_EXIT, "vector" } };
 	const struct tdec_ev *e = &tr->ev[i], *x;
-	int exit_kind;
-	size_t j;
+	const char *name;
+	size_t j, k;
 
-	exit_kind = e->kind == EV_IRQ_ENTRY ? EV_IRQ_EXIT :
-	    e->kind == EV_SOFTIRQ_ENTRY ? EV_SOFTIRQ_EXIT : EV_VEC_EXIT;
+	for (k = 0; k < 3 && intr[k].entry != e->kind; k++)
+		;
+	if (k == 3)
+		return 0;
+	name = k == 0 ? tdec_str(tr, e->intr.name) : k == 1 ?
+	    tdec_softirq_name(e->intr.num) : tdec_vector_name(e->intr.vec);
 	for (j = i + 1; j < tr->nev; j++) {
 		x = &tr->ev[j];
-		if (x->cpu != e->cpu)
-			continue;
-		if (x->kind == exit_kind && x->intr.num == e->intr.num &&
-		    (x->kind != EV_VEC_EXIT || x->intr.vec == e->intr.vec))
-			return x->ts;
-		if (x->ts > b + 10 * NSEC_PER_MSEC)
+		if (x->cpu == e->cpu && x->kind == intr[k].exit &&
+		    x->intr.num == e->intr.num &&
+		    (x->kind != EV_VEC_EXIT || x->intr.vec == e->intr.vec)) {
+			memset(q, 0, sizeof(*q));
+			snprintf(q->kind, sizeof(q->kind), "%s", intr[k].kind);
+			snprintf(q->name, sizeof(q->name), "%s", name);
+			q->num = e->intr.num;
+			q->cpu = e->cpu;
+			q->start = e->ts;
+			q->ns = x->ts - e->ts;
+			return 1;
+		}
+		if (x->cpu == e->cpu && x->ts > b + 10 * NSEC_PER_MSEC)
 			break;
 	}
-	return -1;
+	return 0;
 }
 
-/* The one-line verdict: the largest part of the latency, and the IRQs. */
+/*
+ * What an interrupt is, in words: "IRQ 24 (eth0)", "softirq TIMER",
+ * "local timer interrupt" (with the: "the local timer interrupt").
+ */
+static const char *
+irq_what(const struct irq_span *q, int the, char *buf, size_t len)
+{
+	if (strcmp(q->kind, "irq") == 0)
+		snprintf(buf, len, "IRQ %d (%s)", q->num, q->name);
+	else if (strcmp(q->kind, "softirq") == 0)
+		snprintf(buf, len, "softirq %s", q->name);
+	else
+		snprintf(buf, len, "%s%s interrupt", the ? "the " : "",
+		    q->name);
+	return buf;
+}
+
+/*
+ * The one-line verdict: the largest part of the latency in words, and
+ * the longest interrupt, when it took a microsecond or more, and when it
+ * came: "with 15.00 us of the local timer interrupt during the wait".
+ */
 static void
 verdict(const struct follow *fw)
 {
 	struct autopsy_sample *as = fw->as;
-	char part[160];
-	size_t len;
-
-	as->verdict[0] = '\0';
-	if (!as->complete)
-		snprintf(as->verdict, sizeof(as->verdict), "incomplete (%s): ",
-		    as->lost_note);
-	len = strlen(as->verdict);
-	largest_part(as, part, sizeof(part));
-	snprintf(as->verdict + len, sizeof(as->verdict) - len, "%s", part);
-	largest_irq(fw);
-}
-
-/* The largest part of the split, said in words. */
-static void
-largest_part(const struct autopsy_sample *as, char *part, size_t len)
-{
-	char d[32];
+	const struct irq_span *big = NULL;
+	char *v = as->verdict, d[32], what[64];
+	size_t len = sizeof(as->verdict);
 	int64_t best = -1;
 	unsigned i;
 	int which = -1;
 	const int64_t parts[] = { as->issue, as->not_runnable, as->in_flight,
 	    as->rq_wait, as->running };
 
+	v[0] = '\0';
+	if (!as->complete)
+		cat(v, len, "incomplete (%s): ", as->lost_note);
 	for (i = 0; i < 5; i++)
 		if (parts[i] > best) {
 			best = parts[i];
@@ -800,87 +745,60 @@ largest_part(const struct autopsy_sample *as, char *part, size_t len)
 		}
 	switch (which) {
 	case 0:
-		snprintf(part, len, "%s %s", autopsy_dur(as->issue, d,
-		    sizeof(d)), as->timer ? "before the timer's interrupt "
-		    "woke the parent" : "in the parent's write before the "
-		    "wake-up was issued");
+		cat(v, len, "%s %s", autopsy_dur(as->issue, d, sizeof(d)),
+		    as->timer ? "before the timer's interrupt woke the parent" :
+		    "in the parent's write before the wake-up was issued");
 		break;
 	case 1:
-		snprintf(part, len, "not runnable for %s: %s until %s[%d] "
-		    "woke it%s", autopsy_dur(as->not_runnable, d, sizeof(d)),
-		    as->state, as->waker_comm, (int)as->waker_pid,
+		cat(v, len, "not runnable for %s: %s until %s[%d] woke it%s",
+		    autopsy_dur(as->not_runnable, d, sizeof(d)), as->state,
+		    as->waker_comm, (int)as->waker_pid,
 		    strcmp(as->state, "stopped") == 0 ? " (SIGCONT)" : "");
 		break;
 	case 2:
-		snprintf(part, len, "wake-up in flight %s to CPU %d%s",
+		cat(v, len, "wake-up in flight %s to CPU %d%s",
 		    autopsy_dur(as->in_flight, d, sizeof(d)),
-		    (int)as->target_cpu, as->idle_target ?
-		    " (idle, woken" : "");
-		if (as->idle_target)
-			strncat(part, as->ipi ? " by an IPI)" : " without an "
-			    "IPI)", len - strlen(part) - 1);
+		    (int)as->target_cpu, !as->idle_target ? "" : as->ipi ?
+		    " (idle, woken by an IPI)" : " (idle, woken without an "
+		    "IPI)");
 		break;
 	case 3:
-		behind_whom(as, part, len);
+		behind_whom(as);
 		break;
 	default:
-		snprintf(part, len, "%s from the switch-in to the stamp",
+		cat(v, len, "%s from the switch-in to the stamp",
 		    autopsy_dur(as->running, d, sizeof(d)));
 		break;
 	}
+	for (i = 0; i < as->nirqs; i++)
+		if (big == NULL || as->irqs[i].ns > big->ns)
+			big = &as->irqs[i];
+	if (big != NULL && big->ns >= NSEC_PER_USEC)
+		cat(v, len, ", with %s of %s %s", autopsy_dur(big->ns, d,
+		    sizeof(d)), irq_what(big, 1, what, sizeof(what)),
+		    irq_when(fw, big));
 }
 
 /* The runqueue wait, and the first two tasks it waited behind. */
 static void
-behind_whom(const struct autopsy_sample *as, char *part, size_t len)
+behind_whom(struct autopsy_sample *as)
 {
 	char d[32];
 	unsigned i, shown;
 
-	snprintf(part, len, "runqueue wait %s", autopsy_dur(as->rq_wait, d,
-	    sizeof(d)));
+	cat(as->verdict, sizeof(as->verdict), "runqueue wait %s",
+	    autopsy_dur(as->rq_wait, d, sizeof(d)));
 	for (i = 0, shown = 0; i < as->nran && shown < 2; i++) {
 		if (as->ran[i].pid == 0 || as->ran[i].pid == -1)
 			continue;
-		snprintf(part + strlen(part), len - strlen(part), "%s %s[%d] "
-		    "(%s)", shown == 0 ? " behind" : ",", as->ran[i].comm,
+		cat(as->verdict, sizeof(as->verdict), "%s %s[%d] (%s)",
+		    shown == 0 ? " behind" : ",", as->ran[i].comm,
 		    (int)as->ran[i].pid, as->ran[i].policy);
 		shown++;
 	}
 	if (shown == 0)
-		strncat(part, " with no other task on the CPU",
-		    len - strlen(part) - 1);
-}
-
-/*
- * The longest interrupt, when it took a microsecond or more, and when it
- * came: "with 15.00 us of the local timer interrupt during the wait".
- */
-static void
-largest_irq(const struct follow *fw)
-{
-	struct autopsy_sample *as = fw->as;
-	const struct irq_span *big = NULL;
-	char d[32], what[64];
-	size_t len;
-	unsigned i;
-
-	for (i = 0; i < as->nirqs; i++)
-		if (big == NULL || as->irqs[i].ns > big->ns)
-			big = &as->irqs[i];
-	if (big == NULL || big->ns < NSEC_PER_USEC)
-		return;
-	if (strcmp(big->kind, "irq") == 0)
-		snprintf(what, sizeof(what), "IRQ %d (%s)", big->num,
-		    big->name);
-	else if (strcmp(big->kind, "softirq") == 0)
-		snprintf(what, sizeof(what), "softirq %s", big->name);
-	else
-		snprintf(what, sizeof(what), "the %s interrupt", big->name);
-	len = strlen(as->verdict);
-	snprintf(as->verdict + len, sizeof(as->verdict) - len,
-	    ", with %s of %s %s", autopsy_dur(big->ns, d, sizeof(d)), what,
-	    irq_when(fw, big));
+		cat(as->verdict, sizeof(as->verdict), " with no other task on "
+		    "the CPU");
 }
 
 /*
@@ -912,11 +830,27 @@ irq_when(const struct follow *fw, const struct irq_span *q)
 	return "within the latency";
 }
 
-/* Adds a timeline line, in time order (lines come nearly sorted). */
+/* Appends to the string in buf, of len bytes in all. */
 static void
-add_tl(struct autopsy_sample *as, int64_t t, int32_t cpu, const char *kind,
+cat(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(buf);
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Adds a timeline line at ts (absolute ns), in time order (lines come
+ * nearly sorted).
+ */
+static void
+add_tl(struct autopsy_sample *as, int64_t ts, int32_t cpu, const char *kind,
     const char *fmt, ...)
 {
+	int64_t t = ts - as->send;
 	struct tl_item *it;
 	va_list ap;
 	unsigned i;
@@ -984,26 +918,6 @@ add_ran(struct autopsy_sample *as, const struct tdec_trace *tr,
 	return r;
 }
 
-static void
-add_irq(struct autopsy_sample *as, const char *kind, int num,
-    const char *name, int32_t cpu, int64_t start, int64_t ns)
-{
-	struct irq_span *q;
-
-	if (as->irqs == NULL &&
-	    (as->irqs = calloc(IRQ_MAX, sizeof(*as->irqs))) == NULL)
-		return;
-	if (as->nirqs == IRQ_MAX)
-		return;
-	q = &as->irqs[as->nirqs++];
-	snprintf(q->kind, sizeof(q->kind), "%s", kind);
-	q->num = num;
-	snprintf(q->name, sizeof(q->name), "%.31s", name);
-	q->cpu = cpu;
-	q->start = start;
-	q->ns = ns;
-}
-
 /* The tasks that had the CPU, the longest first. */
 static int
 cmp_ran(const void *pa, const void *pb)
@@ -1024,9 +938,8 @@ static void
 describe_policy(pid_t pid, int prio, const char *comm, char *buf,
     size_t len)
 {
-	char path[64], now[COMM_LEN + 2] = "";
+	char path[64], *now;
 	const char *name = NULL;
-	FILE *fp;
 	int pol = -1;
 
 	if (pid == 0) {
@@ -1034,12 +947,10 @@ describe_policy(pid_t pid, int prio, const char *comm, char *buf,
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if ((fp = fopen(path, "re")) != NULL) {
-		if (fgets(now, sizeof(now), fp) != NULL)
-			now[strcspn(now, "\n")] = '\0';
-		fclose(fp);
+	if ((now = file_text(path)) != NULL) {
 		if (strcmp(now, comm) == 0)
 			pol = sched_getscheduler(pid);
+		free(now);
 	}
 	if (prio < 0) {
 		snprintf(buf, len, "SCHED_DEADLINE");

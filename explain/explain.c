@@ -1,25 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * --explain's tracefs instance and its keeper: the instance's life from
- * before the run to its end, and the trace taken from it after the run.
- *
- * Before the run, explain_open makes an instance (instances/latt-PID, PID
- * latt's as tracefs knows it, unique across PID namespaces; the global
- * buffer and other tools' instances are never touched), sets its
- * clock to "mono" (so that trace times and latt's CLOCK_MONOTONIC stamps
- * are one clock), gives it a bounded buffer, has the decoder read the
- * format file of every event it needs (tracedec.c) and filters the
- * wake-up and migration events to latt's own processes.  A keeper
- * process (keeper.c) removes the instance when latt goes away, even when
- * latt is killed outright; meanwhile it drains every CPU's buffer and
- * keeps the pages around the K worst samples so far (their windows, which
- * explain_keep publishes in a shared page) and the last second, so that a
- * long run's early worst samples do not fall out of the ring buffer.
- * explain_start enables the events once the clients and the workload run;
- * the sink hands every sample to explain_keep, which keeps the K worst.
- * After the run, explain_read stops the instance, takes the keeper's
- * pages through the decoder, and hands the trace to autopsy.c, which
- * builds res->autopsy.  explain_close removes the instance.
+ * --explain's tracefs instance and its keeper, from before the run to its
+ * end.  The instance (instances/latt-PID, PID latt's as tracefs knows it,
+ * unique across PID namespaces; the global buffer and other tools'
+ * instances are never touched) has the "mono" clock, so that trace times
+ * and latt's CLOCK_MONOTONIC stamps are one clock, a bounded buffer, and
+ * the wake-up and migration events filtered to latt's own processes.  Its
+ * keeper (keeper.c) keeps the pages around the K worst samples so far,
+ * whose windows explain_keep publishes in a shared page, and removes the
+ * instance even when latt is killed outright.  After the run the pages go
+ * through the decoder (tracedec.c) to autopsy.c.
  *
  * Every file of the instance is reached through tracefs's instances
  * directory, held open from the start (/proc/self/fd/N/latt-PID), so that
@@ -30,9 +20,7 @@
  * looked up in NSpid when the run starts; where /proc cannot tell, the
  * autopsy is refused before the run.  Waits for the keeper have
  * deadlines, and a keeper stopped or dead costs the autopsy, never the
- * run.
- *
- * Nothing here prints: failures come back as messages or in the autopsy.
+ * run.  Nothing here prints.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -44,6 +32,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,39 +69,28 @@ static void	 event_dir(const struct tinst *, const struct tdec_def *,
 		    char *, size_t);
 static int	 read_trace(const struct tinst *, int64_t, struct autopsy *,
 		    struct tdec_trace *);
-static int	 keeper_pages(const struct tinst *, size_t,
-		    struct tdec_trace *);
 static int	 keeper_check(struct tinst *, const struct result *,
 		    struct autopsy *);
 static void	 keeper_end(struct tinst *);
+static void	 keeper_error(const struct tinst *, struct autopsy *,
+		    const char *, ...) __attribute__((format(printf, 3, 4)));
 static void	 map_children(struct tinst *);
-static pid_t	 host_pid(const struct tinst *, const struct sample *);
 static int	 mount_lost(const struct tinst *);
-static pid_t	 proc_pid(const struct tinst *, pid_t);
+static pid_t	 host_pid(const struct tinst *, pid_t);
 static void	 read_lost(const char *, unsigned, struct tdec_trace *);
 static int	 write_file(const char *, const char *, const char *);
 
-/*
- * Makes latt's instance and prepares it; the events stay off until
- * explain_start.  Returns 0; -1 with a message in err when tracefs is
- * missing, or latt may not use it, or cannot tell tracefs's pids from its
- * own (the caller exits 2 before the run); -2 when the keeper could not
- * be started (exit 1).
- */
 int
 explain_open(struct tinst *in, char *err, size_t errlen)
 {
 	char val[32], inst[PATH_MAX], why[200];
 	struct stat sb;
 	enum proc_view view;
-	FILE *fp;
-	int e;
+	char *comm;
+	int e, ret = -1;
 
-	in->keeper = 0;
+	memset(in, 0, sizeof(*in));
 	in->keeper_fd = in->keeper_rfd = in->ifd = -1;
-	in->win = NULL;
-	in->map = NULL;
-	in->nmap = 0;
 	if ((view = proc_host_view(&in->host, err, errlen)) == PROC_VIEW_NONE)
 		return -1;
 	in->nspid = view == PROC_VIEW_NSPID;
@@ -129,8 +107,7 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 		    "%s%s", inst, strerror(errno), errno == EACCES ||
 		    errno == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" :
 		    "");
-		explain_close(in, NULL, 0);
-		return -1;
+		goto fail;
 	}
 	in->idev = sb.st_dev;
 	in->iino = sb.st_ino;
@@ -138,16 +115,15 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 	    asprintf(&in->path, "/proc/self/fd/%d/%s", in->ifd,
 	    in->name) == -1) {
 		snprintf(err, errlen, "%s", strerror(errno));
-		explain_close(in, NULL, 0);
-		return -2;
+		ret = -2;
+		goto fail;
 	}
 	if (mkdir(in->path, 0750) == -1) {
 		snprintf(err, errlen, "cannot make a tracefs instance %s: %s%s",
 		    in->dir, strerror(errno), errno == EACCES ||
 		    errno == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" :
 		    "");
-		explain_close(in, NULL, 0);
-		return -1;
+		goto fail;
 	}
 	in->made = 1;
 	in->win = mmap(NULL, sizeof(*in->win), PROT_READ | PROT_WRITE,
@@ -155,8 +131,8 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 	if (in->win == MAP_FAILED) {
 		in->win = NULL;
 		snprintf(err, errlen, "mmap: %s", strerror(errno));
-		explain_close(in, NULL, 0);
-		return -2;
+		ret = -2;
+		goto fail;
 	}
 	if ((in->keeper = keeper_start(in->name, in->ifd, &in->keeper_fd,
 	    &in->keeper_rfd, in->win)) == -1) {
@@ -164,13 +140,12 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 		in->keeper = 0;
 		snprintf(err, errlen, "fork of its keeper: %s (%s)",
 		    strerror(e), proc_fork_why(e, why, sizeof(why)));
-		explain_close(in, NULL, 0);
-		return -2;
+		ret = -2;
+		goto fail;
 	}
-	if ((fp = fopen("/proc/self/comm", "re")) != NULL) {
-		if (fgets(own_comm, sizeof(own_comm), fp) != NULL)
-			own_comm[strcspn(own_comm, "\n")] = '\0';
-		fclose(fp);
+	if ((comm = file_text("/proc/self/comm")) != NULL) {
+		snprintf(own_comm, sizeof(own_comm), "%s", comm);
+		free(comm);
 	}
 	in->buf_kb = buffer_kb();
 	snprintf(val, sizeof(val), "%u", in->buf_kb);
@@ -189,14 +164,9 @@ explain_open(struct tinst *in, char *err, size_t errlen)
 	return 0;
 fail:
 	explain_close(in, NULL, 0);
-	return -1;
+	return ret;
 }
 
-/*
- * Enables the events and starts tracing, once the clients run (in a PID
- * namespace, their pids as tracefs knows them are looked up now).
- * Returns 0, or -1 with errno.
- */
 int
 explain_start(struct tinst *in)
 {
@@ -218,10 +188,6 @@ explain_start(struct tinst *in)
 	return write_file(in->path, "tracing_on", "1");
 }
 
-/*
- * From the sink: keeps the K worst samples, worst first, and the last
- * sample (the one --breaktrace may have stopped at).
- */
 void
 explain_keep(const struct config *cfg, struct tinst *in, struct result *res,
     const struct sample *s)
@@ -255,14 +221,6 @@ explain_keep(const struct config *cfg, struct tinst *in, struct result *res,
 	atomic_fetch_add(&win->seq, 1);
 }
 
-/*
- * After the run: stops tracing, reads every CPU's buffer and builds the
- * autopsy of each kept sample (and of the sample --breaktrace stopped
- * at, if it is not among them) into res->autopsy.  A failure to read,
- * a keeper stopped or dead among them, is recorded there, never fatal to
- * the run's other reports.  A signal that ends latt, arriving while the
- * keeper sends its pages, ends the wait at once.
- */
 void
 explain_read(struct tinst *in, struct result *res)
 {
@@ -276,7 +234,9 @@ explain_read(struct tinst *in, struct result *res)
 	    ap->error != NULL)
 		return;
 	for (i = 0; i < ap->n; i++)
-		ap->s[i].s.pid = host_pid(in, &ap->s[i].s);
+		ap->s[i].s.pid = in->nspid && (ap->s[i].s.timer ||
+		    ap->s[i].s.pid == getpid()) ? in->host :
+		    host_pid(in, ap->s[i].s.pid);
 	if (mount_lost(in))
 		ap->mount_lost = strdup(in->top);
 	if (keeper_check(in, res, ap) == -1)
@@ -293,13 +253,7 @@ explain_read(struct tinst *in, struct result *res)
 		got_stop = was;
 }
 
-/*
- * Removes the instance (tracing is stopped first, so that rmdir finds
- * nothing busy) once the keeper, let go, has ended (it removes it too);
- * a keeper that does not end in time, or is stopped, is killed.  Safe to
- * call twice, and on a config that never opened one.  Returns 0, or -1
- * with what to do in err when the instance could not be removed.
- */
+/* Tracing is stopped first, so that rmdir finds nothing busy. */
 int
 explain_close(struct tinst *in, char *err, size_t errlen)
 {
@@ -339,19 +293,14 @@ explain_close(struct tinst *in, char *err, size_t errlen)
 	/* Descriptors 0 to 2 are never ours (latt.c fills them at start). */
 	if (in->ifd > 2)
 		close(in->ifd);
-	in->ifd = -1;
 	if (in->win != NULL)
 		munmap(in->win, sizeof(*in->win));
-	in->win = NULL;
 	free(in->map);
-	in->map = NULL;
-	in->nmap = 0;
 	free(in->path);
-	in->path = NULL;
 	free(in->dir);
-	in->dir = NULL;
 	free(in->top);
-	in->top = NULL;
+	memset(in, 0, sizeof(*in));
+	in->ifd = in->keeper_fd = in->keeper_rfd = -1;
 	return ret;
 }
 
@@ -374,7 +323,7 @@ keeper_end(struct tinst *in)
 	while ((r = waitpid(in->keeper, &st, WNOHANG)) == 0 ||
 	    (r == -1 && errno == EINTR)) {
 		if (now_ns() > giveup || got_stop != was ||
-		    (proc_stat(proc_pid(in, in->keeper), &ps) == 0 &&
+		    (proc_stat(host_pid(in, in->keeper), &ps) == 0 &&
 		    (ps.state == 'T' || ps.state == 't'))) {
 			kill(in->keeper, SIGKILL);
 			while (waitpid(in->keeper, &st, 0) == -1 &&
@@ -415,20 +364,31 @@ keeper_check(struct tinst *in, const struct result *res, struct autopsy *ap)
 		else if (st != -1 && WIFEXITED(st))
 			snprintf(how, sizeof(how), ": exited with status %d",
 			    WEXITSTATUS(st));
-		snprintf(ap->errbuf, sizeof(ap->errbuf), "latt's keeper "
-		    "(latt-tracefs, pid %d) died during the run%s",
-		    (int)in->keeper, how);
+		keeper_error(in, ap, "died during the run%s", how);
 		in->keeper = 0;
-	} else if (proc_stat(proc_pid(in, in->keeper), &ps) == 0 &&
-	    (ps.state == 'T' || ps.state == 't')) {
-		snprintf(ap->errbuf, sizeof(ap->errbuf), "latt's keeper "
-		    "(latt-tracefs, pid %d) is stopped: it kept no trace",
-		    (int)in->keeper);
-	} else
+	} else if (proc_stat(host_pid(in, in->keeper), &ps) == 0 &&
+	    (ps.state == 'T' || ps.state == 't'))
+		keeper_error(in, ap, "is stopped: it kept no trace");
+	else
 		return 0;
+	return -1;
+}
+
+/* Why the autopsy has no trace: what became of the keeper. */
+static void
+keeper_error(const struct tinst *in, struct autopsy *ap, const char *fmt,
+    ...)
+{
+	va_list va;
+	int n;
+
+	n = snprintf(ap->errbuf, sizeof(ap->errbuf), "latt's keeper "
+	    "(latt-tracefs, pid %d) ", (int)in->keeper);
+	va_start(va, fmt);
+	vsnprintf(ap->errbuf + n, sizeof(ap->errbuf) - (size_t)n, fmt, va);
+	va_end(va);
 	ap->error = ap->errbuf;
 	ap->error_errno = 0;
-	return -1;
 }
 
 /*
@@ -458,25 +418,12 @@ map_children(struct tinst *in)
 	free(kids);
 }
 
-/* A sample's task as tracefs numbers it (0 when it cannot tell). */
+/*
+ * One of latt's children as tracefs and procfs number it (0: unknown);
+ * the same pid outside a PID namespace.
+ */
 static pid_t
-host_pid(const struct tinst *in, const struct sample *s)
-{
-	size_t i;
-
-	if (!in->nspid)
-		return s->pid;
-	if (s->timer || s->pid == getpid())
-		return in->host;
-	for (i = 0; i < in->nmap; i++)
-		if (in->map[i][0] == s->pid)
-			return in->map[i][1];
-	return 0;
-}
-
-/* One of latt's children as procfs numbers it (0: unknown). */
-static pid_t
-proc_pid(const struct tinst *in, pid_t own)
+host_pid(const struct tinst *in, pid_t own)
 {
 	size_t i;
 
@@ -506,18 +453,10 @@ mount_lost(const struct tinst *in)
 static unsigned
 buffer_kb(void)
 {
-	unsigned kb;
-	long ncpu;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned kb = BUF_KB_TOTAL / (unsigned)(ncpu < 1 ? 1 : ncpu);
 
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	if (ncpu < 1)
-		ncpu = 1;
-	kb = BUF_KB_TOTAL / (unsigned)ncpu;
-	if (kb > BUF_KB_MAX)
-		kb = BUF_KB_MAX;
-	if (kb < BUF_KB_MIN)
-		kb = BUF_KB_MIN;
-	return kb;
+	return kb > BUF_KB_MAX ? BUF_KB_MAX : kb < BUF_KB_MIN ? BUF_KB_MIN : kb;
 }
 
 /*
@@ -582,10 +521,8 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	char path[PATH_MAX];
 	struct stat sb;
 	int64_t newest_oldest = INT64_MIN;
-	size_t page;
 	unsigned cpu;
 
-	page = keeper_page_size(in->path);
 	for (cpu = 0; ; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", in->path,
 		    cpu);
@@ -598,20 +535,15 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 		ap->error_errno = ENOMEM;
 		return -1;
 	}
-	if (keeper_pages(in, page, tr) == -1) {
-		ap->error = ap->errbuf;
-		ap->error_errno = 0;
+	if (keeper_fetch(in->path, in->keeper_fd, in->keeper_rfd, tr) == -1) {
 		if (errno == ETIMEDOUT)
-			snprintf(ap->errbuf, sizeof(ap->errbuf), "latt's "
-			    "keeper (latt-tracefs, pid %d) sent nothing for "
-			    "2 s", (int)in->keeper);
-		else if (errno == EINTR)
-			snprintf(ap->errbuf, sizeof(ap->errbuf), "a signal "
-			    "ended latt while its keeper sent the trace");
+			keeper_error(in, ap, "sent nothing for 2 s");
 		else if (errno == EPIPE)
-			snprintf(ap->errbuf, sizeof(ap->errbuf), "latt's "
-			    "keeper (latt-tracefs, pid %d) went away while "
-			    "sending the trace", (int)in->keeper);
+			keeper_error(in, ap, "went away while sending the "
+			    "trace");
+		else if (errno == EINTR)
+			ap->error = "a signal ended latt while its keeper "
+			    "sent the trace";
 		else {
 			ap->error = "taking the trace from latt's keeper";
 			ap->error_errno = errno;
@@ -620,43 +552,15 @@ read_trace(const struct tinst *in, int64_t start, struct autopsy *ap,
 	}
 	for (cpu = 0; cpu < tr->ncpus; cpu++) {
 		read_lost(in->path, cpu, tr);
-		ap->lost += tr->lost[cpu];
-		if (tr->lost[cpu] > 0 && tr->oldest[cpu] > newest_oldest)
-			newest_oldest = tr->oldest[cpu];
+		ap->lost += tr->cpu[cpu].lost;
+		if (tr->cpu[cpu].lost > 0 &&
+		    tr->cpu[cpu].oldest > newest_oldest)
+			newest_oldest = tr->cpu[cpu].oldest;
 	}
 	ap->events = tr->nev;
 	ap->covered_from = newest_oldest == INT64_MIN ? 0 :
 	    newest_oldest - start;
 	return 0;
-}
-
-/*
- * Asks the keeper for the pages it kept and decodes them, CPU by CPU.
- * Returns 0, or -1 with errno set.
- */
-static int
-keeper_pages(const struct tinst *in, size_t page, struct tdec_trace *tr)
-{
-	unsigned char *buf;
-	uint32_t cpu, len;
-	int gap, r, ret = -1;
-
-	if ((buf = malloc(page)) == NULL)
-		return -1;
-	if (keeper_ask(in->keeper_fd) == -1)
-		goto out;
-	while ((r = keeper_record(in->keeper_rfd, page, buf, &cpu, &gap,
-	    &len)) == 1) {
-		if (cpu >= tr->ncpus) {
-			errno = EPROTO;
-			goto out;
-		}
-		tdec_page(tr, cpu, buf, len, gap);
-	}
-	ret = r == 0 ? 0 : -1;
-out:
-	free(buf);
-	return ret;
 }
 
 /*
@@ -677,7 +581,7 @@ read_lost(const char *dir, unsigned cpu, struct tdec_trace *tr)
 		if (sscanf(line, "overrun: %llu", &v) == 1 ||
 		    sscanf(line, "dropped events: %llu", &v) == 1 ||
 		    sscanf(line, "commit overrun: %llu", &v) == 1)
-			tr->lost[cpu] += v;
+			tr->cpu[cpu].lost += v;
 	fclose(fp);
 }
 

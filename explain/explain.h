@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * explain.h: the API of --explain's measuring side: latt's own tracefs
- * instance, made before the run (explain_open), its events enabled at the
- * start (explain_start), the K worst samples kept as they come
- * (explain_keep) and the trace read into res->autopsy once everything has
- * stopped (explain_read).  The autopsy itself is a result: autopsy.h.
+ * explain.h: the API of --explain's measuring side (explain.c): latt's
+ * own tracefs instance and its keeper, from before the run to its end.
+ * The autopsy it makes is a result: autopsy.h.
  */
 #ifndef EXPLAIN_H
 #define EXPLAIN_H
@@ -14,15 +12,11 @@
 #include <stddef.h>
 
 struct config;
+struct kwin;
 struct result;
 struct sample;
 
-/*
- * --explain: latt's own tracefs instance (explain.c), made before the run
- * and removed at its end; a keeper process removes it if latt dies.
- */
-struct kwin;
-
+/* The instance, made before the run and removed at its end. */
 struct tinst {
 	char		*top;		/* the tracefs mount */
 	char		*dir;		/* top/instances/latt-PID, as shown */
@@ -45,16 +39,38 @@ struct tinst {
 };
 
 /*
- * explain_open returns 0; -1 for what the user can change (no tracefs, no
- * right to it, a PID namespace it cannot see through: status 2); -2 for a
- * runtime failure (fork, mmap: status 1); err says why.  explain_close
- * returns -1, with what to do in err, when the instance stays behind.
+ * Before the run: makes latt's instance, its events off, and its keeper,
+ * and has the decoder read the events' layouts.  Returns 0; -1 for what
+ * the user can change (no tracefs, no right to it, a PID namespace it
+ * cannot see through: status 2); -2 for a runtime failure (fork, mmap:
+ * status 1); err says why.
  */
-int	 explain_open(struct tinst *, char *, size_t);
+int	 explain_open(struct tinst *, char *err, size_t errlen);
+/*
+ * Once the clients run (in a PID namespace, their pids as tracefs knows
+ * them are looked up now): enables the events and starts tracing.
+ * Returns 0, or -1 with errno set.
+ */
 int	 explain_start(struct tinst *);
+/*
+ * From the sink, each sample: keeps the K worst in res->worst, worst
+ * first, and the last one (where --breaktrace may have stopped), and
+ * has the keeper keep the trace around the K worst.
+ */
 void	 explain_keep(const struct config *, struct tinst *, struct result *,
 	    const struct sample *);
+/*
+ * After the run: stops tracing and builds res->autopsy, of each kept
+ * sample and of the one --breaktrace stopped at, from the keeper's pages.
+ * A failure (a keeper stopped or dead among them) is said there, never
+ * fatal; a signal that ends latt ends the wait for the keeper at once.
+ */
 void	 explain_read(struct tinst *, struct result *);
-int	 explain_close(struct tinst *, char *, size_t);
+/*
+ * Lets the keeper go (killed when it does not end in time, or is
+ * stopped) and removes the instance; safe twice, and on one never made.
+ * Returns 0, or -1 with what to do in err when the instance stays behind.
+ */
+int	 explain_close(struct tinst *, char *err, size_t errlen);
 
 #endif /* EXPLAIN_H */

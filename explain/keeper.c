@@ -8,12 +8,11 @@
  * worst samples so far) and the last HISTORY_NS, at most KEEP_MAX bytes.
  * A long busy run therefore keeps its early worst samples, which the ring
  * buffer alone would have overwritten.  On request it sends its pages back
- * (keeper_ask, keeper_record); explain.c parses them.  Nothing here
+ * to latt, which hands them to the decoder (keeper_fetch).  Nothing here
  * prints, and nothing here knows the events' layout: a page is its time
  * stamp and its bytes.
  */
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "explain/keeper.h"
+#include "explain/tracedec.h"
 #include "lib/common.h"
 
 #define DRAIN_MS	100		/* how often it drains the buffers */
@@ -56,18 +56,14 @@ struct kcpu {
 static void	 keeper_loop(const char *, struct kwin *);
 static int	 full_write(int, const void *, size_t);
 static int	 full_read(int, void *, size_t);
-static int64_t	 page_ts(const unsigned char *);
+static size_t	 keeper_page_size(const char *);
 
 /*
- * The keeper: a child in a process group of its own, deaf to the
- * signals a terminal or a script sends.  Until its pipe (fd 3) closes it
- * drains the instance's buffers (keeper_loop); a 'D' on the pipe makes it
- * send what it holds on fd 4.  When the pipe closes (latt ended, however)
- * it lets go of every tracefs descriptor and removes the instance.  It
- * reaches the instance, name, through ifd, tracefs's instances directory
- * held open (on fd 5 in the keeper), never through the mount's path: a
- * tracefs unmounted (lazily) during the run is still reached, and the
- * instance still removed.
+ * The keeper is a child in a process group of its own, deaf to the
+ * signals a terminal or a script sends.  It reaches the instance through
+ * tracefs's instances directory held open (fd 5 in the keeper), never
+ * through the mount's path: a tracefs unmounted (lazily) during the run
+ * is still reached, and the instance still removed.
  */
 pid_t
 keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
@@ -79,22 +75,20 @@ keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 	char on[PATH_MAX], dir[64];
 	size_t i;
 	pid_t pid;
-	int p[2], q[2], fd, a, b, c;
+	int p[2] = { -1, -1 }, q[2] = { -1, -1 }, fd, a, b, c, e;
 
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return -1;
-	if (pipe2(q, O_CLOEXEC) == -1) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
 	fflush(stdout);
 	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		close(p[0]);
-		close(p[1]);
-		close(q[0]);
-		close(q[1]);
+	if (pipe2(p, O_CLOEXEC) == -1 || pipe2(q, O_CLOEXEC) == -1 ||
+	    (pid = fork()) == -1) {
+		e = errno;
+		for (i = 0; i < 2; i++) {
+			if (p[i] != -1)
+				close(p[i]);
+			if (q[i] != -1)
+				close(q[i]);
+		}
+		errno = e;
 		return -1;
 	}
 	if (pid > 0) {
@@ -169,14 +163,12 @@ full_write(int fd, const void *buf, size_t len)
 
 /*
  * Reads len bytes, waiting at most KEEPER_IDLE_MS for each piece of them
- * and no longer once a signal that ends latt has come (got_stop, which
- * the caller clears first).  Returns 0, or -1 with errno: EPIPE for an
- * early end, ETIMEDOUT, EINTR for the signal.
+ * and no longer once got_stop is set; errno as keeper_fetch's.
  */
 static int
 full_read(int fd, void *buf, size_t len)
 {
-	struct pollfd pf;
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
 	char *p = buf;
 	int64_t idle = now_ns() + KEEPER_IDLE_MS * NSEC_PER_MSEC;
 	ssize_t n;
@@ -187,9 +179,6 @@ full_read(int fd, void *buf, size_t len)
 			errno = EINTR;
 			return -1;
 		}
-		pf.fd = fd;
-		pf.events = POLLIN;
-		pf.revents = 0;
 		r = poll(&pf, 1, 50);
 		if (r == 0 || (r == -1 && errno == EINTR)) {
 			if (now_ns() < idle)
@@ -213,22 +202,17 @@ full_read(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* The size of one page of the instance's buffers. */
-size_t
+/* The size of one page of the buffers of the instance at dir. */
+static size_t
 keeper_page_size(const char *dir)
 {
 	char path[PATH_MAX];
-	unsigned kb;
-	size_t page = 0;
-	FILE *fp;
+	long long kb;
 
 	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", dir);
-	if ((fp = fopen(path, "re")) != NULL) {
-		if (fscanf(fp, "%u", &kb) == 1 && kb > 0 && kb <= 1024)
-			page = (size_t)kb * 1024;
-		fclose(fp);
-	}
-	return page > 0 ? page : (size_t)sysconf(_SC_PAGESIZE);
+	kb = file_ll(path);
+	return kb > 0 && kb <= 1024 ? (size_t)kb * 1024 :
+	    (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /*
@@ -236,9 +220,9 @@ keeper_page_size(const char *dir)
  * stay half-written (latt died in the middle of writing them).
  */
 static unsigned
-keeper_windows(const struct kwin *win, int64_t (*w)[2])
+keeper_windows(const struct kwin *win, struct kspan *w)
 {
-	uint32_t s1, s2, n = 0, i;
+	uint32_t s1, s2, n = 0;
 	unsigned tries = 0;
 
 	do {
@@ -249,10 +233,7 @@ keeper_windows(const struct kwin *win, int64_t (*w)[2])
 			continue;
 		}
 		n = win->n <= EXPLAIN_MAX + 1 ? win->n : 0;
-		for (i = 0; i < n; i++) {
-			w[i][0] = win->w[i].from;
-			w[i][1] = win->w[i].to;
-		}
+		memcpy(w, win->w, n * sizeof(*w));
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load(&win->seq);
 	} while (s1 != s2);
@@ -264,8 +245,8 @@ keeper_windows(const struct kwin *win, int64_t (*w)[2])
  * after one let go is marked, so that the reader knows of the hole.
  */
 static void
-keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
-    int64_t horizon, size_t *bytes)
+keeper_prune(struct kcpu *kc, unsigned ncpu, const struct kspan *w,
+    unsigned nw, int64_t horizon, size_t *bytes)
 {
 	struct kcpu *c;
 	int64_t end;
@@ -280,7 +261,8 @@ keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
 			end = i + 1 < c->n ? c->p[i + 1].ts : INT64_MAX;
 			keep = end >= horizon;
 			for (k = 0; !keep && k < nw; k++)
-				keep = c->p[i].ts <= w[k][1] && end >= w[k][0];
+				keep = c->p[i].ts <= w[k].to &&
+				    end >= w[k].from;
 			if (!keep) {
 				*bytes -= c->p[i].len;
 				free(c->p[i].data);
@@ -288,10 +270,8 @@ keeper_prune(struct kcpu *kc, unsigned ncpu, int64_t (*w)[2], unsigned nw,
 				continue;
 			}
 			c->p[j] = c->p[i];
-			if (dropped)
-				c->p[j].gap = 1;
+			c->p[j++].gap |= dropped;
 			dropped = 0;
-			j++;
 		}
 		c->n = j;
 	}
@@ -326,7 +306,10 @@ keeper_drain(struct kcpu *kc, unsigned ncpu, size_t page, size_t *bytes)
 				c->p = np;
 				c->cap = c->cap ? c->cap * 2 : 64;
 			}
-			c->p[c->n].ts = n >= 8 ? (int64_t)page_ts(buf) : 0;
+			/* A page's time stamp: the first 8 bytes of it. */
+			c->p[c->n].ts = 0;
+			if (n >= 8)
+				memcpy(&c->p[c->n].ts, buf, 8);
 			c->p[c->n].len = (uint32_t)n;
 			c->p[c->n].gap = 0;
 			c->p[c->n].data = buf;
@@ -370,19 +353,18 @@ keeper_send(struct kcpu *kc, unsigned ncpu, size_t *bytes)
 }
 
 /*
- * The keeper's work while latt runs: every DRAIN_MS, drain every CPU's
- * buffer and keep only the pages of the windows explain_keep published and
- * the last HISTORY_NS (less when over KEEP_MAX); on a 'D', drain and send.
- * Returns when the pipe closes, holding no tracefs descriptor.
+ * The keeper's work until its pipe closes (less history when over
+ * KEEP_MAX; on a 'D', drain and send); returns holding no descriptor of
+ * tracefs.
  */
 static void
 keeper_loop(const char *dir, struct kwin *win)
 {
-	int64_t w[EXPLAIN_MAX + 1][2], now, hist;
+	struct kspan w[EXPLAIN_MAX + 1];
+	int64_t now, hist;
 	char path[PATH_MAX], c;
 	struct kcpu *kc = NULL, *nk;
-	struct pollfd pf;
-	struct stat sb;
+	struct pollfd pf = { .fd = 3, .events = POLLIN };
 	size_t page = keeper_page_size(dir), bytes = 0, i;
 	unsigned ncpu = 0, nw, cpu;
 	ssize_t n;
@@ -391,8 +373,7 @@ keeper_loop(const char *dir, struct kwin *win)
 	for (;;) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw",
 		    dir, ncpu);
-		if (stat(path, &sb) == -1 ||
-		    (fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
 			break;
 		if ((nk = realloc(kc, (ncpu + 1) * sizeof(*kc))) == NULL) {
 			close(fd);
@@ -403,9 +384,6 @@ keeper_loop(const char *dir, struct kwin *win)
 		kc[ncpu++].fd = fd;
 	}
 	for (;;) {
-		pf.fd = 3;
-		pf.events = POLLIN;
-		pf.revents = 0;
 		r = poll(&pf, 1, DRAIN_MS);
 		if (r == -1 && errno != EINTR)
 			break;
@@ -438,48 +416,32 @@ keeper_loop(const char *dir, struct kwin *win)
 	free(kc);
 }
 
-/* A page's time stamp: the first 8 bytes of its header. */
-static int64_t
-page_ts(const unsigned char *pg)
-{
-	uint64_t v;
-
-	memcpy(&v, pg, 8);
-	return (int64_t)v;
-}
-
-/* Asks the keeper for its pages.  Returns 0, or -1 with errno. */
 int
-keeper_ask(int wfd)
+keeper_fetch(const char *dir, int wfd, int rfd, struct tdec_trace *tr)
 {
-	return full_write(wfd, "D", 1);
-}
+	size_t page = keeper_page_size(dir);
+	unsigned char *buf;
+	uint32_t hdr[2], cpu;
+	int ret = -1;
 
-/*
- * Reads the keeper's next page (at most page bytes) into buf: its CPU,
- * whether pages before it were let go, and its length.  Returns 1 for a
- * page, 0 at the end of them, -1 with errno (EPROTO for a record out of
- * shape, EPIPE when the keeper went away, ETIMEDOUT when it sent nothing
- * for KEEPER_IDLE_MS, EINTR when a signal that ends latt came).
- */
-int
-keeper_record(int rfd, size_t page, unsigned char *buf, uint32_t *cpu,
-    int *gap, uint32_t *len)
-{
-	uint32_t hdr[2];
-
-	if (full_read(rfd, hdr, sizeof(hdr)) == -1)
-		return -1;
-	if (hdr[0] == REC_END)
-		return 0;
-	if (hdr[1] > page || hdr[1] < 16) {
-		errno = EPROTO;
+	if ((buf = malloc(page)) == NULL || full_write(wfd, "D", 1) == -1) {
+		free(buf);
 		return -1;
 	}
-	if (full_read(rfd, buf, hdr[1]) == -1)
-		return -1;
-	*cpu = hdr[0] & ~REC_GAP;
-	*gap = (hdr[0] & REC_GAP) != 0;
-	*len = hdr[1];
-	return 1;
+	while (full_read(rfd, hdr, sizeof(hdr)) == 0) {
+		if (hdr[0] == REC_END) {
+			ret = 0;
+			break;
+		}
+		cpu = hdr[0] & ~REC_GAP;
+		if (hdr[1] > page || hdr[1] < 16 || cpu >= tr->ncpus) {
+			errno = EPROTO;
+			break;
+		}
+		if (full_read(rfd, buf, hdr[1]) == -1)
+			break;
+		tdec_page(tr, cpu, buf, hdr[1], (hdr[0] & REC_GAP) != 0);
+	}
+	free(buf);
+	return ret;
 }

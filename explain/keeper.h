@@ -10,27 +10,42 @@
 
 #include <sys/types.h>
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
+
+struct tdec_trace;
 
 /*
  * The windows of the samples kept so far (CLOCK_MONOTONIC ns), written by
  * explain_keep and read by the keeper under a sequence count.
  */
+struct kspan {
+	int64_t		 from, to;
+};
 struct kwin {
 	_Atomic uint32_t seq;		/* odd while being written */
 	uint32_t	 n;
-	struct {
-		int64_t	 from, to;
-	}		 w[EXPLAIN_MAX + 1];
+	struct kspan	 w[EXPLAIN_MAX + 1];
 };
 
-pid_t	 keeper_start(const char *, int, int *, int *, struct kwin *);
-int	 keeper_ask(int);
-int	 keeper_record(int, size_t, unsigned char *, uint32_t *, int *,
-	    uint32_t *);
-size_t	 keeper_page_size(const char *);
+/*
+ * Starts the keeper of the instance name, in the instances directory ifd
+ * (held open), keeping the windows of win (shared memory): *wfd is its
+ * pipe, whose closing (latt ended, however) lets it go, and it then
+ * removes the instance; *rfd is where its pages come back.  Returns its
+ * pid, or -1 with errno set.
+ */
+pid_t	 keeper_start(const char *name, int ifd, int *wfd, int *rfd,
+	    struct kwin *win);
+/*
+ * Asks the keeper on wfd for the pages it kept of the instance at dir and
+ * hands them, as they come on rfd, to tr (tdec_page).  Returns 0, or -1
+ * with errno (EPROTO for a record out of shape, EPIPE when the keeper
+ * went away, ETIMEDOUT when it sent nothing for 2 s, EINTR once got_stop
+ * is set: the caller clears it first).
+ */
+int	 keeper_fetch(const char *dir, int wfd, int rfd,
+	    struct tdec_trace *tr);
 
 #endif /* KEEPER_H */

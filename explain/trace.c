@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tracefs for --breaktrace: finds it (trace_find, --explain's too), opens
- * trace_marker and tracing_on before the run (so that a missing or
- * read-only tracefs is known before anything starts), and when a latency
- * breaks the limit writes a marker naming it and stops tracing.  The
- * measurement loop calls trace_break, which never prints; trace_prepare,
- * before the run, turns a missing tracefs into a usage error.
+ * tracefs for --breaktrace: found and opened before the run (so that a
+ * missing or read-only tracefs is known before anything starts); when a
+ * latency breaks the limit, a marker naming it, and tracing stopped.
  */
-#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/types.h>
 
@@ -28,70 +24,31 @@
 #define DEBUGFS_MAGIC	0x64626720	/* of debugfs (tracing inside it
 					   before Linux 4.1) */
 
-static int	 trace_open(struct trace *, const char **);
-static int	 trace_is_on(const struct trace *);
 static int	 open_in(const char *, const char *, int);
 static int	 is_tracefs(const char *);
 
-/*
- * --breaktrace needs tracefs: found and opened now, so that its absence
- * is a usage error before anything starts.
- */
 void
 trace_prepare(struct trace *tr)
 {
-	const char *file = NULL;
+	const char *file = "trace_marker";
+	char c;
 
-	if (trace_open(tr, &file) == -1) {
-		if (tr->dir == NULL)
-			usage_error("breaktrace: tracefs is not mounted (mount "
-			    "-t tracefs nodev /sys/kernel/tracing)");
+	tr->marker_fd = tr->on_fd = -1;
+	if ((tr->dir = trace_find()) == NULL)
+		usage_error("breaktrace: tracefs is not mounted (mount "
+		    "-t tracefs nodev /sys/kernel/tracing)");
+	if ((tr->marker_fd = open_in(tr->dir, file, O_WRONLY)) != -1) {
+		file = "tracing_on";
+		tr->on_fd = open_in(tr->dir, file, O_RDWR);
+	}
+	if (tr->on_fd == -1)
 		usage_error("breaktrace: %s/%s: %s", tr->dir, file,
 		    strerror(errno));
-	}
-	if (trace_is_on(tr) == 0)
+	if (pread(tr->on_fd, &c, 1, 0) == 1 && c == '0')
 		lwarnx("breaktrace: %s/tracing_on is 0: nothing is being "
 		    "traced, and the marker will not be recorded", tr->dir);
 }
 
-/*
- * Finds tracefs and opens its two files for writing.  Returns 0; -1 with
- * errno ENOENT when no tracefs is mounted (tr->dir NULL); -1 with errno set
- * when a file could not be opened (tr->dir set, and *file naming it).
- */
-static int
-trace_open(struct trace *tr, const char **file)
-{
-	tr->marker_fd = tr->on_fd = -1;
-	if ((tr->dir = trace_find()) == NULL) {
-		errno = ENOENT;
-		return -1;
-	}
-	*file = "trace_marker";
-	if ((tr->marker_fd = open_in(tr->dir, *file, O_WRONLY)) == -1)
-		return -1;
-	*file = "tracing_on";
-	if ((tr->on_fd = open_in(tr->dir, *file, O_RDWR)) == -1)
-		return -1;
-	return 0;
-}
-
-/* Whether tracing is on now: 1, 0, or -1 when tracing_on cannot be read. */
-static int
-trace_is_on(const struct trace *tr)
-{
-	char c;
-
-	if (pread(tr->on_fd, &c, 1, 0) != 1)
-		return -1;
-	return c != '0';
-}
-
-/*
- * Writes a marker naming what broke the limit, then turns tracing off.
- * Returns 0, or -1 with errno set when either write failed (tracing is
- * turned off even when the marker could not be written).
- */
 int
 trace_break(const struct trace *tr, const struct brk *b)
 {
@@ -129,14 +86,6 @@ trace_close(struct trace *tr)
 	tr->dir = NULL;
 }
 
-/*
- * Where tracefs is: /sys/kernel/tracing when a tracefs is mounted there,
- * else debugfs's tracing directory at its usual place, and only then the
- * first tracefs of the mount table, or any debugfs's tracing directory.
- * Every mount of tracefs shows the same buffers and instances, but one
- * mounted elsewhere (a test's, under /tmp) may be unmounted at any time.
- * NULL when there is none; else malloc'd.
- */
 char *
 trace_find(void)
 {
@@ -190,14 +139,8 @@ is_tracefs(const char *dir)
 static int
 open_in(const char *dir, const char *file, int flags)
 {
-	char *path;
-	int fd, e;
+	char path[PATH_MAX];
 
-	if (asprintf(&path, "%s/%s", dir, file) == -1)
-		return -1;
-	fd = open(path, flags | O_CLOEXEC);
-	e = errno;
-	free(path);
-	errno = e;
-	return fd;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return open(path, flags | O_CLOEXEC);
 }

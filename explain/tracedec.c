@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,45 +29,62 @@
 #define RB_MISSED_EVENTS	(1UL << 31)
 #define RB_MISSED_STORED	(1UL << 30)
 
-/* An event latt enables, and the fields it reads, in the order of ev's. */
+/* A field latt reads, and where in struct tdec_ev it goes. */
+struct fielddef {
+	const char	*name;
+	unsigned char	 off;
+	unsigned char	 size;		/* 4 or 8 */
+	unsigned char	 type;		/* FLD_* */
+};
+enum { FLD_INT, FLD_STR, FLD_MASK };
+#define FLD(name, m, type)	{ name, offsetof(struct tdec_ev, m),	\
+	    sizeof(((struct tdec_ev *)0)->m), type }
+#define FI(name, m)	FLD(name, m, FLD_INT)
+#define FS(name, m)	FLD(name, m, FLD_STR)
+
+/* An event latt enables, and the fields it reads. */
 struct evdef {
 	struct tdec_def	 def;
 	enum ev_kind	 kind;
 	int		 vec;		/* irq_vectors: enum ev_vector */
-	const char	*fields[MAX_FIELDS];
+	struct fielddef	 fields[MAX_FIELDS];
 };
+
+/* An event of one field, not filtered. */
+#define ONE(sys, name, req, kind, field, m)				\
+	{ { sys, name, req, FILTER_NONE }, kind, 0, { FI(field, m) } }
 
 /* Both ends of one irq_vectors vector. */
 #define VECTOR(name, vec)						\
 	{ { "irq_vectors", name "_entry", 0, FILTER_NONE },		\
-	    EV_VEC_ENTRY, vec, { "vector" } },				\
+	    EV_VEC_ENTRY, vec, { FI("vector", intr.num) } },		\
 	{ { "irq_vectors", name "_exit", 0, FILTER_NONE },		\
-	    EV_VEC_EXIT, vec, { "vector" } }
+	    EV_VEC_EXIT, vec, { FI("vector", intr.num) } }
 
 static const struct evdef evdefs[] = {
 	{ { "sched", "sched_waking", 1, FILTER_COMM }, EV_WAKING, 0,
-	    { "pid", "target_cpu", "comm" } },
+	    { FI("pid", wake.pid), FI("target_cpu", wake.target_cpu),
+	    FS("comm", wake.comm) } },
 	{ { "sched", "sched_wakeup", 1, FILTER_NONE }, EV_WAKEUP, 0,
-	    { "pid", "target_cpu" } },
+	    { FI("pid", wake.pid), FI("target_cpu", wake.target_cpu) } },
 	{ { "sched", "sched_switch", 1, FILTER_NONE }, EV_SWITCH, 0,
-	    { "prev_pid", "prev_prio", "next_pid", "next_prio", "prev_state",
-	    "prev_comm", "next_comm" } },
+	    { FI("prev_pid", sw.prev_pid), FI("prev_prio", sw.prev_prio),
+	    FI("next_pid", sw.next_pid), FI("next_prio", sw.next_prio),
+	    FI("prev_state", sw.prev_state), FS("prev_comm", sw.prev_comm),
+	    FS("next_comm", sw.next_comm) } },
 	{ { "sched", "sched_migrate_task", 1, FILTER_COMM }, EV_MIGRATE, 0,
-	    { "pid", "orig_cpu", "dest_cpu" } },
+	    { FI("pid", mig.pid), FI("orig_cpu", mig.orig_cpu),
+	    FI("dest_cpu", mig.dest_cpu) } },
 	{ { "irq", "irq_handler_entry", 1, FILTER_NONE }, EV_IRQ_ENTRY, 0,
-	    { "irq", "name" } },
-	{ { "irq", "irq_handler_exit", 1, FILTER_NONE }, EV_IRQ_EXIT, 0,
-	    { "irq" } },
-	{ { "irq", "softirq_entry", 1, FILTER_NONE }, EV_SOFTIRQ_ENTRY, 0,
-	    { "vec" } },
-	{ { "irq", "softirq_exit", 1, FILTER_NONE }, EV_SOFTIRQ_EXIT, 0,
-	    { "vec" } },
-	{ { "ipi", "ipi_send_cpu", 0, FILTER_NONE }, EV_IPI_CPU, 0,
-	    { "cpu" } },
+	    { FI("irq", intr.num), FS("name", intr.name) } },
+	ONE("irq", "irq_handler_exit", 1, EV_IRQ_EXIT, "irq", intr.num),
+	ONE("irq", "softirq_entry", 1, EV_SOFTIRQ_ENTRY, "vec", intr.num),
+	ONE("irq", "softirq_exit", 1, EV_SOFTIRQ_EXIT, "vec", intr.num),
+	ONE("ipi", "ipi_send_cpu", 0, EV_IPI_CPU, "cpu", ipi.cpu),
 	{ { "ipi", "ipi_send_cpumask", 0, FILTER_NONE }, EV_IPI_MASK, 0,
-	    { "cpumask" } },
-	{ { "sched", "sched_wake_idle_without_ipi", 0, FILTER_NONE },
-	    EV_IDLE_NOIPI, 0, { "cpu" } },
+	    { FLD("cpumask", ipi.mask, FLD_MASK) } },
+	ONE("sched", "sched_wake_idle_without_ipi", 0, EV_IDLE_NOIPI, "cpu",
+	    ipi.cpu),
 	VECTOR("local_timer", VEC_LOCAL_TIMER),
 	VECTOR("reschedule", VEC_RESCHEDULE),
 	VECTOR("call_function_single", VEC_CALL_FUNCTION_SINGLE),
@@ -74,7 +92,7 @@ static const struct evdef evdefs[] = {
 	VECTOR("irq_work", VEC_IRQ_WORK),
 	/* latt's own returns from read(): a task seen back in user space. */
 	{ { "raw_syscalls", "sys_exit", 0, FILTER_COMM_READ }, EV_SYSEXIT, 0,
-	    { "id" } },
+	    { FI("id", sysno) } },
 };
 #define NEVDEFS		(sizeof(evdefs) / sizeof(evdefs[0]))
 
@@ -102,25 +120,18 @@ struct evfmt {
 
 static struct evfmt	 fmts[NEVDEFS];
 
-static int	 read_format(const char *, const struct evdef *,
-		    struct evfmt *);
-static void	 add_gap(struct tdec_trace *, int32_t, int, int64_t, int64_t);
 static void	 parse_page(struct tdec_trace *, unsigned,
 		    const unsigned char *, size_t);
 static int	 parse_event(struct tdec_trace *, unsigned, int64_t,
 		    const unsigned char *, size_t);
-static void	 decode_fields(struct tdec_trace *, struct tdec_ev *,
-		    const struct evfmt *, const unsigned char *, size_t);
-static struct tdec_ev *new_event(struct tdec_trace *, size_t);
+static struct tdec_ev *new_event(struct tdec_trace *);
 static int64_t	 field_int(const unsigned char *, size_t,
 		    const struct field *);
 static uint32_t	 field_str(struct tdec_trace *, const unsigned char *,
 		    size_t, const struct field *);
 static uint64_t	 field_mask(const unsigned char *, size_t,
 		    const struct field *);
-static uint16_t	 get16(const unsigned char *);
-static uint32_t	 get32(const unsigned char *);
-static uint64_t	 get64(const unsigned char *);
+static uint64_t	 get(const unsigned char *, int);
 static int	 cmp_ev(const void *, const void *);
 static size_t	 infer_idle_exits(struct tdec_trace *);
 static int	 add_inferred(struct tdec_trace *, int32_t, int32_t, int64_t);
@@ -136,12 +147,65 @@ tdec_def(unsigned i)
 int
 tdec_format(unsigned i, const char *evdir)
 {
-	if (read_format(evdir, &evdefs[i], &fmts[i]) == -1) {
-		fmts[i].id = 0;
+	const struct evdef *d = &evdefs[i];
+	struct evfmt *f = &fmts[i];
+	char path[PATH_MAX + 16], line[512], decl[256], *name;
+	FILE *fp;
+	int k, off, size, sgn;
+
+	memset(f, 0, sizeof(*f));
+	f->pid_off = f->flags_off = -1;
+	snprintf(path, sizeof(path), "%s/format", evdir);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "ID: %u", &f->id) == 1)
+			continue;
+		if (sscanf(line, " field:%255[^;]; offset:%d; size:%d; "
+		    "signed:%d", decl, &off, &size, &sgn) != 4)
+			continue;
+		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
+		if ((name = strrchr(decl, ' ')) == NULL)
+			continue;
+		name[strcspn(name, "[")] = '\0';
+		name++;
+		if (strcmp(name, "common_pid") == 0 && size == 4) {
+			f->pid_off = off;
+			continue;
+		}
+		if (strcmp(name, "common_flags") == 0 && size == 1) {
+			f->flags_off = off;
+			continue;
+		}
+		for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++) {
+			if (strcmp(name, d->fields[k].name) != 0)
+				continue;
+			f->f[k].offset = off;
+			f->f[k].size = size;
+			f->f[k].is_signed = sgn;
+			f->f[k].data_loc = strstr(decl, "__data_loc") != NULL;
+			f->f[k].found = 1;
+		}
+	}
+	fclose(fp);
+	if (f->id == 0) {
+		errno = ENOENT;
 		return -1;
 	}
+	if (f->pid_off < 0 || f->flags_off < 0)
+		goto bad;
+	for (k = 0; k < MAX_FIELDS && d->fields[k].name != NULL; k++)
+		if (!f->f[k].found || f->f[k].offset < 0 ||
+		    (!f->f[k].data_loc && f->f[k].size > 8 &&
+		    d->fields[k].type != FLD_STR))
+			goto bad;
 	return 0;
+bad:
+	f->id = 0;
+	errno = EINVAL;
+	return -1;
 }
+
 
 void
 tdec_ignore(unsigned i)
@@ -158,24 +222,14 @@ tdec_known(unsigned i)
 int
 tdec_init(struct tdec_trace *tr, unsigned ncpus)
 {
-	size_t n = ncpus > 0 ? ncpus : 1;
 	unsigned cpu;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->ncpus = ncpus;
-	tr->oldest = calloc(n, sizeof(*tr->oldest));
-	tr->lost = calloc(n, sizeof(*tr->lost));
-	tr->last = calloc(n, sizeof(*tr->last));
-	tr->first = calloc(n, sizeof(*tr->first));
-	if (tr->oldest == NULL || tr->lost == NULL || tr->last == NULL ||
-	    tr->first == NULL) {
-		errno = ENOMEM;
+	if ((tr->cpu = calloc(ncpus > 0 ? ncpus : 1, sizeof(*tr->cpu))) == NULL)
 		return -1;
-	}
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		tr->last[cpu] = INT64_MIN;
-		tr->first[cpu] = 1;
-	}
+	for (cpu = 0; cpu < ncpus; cpu++)
+		tr->cpu[cpu].last = INT64_MIN;
 	return 0;
 }
 
@@ -187,14 +241,19 @@ void
 tdec_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
     size_t len, int gap)
 {
+	struct tdec_cpu *c = &tr->cpu[cpu];
+	struct tdec_gap *ng;
 	size_t before = tr->nev;
 
-	if (gap || ((get64(pg + 8) & RB_MISSED_EVENTS) && !tr->first[cpu]))
-		add_gap(tr, (int32_t)cpu, !gap, tr->last[cpu],
-		    (int64_t)get64(pg));
+	if ((gap || ((get(pg + 8, 8) & RB_MISSED_EVENTS) && c->seen)) &&
+	    (ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) != NULL) {
+		tr->gaps = ng;
+		tr->gaps[tr->ngaps++] = (struct tdec_gap){ (int32_t)cpu, !gap,
+		    c->last, (int64_t)get(pg, 8) };
+	}
 	parse_page(tr, cpu, pg, len);
 	if (tr->nev > before)
-		tr->last[cpu] = tr->ev[tr->nev - 1].ts;
+		c->last = tr->ev[tr->nev - 1].ts;
 }
 
 /* A trace with no events has no array at all: qsort is not called. */
@@ -213,11 +272,8 @@ tdec_free(struct tdec_trace *tr)
 	free(tr->ev);
 	free(tr->strs.str);
 	free(tr->strs.hash);
-	free(tr->oldest);
-	free(tr->lost);
+	free(tr->cpu);
 	free(tr->gaps);
-	free(tr->last);
-	free(tr->first);
 	memset(tr, 0, sizeof(*tr));
 }
 
@@ -258,95 +314,6 @@ tdec_softirq_name(int32_t vec)
 }
 
 /*
- * Reads an event's format file: its ID and the offset, size and
- * signedness of each field latt reads.  Returns 0, or -1 with errno set
- * (ENOENT: no such event; EINVAL: a field is missing).
- */
-static int
-read_format(const char *dir, const struct evdef *d, struct evfmt *f)
-{
-	char path[PATH_MAX + 16], line[512], name[128];
-	char *p, *semi;
-	FILE *fp;
-	int k, off, size, sgn;
-
-	memset(f, 0, sizeof(*f));
-	f->pid_off = f->flags_off = -1;
-	snprintf(path, sizeof(path), "%s/format", dir);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "ID: %u", &f->id) == 1)
-			continue;
-		if ((p = strstr(line, "field:")) == NULL)
-			continue;
-		p += 6;
-		if ((semi = strchr(p, ';')) == NULL)
-			continue;
-		*semi = '\0';
-		if (sscanf(semi + 1, " offset:%d; size:%d; signed:%d", &off,
-		    &size, &sgn) != 3)
-			continue;
-		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last word. */
-		if ((p = strrchr(p, ' ')) == NULL)
-			continue;
-		snprintf(name, sizeof(name), "%s", p + 1);
-		name[strcspn(name, "[")] = '\0';
-		if (strcmp(name, "common_pid") == 0 && size == 4) {
-			f->pid_off = off;
-			continue;
-		}
-		if (strcmp(name, "common_flags") == 0 && size == 1) {
-			f->flags_off = off;
-			continue;
-		}
-		for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++) {
-			if (strcmp(name, d->fields[k]) != 0)
-				continue;
-			f->f[k].offset = off;
-			f->f[k].size = size;
-			f->f[k].is_signed = sgn;
-			f->f[k].data_loc = strstr(line, "__data_loc") != NULL;
-			f->f[k].found = 1;
-		}
-	}
-	fclose(fp);
-	if (f->id == 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (f->pid_off < 0 || f->flags_off < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	for (k = 0; k < MAX_FIELDS && d->fields[k] != NULL; k++)
-		if (!f->f[k].found || f->f[k].offset < 0 ||
-		    (!f->f[k].data_loc && f->f[k].size > 8 &&
-		    strstr(d->fields[k], "comm") == NULL)) {
-			errno = EINVAL;
-			return -1;
-		}
-	return 0;
-}
-
-/* Records a stretch of a CPU's events the read does not have. */
-static void
-add_gap(struct tdec_trace *tr, int32_t cpu, int kernel, int64_t from,
-    int64_t to)
-{
-	struct tdec_gap *ng;
-
-	if ((ng = realloc(tr->gaps, (tr->ngaps + 1) * sizeof(*ng))) == NULL)
-		return;
-	tr->gaps = ng;
-	tr->gaps[tr->ngaps].cpu = cpu;
-	tr->gaps[tr->ngaps].kernel = kernel;
-	tr->gaps[tr->ngaps].from = from;
-	tr->gaps[tr->ngaps].to = to;
-	tr->ngaps++;
-}
-
-/*
  * One ring-buffer page: a 64-bit time stamp, a commit word (the length of
  * the data, and flags for events missed before the page), then events,
  * each a 32-bit header (type_len in its low 5 bits, a time delta in the
@@ -359,49 +326,46 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 	uint64_t commit, ext;
 	int64_t ts;
 	size_t off, end, dlen;
-	uint32_t h, type, delta;
+	uint32_t h, type, delta, word = 0;
 
 	if (len < PAGE_HDR)
 		return;
-	ts = (int64_t)get64(pg);
-	commit = get64(pg + 8);
+	ts = (int64_t)get(pg, 8);
+	commit = get(pg + 8, 8);
 	end = PAGE_HDR + (size_t)(commit & (RB_MISSED_STORED - 1));
 	if (end > len)
 		end = len;
 	/* Events were lost before this page: what is older is not whole. */
-	if ((commit & RB_MISSED_EVENTS) && tr->lost[cpu] == 0)
-		tr->lost[cpu] = 1;
+	if ((commit & RB_MISSED_EVENTS) && tr->cpu[cpu].lost == 0)
+		tr->cpu[cpu].lost = 1;
 	for (off = PAGE_HDR; off + 4 <= end; ) {
-		h = get32(pg + off);
+		h = get(pg + off, 4);
 		type = h & 0x1f;
 		delta = h >> 5;
+		/* Padding, time stamps and long events have a second word. */
+		if (type == 0 || type >= RB_PADDING) {
+			if (off + 8 > end)
+				break;
+			word = get(pg + off + 4, 4);
+		}
 		if (type == RB_PADDING) {
 			if (delta == 0)
 				break;		/* the rest of the page */
-			if (off + 8 > end)
-				break;
-			off += 4 + get32(pg + off + 4);
+			off += 4 + word;
 			continue;
 		}
 		if (type == RB_TIME_EXTEND || type == RB_TIME_STAMP) {
-			if (off + 8 > end)
-				break;
-			ext = ((uint64_t)get32(pg + off + 4) << 27) | delta;
-			if (type == RB_TIME_EXTEND)
-				ts += (int64_t)ext;
-			else
-				ts = (int64_t)ext;
+			ext = ((uint64_t)word << 27) | delta;
+			ts = type == RB_TIME_STAMP ? (int64_t)ext :
+			    ts + (int64_t)ext;
 			off += 8;
 			continue;
 		}
 		ts += delta;
 		if (type == 0) {
-			if (off + 8 > end)
+			if (word < 4)
 				break;
-			dlen = get32(pg + off + 4);
-			if (dlen < 4)
-				break;
-			dlen -= 4;
+			dlen = word - 4;
 			off += 8;
 		} else {
 			dlen = (size_t)type * 4;
@@ -409,9 +373,9 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 		}
 		if (off + dlen > end)
 			break;
-		if (tr->first[cpu]) {
-			tr->oldest[cpu] = ts;
-			tr->first[cpu] = 0;
+		if (!tr->cpu[cpu].seen) {
+			tr->cpu[cpu].oldest = ts;
+			tr->cpu[cpu].seen = 1;
 		}
 		if (parse_event(tr, cpu, ts, pg + off, dlen) == -1)
 			return;
@@ -420,21 +384,26 @@ parse_page(struct tdec_trace *tr, unsigned cpu, const unsigned char *pg,
 }
 
 /*
- * One record of an event latt reads into a new event; a record of any
- * other is passed over.  Returns 0, or -1 when memory ran out.
+ * One record of an event latt reads into a new event, each field by the
+ * layout its format file gave into its place; a record of any other is
+ * passed over.  Returns 0, or -1 when memory ran out.
  */
 static int
 parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
     const unsigned char *rec, size_t len)
 {
 	const struct evfmt *f = NULL;
+	const struct fielddef *fd;
 	struct tdec_ev *e;
 	size_t i;
-	uint16_t id;
+	uint64_t id;
+	int64_t v;
+	uint32_t v32;
+	int k;
 
 	if (len < 8)
 		return 0;
-	memcpy(&id, rec, 2);
+	id = get(rec, 2);
 	for (i = 0; i < NEVDEFS; i++)
 		if (fmts[i].id == id && id != 0) {
 			f = &fmts[i];
@@ -442,87 +411,42 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 		}
 	if (f == NULL)
 		return 0;
-	if ((e = new_event(tr, 65536)) == NULL)
+	if ((e = new_event(tr)) == NULL)
 		return -1;
-	memset(e, 0, sizeof(*e));
-	e->ts = ts;
-	e->cpu = (int32_t)cpu;
-	e->kind = (uint8_t)evdefs[i].kind;
+	*e = (struct tdec_ev){ .ts = ts, .cpu = (int32_t)cpu,
+	    .kind = (uint8_t)evdefs[i].kind };
 	if ((size_t)f->pid_off + 4 <= len)
 		memcpy(&e->pid, rec + f->pid_off, 4);
 	if ((size_t)f->flags_off < len)
 		e->flags = rec[f->flags_off];
-	decode_fields(tr, e, f, rec, len);
+	for (k = 0; k < MAX_FIELDS && evdefs[i].fields[k].name != NULL; k++) {
+		fd = &evdefs[i].fields[k];
+		if (fd->type == FLD_STR)
+			v = field_str(tr, rec, len, &f->f[k]);
+		else if (fd->type == FLD_MASK)
+			v = (int64_t)field_mask(rec, len, &f->f[k]);
+		else
+			v = field_int(rec, len, &f->f[k]);
+		v32 = (uint32_t)v;
+		memcpy((char *)e + fd->off, fd->size == 8 ? (void *)&v :
+		    (void *)&v32, fd->size);
+	}
 	if (e->kind == EV_VEC_ENTRY || e->kind == EV_VEC_EXIT)
 		e->intr.vec = (uint8_t)evdefs[i].vec;
+	else if (e->kind == EV_IPI_MASK)
+		e->ipi.cpu = -1;	/* a mask, not one CPU */
 	tr->nev++;
 	return 0;
 }
 
-/* The fields of e's kind, each by the layout its format file gave. */
-static void
-decode_fields(struct tdec_trace *tr, struct tdec_ev *e,
-    const struct evfmt *f, const unsigned char *rec, size_t len)
-{
-	switch (e->kind) {
-	case EV_WAKING:
-	case EV_WAKEUP:
-		e->wake.pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->wake.target_cpu = (int32_t)field_int(rec, len, &f->f[1]);
-		if (e->kind == EV_WAKING)
-			e->wake.comm = field_str(tr, rec, len, &f->f[2]);
-		break;
-	case EV_SWITCH:
-		e->sw.prev_pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->sw.prev_prio = (int32_t)field_int(rec, len, &f->f[1]);
-		e->sw.next_pid = (int32_t)field_int(rec, len, &f->f[2]);
-		e->sw.next_prio = (int32_t)field_int(rec, len, &f->f[3]);
-		e->sw.prev_state = field_int(rec, len, &f->f[4]);
-		e->sw.prev_comm = field_str(tr, rec, len, &f->f[5]);
-		e->sw.next_comm = field_str(tr, rec, len, &f->f[6]);
-		break;
-	case EV_MIGRATE:
-		e->mig.pid = (int32_t)field_int(rec, len, &f->f[0]);
-		e->mig.orig_cpu = (int32_t)field_int(rec, len, &f->f[1]);
-		e->mig.dest_cpu = (int32_t)field_int(rec, len, &f->f[2]);
-		break;
-	case EV_IRQ_ENTRY:
-		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
-		e->intr.name = field_str(tr, rec, len, &f->f[1]);
-		break;
-	case EV_IRQ_EXIT:
-	case EV_SOFTIRQ_ENTRY:
-	case EV_SOFTIRQ_EXIT:
-	case EV_VEC_ENTRY:
-	case EV_VEC_EXIT:
-		e->intr.num = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
-	case EV_IPI_CPU:
-	case EV_IDLE_NOIPI:
-		e->ipi.cpu = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
-	case EV_IPI_MASK:
-		e->ipi.cpu = -1;
-		e->ipi.mask = field_mask(rec, len, &f->f[0]);
-		break;
-	case EV_SYSEXIT:
-		e->sysno = (int32_t)field_int(rec, len, &f->f[0]);
-		break;
-	}
-}
-
-/*
- * Room for one more event at the end of tr->ev (its first allocation:
- * ncap); NULL when memory ran out.
- */
+/* Room for one more event at the end of tr->ev; NULL: out of memory. */
 static struct tdec_ev *
-new_event(struct tdec_trace *tr, size_t ncap)
+new_event(struct tdec_trace *tr)
 {
 	struct tdec_ev *nev;
+	size_t ncap = tr->cap > 0 ? tr->cap * 2 : 65536;
 
 	if (tr->nev == tr->cap) {
-		if (tr->cap > 0)
-			ncap = tr->cap * 2;
 		if ((nev = realloc(tr->ev, ncap * sizeof(*nev))) == NULL)
 			return NULL;
 		tr->ev = nev;
@@ -539,29 +463,14 @@ new_event(struct tdec_trace *tr, size_t ncap)
 static int64_t
 field_int(const unsigned char *rec, size_t len, const struct field *f)
 {
-	const unsigned char *p;
 	uint64_t u;
 	int bits = f->size * 8;
 
-	if ((size_t)f->offset + (size_t)f->size > len)
+	if ((size_t)f->offset + (size_t)f->size > len || f->size <= 0 ||
+	    f->size > 8 || (f->size & (f->size - 1)) != 0)
 		return 0;
-	p = rec + f->offset;
-	switch (f->size) {
-	case 1:
-		u = p[0];
-		break;
-	case 2:
-		u = get16(p);
-		break;
-	case 4:
-		u = get32(p);
-		break;
-	case 8:
-		return (int64_t)get64(p);
-	default:
-		return 0;
-	}
-	if (f->is_signed && (u >> (bits - 1)) != 0)
+	u = get(rec + f->offset, f->size);
+	if (f->is_signed && bits < 64 && (u >> (bits - 1)) != 0)
 		u |= ~(uint64_t)0 << bits;
 	return (int64_t)u;
 }
@@ -581,7 +490,7 @@ field_str(struct tdec_trace *tr, const unsigned char *rec, size_t len,
 	if (f->data_loc) {
 		if ((size_t)f->offset + 4 > len)
 			return intern(&tr->strs, "", 0);
-		loc = get32(rec + f->offset);
+		loc = get(rec + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 	} else {
@@ -603,41 +512,29 @@ field_mask(const unsigned char *rec, size_t len, const struct field *f)
 
 	if ((size_t)f->offset + 4 > len)
 		return 0;
-	loc = get32(rec + f->offset);
+	loc = get(rec + f->offset, 4);
 	off = loc & 0xffff;
 	nb = loc >> 16;
 	if (nb >= 8 && off + 8 <= len)
-		return get64(rec + off);
+		return get(rec + off, 8);
 	if (nb >= 4 && off + 4 <= len)
-		return get32(rec + off);
+		return get(rec + off, 4);
 	return 0;
 }
 
-static uint16_t
-get16(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static uint32_t
-get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
+/* A host-endian integer of n (1, 2, 4 or 8) bytes at p. */
 static uint64_t
-get64(const unsigned char *p)
+get(const unsigned char *p, int n)
 {
-	uint64_t v;
+	union {
+		uint8_t	 b;
+		uint16_t h;
+		uint32_t w;
+		uint64_t d;
+	} v;
 
-	memcpy(&v, p, 8);
-	return v;
+	memcpy(&v, p, (size_t)n);
+	return n == 8 ? v.d : n == 4 ? v.w : n == 2 ? v.h : v.b;
 }
 
 static int
@@ -668,34 +565,37 @@ cmp_ev(const void *pa, const void *pb)
 static size_t
 infer_idle_exits(struct tdec_trace *tr)
 {
+	struct {
+		int32_t	 cur;		/* the task on the CPU, -1: unknown */
+		int32_t	 pend;		/* woken to run there, while idle */
+		int64_t	 pend_ts;
+	} *st;
 	struct tdec_ev *e;
-	int32_t *cur, *pend, c, who, to;
-	int64_t *pend_ts, ts;
+	int32_t c, who, to;
+	int64_t ts;
 	size_t i, n = tr->nev, added = 0;
 	unsigned k;
 
-	cur = calloc(tr->ncpus + 1, sizeof(*cur));
-	pend = calloc(tr->ncpus + 1, sizeof(*pend));
-	pend_ts = calloc(tr->ncpus + 1, sizeof(*pend_ts));
-	if (cur == NULL || pend == NULL || pend_ts == NULL)
-		goto out;
+	if ((st = calloc(tr->ncpus + 1, sizeof(*st))) == NULL)
+		return 0;
 	for (k = 0; k < tr->ncpus; k++)
-		cur[k] = -1;
+		st[k].cur = -1;
 	for (i = 0; i < n; i++) {
 		e = &tr->ev[i];
 		if (e->kind == EV_WAKEUP && (to = e->wake.target_cpu) >= 0 &&
-		    (unsigned)to < tr->ncpus && cur[to] == 0 && pend[to] == 0) {
-			pend[to] = e->wake.pid;
-			pend_ts[to] = e->ts;
+		    (unsigned)to < tr->ncpus && st[to].cur == 0 &&
+		    st[to].pend == 0) {
+			st[to].pend = e->wake.pid;
+			st[to].pend_ts = e->ts;
 		}
 		if (e->cpu < 0 || (unsigned)e->cpu >= tr->ncpus)
 			continue;
 		c = e->cpu;
 		who = -1;
 		if (e->kind == EV_SWITCH) {
-			if (cur[c] == 0 && e->sw.prev_pid != 0)
+			if (st[c].cur == 0 && e->sw.prev_pid != 0)
 				who = e->sw.prev_pid;
-		} else if (cur[c] == 0 && e->pid != 0 &&
+		} else if (st[c].cur == 0 && e->pid != 0 &&
 		    !(e->flags & CTX_INTERRUPT))
 			who = e->pid;
 		if (who > 0) {
@@ -705,23 +605,20 @@ infer_idle_exits(struct tdec_trace *tr)
 			 * traced, and the task would be enqueued again once
 			 * it ran, its running taken for a wait.
 			 */
-			ts = pend[c] == who && pend_ts[c] < e->ts ?
-			    pend_ts[c] + 1 : e->ts;
+			ts = st[c].pend == who && st[c].pend_ts < e->ts ?
+			    st[c].pend_ts + 1 : e->ts;
 			if (add_inferred(tr, c, who, ts) == -1)
 				break;
 			added++;
 			e = &tr->ev[i];
-			cur[c] = who;
+			st[c].cur = who;
 		}
 		if (e->kind == EV_SWITCH) {
-			cur[c] = e->sw.next_pid;
-			pend[c] = 0;
+			st[c].cur = e->sw.next_pid;
+			st[c].pend = 0;
 		}
 	}
-out:
-	free(cur);
-	free(pend);
-	free(pend_ts);
+	free(st);
 	return added;
 }
 
@@ -729,22 +626,17 @@ out:
 static int
 add_inferred(struct tdec_trace *tr, int32_t cpu, int32_t pid, int64_t ts)
 {
-	struct tdec_ev sw, *e;
+	struct tdec_ev *e;
 	char name[24];
+	uint32_t comm;
 
-	memset(&sw, 0, sizeof(sw));
-	sw.ts = ts;
-	sw.cpu = cpu;
-	sw.kind = EV_SWITCH;
-	sw.inferred = 1;
-	sw.sw.prev_prio = 120;
-	sw.sw.next_pid = pid;
-	sw.sw.next_prio = -1;
 	snprintf(name, sizeof(name), "swapper/%d", (int)cpu);
-	sw.sw.prev_comm = intern(&tr->strs, name, strlen(name));
-	if ((e = new_event(tr, tr->cap * 2)) == NULL)
+	comm = intern(&tr->strs, name, strlen(name));
+	if ((e = new_event(tr)) == NULL)
 		return -1;
-	*e = sw;
+	*e = (struct tdec_ev){ .ts = ts, .cpu = cpu, .kind = EV_SWITCH,
+	    .inferred = 1, .sw = { .prev_prio = 120, .next_pid = pid,
+	    .next_prio = -1, .prev_comm = comm } };
 	tr->nev++;
 	return 0;
 }
@@ -753,21 +645,27 @@ add_inferred(struct tdec_trace *tr, int32_t cpu, int32_t pid, int64_t ts)
 static uint32_t
 intern(struct tdec_strtab *t, const char *s, size_t n)
 {
-	uint32_t h, i, k;
-	char key[TDEC_STR_MAX];
+	char key[TDEC_STR_MAX], (*ns)[TDEC_STR_MAX];
+	uint32_t i, k, ncap, *nh;
 
 	if (n >= sizeof(key))
 		n = sizeof(key) - 1;
-	memcpy(key, s, n);
-	key[n] = '\0';
 	if (n == 0)
 		return 0;
-	h = hash_str(key, n);
+	memcpy(key, s, n);
+	key[n] = '\0';
+	/* The table at most half full; room for as many strings. */
 	if (t->n + 1 >= t->hcap / 2) {
-		uint32_t ncap = t->hcap == 0 ? 1024 : t->hcap * 2, *nh;
-
+		ncap = t->hcap == 0 ? 1024 : t->hcap * 2;
 		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
 			return 0;
+		if ((ns = realloc(t->str, ncap / 2 * sizeof(*ns))) == NULL) {
+			free(nh);
+			return 0;
+		}
+		t->str = ns;
+		if (t->n == 0)
+			t->str[t->n++][0] = '\0';	/* index 0: "" */
 		for (i = 1; i < t->n; i++) {
 			for (k = hash_str(t->str[i], strlen(t->str[i])) &
 			    (ncap - 1); nh[k] != 0; k = (k + 1) & (ncap - 1))
@@ -778,23 +676,10 @@ intern(struct tdec_strtab *t, const char *s, size_t n)
 		t->hash = nh;
 		t->hcap = ncap;
 	}
-	for (k = h & (t->hcap - 1); t->hash[k] != 0;
+	for (k = hash_str(key, n) & (t->hcap - 1); t->hash[k] != 0;
 	    k = (k + 1) & (t->hcap - 1))
 		if (strcmp(t->str[t->hash[k] - 1], key) == 0)
 			return t->hash[k] - 1;
-	if (t->n == 0)
-		t->n = 1;	/* index 0 is the empty string */
-	if (t->n >= t->cap) {
-		uint32_t ncap = t->cap == 0 ? 256 : t->cap * 2;
-		char (*ns)[TDEC_STR_MAX];
-
-		if ((ns = realloc(t->str, ncap * sizeof(*ns))) == NULL)
-			return 0;
-		t->str = ns;
-		t->cap = ncap;
-		if (t->n == 1)
-			t->str[0][0] = '\0';
-	}
 	memcpy(t->str[t->n], key, n + 1);
 	t->hash[k] = t->n + 1;
 	return t->n++;

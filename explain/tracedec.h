@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tracedec.h: the API of tracedec.c, the decoder of --explain's trace:
- * the events latt enables, their layouts as tracefs's format files give
- * them, and the ring-buffer pages of latt's instance turned into events
- * in time order, each with the fields of its kind by name.  It knows
- * nothing of samples or of what the events say about a wake-up
- * (autopsy.c), nor of the instance's life (explain.c).
+ * the events latt enables, and the ring-buffer pages of latt's instance
+ * turned into events in time order, each with the fields of its kind.
  */
 #ifndef TRACEDEC_H
 #define TRACEDEC_H
@@ -51,8 +48,7 @@ enum ev_kind {
 	EV_IDLE_NOIPI,
 	EV_VEC_ENTRY,
 	EV_VEC_EXIT,
-	EV_SYSEXIT,
-	EV_NKINDS
+	EV_SYSEXIT
 };
 
 /* The interrupt vectors latt traces (irq_vectors), as tdec_vector_name. */
@@ -145,10 +141,19 @@ struct tdec_gap {
 
 /* The interned strings of a read; tracedec.c's own. */
 struct tdec_strtab {
-	char		(*str)[TDEC_STR_MAX];
-	uint32_t	 n, cap;
+	char		(*str)[TDEC_STR_MAX];	/* hcap / 2 of them */
+	uint32_t	 n;
 	uint32_t	*hash;		/* index + 1, 0: empty */
 	uint32_t	 hcap;
+};
+
+/* One CPU's part of a read. */
+struct tdec_cpu {
+	int64_t		 oldest;	/* its oldest event (it matters when
+					   the CPU lost some) */
+	uint64_t	 lost;		/* its lost events */
+	int64_t		 last;		/* its newest event so far */
+	int		 seen;		/* a record of its read so far */
 };
 
 /* Every CPU's events of one read, and what the read lacks. */
@@ -157,13 +162,9 @@ struct tdec_trace {
 	size_t		 nev, cap;
 	struct tdec_strtab strs;
 	unsigned	 ncpus;
-	int64_t		*oldest;	/* a CPU's oldest event (it matters
-					   when the CPU lost some) */
-	uint64_t	*lost;		/* a CPU's lost events */
+	struct tdec_cpu	*cpu;		/* ncpus of them */
 	struct tdec_gap	*gaps;		/* stretches missing in the middle */
 	size_t		 ngaps;
-	int64_t		*last;		/* a CPU's newest event so far */
-	int		*first;		/* no event of the CPU's read yet */
 };
 
 /*
