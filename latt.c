@@ -102,6 +102,8 @@ main(int argc, char *argv[])
 	L.run.inst.keeper_fd = L.run.inst.keeper_rfd = -1;
 	L.dmafd = -1;
 	L.res.wl.tty = -1;
+	/* outputs_close is safe before outputs_open: no descriptor 0. */
+	L.out.logf.fd = L.out.json.fd = L.out.plot.fd = -1;
 	/* A sweep's runs share what is made once: made for its widest. */
 	sweep_widest(&cfg, &L.wide);
 	L.nmax = cfg.repeat * (cfg.sweep.n > 0 ? cfg.sweep.n : 1);

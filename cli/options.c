@@ -29,7 +29,6 @@
 #include "config.h"
 #include "lib/common.h"
 #include "lib/fmt.h"
-#include "proc/loads.h"
 #include "proc/tune.h"
 #include "record/order.h"
 #include "report/gate.h"

@@ -519,7 +519,7 @@ measure_run(const struct config *cfg, struct run *run, struct engine *eng,
 		counts_system(&end);
 		count_clients(eng, &end);
 		counts_finish(&res->counts, &end, eng->n);
-		noise_finish(&res->noise, now_coarse_ns());
+		noise_finish(&res->noise);
 	}
 	if (L.rqfd >= 0)
 		close(L.rqfd);

@@ -123,13 +123,12 @@ foreign_of(const struct noise_snap *a, const struct noise_snap *b)
 }
 
 void
-noise_finish(struct noise *n, int64_t now)
+noise_finish(struct noise *n)
 {
 	const struct noise_snap *b = &n->begin;
 	struct noise_snap e;
 	double secs, hz = (double)sysconf(_SC_CLK_TCK);
 
-	(void)now;
 	n->valid = 0;
 	if (!n->begun)
 		return;

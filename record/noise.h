@@ -79,7 +79,7 @@ void	 noise_begin(struct noise *, int64_t now);
 /* A sample when one is due (between rounds; now: a coarse clock). */
 void	 noise_sample(struct noise *, int64_t now);
 /* The last reading, the run's figures and whether it was noisy. */
-void	 noise_finish(struct noise *, int64_t now);
+void	 noise_finish(struct noise *);
 /* The figures of --repeat's runs together (series: the last run's). */
 void	 noise_merge(struct noise *total, const struct noise *run);
 void	 noise_free(struct noise *);
