@@ -4,25 +4,18 @@
  * the measurement loop, and taking the clients' replies into the result.
  *
  * The clients (client.c) block reading their request pipes.  The parent
- * stamps CLOCK_MONOTONIC immediately before each write, and a wake-up
- * latency is the stamp of the client's reply minus the parent's, in
- * nanoseconds.  The parent waits for a round's replies with epoll, so a
- * round costs in proportion to the replies, not to clients times wake-ups.
+ * stamps CLOCK_MONOTONIC just before each write; a wake-up latency is the
+ * client's stamp minus the parent's.  A round's replies are awaited with
+ * epoll, at a cost in proportion to the replies.  On a round drawn at
+ * random (1 in --split) each client's run delay is read before the first
+ * write and after the replies (split.c): the runqueue-wait split.
  *
- * The runqueue-wait split is taken here, off every wake-up's way: on a
- * round drawn at random (1 in --split), the parent reads each client's run
- * delay before the first write and once the replies are in (split.c).
- *
- * Every round writes to the clients in a fresh random order (from --seed),
- * so that no client is systematically woken first or last.  Before the
- * first sampled round, an unmeasured priming round wakes every client and
- * reads its answer, so that no sample pays for first touches.  In the
- * closed loop (the 2009 default) a round waits for every reply; in the open
- * loop (--open-loop) each round is sent at its scheduled time whatever the
- * replies do, and a client answers every request it finds, so that a stall
- * is sampled in proportion to its length.  Whatever ends the run takes
- * effect within END_GRACE_NS even while replies are outstanding; those
- * still unanswered are censored samples (counted, with the oldest age).
+ * Every round writes in a fresh random order (from --seed); an unmeasured
+ * priming round pays the first touches.  The closed loop (2009) waits for
+ * every reply; the open loop sends each round at its time and a client
+ * answers every request it finds, so that a stall is sampled in
+ * proportion to its length.  An end takes effect within END_GRACE_NS;
+ * replies still out are censored samples (counted, with the oldest age).
  *
  * It never prints: samples go to the caller's sink, failures to latt.c.
  */
@@ -538,10 +531,8 @@ count_clients(const struct engine *eng, struct kcount *k)
 }
 
 /*
- * PRIME_ROUNDS unmeasured rounds: every client is woken and its answer
- * read before the first sampled round, so that the first touches of
- * stacks, pipe buffers and caches are paid here, not by a sample.
- * Returns 0, or -1 when the run ended meanwhile.
+ * PRIME_ROUNDS unmeasured rounds, which pay the first touches of stacks,
+ * pipe buffers and caches.  Returns 0, or -1 when the run ended meanwhile.
  */
 static int
 prime(struct loop *L)
@@ -634,9 +625,8 @@ open_loop(struct loop *L)
 
 /*
  * With --samples, how many more requests the run may send: the samples
- * still wanted, less the requests on their way (each will be one) and the
- * samples held for the split.  In the closed loop none is on its way or
- * held when this is asked.  UINT64_MAX without --samples.
+ * wanted, less those on their way and held for the split; UINT64_MAX
+ * without --samples.
  */
 static uint64_t
 samples_left(const struct loop *L)
