@@ -89,8 +89,7 @@ struct cmp_runid {
 
 /*
  * A run's blocks as the summary takes them: each block's sparse histogram
- * (bucket index, count), whether read from a file (cmpread.c) or taken
- * from a struct blocks (cmp_run_make).
+ * (bucket index, count), as a result file holds it (cmpread.c).
  */
 struct cmp_sblock {
 	uint64_t	 n;
@@ -108,7 +107,9 @@ struct cmp_sblocks {
 };
 
 /*
- * cmp_run_make for blocks already sparse (sb may be NULL: none kept).
+ * cmpstat.c: sums up one series of one run: its statistics from st, and
+ * the within-run variances from its blocks (sb may be NULL: none kept).
+ * The bootstrap draws from seed, so the same run gives the same answer.
  * Returns 0, or -1 on ENOMEM.
  */
 int	 cmp_summarize(struct cmp_run *, const struct stats *,

@@ -310,53 +310,6 @@ cmp_sblocks_free(struct cmp_sblocks *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
-int
-cmp_run_make(struct cmp_run *r, const struct stats *st,
-    const struct blocks *bl, uint64_t seed)
-{
-	struct cmp_sblocks sb;
-	struct cmp_sblock *b;
-	size_t i, j, m;
-	int ret = -1;
-
-	if (bl == NULL)
-		return cmp_summarize(r, st, NULL, seed);
-	memset(&sb, 0, sizeof(sb));
-	sb.sub_bits = bl->b[0].hist.sub_bits;
-	sb.n = bl->nused;
-	if (sb.n > 0 && (sb.b = calloc(sb.n, sizeof(*sb.b))) == NULL)
-		return -1;
-	for (i = 0; i < sb.n; i++) {
-		const struct block *d = &bl->b[i];
-
-		b = &sb.b[i];
-		b->n = d->n;
-		b->min = d->min;
-		b->max = d->max;
-		for (j = 0, m = 0; j < d->hist.nbuckets; j++)
-			m += d->hist.counts[j] > 0;
-		m += d->hist.overflow > 0;
-		if (m == 0)
-			continue;
-		if ((b->idx = calloc(m, sizeof(*b->idx))) == NULL ||
-		    (b->cnt = calloc(m, sizeof(*b->cnt))) == NULL)
-			goto out;
-		for (j = 0; j < d->hist.nbuckets; j++)
-			if (d->hist.counts[j] > 0) {
-				b->idx[b->nb] = (uint32_t)j;
-				b->cnt[b->nb++] = d->hist.counts[j];
-			}
-		if (d->hist.overflow > 0) {
-			b->idx[b->nb] = (uint32_t)d->hist.nbuckets;
-			b->cnt[b->nb++] = d->hist.overflow;
-		}
-	}
-	ret = cmp_summarize(r, st, &sb, seed);
-out:
-	cmp_sblocks_free(&sb);
-	return ret;
-}
-
 /*
  * One step of Lentz's method for a continued fraction whose next partial
  * numerator is aa: c and d move on, and the returned factor multiplies
@@ -414,9 +367,8 @@ beta_inc(double a, double b, double x)
 	return 1 - front * beta_cf(b, a, 1 - x) / b;
 }
 
-/* The t of Student's law with df degrees of freedom exceeded with chance p. */
-static double
-t_upper(double p, double df)
+double
+cmp_t_upper(double p, double df)
 {
 	double lo = 0, hi = 1e7, mid;
 	int i;
@@ -579,7 +531,7 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 		se = 1e-9;
 	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
 	    eb * eb / (double)(nb - 1) + 1e-300);
-	t = t_upper((1 - CMP_LEVEL) / 2, df);
+	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
 	d = mb - ma;
 	row->change = expm1(d) * 100;
 	row->lo = expm1(d - t * se) * 100;
@@ -636,10 +588,4 @@ cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 	if (a->ord_runs < CMP_MIN_RUNS || b->ord_runs < CMP_MIN_RUNS)
 		return;
 	r->verdict = r->lo > 0 ? "worse" : r->hi < 0 ? "better" : "noise";
-}
-
-double
-cmp_t_upper(double p, double df)
-{
-	return t_upper(p, df);
 }

@@ -168,15 +168,8 @@ int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
  */
 size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
 
-/*
- * cmpstat.c: sums up one series of one run: its statistics from st, and the
- * within-run variances from its blocks (bl may be NULL: none kept).  The
- * bootstrap draws from seed, so the same run gives the same answer.
- * Returns 0, or -1 on ENOMEM.
- */
-int	 cmp_run_make(struct cmp_run *, const struct stats *st,
-	    const struct blocks *bl, uint64_t seed);
-/* The row of statistic k for runs a[na] against b[nb] (of side bname). */
+/* cmpstat.c: the row of statistic k for runs a[na] against b[nb] (of
+ * side bname). */
 void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	    size_t nb, const char *bname, enum stat_kind k,
 	    struct cmp_row *row);
