@@ -134,12 +134,6 @@ struct cmp_order {
 void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 	    struct cmp_order *);
 /*
- * The t of Student's law with df degrees of freedom exceeded with chance p
- * (cmpstat.c; cmpcount.c's test too).
- */
-double	 cmp_t_upper(double p, double df);
-
-/*
  * cmpwork.c: the workload's side of each run, and its rows: the
  * workload's wall and CPU time (NAN unless it ended by itself with 0),
  * each load's operations a second.
@@ -165,18 +159,16 @@ void	 cmp_work_json(FILE *, const struct cmp_side *,
  */
 int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
 void	 cmp_knob_free(char *argv[], int n);
-/*
- * cmpframe.c: for each frame class both sides have, the share of its
- * deadlines missed, A against B over their runs, as a table on fp.
- */
-/* Appends a run's share of NAME's deadlines missed; -1: out of memory. */
-int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
-void	 cmp_frames_free(struct cmp_side *);
-void	 cmp_frames_print(FILE *, const struct cmp_side *a,
-	    const struct cmp_side *b);
+/* Values a run of a side, in the order of its runs. */
+struct cmp_vals {
+	double		*v;
+	size_t		 n;
+};
+/* cmpstat.c: appends x to vs; 0, or -1 on ENOMEM. */
+int	 cmp_vals_add(struct cmp_vals *vs, double x);
 /*
  * Values a run, in points (shares in percent), side b against side a
- * (cmpframe.c): each side's mean and sd, and the 99% interval of the
+ * (cmpstat.c): each side's mean and sd, and the 99% interval of the
  * change (Welch's t over the runs).  Returns 0 without an interval (a
  * side has under 2 runs), 1 with one, 2 when both sides have the
  * CMP_MIN_RUNS runs a verdict needs.
@@ -184,20 +176,32 @@ void	 cmp_frames_print(FILE *, const struct cmp_side *a,
 struct cmp_points {
 	double		 ma, sa, mb, sb, lo, hi;
 };
-int	 cmp_points(const double *a, size_t na, const double *b, size_t nb,
+int	 cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
 	    struct cmp_points *);
 
 /*
- * cmpplace.c: where the wake-ups woke.  The kinds' names; whether a
- * series is a placement kind's without a sample in any run (its rows
- * are left out); a run's "placement" object into the side's shares (0,
- * or -1 on ENOMEM); their table, A against B, for --all.
+ * A frame class of a side (frame=): each run's share of its deadlines
+ * missed (done late or not started), 0 to 100.
+ */
+struct cmp_frames {
+	char		*name;
+	struct cmp_vals	 missed;
+};
+
+/*
+ * cmpshare.c: the shares a run, side against side.  The placement kinds'
+ * names; whether a series is a placement kind's without a sample in any
+ * run (its rows are left out); a run's share of NAME's deadlines missed
+ * (0, or -1 on ENOMEM); a run's "placement" object into the side's shares
+ * (0, or -1 on ENOMEM); the missed shares of each frame class both sides
+ * have as a table on fp, and with all the placement shares too.
  */
 extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
 int	 cmp_place_empty(const struct cmp_series *);
+int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
 int	 cmp_place_add(struct cmp_side *, const struct json *placement);
-void	 cmp_place_free(struct cmp_side *);
-void	 cmp_place_print(FILE *, const struct cmp_side *a,
-	    const struct cmp_side *b);
+void	 cmp_shares_free(struct cmp_side *);
+void	 cmp_shares_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b, int all);
 
 #endif /* CMP_INT_H */

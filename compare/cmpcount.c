@@ -47,13 +47,12 @@ static const struct {
 
 /* Each row's value in each run of a side that had it. */
 struct cmp_counts {
-	double		*v[NROWS];
-	size_t		 n[NROWS];
-	size_t		 cap[NROWS];
+	struct cmp_vals	 row[NROWS];
 };
 
 /* One row of a against b. */
 struct crow {
+	size_t		 na, nb;	/* runs with the row */
 	double		 a, b;		/* the means of the runs */
 	double		 sa, sb;	/* their sd over the mean; NAN: none */
 	double		 change;	/* percent; NAN: unknown */
@@ -61,7 +60,7 @@ struct crow {
 	const char	*verdict;
 };
 
-static void	 row_of(const struct cmp_counts *, const struct cmp_counts *,
+static int	 row_of(const struct cmp_side *, const struct cmp_side *,
 		    unsigned, struct crow *);
 static void	 fmt_pct(char *, size_t, double);
 
@@ -70,7 +69,7 @@ cmp_counts_add(struct cmp_side *side, const struct json *run)
 {
 	const struct json *c = json_get(run, "counts"), *v, *lat;
 	struct cmp_counts *cc = side->counts;
-	double samples = 0, x, *p;
+	double samples = 0, x;
 	unsigned k;
 
 	if (c == NULL || c->type != JSON_OBJECT)
@@ -87,17 +86,9 @@ cmp_counts_add(struct cmp_side *side, const struct json *run)
 		    !isfinite(x = json_num(v)) || x < 0 ||
 		    (rows[k].per_sample && !(samples > 0)))
 			continue;
-		if (rows[k].per_sample)
-			x /= samples;
-		if (cc->n[k] == cc->cap[k]) {
-			p = realloc(cc->v[k], (cc->cap[k] > 0 ? 2 * cc->cap[k] :
-			    8) * sizeof(double));
-			if (p == NULL)
-				return -1;
-			cc->v[k] = p;
-			cc->cap[k] = cc->cap[k] > 0 ? 2 * cc->cap[k] : 8;
-		}
-		cc->v[k][cc->n[k]++] = x;
+		if (cmp_vals_add(&cc->row[k], rows[k].per_sample ?
+		    x / samples : x) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -110,7 +101,7 @@ cmp_counts_free(struct cmp_counts *cc)
 	if (cc == NULL)
 		return;
 	for (k = 0; k < NROWS; k++)
-		free(cc->v[k]);
+		free(cc->row[k].v);
 	free(cc);
 }
 
@@ -126,10 +117,8 @@ cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	unsigned k, n = 0;
 
 	for (k = 0; k < NROWS; k++) {
-		if (a->counts == NULL || b->counts == NULL ||
-		    a->counts->n[k] == 0 || b->counts->n[k] == 0)
+		if (!row_of(a, b, k, &r))
 			continue;
-		row_of(a->counts, b->counts, k, &r);
 		if (n++ == 0)
 			fprintf(fp, "\n%-10s %7s %4s %7s %4s %7s  %-16s %s\n",
 			    "counts", "A", "+-", "B", "+-", "change",
@@ -158,16 +147,6 @@ cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		    "else\n    info.\n", CMP_MIN_RUNS);
 }
 
-/* A figure of the JSON report, or null. */
-static void
-put_num(FILE *fp, double x)
-{
-	if (isnan(x))
-		fputs("null", fp);
-	else
-		jw_double(fp, x);
-}
-
 /* The rows as a JSON array (the table's, as data), or null. */
 void
 cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
@@ -176,21 +155,19 @@ cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	unsigned k, n = 0;
 
 	for (k = 0; k < NROWS; k++) {
-		if (a->counts == NULL || b->counts == NULL ||
-		    a->counts->n[k] == 0 || b->counts->n[k] == 0)
+		if (!row_of(a, b, k, &r))
 			continue;
-		row_of(a->counts, b->counts, k, &r);
 		fprintf(fp, "%s{\"name\": \"%s\", \"a\": ", n++ > 0 ?
 		    ",\n      " : "[\n      ", rows[k].key);
-		put_num(fp, r.a);
-		fprintf(fp, ", \"a_runs\": %zu, \"b\": ", a->counts->n[k]);
-		put_num(fp, r.b);
-		fprintf(fp, ", \"b_runs\": %zu, \"change\": ", b->counts->n[k]);
-		put_num(fp, r.change);
+		jw_double(fp, r.a);
+		fprintf(fp, ", \"a_runs\": %zu, \"b\": ", r.na);
+		jw_double(fp, r.b);
+		fprintf(fp, ", \"b_runs\": %zu, \"change\": ", r.nb);
+		jw_double(fp, r.change);
 		fputs(", \"lo\": ", fp);
-		put_num(fp, r.lo);
+		jw_double(fp, r.lo);
 		fputs(", \"hi\": ", fp);
-		put_num(fp, r.hi);
+		jw_double(fp, r.hi);
 		fputs(", \"verdict\": ", fp);
 		jw_string(fp, r.verdict);
 		fputc('}', fp);
@@ -198,62 +175,43 @@ cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	fputs(n > 0 ? "\n    ]" : "null", fp);
 }
 
-/* The mean and the variance (n - 1) of n values. */
-static void
-moments(const double *v, size_t n, double *mean, double *var)
-{
-	double s = 0, ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	*mean = s / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (v[i] - *mean) * (v[i] - *mean);
-	*var = n > 1 ? ss / (double)(n - 1) : NAN;
-}
-
 /*
- * Row k of a against b: the sides' means and spreads, the change, and
- * with CMP_MIN_RUNS runs a side Welch's interval of the difference of the
- * means at CMP_LEVEL (as a percent of A's), and the verdict.
+ * Row k of a against b, when both sides have it (else 0): the sides'
+ * means and spreads, the change, and with CMP_MIN_RUNS runs a side
+ * Welch's interval of the difference of the means at CMP_LEVEL
+ * (cmp_points, as a percent of A's), and the verdict.
  */
-static void
-row_of(const struct cmp_counts *ca, const struct cmp_counts *cb, unsigned k,
+static int
+row_of(const struct cmp_side *a, const struct cmp_side *b, unsigned k,
     struct crow *r)
 {
-	size_t na = ca->n[k], nb = cb->n[k];
-	double va, vb, ea, eb, se, df, t, d;
+	struct cmp_points p;
+	double d;
+	int n;
 
-	moments(ca->v[k], na, &r->a, &va);
-	moments(cb->v[k], nb, &r->b, &vb);
-	r->sa = r->a > 0 && !isnan(va) ? sqrt(va) / r->a : NAN;
-	r->sb = r->b > 0 && !isnan(vb) ? sqrt(vb) / r->b : NAN;
-	d = r->b - r->a;
+	if (a->counts == NULL || b->counts == NULL ||
+	    (r->na = a->counts->row[k].n) == 0 ||
+	    (r->nb = b->counts->row[k].n) == 0)
+		return 0;
+	n = cmp_points(&a->counts->row[k], &b->counts->row[k], &p);
+	d = p.mb - p.ma;
+	r->a = p.ma;
+	r->b = p.mb;
+	r->sa = r->a > 0 && r->na > 1 ? p.sa / r->a : NAN;
+	r->sb = r->b > 0 && r->nb > 1 ? p.sb / r->b : NAN;
 	r->change = r->a > 0 ? 100 * d / r->a : d == 0 ? 0 : NAN;
 	r->lo = r->hi = NAN;
 	r->verdict = "info";
-	if (na < CMP_MIN_RUNS || nb < CMP_MIN_RUNS)
-		return;
-	ea = va / (double)na;
-	eb = vb / (double)nb;
-	se = sqrt(ea + eb);
-	if (!(se > 0)) {
-		/* The same value in every run of each side. */
+	if (n < 2)
+		return 1;
+	r->verdict = p.lo > 0 ? "higher" : p.hi < 0 ? "lower" : "noise";
+	if (p.lo == p.hi)	/* the same value in every run of each side */
 		r->lo = r->hi = r->change;
-		r->verdict = d > 0 ? "higher" : d < 0 ? "lower" : "noise";
-		return;
+	else if (r->a > 0) {	/* no count falls below 0: nor the interval */
+		r->lo = fmax(-100, 100 * p.lo / r->a);
+		r->hi = 100 * p.hi / r->a;
 	}
-	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
-	    eb * eb / (double)(nb - 1));
-	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
-	/* No count falls below 0: nor the interval below -100%. */
-	if (r->a > 0) {
-		r->lo = fmax(-100, 100 * (d - t * se) / r->a);
-		r->hi = 100 * (d + t * se) / r->a;
-	}
-	r->verdict = d - t * se > 0 ? "higher" : d + t * se < 0 ? "lower" :
-	    "noise";
+	return 1;
 }
 
 /* A change in percent: "+5.6%", "-18%", "-" when unknown. */

@@ -630,7 +630,7 @@ static int	 keep_missed(struct cmp_side *, const struct src *,
 		    const struct json *, const char *, char *, size_t);
 
 /*
- * A run's placement (absent or null: none; cmpplace.c): each kind's
+ * A run's placement (absent or null: none; cmpshare.c): each kind's
  * latency a series named placement.KIND, and the run's shares.
  */
 static int
@@ -1172,8 +1172,7 @@ cmp_side_free(struct cmp_side *side)
 	free(side->rids);
 	cmp_counts_free(side->counts);
 	cmp_work_free(side);
-	cmp_frames_free(side);
-	cmp_place_free(side);
+	cmp_shares_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }

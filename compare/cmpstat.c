@@ -367,8 +367,9 @@ beta_inc(double a, double b, double x)
 	return 1 - front * beta_cf(b, a, 1 - x) / b;
 }
 
-double
-cmp_t_upper(double p, double df)
+/* The t of Student's law with df degrees of freedom exceeded with chance p. */
+static double
+t_upper(double p, double df)
 {
 	double lo = 0, hi = 1e7, mid;
 	int i;
@@ -381,6 +382,68 @@ cmp_t_upper(double p, double df)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/*
+ * Welch's half-width at CMP_LEVEL of a difference of two means whose
+ * variances are ea and eb, of na and nb values (2 or more): t times the
+ * standard error, 0 when that is 0.
+ */
+static double
+welch(double ea, size_t na, double eb, size_t nb)
+{
+	double se = sqrt(ea + eb);
+
+	if (!(se > 0))
+		return 0;
+	return t_upper((1 - CMP_LEVEL) / 2, (ea + eb) * (ea + eb) /
+	    (ea * ea / (double)(na - 1) + eb * eb / (double)(nb - 1))) * se;
+}
+
+/* The mean and the variance (n - 1; NAN with one) of n values. */
+static void
+moments(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - *mean) * (v[i] - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+int
+cmp_vals_add(struct cmp_vals *vs, double x)
+{
+	double *nv;
+
+	if ((nv = realloc(vs->v, (vs->n + 1) * sizeof(*nv))) == NULL)
+		return -1;
+	vs->v = nv;
+	nv[vs->n++] = x;
+	return 0;
+}
+
+int
+cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
+    struct cmp_points *p)
+{
+	double va, vb, half;
+
+	moments(a->v, a->n, &p->ma, &va);
+	moments(b->v, b->n, &p->mb, &vb);
+	p->sa = a->n > 1 ? sqrt(va) : 0;
+	p->sb = b->n > 1 ? sqrt(vb) : 0;
+	p->lo = p->hi = 0;
+	if (a->n < 2 || b->n < 2)
+		return 0;
+	half = welch(va / (double)a->n, a->n, vb / (double)b->n, b->n);
+	p->lo = p->mb - p->ma - half;
+	p->hi = p->mb - p->ma + half;
+	return a->n >= CMP_MIN_RUNS && b->n >= CMP_MIN_RUNS ? 2 : 1;
 }
 
 /*
@@ -496,7 +559,7 @@ void
 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
     size_t nb, const char *bname, enum stat_kind k, struct cmp_row *row)
 {
-	double ma = 0, mb = 0, va = 0, vb = 0, ea, eb, se, df, t, d;
+	double ma = 0, mb = 0, va = 0, vb = 0, half, d;
 	int ca, cb;
 
 	memset(row, 0, sizeof(*row));
@@ -524,18 +587,11 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 		    ca == 1 ? "A" : bname, ca == 1 ? bname : "A");
 		return;
 	}
-	ea = va / (double)na;
-	eb = vb / (double)nb;
-	se = sqrt(ea + eb);
-	if (!(se > 0))
-		se = 1e-9;
-	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
-	    eb * eb / (double)(nb - 1) + 1e-300);
-	t = cmp_t_upper((1 - CMP_LEVEL) / 2, df);
+	half = welch(va / (double)na, na, vb / (double)nb, nb);
 	d = mb - ma;
 	row->change = expm1(d) * 100;
-	row->lo = expm1(d - t * se) * 100;
-	row->hi = expm1(d + t * se) * 100;
+	row->lo = expm1(d - half) * 100;
+	row->hi = expm1(d + half) * 100;
 	row->has_ci = 1;
 	if (row->lo > 0 || row->hi < 0) {
 		row->verdict = CMP_REAL;

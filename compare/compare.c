@@ -680,9 +680,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	print_order(fp, a, b);
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
-	cmp_frames_print(fp, a, b);
-	if (all)
-		cmp_place_print(fp, a, b);
+	cmp_shares_print(fp, a, b, all);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);

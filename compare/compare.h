@@ -63,16 +63,9 @@ struct cmp_fileid;
 struct cmp_runid;
 struct cmp_counts;
 struct cmp_work;
+struct cmp_vals;
+struct cmp_frames;
 
-/*
- * A frame class of a side (frame=): each run's share of its deadlines
- * missed (done late or not started), 0 to 100.
- */
-struct cmp_frames {
-	char		*name;
-	double		*missed;
-	size_t		 n;
-};
 
 struct cmp_side {
 	char		 name[4];	/* "A", "B", ... */
@@ -100,10 +93,10 @@ struct cmp_side {
 	size_t		 nwork;
 	struct cmp_frames *frames;	/* its frame classes, or NULL */
 	size_t		 nframes;
-	double		*place[CMP_PLACE_COLS];	/* each run's share of its
-					   samples by placement kind, and
-					   of migrations: percent */
-	size_t		 nplace;	/* runs with a placement */
+	struct cmp_vals	*place;		/* each run's share of its samples
+					   by placement kind, and of
+					   migrations (CMP_PLACE_COLS), in
+					   percent; or NULL: none */
 	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
 	size_t		 nnoisy;	/* runs marked noisy, kept or not */
 };
