@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "compare/compare.h"
+#include "json/jsonread.h"
 #include "stats.h"
 
 /*
@@ -46,7 +47,7 @@ enum cmp_show {
 	SHOW_LIST,		/* a list of numbers: "0,1" */
 	SHOW_WORDS,		/* a list of words: "make -j4" */
 	SHOW_LOADS,		/* [{"kind", "procs"}]: "cpu:2 pipe:1" */
-	SHOW_HOST,		/* environment.host: its lines (cmphost.h) */
+	SHOW_HOST,		/* environment.host: its lines (cmpshow.c) */
 };
 
 struct cmp_info_key {
@@ -65,6 +66,23 @@ struct cmp_info {
 };
 
 /*
+ * cmpshow.c: a setting or the host's state in words, and where two sides
+ * differ.  A setting as it is shown, built in pieces and cut with "..."
+ * when long; cmp_show_put appends to it, printf-like.
+ */
+struct cmp_shown {
+	char	 s[JSON_TEXT_MAX];
+	size_t	 len;
+};
+void	 cmp_show_put(struct cmp_shown *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/*
+ * A recorded value v in words, as how says (a time, a list, on/off...);
+ * control bytes become '?'.  NULL on ENOMEM.
+ */
+struct json;
+char	*cmp_show_value(enum cmp_show how, const struct json *v);
+/*
  * Two shown values that differ, each cut to about CMP_SHOW_WIDTH bytes
  * around where they part ("...quiet splash", "...quiet nosmt") into bx
  * and by (len bytes each, at least CMP_SHOW_WIDTH + 8).
@@ -72,6 +90,26 @@ struct cmp_info {
 #define CMP_SHOW_WIDTH	32
 void	 cmp_show_pair(const char *x, const char *y, char *bx, char *by,
 	    size_t len);
+/*
+ * The host object v flattened into lines "NAME\tVALUE\n" in its order
+ * (an object inside it: "sched_tunables.kernel.sched_rt_period_us"), the
+ * form a side keeps; NULL on ENOMEM or when v is no object.
+ */
+char	*cmp_host_flat(const struct json *v);
+/*
+ * Appends to *w (of *n sentences) one sentence for every name whose value
+ * differs between the kept host states of sides a and b (or one saying
+ * that only one side has it), names already warned about by compare
+ * (cmdline, preemption, governor, smt) left out.  Returns 0, or -1 on
+ * ENOMEM.
+ */
+int	 cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b,
+	    char ***w, size_t *n);
+/*
+ * Appends the sentence s to *w (of *n), taking it: freed when it cannot
+ * be kept; s NULL (ENOMEM making it) is -1 too.  Returns 0, or -1.
+ */
+int	 cmp_say(char ***w, size_t *n, char *s);
 
 /* A file of a side, and a run, by what they are known (cmpread.c). */
 struct cmp_fileid {
@@ -139,7 +177,6 @@ void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
  * each load's operations a second.
  */
 #define CMP_WORK_LOADS	4
-struct json;
 struct cmp_work {
 	double		 wall, cpu;	/* ns; NAN: none */
 	unsigned	 nload;

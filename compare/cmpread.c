@@ -26,8 +26,6 @@
 
 #include "compare/cmp_int.h"
 #include "compare/cmpcount.h"
-#include "compare/cmphost.h"
-#include "compare/cmpshow.h"
 #include "compare/compare.h"
 #include "json/jsonread.h"
 #include "lib/common.h"
@@ -910,45 +908,6 @@ note_changed(struct cmp_side *side, const struct src *f,
 			sh.s[i] = '?';
 	return add_note(side, "%s: during the run of %s, %s.", side->name,
 	    f->name, sh.s);
-}
-
-/* Copies s from byte from, at most width bytes, "..." where cut. */
-static void
-clip(char *out, size_t len, const char *s, size_t from, size_t width)
-{
-	size_t n = strlen(s + from);
-
-	if (n > width) {
-		n = width;
-		while (n > 0 && ((unsigned char)s[from + n] & 0xc0) == 0x80)
-			n--;
-	}
-	snprintf(out, len, "%s%.*s%s", from > 0 ? "..." : "", (int)n,
-	    s + from, s[from + n] != '\0' ? "..." : "");
-}
-
-void
-cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
-{
-	size_t d = 0, from;
-
-	if (strlen(x) <= CMP_SHOW_WIDTH && strlen(y) <= CMP_SHOW_WIDTH) {
-		snprintf(bx, len, "%s", x);
-		snprintf(by, len, "%s", y);
-		return;
-	}
-	while (x[d] != '\0' && x[d] == y[d])
-		d++;
-	/* From the start of the word where they part, a little before. */
-	from = d > CMP_SHOW_WIDTH / 4 ? d - CMP_SHOW_WIDTH / 4 : 0;
-	while (from > 0 && x[from - 1] != ' ')
-		from--;
-	if (d - from > CMP_SHOW_WIDTH / 2)
-		from = d - CMP_SHOW_WIDTH / 4;
-	while (from > 0 && ((unsigned char)x[from] & 0xc0) == 0x80)
-		from--;
-	clip(bx, len, x, from, CMP_SHOW_WIDTH);
-	clip(by, len, y, from, CMP_SHOW_WIDTH);
 }
 
 /*

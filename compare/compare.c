@@ -25,7 +25,6 @@
 
 #include "compare/cmp_int.h"
 #include "compare/cmpcount.h"
-#include "compare/cmphost.h"
 #include "compare/compare.h"
 #include "json/jsonw.h"
 #include "lib/common.h"
