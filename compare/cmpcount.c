@@ -17,9 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpcount.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 #include "json/jsonw.h"
 #include "lib/fmt.h"

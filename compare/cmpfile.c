@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 
 #define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
 

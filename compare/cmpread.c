@@ -24,9 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpcount.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 #include "lib/common.h"
 #include "stats.h"
@@ -466,7 +464,8 @@ side_series(struct cmp_side *side, const char *name)
 	for (i = 0; i < side->nseries; i++)
 		if (strcmp(side->series[i].name, name) == 0)
 			return &side->series[i];
-	if (side->nseries == CMP_MAX_SERIES)
+	if (side->nseries == CMP_MAX_SERIES || (side->series == NULL &&
+	    (side->series = calloc(CMP_MAX_SERIES, sizeof(*s))) == NULL))
 		return NULL;
 	s = &side->series[side->nseries];
 	memset(s, 0, sizeof(*s));
@@ -1115,6 +1114,7 @@ cmp_side_free(struct cmp_side *side)
 		free(side->series[i].name);
 		free(side->series[i].runs);
 	}
+	free(side->series);
 	if (side->info != NULL)
 		info_clear(side->info);
 	free(side->info);

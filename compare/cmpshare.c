@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 
 /* The kinds in the order of the JSON (topo.h's enum place_kind). */

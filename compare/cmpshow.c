@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 
 /* Settings compare already warns about (cmp_info_keys): said once. */

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "lib/common.h"
 #include "stats.h"
 

@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 #include "json/jsonw.h"
 #include "lib/common.h"

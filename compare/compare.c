@@ -23,9 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpcount.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonw.h"
 #include "lib/common.h"
 #include "stats.h"

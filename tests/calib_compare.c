@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
+#include "compare/cmp.h"
 
 #define ROUNDS		1500
 #define CLIENTS		8
