@@ -254,11 +254,9 @@ char	*cmp_host_flat(const struct json *v);
  */
 int	 cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b,
 	    char ***w, size_t *n);
-/*
- * Appends the sentence s to *w (of *n), taking it: freed when it cannot
- * be kept; s NULL (ENOMEM making it) is -1 too.  Returns 0, or -1.
- */
-int	 cmp_say(char ***w, size_t *n, char *s);
+/* Appends a sentence, printf-like, to *w (of *n): 0, or -1 on ENOMEM. */
+int	 cmp_say(char ***w, size_t *n, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 
 /*
  * cmpcount.c: a run's "counts" (absent or null: none) into the side's, a

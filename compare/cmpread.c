@@ -125,8 +125,6 @@ static int	 where(char *, size_t, const struct src *, const struct json *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static int	 noisy_run(struct cmp_side *, const struct src *,
 		    const struct json *, size_t, size_t);
-static int	 add_note(struct cmp_side *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
 
 /* Writes "FILE:LINE:COL: message" to err and returns -1. */
 static int
@@ -429,28 +427,6 @@ load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
 		return where(err, errlen, f, o, "the blocks hold %llu "
 		    "samples, but the series %llu", (unsigned long long)total,
 		    (unsigned long long)samples);
-	return 0;
-}
-
-static int
-add_note(struct cmp_side *side, const char *fmt, ...)
-{
-	char **nn, *s;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	nn = realloc(side->notes, (side->nnotes + 1) * sizeof(*nn));
-	if (nn == NULL) {
-		free(s);
-		return -1;
-	}
-	side->notes = nn;
-	side->notes[side->nnotes++] = s;
 	return 0;
 }
 
@@ -814,10 +790,11 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	side->nnoisy++;
 	if (nruns > 1)
 		snprintf(run, sizeof(run), ", run %zu", irun + 1);
-	if (add_note(side, "%s: %s%s was noisy (%s): %s.", side->name,
-	    f->name, run, why != NULL && why->type == JSON_STRING ?
-	    why->str : "?", side->drop_noisy ? "left out (--drop-noisy)" :
-	    "kept; --drop-noisy leaves it out") == -1)
+	if (cmp_say(&side->notes, &side->nnotes, "%s: %s%s was noisy (%s): "
+	    "%s.", side->name, f->name, run, why != NULL &&
+	    why->type == JSON_STRING ? why->str : "?", side->drop_noisy ?
+	    "left out (--drop-noisy)" : "kept; --drop-noisy leaves it out") ==
+	    -1)
 		return 2;
 	return side->drop_noisy;
 }
@@ -905,8 +882,8 @@ note_changed(struct cmp_side *side, const struct src *f,
 	for (i = 0; i < sh.len; i++)
 		if ((unsigned char)sh.s[i] < 0x20)
 			sh.s[i] = '?';
-	return add_note(side, "%s: during the run of %s, %s.", side->name,
-	    f->name, sh.s);
+	return cmp_say(&side->notes, &side->nnotes, "%s: during the run of "
+	    "%s, %s.", side->name, f->name, sh.s);
 }
 
 /*
@@ -938,9 +915,10 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 			cmp_show_pair(x != NULL ? side->info->show[k] :
 			    "not recorded", y != NULL ? info->show[k] :
 			    "not recorded", bx, by, sizeof(bx));
-			if (add_note(side, "%s: %s between its files: %s in "
-			    "%s, %s in %s.", side->name, cmp_info_keys[k].what,
-			    bx, side->info->file, by, fname) == -1)
+			if (cmp_say(&side->notes, &side->nnotes, "%s: %s "
+			    "between its files: %s in %s, %s in %s.",
+			    side->name, cmp_info_keys[k].what, bx,
+			    side->info->file, by, fname) == -1)
 				return -1;
 		}
 	}

@@ -182,11 +182,18 @@ cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
 }
 
 int
-cmp_say(char ***w, size_t *n, char *s)
+cmp_say(char ***w, size_t *n, const char *fmt, ...)
 {
-	char **nw;
+	char **nw, *s;
+	va_list ap;
+	int r;
 
-	if (s == NULL || (nw = realloc(*w, (*n + 1) * sizeof(*nw))) == NULL) {
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -1;
+	if ((nw = realloc(*w, (*n + 1) * sizeof(*nw))) == NULL) {
 		free(s);
 		return -1;
 	}
@@ -278,9 +285,10 @@ static int
 differ(const char *fa, const char *fb, const char *na, const char *nb,
     const char *line, size_t len, char ***w, size_t *n)
 {
-	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], *x, *y, *s;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], *x, *y;
 	const char *va, *vb;
 	size_t la = 0, lb = 0, k;
+	int r;
 
 	for (k = 0; k < sizeof(said) / sizeof(said[0]); k++)
 		if (strlen(said[k]) == len && strncmp(line, said[k], len) == 0)
@@ -293,19 +301,18 @@ differ(const char *fa, const char *fb, const char *na, const char *nb,
 	    strndup(va, la);
 	y = vb == NULL ? strdup("not recorded") : lb == 0 ? strdup("(empty)") :
 	    strndup(vb, lb);
-	s = NULL;
+	r = -1;
 	if (x != NULL && y != NULL) {
 		cmp_show_pair(x, y, bx, by, sizeof(bx));
 		/* A tunable by its own name: "kernel.sched_rt_runtime_us". */
 		k = strncmp(line, TUNABLES, strlen(TUNABLES)) == 0 ?
 		    strlen(TUNABLES) : 0;
-		if (asprintf(&s, "the host's %.*s differs: %s %s, %s %s.",
-		    (int)(len - k), line + k, na, bx, nb, by) < 0)
-			s = NULL;
+		r = cmp_say(w, n, "the host's %.*s differs: %s %s, %s %s.",
+		    (int)(len - k), line + k, na, bx, nb, by);
 	}
 	free(x);
 	free(y);
-	return cmp_say(w, n, s);
+	return r;
 }
 
 int
@@ -313,7 +320,6 @@ cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b, char ***w,
     size_t *n)
 {
 	const char *fa = NULL, *fb = NULL, *p;
-	char *s;
 	size_t k;
 
 	for (k = 0; k < CMP_NINFO; k++)
@@ -324,9 +330,9 @@ cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b, char ***w,
 	if (fa == NULL && fb == NULL)
 		return 0;
 	if (fa == NULL || fb == NULL)
-		return cmp_say(w, n, asprintf(&s, "the host's state is "
-		    "recorded by %s only (an older latt wrote the other's).",
-		    fa != NULL ? a->name : b->name) < 0 ? NULL : s);
+		return cmp_say(w, n, "the host's state is recorded by %s "
+		    "only (an older latt wrote the other's).", fa != NULL ?
+		    a->name : b->name);
 	/* A's names in their order, then those only B has. */
 	for (p = fa; *p != '\0'; p += strcspn(p, "\n") + 1)
 		if (differ(fa, fb, a->name, b->name, p, strcspn(p, "\t"), w,

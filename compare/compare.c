@@ -213,87 +213,57 @@ free_strings(char **s, ssize_t n)
 }
 
 /*
- * Warning i of a against b as a sentence into *s (NULL when there is
- * none): first each side too small for verdicts, then the notes within
- * the sides, every setting that differs between them, each series some
- * runs lack, and last the runs the sides share.  Returns -1 on ENOMEM.
+ * The warnings of a against b, one sentence each, into *out: first each
+ * side too small for verdicts, then the notes within the sides, every
+ * setting that differs between them, each series some runs lack, the
+ * runs the sides share, and last the host's state.  Returns how many, or
+ * -1 on ENOMEM.
  */
-static int
-warning(const struct cmp_side *a, const struct cmp_side *b, size_t i,
-    char **s)
-{
-	const struct cmp_side *sides[2] = { a, b }, *sd;
-	const struct cmp_series *se;
-	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
-	size_t k;
-
-	*s = NULL;
-	if (i == 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 * CMP_MAX_SERIES) {
-		if ((k = cmp_side_shared(a, b)) == 0)
-			return 0;
-		return asprintf(s, "%zu of %s's runs are runs of %s too (the "
-		    "same host and start time): the sides were measured "
-		    "together, not apart.", k, b->name, a->name) < 0 ? -1 : 0;
-	}
-	if (i < 2) {
-		if (sides[i]->nruns >= CMP_MIN_RUNS)
-			return 0;
-		return asprintf(s, "%s has %zu run%s: verdicts need %d a side "
-		    "(several files joined by commas, or --repeat=N).",
-		    sides[i]->name, sides[i]->nruns, sides[i]->nruns == 1 ?
-		    "" : "s", CMP_MIN_RUNS) < 0 ? -1 : 0;
-	}
-	if ((i -= 2) < a->nnotes + b->nnotes)
-		return (*s = strdup(i < a->nnotes ? a->notes[i] :
-		    b->notes[i - a->nnotes])) == NULL ? -1 : 0;
-	if ((i -= a->nnotes + b->nnotes) < CMP_NINFO) {
-		if (!cmp_info_keys[i].warn ||
-		    strcmp(info_of(a, i), info_of(b, i)) == 0)
-			return 0;
-		cmp_show_pair(shown_of(a, i), shown_of(b, i), bx, by,
-		    sizeof(bx));
-		return asprintf(s, "%s: %s %s, %s %s.", cmp_info_keys[i].what,
-		    a->name, bx, b->name, by) < 0 ? -1 : 0;
-	}
-	k = i - CMP_NINFO;
-	sd = sides[k / CMP_MAX_SERIES];
-	if (k % CMP_MAX_SERIES >= sd->nseries)
-		return 0;
-	se = &sd->series[k % CMP_MAX_SERIES];
-	if (se->nruns == sd->nruns)
-		return 0;
-	return asprintf(s, "only %zu of %s's %zu runs have a %s series: its "
-	    "rows are left out.", se->nruns, sd->name, sd->nruns,
-	    se->name) < 0 ? -1 : 0;
-}
-
-/* The warnings of a against b, one sentence each: how many, or -1. */
 static ssize_t
 warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 {
-	char **w = NULL, **nw, *s;
-	size_t n = 0, i;
+	const struct cmp_side *sides[2] = { a, b };
+	const struct cmp_series *se;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], **w = NULL;
+	size_t n = 0, i, k;
+	int r = 0;
 
-	for (i = 0; i <= 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
-	    CMP_MAX_SERIES; i++) {
-		if (warning(a, b, i, &s) == -1)
-			goto oom;
-		if (s == NULL)
+	for (i = 0; i < 2 && r == 0; i++)
+		if (sides[i]->nruns < CMP_MIN_RUNS)
+			r = cmp_say(&w, &n, "%s has %zu run%s: verdicts need "
+			    "%d a side (several files joined by commas, or "
+			    "--repeat=N).", sides[i]->name, sides[i]->nruns,
+			    sides[i]->nruns == 1 ? "" : "s", CMP_MIN_RUNS);
+	for (i = 0; i < a->nnotes + b->nnotes && r == 0; i++)
+		r = cmp_say(&w, &n, "%s", i < a->nnotes ? a->notes[i] :
+		    b->notes[i - a->nnotes]);
+	for (k = 0; k < CMP_NINFO && r == 0; k++) {
+		if (!cmp_info_keys[k].warn ||
+		    strcmp(info_of(a, k), info_of(b, k)) == 0)
 			continue;
-		if ((nw = realloc(w, (n + 1) * sizeof(*nw))) == NULL) {
-			free(s);
-			goto oom;
-		}
-		w = nw;
-		w[n++] = s;
+		cmp_show_pair(shown_of(a, k), shown_of(b, k), bx, by,
+		    sizeof(bx));
+		r = cmp_say(&w, &n, "%s: %s %s, %s %s.", cmp_info_keys[k].what,
+		    a->name, bx, b->name, by);
 	}
-	if (cmp_host_warn(a, b, &w, &n) == -1)
-		goto oom;
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < sides[i]->nseries && r == 0; k++)
+			if ((se = &sides[i]->series[k])->nruns !=
+			    sides[i]->nruns)
+				r = cmp_say(&w, &n, "only %zu of %s's %zu runs "
+				    "have a %s series: its rows are left out.",
+				    se->nruns, sides[i]->name, sides[i]->nruns,
+				    se->name);
+	if (r == 0 && (k = cmp_side_shared(a, b)) > 0)
+		r = cmp_say(&w, &n, "%zu of %s's runs are runs of %s too (the "
+		    "same host and start time): the sides were measured "
+		    "together, not apart.", k, b->name, a->name);
+	if (r == -1 || cmp_host_warn(a, b, &w, &n) == -1) {
+		free_strings(w, (ssize_t)n);
+		return -1;
+	}
 	*out = w;
 	return (ssize_t)n;
-oom:
-	free_strings(w, (ssize_t)n);
-	return -1;
 }
 
 /*
