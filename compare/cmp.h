@@ -124,6 +124,27 @@ struct cmp_info {
 	char	*file;			/* the file they were read from */
 };
 
+/*
+ * compare.c: how the tables write a row's figures, one rule each; each
+ * returns buf.  A percent with its sign, "-" for NAN: one decimal below
+ * dec in size ("+5.6%"), none from there ("-18%"), ">+99999%" beyond; the
+ * spread of a side's runs, pct percent ("6%", "<1%", ">999%", "" for
+ * NAN); an interval of a change in percent ("[+5.6%, +30%]", its ends
+ * bounded by "<-90%" and ">+1000%", "above +1000%" when wholly beyond,
+ * "-" when lo is NAN).
+ */
+char	*cmp_pct(char *buf, size_t len, double x, double dec);
+char	*cmp_spread(char *buf, size_t len, double pct);
+char	*cmp_interval(char *buf, size_t len, double lo, double hi);
+/*
+ * A row of a table as the latency rows are: label in width columns, the
+ * sides' values as given, then rw's spreads, change, interval and word.
+ */
+void	 cmp_row_print(FILE *, int width, const char *label, const char *va,
+	    const char *vb, const struct cmp_row *rw, const char *word);
+/* rw's change_pct, ci_pct and verdict as members of a JSON object. */
+void	 cmp_row_json(FILE *, int *first, const struct cmp_row *rw);
+
 /* A file of a side, and a run, by what they are known (cmpread.c). */
 struct cmp_fileid {
 	dev_t		 dev;

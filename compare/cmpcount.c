@@ -60,7 +60,6 @@ struct crow {
 
 static int	 row_of(const struct cmp_side *, const struct cmp_side *,
 		    unsigned, struct crow *);
-static void	 fmt_pct(char *, size_t, double);
 
 int
 cmp_counts_add(struct cmp_side *side, const struct json *run)
@@ -110,7 +109,7 @@ cmp_counts_free(struct cmp_counts *cc)
 void
 cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
-	char va[16], vb[16], sa[16], sb[16], ch[16], lo[16], hi[16], ci[40];
+	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
 	struct crow r;
 	unsigned k, n = 0;
 
@@ -123,17 +122,10 @@ cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 			    "99% interval", "verdict");
 		fmt_num(va, sizeof(va), r.a, rows[k].rate);
 		fmt_num(vb, sizeof(vb), r.b, rows[k].rate);
-		snprintf(sa, sizeof(sa), isnan(r.sa) ? "" : r.sa < 0.01 ?
-		    "<1%%" : "%.0f%%", 100 * r.sa);
-		snprintf(sb, sizeof(sb), isnan(r.sb) ? "" : r.sb < 0.01 ?
-		    "<1%%" : "%.0f%%", 100 * r.sb);
-		fmt_pct(ch, sizeof(ch), r.change);
-		snprintf(ci, sizeof(ci), "-");
-		if (!isnan(r.lo)) {
-			fmt_pct(lo, sizeof(lo), r.lo);
-			fmt_pct(hi, sizeof(hi), r.hi);
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		}
+		cmp_spread(sa, sizeof(sa), 100 * r.sa);
+		cmp_spread(sb, sizeof(sb), 100 * r.sb);
+		cmp_pct(ch, sizeof(ch), r.change, 9.95);
+		cmp_interval(ci, sizeof(ci), r.lo, r.hi);
 		fprintf(fp, "%-10s %7s %4s %7s %4s %7s  %-16s %s\n",
 		    rows[k].label, va, sa, vb, sb, ch, ci, r.verdict);
 	}
@@ -210,16 +202,4 @@ row_of(const struct cmp_side *a, const struct cmp_side *b, unsigned k,
 		r->hi = 100 * p.hi / r->a;
 	}
 	return 1;
-}
-
-/* A change in percent: "+5.6%", "-18%", "-" when unknown. */
-static void
-fmt_pct(char *buf, size_t len, double x)
-{
-	if (isnan(x))
-		snprintf(buf, len, "-");
-	else if (fabs(x) >= 99999.5)
-		snprintf(buf, len, "%s99999%%", x > 0 ? ">+" : "<-");
-	else
-		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
 }

@@ -26,6 +26,7 @@
 #include "compare/cmp.h"
 #include "json/jsonw.h"
 #include "lib/common.h"
+#include "lib/fmt.h"
 #include "stats.h"
 
 #define MAX_SIDES	26
@@ -314,81 +315,91 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 		    stats_kind_name(rw->stat));
 }
 
-/* A value in us with four figures: "9.876", "98.76", "987.6", "9876". */
-static void
-fmt_value(char *buf, size_t len, double ns)
+/* The spread of a side's runs as a percent: "6%", "<1%"; "" if none. */
+char *
+cmp_spread(char *buf, size_t len, double pct)
 {
-	double us = ns / NSEC_PER_USEC;
-
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else if (ns == 0)
-		snprintf(buf, len, "0");
-	else
-		snprintf(buf, len, "%.*f", us < 10 ? 3 : us < 100 ? 2 :
-		    us < 1000 ? 1 : 0, us);
-}
-
-/* The spread of a side's runs (sd of the logs) as a percent; "" if none. */
-static void
-fmt_spread(char *buf, size_t len, double sd)
-{
-	double p = expm1(sd) * 100;
-
-	if (isnan(sd))
+	if (isnan(pct))
 		snprintf(buf, len, "%s", "");
-	else if (p < 1)
+	else if (pct < 1)
 		snprintf(buf, len, "<1%%");
-	else if (p > 999)
+	else if (pct > 999)
 		snprintf(buf, len, ">999%%");
 	else
-		snprintf(buf, len, "%.0f%%", p);
+		snprintf(buf, len, "%.0f%%", pct);
+	return buf;
 }
 
-/* A percent for the interval: "+5.6%", "-18%", "< -90%", "> +1000%". */
-static void
-fmt_pct(char *buf, size_t len, double x)
+char *
+cmp_pct(char *buf, size_t len, double x, double dec)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (fabs(x) >= 99999.5)
+		snprintf(buf, len, "%s99999%%", x > 0 ? ">+" : "<-");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(x) < dec ? 1 : 0, x);
+	return buf;
+}
+
+/* An end of an interval: "+5.6%", "-18%", "<-90%", ">+1000%". */
+static char *
+ci_end(char *buf, size_t len, double x)
 {
 	if (x > CI_HI)
 		snprintf(buf, len, ">+%d%%", CI_HI);
 	else if (x < CI_LO)
 		snprintf(buf, len, "<%d%%", CI_LO);
 	else
-		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
+		cmp_pct(buf, len, x, 9.95);
+	return buf;
 }
 
-/*
- * A row's interval, "[+5.6%, +30%]", "above +1000%" when it lies wholly
- * beyond a bound, or "-" without one.
- */
-static void
-fmt_interval(char *buf, size_t len, const struct cmp_row *rw)
+char *
+cmp_interval(char *buf, size_t len, double lo, double hi)
 {
-	char lo[16], hi[16];
+	char l[16], h[16];
 
-	if (!rw->has_ci) {
+	if (isnan(lo))
 		snprintf(buf, len, "-");
-		return;
-	}
-	if (rw->lo > CI_HI || rw->hi < CI_LO) {
-		snprintf(buf, len, "%s %+d%%", rw->lo > CI_HI ? "above" :
-		    "below", rw->lo > CI_HI ? CI_HI : CI_LO);
-		return;
-	}
-	fmt_pct(lo, sizeof(lo), rw->lo);
-	fmt_pct(hi, sizeof(hi), rw->hi);
-	snprintf(buf, len, "[%s, %s]", lo, hi);
-}
-
-static void
-fmt_change(char *buf, size_t len, double c)
-{
-	if (isnan(c))
-		snprintf(buf, len, "-");
-	else if (c >= 99999.5)
-		snprintf(buf, len, ">+99999%%");
+	else if (lo > CI_HI || hi < CI_LO)
+		snprintf(buf, len, "%s %+d%%", lo > CI_HI ? "above" : "below",
+		    lo > CI_HI ? CI_HI : CI_LO);
 	else
-		snprintf(buf, len, "%+.*f%%", fabs(c) < 999.95 ? 1 : 0, c);
+		snprintf(buf, len, "[%s, %s]", ci_end(l, sizeof(l), lo),
+		    ci_end(h, sizeof(h), hi));
+	return buf;
+}
+
+void
+cmp_row_print(FILE *fp, int width, const char *label, const char *va,
+    const char *vb, const struct cmp_row *rw, const char *word)
+{
+	char sa[16], sb[16], ch[16], ci[40];
+
+	fprintf(fp, "%-*s%8s%6s%8s%6s%8s  %-16s %s\n", width, label, va,
+	    cmp_spread(sa, sizeof(sa), expm1(rw->spread_a) * 100), vb,
+	    cmp_spread(sb, sizeof(sb), expm1(rw->spread_b) * 100),
+	    cmp_pct(ch, sizeof(ch), rw->change, 999.95),
+	    cmp_interval(ci, sizeof(ci), rw->has_ci ? rw->lo : NAN, rw->hi),
+	    word);
+}
+
+void
+cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw)
+{
+	jw_key(fp, first, " ", "change_pct");
+	jw_double(fp, rw->change);
+	jw_key(fp, first, " ", "ci_pct");
+	if (rw->has_ci) {
+		fputc('[', fp);
+		jw_double(fp, rw->lo);
+		fputs(", ", fp);
+		jw_double(fp, rw->hi);
+	}
+	fputs(rw->has_ci ? "]" : "null", fp);
+	jw_key(fp, first, " ", "verdict");
+	jw_string(fp, verdict_keys[rw->verdict]);
 }
 
 static const char *
@@ -397,39 +408,6 @@ verdict_word(const struct cmp_row *rw)
 	if (rw->verdict == CMP_REAL)
 		return rw->worse ? "worse" : "better";
 	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
-}
-
-/*
- * Writes text after prefix, wrapped at WIDTH columns on spaces, every
- * further line indented by four.
- */
-static void
-put_wrapped(FILE *fp, const char *prefix, const char *text)
-{
-	size_t col = strlen(prefix), n;
-	const char *p = text;
-	int first = 1;
-
-	fputs(prefix, fp);
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		n = strcspn(p, " ");
-		if (!first && col + 1 + n > WIDTH) {
-			fputs("\n    ", fp);
-			col = 4;
-		} else if (!first) {
-			fputc(' ', fp);
-			col++;
-		}
-		fwrite(p, 1, n, fp);
-		col += n;
-		p += n;
-		first = 0;
-	}
-	fputc('\n', fp);
 }
 
 /* The column heads of a series' rows, its name in the first. */
@@ -450,17 +428,10 @@ print_head(FILE *fp, const char *series)
 static void
 print_row(FILE *fp, const struct cmp_row *rw)
 {
-	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
+	char va[16], vb[16];
 
-	fmt_value(va, sizeof(va), rw->a);
-	fmt_value(vb, sizeof(vb), rw->b);
-	fmt_spread(sa, sizeof(sa), rw->spread_a);
-	fmt_spread(sb, sizeof(sb), rw->spread_b);
-	fmt_change(ch, sizeof(ch), rw->change);
-	fmt_interval(ci, sizeof(ci), rw);
-	fprintf(fp, "%-6s%8s%6s%8s%6s%8s  %-16s %s\n",
-	    stats_kind_name(rw->stat), va, sa, vb, sb, ch, ci,
-	    verdict_word(rw));
+	cmp_row_print(fp, 6, stats_kind_name(rw->stat), fmt_us(va, sizeof(va),
+	    rw->a), fmt_us(vb, sizeof(vb), rw->b), rw, verdict_word(rw));
 }
 
 /* Whether the table shows a row: latency's, or asked for. */
@@ -507,7 +478,7 @@ print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
 		if (len < sizeof(line) - 1)
 			snprintf(line + len, sizeof(line) - len, ": %s.",
 			    rows[i].reason);
-		put_wrapped(fp, "cannot tell: ", line);
+		fmt_wrap(fp, "cannot tell: ", 4, WIDTH, line);
 	}
 }
 
@@ -551,7 +522,7 @@ tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
 			continue;
 		t->n[rw->gate]++;
 		row_label(label, sizeof(label), rw, ".");
-		fmt_interval(ci, sizeof(ci), rw);
+		cmp_interval(ci, sizeof(ci), rw->has_ci ? rw->lo : NAN, rw->hi);
 		if (rw->gate == CMP_GATE_EXCEEDED)
 			tally_put(t, 0, "%s%s %+.1f%% > %lld%% (interval %s)",
 			    side, label, rw->change, rw->limit, ci);
@@ -628,7 +599,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel), info_of(sides[j], ver));
 	for (i = 0; i < v.nwarn; i++)
-		put_wrapped(fp, "warning: ", v.warn[i]);
+		fmt_wrap(fp, "warning: ", 4, WIDTH, v.warn[i]);
 	for (i = 0; i < v.nrows; i++) {
 		if (!shown(&v.rows[i], all))
 			continue;
@@ -640,9 +611,9 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		print_row(fp, &v.rows[i]);
 	}
 	if (last != NULL)
-		put_wrapped(fp, "", "+-: how much the runs of a side differ "
-		    "(their sd); the interval holds the change with 99% "
-		    "confidence.");
+		fmt_wrap(fp, "", 4, WIDTH, "+-: how much the runs of a side "
+		    "differ (their sd); the interval holds the change with "
+		    "99% confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
 	cmp_counts_print(fp, a, b);
@@ -693,19 +664,7 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, expm1(rw->spread_a) * 100);
 	jw_key(fp, &first, " ", "b_spread_pct");
 	jw_double(fp, expm1(rw->spread_b) * 100);
-	jw_key(fp, &first, " ", "change_pct");
-	jw_double(fp, rw->change);
-	jw_key(fp, &first, " ", "ci_pct");
-	if (rw->has_ci) {
-		fputc('[', fp);
-		jw_double(fp, rw->lo);
-		fputs(", ", fp);
-		jw_double(fp, rw->hi);
-		fputc(']', fp);
-	} else
-		fputs("null", fp);
-	jw_key(fp, &first, " ", "verdict");
-	jw_string(fp, verdict_keys[rw->verdict]);
+	cmp_row_json(fp, &first, rw);
 	jw_key(fp, &first, " ", "reason");
 	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
 	    NULL);
@@ -1261,8 +1220,9 @@ print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	else
 		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
 		    sa, sb, ch, ci, r.verdict);
-	put_wrapped(fp, "", "order: the share of rounds with an inversion "
-	    "(real-time order check); a verdict needs 3 runs a side.");
+	fmt_wrap(fp, "", 4, WIDTH, "order: the share of rounds with an "
+	    "inversion (real-time order check); a verdict needs 3 runs a "
+	    "side.");
 }
 
 /* The order check's comparison as a JSON member, or null. */
