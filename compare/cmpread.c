@@ -38,74 +38,56 @@ static const char *const series_names[] = { "latency", "timer", "runqueue",
     "wake_path" };
 #define NSERIES_KNOWN	(sizeof(series_names) / sizeof(series_names[0]))
 
-/* The settings and environment a side keeps (cmp_int.h). */
+/*
+ * The settings and environment a side keeps (cmp.h): P a parameter, E
+ * the environment, V the environment shown but never warned of.
+ */
+#define P(key, show, what)	{ "parameters", key, 1, what, SHOW_##show }
+#define E(key, show, what)	{ "environment", key, 1, what, SHOW_##show }
+#define V(key, show, what)	{ "environment", key, 0, what, SHOW_##show }
 const struct cmp_info_key cmp_info_keys[] = {
-	{ "parameters", "clients", 1, "the number of clients differs",
-	    SHOW_TEXT },
-	{ "parameters", "min_delay_ns", 1, "the shortest sleep between "
-	    "rounds (-f) differs", SHOW_TIME },
-	{ "parameters", "max_delay_ns", 1, "the longest sleep between "
-	    "rounds (-t) differs", SHOW_TIME },
-	{ "parameters", "loop", 1, "the loop (--open-loop) differs",
-	    SHOW_TEXT },
-	{ "parameters", "policy", 1, "the clients' policy differs",
-	    SHOW_TEXT },
-	{ "parameters", "priority", 1, "the clients' priority differs",
-	    SHOW_TEXT },
-	{ "parameters", "nice", 1, "the clients' nice value differs",
-	    SHOW_TEXT },
-	{ "parameters", "cpus", 1, "the clients' CPUs differ", SHOW_LIST },
-	{ "parameters", "parent_cpu", 1, "latt's own CPU differs",
-	    SHOW_TEXT },
-	{ "parameters", "parent_policy", 1, "latt's own policy differs",
-	    SHOW_TEXT },
-	{ "parameters", "parent_prio", 1, "latt's own priority differs",
-	    SHOW_TEXT },
-	{ "parameters", "mlock", 1, "locked memory (--mlock) differs",
-	    SHOW_ONOFF },
-	{ "parameters", "dma_latency_us", 1, "the DMA latency held "
-	    "(--dma-latency) differs", SHOW_US },
-	{ "parameters", "work_kb", 1, "the clients' work (-x) differs",
-	    SHOW_KB },
-	{ "parameters", "loads", 1, "the loads differ", SHOW_LOADS },
-	{ "parameters", "command", 1, "the command differs", SHOW_TEXT },
-	{ "parameters", "argv", 1, "the command's words differ",
-	    SHOW_WORDS },
-	{ "parameters", "duration_ns", 1, "the duration (-d) differs",
-	    SHOW_TIME },
-	{ "parameters", "samples_limit", 1, "the sample limit (-n) differs",
-	    SHOW_TEXT },
-	{ "parameters", "warmup_ns", 1, "the warm-up differs", SHOW_TIME },
-	{ "environment", "timer_slack_ns", 1, "the workload's timer slack "
-	    "differs", SHOW_TIME },
-	{ "environment", "kernel_release", 1, "the kernel release differs",
-	    SHOW_TEXT },
-	{ "environment", "cmdline", 1, "the kernel command line differs",
-	    SHOW_TEXT },
-	{ "environment", "preemption", 1, "the preemption model differs",
-	    SHOW_TEXT },
-	{ "environment", "scheduler", 1, "the scheduler differs",
-	    SHOW_TEXT },
-	{ "environment", "cpufreq_governor", 1, "the cpufreq governor "
-	    "differs", SHOW_TEXT },
-	{ "environment", "smt", 1, "SMT differs", SHOW_TEXT },
-	{ "environment", "cpu_model", 1, "the CPU model differs",
-	    SHOW_TEXT },
-	{ "environment", "cpus_online", 1, "the number of CPUs online "
-	    "differs", SHOW_TEXT },
-	{ "environment", "virtualization", 1, "the virtualization differs",
-	    SHOW_TEXT },
-	{ "environment", "machine", 1, "the machine's architecture differs",
-	    SHOW_TEXT },
-	{ "environment", "hostname", 1, "the host differs", SHOW_TEXT },
-	{ "environment", "clocksource", 1, "the clock source differs",
-	    SHOW_TEXT },
-	{ "environment", "latt_version", 1, "latt's version differs",
-	    SHOW_TEXT },
-	{ "environment", "kernel_version", 0, "the kernel version differs",
-	    SHOW_TEXT },
-	{ "environment", "host", 0, "the host's state differs", SHOW_HOST },
+	P("clients", TEXT, "the number of clients differs"),
+	P("min_delay_ns", TIME, "the shortest sleep between rounds (-f) "
+	    "differs"),
+	P("max_delay_ns", TIME, "the longest sleep between rounds (-t) "
+	    "differs"),
+	P("loop", TEXT, "the loop (--open-loop) differs"),
+	P("policy", TEXT, "the clients' policy differs"),
+	P("priority", TEXT, "the clients' priority differs"),
+	P("nice", TEXT, "the clients' nice value differs"),
+	P("cpus", LIST, "the clients' CPUs differ"),
+	P("parent_cpu", TEXT, "latt's own CPU differs"),
+	P("parent_policy", TEXT, "latt's own policy differs"),
+	P("parent_prio", TEXT, "latt's own priority differs"),
+	P("mlock", ONOFF, "locked memory (--mlock) differs"),
+	P("dma_latency_us", US, "the DMA latency held (--dma-latency) differs"),
+	P("work_kb", KB, "the clients' work (-x) differs"),
+	P("loads", LOADS, "the loads differ"),
+	P("command", TEXT, "the command differs"),
+	P("argv", WORDS, "the command's words differ"),
+	P("duration_ns", TIME, "the duration (-d) differs"),
+	P("samples_limit", TEXT, "the sample limit (-n) differs"),
+	P("warmup_ns", TIME, "the warm-up differs"),
+	E("timer_slack_ns", TIME, "the workload's timer slack differs"),
+	E("kernel_release", TEXT, "the kernel release differs"),
+	E("cmdline", TEXT, "the kernel command line differs"),
+	E("preemption", TEXT, "the preemption model differs"),
+	E("scheduler", TEXT, "the scheduler differs"),
+	E("cpufreq_governor", TEXT, "the cpufreq governor differs"),
+	E("smt", TEXT, "SMT differs"),
+	E("cpu_model", TEXT, "the CPU model differs"),
+	E("cpus_online", TEXT, "the number of CPUs online differs"),
+	E("virtualization", TEXT, "the virtualization differs"),
+	E("machine", TEXT, "the machine's architecture differs"),
+	E("hostname", TEXT, "the host differs"),
+	E("clocksource", TEXT, "the clock source differs"),
+	E("latt_version", TEXT, "latt's version differs"),
+	V("kernel_version", TEXT, "the kernel version differs"),
+	V("host", HOST, "the host's state differs"),
 };
+#undef P
+#undef E
+#undef V
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
 
