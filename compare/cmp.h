@@ -248,8 +248,9 @@ struct cmp_shown {
 void	 cmp_show_put(struct cmp_shown *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 /*
- * A recorded value v in words, as how says (a time, a list, on/off...);
- * control bytes become '?'.  NULL on ENOMEM.
+ * A recorded value v in words, as how says: "4", "1 ms", "cpu:2", "off",
+ * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
+ * ENOMEM.
  */
 char	*cmp_show_value(enum cmp_show how, const struct json *v);
 /*
@@ -282,8 +283,9 @@ int	 cmp_say(char ***w, size_t *n, const char *, ...)
 /*
  * cmpcount.c: a run's "counts" (absent or null: none) into the side's, a
  * figure that is null left out of its row (0, or -1 on ENOMEM); the rows
- * both sides have, as a table after compare's or as a JSON array (or
- * null).
+ * both sides have, as a table after compare's with a line saying what
+ * they are, or as a JSON array; nothing (null) when a side has no counts
+ * (files older than them).
  */
 struct cmp_counts;
 int	 cmp_counts_add(struct cmp_side *, const struct json *run);
@@ -296,7 +298,9 @@ void	 cmp_counts_json(FILE *, const struct cmp_side *a,
 /*
  * cmpwork.c: the workload's side of each run, and its rows: the
  * workload's wall and CPU time (NAN unless it ended by itself with 0),
- * each load's operations a second.
+ * each load's operations a second.  A row is shown for the wall and the
+ * CPU time when both sides recorded them in some run and for each load
+ * both ran, below the latency table or as a JSON list.
  */
 #define CMP_WORK_LOADS	4
 struct cmp_work {
@@ -305,7 +309,7 @@ struct cmp_work {
 	char		 kind[CMP_WORK_LOADS][12];
 	double		 ops[CMP_WORK_LOADS];	/* a second; NAN: none */
 };
-/* A run (schema 2's, or a schema 1 file's top) into the side: -1: ENOMEM. */
+/* A run (schema 2's, or a schema 1 file's top) into the side; -1: ENOMEM. */
 int	 cmp_work_read(struct cmp_side *, const struct json *run);
 void	 cmp_work_free(struct cmp_side *);
 void	 cmp_work_print(FILE *, const struct cmp_side *,
@@ -314,7 +318,8 @@ void	 cmp_work_json(FILE *, const struct cmp_side *,
 	    const struct cmp_side *);
 /*
  * --by-knob: the one file (files[0] of n) of a knob's --sweep as its
- * sides, FILE@VALUE a value, into *argv from *optind on.  Returns how many;
+ * sides, FILE@V1 FILE@V2 ... in the order swept, into *argv from *optind
+ * on.  Returns how many;
  * bad input is a usage error.  cmp_knob_free frees them once loaded.
  */
 int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);

@@ -102,10 +102,6 @@ cmp_counts_free(struct cmp_counts *cc)
 	free(cc);
 }
 
-/*
- * The rows that both sides have, after the table, and a line saying what
- * they are; nothing when a side has no counts (files older than them).
- */
 void
 cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
@@ -137,7 +133,6 @@ cmp_counts_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		    "else\n    info.\n", CMP_MIN_RUNS);
 }
 
-/* The rows as a JSON array (the table's, as data), or null. */
 void
 cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {

@@ -25,11 +25,6 @@ static int	 keep_fileid(struct cmp_side *, const char *, int,
 static char	*read_whole(FILE *, const char *, const struct stat *,
 		    size_t *, char *, size_t);
 
-/*
- * Opens path (FILE@VALUE when no file has that name: *point is VALUE, else
- * NULL), keeps what it is known by, and reads it whole: the buffer, or
- * NULL after the message in err.
- */
 char *
 cmp_file_read(struct cmp_side *side, const char *path, const char **point,
     size_t *len, char *err, size_t errlen)
@@ -73,7 +68,6 @@ cmp_file_read(struct cmp_side *side, const char *path, const char **point,
 	return buf;
 }
 
-/* Whether two FILE@VALUE selectors ("@V" or NULL) name the same runs. */
 int
 cmp_same_point(const char *a, const char *b)
 {

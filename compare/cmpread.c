@@ -1042,10 +1042,6 @@ add_buf(struct cmp_side *side, const char *fname, const char *point,
 	return r;
 }
 
-/*
- * A result file into the side: cmpfile.c opens it (FILE@VALUE: one value
- * of a sweep), refuses it when the side has it already, and reads it.
- */
 int
 cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
     size_t errlen)
@@ -1136,11 +1132,6 @@ cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
 	return n;
 }
 
-/*
- * Loads one side given as FILE[,FILE...]: the runs of one kernel.  A file
- * that cannot be read or is not latt's, or a file or run given twice, is
- * a usage error: one line naming the file and the place, and latt exits 2.
- */
 void
 cmp_side_load(struct cmp_side *side, const char *arg)
 {

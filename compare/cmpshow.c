@@ -95,11 +95,6 @@ show_list(struct cmp_shown *sh, enum cmp_show how, const struct json *v)
 	}
 }
 
-/*
- * A setting as a reader wants it (cmp_info): "4", "1 ms", "cpu:2", "off",
- * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
- * ENOMEM.
- */
 char *
 cmp_show_value(enum cmp_show how, const struct json *v)
 {

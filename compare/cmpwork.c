@@ -44,10 +44,6 @@ static void	 judge(const struct cmp_side *, const struct cmp_side *,
 		    const struct wrow *, struct cmp_row *);
 static const char *word(const struct cmp_row *, const struct wrow *);
 
-/*
- * The workload's figures of one run (a schema 2 run object, or a
- * schema 1 file's top level) appended to the side's.  -1 on ENOMEM.
- */
 int
 cmp_work_read(struct cmp_side *side, const struct json *run)
 {
@@ -96,11 +92,6 @@ cmp_work_free(struct cmp_side *side)
 	side->nwork = 0;
 }
 
-/*
- * Below the latency table: a row for the workload's wall time and CPU
- * time when both sides recorded them in some run, and one for each load
- * both sides ran.
- */
 void
 cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
@@ -132,7 +123,6 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	    "operations a second.\n");
 }
 
-/* The same rows as a JSON list, for latt compare --json. */
 void
 cmp_work_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
@@ -277,10 +267,6 @@ word(const struct cmp_row *rw, const struct wrow *r)
 	return rw->worse == r->higher_worse ? "worse" : "better";
 }
 
-/*
- * --by-knob FILE: the values of the file's sweep of a kernel knob (its
- * runs[].knob), as the sides FILE@V1 FILE@V2 ... in the order swept.
- */
 int
 cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 {
@@ -326,7 +312,6 @@ cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 	return (int)i;
 }
 
-/* What cmp_knob_sides made, once the sides are loaded. */
 void
 cmp_knob_free(char *argv[], int n)
 {

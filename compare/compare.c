@@ -4,7 +4,7 @@
  * each later side as a table for a reader (cmp_report, also under latt
  * --baseline) or as JSON, the gate of --fail-if-worse with its one
  * "gate:" line, and the subcommand with its options.  The sides come from
- * cmpread.c, the rows' verdicts from cmpstat.c (cmp_int.h says how the
+ * cmpread.c, the rows' verdicts from cmpstat.c (cmp.h says how the
  * rooms of compare stand).
  *
  * The table fits 72 columns, so that it can go into a mail: latency rows
@@ -315,7 +315,6 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 		    stats_kind_name(rw->stat));
 }
 
-/* The spread of a side's runs as a percent: "6%", "<1%"; "" if none. */
 char *
 cmp_spread(char *buf, size_t len, double pct)
 {

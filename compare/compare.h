@@ -88,7 +88,11 @@ int	 cmp_side_add_point(struct cmp_side *, const char *fname,
 	    const char *point, const char *buf, size_t len, char *err,
 	    size_t errlen);
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
-/* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
+/*
+ * FILE[,FILE...] into a side: the runs of one kernel.  A file that cannot
+ * be read or is not latt's, or a file or run given twice, is a usage
+ * error: one line naming the file and the place, and latt exits 2.
+ */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
 
 /*
