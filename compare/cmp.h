@@ -276,9 +276,13 @@ char	*cmp_host_flat(const struct json *v);
  */
 int	 cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b,
 	    char ***w, size_t *n);
-/* Appends a sentence, printf-like, to *w (of *n): 0, or -1 on ENOMEM. */
+/*
+ * Appends a sentence, printf-like, to *w (of *n): 0, or -1 on ENOMEM;
+ * cmp_say_free frees the n sentences and w.
+ */
 int	 cmp_say(char ***w, size_t *n, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+void	 cmp_say_free(char **w, size_t n);
 
 /*
  * cmpcount.c: a run's "counts" (absent or null: none) into the side's, a
@@ -311,7 +315,6 @@ struct cmp_work {
 };
 /* A run (schema 2's, or a schema 1 file's top) into the side; -1: ENOMEM. */
 int	 cmp_work_read(struct cmp_side *, const struct json *run);
-void	 cmp_work_free(struct cmp_side *);
 void	 cmp_work_print(FILE *, const struct cmp_side *,
 	    const struct cmp_side *);
 void	 cmp_work_json(FILE *, const struct cmp_side *,

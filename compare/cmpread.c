@@ -1041,9 +1041,7 @@ cmp_side_free(struct cmp_side *side)
 	if (side->info != NULL)
 		info_clear(side->info);
 	free(side->info);
-	for (k = 0; k < side->nnotes; k++)
-		free(side->notes[k]);
-	free(side->notes);
+	cmp_say_free(side->notes, side->nnotes);
 	for (k = 0; k < side->nfids; k++)
 		free(side->fids[k].name);
 	free(side->fids);
@@ -1053,7 +1051,7 @@ cmp_side_free(struct cmp_side *side)
 	}
 	free(side->rids);
 	cmp_counts_free(side->counts);
-	cmp_work_free(side);
+	free(side->work);
 	cmp_shares_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));

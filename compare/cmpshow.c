@@ -197,6 +197,16 @@ cmp_say(char ***w, size_t *n, const char *fmt, ...)
 	return 0;
 }
 
+void
+cmp_say_free(char **w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
 /* s, each tab or newline (which would split a line) a space. */
 static void
 put_clean(FILE *fp, const char *s)

@@ -85,14 +85,6 @@ cmp_work_read(struct cmp_side *side, const struct json *run)
 }
 
 void
-cmp_work_free(struct cmp_side *side)
-{
-	free(side->work);
-	side->work = NULL;
-	side->nwork = 0;
-}
-
-void
 cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
 	struct wrow rows[2 + CMP_WORK_LOADS];

@@ -176,20 +176,14 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 	return (ssize_t)n;
 }
 
+/* Setting k of a side as its JSON text, or as shown; absent, in words. */
 static const char *
-info_of(const struct cmp_side *s, size_t k)
+info_of(const struct cmp_side *s, size_t k, int shown)
 {
-	const char *t = s->info != NULL ? s->info->text[k] : NULL;
+	const char *t = s->info == NULL ? NULL : shown ? s->info->show[k] :
+	    s->info->text[k];
 
-	return t != NULL ? t : "(absent)";
-}
-
-static const char *
-shown_of(const struct cmp_side *s, size_t k)
-{
-	const char *t = s->info != NULL ? s->info->show[k] : NULL;
-
-	return t != NULL ? t : "not recorded";
+	return t != NULL ? t : shown ? "not recorded" : "(absent)";
 }
 
 static size_t
@@ -201,16 +195,6 @@ info_index(const char *key)
 		if (strcmp(cmp_info_keys[k].key, key) == 0)
 			return k;
 	return 0;
-}
-
-static void
-free_strings(char **s, ssize_t n)
-{
-	ssize_t i;
-
-	for (i = 0; i < n; i++)
-		free(s[i]);
-	free(s);
 }
 
 /*
@@ -240,9 +224,9 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 		    b->notes[i - a->nnotes]);
 	for (k = 0; k < CMP_NINFO && r == 0; k++) {
 		if (!cmp_info_keys[k].warn ||
-		    strcmp(info_of(a, k), info_of(b, k)) == 0)
+		    strcmp(info_of(a, k, 0), info_of(b, k, 0)) == 0)
 			continue;
-		cmp_show_pair(shown_of(a, k), shown_of(b, k), bx, by,
+		cmp_show_pair(info_of(a, k, 1), info_of(b, k, 1), bx, by,
 		    sizeof(bx));
 		r = cmp_say(&w, &n, "%s: %s %s, %s %s.", cmp_info_keys[k].what,
 		    a->name, bx, b->name, by);
@@ -260,7 +244,7 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 		    "same host and start time): the sides were measured "
 		    "together, not apart.", k, b->name, a->name);
 	if (r == -1 || cmp_host_warn(a, b, &w, &n) == -1) {
-		free_strings(w, (ssize_t)n);
+		cmp_say_free(w, n);
 		return -1;
 	}
 	*out = w;
@@ -279,7 +263,7 @@ view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
 	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
 		return -1;
 	if ((v->nrows = build_rows(a, b, gate, &v->rows)) == -1) {
-		free_strings(v->warn, v->nwarn);
+		cmp_say_free(v->warn, (size_t)v->nwarn);
 		return -1;
 	}
 	return 0;
@@ -289,7 +273,7 @@ static void
 view_free(struct view *v)
 {
 	free(v->rows);
-	free_strings(v->warn, v->nwarn);
+	cmp_say_free(v->warn, (size_t)v->nwarn);
 }
 
 /* Whether a series is one of latency (the clients', or a class's). */
@@ -440,6 +424,14 @@ shown(const struct cmp_row *rw, int all)
 	return all || rw->limit >= 0 || latency_series(rw->series);
 }
 
+/* Whether the table shows a row without a verdict, for reason r. */
+static int
+for_reason(const struct cmp_row *rw, int all, const char *r)
+{
+	return shown(rw, all) && rw->verdict == CMP_INCONCLUSIVE &&
+	    (r == NULL || strcmp(rw->reason, r) == 0);
+}
+
 /*
  * Below the table, why the rows without a verdict have none, one sentence
  * for each reason: "cannot tell: p99.9, max: a run of A has 400 samples,
@@ -449,34 +441,28 @@ static void
 print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
 {
 	char line[1024], label[64];
+	const char *r;
 	size_t len;
 	ssize_t i, j;
 
 	for (i = 0; i < n; i++) {
-		if (!shown(&rows[i], all) ||
-		    rows[i].verdict != CMP_INCONCLUSIVE)
+		if (!for_reason(&rows[i], all, NULL))
 			continue;
+		r = rows[i].reason;
 		for (j = 0; j < i; j++)
-			if (shown(&rows[j], all) &&
-			    rows[j].verdict == CMP_INCONCLUSIVE &&
-			    strcmp(rows[j].reason, rows[i].reason) == 0)
+			if (for_reason(&rows[j], all, r))
 				break;
 		if (j < i)
 			continue;	/* said with the first */
-		for (j = i, len = 0; j < n; j++) {
-			if (!shown(&rows[j], all) ||
-			    rows[j].verdict != CMP_INCONCLUSIVE ||
-			    strcmp(rows[j].reason, rows[i].reason) != 0)
-				continue;
-			row_label(label, sizeof(label), &rows[j], " ");
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-			    "%s%s", len > 0 ? ", " : "", label);
-			if (len >= sizeof(line) - 1)
-				break;
-		}
+		for (j = i, len = 0; j < n && len < sizeof(line) - 1; j++)
+			if (for_reason(&rows[j], all, r)) {
+				row_label(label, sizeof(label), &rows[j], " ");
+				len += (size_t)snprintf(line + len,
+				    sizeof(line) - len, "%s%s", len > 0 ? ", " :
+				    "", label);
+			}
 		if (len < sizeof(line) - 1)
-			snprintf(line + len, sizeof(line) - len, ": %s.",
-			    rows[i].reason);
+			snprintf(line + len, sizeof(line) - len, ": %s.", r);
 		fmt_wrap(fp, "cannot tell: ", 4, WIDTH, line);
 	}
 }
@@ -596,7 +582,7 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    (unsigned long long)sides[j]->nsamples);
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
-		    info_of(sides[j], rel), info_of(sides[j], ver));
+		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
 	for (i = 0; i < v.nwarn; i++)
 		fmt_wrap(fp, "warning: ", 4, WIDTH, v.warn[i]);
 	for (i = 0; i < v.nrows; i++) {
