@@ -491,20 +491,6 @@ same_run(const struct cmp_runid *x, const struct cmp_runid *y)
 	return x->start == y->start && strcmp(x->host, y->host) == 0;
 }
 
-/* The message for a run counted twice (in "side A"); returns -1. */
-static int
-twice(const struct src *f, const char *sides, const struct cmp_runid *x,
-    const struct cmp_runid *y)
-{
-	char when[64];
-
-	format_start(when, sizeof(when), y->start);
-	snprintf(f->err, f->errlen, "compare: %s holds the run of %s again "
-	    "(host %s, started %s) in %s: each run counts once", y->where,
-	    x->where, *y->host != '\0' ? y->host : "unknown", when, sides);
-	return -1;
-}
-
 /*
  * Keeps what run irun of the nruns of a file is known by (its host and
  * start, run.started_at_ns), refusing a run the side already has.  A run
@@ -516,7 +502,7 @@ keep_runid(struct cmp_side *side, const struct src *f, const struct json *o,
 {
 	const struct json *st = json_get(json_get(o, "run"), "started_at_ns");
 	struct cmp_runid id, *nid;
-	char in[16];
+	char when[64];
 	size_t i;
 
 	if (st == NULL || st->type != JSON_NUMBER || !st->isint)
@@ -532,8 +518,12 @@ keep_runid(struct cmp_side *side, const struct src *f, const struct json *o,
 		goto oom;
 	for (i = 0; i < side->nrids; i++)
 		if (same_run(&side->rids[i], &id)) {
-			snprintf(in, sizeof(in), "side %s", side->name);
-			twice(f, in, &side->rids[i], &id);
+			format_start(when, sizeof(when), id.start);
+			snprintf(f->err, f->errlen, "compare: %s holds the "
+			    "run of %s again (host %s, started %s) in side %s: "
+			    "each run counts once", id.where,
+			    side->rids[i].where, *id.host != '\0' ? id.host :
+			    "unknown", when, side->name);
 			free(id.host);
 			free(id.where);
 			return -1;
@@ -775,18 +765,15 @@ read_info(struct cmp_info *info, const struct src *f, const struct json *root)
 		if (obj->type != JSON_OBJECT)
 			return where(f, obj, "\"%s\" is not an object",
 			    cmp_info_keys[k].obj);
-		v = json_get(obj, cmp_info_keys[k].key);
 		/* The host's state: its lines, compared one by one. */
-		if (v != NULL && cmp_info_keys[k].show == SHOW_HOST) {
-			if (v->type == JSON_OBJECT &&
-			    ((info->text[k] = cmp_host_flat(v)) == NULL ||
-			    (info->show[k] = strdup("")) == NULL))
-				return where(f, v, "out of memory");
+		if ((v = json_get(obj, cmp_info_keys[k].key)) == NULL ||
+		    (cmp_info_keys[k].show == SHOW_HOST &&
+		    v->type != JSON_OBJECT))
 			continue;
-		}
-		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
-		    (info->show[k] = cmp_show_value(cmp_info_keys[k].show,
-		    v)) == NULL))
+		info->text[k] = cmp_info_keys[k].show == SHOW_HOST ?
+		    cmp_host_flat(v) : json_text(v, 1);
+		if (info->text[k] == NULL || (info->show[k] =
+		    cmp_show_value(cmp_info_keys[k].show, v)) == NULL)
 			return where(f, v, "out of memory");
 	}
 	return 0;

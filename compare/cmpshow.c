@@ -16,6 +16,7 @@
 
 #include "compare/cmp.h"
 #include "json/jsonread.h"
+#include "lib/fmt.h"
 
 /* Settings compare already warns about (cmp_info_keys): said once. */
 static const char *const said[] = { "cmdline", "preemption", "governor",
@@ -43,25 +44,6 @@ cmp_show_put(struct cmp_shown *sh, const char *fmt, ...)
 		sh->len += 3;
 	} else
 		sh->len += (size_t)n;
-}
-
-/* A time in nanoseconds for a reader: "0", "500 us", "1 ms", "2.5 s". */
-static void
-show_time(char *buf, size_t len, double ns)
-{
-	static const struct {
-		double		 div;
-		const char	*unit;
-	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
-	size_t i = 0;
-
-	if (ns == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	while (i < 3 && ns < u[i].div)
-		i++;
-	snprintf(buf, len, "%.4g %s", ns / u[i].div, u[i].unit);
 }
 
 /* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
@@ -107,10 +89,10 @@ cmp_show_value(enum cmp_show how, const struct json *v)
 	if (v->type == JSON_NULL)
 		cmp_show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ?
 		    "off" : "not set");
-	else if (v->type == JSON_NUMBER && how == SHOW_TIME) {
-		show_time(t, sizeof(t), json_num(v));
-		cmp_show_put(&sh, "%s", t);
-	} else if (v->type == JSON_NUMBER && (how == SHOW_US ||
+	else if (v->type == JSON_NUMBER && how == SHOW_TIME)
+		cmp_show_put(&sh, "%s", json_num(v) == 0 ? "0" : fmt_time(t,
+		    sizeof(t), json_num(v), 0, "us"));
+	else if (v->type == JSON_NUMBER && (how == SHOW_US ||
 	    how == SHOW_KB))
 		cmp_show_put(&sh, "%g %s", json_num(v), how == SHOW_US ? "us" :
 		    "KiB");
