@@ -159,12 +159,9 @@ struct cmp_runid {
 	char		*where;		/* "a.json" or "a.json, run 2" */
 };
 
-/* cmpread.c: whether sides a and b share a file: -1 with err, or 0. */
-int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
-	    char *err, size_t errlen);
 /*
- * How many runs of b are runs of a too (the same host and start time, in
- * other files: one file's classes split into two, say).
+ * cmpread.c: how many runs of b are runs of a too (the same host and
+ * start time, in other files: one file's classes split into two, say).
  */
 size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
 
@@ -176,8 +173,9 @@ size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
  */
 char	*cmp_file_read(struct cmp_side *, const char *path,
 	    const char **point, size_t *len, char *err, size_t errlen);
-/* Whether two FILE@VALUE selectors ("@V" or NULL) name the same runs. */
-int	 cmp_same_point(const char *, const char *);
+/* Whether sides a and b share a file: -1 with its message in err, or 0. */
+int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+	    char *err, size_t errlen);
 
 /*
  * A run's blocks as the summary takes them: each block's sparse histogram

@@ -68,10 +68,52 @@ cmp_file_read(struct cmp_side *side, const char *path, const char **point,
 	return buf;
 }
 
-int
-cmp_same_point(const char *a, const char *b)
+/*
+ * The file of side s that is file (dev, ino) with the FILE@VALUE
+ * selector point ("@V" or NULL), or NULL.
+ */
+static const struct cmp_fileid *
+known(const struct cmp_side *s, dev_t dev, ino_t ino, const char *point)
 {
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+	const struct cmp_fileid *id;
+	size_t i;
+
+	for (i = 0; i < s->nfids; i++) {
+		id = &s->fids[i];
+		if (id->dev == dev && id->ino == ino && (id->point == point ||
+		    (id->point != NULL && point != NULL &&
+		    strcmp(id->point, point) == 0)))
+			return id;
+	}
+	return NULL;
+}
+
+/* The message of file name counted twice (in, also as other); -1. */
+static int
+twice(char *err, size_t errlen, const char *name, const char *in,
+    const char *other)
+{
+	snprintf(err, errlen, "compare: %s is %s%s%s: each run counts once",
+	    name, in, strcmp(name, other) ? ", also as " : "",
+	    strcmp(name, other) ? other : "");
+	return -1;
+}
+
+int
+cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+    char *err, size_t errlen)
+{
+	const struct cmp_fileid *id;
+	char in[32];
+	size_t i;
+
+	snprintf(in, sizeof(in), "in both sides %s and %s", a->name, b->name);
+	for (i = 0; i < a->nfids; i++)
+		if ((id = known(b, a->fids[i].dev, a->fids[i].ino,
+		    a->fids[i].point)) != NULL)
+			return twice(err, errlen, id->name, in,
+			    a->fids[i].name);
+	return 0;
 }
 
 /*
@@ -82,21 +124,15 @@ static int
 keep_fileid(struct cmp_side *side, const char *path, int sel,
     const struct stat *st, char *err, size_t errlen)
 {
+	const struct cmp_fileid *id;
 	struct cmp_fileid *nf;
-	size_t i;
+	char in[32];
 
-	for (i = 0; i < side->nfids; i++)
-		if (side->fids[i].dev == st->st_dev &&
-		    side->fids[i].ino == st->st_ino &&
-		    cmp_same_point(side->fids[i].point,
-		    sel ? strrchr(path, '@') : NULL)) {
-			snprintf(err, errlen, "compare: %s is given twice in "
-			    "side %s%s%s: each run counts once", path,
-			    side->name, strcmp(path, side->fids[i].name) ?
-			    ", also as " : "", strcmp(path,
-			    side->fids[i].name) ? side->fids[i].name : "");
-			return -1;
-		}
+	if ((id = known(side, st->st_dev, st->st_ino, sel ?
+	    strrchr(path, '@') : NULL)) != NULL) {
+		snprintf(in, sizeof(in), "given twice in side %s", side->name);
+		return twice(err, errlen, path, in, id->name);
+	}
 	if ((nf = realloc(side->fids, (side->nfids + 1) *
 	    sizeof(*nf))) == NULL) {
 		snprintf(err, errlen, "%s: out of memory", path);

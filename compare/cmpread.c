@@ -1044,32 +1044,6 @@ cmp_side_free(struct cmp_side *side)
 	memset(side, 0, sizeof(*side));
 }
 
-int
-cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
-    char *err, size_t errlen)
-{
-	char both[32];
-	size_t i, j;
-
-	snprintf(both, sizeof(both), "sides %s and %s", a->name, b->name);
-	for (i = 0; i < a->nfids; i++)
-		for (j = 0; j < b->nfids; j++)
-			if (a->fids[i].dev == b->fids[j].dev &&
-			    a->fids[i].ino == b->fids[j].ino &&
-			    cmp_same_point(a->fids[i].point,
-			    b->fids[j].point)) {
-				snprintf(err, errlen, "compare: %s is in both "
-				    "%s%s%s: each run counts once",
-				    b->fids[j].name, both,
-				    strcmp(a->fids[i].name, b->fids[j].name) ?
-				    ", also as " : "",
-				    strcmp(a->fids[i].name, b->fids[j].name) ?
-				    a->fids[i].name : "");
-				return -1;
-			}
-	return 0;
-}
-
 size_t
 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
 {
