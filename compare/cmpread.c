@@ -548,6 +548,7 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 
 	if (o == NULL || o->type == JSON_NULL)
 		return 0;
+	/* The inversions are checked, not kept: rounds tell the share. */
 	if (get_count(f, o, "rounds", 0, &r) != 0 ||
 	    get_count(f, o, "rounds_with_inversions", 0, &b) ||
 	    get_count(f, o, "inversions", 0, &n) != 0)
@@ -555,7 +556,6 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 	side->ord_runs++;
 	side->ord_rounds += (uint64_t)r;
 	side->ord_bad += (uint64_t)(b < r ? b : r);
-	side->ord_inv += (uint64_t)n;
 	return 0;
 }
 
@@ -734,7 +734,6 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	if (v == NULL || v->type != JSON_TRUE)
 		return 0;
 	why = json_get(m, "why");
-	side->nnoisy++;
 	if (nruns > 1)
 		snprintf(run, sizeof(run), ", run %zu", irun + 1);
 	if (cmp_say(&side->notes, &side->nnotes, "%s: %s%s was noisy (%s): "

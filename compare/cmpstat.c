@@ -45,14 +45,6 @@ run_need(enum stat_kind k)
 	return stats_kind_q(k) > 0 ? stats_need(k) : CMP_MIN_SAMPLES;
 }
 
-static int
-cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
-	return (a > b) - (a < b);
-}
-
 /* Rank of quantile q among n (ceil(q n), within [1, n]). */
 static uint64_t
 rank_of(double q, uint64_t n)
@@ -116,10 +108,11 @@ boot_free(struct boot *bt)
 static int
 boot_init(struct boot *bt, const struct cmp_sblocks *sb)
 {
+	const struct cmp_sblock *b;
 	struct hist shape;
-	uint32_t *all = NULL;
+	uint32_t *map = NULL;	/* a bucket's distinct bucket + 1; 0: none */
 	double bmax = 0;
-	size_t total = 0, i, j, m, u;
+	size_t total = 0, i, j, m;
 	int ret = -1;
 
 	memset(bt, 0, sizeof(*bt));
@@ -131,46 +124,43 @@ boot_init(struct boot *bt, const struct cmp_sblocks *sb)
 		}
 	if (bt->K < 2)
 		return 0;
-	if ((bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
-	    (all = calloc(total, sizeof(*all))) == NULL ||
-	    hist_init(&shape, sb->sub_bits) == -1)
-		goto out;
-	/* The distinct buckets of the run, ascending. */
-	for (i = 0, j = 0, u = 0; i < sb->n; i++) {
-		if (sb->b[i].n == 0)
-			continue;
-		bt->blk[j++] = &sb->b[i];
-		memcpy(all + u, sb->b[i].idx, sb->b[i].nb * sizeof(*all));
-		u += sb->b[i].nb;
-		if ((double)sb->b[i].max > bmax)
-			bmax = (double)sb->b[i].max;
-	}
-	qsort(all, total, sizeof(*all), cmp_u32);
-	for (i = 0; i < total; i++)
-		if (bt->nu == 0 || all[i] != all[bt->nu - 1])
-			all[bt->nu++] = all[i];
-	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
+	if (hist_init(&shape, sb->sub_bits) == -1 ||
+	    (map = calloc(shape.nbuckets + 1, sizeof(*map))) == NULL ||
+	    (bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
 	    (bt->pos = calloc(total + 1, sizeof(*bt->pos))) == NULL ||
-	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL ||
+	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL)
+		goto out;
+	for (i = 0, j = 0; i < sb->n; i++) {
+		if ((b = &sb->b[i])->n == 0)
+			continue;
+		bt->blk[j++] = b;
+		for (m = 0; m < b->nb; m++)
+			map[b->idx[m]] = 1;
+		if ((double)b->max > bmax)
+			bmax = (double)b->max;
+	}
+	/* The distinct buckets of the run, ascending, and their values. */
+	for (i = 0; i <= shape.nbuckets; i++)
+		if (map[i] != 0)
+			map[i] = (uint32_t)++bt->nu;
+	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
 	    (bt->tot = calloc(bt->nu, sizeof(*bt->tot))) == NULL)
 		goto out;
-	for (u = 0; u < bt->nu; u++)
-		bt->vals[u] = all[u] >= shape.nbuckets ? bmax :
-		    (double)hist_mid(&shape, all[u]);
+	for (i = 0; i <= shape.nbuckets; i++)
+		if (map[i] != 0)
+			bt->vals[map[i] - 1] = i == shape.nbuckets ? bmax :
+			    (double)hist_mid(&shape, i);
 	/* Where each block's buckets stand among the distinct ones. */
 	for (i = 0, j = 0; i < bt->K; i++) {
 		bt->first[i] = j;
-		for (m = 0, u = 0; m < bt->blk[i]->nb; m++) {
-			while (all[u] != bt->blk[i]->idx[m])
-				u++;
-			bt->pos[j++] = (uint32_t)u;
-		}
+		for (m = 0; m < bt->blk[i]->nb; m++)
+			bt->pos[j++] = map[bt->blk[i]->idx[m]] - 1;
 	}
 	bt->first[bt->K] = j;
 	ret = 0;
 out:
 	hist_free(&shape);
-	free(all);
+	free(map);
 	return ret;
 }
 

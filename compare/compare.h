@@ -68,14 +68,12 @@ struct cmp_side {
 	size_t		 ord_runs;	/* runs with an order check */
 	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
 	uint64_t	 ord_bad;	/* rounds with an inversion */
-	uint64_t	 ord_inv;	/* inversions */
 	struct cmp_counts *counts;	/* its runs' counts, or NULL: none */
 	struct cmp_work	*work;		/* the workload's figures, a run each */
 	size_t		 nwork;
 	struct cmp_frames *frames;	/* its frame classes, or NULL */
 	size_t		 nframes;
 	struct cmp_vals	*place;		/* placement shares, or NULL: none */
-	size_t		 nnoisy;	/* runs marked noisy, kept or not */
 };
 
 void	 cmp_side_init(struct cmp_side *, const char *name);
