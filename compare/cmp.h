@@ -10,13 +10,13 @@
  *               a side's runs tested against another's, values a run;
  *   cmpshow.c   a setting and the host's state in words, and where two
  *               sides differ;
- *   cmpcount.c  the rows of what the kernel counted;
- *   cmpwork.c   the workload's rows, and --by-knob's sides;
- *   cmpshare.c  the rows of a share a run (frames missed, placement).
+ *   cmpvals.c   the rows of a value a run that is no latency: what the
+ *               kernel counted, frames missed, placement shares;
+ *   cmpwork.c   the workload's rows, and --by-knob's sides.
  *
  * compare.c calls the others; cmpread.c calls the readers of cmpfile.c,
- * cmpshow.c, cmpcount.c, cmpwork.c and cmpshare.c, each of which keeps its
- * part of a side; cmpstat.c calls none, so that the statistics stand alone
+ * cmpshow.c, cmpvals.c and cmpwork.c, each of which keeps its part of a
+ * side; cmpstat.c calls none, so that the statistics stand alone
  * (tests/calib_compare.c needs nothing else).
  */
 #ifndef CMP_H
@@ -283,21 +283,6 @@ int	 cmp_say(char ***w, size_t *n, const char *, ...)
 void	 cmp_say_free(char **w, size_t n);
 
 /*
- * cmpcount.c: a run's "counts" (absent or null: none) into the side's, a
- * figure that is null left out of its row (0, or -1 on ENOMEM); the rows
- * both sides have, as a table after compare's with a line saying what
- * they are, or as a JSON array; nothing (null) when a side has no counts
- * (files older than them).
- */
-struct cmp_counts;
-int	 cmp_counts_add(struct cmp_side *, const struct json *run);
-void	 cmp_counts_free(struct cmp_counts *);	/* NULL is safe */
-void	 cmp_counts_print(FILE *, const struct cmp_side *a,
-	    const struct cmp_side *b);
-void	 cmp_counts_json(FILE *, const struct cmp_side *a,
-	    const struct cmp_side *b);
-
-/*
  * cmpwork.c: the workload's side of each run, and its rows: the
  * workload's wall and CPU time (NAN unless it ended by itself with 0),
  * each load's operations a second.  A row is shown for the wall and the
@@ -327,23 +312,33 @@ int	 cmp_knob_sides(int n, char *files[], char ***argv, int *optind);
 void	 cmp_knob_free(char *argv[], int n);
 
 /*
- * cmpshare.c: the shares a run, side against side.  The placement kinds'
- * names; whether a series is a placement kind's without a sample in any
- * run (its rows are left out); a run's share of NAME's deadlines missed
- * (0, or -1 on ENOMEM); a run's "placement" object into the side's shares
- * (0, or -1 on ENOMEM); the missed shares of each frame class both sides
- * have as a table on fp, and with all the placement shares too.
+ * cmpvals.c: the rows of a value a run that is no latency.  A run's
+ * "counts" (absent or null: none), its share of NAME's deadlines missed,
+ * its "placement" object: into the side's (a figure that is null left out
+ * of its row; 0, or -1 on ENOMEM); all freed with the side.  The counts
+ * both sides have, as a table after compare's with a line saying what
+ * they are, or as a JSON array; nothing (null) when a side has none
+ * (files older than them).  The missed shares of each frame class both
+ * sides have, and with all the placement shares too, as tables.  The
+ * placement kinds' names; whether a series is a placement kind's without
+ * a sample in any run (its rows are left out).
  */
+struct cmp_counts;
 struct cmp_frames {
 	char		*name;
 	struct cmp_vals	 missed;	/* each run's, percent */
 };
-extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
-int	 cmp_place_empty(const struct cmp_series *);
+int	 cmp_counts_add(struct cmp_side *, const struct json *run);
 int	 cmp_frames_add(struct cmp_side *, const char *name, double missed);
 int	 cmp_place_add(struct cmp_side *, const struct json *placement);
-void	 cmp_shares_free(struct cmp_side *);
+void	 cmp_vals_free(struct cmp_side *);
+void	 cmp_counts_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
+void	 cmp_counts_json(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
 void	 cmp_shares_print(FILE *, const struct cmp_side *a,
 	    const struct cmp_side *b, int all);
+extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
+int	 cmp_place_empty(const struct cmp_series *);
 
 #endif /* CMP_H */

@@ -560,7 +560,7 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 }
 
 /*
- * A run's placement (absent or null: none; cmpshare.c): each kind's
+ * A run's placement (absent or null: none; cmpvals.c): each kind's
  * latency a series named placement.KIND, and the run's shares.
  */
 static int
@@ -1036,9 +1036,8 @@ cmp_side_free(struct cmp_side *side)
 		free(side->rids[k].where);
 	}
 	free(side->rids);
-	cmp_counts_free(side->counts);
 	free(side->work);
-	cmp_shares_free(side);
+	cmp_vals_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
 }
