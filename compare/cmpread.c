@@ -105,8 +105,6 @@ struct src {
 	int		 blocks; /* schema 2: every series keeps its blocks */
 };
 
-static int	 add_buf(struct cmp_side *, const char *, const char *,
-		    const char *, size_t, char *, size_t);
 static int	 where(const struct src *, const struct json *, const char *,
 		    ...) __attribute__((format(printf, 3, 4)));
 static int	 noisy_run(struct cmp_side *, const struct src *,
@@ -966,19 +964,12 @@ int
 cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
     size_t len, char *err, size_t errlen)
 {
-	return add_buf(side, fname, NULL, buf, len, err, errlen);
+	return cmp_side_add_point(side, fname, NULL, buf, len, err, errlen);
 }
 
 int
 cmp_side_add_point(struct cmp_side *side, const char *fname,
     const char *point, const char *buf, size_t len, char *err, size_t errlen)
-{
-	return add_buf(side, fname, point, buf, len, err, errlen);
-}
-
-static int
-add_buf(struct cmp_side *side, const char *fname, const char *point,
-    const char *buf, size_t len, char *err, size_t errlen)
 {
 	struct json *root;
 	struct src f = { fname, buf, point, err, errlen, "", 0 };
@@ -1007,7 +998,7 @@ cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
 	if ((buf = cmp_file_read(side, path, &point, &len, err, errlen)) ==
 	    NULL)
 		return -1;
-	r = add_buf(side, path, point, buf, len, err, errlen);
+	r = cmp_side_add_point(side, path, point, buf, len, err, errlen);
 	free(buf);
 	return r;
 }
