@@ -237,7 +237,8 @@ int	 cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
 
 /*
  * cmpshow.c: a setting as it is shown, built in pieces and cut with "..."
- * when long; cmp_show_put appends to it, printf-like.
+ * when long; cmp_show_put appends to it, printf-like, control bytes as
+ * '?'.
  */
 struct cmp_shown {
 	char	 s[JSON_TEXT_MAX];
@@ -247,8 +248,7 @@ void	 cmp_show_put(struct cmp_shown *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 /*
  * A recorded value v in words, as how says: "4", "1 ms", "cpu:2", "off",
- * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
- * ENOMEM.
+ * 'make -j4', "not set" for null.  NULL on ENOMEM.
  */
 char	*cmp_show_value(enum cmp_show how, const struct json *v);
 /*

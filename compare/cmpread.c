@@ -818,9 +818,6 @@ note_changed(struct cmp_side *side, const struct src *f,
 		} else
 			return -1;
 	}
-	for (i = 0; i < sh.len; i++)
-		if ((unsigned char)sh.s[i] < 0x20)
-			sh.s[i] = '?';
 	return cmp_say(&side->notes, &side->nnotes, "%s: during the run of "
 	    "%s, %s.", side->name, f->name, sh.s);
 }

@@ -27,7 +27,7 @@ static const char *const said[] = { "cmdline", "preemption", "governor",
 void
 cmp_show_put(struct cmp_shown *sh, const char *fmt, ...)
 {
-	size_t room = sizeof(sh->s) - sh->len;
+	size_t room = sizeof(sh->s) - sh->len, from = sh->len;
 	va_list ap;
 	int n;
 
@@ -44,6 +44,9 @@ cmp_show_put(struct cmp_shown *sh, const char *fmt, ...)
 		sh->len += 3;
 	} else
 		sh->len += (size_t)n;
+	for (; from < sh->len; from++)
+		if ((unsigned char)sh->s[from] < 0x20 || sh->s[from] == 0x7f)
+			sh->s[from] = '?';
 }
 
 /* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
@@ -82,7 +85,6 @@ cmp_show_value(enum cmp_show how, const struct json *v)
 {
 	struct cmp_shown sh;
 	char t[64], *s;
-	size_t i;
 
 	sh.len = 0;
 	sh.s[0] = '\0';
@@ -109,9 +111,6 @@ cmp_show_value(enum cmp_show how, const struct json *v)
 		cmp_show_put(&sh, "%s", s);
 		free(s);
 	}
-	for (i = 0; i < sh.len; i++)
-		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
-			sh.s[i] = '?';
 	return strdup(sh.s);
 }
 
