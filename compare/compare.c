@@ -12,8 +12,6 @@
  * the spread of its runs, the interval written within bounds, and the
  * reasons a row has no verdict in sentences below it.
  */
-#include <sys/types.h>
-
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -56,9 +54,9 @@ static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 /* One comparison as both reports show it (view_make). */
 struct view {
 	char		**warn;
-	ssize_t		  nwarn;
+	size_t		  nwarn;
 	struct cmp_row	 *rows;
-	ssize_t		  nrows;
+	size_t		  nrows;
 };
 
 /*
@@ -133,21 +131,20 @@ gate_state(const struct cmp_row *rw)
 }
 
 /*
- * The rows of a against b: for each series both sides have in every run,
- * the default statistics and those the gate names.  Returns the number of
- * rows (into *rows, to be freed), or -1 on ENOMEM.
+ * The rows of a against b into v: for each series both sides have in
+ * every run, the default statistics and those the gate names.  Returns 0,
+ * or -1 on ENOMEM.
  */
-static ssize_t
+static int
 build_rows(const struct cmp_side *a, const struct cmp_side *b,
-    const struct cmp_gate *gate, struct cmp_row **rows)
+    const struct cmp_gate *gate, struct view *v)
 {
 	const struct cmp_series *sa, *sb;
-	struct cmp_row *out, *nr;
-	size_t n = 0, i;
+	struct cmp_row *nr;
+	size_t i;
 	long long lim;
 	int k;
 
-	out = NULL;
 	for (i = 0; i < a->nseries; i++) {
 		sa = full_series(a, a->series[i].name);
 		sb = full_series(b, a->series[i].name);
@@ -158,22 +155,19 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 			lim = gate_limit(gate, sa->name, (enum stat_kind)k);
 			if (!default_row[k] && lim < 0)
 				continue;
-			nr = realloc(out, (n + 1) * sizeof(*nr));
-			if (nr == NULL) {
-				free(out);
+			if ((nr = realloc(v->rows, (v->nrows + 1) *
+			    sizeof(*nr))) == NULL)
 				return -1;
-			}
-			out = nr;
+			v->rows = nr;
+			nr = &v->rows[v->nrows++];
 			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
-			    b->name, (enum stat_kind)k, &out[n]);
-			out[n].series = sa->name;
-			out[n].limit = lim;
-			out[n].gate = gate_state(&out[n]);
-			n++;
+			    b->name, (enum stat_kind)k, nr);
+			nr->series = sa->name;
+			nr->limit = lim;
+			nr->gate = gate_state(nr);
 		}
 	}
-	*rows = out;
-	return (ssize_t)n;
+	return 0;
 }
 
 /* Setting k of a side as its JSON text, or as shown; absent, in words. */
@@ -198,29 +192,28 @@ info_index(const char *key)
 }
 
 /*
- * The warnings of a against b, one sentence each, into *out: first each
- * side too small for verdicts, then the notes within the sides, every
- * setting that differs between them, each series some runs lack, the
- * runs the sides share, and last the host's state.  Returns how many, or
- * -1 on ENOMEM.
+ * The warnings of a against b, one sentence each, into v: first each side
+ * too small for verdicts, then the notes within the sides, every setting
+ * that differs between them, each series some runs lack, the runs the
+ * sides share, and last the host's state.  Returns 0, or -1 on ENOMEM.
  */
-static ssize_t
-warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
+static int
+warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
 {
 	const struct cmp_side *sides[2] = { a, b };
 	const struct cmp_series *se;
-	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], **w = NULL;
-	size_t n = 0, i, k;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], ***w = &v->warn;
+	size_t *n = &v->nwarn, i, k;
 	int r = 0;
 
 	for (i = 0; i < 2 && r == 0; i++)
 		if (sides[i]->nruns < CMP_MIN_RUNS)
-			r = cmp_say(&w, &n, "%s has %zu run%s: verdicts need "
+			r = cmp_say(w, n, "%s has %zu run%s: verdicts need "
 			    "%d a side (several files joined by commas, or "
 			    "--repeat=N).", sides[i]->name, sides[i]->nruns,
 			    sides[i]->nruns == 1 ? "" : "s", CMP_MIN_RUNS);
 	for (i = 0; i < a->nnotes + b->nnotes && r == 0; i++)
-		r = cmp_say(&w, &n, "%s", i < a->nnotes ? a->notes[i] :
+		r = cmp_say(w, n, "%s", i < a->nnotes ? a->notes[i] :
 		    b->notes[i - a->nnotes]);
 	for (k = 0; k < CMP_NINFO && r == 0; k++) {
 		if (!cmp_info_keys[k].warn ||
@@ -228,27 +221,29 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
 			continue;
 		cmp_show_pair(info_of(a, k, 1), info_of(b, k, 1), bx, by,
 		    sizeof(bx));
-		r = cmp_say(&w, &n, "%s: %s %s, %s %s.", cmp_info_keys[k].what,
+		r = cmp_say(w, n, "%s: %s %s, %s %s.", cmp_info_keys[k].what,
 		    a->name, bx, b->name, by);
 	}
 	for (i = 0; i < 2; i++)
 		for (k = 0; k < sides[i]->nseries && r == 0; k++)
 			if ((se = &sides[i]->series[k])->nruns !=
 			    sides[i]->nruns)
-				r = cmp_say(&w, &n, "only %zu of %s's %zu runs "
+				r = cmp_say(w, n, "only %zu of %s's %zu runs "
 				    "have a %s series: its rows are left out.",
 				    se->nruns, sides[i]->name, sides[i]->nruns,
 				    se->name);
 	if (r == 0 && (k = cmp_side_shared(a, b)) > 0)
-		r = cmp_say(&w, &n, "%zu of %s's runs are runs of %s too (the "
+		r = cmp_say(w, n, "%zu of %s's runs are runs of %s too (the "
 		    "same host and start time): the sides were measured "
 		    "together, not apart.", k, b->name, a->name);
-	if (r == -1 || cmp_host_warn(a, b, &w, &n) == -1) {
-		cmp_say_free(w, n);
-		return -1;
-	}
-	*out = w;
-	return (ssize_t)n;
+	return r == -1 ? -1 : cmp_host_warn(a, b, w, n);
+}
+
+static void
+view_free(struct view *v)
+{
+	free(v->rows);
+	cmp_say_free(v->warn, v->nwarn);
 }
 
 /*
@@ -260,20 +255,10 @@ view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
 	memset(v, 0, sizeof(*v));
-	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
-		return -1;
-	if ((v->nrows = build_rows(a, b, gate, &v->rows)) == -1) {
-		cmp_say_free(v->warn, (size_t)v->nwarn);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-view_free(struct view *v)
-{
-	free(v->rows);
-	cmp_say_free(v->warn, (size_t)v->nwarn);
+	if (warnings(a, b, v) == 0 && build_rows(a, b, gate, v) == 0)
+		return 0;
+	view_free(v);
+	return -1;
 }
 
 /* Whether a series is one of latency (the clients', or a class's). */
@@ -438,12 +423,11 @@ for_reason(const struct cmp_row *rw, int all, const char *r)
  * p99.9 needs 10000."
  */
 static void
-print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
+print_reasons(FILE *fp, const struct cmp_row *rows, size_t n, int all)
 {
 	char line[1024], label[64];
 	const char *r;
-	size_t len;
-	ssize_t i, j;
+	size_t len, i, j;
 
 	for (i = 0; i < n; i++) {
 		if (!for_reason(&rows[i], all, NULL))
@@ -491,13 +475,12 @@ tally_put(struct tally *t, int which, const char *fmt, ...)
 /* Adds the limits of one comparison (of side bname) to the tally. */
 static void
 tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
-    ssize_t n, const struct cmp_side *a, const struct cmp_side *b,
+    size_t n, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
 	const struct cmp_row *rw;
 	char label[64], ci[40], side[8];
-	size_t j;
-	ssize_t i;
+	size_t i, j;
 
 	snprintf(side, sizeof(side), "%s%s", t->multi ? bname : "",
 	    t->multi ? " " : "");
@@ -568,9 +551,8 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	const struct cmp_side *sides[2] = { a, b };
 	const char *last = NULL;
 	size_t rel = info_index("kernel_release"),
-	    ver = info_index("kernel_version"), j;
+	    ver = info_index("kernel_version"), i, j;
 	struct view v;
-	ssize_t i;
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
@@ -692,8 +674,7 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate, struct tally *t)
 {
 	struct view v;
-	size_t before = t->n[CMP_GATE_EXCEEDED];
-	ssize_t i;
+	size_t before = t->n[CMP_GATE_EXCEEDED], i;
 	int first = 1;
 
 	if (view_make(&v, a, b, gate) == -1)
