@@ -97,7 +97,6 @@ boot_free(struct boot *bt)
 	free(bt->tot);
 	free(bt->pos);
 	free(bt->first);
-	memset(bt, 0, sizeof(*bt));
 }
 
 /*
@@ -209,9 +208,10 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 {
 	struct boot bt;
 	uint64_t state = seed;
-	double out[STAT_NKINDS], mean[STAT_NKINDS], m2[STAT_NKINDS], x, d;
-	size_t nrep[STAT_NKINDS], L, rep;
-	int k, zero[STAT_NKINDS];
+	double out[STAT_NKINDS], mean[STAT_NKINDS] = { 0 }, x, d;
+	double m2[STAT_NKINDS] = { 0 };
+	size_t nrep[STAT_NKINDS] = { 0 }, L, rep;
+	int k, zero[STAT_NKINDS] = { 0 };
 
 	if (boot_init(&bt, sb) == -1) {
 		boot_free(&bt);
@@ -223,10 +223,6 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 	L = (size_t)lround(cbrt((double)bt.K));
 	if (L < 1)
 		L = 1;
-	memset(mean, 0, sizeof(mean));
-	memset(m2, 0, sizeof(m2));
-	memset(nrep, 0, sizeof(nrep));
-	memset(zero, 0, sizeof(zero));
 	for (rep = 0; rep < NREPS; rep++) {
 		boot_replicate(&bt, L, &state, out);
 		for (k = 0; k < STAT_NKINDS; k++) {
