@@ -5,7 +5,7 @@
  * the run repeated: a moving-block bootstrap) and tests the runs of one
  * side against another's (Welch's t on the logarithms).  The method is
  * documented in latt.1 (COMPARING RUNS) and docs/compare.md; the numbers
- * that define it are the constants here and in compare.h.  It reads no
+ * that define it are the constants here and in cmp.h.  It reads no
  * file and prints nothing.
  */
 #include <math.h>
