@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 
 #define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
 
@@ -26,11 +25,6 @@ static int	 keep_fileid(struct cmp_side *, const char *, int,
 static char	*read_whole(FILE *, const char *, const struct stat *,
 		    size_t *, char *, size_t);
 
-/*
- * Opens path (FILE@VALUE when no file has that name: *point is VALUE, else
- * NULL), keeps what it is known by, and reads it whole: the buffer, or
- * NULL after the message in err.
- */
 char *
 cmp_file_read(struct cmp_side *side, const char *path, const char **point,
     size_t *len, char *err, size_t errlen)
@@ -74,11 +68,52 @@ cmp_file_read(struct cmp_side *side, const char *path, const char **point,
 	return buf;
 }
 
-/* Whether two FILE@VALUE selectors ("@V" or NULL) name the same runs. */
-int
-cmp_same_point(const char *a, const char *b)
+/*
+ * The file of side s that is file (dev, ino) with the FILE@VALUE
+ * selector point ("@V" or NULL), or NULL.
+ */
+static const struct cmp_fileid *
+known(const struct cmp_side *s, dev_t dev, ino_t ino, const char *point)
 {
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+	const struct cmp_fileid *id;
+	size_t i;
+
+	for (i = 0; i < s->nfids; i++) {
+		id = &s->fids[i];
+		if (id->dev == dev && id->ino == ino && (id->point == point ||
+		    (id->point != NULL && point != NULL &&
+		    strcmp(id->point, point) == 0)))
+			return id;
+	}
+	return NULL;
+}
+
+/* The message of file name counted twice (in, also as other); -1. */
+static int
+twice(char *err, size_t errlen, const char *name, const char *in,
+    const char *other)
+{
+	snprintf(err, errlen, "compare: %s is %s%s%s: each run counts once",
+	    name, in, strcmp(name, other) ? ", also as " : "",
+	    strcmp(name, other) ? other : "");
+	return -1;
+}
+
+int
+cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
+    char *err, size_t errlen)
+{
+	const struct cmp_fileid *id;
+	char in[32];
+	size_t i;
+
+	snprintf(in, sizeof(in), "in both sides %s and %s", a->name, b->name);
+	for (i = 0; i < a->nfids; i++)
+		if ((id = known(b, a->fids[i].dev, a->fids[i].ino,
+		    a->fids[i].point)) != NULL)
+			return twice(err, errlen, id->name, in,
+			    a->fids[i].name);
+	return 0;
 }
 
 /*
@@ -89,21 +124,15 @@ static int
 keep_fileid(struct cmp_side *side, const char *path, int sel,
     const struct stat *st, char *err, size_t errlen)
 {
+	const struct cmp_fileid *id;
 	struct cmp_fileid *nf;
-	size_t i;
+	char in[32];
 
-	for (i = 0; i < side->nfids; i++)
-		if (side->fids[i].dev == st->st_dev &&
-		    side->fids[i].ino == st->st_ino &&
-		    cmp_same_point(side->fids[i].point,
-		    sel ? strrchr(path, '@') : NULL)) {
-			snprintf(err, errlen, "compare: %s is given twice in "
-			    "side %s%s%s: each run counts once", path,
-			    side->name, strcmp(path, side->fids[i].name) ?
-			    ", also as " : "", strcmp(path,
-			    side->fids[i].name) ? side->fids[i].name : "");
-			return -1;
-		}
+	if ((id = known(side, st->st_dev, st->st_ino, sel ?
+	    strrchr(path, '@') : NULL)) != NULL) {
+		snprintf(in, sizeof(in), "given twice in side %s", side->name);
+		return twice(err, errlen, path, in, id->name);
+	}
 	if ((nf = realloc(side->fids, (side->nfids + 1) *
 	    sizeof(*nf))) == NULL) {
 		snprintf(err, errlen, "%s: out of memory", path);

@@ -24,11 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpcount.h"
-#include "compare/cmphost.h"
-#include "compare/cmpshow.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 #include "lib/common.h"
 #include "stats.h"
@@ -42,74 +38,56 @@ static const char *const series_names[] = { "latency", "timer", "runqueue",
     "wake_path" };
 #define NSERIES_KNOWN	(sizeof(series_names) / sizeof(series_names[0]))
 
-/* The settings and environment a side keeps (cmp_int.h). */
+/*
+ * The settings and environment a side keeps (cmp.h): P a parameter, E
+ * the environment, V the environment shown but never warned of.
+ */
+#define P(key, show, what)	{ "parameters", key, 1, what, SHOW_##show }
+#define E(key, show, what)	{ "environment", key, 1, what, SHOW_##show }
+#define V(key, show, what)	{ "environment", key, 0, what, SHOW_##show }
 const struct cmp_info_key cmp_info_keys[] = {
-	{ "parameters", "clients", 1, "the number of clients differs",
-	    SHOW_TEXT },
-	{ "parameters", "min_delay_ns", 1, "the shortest sleep between "
-	    "rounds (-f) differs", SHOW_TIME },
-	{ "parameters", "max_delay_ns", 1, "the longest sleep between "
-	    "rounds (-t) differs", SHOW_TIME },
-	{ "parameters", "loop", 1, "the loop (--open-loop) differs",
-	    SHOW_TEXT },
-	{ "parameters", "policy", 1, "the clients' policy differs",
-	    SHOW_TEXT },
-	{ "parameters", "priority", 1, "the clients' priority differs",
-	    SHOW_TEXT },
-	{ "parameters", "nice", 1, "the clients' nice value differs",
-	    SHOW_TEXT },
-	{ "parameters", "cpus", 1, "the clients' CPUs differ", SHOW_LIST },
-	{ "parameters", "parent_cpu", 1, "latt's own CPU differs",
-	    SHOW_TEXT },
-	{ "parameters", "parent_policy", 1, "latt's own policy differs",
-	    SHOW_TEXT },
-	{ "parameters", "parent_prio", 1, "latt's own priority differs",
-	    SHOW_TEXT },
-	{ "parameters", "mlock", 1, "locked memory (--mlock) differs",
-	    SHOW_ONOFF },
-	{ "parameters", "dma_latency_us", 1, "the DMA latency held "
-	    "(--dma-latency) differs", SHOW_US },
-	{ "parameters", "work_kb", 1, "the clients' work (-x) differs",
-	    SHOW_KB },
-	{ "parameters", "loads", 1, "the loads differ", SHOW_LOADS },
-	{ "parameters", "command", 1, "the command differs", SHOW_TEXT },
-	{ "parameters", "argv", 1, "the command's words differ",
-	    SHOW_WORDS },
-	{ "parameters", "duration_ns", 1, "the duration (-d) differs",
-	    SHOW_TIME },
-	{ "parameters", "samples_limit", 1, "the sample limit (-n) differs",
-	    SHOW_TEXT },
-	{ "parameters", "warmup_ns", 1, "the warm-up differs", SHOW_TIME },
-	{ "environment", "timer_slack_ns", 1, "the workload's timer slack "
-	    "differs", SHOW_TIME },
-	{ "environment", "kernel_release", 1, "the kernel release differs",
-	    SHOW_TEXT },
-	{ "environment", "cmdline", 1, "the kernel command line differs",
-	    SHOW_TEXT },
-	{ "environment", "preemption", 1, "the preemption model differs",
-	    SHOW_TEXT },
-	{ "environment", "scheduler", 1, "the scheduler differs",
-	    SHOW_TEXT },
-	{ "environment", "cpufreq_governor", 1, "the cpufreq governor "
-	    "differs", SHOW_TEXT },
-	{ "environment", "smt", 1, "SMT differs", SHOW_TEXT },
-	{ "environment", "cpu_model", 1, "the CPU model differs",
-	    SHOW_TEXT },
-	{ "environment", "cpus_online", 1, "the number of CPUs online "
-	    "differs", SHOW_TEXT },
-	{ "environment", "virtualization", 1, "the virtualization differs",
-	    SHOW_TEXT },
-	{ "environment", "machine", 1, "the machine's architecture differs",
-	    SHOW_TEXT },
-	{ "environment", "hostname", 1, "the host differs", SHOW_TEXT },
-	{ "environment", "clocksource", 1, "the clock source differs",
-	    SHOW_TEXT },
-	{ "environment", "latt_version", 1, "latt's version differs",
-	    SHOW_TEXT },
-	{ "environment", "kernel_version", 0, "the kernel version differs",
-	    SHOW_TEXT },
-	{ "environment", "host", 0, "the host's state differs", SHOW_HOST },
+	P("clients", TEXT, "the number of clients differs"),
+	P("min_delay_ns", TIME, "the shortest sleep between rounds (-f) "
+	    "differs"),
+	P("max_delay_ns", TIME, "the longest sleep between rounds (-t) "
+	    "differs"),
+	P("loop", TEXT, "the loop (--open-loop) differs"),
+	P("policy", TEXT, "the clients' policy differs"),
+	P("priority", TEXT, "the clients' priority differs"),
+	P("nice", TEXT, "the clients' nice value differs"),
+	P("cpus", LIST, "the clients' CPUs differ"),
+	P("parent_cpu", TEXT, "latt's own CPU differs"),
+	P("parent_policy", TEXT, "latt's own policy differs"),
+	P("parent_prio", TEXT, "latt's own priority differs"),
+	P("mlock", ONOFF, "locked memory (--mlock) differs"),
+	P("dma_latency_us", US, "the DMA latency held (--dma-latency) differs"),
+	P("work_kb", KB, "the clients' work (-x) differs"),
+	P("loads", LOADS, "the loads differ"),
+	P("command", TEXT, "the command differs"),
+	P("argv", WORDS, "the command's words differ"),
+	P("duration_ns", TIME, "the duration (-d) differs"),
+	P("samples_limit", TEXT, "the sample limit (-n) differs"),
+	P("warmup_ns", TIME, "the warm-up differs"),
+	E("timer_slack_ns", TIME, "the workload's timer slack differs"),
+	E("kernel_release", TEXT, "the kernel release differs"),
+	E("cmdline", TEXT, "the kernel command line differs"),
+	E("preemption", TEXT, "the preemption model differs"),
+	E("scheduler", TEXT, "the scheduler differs"),
+	E("cpufreq_governor", TEXT, "the cpufreq governor differs"),
+	E("smt", TEXT, "SMT differs"),
+	E("cpu_model", TEXT, "the CPU model differs"),
+	E("cpus_online", TEXT, "the number of CPUs online differs"),
+	E("virtualization", TEXT, "the virtualization differs"),
+	E("machine", TEXT, "the machine's architecture differs"),
+	E("hostname", TEXT, "the host differs"),
+	E("clocksource", TEXT, "the clock source differs"),
+	E("latt_version", TEXT, "latt's version differs"),
+	V("kernel_version", TEXT, "the kernel version differs"),
+	V("host", HOST, "the host's state differs"),
 };
+#undef P
+#undef E
+#undef V
 _Static_assert(sizeof(cmp_info_keys) / sizeof(cmp_info_keys[0]) == CMP_NINFO,
     "CMP_NINFO is the length of cmp_info_keys");
 
@@ -121,31 +99,30 @@ struct src {
 	const char	*name;
 	const char	*buf;
 	const char	*point;	/* FILE@VALUE: a sweep's value, or NULL */
+	char		*err;	/* where a message goes */
+	size_t		 errlen;
+	const char	*host;	/* environment.hostname, or "" */
+	int		 blocks; /* schema 2: every series keeps its blocks */
 };
 
-static int	 add_buf(struct cmp_side *, const char *, const char *,
-		    const char *, size_t, char *, size_t);
-static int	 where(char *, size_t, const struct src *, const struct json *,
-		    const char *, ...) __attribute__((format(printf, 5, 6)));
+static int	 where(const struct src *, const struct json *, const char *,
+		    ...) __attribute__((format(printf, 3, 4)));
 static int	 noisy_run(struct cmp_side *, const struct src *,
 		    const struct json *, size_t, size_t);
-static int	 add_note(struct cmp_side *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
 
-/* Writes "FILE:LINE:COL: message" to err and returns -1. */
+/* Writes "FILE:LINE:COL: message" to f's err and returns -1. */
 static int
-where(char *err, size_t errlen, const struct src *f, const struct json *v,
-    const char *fmt, ...)
+where(const struct src *f, const struct json *v, const char *fmt, ...)
 {
 	unsigned line, col;
 	va_list ap;
 	int n;
 
 	json_pos(f->buf, v, &line, &col);
-	n = snprintf(err, errlen, "%s:%u:%u: ", f->name, line, col);
-	if (n >= 0 && (size_t)n < errlen) {
+	n = snprintf(f->err, f->errlen, "%s:%u:%u: ", f->name, line, col);
+	if (n >= 0 && (size_t)n < f->errlen) {
 		va_start(ap, fmt);
-		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		vsnprintf(f->err + n, f->errlen - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
 	return -1;
@@ -157,18 +134,17 @@ where(char *err, size_t errlen, const struct src *f, const struct json *v,
  */
 static int
 get_count(const struct src *f, const struct json *o, const char *key,
-    int optional, int64_t *out, char *err, size_t errlen)
+    int optional, int64_t *out)
 {
 	const struct json *v = json_get(o, key);
 
 	if (v == NULL) {
 		if (optional)
 			return 1;
-		return where(err, errlen, f, o, "\"%s\" is missing", key);
+		return where(f, o, "\"%s\" is missing", key);
 	}
 	if (v->type != JSON_NUMBER || !v->isint || v->ival < 0)
-		return where(err, errlen, f, v, "\"%s\" is not a "
-		    "non-negative integer", key);
+		return where(f, v, "\"%s\" is not a non-negative integer", key);
 	*out = v->ival;
 	return 0;
 }
@@ -179,15 +155,15 @@ get_count(const struct src *f, const struct json *o, const char *key,
  */
 static const struct json *
 get_member(const struct src *f, const struct json *o, const char *key,
-    enum json_type type, char *err, size_t errlen)
+    enum json_type type)
 {
 	const struct json *v = json_get(o, key);
 
 	if (v == NULL)
-		where(err, errlen, f, o, "\"%s\" is missing", key);
+		where(f, o, "\"%s\" is missing", key);
 	else if (v->type != type)
-		where(err, errlen, f, v, "\"%s\" is not %s", key,
-		    type == JSON_OBJECT ? "an object" : "an array");
+		where(f, v, "\"%s\" is not %s", key, type == JSON_OBJECT ?
+		    "an object" : "an array");
 	else
 		return v;
 	return NULL;
@@ -195,17 +171,15 @@ get_member(const struct src *f, const struct json *o, const char *key,
 
 /* Fetches sub_bits of o, between 1 and 12. */
 static int
-get_sub_bits(const struct src *f, const struct json *o, unsigned *out,
-    char *err, size_t errlen)
+get_sub_bits(const struct src *f, const struct json *o, unsigned *out)
 {
 	int64_t sub = 0;
 
-	if (get_count(f, o, "sub_bits", 0, &sub, err, errlen))
+	if (get_count(f, o, "sub_bits", 0, &sub))
 		return -1;
 	if (sub < 1 || sub > 12)
-		return where(err, errlen, f, json_get(o, "sub_bits"),
-		    "\"sub_bits\" is %lld, not between 1 and 12",
-		    (long long)sub);
+		return where(f, json_get(o, "sub_bits"), "\"sub_bits\" is "
+		    "%lld, not between 1 and 12", (long long)sub);
 	*out = (unsigned)sub;
 	return 0;
 }
@@ -228,38 +202,35 @@ is_bucket(const struct json *v)
 /* Reads the histogram h of a series into st's (made by stats_init). */
 static int
 load_hist(struct stats *st, const struct src *f, const struct json *h,
-    uint64_t *sum, char *err, size_t errlen)
+    uint64_t *sum)
 {
 	const struct json *bk, *b;
 	struct hist *run = &st->hist;
 	int64_t lo, hi, cnt;
 	size_t i, idx, last = 0;
 
-	if ((bk = get_member(f, h, "buckets", JSON_ARRAY, err,
-	    errlen)) == NULL)
+	if ((bk = get_member(f, h, "buckets", JSON_ARRAY)) == NULL)
 		return -1;
 	for (i = 0; i < bk->n; i++) {
 		b = json_at(bk, i);
 		if (!is_bucket(b))
-			return where(err, errlen, f, b, "a bucket is not "
-			    "[lower_ns, upper_ns, count] in integers");
+			return where(f, b, "a bucket is not [lower_ns, "
+			    "upper_ns, count] in integers");
 		lo = json_at(b, 0)->ival;
 		hi = json_at(b, 1)->ival;
 		cnt = json_at(b, 2)->ival;
 		idx = lo < 0 ? run->nbuckets : hist_index(run, lo);
 		if (idx >= run->nbuckets || hist_lower(run, idx) != lo ||
 		    hist_upper(run, idx) != hi)
-			return where(err, errlen, f, b, "bucket [%lld, "
-			    "%lld] is not a bucket of a sub_bits %u "
-			    "histogram", (long long)lo, (long long)hi,
-			    run->sub_bits);
+			return where(f, b, "bucket [%lld, %lld] is not a "
+			    "bucket of a sub_bits %u histogram", (long long)lo,
+			    (long long)hi, run->sub_bits);
 		if (i > 0 && idx <= last)
-			return where(err, errlen, f, b, "buckets are not "
-			    "in ascending order");
+			return where(f, b, "buckets are not in ascending "
+			    "order");
 		last = idx;
 		if (__builtin_add_overflow(*sum, (uint64_t)cnt, sum))
-			return where(err, errlen, f, b, "bucket counts "
-			    "overflow");
+			return where(f, b, "bucket counts overflow");
 		hist_add_count(run, lo, (uint64_t)cnt);
 	}
 	return 0;
@@ -271,7 +242,7 @@ load_hist(struct stats *st, const struct src *f, const struct json *h,
  */
 static int
 load_stats(struct stats *st, const struct src *f, const struct json *o,
-    const char *name, char *err, size_t errlen)
+    const char *name)
 {
 	const struct json *h, *mean, *sd;
 	int64_t samples, overflow = 0, min, max;
@@ -280,42 +251,40 @@ load_stats(struct stats *st, const struct src *f, const struct json *o,
 	double m;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, f, o, "\"%s\" is not an object",
-		    name);
-	if (get_count(f, o, "samples", 0, &samples, err, errlen) ||
-	    get_count(f, o, "overflow", 1, &overflow, err, errlen) == -1 ||
-	    get_count(f, o, "min_ns", 0, &min, err, errlen) ||
-	    get_count(f, o, "max_ns", 0, &max, err, errlen))
+		return where(f, o, "\"%s\" is not an object", name);
+	if (get_count(f, o, "samples", 0, &samples) ||
+	    get_count(f, o, "overflow", 1, &overflow) == -1 ||
+	    get_count(f, o, "min_ns", 0, &min) ||
+	    get_count(f, o, "max_ns", 0, &max))
 		return -1;
 	mean = json_get(o, "mean_ns");
 	if (mean == NULL)
-		return where(err, errlen, f, o, "\"mean_ns\" is missing");
+		return where(f, o, "\"mean_ns\" is missing");
 	if (mean->type != JSON_NUMBER || (m = json_num(mean)) < 0)
-		return where(err, errlen, f, mean, "\"mean_ns\" is not a "
-		    "non-negative number");
+		return where(f, mean, "\"mean_ns\" is not a non-negative "
+		    "number");
 	if (samples > 0 && (min > max || m < (double)min * 0.999 ||
 	    m > (double)max * 1.001 + 1))
-		return where(err, errlen, f, o, "min_ns, mean_ns and "
-		    "max_ns of \"%s\" are out of order", name);
+		return where(f, o, "min_ns, mean_ns and max_ns of \"%s\" are "
+		    "out of order", name);
 	sd = json_get(o, "stdev_ns");
 	if (sd != NULL && sd->type != JSON_NULL &&
 	    (sd->type != JSON_NUMBER || json_num(sd) < 0))
-		return where(err, errlen, f, sd, "\"stdev_ns\" is not a "
-		    "non-negative number");
-	if ((h = get_member(f, o, "histogram", JSON_OBJECT, err,
-	    errlen)) == NULL)
+		return where(f, sd, "\"stdev_ns\" is not a non-negative "
+		    "number");
+	if ((h = get_member(f, o, "histogram", JSON_OBJECT)) == NULL)
 		return -1;
-	if (get_sub_bits(f, h, &sub, err, errlen) == -1)
+	if (get_sub_bits(f, h, &sub) == -1)
 		return -1;
 	if (stats_init(st, sub) == -1)
-		return where(err, errlen, f, h, "%s", strerror(errno));
+		return where(f, h, "%s", strerror(errno));
 	sum = (uint64_t)overflow;
-	if (load_hist(st, f, h, &sum, err, errlen) == -1)
+	if (load_hist(st, f, h, &sum) == -1)
 		return -1;
 	if (sum != (uint64_t)samples)
-		return where(err, errlen, f, o, "the histogram's counts "
-		    "and overflow add up to %llu, but \"samples\" is %lld",
-		    (unsigned long long)sum, (long long)samples);
+		return where(f, o, "the histogram's counts and overflow add up "
+		    "to %llu, but \"samples\" is %lld", (unsigned long long)sum,
+		    (long long)samples);
 	st->hist.overflow = (uint64_t)overflow;
 	st->hist.total = sum;
 	st->n = (uint64_t)samples;
@@ -336,7 +305,7 @@ load_stats(struct stats *st, const struct src *f, const struct json *o,
  */
 static int
 load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
-    size_t nbk, char *err, size_t errlen)
+    size_t nbk)
 {
 	const struct json *bk, *x, *c;
 	int64_t n, min, max;
@@ -344,45 +313,44 @@ load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
 	size_t j;
 
 	if (bo->type != JSON_OBJECT)
-		return where(err, errlen, f, bo, "a block is not an object");
-	if (get_count(f, bo, "samples", 0, &n, err, errlen) ||
-	    get_count(f, bo, "min_ns", 0, &min, err, errlen) ||
-	    get_count(f, bo, "max_ns", 0, &max, err, errlen))
+		return where(f, bo, "a block is not an object");
+	if (get_count(f, bo, "samples", 0, &n) ||
+	    get_count(f, bo, "min_ns", 0, &min) ||
+	    get_count(f, bo, "max_ns", 0, &max))
 		return -1;
 	if (n > 0 && min > max)
-		return where(err, errlen, f, bo, "min_ns is above max_ns");
+		return where(f, bo, "min_ns is above max_ns");
 	bk = json_get(bo, "buckets");
 	if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
-		return where(err, errlen, f, bk != NULL ? bk : bo, "a block's "
-		    "\"buckets\" is not [index, count, ...]");
+		return where(f, bk != NULL ? bk : bo, "a block's \"buckets\" "
+		    "is not [index, count, ...]");
 	b->n = (uint64_t)n;
 	b->min = min;
 	b->max = max;
 	b->nb = bk->n / 2;
 	if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
 	    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
-		return where(err, errlen, f, bk, "out of memory");
+		return where(f, bk, "out of memory");
 	for (j = 0; j < b->nb; j++) {
 		x = json_at(bk, 2 * j);
 		c = json_at(bk, 2 * j + 1);
 		if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
 		    (uint64_t)x->ival > nbk ||
 		    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
-			return where(err, errlen, f, x, "a block's bucket "
-			    "index is not ascending within 0..%zu", nbk);
+			return where(f, x, "a block's bucket index is not "
+			    "ascending within 0..%zu", nbk);
 		if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
-			return where(err, errlen, f, c, "a block's bucket "
-			    "count is not a positive integer");
+			return where(f, c, "a block's bucket count is not a "
+			    "positive integer");
 		b->idx[j] = (uint32_t)x->ival;
 		b->cnt[j] = (uint64_t)c->ival;
 		if (__builtin_add_overflow(sum, b->cnt[j], &sum))
-			return where(err, errlen, f, c, "bucket counts "
-			    "overflow");
+			return where(f, c, "bucket counts overflow");
 	}
 	if (sum != b->n)
-		return where(err, errlen, f, bo, "a block's counts add up to "
-		    "%llu, but its \"samples\" is %llu",
-		    (unsigned long long)sum, (unsigned long long)b->n);
+		return where(f, bo, "a block's counts add up to %llu, but its "
+		    "\"samples\" is %llu", (unsigned long long)sum,
+		    (unsigned long long)b->n);
 	return 0;
 }
 
@@ -392,7 +360,7 @@ load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
  */
 static int
 load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
-    uint64_t samples, char *err, size_t errlen)
+    uint64_t samples)
 {
 	const struct json *list;
 	struct hist shape;
@@ -402,59 +370,33 @@ load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
 	memset(sb, 0, sizeof(*sb));
 	memset(&shape, 0, sizeof(shape));
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, f, o, "\"blocks\" is not an "
-		    "object");
-	if (get_sub_bits(f, o, &sb->sub_bits, err, errlen) == -1)
+		return where(f, o, "\"blocks\" is not an object");
+	if (get_sub_bits(f, o, &sb->sub_bits) == -1)
 		return -1;
 	if (hist_init(&shape, sb->sub_bits) == -1)
-		return where(err, errlen, f, o, "%s", strerror(errno));
+		return where(f, o, "%s", strerror(errno));
 	nbk = shape.nbuckets;
 	hist_free(&shape);
 	list = json_get(o, "list");
 	if (list == NULL || list->type != JSON_ARRAY)
-		return where(err, errlen, f, list != NULL ? list : o,
-		    "\"list\" of the blocks is %s", list != NULL ?
-		    "not an array" : "missing");
+		return where(f, list != NULL ? list : o, "\"list\" of the "
+		    "blocks is %s", list != NULL ? "not an array" : "missing");
 	if (list->n > MAX_BLOCKS)
-		return where(err, errlen, f, list, "more than %d blocks",
-		    MAX_BLOCKS);
+		return where(f, list, "more than %d blocks", MAX_BLOCKS);
 	if (list->n > 0 && (sb->b = calloc(list->n, sizeof(*sb->b))) == NULL)
-		return where(err, errlen, f, list, "out of memory");
+		return where(f, list, "out of memory");
 	sb->n = list->n;
 	for (i = 0; i < list->n; i++) {
-		if (load_block(&sb->b[i], f, json_at(list, i), nbk, err,
-		    errlen) == -1)
+		if (load_block(&sb->b[i], f, json_at(list, i), nbk) == -1)
 			return -1;
 		if (__builtin_add_overflow(total, sb->b[i].n, &total))
-			return where(err, errlen, f, json_at(list, i), "block "
-			    "samples overflow");
+			return where(f, json_at(list, i), "block samples "
+			    "overflow");
 	}
 	if (total != samples)
-		return where(err, errlen, f, o, "the blocks hold %llu "
-		    "samples, but the series %llu", (unsigned long long)total,
+		return where(f, o, "the blocks hold %llu samples, but the "
+		    "series %llu", (unsigned long long)total,
 		    (unsigned long long)samples);
-	return 0;
-}
-
-static int
-add_note(struct cmp_side *side, const char *fmt, ...)
-{
-	char **nn, *s;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	nn = realloc(side->notes, (side->nnotes + 1) * sizeof(*nn));
-	if (nn == NULL) {
-		free(s);
-		return -1;
-	}
-	side->notes = nn;
-	side->notes[side->nnotes++] = s;
 	return 0;
 }
 
@@ -468,7 +410,8 @@ side_series(struct cmp_side *side, const char *name)
 	for (i = 0; i < side->nseries; i++)
 		if (strcmp(side->series[i].name, name) == 0)
 			return &side->series[i];
-	if (side->nseries == CMP_MAX_SERIES)
+	if (side->nseries == CMP_MAX_SERIES || (side->series == NULL &&
+	    (side->series = calloc(CMP_MAX_SERIES, sizeof(*s))) == NULL))
 		return NULL;
 	s = &side->series[side->nseries];
 	memset(s, 0, sizeof(*s));
@@ -484,7 +427,7 @@ side_series(struct cmp_side *side, const char *name)
  */
 static int
 load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
-    const char *name, size_t k, int with_blocks, char *err, size_t errlen)
+    const char *name, size_t k)
 {
 	const struct json *bo;
 	struct cmp_series *s;
@@ -495,28 +438,28 @@ load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
 
 	memset(&st, 0, sizeof(st));
 	memset(&sb, 0, sizeof(sb));
-	r = load_stats(&st, f, ser, name, err, errlen);
+	r = load_stats(&st, f, ser, name);
 	bo = r == 0 ? json_get(ser, "blocks") : NULL;
-	if (r == 0 && with_blocks && bo == NULL)
-		r = where(err, errlen, f, ser, "\"blocks\" is missing");
+	if (r == 0 && f->blocks && bo == NULL)
+		r = where(f, ser, "\"blocks\" is missing");
 	if (r == 0 && bo != NULL)
-		r = load_blocks(&sb, f, bo, st.n, err, errlen);
+		r = load_blocks(&sb, f, bo, st.n);
 	if (r == 0 && cmp_summarize(&run, &st, bo != NULL ? &sb : NULL,
 	    BOOT_SEED ^ (side->nruns * 0x9e3779b97f4a7c15ULL) ^ k) == -1)
-		r = where(err, errlen, f, ser, "out of memory");
+		r = where(f, ser, "out of memory");
 	stats_free(&st);
 	cmp_sblocks_free(&sb);
 	if (r == -1)
 		return -1;
 	if ((s = side_series(side, name)) == NULL && side->nseries ==
 	    CMP_MAX_SERIES)
-		return where(err, errlen, f, ser, "more than %d series "
-		    "(classes)", CMP_MAX_SERIES);
+		return where(f, ser, "more than %d series (classes)",
+		    CMP_MAX_SERIES);
 	if (s == NULL)
-		return where(err, errlen, f, ser, "out of memory");
+		return where(f, ser, "out of memory");
 	nr = realloc(s->runs, (s->nruns + 1) * sizeof(*nr));
 	if (nr == NULL)
-		return where(err, errlen, f, ser, "out of memory");
+		return where(f, ser, "out of memory");
 	s->runs = nr;
 	s->runs[s->nruns++] = run;
 	if (k == 0)
@@ -546,39 +489,24 @@ same_run(const struct cmp_runid *x, const struct cmp_runid *y)
 	return x->start == y->start && strcmp(x->host, y->host) == 0;
 }
 
-/* The message for a run counted twice (in "side A"); returns -1. */
-static int
-twice(char *err, size_t errlen, const char *sides, const struct cmp_runid *x,
-    const struct cmp_runid *y)
-{
-	char when[64];
-
-	format_start(when, sizeof(when), y->start);
-	snprintf(err, errlen, "compare: %s holds the run of %s again (host "
-	    "%s, started %s) in %s: each run counts once", y->where,
-	    x->where, *y->host != '\0' ? y->host : "unknown", when, sides);
-	return -1;
-}
-
 /*
  * Keeps what run irun of the nruns of a file is known by (its host and
  * start, run.started_at_ns), refusing a run the side already has.  A run
  * that does not say when it started (schema 1) is known by its file only.
  */
 static int
-keep_runid(struct cmp_side *side, const struct src *f, const char *host,
-    const struct json *o, size_t irun, size_t nruns, char *err,
-    size_t errlen)
+keep_runid(struct cmp_side *side, const struct src *f, const struct json *o,
+    size_t irun, size_t nruns)
 {
 	const struct json *st = json_get(json_get(o, "run"), "started_at_ns");
 	struct cmp_runid id, *nid;
-	char in[16];
+	char when[64];
 	size_t i;
 
 	if (st == NULL || st->type != JSON_NUMBER || !st->isint)
 		return 0;
 	id.start = st->ival;
-	id.host = strdup(host);
+	id.host = strdup(f->host);
 	id.where = NULL;
 	if (nruns == 1)
 		id.where = strdup(f->name);
@@ -588,8 +516,12 @@ keep_runid(struct cmp_side *side, const struct src *f, const char *host,
 		goto oom;
 	for (i = 0; i < side->nrids; i++)
 		if (same_run(&side->rids[i], &id)) {
-			snprintf(in, sizeof(in), "side %s", side->name);
-			twice(err, errlen, in, &side->rids[i], &id);
+			format_start(when, sizeof(when), id.start);
+			snprintf(f->err, f->errlen, "compare: %s holds the "
+			    "run of %s again (host %s, started %s) in side %s: "
+			    "each run counts once", id.where,
+			    side->rids[i].where, *id.host != '\0' ? id.host :
+			    "unknown", when, side->name);
 			free(id.host);
 			free(id.where);
 			return -1;
@@ -603,39 +535,34 @@ keep_runid(struct cmp_side *side, const struct src *f, const char *host,
 oom:
 	free(id.host);
 	free(id.where);
-	return where(err, errlen, f, o, "out of memory");
+	return where(f, o, "out of memory");
 }
 
 /* A run's order check ("order"; null or absent: none), into the side's. */
 static int
-load_order(struct cmp_side *side, const struct src *f, const struct json *o,
-    char *err, size_t errlen)
+load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 {
 	int64_t r, b, n;
 
 	if (o == NULL || o->type == JSON_NULL)
 		return 0;
-	if (get_count(f, o, "rounds", 0, &r, err, errlen) != 0 ||
-	    get_count(f, o, "rounds_with_inversions", 0, &b, err, errlen) ||
-	    get_count(f, o, "inversions", 0, &n, err, errlen) != 0)
+	/* The inversions are checked, not kept: rounds tell the share. */
+	if (get_count(f, o, "rounds", 0, &r) != 0 ||
+	    get_count(f, o, "rounds_with_inversions", 0, &b) ||
+	    get_count(f, o, "inversions", 0, &n) != 0)
 		return -1;
 	side->ord_runs++;
 	side->ord_rounds += (uint64_t)r;
 	side->ord_bad += (uint64_t)(b < r ? b : r);
-	side->ord_inv += (uint64_t)n;
 	return 0;
 }
 
-static int	 keep_missed(struct cmp_side *, const struct src *,
-		    const struct json *, const char *, char *, size_t);
-
 /*
- * A run's placement (absent or null: none; cmpplace.c): each kind's
+ * A run's placement (absent or null: none; cmpvals.c): each kind's
  * latency a series named placement.KIND, and the run's shares.
  */
 static int
-load_place(struct cmp_side *side, const struct src *f, const struct json *p,
-    int with_blocks, char *err, size_t errlen)
+load_place(struct cmp_side *side, const struct src *f, const struct json *p)
 {
 	const struct json *ser;
 	char name[32];
@@ -644,54 +571,24 @@ load_place(struct cmp_side *side, const struct src *f, const struct json *p,
 	if (p == NULL || p->type == JSON_NULL)
 		return 0;
 	if (p->type != JSON_OBJECT)
-		return where(err, errlen, f, p, "\"placement\" is not an "
-		    "object");
+		return where(f, p, "\"placement\" is not an object");
 	for (k = 0; k < CMP_PLACE_KINDS; k++) {
 		if ((ser = json_get(p, cmp_place_kinds[k])) == NULL)
-			return where(err, errlen, f, p, "\"placement\" has "
-			    "no \"%s\"", cmp_place_kinds[k]);
+			return where(f, p, "\"placement\" has no \"%s\"",
+			    cmp_place_kinds[k]);
 		snprintf(name, sizeof(name), "placement.%s",
 		    cmp_place_kinds[k]);
-		if (load_series(side, f, ser, name, NSERIES_KNOWN + 256 + k,
-		    with_blocks, err, errlen) == -1)
+		if (load_series(side, f, ser, name, NSERIES_KNOWN + 256 + k) ==
+		    -1)
 			return -1;
 	}
-	return cmp_place_add(side, p) == -1 ? where(err, errlen, f, p,
-	    "out of memory") : 0;
-}
-
-/*
- * A frame class i of a run (its "frames"): its wake-ups and frame times,
- * each a series of its own named NAME.wake and NAME.frame_time.
- */
-static int
-load_frames(struct cmp_side *side, const struct src *f, const struct json *c,
-    const char *name, size_t i, char *err, size_t errlen)
-{
-	static const char *const key[2] = { "wake", "frame_time" };
-	const struct json *fr = json_get(c, "frames"), *ser;
-	char full[JSON_TEXT_MAX];
-	size_t k;
-
-	if (fr->type != JSON_OBJECT)
-		return where(err, errlen, f, fr, "class %s: \"frames\" is "
-		    "not an object", name);
-	for (k = 0; k < 2; k++) {
-		if ((ser = json_get(fr, key[k])) == NULL)
-			return where(err, errlen, f, fr, "class %s: \"%s\" is "
-			    "missing", name, key[k]);
-		snprintf(full, sizeof(full), "%s.%s", name, key[k]);
-		if (load_series(side, f, ser, full, NSERIES_KNOWN +
-		    64 * (k + 1) + i, 1, err, errlen) == -1)
-			return -1;
-	}
-	return keep_missed(side, f, fr, name, err, errlen);
+	return cmp_place_add(side, p) == -1 ? where(f, p, "out of memory") : 0;
 }
 
 /* A run's share of a frame class's deadlines missed, kept by name. */
 static int
 keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
-    const char *name, char *err, size_t errlen)
+    const char *name)
 {
 	const struct json *all = json_get(fr, "deadlines");
 	const struct json *late = json_get(fr, "missed");
@@ -701,84 +598,105 @@ keep_missed(struct cmp_side *side, const struct src *f, const struct json *fr,
 	    all->type != JSON_NUMBER || late->type != JSON_NUMBER ||
 	    ns->type != JSON_NUMBER || json_num(late) < 0 || json_num(ns) < 0 ||
 	    json_num(late) + json_num(ns) > json_num(all))
-		return where(err, errlen, f, fr, "class %s: \"deadlines\", "
-		    "\"missed\" or \"not_started\" is missing or wrong",
-		    name);
+		return where(f, fr, "class %s: \"deadlines\", \"missed\" or "
+		    "\"not_started\" is missing or wrong", name);
 	if (json_num(all) > 0 && cmp_frames_add(side, name, 100 *
 	    (json_num(late) + json_num(ns)) / json_num(all)) == -1)
-		return where(err, errlen, f, fr, "out of memory");
+		return where(f, fr, "out of memory");
 	return 0;
+}
+
+/*
+ * A frame class i of a run (its "frames"): its wake-ups and frame times,
+ * each a series of its own named NAME.wake and NAME.frame_time.
+ */
+static int
+load_frames(struct cmp_side *side, const struct src *f, const struct json *c,
+    const char *name, size_t i)
+{
+	static const char *const key[2] = { "wake", "frame_time" };
+	const struct json *fr = json_get(c, "frames"), *ser;
+	char full[JSON_TEXT_MAX];
+	size_t k;
+
+	if (fr->type != JSON_OBJECT)
+		return where(f, fr, "class %s: \"frames\" is not an object",
+		    name);
+	for (k = 0; k < 2; k++) {
+		if ((ser = json_get(fr, key[k])) == NULL)
+			return where(f, fr, "class %s: \"%s\" is missing", name,
+			    key[k]);
+		snprintf(full, sizeof(full), "%s.%s", name, key[k]);
+		if (load_series(side, f, ser, full, NSERIES_KNOWN +
+		    64 * (k + 1) + i) == -1)
+			return -1;
+	}
+	return keep_missed(side, f, fr, name);
 }
 
 /*
  * One run: every known series of o (the run object of schema 2, or the
  * top level of schema 1) summed up and appended to the side's series,
  * then each class's series (schema 2: "classes", [{"name", "latency"}]),
- * named by the class.  It is run irun of the file's nruns, on host.
+ * named by the class.  It is run irun of the file's nruns.
  */
 static int
 load_run(struct cmp_side *side, const struct src *f, const struct json *o,
-    int with_blocks, const char *host, size_t irun, size_t nruns, char *err,
-    size_t errlen)
+    size_t irun, size_t nruns)
 {
 	const struct json *ser, *cls, *c, *nm;
 	size_t i, k;
 	int drop;
 
 	if (o->type != JSON_OBJECT)
-		return where(err, errlen, f, o, "a run is not an object");
+		return where(f, o, "a run is not an object");
 	if (json_get(o, "latency") == NULL)
-		return where(err, errlen, f, o, "\"latency\" is missing");
+		return where(f, o, "\"latency\" is missing");
 	if (side->nruns >= MAX_RUNS)
-		return where(err, errlen, f, o, "more than %d runs in "
-		    "side %s", MAX_RUNS, side->name);
+		return where(f, o, "more than %d runs in side %s", MAX_RUNS,
+		    side->name);
 	if ((drop = noisy_run(side, f, o, irun, nruns)) == 2)
-		return where(err, errlen, f, o, "out of memory");
+		return where(f, o, "out of memory");
 	if (drop)
 		return 0;
-	if (keep_runid(side, f, host, o, irun, nruns, err, errlen) == -1)
+	if (keep_runid(side, f, o, irun, nruns) == -1)
 		return -1;
 	for (i = 0; i < NSERIES_KNOWN; i++) {
 		ser = json_get(o, series_names[i]);
 		if (ser == NULL || ser->type == JSON_NULL)
 			continue;
-		if (load_series(side, f, ser, series_names[i], i,
-		    with_blocks, err, errlen) == -1)
+		if (load_series(side, f, ser, series_names[i], i) == -1)
 			return -1;
 	}
-	cls = with_blocks ? json_get(o, "classes") : NULL;
+	cls = f->blocks ? json_get(o, "classes") : NULL;
 	if (cls != NULL && cls->type != JSON_ARRAY)
-		return where(err, errlen, f, cls, "\"classes\" is not an "
-		    "array");
+		return where(f, cls, "\"classes\" is not an array");
 	for (i = 0; cls != NULL && i < cls->n; i++) {
 		c = json_at(cls, i);
 		nm = c->type == JSON_OBJECT ? json_get(c, "name") : NULL;
 		if (nm == NULL || nm->type != JSON_STRING || *nm->str == '\0')
-			return where(err, errlen, f, c, "a class has no "
-			    "\"name\"");
+			return where(f, c, "a class has no \"name\"");
 		for (k = 0; k < NSERIES_KNOWN; k++)
 			if (strcmp(nm->str, series_names[k]) == 0)
-				return where(err, errlen, f, nm, "a class "
-				    "is named %s", nm->str);
+				return where(f, nm, "a class is named %s",
+				    nm->str);
 		if (json_get(c, "frames") != NULL) {
-			if (load_frames(side, f, c, nm->str, i, err,
-			    errlen) == -1)
+			if (load_frames(side, f, c, nm->str, i) == -1)
 				return -1;
 			continue;
 		}
 		if ((ser = json_get(c, "latency")) == NULL)
-			return where(err, errlen, f, c, "class %s: "
-			    "\"latency\" is missing", nm->str);
-		if (load_series(side, f, ser, nm->str, NSERIES_KNOWN + i,
-		    with_blocks, err, errlen) == -1)
+			return where(f, c, "class %s: \"latency\" is missing",
+			    nm->str);
+		if (load_series(side, f, ser, nm->str, NSERIES_KNOWN + i) ==
+		    -1)
 			return -1;
 	}
-	if (load_order(side, f, json_get(o, "order"), err, errlen) == -1 ||
-	    load_place(side, f, json_get(o, "placement"), with_blocks, err,
-	    errlen) == -1)
+	if (load_order(side, f, json_get(o, "order")) == -1 ||
+	    load_place(side, f, json_get(o, "placement")) == -1)
 		return -1;
 	if (cmp_counts_add(side, o) == -1 || cmp_work_read(side, o) == -1)
-		return where(err, errlen, f, o, "out of memory");
+		return where(f, o, "out of memory");
 	side->nruns++;
 	return 0;
 }
@@ -814,13 +732,13 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
 	if (v == NULL || v->type != JSON_TRUE)
 		return 0;
 	why = json_get(m, "why");
-	side->nnoisy++;
 	if (nruns > 1)
 		snprintf(run, sizeof(run), ", run %zu", irun + 1);
-	if (add_note(side, "%s: %s%s was noisy (%s): %s.", side->name,
-	    f->name, run, why != NULL && why->type == JSON_STRING ?
-	    why->str : "?", side->drop_noisy ? "left out (--drop-noisy)" :
-	    "kept; --drop-noisy leaves it out") == -1)
+	if (cmp_say(&side->notes, &side->nnotes, "%s: %s%s was noisy (%s): "
+	    "%s.", side->name, f->name, run, why != NULL &&
+	    why->type == JSON_STRING ? why->str : "?", side->drop_noisy ?
+	    "left out (--drop-noisy)" : "kept; --drop-noisy leaves it out") ==
+	    -1)
 		return 2;
 	return side->drop_noisy;
 }
@@ -830,35 +748,30 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
  * each as its JSON text and as it is shown.
  */
 static int
-read_info(struct cmp_info *info, const struct src *f, const struct json *root,
-    char *err, size_t errlen)
+read_info(struct cmp_info *info, const struct src *f, const struct json *root)
 {
 	const struct json *obj, *v;
 	size_t k;
 
 	if ((info->file = strdup(f->name)) == NULL)
-		return where(err, errlen, f, root, "out of memory");
+		return where(f, root, "out of memory");
 	for (k = 0; k < CMP_NINFO; k++) {
 		obj = json_get(root, cmp_info_keys[k].obj);
 		if (obj == NULL)
 			continue;
 		if (obj->type != JSON_OBJECT)
-			return where(err, errlen, f, obj, "\"%s\" is not "
-			    "an object", cmp_info_keys[k].obj);
-		v = json_get(obj, cmp_info_keys[k].key);
+			return where(f, obj, "\"%s\" is not an object",
+			    cmp_info_keys[k].obj);
 		/* The host's state: its lines, compared one by one. */
-		if (v != NULL && cmp_info_keys[k].show == SHOW_HOST) {
-			if (v->type == JSON_OBJECT &&
-			    ((info->text[k] = cmp_host_flat(v)) == NULL ||
-			    (info->show[k] = strdup("")) == NULL))
-				return where(err, errlen, f, v, "out of "
-				    "memory");
+		if ((v = json_get(obj, cmp_info_keys[k].key)) == NULL ||
+		    (cmp_info_keys[k].show == SHOW_HOST &&
+		    v->type != JSON_OBJECT))
 			continue;
-		}
-		if (v != NULL && ((info->text[k] = json_text(v, 1)) == NULL ||
-		    (info->show[k] = cmp_show_value(cmp_info_keys[k].show,
-		    v)) == NULL))
-			return where(err, errlen, f, v, "out of memory");
+		info->text[k] = cmp_info_keys[k].show == SHOW_HOST ?
+		    cmp_host_flat(v) : json_text(v, 1);
+		if (info->text[k] == NULL || (info->show[k] =
+		    cmp_show_value(cmp_info_keys[k].show, v)) == NULL)
+			return where(f, v, "out of memory");
 	}
 	return 0;
 }
@@ -905,50 +818,8 @@ note_changed(struct cmp_side *side, const struct src *f,
 		} else
 			return -1;
 	}
-	for (i = 0; i < sh.len; i++)
-		if ((unsigned char)sh.s[i] < 0x20)
-			sh.s[i] = '?';
-	return add_note(side, "%s: during the run of %s, %s.", side->name,
-	    f->name, sh.s);
-}
-
-/* Copies s from byte from, at most width bytes, "..." where cut. */
-static void
-clip(char *out, size_t len, const char *s, size_t from, size_t width)
-{
-	size_t n = strlen(s + from);
-
-	if (n > width) {
-		n = width;
-		while (n > 0 && ((unsigned char)s[from + n] & 0xc0) == 0x80)
-			n--;
-	}
-	snprintf(out, len, "%s%.*s%s", from > 0 ? "..." : "", (int)n,
-	    s + from, s[from + n] != '\0' ? "..." : "");
-}
-
-void
-cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
-{
-	size_t d = 0, from;
-
-	if (strlen(x) <= CMP_SHOW_WIDTH && strlen(y) <= CMP_SHOW_WIDTH) {
-		snprintf(bx, len, "%s", x);
-		snprintf(by, len, "%s", y);
-		return;
-	}
-	while (x[d] != '\0' && x[d] == y[d])
-		d++;
-	/* From the start of the word where they part, a little before. */
-	from = d > CMP_SHOW_WIDTH / 4 ? d - CMP_SHOW_WIDTH / 4 : 0;
-	while (from > 0 && x[from - 1] != ' ')
-		from--;
-	if (d - from > CMP_SHOW_WIDTH / 2)
-		from = d - CMP_SHOW_WIDTH / 4;
-	while (from > 0 && ((unsigned char)x[from] & 0xc0) == 0x80)
-		from--;
-	clip(bx, len, x, from, CMP_SHOW_WIDTH);
-	clip(by, len, y, from, CMP_SHOW_WIDTH);
+	return cmp_say(&side->notes, &side->nnotes, "%s: during the run of "
+	    "%s, %s.", side->name, f->name, sh.s);
 }
 
 /*
@@ -980,9 +851,10 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
 			cmp_show_pair(x != NULL ? side->info->show[k] :
 			    "not recorded", y != NULL ? info->show[k] :
 			    "not recorded", bx, by, sizeof(bx));
-			if (add_note(side, "%s: %s between its files: %s in "
-			    "%s, %s in %s.", side->name, cmp_info_keys[k].what,
-			    bx, side->info->file, by, fname) == -1)
+			if (cmp_say(&side->notes, &side->nnotes, "%s: %s "
+			    "between its files: %s in %s, %s in %s.",
+			    side->name, cmp_info_keys[k].what, bx,
+			    side->info->file, by, fname) == -1)
 				return -1;
 		}
 	}
@@ -995,32 +867,30 @@ keep_info(struct cmp_side *side, struct cmp_info *info, const char *fname)
  */
 static int
 find_runs(const struct src *f, const struct json *root,
-    const struct json **runs, char *err, size_t errlen)
+    const struct json **runs)
 {
 	const struct json *v, *p;
 	size_t i;
 
 	*runs = NULL;
 	if (root->type != JSON_OBJECT)
-		return where(err, errlen, f, root, "not a latt results "
-		    "file: the top level is not an object");
+		return where(f, root, "not a latt results file: the top level "
+		    "is not an object");
 	v = json_get(root, "tool");
 	if (v == NULL || v->type != JSON_STRING || strcmp(v->str, "latt"))
-		return where(err, errlen, f, v != NULL ? v : root,
-		    "not a latt results file: no \"tool\": \"latt\"");
+		return where(f, v != NULL ? v : root, "not a latt results "
+		    "file: no \"tool\": \"latt\"");
 	v = json_get(root, "schema_version");
 	if (v == NULL)
-		return where(err, errlen, f, root, "\"schema_version\" is "
-		    "missing");
+		return where(f, root, "\"schema_version\" is missing");
 	if (v->type != JSON_NUMBER || !v->isint ||
 	    (v->ival != 1 && v->ival != 2))
-		return where(err, errlen, f, v, "schema_version is %s, "
-		    "this latt reads versions 1 and 2",
-		    v->type == JSON_NUMBER ? "another" : "not a number");
+		return where(f, v, "schema_version is %s, this latt reads "
+		    "versions 1 and 2", v->type == JSON_NUMBER ? "another" :
+		    "not a number");
 	if (v->ival == 1) {
 		if (json_get(root, "latency") == NULL)
-			return where(err, errlen, f, root, "\"latency\" is "
-			    "missing");
+			return where(f, root, "\"latency\" is missing");
 		return 0;
 	}
 	*runs = json_get(root, "runs");
@@ -1033,52 +903,48 @@ find_runs(const struct src *f, const struct json *root,
 			break;
 	if (f->point != NULL && (v == NULL || v->type != JSON_ARRAY ||
 	    i == v->n))
-		return where(err, errlen, f, root, "no value %s in the file's "
-		    "sweep (FILE@VALUE names a --sweep's value)", f->point);
+		return where(f, root, "no value %s in the file's sweep "
+		    "(FILE@VALUE names a --sweep's value)", f->point);
 	if (f->point != NULL)
 		*runs = json_get(json_at(v, i), "runs");
 	if (*runs == NULL || (*runs)->type != JSON_ARRAY || (*runs)->n == 0)
-		return where(err, errlen, f, *runs != NULL ? *runs : root,
-		    "\"runs\" is %s", *runs == NULL ? "missing" :
+		return where(f, *runs != NULL ? *runs : root, "\"runs\" is %s",
+		    *runs == NULL ? "missing" :
 		    "not an array of one run or more");
 	return 0;
 }
 
 /* One parsed file into the side: its runs, settings and notes. */
 static int
-load_tree(struct cmp_side *side, const struct src *f, const struct json *root,
-    char *err, size_t errlen)
+load_tree(struct cmp_side *side, struct src *f, const struct json *root)
 {
 	const struct json *runs, *h;
 	struct cmp_info info;
-	const char *host;
-	size_t i;
+	size_t i, n;
 	int ret = -1;
 
 	memset(&info, 0, sizeof(info));
-	if (find_runs(f, root, &runs, err, errlen) == -1)
+	if (find_runs(f, root, &runs) == -1)
 		return -1;
-	if (read_info(&info, f, root, err, errlen) == -1)
+	if (read_info(&info, f, root) == -1)
 		goto out;
 	if (note_changed(side, f, root) == -1)
 		goto oom;
 	h = json_get(json_get(root, "environment"), "hostname");
-	host = h != NULL && h->type == JSON_STRING ? h->str : "";
-	if (runs == NULL) {
-		if (load_run(side, f, root, 0, host, 0, 1, err, errlen) == -1)
+	f->host = h != NULL && h->type == JSON_STRING ? h->str : "";
+	f->blocks = runs != NULL;
+	n = runs != NULL ? runs->n : 1;
+	for (i = 0; i < n; i++)
+		if (load_run(side, f, runs != NULL ? json_at(runs, i) : root, i,
+		    n) == -1)
 			goto out;
-	} else
-		for (i = 0; i < runs->n; i++)
-			if (load_run(side, f, json_at(runs, i), 1, host, i,
-			    runs->n, err, errlen) == -1)
-				goto out;
 	if (keep_info(side, &info, f->name) == -1)
 		goto oom;
 	side->nfiles++;
 	ret = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "%s: out of memory", f->name);
+	snprintf(f->err, f->errlen, "%s: out of memory", f->name);
 out:
 	info_clear(&info);
 	return ret;
@@ -1095,22 +961,15 @@ int
 cmp_side_add_buf(struct cmp_side *side, const char *fname, const char *buf,
     size_t len, char *err, size_t errlen)
 {
-	return add_buf(side, fname, NULL, buf, len, err, errlen);
+	return cmp_side_add_point(side, fname, NULL, buf, len, err, errlen);
 }
 
 int
 cmp_side_add_point(struct cmp_side *side, const char *fname,
     const char *point, const char *buf, size_t len, char *err, size_t errlen)
 {
-	return add_buf(side, fname, point, buf, len, err, errlen);
-}
-
-static int
-add_buf(struct cmp_side *side, const char *fname, const char *point,
-    const char *buf, size_t len, char *err, size_t errlen)
-{
 	struct json *root;
-	struct src f = { fname, buf, point };
+	struct src f = { fname, buf, point, err, errlen, "", 0 };
 	char perr[256];
 	int r;
 
@@ -1119,15 +978,11 @@ add_buf(struct cmp_side *side, const char *fname, const char *point,
 		snprintf(err, errlen, "%s:%s", fname, perr);
 		return -1;
 	}
-	r = load_tree(side, &f, root, err, errlen);
+	r = load_tree(side, &f, root);
 	json_free(root);
 	return r;
 }
 
-/*
- * A result file into the side: cmpfile.c opens it (FILE@VALUE: one value
- * of a sweep), refuses it when the side has it already, and reads it.
- */
 int
 cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
     size_t errlen)
@@ -1140,7 +995,7 @@ cmp_side_add_file(struct cmp_side *side, const char *path, char *err,
 	if ((buf = cmp_file_read(side, path, &point, &len, err, errlen)) ==
 	    NULL)
 		return -1;
-	r = add_buf(side, path, point, buf, len, err, errlen);
+	r = cmp_side_add_point(side, path, point, buf, len, err, errlen);
 	free(buf);
 	return r;
 }
@@ -1156,12 +1011,11 @@ cmp_side_free(struct cmp_side *side)
 		free(side->series[i].name);
 		free(side->series[i].runs);
 	}
+	free(side->series);
 	if (side->info != NULL)
 		info_clear(side->info);
 	free(side->info);
-	for (k = 0; k < side->nnotes; k++)
-		free(side->notes[k]);
-	free(side->notes);
+	cmp_say_free(side->notes, side->nnotes);
 	for (k = 0; k < side->nfids; k++)
 		free(side->fids[k].name);
 	free(side->fids);
@@ -1170,38 +1024,10 @@ cmp_side_free(struct cmp_side *side)
 		free(side->rids[k].where);
 	}
 	free(side->rids);
-	cmp_counts_free(side->counts);
-	cmp_work_free(side);
-	cmp_frames_free(side);
-	cmp_place_free(side);
+	free(side->work);
+	cmp_vals_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
-}
-
-int
-cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
-    char *err, size_t errlen)
-{
-	char both[32];
-	size_t i, j;
-
-	snprintf(both, sizeof(both), "sides %s and %s", a->name, b->name);
-	for (i = 0; i < a->nfids; i++)
-		for (j = 0; j < b->nfids; j++)
-			if (a->fids[i].dev == b->fids[j].dev &&
-			    a->fids[i].ino == b->fids[j].ino &&
-			    cmp_same_point(a->fids[i].point,
-			    b->fids[j].point)) {
-				snprintf(err, errlen, "compare: %s is in both "
-				    "%s%s%s: each run counts once",
-				    b->fids[j].name, both,
-				    strcmp(a->fids[i].name, b->fids[j].name) ?
-				    ", also as " : "",
-				    strcmp(a->fids[i].name, b->fids[j].name) ?
-				    a->fids[i].name : "");
-				return -1;
-			}
-	return 0;
 }
 
 size_t
@@ -1218,11 +1044,6 @@ cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
 	return n;
 }
 
-/*
- * Loads one side given as FILE[,FILE...]: the runs of one kernel.  A file
- * that cannot be read or is not latt's, or a file or run given twice, is
- * a usage error: one line naming the file and the place, and latt exits 2.
- */
 void
 cmp_side_load(struct cmp_side *side, const char *arg)
 {

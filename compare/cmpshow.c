@@ -1,23 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cmpshow.c: a recorded setting of a run in words, as latt compare's
- * warnings say it: times with their unit, lists as given ("0,1", "cpu:2
- * pipe:1"), on/off, "not set"; built in pieces and cut with "..." when
- * long.
+ * cmpshow.c: what a run recorded of its settings and its host, in words,
+ * and where two sides differ, as latt compare's warnings say it: a
+ * setting with its unit or as given ("1 ms", "0,1", "cpu:2 pipe:1",
+ * "on", "not set"), built in pieces and cut with "..." when long; two
+ * values that differ cut round where they part; and the host's state
+ * (environment.host) flattened into lines of a name and its value when
+ * read, every name whose value differs between two sides said in one
+ * sentence.  It reads no file and prints nothing.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpshow.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
+#include "lib/fmt.h"
+
+/* Settings compare already warns about (cmp_info_keys): said once. */
+static const char *const said[] = { "cmdline", "preemption", "governor",
+    "smt" };
+
+#define TUNABLES	"sched_tunables."
 
 void
 cmp_show_put(struct cmp_shown *sh, const char *fmt, ...)
 {
-	size_t room = sizeof(sh->s) - sh->len;
+	size_t room = sizeof(sh->s) - sh->len, from = sh->len;
 	va_list ap;
 	int n;
 
@@ -34,25 +44,9 @@ cmp_show_put(struct cmp_shown *sh, const char *fmt, ...)
 		sh->len += 3;
 	} else
 		sh->len += (size_t)n;
-}
-
-/* A time in nanoseconds for a reader: "0", "500 us", "1 ms", "2.5 s". */
-static void
-show_time(char *buf, size_t len, double ns)
-{
-	static const struct {
-		double		 div;
-		const char	*unit;
-	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
-	size_t i = 0;
-
-	if (ns == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	while (i < 3 && ns < u[i].div)
-		i++;
-	snprintf(buf, len, "%.4g %s", ns / u[i].div, u[i].unit);
+	for (; from < sh->len; from++)
+		if ((unsigned char)sh->s[from] < 0x20 || sh->s[from] == 0x7f)
+			sh->s[from] = '?';
 }
 
 /* A list as it is shown: "0,1", "make -j4", "cpu:2 pipe:1", "none". */
@@ -86,33 +80,28 @@ show_list(struct cmp_shown *sh, enum cmp_show how, const struct json *v)
 	}
 }
 
-/*
- * A setting as a reader wants it (cmp_info): "4", "1 ms", "cpu:2", "off",
- * 'make -j4', "not set" for null; control bytes become '?'.  NULL on
- * ENOMEM.
- */
 char *
 cmp_show_value(enum cmp_show how, const struct json *v)
 {
 	struct cmp_shown sh;
 	char t[64], *s;
-	size_t i;
 
 	sh.len = 0;
 	sh.s[0] = '\0';
 	if (v->type == JSON_NULL)
-		cmp_show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ? "off" :
-		    "not set");
-	else if (v->type == JSON_NUMBER && how == SHOW_TIME) {
-		show_time(t, sizeof(t), json_num(v));
-		cmp_show_put(&sh, "%s", t);
-	} else if (v->type == JSON_NUMBER && (how == SHOW_US ||
+		cmp_show_put(&sh, "%s", how == SHOW_US || how == SHOW_KB ?
+		    "off" : "not set");
+	else if (v->type == JSON_NUMBER && how == SHOW_TIME)
+		cmp_show_put(&sh, "%s", json_num(v) == 0 ? "0" : fmt_time(t,
+		    sizeof(t), json_num(v), 0, "us"));
+	else if (v->type == JSON_NUMBER && (how == SHOW_US ||
 	    how == SHOW_KB))
 		cmp_show_put(&sh, "%g %s", json_num(v), how == SHOW_US ? "us" :
 		    "KiB");
 	else if (v->type == JSON_TRUE || v->type == JSON_FALSE)
-		cmp_show_put(&sh, "%s", how == SHOW_ONOFF ? (v->type == JSON_TRUE ?
-		    "on" : "off") : (v->type == JSON_TRUE ? "true" : "false"));
+		cmp_show_put(&sh, "%s", how == SHOW_ONOFF ?
+		    (v->type == JSON_TRUE ? "on" : "off") :
+		    (v->type == JSON_TRUE ? "true" : "false"));
 	else if (v->type == JSON_ARRAY && how != SHOW_TEXT)
 		show_list(&sh, how, v);
 	else if (v->type == JSON_STRING)
@@ -122,8 +111,223 @@ cmp_show_value(enum cmp_show how, const struct json *v)
 		cmp_show_put(&sh, "%s", s);
 		free(s);
 	}
-	for (i = 0; i < sh.len; i++)
-		if ((unsigned char)sh.s[i] < 0x20 || sh.s[i] == 0x7f)
-			sh.s[i] = '?';
 	return strdup(sh.s);
+}
+
+/*
+ * s from byte from (back to the start of its character), at most
+ * CMP_SHOW_WIDTH bytes (not cutting one), "..." where cut.
+ */
+static void
+clip(char *out, size_t len, const char *s, size_t from)
+{
+	size_t n;
+
+	while (from > 0 && ((unsigned char)s[from] & 0xc0) == 0x80)
+		from--;
+	n = strlen(s + from);
+	if (n > CMP_SHOW_WIDTH) {
+		n = CMP_SHOW_WIDTH;
+		while (n > 0 && ((unsigned char)s[from + n] & 0xc0) == 0x80)
+			n--;
+	}
+	snprintf(out, len, "%s%.*s%s", from > 0 ? "..." : "", (int)n,
+	    s + from, s[from + n] != '\0' ? "..." : "");
+}
+
+void
+cmp_show_pair(const char *x, const char *y, char *bx, char *by, size_t len)
+{
+	size_t d = 0, from;
+
+	if (strlen(x) <= CMP_SHOW_WIDTH && strlen(y) <= CMP_SHOW_WIDTH) {
+		snprintf(bx, len, "%s", x);
+		snprintf(by, len, "%s", y);
+		return;
+	}
+	while (x[d] != '\0' && x[d] == y[d])
+		d++;
+	/* From the start of the word where they part, a little before. */
+	from = d > CMP_SHOW_WIDTH / 4 ? d - CMP_SHOW_WIDTH / 4 : 0;
+	while (from > 0 && x[from - 1] != ' ')
+		from--;
+	if (d - from > CMP_SHOW_WIDTH / 2)
+		from = d - CMP_SHOW_WIDTH / 4;
+	clip(bx, len, x, from);
+	clip(by, len, y, from);
+}
+
+int
+cmp_say(char ***w, size_t *n, const char *fmt, ...)
+{
+	char **nw, *s;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -1;
+	if ((nw = realloc(*w, (*n + 1) * sizeof(*nw))) == NULL) {
+		free(s);
+		return -1;
+	}
+	*w = nw;
+	nw[(*n)++] = s;
+	return 0;
+}
+
+void
+cmp_say_free(char **w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+/* s, each tab or newline (which would split a line) a space. */
+static void
+put_clean(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++)
+		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, fp);
+}
+
+/* Each member of object o as "PREFIXNAME\tVALUE\n", objects within too. */
+static int
+flatten(FILE *fp, const char *prefix, const struct json *o)
+{
+	const struct json *v;
+	char *t;
+	size_t i;
+	int r;
+
+	for (i = 0; i < o->n; i++) {
+		v = &o->items[2 * i + 1];
+		if (v->type == JSON_OBJECT && v->n > 0) {
+			if (asprintf(&t, "%s%s.", prefix, o->items[2 * i].str) <
+			    0)
+				return -1;
+			r = flatten(fp, t, v);
+			free(t);
+			if (r == -1)
+				return -1;
+			continue;
+		}
+		if ((t = json_text(v, 1)) == NULL)
+			return -1;
+		put_clean(fp, prefix);
+		put_clean(fp, o->items[2 * i].str);
+		fputc('\t', fp);
+		put_clean(fp, t);
+		fputc('\n', fp);
+		free(t);
+	}
+	return 0;
+}
+
+char *
+cmp_host_flat(const struct json *v)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *fp;
+	int r;
+
+	if (v == NULL || v->type != JSON_OBJECT ||
+	    (fp = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	r = flatten(fp, "", v);
+	if (fclose(fp) == EOF || r == -1) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The value of name (len bytes) in a flattened text, or NULL. */
+static const char *
+value_of(const char *flat, const char *name, size_t len, size_t *vlen)
+{
+	const char *p;
+
+	for (p = flat; *p != '\0'; p += strcspn(p, "\n") + 1) {
+		if (strncmp(p, name, len) == 0 && p[len] == '\t') {
+			if (vlen != NULL)
+				*vlen = strcspn(p + len + 1, "\n");
+			return p + len + 1;
+		}
+		if (p[strcspn(p, "\n")] == '\0')
+			break;
+	}
+	return NULL;
+}
+
+/* One sentence when the value of the name of line (len bytes) differs. */
+static int
+differ(const char *fa, const char *fb, const char *na, const char *nb,
+    const char *line, size_t len, char ***w, size_t *n)
+{
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], *x, *y;
+	const char *va, *vb;
+	size_t la = 0, lb = 0, k;
+	int r;
+
+	for (k = 0; k < sizeof(said) / sizeof(said[0]); k++)
+		if (strlen(said[k]) == len && strncmp(line, said[k], len) == 0)
+			return 0;
+	va = value_of(fa, line, len, &la);
+	vb = value_of(fb, line, len, &lb);
+	if (va != NULL && vb != NULL && la == lb && strncmp(va, vb, la) == 0)
+		return 0;
+	x = va == NULL ? strdup("not recorded") : la == 0 ? strdup("(empty)") :
+	    strndup(va, la);
+	y = vb == NULL ? strdup("not recorded") : lb == 0 ? strdup("(empty)") :
+	    strndup(vb, lb);
+	r = -1;
+	if (x != NULL && y != NULL) {
+		cmp_show_pair(x, y, bx, by, sizeof(bx));
+		/* A tunable by its own name: "kernel.sched_rt_runtime_us". */
+		k = strncmp(line, TUNABLES, strlen(TUNABLES)) == 0 ?
+		    strlen(TUNABLES) : 0;
+		r = cmp_say(w, n, "the host's %.*s differs: %s %s, %s %s.",
+		    (int)(len - k), line + k, na, bx, nb, by);
+	}
+	free(x);
+	free(y);
+	return r;
+}
+
+int
+cmp_host_warn(const struct cmp_side *a, const struct cmp_side *b, char ***w,
+    size_t *n)
+{
+	const char *fa = NULL, *fb = NULL, *p;
+	size_t k;
+
+	for (k = 0; k < CMP_NINFO; k++)
+		if (cmp_info_keys[k].show == SHOW_HOST) {
+			fa = a->info != NULL ? a->info->text[k] : NULL;
+			fb = b->info != NULL ? b->info->text[k] : NULL;
+		}
+	if (fa == NULL && fb == NULL)
+		return 0;
+	if (fa == NULL || fb == NULL)
+		return cmp_say(w, n, "the host's state is recorded by %s "
+		    "only (an older latt wrote the other's).", fa != NULL ?
+		    a->name : b->name);
+	/* A's names in their order, then those only B has. */
+	for (p = fa; *p != '\0'; p += strcspn(p, "\n") + 1)
+		if (differ(fa, fb, a->name, b->name, p, strcspn(p, "\t"), w,
+		    n) == -1)
+			return -1;
+	for (p = fb; *p != '\0'; p += strcspn(p, "\n") + 1)
+		if (value_of(fa, p, strcspn(p, "\t"), NULL) == NULL &&
+		    differ(fa, fb, a->name, b->name, p, strcspn(p, "\t"), w,
+		    n) == -1)
+			return -1;
+	return 0;
 }

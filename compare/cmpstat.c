@@ -5,7 +5,7 @@
  * the run repeated: a moving-block bootstrap) and tests the runs of one
  * side against another's (Welch's t on the logarithms).  The method is
  * documented in latt.1 (COMPARING RUNS) and docs/compare.md; the numbers
- * that define it are the constants here and in compare.h.  It reads no
+ * that define it are the constants here and in cmp.h.  It reads no
  * file and prints nothing.
  */
 #include <math.h>
@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "lib/common.h"
 #include "stats.h"
 
@@ -44,14 +43,6 @@ static uint64_t
 run_need(enum stat_kind k)
 {
 	return stats_kind_q(k) > 0 ? stats_need(k) : CMP_MIN_SAMPLES;
-}
-
-static int
-cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
-	return (a > b) - (a < b);
 }
 
 /* Rank of quantile q among n (ceil(q n), within [1, n]). */
@@ -106,7 +97,6 @@ boot_free(struct boot *bt)
 	free(bt->tot);
 	free(bt->pos);
 	free(bt->first);
-	memset(bt, 0, sizeof(*bt));
 }
 
 /*
@@ -117,10 +107,11 @@ boot_free(struct boot *bt)
 static int
 boot_init(struct boot *bt, const struct cmp_sblocks *sb)
 {
+	const struct cmp_sblock *b;
 	struct hist shape;
-	uint32_t *all = NULL;
+	uint32_t *map = NULL;	/* a bucket's distinct bucket + 1; 0: none */
 	double bmax = 0;
-	size_t total = 0, i, j, m, u;
+	size_t total = 0, i, j, m;
 	int ret = -1;
 
 	memset(bt, 0, sizeof(*bt));
@@ -132,46 +123,43 @@ boot_init(struct boot *bt, const struct cmp_sblocks *sb)
 		}
 	if (bt->K < 2)
 		return 0;
-	if ((bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
-	    (all = calloc(total, sizeof(*all))) == NULL ||
-	    hist_init(&shape, sb->sub_bits) == -1)
-		goto out;
-	/* The distinct buckets of the run, ascending. */
-	for (i = 0, j = 0, u = 0; i < sb->n; i++) {
-		if (sb->b[i].n == 0)
-			continue;
-		bt->blk[j++] = &sb->b[i];
-		memcpy(all + u, sb->b[i].idx, sb->b[i].nb * sizeof(*all));
-		u += sb->b[i].nb;
-		if ((double)sb->b[i].max > bmax)
-			bmax = (double)sb->b[i].max;
-	}
-	qsort(all, total, sizeof(*all), cmp_u32);
-	for (i = 0; i < total; i++)
-		if (bt->nu == 0 || all[i] != all[bt->nu - 1])
-			all[bt->nu++] = all[i];
-	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
+	if (hist_init(&shape, sb->sub_bits) == -1 ||
+	    (map = calloc(shape.nbuckets + 1, sizeof(*map))) == NULL ||
+	    (bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
 	    (bt->pos = calloc(total + 1, sizeof(*bt->pos))) == NULL ||
-	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL ||
+	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL)
+		goto out;
+	for (i = 0, j = 0; i < sb->n; i++) {
+		if ((b = &sb->b[i])->n == 0)
+			continue;
+		bt->blk[j++] = b;
+		for (m = 0; m < b->nb; m++)
+			map[b->idx[m]] = 1;
+		if ((double)b->max > bmax)
+			bmax = (double)b->max;
+	}
+	/* The distinct buckets of the run, ascending, and their values. */
+	for (i = 0; i <= shape.nbuckets; i++)
+		if (map[i] != 0)
+			map[i] = (uint32_t)++bt->nu;
+	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
 	    (bt->tot = calloc(bt->nu, sizeof(*bt->tot))) == NULL)
 		goto out;
-	for (u = 0; u < bt->nu; u++)
-		bt->vals[u] = all[u] >= shape.nbuckets ? bmax :
-		    (double)hist_mid(&shape, all[u]);
+	for (i = 0; i <= shape.nbuckets; i++)
+		if (map[i] != 0)
+			bt->vals[map[i] - 1] = i == shape.nbuckets ? bmax :
+			    (double)hist_mid(&shape, i);
 	/* Where each block's buckets stand among the distinct ones. */
 	for (i = 0, j = 0; i < bt->K; i++) {
 		bt->first[i] = j;
-		for (m = 0, u = 0; m < bt->blk[i]->nb; m++) {
-			while (all[u] != bt->blk[i]->idx[m])
-				u++;
-			bt->pos[j++] = (uint32_t)u;
-		}
+		for (m = 0; m < bt->blk[i]->nb; m++)
+			bt->pos[j++] = map[bt->blk[i]->idx[m]] - 1;
 	}
 	bt->first[bt->K] = j;
 	ret = 0;
 out:
 	hist_free(&shape);
-	free(all);
+	free(map);
 	return ret;
 }
 
@@ -220,9 +208,10 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 {
 	struct boot bt;
 	uint64_t state = seed;
-	double out[STAT_NKINDS], mean[STAT_NKINDS], m2[STAT_NKINDS], x, d;
-	size_t nrep[STAT_NKINDS], L, rep;
-	int k, zero[STAT_NKINDS];
+	double out[STAT_NKINDS], mean[STAT_NKINDS] = { 0 }, x, d;
+	double m2[STAT_NKINDS] = { 0 };
+	size_t nrep[STAT_NKINDS] = { 0 }, L, rep;
+	int k, zero[STAT_NKINDS] = { 0 };
 
 	if (boot_init(&bt, sb) == -1) {
 		boot_free(&bt);
@@ -234,10 +223,6 @@ within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
 	L = (size_t)lround(cbrt((double)bt.K));
 	if (L < 1)
 		L = 1;
-	memset(mean, 0, sizeof(mean));
-	memset(m2, 0, sizeof(m2));
-	memset(nrep, 0, sizeof(nrep));
-	memset(zero, 0, sizeof(zero));
 	for (rep = 0; rep < NREPS; rep++) {
 		boot_replicate(&bt, L, &state, out);
 		for (k = 0; k < STAT_NKINDS; k++) {
@@ -308,53 +293,6 @@ cmp_sblocks_free(struct cmp_sblocks *sb)
 	}
 	free(sb->b);
 	memset(sb, 0, sizeof(*sb));
-}
-
-int
-cmp_run_make(struct cmp_run *r, const struct stats *st,
-    const struct blocks *bl, uint64_t seed)
-{
-	struct cmp_sblocks sb;
-	struct cmp_sblock *b;
-	size_t i, j, m;
-	int ret = -1;
-
-	if (bl == NULL)
-		return cmp_summarize(r, st, NULL, seed);
-	memset(&sb, 0, sizeof(sb));
-	sb.sub_bits = bl->b[0].hist.sub_bits;
-	sb.n = bl->nused;
-	if (sb.n > 0 && (sb.b = calloc(sb.n, sizeof(*sb.b))) == NULL)
-		return -1;
-	for (i = 0; i < sb.n; i++) {
-		const struct block *d = &bl->b[i];
-
-		b = &sb.b[i];
-		b->n = d->n;
-		b->min = d->min;
-		b->max = d->max;
-		for (j = 0, m = 0; j < d->hist.nbuckets; j++)
-			m += d->hist.counts[j] > 0;
-		m += d->hist.overflow > 0;
-		if (m == 0)
-			continue;
-		if ((b->idx = calloc(m, sizeof(*b->idx))) == NULL ||
-		    (b->cnt = calloc(m, sizeof(*b->cnt))) == NULL)
-			goto out;
-		for (j = 0; j < d->hist.nbuckets; j++)
-			if (d->hist.counts[j] > 0) {
-				b->idx[b->nb] = (uint32_t)j;
-				b->cnt[b->nb++] = d->hist.counts[j];
-			}
-		if (d->hist.overflow > 0) {
-			b->idx[b->nb] = (uint32_t)d->hist.nbuckets;
-			b->cnt[b->nb++] = d->hist.overflow;
-		}
-	}
-	ret = cmp_summarize(r, st, &sb, seed);
-out:
-	cmp_sblocks_free(&sb);
-	return ret;
 }
 
 /*
@@ -429,6 +367,68 @@ t_upper(double p, double df)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/*
+ * Welch's half-width at CMP_LEVEL of a difference of two means whose
+ * variances are ea and eb, of na and nb values (2 or more): t times the
+ * standard error, 0 when that is 0.
+ */
+static double
+welch(double ea, size_t na, double eb, size_t nb)
+{
+	double se = sqrt(ea + eb);
+
+	if (!(se > 0))
+		return 0;
+	return t_upper((1 - CMP_LEVEL) / 2, (ea + eb) * (ea + eb) /
+	    (ea * ea / (double)(na - 1) + eb * eb / (double)(nb - 1))) * se;
+}
+
+/* The mean and the variance (n - 1; NAN with one) of n values. */
+static void
+moments(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - *mean) * (v[i] - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+int
+cmp_vals_add(struct cmp_vals *vs, double x)
+{
+	double *nv;
+
+	if ((nv = realloc(vs->v, (vs->n + 1) * sizeof(*nv))) == NULL)
+		return -1;
+	vs->v = nv;
+	nv[vs->n++] = x;
+	return 0;
+}
+
+int
+cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
+    struct cmp_points *p)
+{
+	double va, vb, half;
+
+	moments(a->v, a->n, &p->ma, &va);
+	moments(b->v, b->n, &p->mb, &vb);
+	p->sa = a->n > 1 ? sqrt(va) : 0;
+	p->sb = b->n > 1 ? sqrt(vb) : 0;
+	p->lo = p->hi = 0;
+	if (a->n < 2 || b->n < 2)
+		return 0;
+	half = welch(va / (double)a->n, a->n, vb / (double)b->n, b->n);
+	p->lo = p->mb - p->ma - half;
+	p->hi = p->mb - p->ma + half;
+	return a->n >= CMP_MIN_RUNS && b->n >= CMP_MIN_RUNS ? 2 : 1;
 }
 
 /*
@@ -544,7 +544,7 @@ void
 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
     size_t nb, const char *bname, enum stat_kind k, struct cmp_row *row)
 {
-	double ma = 0, mb = 0, va = 0, vb = 0, ea, eb, se, df, t, d;
+	double ma = 0, mb = 0, va = 0, vb = 0, half, d;
 	int ca, cb;
 
 	memset(row, 0, sizeof(*row));
@@ -572,18 +572,11 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 		    ca == 1 ? "A" : bname, ca == 1 ? bname : "A");
 		return;
 	}
-	ea = va / (double)na;
-	eb = vb / (double)nb;
-	se = sqrt(ea + eb);
-	if (!(se > 0))
-		se = 1e-9;
-	df = (ea + eb) * (ea + eb) / (ea * ea / (double)(na - 1) +
-	    eb * eb / (double)(nb - 1) + 1e-300);
-	t = t_upper((1 - CMP_LEVEL) / 2, df);
+	half = welch(va / (double)na, na, vb / (double)nb, nb);
 	d = mb - ma;
 	row->change = expm1(d) * 100;
-	row->lo = expm1(d - t * se) * 100;
-	row->hi = expm1(d + t * se) * 100;
+	row->lo = expm1(d - half) * 100;
+	row->hi = expm1(d + half) * 100;
 	row->has_ci = 1;
 	if (row->lo > 0 || row->hi < 0) {
 		row->verdict = CMP_REAL;
@@ -636,10 +629,4 @@ cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 	if (a->ord_runs < CMP_MIN_RUNS || b->ord_runs < CMP_MIN_RUNS)
 		return;
 	r->verdict = r->lo > 0 ? "worse" : r->hi < 0 ? "better" : "noise";
-}
-
-double
-cmp_t_upper(double p, double df)
-{
-	return t_upper(p, df);
 }

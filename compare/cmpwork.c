@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp_int.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonread.h"
 #include "json/jsonw.h"
 #include "lib/common.h"
@@ -44,12 +43,7 @@ static int	 make_rows(const struct cmp_side *, const struct cmp_side *,
 static void	 judge(const struct cmp_side *, const struct cmp_side *,
 		    const struct wrow *, struct cmp_row *);
 static const char *word(const struct cmp_row *, const struct wrow *);
-static void	 fmt_ci(char *, size_t, const struct cmp_row *);
 
-/*
- * The workload's figures of one run (a schema 2 run object, or a
- * schema 1 file's top level) appended to the side's.  -1 on ENOMEM.
- */
 int
 cmp_work_read(struct cmp_side *side, const struct json *run)
 {
@@ -91,24 +85,11 @@ cmp_work_read(struct cmp_side *side, const struct json *run)
 }
 
 void
-cmp_work_free(struct cmp_side *side)
-{
-	free(side->work);
-	side->work = NULL;
-	side->nwork = 0;
-}
-
-/*
- * Below the latency table: a row for the workload's wall time and CPU
- * time when both sides recorded them in some run, and one for each load
- * both sides ran.
- */
-void
 cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
 	struct wrow rows[2 + CMP_WORK_LOADS];
 	struct cmp_row rw;
-	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
+	char va[16], vb[16];
 	double sc;
 	int n, i;
 
@@ -119,17 +100,9 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	for (i = 0; i < n; i++) {
 		judge(a, b, &rows[i], &rw);
 		sc = rows[i].load < 0 ? 1e-9 : 1;	/* times in s */
-		fmt_num(va, sizeof(va), rw.a * sc, 1);
-		fmt_num(vb, sizeof(vb), rw.b * sc, 1);
-		snprintf(sa, sizeof(sa), isnan(rw.spread_a) ? "-" : "%.0f%%",
-		    expm1(rw.spread_a) * 100);
-		snprintf(sb, sizeof(sb), isnan(rw.spread_b) ? "-" : "%.0f%%",
-		    expm1(rw.spread_b) * 100);
-		snprintf(ch, sizeof(ch), isnan(rw.change) ? "-" : "%+.*f%%",
-		    fabs(rw.change) < 999.95 ? 1 : 0, rw.change);
-		fmt_ci(ci, sizeof(ci), &rw);
-		fprintf(fp, "%-*s%8s%6s%8s%6s%8s  %-16s %s\n", LABEL_W,
-		    rows[i].label, va, sa, vb, sb, ch, ci, word(&rw, &rows[i]));
+		cmp_row_print(fp, LABEL_W, rows[i].label, fmt_num(va,
+		    sizeof(va), rw.a * sc, 1), fmt_num(vb, sizeof(vb),
+		    rw.b * sc, 1), &rw, word(&rw, &rows[i]));
 	}
 	for (i = 0; i < n; i++) {
 		judge(a, b, &rows[i], &rw);
@@ -142,11 +115,9 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	    "operations a second.\n");
 }
 
-/* The same rows as a JSON list, for latt compare --json. */
 void
 cmp_work_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 {
-	static const char *const vkey[] = { "real", "noise", "inconclusive" };
 	struct wrow rows[2 + CMP_WORK_LOADS];
 	struct cmp_row rw;
 	int n, i, first;
@@ -165,19 +136,7 @@ cmp_work_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		jw_double(fp, rw.b);
 		jw_key(fp, &first, " ", "unit");
 		jw_string(fp, rows[i].load >= 0 ? "ops/s" : "ns");
-		jw_key(fp, &first, " ", "change_pct");
-		jw_double(fp, rw.change);
-		jw_key(fp, &first, " ", "ci_pct");
-		if (rw.has_ci) {
-			fputc('[', fp);
-			jw_double(fp, rw.lo);
-			fputs(", ", fp);
-			jw_double(fp, rw.hi);
-			fputc(']', fp);
-		} else
-			fputs("null", fp);
-		jw_key(fp, &first, " ", "verdict");
-		jw_string(fp, vkey[rw.verdict]);
+		cmp_row_json(fp, &first, &rw);
 		jw_key(fp, &first, " ", "word");
 		jw_string(fp, word(&rw, &rows[i]));
 		jw_key(fp, &first, " ", "reason");
@@ -300,26 +259,6 @@ word(const struct cmp_row *rw, const struct wrow *r)
 	return rw->worse == r->higher_worse ? "worse" : "better";
 }
 
-/* The interval as the latency rows show it: "[<-90%, >+1000%]". */
-static void
-fmt_ci(char *buf, size_t len, const struct cmp_row *rw)
-{
-	char lo[16], hi[16];
-
-	if (!rw->has_ci) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(lo, sizeof(lo), rw->lo < -90 ? "<-90%%" : "%+.0f%%", rw->lo);
-	snprintf(hi, sizeof(hi), rw->hi > 1000 ? ">+1000%%" : "%+.0f%%",
-	    rw->hi);
-	snprintf(buf, len, "[%s, %s]", lo, hi);
-}
-
-/*
- * --by-knob FILE: the values of the file's sweep of a kernel knob (its
- * runs[].knob), as the sides FILE@V1 FILE@V2 ... in the order swept.
- */
 int
 cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 {
@@ -365,7 +304,6 @@ cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 	return (int)i;
 }
 
-/* What cmp_knob_sides made, once the sides are loaded. */
 void
 cmp_knob_free(char *argv[], int n)
 {

@@ -4,7 +4,7 @@
  * each later side as a table for a reader (cmp_report, also under latt
  * --baseline) or as JSON, the gate of --fail-if-worse with its one
  * "gate:" line, and the subcommand with its options.  The sides come from
- * cmpread.c, the rows' verdicts from cmpstat.c (cmp_int.h says how the
+ * cmpread.c, the rows' verdicts from cmpstat.c (cmp.h says how the
  * rooms of compare stand).
  *
  * The table fits 72 columns, so that it can go into a mail: latency rows
@@ -12,8 +12,6 @@
  * the spread of its runs, the interval written within bounds, and the
  * reasons a row has no verdict in sentences below it.
  */
-#include <sys/types.h>
-
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -23,12 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare/cmp_int.h"
-#include "compare/cmpcount.h"
-#include "compare/cmphost.h"
-#include "compare/compare.h"
+#include "compare/cmp.h"
 #include "json/jsonw.h"
 #include "lib/common.h"
+#include "lib/fmt.h"
 #include "stats.h"
 
 #define MAX_SIDES	26
@@ -58,9 +54,9 @@ static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 /* One comparison as both reports show it (view_make). */
 struct view {
 	char		**warn;
-	ssize_t		  nwarn;
+	size_t		  nwarn;
 	struct cmp_row	 *rows;
-	ssize_t		  nrows;
+	size_t		  nrows;
 };
 
 /*
@@ -135,21 +131,20 @@ gate_state(const struct cmp_row *rw)
 }
 
 /*
- * The rows of a against b: for each series both sides have in every run,
- * the default statistics and those the gate names.  Returns the number of
- * rows (into *rows, to be freed), or -1 on ENOMEM.
+ * The rows of a against b into v: for each series both sides have in
+ * every run, the default statistics and those the gate names.  Returns 0,
+ * or -1 on ENOMEM.
  */
-static ssize_t
+static int
 build_rows(const struct cmp_side *a, const struct cmp_side *b,
-    const struct cmp_gate *gate, struct cmp_row **rows)
+    const struct cmp_gate *gate, struct view *v)
 {
 	const struct cmp_series *sa, *sb;
-	struct cmp_row *out, *nr;
-	size_t n = 0, i;
+	struct cmp_row *nr;
+	size_t i;
 	long long lim;
 	int k;
 
-	out = NULL;
 	for (i = 0; i < a->nseries; i++) {
 		sa = full_series(a, a->series[i].name);
 		sb = full_series(b, a->series[i].name);
@@ -160,38 +155,29 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 			lim = gate_limit(gate, sa->name, (enum stat_kind)k);
 			if (!default_row[k] && lim < 0)
 				continue;
-			nr = realloc(out, (n + 1) * sizeof(*nr));
-			if (nr == NULL) {
-				free(out);
+			if ((nr = realloc(v->rows, (v->nrows + 1) *
+			    sizeof(*nr))) == NULL)
 				return -1;
-			}
-			out = nr;
+			v->rows = nr;
+			nr = &v->rows[v->nrows++];
 			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
-			    b->name, (enum stat_kind)k, &out[n]);
-			out[n].series = sa->name;
-			out[n].limit = lim;
-			out[n].gate = gate_state(&out[n]);
-			n++;
+			    b->name, (enum stat_kind)k, nr);
+			nr->series = sa->name;
+			nr->limit = lim;
+			nr->gate = gate_state(nr);
 		}
 	}
-	*rows = out;
-	return (ssize_t)n;
+	return 0;
 }
 
+/* Setting k of a side as its JSON text, or as shown; absent, in words. */
 static const char *
-info_of(const struct cmp_side *s, size_t k)
+info_of(const struct cmp_side *s, size_t k, int shown)
 {
-	const char *t = s->info != NULL ? s->info->text[k] : NULL;
+	const char *t = s->info == NULL ? NULL : shown ? s->info->show[k] :
+	    s->info->text[k];
 
-	return t != NULL ? t : "(absent)";
-}
-
-static const char *
-shown_of(const struct cmp_side *s, size_t k)
-{
-	const char *t = s->info != NULL ? s->info->show[k] : NULL;
-
-	return t != NULL ? t : "not recorded";
+	return t != NULL ? t : shown ? "not recorded" : "(absent)";
 }
 
 static size_t
@@ -205,98 +191,59 @@ info_index(const char *key)
 	return 0;
 }
 
-static void
-free_strings(char **s, ssize_t n)
-{
-	ssize_t i;
-
-	for (i = 0; i < n; i++)
-		free(s[i]);
-	free(s);
-}
-
 /*
- * Warning i of a against b as a sentence into *s (NULL when there is
- * none): first each side too small for verdicts, then the notes within
- * the sides, every setting that differs between them, each series some
- * runs lack, and last the runs the sides share.  Returns -1 on ENOMEM.
+ * The warnings of a against b, one sentence each, into v: first each side
+ * too small for verdicts, then the notes within the sides, every setting
+ * that differs between them, each series some runs lack, the runs the
+ * sides share, and last the host's state.  Returns 0, or -1 on ENOMEM.
  */
 static int
-warning(const struct cmp_side *a, const struct cmp_side *b, size_t i,
-    char **s)
+warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
 {
-	const struct cmp_side *sides[2] = { a, b }, *sd;
+	const struct cmp_side *sides[2] = { a, b };
 	const struct cmp_series *se;
-	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8];
-	size_t k;
+	char bx[CMP_SHOW_WIDTH + 8], by[CMP_SHOW_WIDTH + 8], ***w = &v->warn;
+	size_t *n = &v->nwarn, i, k;
+	int r = 0;
 
-	*s = NULL;
-	if (i == 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 * CMP_MAX_SERIES) {
-		if ((k = cmp_side_shared(a, b)) == 0)
-			return 0;
-		return asprintf(s, "%zu of %s's runs are runs of %s too (the "
-		    "same host and start time): the sides were measured "
-		    "together, not apart.", k, b->name, a->name) < 0 ? -1 : 0;
-	}
-	if (i < 2) {
-		if (sides[i]->nruns >= CMP_MIN_RUNS)
-			return 0;
-		return asprintf(s, "%s has %zu run%s: verdicts need %d a side "
-		    "(several files joined by commas, or --repeat=N).",
-		    sides[i]->name, sides[i]->nruns, sides[i]->nruns == 1 ?
-		    "" : "s", CMP_MIN_RUNS) < 0 ? -1 : 0;
-	}
-	if ((i -= 2) < a->nnotes + b->nnotes)
-		return (*s = strdup(i < a->nnotes ? a->notes[i] :
-		    b->notes[i - a->nnotes])) == NULL ? -1 : 0;
-	if ((i -= a->nnotes + b->nnotes) < CMP_NINFO) {
-		if (!cmp_info_keys[i].warn ||
-		    strcmp(info_of(a, i), info_of(b, i)) == 0)
-			return 0;
-		cmp_show_pair(shown_of(a, i), shown_of(b, i), bx, by,
+	for (i = 0; i < 2 && r == 0; i++)
+		if (sides[i]->nruns < CMP_MIN_RUNS)
+			r = cmp_say(w, n, "%s has %zu run%s: verdicts need "
+			    "%d a side (several files joined by commas, or "
+			    "--repeat=N).", sides[i]->name, sides[i]->nruns,
+			    sides[i]->nruns == 1 ? "" : "s", CMP_MIN_RUNS);
+	for (i = 0; i < a->nnotes + b->nnotes && r == 0; i++)
+		r = cmp_say(w, n, "%s", i < a->nnotes ? a->notes[i] :
+		    b->notes[i - a->nnotes]);
+	for (k = 0; k < CMP_NINFO && r == 0; k++) {
+		if (!cmp_info_keys[k].warn ||
+		    strcmp(info_of(a, k, 0), info_of(b, k, 0)) == 0)
+			continue;
+		cmp_show_pair(info_of(a, k, 1), info_of(b, k, 1), bx, by,
 		    sizeof(bx));
-		return asprintf(s, "%s: %s %s, %s %s.", cmp_info_keys[i].what,
-		    a->name, bx, b->name, by) < 0 ? -1 : 0;
+		r = cmp_say(w, n, "%s: %s %s, %s %s.", cmp_info_keys[k].what,
+		    a->name, bx, b->name, by);
 	}
-	k = i - CMP_NINFO;
-	sd = sides[k / CMP_MAX_SERIES];
-	if (k % CMP_MAX_SERIES >= sd->nseries)
-		return 0;
-	se = &sd->series[k % CMP_MAX_SERIES];
-	if (se->nruns == sd->nruns)
-		return 0;
-	return asprintf(s, "only %zu of %s's %zu runs have a %s series: its "
-	    "rows are left out.", se->nruns, sd->name, sd->nruns,
-	    se->name) < 0 ? -1 : 0;
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < sides[i]->nseries && r == 0; k++)
+			if ((se = &sides[i]->series[k])->nruns !=
+			    sides[i]->nruns)
+				r = cmp_say(w, n, "only %zu of %s's %zu runs "
+				    "have a %s series: its rows are left out.",
+				    se->nruns, sides[i]->name, sides[i]->nruns,
+				    se->name);
+	if (r == 0 && (k = cmp_side_shared(a, b)) > 0)
+		r = cmp_say(w, n, "%zu of %s's runs are runs of %s too (the "
+		    "same host and start time): the sides were measured "
+		    "together, not apart.", k, b->name, a->name);
+	return r == -1 ? -1 : cmp_host_warn(a, b, w, n);
 }
 
-/* The warnings of a against b, one sentence each: how many, or -1. */
-static ssize_t
-warnings(const struct cmp_side *a, const struct cmp_side *b, char ***out)
+static void
+view_free(struct view *v)
 {
-	char **w = NULL, **nw, *s;
-	size_t n = 0, i;
-
-	for (i = 0; i <= 2 + a->nnotes + b->nnotes + CMP_NINFO + 2 *
-	    CMP_MAX_SERIES; i++) {
-		if (warning(a, b, i, &s) == -1)
-			goto oom;
-		if (s == NULL)
-			continue;
-		if ((nw = realloc(w, (n + 1) * sizeof(*nw))) == NULL) {
-			free(s);
-			goto oom;
-		}
-		w = nw;
-		w[n++] = s;
-	}
-	if (cmp_host_warn(a, b, &w, &n) == -1)
-		goto oom;
-	*out = w;
-	return (ssize_t)n;
-oom:
-	free_strings(w, (ssize_t)n);
-	return -1;
+	free(v->rows);
+	cmp_say_free(v->warn, v->nwarn);
 }
 
 /*
@@ -308,20 +255,10 @@ view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
 	memset(v, 0, sizeof(*v));
-	if ((v->nwarn = warnings(a, b, &v->warn)) == -1)
-		return -1;
-	if ((v->nrows = build_rows(a, b, gate, &v->rows)) == -1) {
-		free_strings(v->warn, v->nwarn);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-view_free(struct view *v)
-{
-	free(v->rows);
-	free_strings(v->warn, v->nwarn);
+	if (warnings(a, b, v) == 0 && build_rows(a, b, gate, v) == 0)
+		return 0;
+	view_free(v);
+	return -1;
 }
 
 /* Whether a series is one of latency (the clients', or a class's). */
@@ -347,81 +284,90 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 		    stats_kind_name(rw->stat));
 }
 
-/* A value in us with four figures: "9.876", "98.76", "987.6", "9876". */
-static void
-fmt_value(char *buf, size_t len, double ns)
+char *
+cmp_spread(char *buf, size_t len, double pct)
 {
-	double us = ns / NSEC_PER_USEC;
-
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else if (ns == 0)
-		snprintf(buf, len, "0");
-	else
-		snprintf(buf, len, "%.*f", us < 10 ? 3 : us < 100 ? 2 :
-		    us < 1000 ? 1 : 0, us);
-}
-
-/* The spread of a side's runs (sd of the logs) as a percent; "" if none. */
-static void
-fmt_spread(char *buf, size_t len, double sd)
-{
-	double p = expm1(sd) * 100;
-
-	if (isnan(sd))
+	if (isnan(pct))
 		snprintf(buf, len, "%s", "");
-	else if (p < 1)
+	else if (pct < 1)
 		snprintf(buf, len, "<1%%");
-	else if (p > 999)
+	else if (pct > 999)
 		snprintf(buf, len, ">999%%");
 	else
-		snprintf(buf, len, "%.0f%%", p);
+		snprintf(buf, len, "%.0f%%", pct);
+	return buf;
 }
 
-/* A percent for the interval: "+5.6%", "-18%", "< -90%", "> +1000%". */
-static void
-fmt_pct(char *buf, size_t len, double x)
+char *
+cmp_pct(char *buf, size_t len, double x, double dec)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (fabs(x) >= 99999.5)
+		snprintf(buf, len, "%s99999%%", x > 0 ? ">+" : "<-");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(x) < dec ? 1 : 0, x);
+	return buf;
+}
+
+/* An end of an interval: "+5.6%", "-18%", "<-90%", ">+1000%". */
+static char *
+ci_end(char *buf, size_t len, double x)
 {
 	if (x > CI_HI)
 		snprintf(buf, len, ">+%d%%", CI_HI);
 	else if (x < CI_LO)
 		snprintf(buf, len, "<%d%%", CI_LO);
 	else
-		snprintf(buf, len, "%+.*f%%", fabs(x) < 9.95 ? 1 : 0, x);
+		cmp_pct(buf, len, x, 9.95);
+	return buf;
 }
 
-/*
- * A row's interval, "[+5.6%, +30%]", "above +1000%" when it lies wholly
- * beyond a bound, or "-" without one.
- */
-static void
-fmt_interval(char *buf, size_t len, const struct cmp_row *rw)
+char *
+cmp_interval(char *buf, size_t len, double lo, double hi)
 {
-	char lo[16], hi[16];
+	char l[16], h[16];
 
-	if (!rw->has_ci) {
+	if (isnan(lo))
 		snprintf(buf, len, "-");
-		return;
-	}
-	if (rw->lo > CI_HI || rw->hi < CI_LO) {
-		snprintf(buf, len, "%s %+d%%", rw->lo > CI_HI ? "above" :
-		    "below", rw->lo > CI_HI ? CI_HI : CI_LO);
-		return;
-	}
-	fmt_pct(lo, sizeof(lo), rw->lo);
-	fmt_pct(hi, sizeof(hi), rw->hi);
-	snprintf(buf, len, "[%s, %s]", lo, hi);
-}
-
-static void
-fmt_change(char *buf, size_t len, double c)
-{
-	if (isnan(c))
-		snprintf(buf, len, "-");
-	else if (c >= 99999.5)
-		snprintf(buf, len, ">+99999%%");
+	else if (lo > CI_HI || hi < CI_LO)
+		snprintf(buf, len, "%s %+d%%", lo > CI_HI ? "above" : "below",
+		    lo > CI_HI ? CI_HI : CI_LO);
 	else
-		snprintf(buf, len, "%+.*f%%", fabs(c) < 999.95 ? 1 : 0, c);
+		snprintf(buf, len, "[%s, %s]", ci_end(l, sizeof(l), lo),
+		    ci_end(h, sizeof(h), hi));
+	return buf;
+}
+
+void
+cmp_row_print(FILE *fp, int width, const char *label, const char *va,
+    const char *vb, const struct cmp_row *rw, const char *word)
+{
+	char sa[16], sb[16], ch[16], ci[40];
+
+	fprintf(fp, "%-*s%8s%6s%8s%6s%8s  %-16s %s\n", width, label, va,
+	    cmp_spread(sa, sizeof(sa), expm1(rw->spread_a) * 100), vb,
+	    cmp_spread(sb, sizeof(sb), expm1(rw->spread_b) * 100),
+	    cmp_pct(ch, sizeof(ch), rw->change, 999.95),
+	    cmp_interval(ci, sizeof(ci), rw->has_ci ? rw->lo : NAN, rw->hi),
+	    word);
+}
+
+void
+cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw)
+{
+	jw_key(fp, first, " ", "change_pct");
+	jw_double(fp, rw->change);
+	jw_key(fp, first, " ", "ci_pct");
+	if (rw->has_ci) {
+		fputc('[', fp);
+		jw_double(fp, rw->lo);
+		fputs(", ", fp);
+		jw_double(fp, rw->hi);
+	}
+	fputs(rw->has_ci ? "]" : "null", fp);
+	jw_key(fp, first, " ", "verdict");
+	jw_string(fp, verdict_keys[rw->verdict]);
 }
 
 static const char *
@@ -430,39 +376,6 @@ verdict_word(const struct cmp_row *rw)
 	if (rw->verdict == CMP_REAL)
 		return rw->worse ? "worse" : "better";
 	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
-}
-
-/*
- * Writes text after prefix, wrapped at WIDTH columns on spaces, every
- * further line indented by four.
- */
-static void
-put_wrapped(FILE *fp, const char *prefix, const char *text)
-{
-	size_t col = strlen(prefix), n;
-	const char *p = text;
-	int first = 1;
-
-	fputs(prefix, fp);
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		n = strcspn(p, " ");
-		if (!first && col + 1 + n > WIDTH) {
-			fputs("\n    ", fp);
-			col = 4;
-		} else if (!first) {
-			fputc(' ', fp);
-			col++;
-		}
-		fwrite(p, 1, n, fp);
-		col += n;
-		p += n;
-		first = 0;
-	}
-	fputc('\n', fp);
 }
 
 /* The column heads of a series' rows, its name in the first. */
@@ -483,17 +396,10 @@ print_head(FILE *fp, const char *series)
 static void
 print_row(FILE *fp, const struct cmp_row *rw)
 {
-	char va[16], vb[16], sa[16], sb[16], ch[16], ci[40];
+	char va[16], vb[16];
 
-	fmt_value(va, sizeof(va), rw->a);
-	fmt_value(vb, sizeof(vb), rw->b);
-	fmt_spread(sa, sizeof(sa), rw->spread_a);
-	fmt_spread(sb, sizeof(sb), rw->spread_b);
-	fmt_change(ch, sizeof(ch), rw->change);
-	fmt_interval(ci, sizeof(ci), rw);
-	fprintf(fp, "%-6s%8s%6s%8s%6s%8s  %-16s %s\n",
-	    stats_kind_name(rw->stat), va, sa, vb, sb, ch, ci,
-	    verdict_word(rw));
+	cmp_row_print(fp, 6, stats_kind_name(rw->stat), fmt_us(va, sizeof(va),
+	    rw->a), fmt_us(vb, sizeof(vb), rw->b), rw, verdict_word(rw));
 }
 
 /* Whether the table shows a row: latency's, or asked for. */
@@ -503,44 +409,45 @@ shown(const struct cmp_row *rw, int all)
 	return all || rw->limit >= 0 || latency_series(rw->series);
 }
 
+/* Whether the table shows a row without a verdict, for reason r. */
+static int
+for_reason(const struct cmp_row *rw, int all, const char *r)
+{
+	return shown(rw, all) && rw->verdict == CMP_INCONCLUSIVE &&
+	    (r == NULL || strcmp(rw->reason, r) == 0);
+}
+
 /*
  * Below the table, why the rows without a verdict have none, one sentence
  * for each reason: "cannot tell: p99.9, max: a run of A has 400 samples,
  * p99.9 needs 10000."
  */
 static void
-print_reasons(FILE *fp, const struct cmp_row *rows, ssize_t n, int all)
+print_reasons(FILE *fp, const struct cmp_row *rows, size_t n, int all)
 {
 	char line[1024], label[64];
-	size_t len;
-	ssize_t i, j;
+	const char *r;
+	size_t len, i, j;
 
 	for (i = 0; i < n; i++) {
-		if (!shown(&rows[i], all) ||
-		    rows[i].verdict != CMP_INCONCLUSIVE)
+		if (!for_reason(&rows[i], all, NULL))
 			continue;
+		r = rows[i].reason;
 		for (j = 0; j < i; j++)
-			if (shown(&rows[j], all) &&
-			    rows[j].verdict == CMP_INCONCLUSIVE &&
-			    strcmp(rows[j].reason, rows[i].reason) == 0)
+			if (for_reason(&rows[j], all, r))
 				break;
 		if (j < i)
 			continue;	/* said with the first */
-		for (j = i, len = 0; j < n; j++) {
-			if (!shown(&rows[j], all) ||
-			    rows[j].verdict != CMP_INCONCLUSIVE ||
-			    strcmp(rows[j].reason, rows[i].reason) != 0)
-				continue;
-			row_label(label, sizeof(label), &rows[j], " ");
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-			    "%s%s", len > 0 ? ", " : "", label);
-			if (len >= sizeof(line) - 1)
-				break;
-		}
+		for (j = i, len = 0; j < n && len < sizeof(line) - 1; j++)
+			if (for_reason(&rows[j], all, r)) {
+				row_label(label, sizeof(label), &rows[j], " ");
+				len += (size_t)snprintf(line + len,
+				    sizeof(line) - len, "%s%s", len > 0 ? ", " :
+				    "", label);
+			}
 		if (len < sizeof(line) - 1)
-			snprintf(line + len, sizeof(line) - len, ": %s.",
-			    rows[i].reason);
-		put_wrapped(fp, "cannot tell: ", line);
+			snprintf(line + len, sizeof(line) - len, ": %s.", r);
+		fmt_wrap(fp, "cannot tell: ", 4, WIDTH, line);
 	}
 }
 
@@ -568,13 +475,12 @@ tally_put(struct tally *t, int which, const char *fmt, ...)
 /* Adds the limits of one comparison (of side bname) to the tally. */
 static void
 tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
-    ssize_t n, const struct cmp_side *a, const struct cmp_side *b,
+    size_t n, const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate)
 {
 	const struct cmp_row *rw;
 	char label[64], ci[40], side[8];
-	size_t j;
-	ssize_t i;
+	size_t i, j;
 
 	snprintf(side, sizeof(side), "%s%s", t->multi ? bname : "",
 	    t->multi ? " " : "");
@@ -584,7 +490,7 @@ tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
 			continue;
 		t->n[rw->gate]++;
 		row_label(label, sizeof(label), rw, ".");
-		fmt_interval(ci, sizeof(ci), rw);
+		cmp_interval(ci, sizeof(ci), rw->has_ci ? rw->lo : NAN, rw->hi);
 		if (rw->gate == CMP_GATE_EXCEEDED)
 			tally_put(t, 0, "%s%s %+.1f%% > %lld%% (interval %s)",
 			    side, label, rw->change, rw->limit, ci);
@@ -645,9 +551,8 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	const struct cmp_side *sides[2] = { a, b };
 	const char *last = NULL;
 	size_t rel = info_index("kernel_release"),
-	    ver = info_index("kernel_version"), j;
+	    ver = info_index("kernel_version"), i, j;
 	struct view v;
-	ssize_t i;
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
@@ -659,9 +564,9 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    (unsigned long long)sides[j]->nsamples);
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
-		    info_of(sides[j], rel), info_of(sides[j], ver));
+		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
 	for (i = 0; i < v.nwarn; i++)
-		put_wrapped(fp, "warning: ", v.warn[i]);
+		fmt_wrap(fp, "warning: ", 4, WIDTH, v.warn[i]);
 	for (i = 0; i < v.nrows; i++) {
 		if (!shown(&v.rows[i], all))
 			continue;
@@ -673,16 +578,14 @@ report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		print_row(fp, &v.rows[i]);
 	}
 	if (last != NULL)
-		put_wrapped(fp, "", "+-: how much the runs of a side differ "
-		    "(their sd); the interval holds the change with 99% "
-		    "confidence.");
+		fmt_wrap(fp, "", 4, WIDTH, "+-: how much the runs of a side "
+		    "differ (their sd); the interval holds the change with "
+		    "99% confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_order(fp, a, b);
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
-	cmp_frames_print(fp, a, b);
-	if (all)
-		cmp_place_print(fp, a, b);
+	cmp_shares_print(fp, a, b, all);
 	if (gate != NULL && t != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
 	view_free(&v);
@@ -728,19 +631,7 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, expm1(rw->spread_a) * 100);
 	jw_key(fp, &first, " ", "b_spread_pct");
 	jw_double(fp, expm1(rw->spread_b) * 100);
-	jw_key(fp, &first, " ", "change_pct");
-	jw_double(fp, rw->change);
-	jw_key(fp, &first, " ", "ci_pct");
-	if (rw->has_ci) {
-		fputc('[', fp);
-		jw_double(fp, rw->lo);
-		fputs(", ", fp);
-		jw_double(fp, rw->hi);
-		fputc(']', fp);
-	} else
-		fputs("null", fp);
-	jw_key(fp, &first, " ", "verdict");
-	jw_string(fp, verdict_keys[rw->verdict]);
+	cmp_row_json(fp, &first, rw);
 	jw_key(fp, &first, " ", "reason");
 	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
 	    NULL);
@@ -783,8 +674,7 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate, struct tally *t)
 {
 	struct view v;
-	size_t before = t->n[CMP_GATE_EXCEEDED];
-	ssize_t i;
+	size_t before = t->n[CMP_GATE_EXCEEDED], i;
 	int first = 1;
 
 	if (view_make(&v, a, b, gate) == -1)
@@ -1296,8 +1186,9 @@ print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	else
 		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
 		    sa, sb, ch, ci, r.verdict);
-	put_wrapped(fp, "", "order: the share of rounds with an inversion "
-	    "(real-time order check); a verdict needs 3 runs a side.");
+	fmt_wrap(fp, "", 4, WIDTH, "order: the share of rounds with an "
+	    "inversion (real-time order check); a verdict needs 3 runs a "
+	    "side.");
 }
 
 /* The order check's comparison as a JSON member, or null. */

@@ -1,26 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * latt compare: reads finished results (JSON, schema_version 2 or 1, see
- * docs/json-schema.md) into sides, and compares side A with side B row by
- * row, a row being one statistic of one named series ("latency", "timer").
- * Reports only: nothing here measures.
- *
- * The unit of evidence is the run.  Each run of a side is summed up, per
- * series, as its statistics and, from the run's blocks of consecutive
- * rounds, how much each statistic would vary were the run repeated under
- * the same conditions (a moving-block bootstrap over the blocks).  A row's
- * verdict is a Welch t test on the logarithms of the runs' values, with
- * each side's variance floored by that within-run variance; the method and
- * its assumptions are in latt.1 (COMPARING RUNS) and docs/compare.md.
+ * compare.h: latt compare for the rest of latt (latt.c, report/outputs.c
+ * for --baseline and a knob's sweep): finished results (JSON, schema
+ * version 2 or 1, see docs/json-schema.md) read into sides, side A
+ * against side B row by row, a row being one statistic of one named
+ * series ("latency", "timer"), and the gate of --fail-if-worse.  Reports
+ * only: nothing here measures.  The method and its assumptions are in
+ * latt.1 (COMPARING RUNS) and docs/compare.md; the folder's rooms share
+ * compare/cmp.h.
  *
  * Use: cmp_side_init, then cmp_side_add_file or cmp_side_add_buf once per
  * file of that side (a file holds one run or several), then cmp_report for
  * A against B, then cmp_side_free.  Loading functions never exit or print:
  * they return -1 with a one-line message in err, which names the file and
  * the place ("b.json:3:14: expected ',' or '}'").
- *
- * The sides are read by cmpread.c, the runs summed up and tested by
- * cmpstat.c, and the reports and the subcommand are compare.c's.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -31,85 +24,6 @@
 
 #include "stats.h"
 
-#define CMP_LEVEL	0.99	/* two-sided confidence of the intervals */
-#define CMP_MIN_RUNS	3	/* runs a side for a verdict */
-#define CMP_MIN_BLOCKS	8	/* blocks a run for a verdict */
-#define CMP_MIN_SAMPLES	10	/* samples a run needs for a mean, sd, min
-				   or max (a percentile: stats_need) */
-#define CMP_MAX_SERIES	48	/* named series a side can hold: latency,
-				   timer, the split's, the placement
-				   kinds and up to CLASS_MAX classes */
-#define CMP_PLACE_KINDS	5	/* placement kinds (cmpplace.c) */
-#define CMP_PLACE_COLS	(CMP_PLACE_KINDS + 1)	/* and the migrations */
-
-/* One series of one run, summed up. */
-struct cmp_run {
-	uint64_t	 n;			/* samples */
-	size_t		 nblocks;	/* non-empty blocks; 0: none kept */
-	double		 val[STAT_NKINDS];	/* ns; NAN: too few samples */
-	double		 wvar[STAT_NKINDS];	/* within-run variance of
-						   log(val); NAN: unknown */
-};
-
-/* A named series over the runs of a side. */
-struct cmp_series {
-	char		*name;		/* "latency", "timer", ... */
-	size_t		 nruns;		/* runs that had it */
-	struct cmp_run	*runs;
-};
-
-struct cmp_info;			/* parameters and environment */
-struct cmp_fileid;
-struct cmp_runid;
-struct cmp_counts;
-struct cmp_work;
-
-/*
- * A frame class of a side (frame=): each run's share of its deadlines
- * missed (done late or not started), 0 to 100.
- */
-struct cmp_frames {
-	char		*name;
-	double		*missed;
-	size_t		 n;
-};
-
-struct cmp_side {
-	char		 name[4];	/* "A", "B", ... */
-	char		*label;		/* file names as given */
-	size_t		 nfiles;
-	size_t		 nruns;		/* runs in all of its files */
-	uint64_t	 nsamples;	/* latency samples in all runs */
-	struct cmp_series series[CMP_MAX_SERIES];
-	size_t		 nseries;
-	struct cmp_info	*info;		/* from the first file */
-	char		**notes;	/* warnings within the side */
-	size_t		 nnotes;
-	struct cmp_fileid *fids;	/* its files (not add_buf's) */
-	size_t		 nfids;
-	struct cmp_runid *rids;		/* its runs that say when they */
-	size_t		 nrids;		/* started */
-	size_t		 ord_runs;	/* runs with an order check */
-	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
-	uint64_t	 ord_bad;	/* rounds with an inversion */
-	uint64_t	 ord_inv;	/* inversions */
-	struct cmp_counts *counts;	/* its runs' counts (cmpcount.c), or
-					   NULL: none */
-	struct cmp_work	*work;		/* the workload's figures, a run each
-					   (cmpwork.c) */
-	size_t		 nwork;
-	struct cmp_frames *frames;	/* its frame classes, or NULL */
-	size_t		 nframes;
-	double		*place[CMP_PLACE_COLS];	/* each run's share of its
-					   samples by placement kind, and
-					   of migrations: percent */
-	size_t		 nplace;	/* runs with a placement */
-	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
-	size_t		 nnoisy;	/* runs marked noisy, kept or not */
-};
-
-enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
-
 /*
  * A limit of --fail-if-worse on a row: met when the row's interval of the
  * change lies wholly at or below it, exceeded when wholly above, and
@@ -117,23 +31,6 @@ enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
  * (too few runs, samples or blocks).  Exceeded outranks cannot tell.
  */
 enum { CMP_GATE_MET, CMP_GATE_EXCEEDED, CMP_GATE_CANNOT, CMP_GATE_NONE };
-
-/* One row: a statistic of a series, side a against side b. */
-struct cmp_row {
-	const char	*series;
-	enum stat_kind	 stat;
-	double		 a, b;		/* geometric means of the runs, ns */
-	double		 spread_a;	/* sd of log(value) between the runs */
-	double		 spread_b;	/* of a side; NAN: fewer than 2, or 0 */
-	double		 change;	/* percent; NAN when unknown */
-	double		 lo, hi;	/* the interval of change, percent */
-	int		 has_ci;
-	int		 verdict; /* CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE */
-	int		 worse;		/* real, and b is higher */
-	char		 reason[112];	/* why inconclusive */
-	long long	 limit;		/* --fail-if-worse, percent; -1: none */
-	int		 gate;		/* CMP_GATE_*: what the limit found */
-};
 
 /* --fail-if-worse: limits in percent on named rows. */
 #define CMP_MAX_GATE	32
@@ -146,7 +43,39 @@ struct cmp_gate {
 	} item[CMP_MAX_GATE];
 };
 
-/* cmpread.c: the sides. */
+/*
+ * A side: the runs of its files, summed up.  It stands here whole, not
+ * opaque, because latt.c keeps its baseline's side in its own state and
+ * report/outputs.c its sides on the stack, and both set label and
+ * drop_noisy; the rest is compare's own (compare/cmp.h).
+ */
+struct cmp_side {
+	char		 name[4];	/* "A", "B", ... */
+	char		*label;		/* file names as given */
+	int		 drop_noisy;	/* --drop-noisy: noisy runs left out */
+	size_t		 nfiles;
+	size_t		 nruns;		/* runs in all of its files */
+	uint64_t	 nsamples;	/* latency samples in all runs */
+	struct cmp_series *series;	/* its named series, CMP_MAX_SERIES */
+	size_t		 nseries;
+	struct cmp_info	*info;		/* settings, from the first file */
+	char		**notes;	/* warnings within the side */
+	size_t		 nnotes;
+	struct cmp_fileid *fids;	/* its files (not add_buf's) */
+	size_t		 nfids;
+	struct cmp_runid *rids;		/* its runs that say when they */
+	size_t		 nrids;		/* started */
+	size_t		 ord_runs;	/* runs with an order check */
+	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
+	uint64_t	 ord_bad;	/* rounds with an inversion */
+	struct cmp_counts *counts;	/* its runs' counts, or NULL: none */
+	struct cmp_work	*work;		/* the workload's figures, a run each */
+	size_t		 nwork;
+	struct cmp_frames *frames;	/* its frame classes, or NULL */
+	size_t		 nframes;
+	struct cmp_vals	*place;		/* placement shares, or NULL: none */
+};
+
 void	 cmp_side_init(struct cmp_side *, const char *name);
 int	 cmp_side_add_file(struct cmp_side *, const char *path, char *err,
 	    size_t errlen);
@@ -157,34 +86,17 @@ int	 cmp_side_add_point(struct cmp_side *, const char *fname,
 	    const char *point, const char *buf, size_t len, char *err,
 	    size_t errlen);
 void	 cmp_side_free(struct cmp_side *);	/* NULL is safe */
-/* FILE[,FILE...] into a side; a bad file exits 2 after one line. */
+/*
+ * FILE[,FILE...] into a side: the runs of one kernel.  A file that cannot
+ * be read or is not latt's, or a file or run given twice, is a usage
+ * error: one line naming the file and the place, and latt exits 2.
+ */
 void	 cmp_side_load(struct cmp_side *, const char *arg);
-/* Whether sides a and b share a file: -1 with the message in err, or 0. */
-int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
-	    char *err, size_t errlen);
-/*
- * How many runs of b are runs of a too (the same host and start time, in
- * other files: one file's classes split into two, say).
- */
-size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
 
 /*
- * cmpstat.c: sums up one series of one run: its statistics from st, and the
- * within-run variances from its blocks (bl may be NULL: none kept).  The
- * bootstrap draws from seed, so the same run gives the same answer.
- * Returns 0, or -1 on ENOMEM.
- */
-int	 cmp_run_make(struct cmp_run *, const struct stats *st,
-	    const struct blocks *bl, uint64_t seed);
-/* The row of statistic k for runs a[na] against b[nb] (of side bname). */
-void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-	    size_t nb, const char *bname, enum stat_kind k,
-	    struct cmp_row *row);
-
-/*
- * compare.c: parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%"
- * into gate (which it first clears).  Bad specs are usage errors: the
- * message names the part, and latt exits 2.
+ * Parses a --fail-if-worse SPEC such as "p99=10%,timer.max=50%" into gate
+ * (which it first clears).  Bad specs are usage errors: the message names
+ * the part, and latt exits 2.
  */
 void	 cmp_gate_parse(struct cmp_gate *, const char *spec);
 

@@ -3,7 +3,8 @@
  * The calibration of latt compare: synthetic runs from a documented model
  * of latency, fed through the same block collection (stats.c) and the same
  * summary and test (cmpstat.c) as real runs, counting how often each row
- * is called a real difference.
+ * is called a real difference.  A run's blocks reach the summary as latt
+ * writes them into a result file: each block's non-empty buckets.
  *
  * The model (docs/compare.md): the log latency, in ns, of client c in round
  * t of run r is
@@ -35,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/cmp.h"
 
 #define ROUNDS		1500
 #define CLIENTS		8
@@ -75,6 +76,50 @@ gauss(void)
 	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
 }
 
+/*
+ * A run's blocks into its summary (cmp_summarize), each block sparse as
+ * a result file holds it: its non-empty buckets, the overflow last.
+ */
+static int
+summarize(struct cmp_run *out, const struct stats *st,
+    const struct blocks *bl, uint64_t seed)
+{
+	struct cmp_sblocks sb;
+	struct cmp_sblock *b;
+	const struct hist *h;
+	size_t i, j, m;
+	uint64_t c;
+	int ret = -1;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.sub_bits = bl->b[0].hist.sub_bits;
+	sb.n = bl->nused;
+	if ((sb.b = calloc(sb.n + 1, sizeof(*sb.b))) == NULL)
+		return -1;
+	for (i = 0; i < sb.n; i++) {
+		b = &sb.b[i];
+		h = &bl->b[i].hist;
+		b->n = bl->b[i].n;
+		b->min = bl->b[i].min;
+		b->max = bl->b[i].max;
+		for (j = 0, m = 1; j < h->nbuckets; j++)
+			m += h->counts[j] > 0;
+		if ((b->idx = calloc(m, sizeof(*b->idx))) == NULL ||
+		    (b->cnt = calloc(m, sizeof(*b->cnt))) == NULL)
+			goto out;
+		for (j = 0; j <= h->nbuckets; j++)
+			if ((c = j < h->nbuckets ? h->counts[j] :
+			    h->overflow) > 0) {
+				b->idx[b->nb] = (uint32_t)j;
+				b->cnt[b->nb++] = c;
+			}
+	}
+	ret = cmp_summarize(out, st, &sb, seed);
+out:
+	cmp_sblocks_free(&sb);
+	return ret;
+}
+
 /* One run of the model into its summary. */
 static int
 make_run(struct cmp_run *out, double shift, struct stats *st,
@@ -102,7 +147,7 @@ make_run(struct cmp_run *out, double shift, struct stats *st,
 			blocks_add(bl, t, (int64_t)x);
 		}
 	}
-	return cmp_run_make(out, st, bl, seed);
+	return summarize(out, st, bl, seed);
 }
 
 /* Picks n distinct runs of pool[np] into out, avoiding used[]. */

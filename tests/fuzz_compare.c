@@ -129,7 +129,7 @@ main(int argc, char *argv[])
 	int nseeds, k, m, bad = 0;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: fuzz_compare ITERATIONS SEED FILE...\n");
+		fputs("usage: fuzz_compare ITERATIONS SEED FILE...\n", stderr);
 		return 2;
 	}
 	iters = strtol(argv[1], NULL, 10);
