@@ -392,6 +392,12 @@ stats_need_q(double q)
 	return (uint64_t)ceil(STATS_BEYOND / (1 - q) - 1e-6);
 }
 
+double
+stats_shown(const struct stats *s, enum stat_kind k)
+{
+	return s->n >= stats_need(k) ? stats_value(s, k) : NAN;
+}
+
 uint64_t
 stats_need(enum stat_kind k)
 {

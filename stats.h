@@ -119,6 +119,8 @@ double	 stats_kind_q(enum stat_kind);		/* 0: not a percentile */
 #define STATS_BEYOND	10
 uint64_t stats_need_q(double q);
 uint64_t stats_need(enum stat_kind);
+/* The statistic of s where it has the samples it needs, else NAN. */
+double	 stats_shown(const struct stats *, enum stat_kind);
 /* The statistic of s, ns (0 when n == 0). */
 double	 stats_value(const struct stats *, enum stat_kind);
 /* Adds src into dst (Chan's pairwise update); -1 with EINVAL if the

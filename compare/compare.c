@@ -29,8 +29,6 @@
 
 #define MAX_SIDES	26
 #define WIDTH		72	/* the table's, and where sentences wrap */
-#define CI_HI		1000	/* percent: beyond, "> +1000%" */
-#define CI_LO		(-90)	/* percent: beyond, "< -90%" */
 #define TALLY_LEN	1536	/* the gate line's lists */
 
 /* The rows shown without a gate asking for more. */
@@ -47,7 +45,6 @@ static const char *const other_series[] = { "timer", "runqueue",
     "wake_path" };
 
 /* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: JSON keys. */
-static const char *const verdict_keys[] = { "real", "noise", "inconclusive" };
 /* What a limit found, by CMP_GATE_*. */
 static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 
@@ -282,92 +279,6 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 	else
 		snprintf(buf, len, "%s%s%s", rw->series, sep,
 		    stats_kind_name(rw->stat));
-}
-
-char *
-cmp_spread(char *buf, size_t len, double pct)
-{
-	if (isnan(pct))
-		snprintf(buf, len, "%s", "");
-	else if (pct < 1)
-		snprintf(buf, len, "<1%%");
-	else if (pct > 999)
-		snprintf(buf, len, ">999%%");
-	else
-		snprintf(buf, len, "%.0f%%", pct);
-	return buf;
-}
-
-char *
-cmp_pct(char *buf, size_t len, double x, double dec)
-{
-	if (isnan(x))
-		snprintf(buf, len, "-");
-	else if (fabs(x) >= 99999.5)
-		snprintf(buf, len, "%s99999%%", x > 0 ? ">+" : "<-");
-	else
-		snprintf(buf, len, "%+.*f%%", fabs(x) < dec ? 1 : 0, x);
-	return buf;
-}
-
-/* An end of an interval: "+5.6%", "-18%", "<-90%", ">+1000%". */
-static char *
-ci_end(char *buf, size_t len, double x)
-{
-	if (x > CI_HI)
-		snprintf(buf, len, ">+%d%%", CI_HI);
-	else if (x < CI_LO)
-		snprintf(buf, len, "<%d%%", CI_LO);
-	else
-		cmp_pct(buf, len, x, 9.95);
-	return buf;
-}
-
-char *
-cmp_interval(char *buf, size_t len, double lo, double hi)
-{
-	char l[16], h[16];
-
-	if (isnan(lo))
-		snprintf(buf, len, "-");
-	else if (lo > CI_HI || hi < CI_LO)
-		snprintf(buf, len, "%s %+d%%", lo > CI_HI ? "above" : "below",
-		    lo > CI_HI ? CI_HI : CI_LO);
-	else
-		snprintf(buf, len, "[%s, %s]", ci_end(l, sizeof(l), lo),
-		    ci_end(h, sizeof(h), hi));
-	return buf;
-}
-
-void
-cmp_row_print(FILE *fp, int width, const char *label, const char *va,
-    const char *vb, const struct cmp_row *rw, const char *word)
-{
-	char sa[16], sb[16], ch[16], ci[40];
-
-	fprintf(fp, "%-*s%8s%6s%8s%6s%8s  %-16s %s\n", width, label, va,
-	    cmp_spread(sa, sizeof(sa), expm1(rw->spread_a) * 100), vb,
-	    cmp_spread(sb, sizeof(sb), expm1(rw->spread_b) * 100),
-	    cmp_pct(ch, sizeof(ch), rw->change, 999.95),
-	    cmp_interval(ci, sizeof(ci), rw->has_ci ? rw->lo : NAN, rw->hi),
-	    word);
-}
-
-void
-cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw)
-{
-	jw_key(fp, first, " ", "change_pct");
-	jw_double(fp, rw->change);
-	jw_key(fp, first, " ", "ci_pct");
-	if (rw->has_ci) {
-		fputc('[', fp);
-		jw_double(fp, rw->lo);
-		fputs(", ", fp);
-		jw_double(fp, rw->hi);
-	}
-	fputs(rw->has_ci ? "]" : "null", fp);
-	jw_key(fp, first, " ", "verdict");
-	jw_string(fp, verdict_keys[rw->verdict]);
 }
 
 static const char *

@@ -27,6 +27,10 @@ fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
 	double v, a = fabs(ns);
 	int u = 0, intdig, prec;
 
+	if (isnan(ns)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
 	while (u < 3 && a >= scale[u + 1] * (1 - 5e-10))
 		u++;
 	v = ns / scale[u];

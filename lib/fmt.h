@@ -12,7 +12,7 @@
 /*
  * A time as people write it: "1.5 ms", "200 us", "12.5 s", with at most
  * digits significant digits (0: exact); micro spells microseconds ("us",
- * or "\xc2\xb5s" in the plot).
+ * or "\xc2\xb5s" in the plot); NAN is "-".
  */
 char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 /* Four significant figures; si: k, M, G, T from 1000 on ("362.1M"). */

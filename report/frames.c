@@ -19,7 +19,6 @@
 #include "lib/fmt.h"
 #include "report/facts.h"
 #include "report/frames.h"
-#include "report/report.h"
 #include "result.h"
 #include "stats.h"
 
@@ -82,7 +81,7 @@ print_series(FILE *fp, const char *label, const struct stats *st)
 	char a[32], b[32], c[32];
 
 	facts_row(fp, label, "p50 %s  p99 %s  max %s",
-	    report_time(a, sizeof(a), report_stat(st, STAT_P50), 3),
-	    report_time(b, sizeof(b), report_stat(st, STAT_P99), 3),
-	    report_time(c, sizeof(c), report_stat(st, STAT_MAX), 3));
+	    fmt_time(a, sizeof(a), stats_shown(st, STAT_P50), 3, "us"),
+	    fmt_time(b, sizeof(b), stats_shown(st, STAT_P99), 3, "us"),
+	    fmt_time(c, sizeof(c), stats_shown(st, STAT_MAX), 3, "us"));
 }

@@ -16,7 +16,6 @@
 #include "lib/common.h"
 #include "lib/fmt.h"
 #include "report/gate.h"
-#include "report/report.h"
 #include "result.h"
 
 enum verdict { MET, EXCEEDED, CANNOT_TELL };
@@ -251,8 +250,8 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 		for (k = 0; k <= timer; k++) {
 			st = &res->ser[k ? SER_TIMER : SER_LATENCY].st;
 			fprintf(fp, "; %s%llu samples, worst %s", k ? "timer " :
-			    "", (unsigned long long)st->n, report_time(a,
-			    sizeof(a), report_stat(st, STAT_MAX), 4));
+			    "", (unsigned long long)st->n, fmt_time(a,
+			    sizeof(a), stats_shown(st, STAT_MAX), 4, "us"));
 		}
 		for (l = cfg->limits; l < cfg->limits + cfg->nlimits; l++)
 			if (l->frames != NULL)

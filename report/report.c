@@ -39,22 +39,6 @@ known(int64_t ns)
 	return ns >= 0 ? (double)ns : NAN;
 }
 
-const char *
-report_time(char *buf, size_t len, double ns, int digits)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		fmt_time(buf, len, ns, digits, "us");
-	return buf;
-}
-
-double
-report_stat(const struct stats *st, enum stat_kind k)
-{
-	return st->n >= stats_need(k) ? stats_value(st, k) : NAN;
-}
-
 void
 report_brief(struct run_brief *b, const struct result *res)
 {
@@ -92,13 +76,13 @@ headline(char *buf, size_t len, const struct run_brief *b, int timer)
 
 	snprintf(buf, len, "%llu sample%s  p50 %s  p99 %s  worst %s%s",
 	    (unsigned long long)b->n, b->n == 1 ? "" : "s",
-	    report_time(a, sizeof(a), known(b->p50), 3),
-	    report_time(c, sizeof(c), known(b->p99), 3),
-	    b->lower >= 0 ? ">=" : "", report_time(d, sizeof(d),
-	    known(b->lower >= 0 ? b->lower : b->worst), 3));
+	    fmt_time(a, sizeof(a), known(b->p50), 3, "us"),
+	    fmt_time(c, sizeof(c), known(b->p99), 3, "us"),
+	    b->lower >= 0 ? ">=" : "", fmt_time(d, sizeof(d),
+	    known(b->lower >= 0 ? b->lower : b->worst), 3, "us"));
 	if (timer)
 		snprintf(buf + strlen(buf), len - strlen(buf), "  timer p99 %s",
-		    report_time(e, sizeof(e), known(b->tp99), 3));
+		    fmt_time(e, sizeof(e), known(b->tp99), 3, "us"));
 }
 
 void
@@ -169,7 +153,7 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
 	fprintf(fp, " %*llu", sw, (unsigned long long)r->st->n);
 	for (i = 0; i < NTCOL; i++)
 		fprintf(fp, " %*s", TCELL, fmt_us(c, sizeof(c),
-		    report_stat(r->st, tkind[i])));
+		    stats_shown(r->st, tkind[i])));
 	fputc('\n', fp);
 }
 
@@ -312,8 +296,8 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 		fprintf(fp, "  release spread: p50 %s, p99 %s, worst %s (first "
 		    "write to last)\n", fmt_time(a, sizeof(a),
 		    stats_value(&o->spread, STAT_P50), 4, "us"),
-		    report_time(b, sizeof(b), report_stat(&o->spread,
-		    STAT_P99), 4), fmt_time(c, sizeof(c),
+		    fmt_time(b, sizeof(b), stats_shown(&o->spread,
+		    STAT_P99), 4, "us"), fmt_time(c, sizeof(c),
 		    (double)o->spread.max, 4, "us"));
 	for (i = 0; i < o->nworst && i < 3; i++) {
 		v = &o->worst[i];
@@ -434,7 +418,7 @@ report_per_client(FILE *fp, const struct config *cfg,
 	    "mean", "max", "p99", "migrations");
 	for (i = 0; i < cfg->nclients; i++) {
 		cs = &res->clients[i];
-		p99 = report_stat(&cs->lat, STAT_P99);
+		p99 = stats_shown(&cs->lat, STAT_P99);
 		fprintf(fp, "\t%6u %10llu %12.3f %12.3f ", i,
 		    (unsigned long long)cs->lat.n, usec(stats_mean(&cs->lat)),
 		    usec(cs->lat.max));
@@ -530,8 +514,8 @@ report_progress(FILE *fp, const struct config *cfg, const struct result *res,
 	n = snprintf(line, sizeof(line), "%.0f s  %llu samples  p99 %s  "
 	    "max %s  %s", (double)(now - res->start - res->suspended) /
 	    NSEC_PER_SEC, (unsigned long long)lat->n,
-	    report_time(a, sizeof(a), report_stat(lat, STAT_P99), 3),
-	    report_time(b, sizeof(b), report_stat(lat, STAT_MAX), 3), what);
+	    fmt_time(a, sizeof(a), stats_shown(lat, STAT_P99), 3, "us"),
+	    fmt_time(b, sizeof(b), stats_shown(lat, STAT_MAX), 3, "us"), what);
 	if (width < 2)
 		width = 2;
 	if (n >= width)

@@ -35,10 +35,6 @@ struct run_brief {
 };
 /* The figures of a run that its headline and its line of --repeat show. */
 void	 report_brief(struct run_brief *, const struct result *);
-/* A time as the reports write it (fmt_time, digits): "-" for NAN. */
-const char *report_time(char *, size_t, double ns, int digits);
-/* A statistic of st, ns, or NAN where its samples cannot give it. */
-double	 report_stat(const struct stats *, enum stat_kind);
 /* On fp, a --repeat run's line as it ends: "run 2 of 5: 1696 ...". */
 void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
 	    unsigned n);

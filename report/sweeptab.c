@@ -18,7 +18,6 @@
 #include "lib/common.h"
 #include "lib/fmt.h"
 #include "report/facts.h"
-#include "report/report.h"
 #include "report/sweeptab.h"
 #include "result.h"
 #include "stats.h"
@@ -71,7 +70,7 @@ plain_table(FILE *fp, const struct config *cfg, const struct result *res)
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
 		for (k = 0; k < 3; k++)
-			fmt_us(c[k], sizeof(c[k]), report_stat(&p->lat, pk[k]));
+			fmt_us(c[k], sizeof(c[k]), stats_shown(&p->lat, pk[k]));
 		fmt_us(m, sizeof(m), p->nruns > 0 ? p->mean : NAN);
 		if (p->nruns > 0 && p->half >= 0) {
 			strcat(m, " +- ");
@@ -115,7 +114,7 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 	for (i = 0; i < sr->n; i++) {
 		p = &sr->pt[i];
 		for (j = 0; j < 2; j++)
-			fmt_us(c[j], sizeof(c[j]), report_stat(&p->lat, pk[j]));
+			fmt_us(c[j], sizeof(c[j]), stats_shown(&p->lat, pk[j]));
 		fmt_us(m, sizeof(m), p->nruns > 0 ? p->mean : NAN);
 		snprintf(w, sizeof(w), "-");
 		snprintf(u, sizeof(u), "-");

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "record/topo.h"
-#include "report/report.h"
 #include "report/where.h"
 #include "result.h"
 #include "stats.h"
@@ -51,8 +51,8 @@ where_print(FILE *fp, const struct result *res)
 			continue;
 		fprintf(fp, "%-13s %8llu %5.1f%% %8s %8s\n", labels[k],
 		    (unsigned long long)st->n, share(st->n, all),
-		    report_time(a, sizeof(a), report_stat(st, STAT_P50), 3),
-		    report_time(b, sizeof(b), report_stat(st, STAT_P99), 3));
+		    fmt_time(a, sizeof(a), stats_shown(st, STAT_P50), 3, "us"),
+		    fmt_time(b, sizeof(b), stats_shown(st, STAT_P99), 3, "us"));
 	}
 	if (res->place_unknown > 0)
 		fprintf(fp, "%-13s %8llu %5.1f%%  a CPU sysfs does not "
