@@ -456,7 +456,7 @@ gate_line(FILE *fp, const struct tally *t)
  * t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
  */
 static int
-report_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate, int all, struct tally *t)
 {
 	const struct cmp_side *sides[2] = { a, b };
@@ -511,7 +511,7 @@ cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a, struct cmp_side *b,
 
 	memset(&t, 0, sizeof(t));
 	t.nsides = 1;
-	if (report_text(fp, a, b, gate, 0, &t) == -1)
+	if (write_text(fp, a, b, gate, 0, &t) == -1)
 		return -1;
 	if (gate == NULL)
 		return CMP_GATE_MET;
@@ -581,7 +581,7 @@ put_missing(FILE *fp, const struct cmp_side *a, const struct cmp_side *b,
  * --all; the gate's findings into t.  Returns 0, or -1 on ENOMEM.
  */
 static int
-report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
+write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
     const struct cmp_gate *gate, struct tally *t)
 {
 	struct view v;
@@ -628,7 +628,7 @@ report_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 
 /*
  * The JSON report's opening, up to its list of comparisons: the sides,
- * their files, runs and samples.  *first is report_all's, for the members
+ * their files, runs and samples.  *first is write_all's, for the members
  * that follow.
  */
 static void
@@ -676,7 +676,7 @@ struct outs {
  * a gate), or -1 on ENOMEM (the JSON then left unfinished).
  */
 static int
-report_all(const struct outs *o, struct cmp_side *sides, int nsides,
+write_all(const struct outs *o, struct cmp_side *sides, int nsides,
     const struct cmp_gate *gate)
 {
 	struct tally t;
@@ -691,12 +691,12 @@ report_all(const struct outs *o, struct cmp_side *sides, int nsides,
 		if (o->text != NULL) {
 			if (i > 1)
 				fputs("\n\n", o->text);
-			r = report_text(o->text, &sides[0], &sides[i], gate,
+			r = write_text(o->text, &sides[0], &sides[i], gate,
 			    o->all, o->json == NULL ? &t : NULL);
 		}
 		if (r != -1 && o->json != NULL) {
 			fputs(i > 1 ? ",\n    " : "\n    ", o->json);
-			r = report_json(o->json, &sides[0], &sides[i], gate,
+			r = write_json(o->json, &sides[0], &sides[i], gate,
 			    &t);
 		}
 	}
@@ -1050,7 +1050,7 @@ compare_main(int argc, char *argv[])
 		free(sides);
 		return EXIT_RUNTIME;
 	}
-	r = report_all(&o, sides, nsides, have_gate ? &gate : NULL);
+	r = write_all(&o, sides, nsides, have_gate ? &gate : NULL);
 	for (i = 0; i < nsides; i++)
 		cmp_side_free(&sides[i]);
 	free(sides);
