@@ -37,24 +37,28 @@ $(B)/%.o: %.c
 
 -include $(OBJS:.o=.d)
 
-# latt compare's rooms and all they call, for the test programs below.
-COMPARE_SRCS = $(wildcard compare/*.c) json/jsonread.c json/jsonw.c \
-	stats.c $(wildcard lib/*.c)
-HDRS = $(wildcard *.h $(DIRS:=/*.h))
-
-$(B)/unit_stats: tests/unit_stats.c stats.c stats.h
-	@mkdir -p $(@D)
-	$(CC) $(LATT_CFLAGS) $(INC) -o $@ tests/unit_stats.c stats.c $(LDLIBS)
-
-# The calibration of latt compare (synthetic runs; tests/calib_compare.c).
-CALIB_SRCS = tests/calib_compare.c $(COMPARE_SRCS)
-$(B)/calib_compare: $(CALIB_SRCS) $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(LATT_CFLAGS) $(INC) -o $@ $(CALIB_SRCS) $(LDLIBS)
-
-# The same programs built with AddressSanitizer and UBSan, for make check.
-# An object a source, so that make -j builds them side by side.
+# Every room but latt.c, for the test programs: a unit program
+# (tests/unit_NAME.c, harness tests/unit.h) links it and calls what latt
+# calls.  The same built with AddressSanitizer and UBSan under $(B)/san.
+LIB_OBJS = $(filter-out $(B)/latt.o,$(OBJS))
 SAN_OBJS = $(SRCS:%.c=$(B)/san/%.o)
+SAN_LIB_OBJS = $(filter-out $(B)/san/latt.o,$(SAN_OBJS))
+UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit_*.c))
+
+$(B)/liblatt.a: $(LIB_OBJS)
+	$(AR) rcs $@ $(LIB_OBJS)
+
+$(B)/san/liblatt.a: $(SAN_LIB_OBJS)
+	$(AR) rcs $@ $(SAN_LIB_OBJS)
+
+# The calibration of latt compare (synthetic runs) and the mutation fuzzer
+# of its file reader are built the same way.
+$(B)/%: tests/%.c $(B)/liblatt.a tests/unit.h
+	$(CC) $(LATT_CFLAGS) $(INC) -o $@ $< $(B)/liblatt.a $(LDLIBS)
+
+$(B)/san/%: tests/%.c $(B)/san/liblatt.a tests/unit.h
+	$(CC) $(SAN_CFLAGS) -o $@ $< $(B)/san/liblatt.a $(LDLIBS)
+
 $(B)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -64,22 +68,8 @@ $(B)/san/%.o: %.c
 $(B)/san/latt: $(SAN_OBJS)
 	$(CC) -pthread $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
 
-$(B)/san/unit_stats: tests/unit_stats.c stats.c stats.h
-	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ tests/unit_stats.c stats.c $(LDLIBS)
-
-# The mutation fuzzer of the result-file reader (tests/fuzz_compare.c).
-FUZZ_SRCS = tests/fuzz_compare.c $(COMPARE_SRCS)
-$(B)/san/fuzz_compare: $(FUZZ_SRCS) $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $(FUZZ_SRCS) $(LDLIBS)
-
-$(B)/san/calib_compare: $(CALIB_SRCS) $(HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $(CALIB_SRCS) $(LDLIBS)
-
-CHECK_PROGS = latt $(B)/unit_stats $(B)/calib_compare $(B)/san/latt \
-	$(B)/san/unit_stats $(B)/san/fuzz_compare $(B)/san/calib_compare
+CHECK_PROGS = latt $(B)/san/latt $(UNITS:%=$(B)/%) $(UNITS:%=$(B)/san/%) \
+	$(B)/calib_compare $(B)/san/calib_compare $(B)/san/fuzz_compare
 
 # The tests: every script plain, and the sanitizers' share of them (see
 # tests/run); check-sanitize runs every script under the sanitizers too.

@@ -454,20 +454,58 @@ signal_run() {
 why=
 bad() { why="${why:+$why; }$*"; }
 verdict() {
+	why="$why${twhy:+${why:+; }$twhy}" twhy=
 	if [ -z "$why" ]; then pass "$1"; else fail "$1: $why"; fi
 	why=
 }
-# verdict_from NAME FILE: the verdict of a check written in python3 that
-# printed FILE: its first line says what was measured, shown after NAME,
-# and each line "BAD why" is a failure.  An empty FILE (the check died) is
-# one too.
+# verdict_from NAME FILE [JSON [NEED [OWN]]]: the verdict of a check
+# written in python3 that printed FILE: its first line says what was
+# measured, shown after NAME; each line "BAD why" is a failure, each line
+# "TBAD why" a failure of a timing relation (see verdict_timed, which
+# judges it with JSON).  An empty FILE (the check died) is a failure.
 verdict_from() {
-	local line
-	[ -s "$2" ] || bad "the python3 check printed nothing"
+	local line name=$1 file=$2
+	shift 2
+	[ -s "$file" ] || bad "the python3 check printed nothing"
 	while IFS= read -r line; do
-		case $line in BAD\ *) bad "${line#BAD }" ;; esac
-	done <"$2"
-	verdict "$1: $(head -n 1 "$2")"
+		case $line in
+		BAD\ *) bad "${line#BAD }" ;;
+		TBAD\ *) tbad "${line#TBAD }" ;;
+		esac
+	done <"$file"
+	if [ $# -gt 0 ]; then
+		verdict_timed "$name: $(head -n 1 "$file")" "$@"
+	else
+		verdict "$name: $(head -n 1 "$file")"
+	fi
+}
+
+# The one judge of the timing relations (tests/judge.py).  tbad WHY: like
+# bad, for a relation that holds only when the machine leaves the test its
+# CPUs.  verdict_timed NAME JSON [NEED [OWN]]: FAIL on any bad; else PASS
+# when no timing relation failed; else the judge reads the runs' own
+# record in JSON (NEED: the latency samples a run needs; OWN: the
+# runnable tasks the test adds beside latt) and gives SKIP with the
+# measured reason when the runs were crowded, else FAIL (a quiet run with
+# too few samples is failed as that, not as the relation).
+twhy=
+tbad() { twhy="${twhy:+$twhy; }$*"; }
+verdict_timed() {
+	local name=$1 json=$2 r
+	shift 2
+	if [ -n "$why" ] || [ -z "$twhy" ]; then
+		verdict "$name"
+		return
+	fi
+	r=$(python3 "$(dirname "${BASH_SOURCE[0]}")/judge.py" "$json" "$@" \
+	    2>&1)
+	case $r in
+	SKIP\ *) skip "$name: ${r#SKIP } (the relation: $twhy)" ;;
+	FAIL\ *) fail "$name: ${r#FAIL }" ;;
+	'') fail "$name: $twhy" ;;
+	*) fail "$name: $twhy; the judge: $r" ;;
+	esac
+	why= twhy=
 }
 nlines() { awk 'END { print NR }' "$1"; }
 # err_lines FILE: the lines of latt's stderr in FILE but the "try 'latt
