@@ -72,12 +72,20 @@ CHECK_PROGS = latt $(B)/san/latt $(UNITS:%=$(B)/%) $(UNITS:%=$(B)/san/%) \
 	$(B)/calib_compare $(B)/san/calib_compare $(B)/san/fuzz_compare
 
 # The tests: every script plain, and the sanitizers' share of them (see
-# tests/run); check-sanitize runs every script under the sanitizers too.
+# tests/run).  The long passes: check-sanitize runs every script both
+# ways, check-valgrind the unit programs and latt's modes under valgrind.
+# check-loaded runs make check's suite beside two busy loops of its own.
 check: $(CHECK_PROGS)
 	@tests/run
 
 check-sanitize: $(CHECK_PROGS)
 	@LATT_SANITIZE_ALL=1 tests/run
+
+check-valgrind: $(CHECK_PROGS)
+	@LATT_NO_SANITIZE=1 LATT_VALGRIND=1 tests/run tests/t_memcheck.sh
+
+check-loaded: $(CHECK_PROGS)
+	@tests/run --loaded
 
 # What make check needs, for a parallel build first (make -j2 check-build).
 check-build: $(CHECK_PROGS)
@@ -93,4 +101,5 @@ uninstall:
 clean:
 	rm -rf latt $(B)
 
-.PHONY: all check check-sanitize check-build install uninstall clean
+.PHONY: all check check-sanitize check-valgrind check-loaded check-build \
+	install uninstall clean

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# tests/run: long (it checks the runner, not latt: make check-sanitize runs it)
 # A suite cut mid-way leaves nothing behind.  tests/run t_explain.sh (the
 # script's output in a pipe to the runner, as in make check) is started in
 # a process group of its own and, once a run of latt --explain is under way

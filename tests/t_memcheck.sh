@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# tests/run: long (make check-valgrind runs it; the sanitized pass of make
+# check covers the same modes with ASan)
 # valgrind memcheck over a short run of each mode latt has (the sanitizer
 # pass of make check covers the same modes with ASan): no error and no
 # definite leak, in the parent or in a client (valgrind follows forks; the
