@@ -21,7 +21,8 @@ ERR=$TMP/err
 J=$TMP/run.json
 
 # --- bad input: one line, status 2, nothing run ----------------------------
-# Each with the words its line must have.
+# Each with the words its line must have: one end to end; the others are
+# tests/unit_refuse.c's refuse_frames.
 while IFS='|' read -r bad words; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
@@ -34,14 +35,6 @@ while IFS='|' read -r bad words; do
 	rm -f "$TMP/ran"
 done <<'EOF'
 -c1:frame=0:busy=1ms|class frame is too small: 0
--c1:frame=-5ms:busy=1ms|class frame is not a number.*: -5ms
--c1:frame=20ms|frame= needs busy=
--c1:frame=2s:busy=1ms|class frame is too large: 2s
--c1:frame=20ms:busy=4ms:policy=deadline:runtime=5ms:period=30ms|frame (20000 us) and the deadline period (30000 us) differ
--c2 --fail-above=video.missed=1%|no frame class is named video
--c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=1|needs a % sign
--c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=101%|missed is too large: 101
--c1 -c1:frame=20ms:busy=4ms:name=v --fail-above=default.missed=5%|no frame class is named default
 EOF
 
 # A deadline class may leave its period to frame=.

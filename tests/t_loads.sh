@@ -190,13 +190,9 @@ usage_errors() {
 		fi
 	done
 }
-usage_errors -l load foo cpu:0 cpu: cpu:x cpu:-1 cpu:99999 none:2 '' :3 \
-    cpu:2:3 CPU
-usage_errors -x work -1 abc '' 1048577 64k
-args=()
-for i in $(seq 17); do args+=(-l cpu:1); done
-run_latt "$TMP/b.out" "$TMP/b.err" "${args[@]}" true
-check "17 loads is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+# One end to end; the other -l and -x values, and 17 loads, are
+# tests/unit_refuse.c's refuse_loads_and_work.
+usage_errors -l load foo
 # ran_for MIN_MS MAX_MS OUT ERE...: the run just timed (timed_latt) exited
 # 0 after MIN_MS to MAX_MS, and its summary OUT has a line matching each
 # ERE (grep -E); else bad.

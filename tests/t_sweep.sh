@@ -309,22 +309,10 @@ check_curve "$TMP/r.json" "$TMP/r.svg" 0 >"$TMP/r.chk" 2>&1
 grep -q "^2 bands" "$TMP/r.chk" || echo "BAD not 2 bands" >>"$TMP/r.chk"
 verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk"
 
-# --- bad input: one line, status 2, nothing started.
+# --- bad input: one line, status 2, nothing started.  One end to end; the
+# others are tests/unit_refuse.c's refuse_sweep.
 bad_inputs <<EOF
 unknown name|--sweep=foo=1,2
-no values|--sweep=clients=
-empty value|--sweep=clients=1,,2
-duplicate|--sweep=clients=1,2,1
-duplicate time|--sweep=delay=1,1000us
-refused value|--sweep=clients=0
-refused load|--sweep=load=1,5000 -l yield
-no load|--sweep=load=1,2
-two loads|--sweep=load=1,2 -l yield -l cpu
-with baseline|--sweep=clients=1,2 --baseline=$TMP/r.json
-two sweeps|--sweep=clients=1,2 --sweep=work=1,2
-classes|--sweep=clients=1,2 -c1:nice=1 -c1
-bad load cpus|-l yield:2:cpus=1-0
-load attr|-l yield:2:prio=3
 EOF
 no_leftovers "sweep bad input" >/dev/null || bad "processes left"
 verdict "sweep: $n bad inputs, one line and status 2 each"
