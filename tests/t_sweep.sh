@@ -69,7 +69,8 @@ def main():
                 len(want)))
             continue
         if q == "p50" and len(want) != len(pts):
-            bad.append("a value without a p50")
+            # Too few samples for a p50: the judge's to say why.
+            print("TBAD a value without a p50")
         for (x, y), p in zip(dots, want):
             if abs(y - ylat(p["latency"][q + "_ns"])) > 1.5:
                 bad.append("%s of %s at y %.1f, not %.1f" % (q,
@@ -161,19 +162,17 @@ awk '$1 == "clients" && $2 == "runs" { h = 1; next }
     END { exit !(h && n == 4 && !b) }' "$TMP/c.out" ||
 	bad "no table of 4 rows: $(short "$TMP/c.out")"
 # The curve holds for a machine the run has to itself: with others' tasks
-# runnable (procs_running above latt, its clients and one more), their
-# turns swamp the clients'.  Said, not passed.
-busy=$(pycheck "$TMP/c.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
+# runnable, their turns swamp the clients'.  A timing relation: the judge
+# reads the runs' own records (the test's own: up to 8 clients).
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
 	plain_only "sweep: the clients curve"
-elif [ -n "$busy" ]; then
-	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
-	skip "sweep: the clients curve: the machine is busy ($busy)"
 else
-	expect_json --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
-	    "$TMP/c.json" 'q[0] < q[1] < q[2] < q[3]' 'q[3] > 2 * q[0]'
-	verdict "sweep: clients 1,2,4,8 on one CPU, p50 grows with them"
+	w=$(pycheck --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
+	    "$TMP/c.json" 'q[0] < q[1] < q[2] < q[3]' 'q[3] > 2 * q[0]')
+	[ -z "$w" ] || tbad "$w"
+	verdict_timed "sweep: clients 1,2,4,8 on one CPU, a row each, p50 grows with them" \
+	    "$TMP/c.json" 240 8
 fi
 
 # --- a known rate: yield loads pinned to CPU 1 with the client.  Each
@@ -190,24 +189,19 @@ expect_json \
     "all(r_['loads'][0]['cpus'] == [$c1] for r_ in d['runs'])"
 grep -q 'yield/s' "$TMP/y.out" || bad "no yield column: $(short "$TMP/y.out")"
 # The rates hold for a CPU the run has to itself: with others' tasks
-# runnable too (procs_running at N yielders above N + 2: latt, the
-# yielders and at most one more), they measure the others.  Said, not
-# passed.
-busy=$(pycheck "$TMP/y.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
-if [ -n "$busy" ]; then
-	verdict "sweep: yield loads of 1, 2, 4 processes pinned to one CPU"
-	skip "sweep: yield rates on one CPU: the machine is busy ($busy)"
-else
-	expect_json \
-	    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
-	    "$TMP/y.json" '0.25 < r[2] / r[1] < 0.8' \
-	    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
-	    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
-	verdict "sweep: yield loads on one CPU, the rate halves from 2 to 4, switches grow"
-fi
+# runnable too, they measure the others.  A timing relation: the judge
+# reads the runs' own records (the test's own: up to 4 yielders).
+w=$(pycheck \
+    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
+    "$TMP/y.json" '0.25 < r[2] / r[1] < 0.8' \
+    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
+    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2')
+[ -z "$w" ] || tbad "$w"
+verdict_timed "sweep: yield loads of 1, 2, 4 processes on one CPU, the rate halves from 2 to 4, switches grow" \
+    "$TMP/y.json" 0 4
 check_curve "$TMP/y.json" "$TMP/y.svg" 1 >"$TMP/y.chk" 2>&1
 verdict_from "sweep --plot: the curve of load 1,2,4, a rate axis" \
-    "$TMP/y.chk"
+    "$TMP/y.chk" "$TMP/y.json" 20 4
 
 # --- the clients' voluntary switches against /proc/PID/status read by the
 # test itself, as rates over the middle of the run: within 35%.  Beside
@@ -276,11 +270,15 @@ run_latt "$TMP/f.out" "$TMP/f.err" -n 400 -c2 -f1 -t2 --cpus=$c1 \
     --parent-cpu=$c0 --load=none --json="$TMP/f.json"
 [ "$rc" -eq 0 ] || bad "status $rc"
 expect_json --with 'f = d["floor"]' "$TMP/f.json" \
-    '0 < f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
-    'f["pingpong_ns"] < d["latency"]["p50_ns"]'
+    '0 < f["clock_ns"]' 'f["pipe_ns"] > 0' 'f["pingpong_ns"] > 0'
+w=$(pycheck --with 'f = d["floor"]' "$TMP/f.json" \
+    'f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
+    'f["pingpong_ns"] < d["latency"]["p50_ns"]')
+[ -z "$w" ] || tbad "$w"
 grep -q "^	floor	 *clock [0-9.]* [nu]s, write+read [0-9.]* [nu]s, ping-pong [0-9.]* [nu]s$" \
     "$TMP/f.out" || bad "floor line: $(grep floor "$TMP/f.out")"
-verdict "floor: clock < write+read < ping-pong < p50 at idle"
+verdict_timed "floor: clock < write+read < ping-pong < p50 at idle" \
+    "$TMP/f.json" 400
 
 # --- --repeat=3: intervals in the table and the JSON; latt compare of the
 # first value's runs against the last's.
@@ -307,7 +305,8 @@ run_latt "$TMP/cmp2.out" "$TMP/cmp2.err" compare "$TMP/r.json@1" \
 verdict "sweep --repeat=3: intervals, compare FILE@1 FILE@3"
 check_curve "$TMP/r.json" "$TMP/r.svg" 0 >"$TMP/r.chk" 2>&1
 grep -q "^2 bands" "$TMP/r.chk" || echo "BAD not 2 bands" >>"$TMP/r.chk"
-verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk"
+verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk" \
+    "$TMP/r.json" 20
 
 # --- bad input: one line, status 2, nothing started.  One end to end; the
 # others are tests/unit_refuse.c's refuse_sweep.
