@@ -109,12 +109,12 @@ fi
 shape() {	# the first six lines with the figures blanked
 	head -n 6 "$1" | sed -E 's/ *[0-9]+/N/g'
 }
-run_latt "$OUT" "$ERR" -c2 -d 1 -f1 -t3 --load=none --json="$TMP/plain.json"
+run_latt "$OUT" "$ERR" -c2 -d 0.5 -f1 -t3 --load=none --json="$TMP/plain.json"
 [ "$rc" -eq 0 ] || bad "plain: exit $rc: $(short "$ERR")"
 shape "$OUT" >"$TMP/shape.plain"
 grep -q $'^\t[^\t]* asked\t' "$OUT" && bad "a plain -c2 run has a class"
 expect_json "$TMP/plain.json" 'd["classes"] == []'
-run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 1 -f1 -t3 --load=none \
+run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 0.5 -f1 -t3 --load=none \
     --plot="$TMP/c.svg"
 [ "$rc" -eq 0 ] || bad "classes: exit $rc: $(short "$ERR")"
 # The plot: a percentile curve per class, each in its own colour, and the
@@ -149,7 +149,7 @@ done
 verdict "classes: the 2009 block keeps its shape, the class counts add up to Entries ($sum), a plot colour per class"
 
 # Two plain -c options are two classes; one plain -c is none.
-run_latt "$OUT" "$ERR" -c1 -c2 -d 1 -f5 -t10 --load=none
+run_latt "$OUT" "$ERR" -c1 -c2 -d 0.5 -f5 -t10 --load=none
 grep -q $'^\tdefault-2 asked\t' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
     bad "two plain -c: $(grep ' asked' "$OUT" | tr '\n' '|') $(short "$ERR")"
 verdict "-c1 -c2 are two classes of 3 clients in all"
@@ -157,7 +157,7 @@ verdict "-c1 -c2 are two classes of 3 clients in all"
 # --- compare: rows per class ------------------------------------------------
 # Three short runs with two classes, two against one: every class gets its
 # rows under its name, and a gate can name a class.
-run_latt "$OUT" "$ERR" -c1:name=fast:slice=100us -c1 -d 1 -f1 -t3 --load=none \
+run_latt "$OUT" "$ERR" -c1:name=fast:slice=100us -c1 -d 0.5 -f1 -t3 --load=none \
     --repeat=3 --json="$TMP/cmp.json"
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 python3 - "$TMP/cmp.json" >"$TMP/py" 2>&1 <<'EOF2' || bad "JSON runs: $(short "$TMP/py")"
@@ -203,13 +203,15 @@ verdict "compare: rows per class (fast p50, default max ...), a gate on fast.p50
 # --- nice -10 against nice 19 under a cpu load --------------------------------
 # Measured here: the nice 19 class's median is 1.5 to 2.4 times the nice
 # -10 class's (and its p90 up to 190 times).  Asserted: at least 1.2 times,
-# in one of two runs (the machine is shared).
+# in one of two runs (the machine is shared); when neither, a timing
+# relation the judge decides from the last run's own record (the test's
+# own: the load's spinner a CPU).
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "nice classes: timing relation, not under the sanitizer"
 else
 	for try in 1 2; do
 		run_latt "$OUT" "$ERR" -c2:nice=-10:name=hi -c2:nice=19:name=lo \
-		    --load=cpu -d 3 -f1 -t3
+		    --load=cpu -d 2 -f1 -t3 --json="$TMP/nice.json"
 		hi=$(field "$OUT" "hi p50")
 		lo=$(field "$OUT" "lo p50")
 		[ "$rc" -eq 0 ] && [ -n "$hi" ] && [ -n "$lo" ] &&
@@ -217,8 +219,10 @@ else
 		    break
 	done
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	[ -n "$hi" ] && [ -n "$lo" ] || tbad "no p50 of a class: '$hi', '$lo'"
 	awk -v h="$hi" -v l="$lo" 'BEGIN { exit !(l > 1.2 * h) }' ||
-	    bad "nice 19 p50 $lo us is not above 1.2 x nice -10 p50 $hi us"
-	verdict "under --load=cpu, nice -10 p50 $hi us < nice 19 p50 $lo us (try $try)"
+	    tbad "nice 19 p50 $lo us is not above 1.2 x nice -10 p50 $hi us"
+	verdict_timed "under --load=cpu, nice -10 p50 $hi us < nice 19 p50 $lo us (try $try)" \
+	    "$TMP/nice.json" 80 "$(nproc)"
 	no_leftovers "nice classes"
 fi
