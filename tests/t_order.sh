@@ -68,29 +68,27 @@ if [ -z "$foreign" ]; then
 	grep -q '^gate: met' "$ERR" || bad "no 'gate: met': $(short "$ERR")"
 	grep -q '^order: [0-9]* rounds checked, [012] inversions\{0,1\} .*slack 2.5 ms$' \
 	    "$OUT" || tbad "no order line with at most 2 inversions: $(grep -A4 '^order' "$OUT")"
-	w=$(pycheck "$J" "d['order']['inversions'] <= 2" \
-	    "d['order']['share'] <= 0.05")
-	[ -z "$w" ] || tbad "$w"
-	expect_json "$J" "len(d['order']['worst']) == d['order']['inversions']"
+	expect_json_timed "$J" \
+	    "len(d['order']['worst']) == d['order']['inversions']" \
+	    -- "d['order']['inversions'] <= 2" "d['order']['share'] <= 0.05"
 else
 	skip "three FIFO classes: the inversion count, with real-time tasks of others running: $foreign"
 fi
 grep -q '^  release spread: p50 ' "$OUT" || bad "no release spread line"
 grep -q 'parent.*SCHED_FIFO 91' "$OUT" || bad "the parent is not FIFO 91"
-expect_json "$J" "d['order']['slack_ns'] == 2500000" \
+# Timing relations: the judge (tests/judge.py) reads the run's own record
+# when they fail.  Some 55 rounds in 2 s; 30 needed.
+expect_json_timed "$J" "d['order']['slack_ns'] == 2500000" \
     "[c['name'] for c in d['classes']] == ['hi', 'mid', 'lo']" \
     "all(c['busy']['samples'] == c['latency']['samples'] for c in d['classes'])" \
     "d['order']['release_spread']['samples'] == d['run']['rounds']" \
-    "d['runs'][0]['order']['rounds'] == d['order']['rounds']"
-# Timing relations: the judge (tests/judge.py) reads the run's own record
-# when they fail.  Some 55 rounds in 2 s; 30 needed.
-w=$(pycheck "$J" "d['order']['rounds'] >= 30" \
+    "d['runs'][0]['order']['rounds'] == d['order']['rounds']" \
+    -- "d['order']['rounds'] >= 30" \
     "all(c['latency']['p50_ns'] < 1000000 for c in d['classes'][:2])" \
     "0.5 * min(c['busy']['p50_ns'] for c in d['classes'][:2]) < d['classes'][2]['latency']['p50_ns'] < 15000000" \
     "all(1250000 < c['busy']['min_ns'] for c in d['classes'][:2])" \
     "d['order']['release_spread']['p50_ns'] < 1000000" \
-    "d['order']['release_spread']['max_ns'] < 5000000")
-[ -z "$w" ] || tbad "$w"
+    "d['order']['release_spread']['max_ns'] < 5000000"
 verdict_timed "three FIFO classes, busy 5 ms: $(grep -h '^order\|release' "$OUT" | tr '\n' ' ')" "$J" 90
 
 # The plot: each class's samples as dots in its colour (one dot a sample),
@@ -149,18 +147,17 @@ else
 	    "$OUT" || bad "the summary's worst does not name hi on CPU $c1"
 	grep -q "after lo (client 1, CPU $c0) had started" "$OUT" ||
 	    bad "the summary's worst does not name lo on CPU $c0"
-	expect_json "$J" "d['order']['slack_ns'] == 500000" \
+	# Some 95 rounds in 3 x 0.8 s, 60 needed; the hog is the test's own.
+	expect_json_timed "$J" "d['order']['slack_ns'] == 500000" \
 	    "d['order']['inversions'] == d['order']['rounds_with_inversions']" \
 	    "len(d['order']['worst']) == 5" \
 	    "all(w['waiter'] == {'client': 0, 'class': 'hi', 'cpu': $c1} for w in d['order']['worst'])" \
 	    "all(w['ran'] == {'client': 1, 'class': 'lo', 'cpu': $c0} for w in d['order']['worst'])" \
 	    "all(500000 < w['held_ns'] <= w['waited_ns'] for w in d['order']['worst'])" \
-	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']"
-	# Some 95 rounds in 3 x 0.8 s, 60 needed; the hog is the test's own.
-	w=$(pycheck "$J" "d['order']['rounds'] >= 60" \
+	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']" \
+	    -- "d['order']['rounds'] >= 60" \
 	    "0.08 < d['order']['share'] < 0.5" \
-	    "all(w['waited_ns'] < 15000000 for w in d['order']['worst'])")
-	[ -z "$w" ] || tbad "$w"
+	    "all(w['waited_ns'] < 15000000 for w in d['order']['worst'])"
 	verdict_timed "hog at FIFO 95 on hi's CPU, 30%: $(grep -h '^order' "$OUT")" "$J" 40 1
 	no_leftovers "known inversion"
 
