@@ -4,6 +4,7 @@
  * for what explain/autopsy.c makes of what it decodes.  The decoder is fed
  * what the kernel would give it: the events' format files (their text as
  * /sys/kernel/tracing/events/.../format gave it on a 6.18 x86-64 kernel,
+ * sched_switch's long print fmt line shortened, since no one reads it;
  * written into a temporary directory for tdec_format to read) and raw
  * ring-buffer pages built here byte by byte, as events/header_page and
  * events/header_event describe them: a 64-bit stamp, a commit word, then
