@@ -127,7 +127,7 @@ no_leftovers "three FIFO classes"
 # start while hi waits for the rest of the hog's 3 ms: more than the
 # 0.5 ms slack in some 25% of rounds (2.5 of every 10 ms).  A wait is the
 # hog's 3 ms at most, and what a loaded host adds (up to 15 ms allowed).
-if plain_only "known inversion and its compare (two runs of 3 x 1.3 s)"; then
+if plain_only "known inversion and its compare (two runs of 3 x 0.8 s)"; then
 	:
 elif ! rt_room 3 10; then
 	skip "known inversion: $rt_why"
