@@ -136,8 +136,10 @@ grep -q '^video.frame_time$' "$OUT" || bad "no video.frame_time rows"
 awk '/^video.frame_time$/ { f = 1 } f && /^p50 / { print; exit }' "$OUT" |
     grep -q '^p50  *[0-9.]*  *[0-9.]*  *+[0-9.]*%' ||
     bad "the frame time's p50 row is not worse in B (14 ms against 4 ms): $(grep -A3 '^video.frame_time' "$OUT" | tr '\n' '|')"
-grep -q '^video  *0\.0  *0\.0  *100\.0  *0\.0  *+100\.0  *-  *cannot tell$' \
-    "$OUT" || bad "no missed row of +100 points: $(grep -A1 '^missed' "$OUT" | tr '\n' '|')"
+# B missed every deadline; A's share is its run's (0 when that run had
+# its CPU, a timing relation judged there, not here).
+grep -q '^video  *[0-9.]*  *0\.0  *100\.0  *0\.0  *+[0-9.]*  *-  *cannot tell$' \
+    "$OUT" || bad "no missed row of B 100%: $(grep -A1 '^missed' "$OUT" | tr '\n' '|')"
 verdict "compare: the frame rows"
 
 if ! two_cpus; then
