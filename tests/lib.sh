@@ -197,6 +197,27 @@ expect_json() {
 	[ -z "$w" ] || bad "$w"
 }
 
+# expect_json_timed [--with PYTHON] FILE EXPR... -- TEXPR...: one python3
+# for both kinds: bad for each EXPR that does not hold, tbad (a timing
+# relation: see verdict_timed) for each TEXPR.
+expect_json_timed() {
+	local a x w t=0 IFS
+	local -a args=()
+	for a in "$@"; do
+		if [ "$a" = -- ]; then t=1; continue; fi
+		[ $t = 0 ] || a="$a  #timed"
+		args+=("$a")
+	done
+	w=$(pycheck "${args[@]}")
+	IFS=$'\001'
+	for x in ${w//; not: /$'\001'not: }; do
+		case $x in
+		*'  #timed'*) tbad "${x/  #timed/}" ;;
+		*) bad "$x" ;;
+		esac
+	done
+}
+
 # check NAME COMMAND...: PASS when the command succeeds, else FAIL.
 check() {
 	local name=$1

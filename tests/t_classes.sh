@@ -11,30 +11,14 @@ OUT=$TMP/out
 ERR=$TMP/err
 
 # --- impossible classes: one line, status 2, nothing run --------------------
-for bad in "-c2:nice=99" "-c2:policy=fast" "-c2:foo=1" "-c2:" "-c2::nice=1" \
-    "-c0:nice=1" "-c1:nice" "-c1:policy=other:prio=10" \
-    "-c1:policy=rr:slice=100us" "-c1:policy=deadline" \
-    "-c1:policy=deadline:runtime=100us" "-c1:runtime=2ms:period=1ms" \
-    "-c1:runtime=1ms:deadline=1ms:period=500us" \
-    "-c1:runtime=100us:period=10s" "-c1:runtime=500ns:period=1ms" \
-    "-c1:runtime=100us:period=1ms:nice=3" \
-    "-c1:runtime=100us:period=1ms:cpus=0" "-c1:cpus=9999" \
-    "-c1:name=a -c1:name=a" "-c1:name=Max1" "-c1:name=timer" \
-    "-c1:name=a/b" "-c1:slice=0"; do
-	# shellcheck disable=SC2086
-	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
-	if [ "$rc" -eq 2 ] && [ ! -s "$OUT" ] && [ ! -e "$TMP/ran" ] &&
-	    [ "$(err_lines "$ERR")" -eq 1 ]; then
-		pass "usage error: $bad"
-	else
-		fail "usage error: $bad: rc $rc, $(short "$ERR")"
-	fi
-	rm -f "$TMP/ran"
-done
-run_latt "$OUT" "$ERR" -c1:runtime=2ms:period=1ms true
+# One case end to end; the others, and each one's message, are
+# tests/unit_refuse.c's refuse_classes.
+run_latt "$OUT" "$ERR" -c1:runtime=2ms:period=1ms touch "$TMP/ran"
+[ "$rc" -eq 2 ] && [ ! -s "$OUT" ] && [ ! -e "$TMP/ran" ] &&
+    [ "$(err_lines "$ERR")" -eq 1 ] || bad "rc $rc, $(short "$ERR")"
 grep -q 'runtime (2000 us) is above the period (1000 us)' "$ERR" ||
     bad "the message does not say runtime above period: $(short "$ERR")"
-verdict "a deadline runtime above its period is named"
+verdict "usage error: a deadline runtime above its period is named"
 
 # --- refused by the kernel or the limits: status 2 before any fork ------------
 # The probe tries every class in a throw-away child; no client is forked
@@ -125,12 +109,12 @@ fi
 shape() {	# the first six lines with the figures blanked
 	head -n 6 "$1" | sed -E 's/ *[0-9]+/N/g'
 }
-run_latt "$OUT" "$ERR" -c2 -d 1 -f1 -t3 --load=none --json="$TMP/plain.json"
+run_latt "$OUT" "$ERR" -c2 -d 0.5 -f1 -t3 --load=none --json="$TMP/plain.json"
 [ "$rc" -eq 0 ] || bad "plain: exit $rc: $(short "$ERR")"
 shape "$OUT" >"$TMP/shape.plain"
 grep -q $'^\t[^\t]* asked\t' "$OUT" && bad "a plain -c2 run has a class"
 expect_json "$TMP/plain.json" 'd["classes"] == []'
-run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 1 -f1 -t3 --load=none \
+run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 0.5 -f1 -t3 --load=none \
     --plot="$TMP/c.svg"
 [ "$rc" -eq 0 ] || bad "classes: exit $rc: $(short "$ERR")"
 # The plot: a percentile curve per class, each in its own colour, and the
@@ -165,7 +149,7 @@ done
 verdict "classes: the 2009 block keeps its shape, the class counts add up to Entries ($sum), a plot colour per class"
 
 # Two plain -c options are two classes; one plain -c is none.
-run_latt "$OUT" "$ERR" -c1 -c2 -d 1 -f5 -t10 --load=none
+run_latt "$OUT" "$ERR" -c1 -c2 -d 0.5 -f5 -t10 --load=none
 grep -q $'^\tdefault-2 asked\t' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
     bad "two plain -c: $(grep ' asked' "$OUT" | tr '\n' '|') $(short "$ERR")"
 verdict "-c1 -c2 are two classes of 3 clients in all"
@@ -173,7 +157,7 @@ verdict "-c1 -c2 are two classes of 3 clients in all"
 # --- compare: rows per class ------------------------------------------------
 # Three short runs with two classes, two against one: every class gets its
 # rows under its name, and a gate can name a class.
-run_latt "$OUT" "$ERR" -c1:name=fast:slice=100us -c1 -d 1 -f1 -t3 --load=none \
+run_latt "$OUT" "$ERR" -c1:name=fast:slice=100us -c1 -d 0.5 -f1 -t3 --load=none \
     --repeat=3 --json="$TMP/cmp.json"
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 python3 - "$TMP/cmp.json" >"$TMP/py" 2>&1 <<'EOF2' || bad "JSON runs: $(short "$TMP/py")"
@@ -219,13 +203,15 @@ verdict "compare: rows per class (fast p50, default max ...), a gate on fast.p50
 # --- nice -10 against nice 19 under a cpu load --------------------------------
 # Measured here: the nice 19 class's median is 1.5 to 2.4 times the nice
 # -10 class's (and its p90 up to 190 times).  Asserted: at least 1.2 times,
-# in one of two runs (the machine is shared).
+# in one of two runs (the machine is shared); when neither, a timing
+# relation the judge decides from the last run's own record (the test's
+# own: the load's spinner a CPU).
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "nice classes: timing relation, not under the sanitizer"
 else
 	for try in 1 2; do
 		run_latt "$OUT" "$ERR" -c2:nice=-10:name=hi -c2:nice=19:name=lo \
-		    --load=cpu -d 3 -f1 -t3
+		    --load=cpu -d 2 -f1 -t3 --json="$TMP/nice.json"
 		hi=$(field "$OUT" "hi p50")
 		lo=$(field "$OUT" "lo p50")
 		[ "$rc" -eq 0 ] && [ -n "$hi" ] && [ -n "$lo" ] &&
@@ -233,8 +219,10 @@ else
 		    break
 	done
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+	[ -n "$hi" ] && [ -n "$lo" ] || tbad "no p50 of a class: '$hi', '$lo'"
 	awk -v h="$hi" -v l="$lo" 'BEGIN { exit !(l > 1.2 * h) }' ||
-	    bad "nice 19 p50 $lo us is not above 1.2 x nice -10 p50 $hi us"
-	verdict "under --load=cpu, nice -10 p50 $hi us < nice 19 p50 $lo us (try $try)"
+	    tbad "nice 19 p50 $lo us is not above 1.2 x nice -10 p50 $hi us"
+	verdict_timed "under --load=cpu, nice -10 p50 $hi us < nice 19 p50 $lo us (try $try)" \
+	    "$TMP/nice.json" 80 "$(nproc)"
 	no_leftovers "nice classes"
 fi

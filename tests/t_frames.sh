@@ -21,7 +21,8 @@ ERR=$TMP/err
 J=$TMP/run.json
 
 # --- bad input: one line, status 2, nothing run ----------------------------
-# Each with the words its line must have.
+# Each with the words its line must have: one end to end; the others are
+# tests/unit_refuse.c's refuse_frames.
 while IFS='|' read -r bad words; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
@@ -34,14 +35,6 @@ while IFS='|' read -r bad words; do
 	rm -f "$TMP/ran"
 done <<'EOF'
 -c1:frame=0:busy=1ms|class frame is too small: 0
--c1:frame=-5ms:busy=1ms|class frame is not a number.*: -5ms
--c1:frame=20ms|frame= needs busy=
--c1:frame=2s:busy=1ms|class frame is too large: 2s
--c1:frame=20ms:busy=4ms:policy=deadline:runtime=5ms:period=30ms|frame (20000 us) and the deadline period (30000 us) differ
--c2 --fail-above=video.missed=1%|no frame class is named video
--c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=1|needs a % sign
--c1:frame=20ms:busy=4ms:name=video --fail-above=video.missed=101%|missed is too large: 101
--c1 -c1:frame=20ms:busy=4ms:name=v --fail-above=default.missed=5%|no frame class is named default
 EOF
 
 # A deadline class may leave its period to frame=.
@@ -64,12 +57,12 @@ others() { echo "$foreign"; }
 FIFO="policy=fifo:prio=$CLIENT_PRIO"
 
 # --- the CPU to itself: every deadline met, all the CPU asked for ---------
-# 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 1.5 s (some 75 frames)
+# 20 ms frames of 4 ms work at FIFO CLIENT_PRIO for 1 s (some 50 frames)
 # beside two ordinary clients woken in rounds: a miss needs a delay of 16
 # ms, which only another test's real-time task could make.  The work is
 # turns calibrated at the start, and this VM's speed moves by up to 3x
 # (t_order.sh): a frame's time is held to a quarter of the work's.
-"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1.5 -l none \
+"$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 watched $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
@@ -80,23 +73,26 @@ grep -q '^Frames of video: every 20 ms, busy 4 ms, 1 client$' "$OUT" ||
 grep -q '^	deadlines	 [0-9]*, [0-9]* met' "$OUT" ||
     bad "no deadlines line: $(grep -A2 '^Frames' "$OUT" | tr '\n' '|')"
 F="d['classes'][1]['frames']"
-expect_json --with "others = '$foreign' != ''" "$J" \
-    "60 <= ${F}['frames'] <= 76" \
+# The rest are timing relations, judged on the run's own record when they
+# fail.
+expect_json_timed --with "others = '$foreign' != ''" "$J" \
     "${F}['period_ns'] == 20000000 and ${F}['busy_ns'] == 4000000" \
     "${F}['deadlines'] == ${F}['frames'] + ${F}['not_started']" \
     "${F}['frames'] == ${F}['met'] + ${F}['missed']" \
     "${F}['wake']['samples'] == ${F}['frame_time']['samples'] == ${F}['frames']" \
-    "${F}['frame_time']['min_ns'] >= 4000000 * 0.25" \
     "d['classes'][0]['latency']['samples'] > 0" \
     "'latency' not in d['classes'][1]" \
     "d['latency']['samples'] == d['classes'][0]['latency']['samples']" \
     "d['runs'][0]['classes'][1]['frames']['frame_time']['blocks']" \
+    -- "40 <= ${F}['frames'] <= 51" \
+    "${F}['frame_time']['min_ns'] >= 4000000 * 0.25" \
     "others or ${F}['met_pct'] >= 99" \
     "others or ${F}['desired_cpu_pct'] >= 99" \
     "others or ${F}['longest_stutter_frames'] <= 2"
 if [ -z "$foreign" ]; then
-	verdict "the CPU to itself: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')"
+	verdict_timed "the CPU to itself: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')" "$J"
 else
+	twhy=
 	verdict "the CPU to itself: the counts (the deadline checks left out: real-time tasks of others ran: $(others))"
 fi
 cp "$J" "$TMP/a.json"
@@ -113,21 +109,23 @@ no_leftovers "frames beside rounds"
 # deadline missed is one stutter.  (A busy phase of many periods comes
 # closer to PERIOD/BUSY, but a FIFO client that spins nearly all the
 # time meets RT throttling.)
-"$LATT" -q -c1:frame=5ms:busy=10ms:"$FIFO":name=video -d1.5 -l none \
+"$LATT" -q -c1:frame=5ms:busy=10ms:"$FIFO":name=video -d1 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 watched $!
 [ "$rc" -eq 3 ] || bad "exit $rc, not 3: $(short "$ERR")"
 grep -q '^gate: exceeded: video.missed [0-9.]*% > 50% ' "$ERR" ||
     bad "no 'gate: exceeded: video.missed': $(short "$ERR")"
 F="d['classes'][0]['frames']"
-expect_json "$J" "${F}['frames'] >= 60" "${F}['met_pct'] <= 5" \
-    "100 * 5 / 15 * 0.8 <= ${F}['desired_cpu_pct'] <= 100 * 5 / 10 * 1.05" \
+# Some 66 frames in 1 s; the rest are timing relations.
+expect_json_timed "$J" \
     "abs(${F}['desired_cpu_pct'] - 100 * ${F}['frames'] / ${F}['deadlines']) < 1e-6" \
+    "${F}['longest_stutter_ns'] == ${F}['longest_stutter_frames'] * 5000000" \
+    -- "${F}['frames'] >= 40" "${F}['met_pct'] <= 5" \
+    "100 * 5 / 15 * 0.8 <= ${F}['desired_cpu_pct'] <= 100 * 5 / 10 * 1.05" \
     "${F}['not_started'] >= 0.9 * ${F}['frames']" \
     "${F}['longest_stutter_frames'] >= 0.9 * ${F}['deadlines']" \
-    "${F}['longest_stutter_ns'] == ${F}['longest_stutter_frames'] * 5000000" \
     "${F}['frame_time']['min_ns'] > 5000000"
-verdict "impossible: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')"
+verdict_timed "impossible: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')" "$J"
 
 # --- compare: the frame class's rows ------------------------------------
 # Two sides of one run each (no verdict), both with a class video.
@@ -138,8 +136,10 @@ grep -q '^video.frame_time$' "$OUT" || bad "no video.frame_time rows"
 awk '/^video.frame_time$/ { f = 1 } f && /^p50 / { print; exit }' "$OUT" |
     grep -q '^p50  *[0-9.]*  *[0-9.]*  *+[0-9.]*%' ||
     bad "the frame time's p50 row is not worse in B (14 ms against 4 ms): $(grep -A3 '^video.frame_time' "$OUT" | tr '\n' '|')"
-grep -q '^video  *0\.0  *0\.0  *100\.0  *0\.0  *+100\.0  *-  *cannot tell$' \
-    "$OUT" || bad "no missed row of +100 points: $(grep -A1 '^missed' "$OUT" | tr '\n' '|')"
+# B missed every deadline; A's share is its run's (0 when that run had
+# its CPU, a timing relation judged there, not here).
+grep -q '^video  *[0-9.]*  *0\.0  *100\.0  *0\.0  *+[0-9.]*  *-  *cannot tell$' \
+    "$OUT" || bad "no missed row of B 100%: $(grep -A1 '^missed' "$OUT" | tr '\n' '|')"
 verdict "compare: the frame rows"
 
 if ! two_cpus; then
@@ -167,12 +167,13 @@ else
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 	F="d['classes'][0]['frames']"
 	if [ -z "$foreign" ]; then
-		expect_json "$J" "12 <= 100 - ${F}['met_pct'] <= 38" \
+		expect_json_timed "$J" -- "12 <= 100 - ${F}['met_pct'] <= 38" \
 		    "14 <= ${F}['missed'] <= 26" \
 		    "${F}['missed'] <= ${F}['not_started'] <= 2.2 * ${F}['missed']" \
 		    "2 <= ${F}['longest_stutter_frames'] <= 4" \
 		    "${F}['frame_time']['max_ns'] >= 18000000"
-		verdict "known truth, hog 25 of 100 ms: $(grep -A3 '^Frames' "$OUT" | tail -3 | tr '\n\t' '  ')"
+		verdict_timed "known truth, hog 25 of 100 ms: $(grep -A3 '^Frames' "$OUT" | tail -3 | tr '\n\t' '  ')" \
+		    "$J" 0 1
 	else
 		skip "known truth: real-time tasks of others ran: $(others)"
 	fi
@@ -187,21 +188,22 @@ fi
 # real-time task of others (another test's hog) holds both for as long as
 # it runs: the relation is then left out (a skip).
 "$LATT" -q -c1:frame=20ms:busy=4ms:nice=-10:name=high \
-    -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d1.5 \
+    -c1:frame=20ms:busy=4ms:nice=10:name=low -l cpu:8 -d1 \
     --json="$J" --plot="$TMP/f.svg" >"$OUT" 2>"$ERR" &
 watched $!
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 H="d['classes'][0]['frames']"
 L="d['classes'][1]['frames']"
-expect_json --with "others = '$foreign' != ''" "$J" \
-    "others or ${H}['met_pct'] >= ${L}['met_pct'] + 15" \
+expect_json_timed --with "others = '$foreign' != ''" "$J" "${H}['frames'] > 0" \
+    -- "others or ${H}['met_pct'] >= ${L}['met_pct'] + 15" \
     "others or ${H}['met_pct'] >= 2 * ${L}['met_pct']" \
     "others or ${H}['desired_cpu_pct'] > ${L}['desired_cpu_pct']" \
-    "${H}['frames'] > 0" \
-    "${L}['deadlines'] >= 50"
+    "${L}['deadlines'] >= 40"
 if [ -z "$foreign" ]; then
-	verdict "fairness: $(grep -h '^Frames of\|deadlines' "$OUT" | cut -d, -f1,2 | tr '\n\t' '  ')"
+	verdict_timed "fairness: $(grep -h '^Frames of\|deadlines' "$OUT" | cut -d, -f1,2 | tr '\n\t' '  ')" \
+	    "$J" 0 8
 else
+	twhy=
 	[ -z "$why" ] || verdict "fairness"
 	skip "fairness: real-time tasks of others ran: $(others)"
 fi

@@ -112,16 +112,18 @@ fi
 # processes share it with the clients: a woken client waits for a slice.
 # Typical: tens of microseconds idle, hundreds loaded.  Other test suites
 # load this machine too, so an "idle" run can be slowed by them: the pair
-# is tried up to five times, and the relation (loaded mean > 1.5x idle
-# mean, or loaded p99 > 2x idle p99) must hold once.
+# is tried up to twice, and the relation (loaded mean > 1.5x idle mean, or
+# loaded p99 > 2x idle p99) must hold once; when it never does, the judge
+# reads the idle run's own record (a crowded one is a skip).
 pin=()
 if command -v taskset >/dev/null; then
 	pin=(taskset -c "$(($(getconf _NPROCESSORS_ONLN) - 1))")
 fi
 seen=""
-plain_only "cpu load raises the mean latency" || for try in 1 2 3 4 5; do
-	"${pin[@]}" "$LATT" -c2 -f1 -t5 'sleep 1.5' >"$TMP/idle.out" 2>&1
-	"${pin[@]}" "$LATT" -c2 -f1 -t5 -l cpu:4 'sleep 1.5' >"$TMP/busy.out" 2>&1
+plain_only "cpu load raises the mean latency" || for try in 1 2; do
+	"${pin[@]}" "$LATT" -c2 -f1 -t3 --json="$TMP/idle.json" 'sleep 1' \
+	    >"$TMP/idle.out" 2>&1
+	"${pin[@]}" "$LATT" -c2 -f1 -t3 -l cpu:4 'sleep 1' >"$TMP/busy.out" 2>&1
 	idle=$(mean_of "$TMP/idle.out" mean)
 	busy=$(mean_of "$TMP/busy.out" mean)
 	idle99=$(mean_of "$TMP/idle.out" p99)
@@ -133,12 +135,11 @@ plain_only "cpu load raises the mean latency" || for try in 1 2 3 4 5; do
 	    break
 	seen="$seen (no)"
 done
-if [ -n "${LATT_SANITIZED:-}" ]; then
-	:
-elif [[ $seen != *"(no)" ]]; then
-	pass "cpu load raises the mean latency (usec, idle->loaded:$seen)"
-else
-	fail "cpu load raises the mean latency: usec, idle->loaded:$seen"
+if [ -z "${LATT_SANITIZED:-}" ]; then
+	[ -n "$idle" ] && [ -n "$busy" ] || bad "no mean:$seen"
+	[[ $seen != *"(no)" ]] || tbad "usec, idle->loaded:$seen"
+	verdict_timed "cpu load raises the mean latency (usec, idle->loaded:$seen)" \
+	    "$TMP/idle.json" 200
 fi
 
 # run_ends NAME RC WHAT FILE PCRE: latt $lpid, just told to end, exits RC,
@@ -190,13 +191,9 @@ usage_errors() {
 		fi
 	done
 }
-usage_errors -l load foo cpu:0 cpu: cpu:x cpu:-1 cpu:99999 none:2 '' :3 \
-    cpu:2:3 CPU
-usage_errors -x work -1 abc '' 1048577 64k
-args=()
-for i in $(seq 17); do args+=(-l cpu:1); done
-run_latt "$TMP/b.out" "$TMP/b.err" "${args[@]}" true
-check "17 loads is a usage error (rc $rc)" [ "$rc" -eq 2 ]
+# One end to end; the other -l and -x values, and 17 loads, are
+# tests/unit_refuse.c's refuse_loads_and_work.
+usage_errors -l load foo
 # ran_for MIN_MS MAX_MS OUT ERE...: the run just timed (timed_latt) exited
 # 0 after MIN_MS to MAX_MS, and its summary OUT has a line matching each
 # ERE (grep -E); else bad.
@@ -213,31 +210,39 @@ ran_for() {
 }
 
 # --load without a command: the loads alone, for the duration.
-timed_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 2 -c2 -f1 -t3
-ran_for 1900 15000 "$TMP/b.out" $'^\tworkload\t *none \\(the loads only\\)$' \
+timed_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 1 -c2 -f1 -t3
+ran_for 950 15000 "$TMP/b.out" $'^\tworkload\t *none \\(the loads only\\)$' \
     $'^\tload\t *cpu: 1 process, [1-9][0-9.]*[kMGT]? increments/s'
-verdict "--load without a command runs the loads alone for -d 2 (${ms} ms)"
+verdict "--load without a command runs the loads alone for -d 1 (${ms} ms)"
 no_leftovers "--load without a command"
 
 # A bare latt: cpu on every CPU, 10 s, enough samples for its p99.9
 # (10,000 in 10 s: a rate of 1,000 a second).  Ended by SIGINT after 2 s
 # (a normal end): its summary still says what a bare run is.
+# The rate is counted from the clients' start: a timing relation, judged
+# on the run's own record when it fails (the test's own: the cpu load's
+# spinners).
 T0=$(usecs)
-env --default-signal "$LATT" >"$TMP/bare.out" 2>"$TMP/bare.err" &
+env --default-signal "$LATT" --json="$TMP/bare.json" >"$TMP/bare.out" \
+    2>"$TMP/bare.err" &
 lp=$!
 wait_nclients $lp 8 >/dev/null || bad "no 8 clients started"
-sleep 2
+T1=$(usecs)
+sleep 1
 kill -INT $lp
 wait $lp
 rc=$?
 ms=$((($(usecs) - T0) / 1000))
+ms1=$((($(usecs) - T1) / 1000))
 n=$(entries "$TMP/bare.out" 8)
-[ "${n:-0}" -ge "$ms" ] || bad "'$n' samples from 8 clients in $ms ms, want 1,000/s"
-ran_for 1900 15000 "$TMP/bare.out" $'^\tload\t *cpu: '"$(nproc)"' process' \
+[ "${n:-0}" -ge "$ms1" ] ||
+    tbad "'$n' samples from 8 clients in $ms1 ms, want 1,000/s"
+ran_for 950 15000 "$TMP/bare.out" $'^\tload\t *cpu: '"$(nproc)"' process' \
     $'^\tbare run\t *no command: 8 clients, delays 1 ms to 3 ms, 10 s'
-verdict "bare latt: $n samples in ${ms} ms beside cpu:$(nproc), says what it ran"
+verdict_timed "bare latt: $n samples in ${ms1} ms beside cpu:$(nproc), says what it ran" \
+    "$TMP/bare.json" 0 "$(nproc)"
 no_leftovers "bare latt"
-run_latt "$TMP/idle.out" "$TMP/idle.err" --load=none -d 1
+run_latt "$TMP/idle.out" "$TMP/idle.err" --load=none -d 0.5
 if [ "$rc" -eq 0 ] && grep -q '^	load	 *none$' "$TMP/idle.out" &&
     grep -q '^	workload	 *none$' "$TMP/idle.out"; then
 	pass "--load=none alone measures an idle machine"
@@ -248,8 +253,9 @@ fi
 # --- -x: a second block, whose figures grow with the buffer
 run_latt "$TMP/x0.out" "$TMP/x0.err" -c2 -f1 -t3 'sleep 0.3'
 check "no -x: no work row" bash -c "! grep -q '^work ' '$TMP/x0.out'"
-run_latt "$TMP/x1.out" "$TMP/x1.err" -c2 -f1 -t3 -x 64 'sleep 1'
-run_latt "$TMP/x2.out" "$TMP/x2.err" -c2 -f1 -t3 --work=4096 'sleep 1'
+run_latt "$TMP/x1.out" "$TMP/x1.err" -c2 -f1 -t3 -x 64 --json="$TMP/x1.json" \
+    'sleep 0.5'
+run_latt "$TMP/x2.out" "$TMP/x2.err" -c2 -f1 -t3 --work=4096 'sleep 0.5'
 check "-x 64: a work row, and a line that says 64 KiB" \
     grep -q $'^\twork\t *64 KiB a client, timed after each wake-up$' "$TMP/x1.out"
 check "-x: the work row is apart from the latency's" \
@@ -263,10 +269,11 @@ else
 fi
 w1=$(mean_of "$TMP/x1.out" "work mean")
 w2=$(mean_of "$TMP/x2.out" "work mean")
-if [ -n "$w1" ] && [ -n "$w2" ] &&
-    awk -v a="$w1" -v b="$w2" 'BEGIN { exit !(a > 0 && b > 8 * a) }'; then
-	pass "-x: work time grows with KB (64: $w1, 4096: $w2 usec)"
-else
-	fail "-x: work time grows with KB: 64 KiB '$w1', 4096 KiB '$w2' usec"
-fi
+# A timing relation: a 64 KiB run slowed by others' tasks can come near
+# the 4096 KiB one; the judge reads the 64 KiB run's own record.
+[ -n "$w1" ] && [ -n "$w2" ] || bad "work means '$w1' and '$w2'"
+awk -v a="$w1" -v b="${w2:-0}" 'BEGIN { exit !(a > 0 && b > 8 * a) }' ||
+    tbad "64 KiB '$w1', 4096 KiB '$w2' usec"
+verdict_timed "-x: work time grows with KB (64: $w1, 4096: $w2 usec)" \
+    "$TMP/x1.json"
 no_leftovers "default count, cpu against idle, usage errors, work"

@@ -15,11 +15,9 @@ ERR=$TMP/err
 J=$TMP/run.json
 
 # --- bad input: one line, status 2, nothing run --------------------------------
-for bad in "-c1:prio=80:busy=0" "-c1:prio=80:busy=-1ms" "--busy=0" \
-    "--busy=-5ms" "-c1:prio=80:busy=1x" "--order-slack=100us" \
-    "-c1:nice=5:busy=1ms --order-slack=1ms" \
-    "--fail-above=inversions=0" "--policy=fifo --fail-above=inversions=-1" \
-    "-c1:nice=5 -c1:nice=1 --fail-above=inversions=2"; do
+# One case end to end; the others, and each one's message, are
+# tests/unit_refuse.c's refuse_order_busy_slack_inversions.
+for bad in "-c1:prio=80:busy=0"; do
 	# shellcheck disable=SC2086
 	run_latt "$OUT" "$ERR" $bad touch "$TMP/ran"
 	if [ "$rc" -eq 2 ] && [ ! -s "$OUT" ] && [ ! -e "$TMP/ran" ] &&
@@ -58,7 +56,7 @@ RT=(-c1:prio=90:busy=5ms:name=hi -c1:prio=80:busy=5ms:name=mid
 # 3.35 to 3.78), so a 5 ms phase can take under 2 ms: the phase is held
 # to a quarter of its length, and the lowest class to half of the higher
 # classes' own phases.
-"$LATT" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d3 \
+"$LATT" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d2 \
     --load=none --json="$J" --fail-above=inversions=2 --order-slack=2.5ms \
     --plot="$TMP/o.svg" >"$OUT" 2>"$ERR" &
 lpid=$!
@@ -69,27 +67,29 @@ if [ -z "$foreign" ]; then
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 	grep -q '^gate: met' "$ERR" || bad "no 'gate: met': $(short "$ERR")"
 	grep -q '^order: [0-9]* rounds checked, [012] inversions\{0,1\} .*slack 2.5 ms$' \
-	    "$OUT" || bad "no order line with at most 2 inversions: $(grep -A4 '^order' "$OUT")"
-	expect_json "$J" "d['order']['inversions'] <= 2" \
-	    "d['order']['share'] <= 0.05" \
-	    "len(d['order']['worst']) == d['order']['inversions']"
+	    "$OUT" || tbad "no order line with at most 2 inversions: $(grep -A4 '^order' "$OUT")"
+	expect_json_timed "$J" \
+	    "len(d['order']['worst']) == d['order']['inversions']" \
+	    -- "d['order']['inversions'] <= 2" "d['order']['share'] <= 0.05"
 else
 	skip "three FIFO classes: the inversion count, with real-time tasks of others running: $foreign"
 fi
 grep -q '^  release spread: p50 ' "$OUT" || bad "no release spread line"
 grep -q 'parent.*SCHED_FIFO 91' "$OUT" || bad "the parent is not FIFO 91"
-expect_json "$J" "d['order']['rounds'] >= 40" \
-    "d['order']['slack_ns'] == 2500000" \
+# Timing relations: the judge (tests/judge.py) reads the run's own record
+# when they fail.  Some 55 rounds in 2 s; 30 needed.
+expect_json_timed "$J" "d['order']['slack_ns'] == 2500000" \
     "[c['name'] for c in d['classes']] == ['hi', 'mid', 'lo']" \
+    "all(c['busy']['samples'] == c['latency']['samples'] for c in d['classes'])" \
+    "d['order']['release_spread']['samples'] == d['run']['rounds']" \
+    "d['runs'][0]['order']['rounds'] == d['order']['rounds']" \
+    -- "d['order']['rounds'] >= 30" \
     "all(c['latency']['p50_ns'] < 1000000 for c in d['classes'][:2])" \
     "0.5 * min(c['busy']['p50_ns'] for c in d['classes'][:2]) < d['classes'][2]['latency']['p50_ns'] < 15000000" \
-    "all(c['busy']['samples'] == c['latency']['samples'] for c in d['classes'])" \
     "all(1250000 < c['busy']['min_ns'] for c in d['classes'][:2])" \
-    "d['order']['release_spread']['samples'] == d['run']['rounds']" \
     "d['order']['release_spread']['p50_ns'] < 1000000" \
-    "d['order']['release_spread']['max_ns'] < 5000000" \
-    "d['runs'][0]['order']['rounds'] == d['order']['rounds']"
-verdict "three FIFO classes, busy 5 ms: $(grep -h '^order\|release' "$OUT" | tr '\n' ' ')"
+    "d['order']['release_spread']['max_ns'] < 5000000"
+verdict_timed "three FIFO classes, busy 5 ms: $(grep -h '^order\|release' "$OUT" | tr '\n' ' ')" "$J" 90
 
 # The plot: each class's samples as dots in its colour (one dot a sample),
 # the highest priority drawn last (on top) and first in the legend.
@@ -127,7 +127,7 @@ no_leftovers "three FIFO classes"
 # start while hi waits for the rest of the hog's 3 ms: more than the
 # 0.5 ms slack in some 25% of rounds (2.5 of every 10 ms).  A wait is the
 # hog's 3 ms at most, and what a loaded host adds (up to 15 ms allowed).
-if plain_only "known inversion and its compare (two runs of 3 x 1.3 s)"; then
+if plain_only "known inversion and its compare (two runs of 3 x 0.8 s)"; then
 	:
 elif ! rt_room 3 10; then
 	skip "known inversion: $rt_why"
@@ -136,7 +136,7 @@ elif ! start_hog "$c1" 3 10 30 95; then
 else
 	PINNED=(-c1:prio=90:busy=1ms:cpus="$c1":name=hi
 	    -c1:prio=70:busy=1ms:cpus="$c0":name=lo --parent-cpu="$c0"
-	    -f20 -t30 -d1.3 --repeat=3 --load=none)
+	    -f20 -t30 -d0.8 --repeat=3 --load=none)
 	run_latt "$OUT" "$ERR" "${PINNED[@]}" --json="$J" \
 	    --fail-above=inversions=0
 	stop_hog
@@ -147,16 +147,18 @@ else
 	    "$OUT" || bad "the summary's worst does not name hi on CPU $c1"
 	grep -q "after lo (client 1, CPU $c0) had started" "$OUT" ||
 	    bad "the summary's worst does not name lo on CPU $c0"
-	expect_json "$J" "d['order']['rounds'] >= 60" \
-	    "d['order']['slack_ns'] == 500000" \
-	    "0.08 < d['order']['share'] < 0.5" \
+	# Some 95 rounds in 3 x 0.8 s, 60 needed; the hog is the test's own.
+	expect_json_timed "$J" "d['order']['slack_ns'] == 500000" \
 	    "d['order']['inversions'] == d['order']['rounds_with_inversions']" \
 	    "len(d['order']['worst']) == 5" \
 	    "all(w['waiter'] == {'client': 0, 'class': 'hi', 'cpu': $c1} for w in d['order']['worst'])" \
 	    "all(w['ran'] == {'client': 1, 'class': 'lo', 'cpu': $c0} for w in d['order']['worst'])" \
-	    "all(500000 < w['held_ns'] <= w['waited_ns'] < 15000000 for w in d['order']['worst'])" \
-	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']"
-	verdict "hog at FIFO 95 on hi's CPU, 30%: $(grep -h '^order' "$OUT")"
+	    "all(500000 < w['held_ns'] <= w['waited_ns'] for w in d['order']['worst'])" \
+	    "d['order']['worst'][0]['held_ns'] >= d['order']['worst'][-1]['held_ns']" \
+	    -- "d['order']['rounds'] >= 60" \
+	    "0.08 < d['order']['share'] < 0.5" \
+	    "all(w['waited_ns'] < 15000000 for w in d['order']['worst'])"
+	verdict_timed "hog at FIFO 95 on hi's CPU, 30%: $(grep -h '^order' "$OUT")" "$J" 40 1
 	no_leftovers "known inversion"
 
 	# latt compare: the same classes without the hog are better.
@@ -176,7 +178,7 @@ else
 fi
 
 # --- without real-time clients: no order ----------------------------------------
-run_latt "$OUT" "$ERR" -c2 -f1 -t2 -d1 --load=none --json="$J"
+run_latt "$OUT" "$ERR" -c2 -f1 -t2 -d0.3 --load=none --json="$J"
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 ! grep -q '^order\|release spread' "$OUT" || bad "an order line without fifo"
 expect_json "$J" "d['order'] is None" "d['runs'][0]['order'] is None" \
@@ -184,7 +186,7 @@ expect_json "$J" "d['order'] is None" "d['runs'][0]['order'] is None" \
 verdict "no real-time clients: order null, no order lines"
 
 # --- one priority: nothing to compare, and the gate cannot tell -----------------
-run_latt "$OUT" "$ERR" -c2 --policy=fifo --prio=60 -f1 -t2 -d1 \
+run_latt "$OUT" "$ERR" -c2 --policy=fifo --prio=60 -f1 -t2 -d0.5 \
     --load=none --json="$J" --fail-above=inversions=0
 [ "$rc" -eq 5 ] || bad "exit $rc, want 5 (cannot tell): $(short "$ERR")"
 grep -q 'no round with two priorities' "$OUT" || bad "no 'no round' line"
@@ -193,7 +195,7 @@ expect_json "$J" "d['order']['rounds'] == 0" \
 verdict "one priority: $(grep -h '^order' "$OUT")"
 
 # --- a busy phase longer than the shortest delay: a warning, the run goes on --
-run_latt "$OUT" "$ERR" -c1:prio=80:busy=3ms -c1:prio=60 -f1 -t2 -d1 \
+run_latt "$OUT" "$ERR" -c1:prio=80:busy=3ms -c1:prio=60 -f1 -t2 -d0.5 \
     --load=none --json="$J"
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 [ "$(nlines "$ERR")" -eq 1 ] || bad "$(nlines "$ERR") lines on stderr"

@@ -69,7 +69,8 @@ def main():
                 len(want)))
             continue
         if q == "p50" and len(want) != len(pts):
-            bad.append("a value without a p50")
+            # Too few samples for a p50: the judge's to say why.
+            print("TBAD a value without a p50")
         for (x, y), p in zip(dots, want):
             if abs(y - ylat(p["latency"][q + "_ns"])) > 1.5:
                 bad.append("%s of %s at y %.1f, not %.1f" % (q,
@@ -149,31 +150,30 @@ run_latt "$TMP/c.out" "$TMP/c.err" -q -n 240 -f1 -t2 -x 256 --cpus=$c1 \
     --prio=$CLIENT_PRIO --parent-cpu=$c0 --load=none \
     --sweep=clients=1,2,4,8 --json="$TMP/c.json"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/c.err")"
-expect_json "$TMP/c.json" 'd["sweep"]["name"] == "clients"' \
+# The curve holds for a machine the run has to itself: with others' tasks
+# runnable, their turns swamp the clients'.  A timing relation (after --):
+# the judge reads the runs' own records (the test's own: up to 8 clients).
+curve=(-- 'q[0] < q[1] < q[2] < q[3]' 'q[3] > 2 * q[0]')
+[ -z "${LATT_SANITIZED:-}" ] || curve=()
+expect_json_timed --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
+    "$TMP/c.json" 'd["sweep"]["name"] == "clients"' \
     '[p["value"] for p in d["sweep"]["points"]] == ["1", "2", "4", "8"]' \
     'all(p["nruns"] == 1 and len(p["runs"]) == 1 and p["latency"]["samples"] == 240 for p in d["sweep"]["points"])' \
     'len(d["runs"]) == 4' \
-    '[r["latency"]["samples"] for r in d["runs"]] == [p["latency"]["samples"] for p in d["sweep"]["points"]]'
+    '[r["latency"]["samples"] for r in d["runs"]] == [p["latency"]["samples"] for p in d["sweep"]["points"]]' \
+    "${curve[@]}"
 # The table: a header naming the setting, one row a value, runs and
 # samples in every row.
 awk '$1 == "clients" && $2 == "runs" { h = 1; next }
     h && NF >= 9 && $1 ~ /^[0-9]+$/ { n++; if ($2 != 1 || $3 != 240) b = 1 }
     END { exit !(h && n == 4 && !b) }' "$TMP/c.out" ||
 	bad "no table of 4 rows: $(short "$TMP/c.out")"
-# The curve holds for a machine the run has to itself: with others' tasks
-# runnable (procs_running above latt, its clients and one more), their
-# turns swamp the clients'.  Said, not passed.
-busy=$(pycheck "$TMP/c.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
 if [ -n "${LATT_SANITIZED:-}" ]; then
 	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
 	plain_only "sweep: the clients curve"
-elif [ -n "$busy" ]; then
-	verdict "sweep: clients 1,2,4,8 on one CPU, a row each"
-	skip "sweep: the clients curve: the machine is busy ($busy)"
 else
-	expect_json --with 'q = [p["latency"]["p50_ns"] for p in d["sweep"]["points"]]' \
-	    "$TMP/c.json" 'q[0] < q[1] < q[2] < q[3]' 'q[3] > 2 * q[0]'
-	verdict "sweep: clients 1,2,4,8 on one CPU, p50 grows with them"
+	verdict_timed "sweep: clients 1,2,4,8 on one CPU, a row each, p50 grows with them" \
+	    "$TMP/c.json" 240 8
 fi
 
 # --- a known rate: yield loads pinned to CPU 1 with the client.  Each
@@ -183,31 +183,23 @@ run_latt "$TMP/y.out" "$TMP/y.err" -q -d 0.8 -f2 -t4 -c1 --cpus=$c1 \
     --parent-cpu=$c0 -l yield:1:cpus=$c1 --sweep=load=1,2,4 \
     --json="$TMP/y.json" --plot="$TMP/y.svg"
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/y.err")"
-expect_json \
+grep -q 'yield/s' "$TMP/y.out" || bad "no yield column: $(short "$TMP/y.out")"
+# The rates hold for a CPU the run has to itself: with others' tasks
+# runnable too, they measure the others.  Timing relations (after --): the
+# judge reads the runs' own records (the test's own: up to 4 yielders).
+expect_json_timed \
     --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
     "$TMP/y.json" \
     '[p["loads"][0]["procs"] for p in pt] == [1, 2, 4]' \
-    "all(r_['loads'][0]['cpus'] == [$c1] for r_ in d['runs'])"
-grep -q 'yield/s' "$TMP/y.out" || bad "no yield column: $(short "$TMP/y.out")"
-# The rates hold for a CPU the run has to itself: with others' tasks
-# runnable too (procs_running at N yielders above N + 2: latt, the
-# yielders and at most one more), they measure the others.  Said, not
-# passed.
-busy=$(pycheck "$TMP/y.json" 'all(p["runnable_mean"] <= int(p["value"]) + 2 for p in d["sweep"]["points"])')
-if [ -n "$busy" ]; then
-	verdict "sweep: yield loads of 1, 2, 4 processes pinned to one CPU"
-	skip "sweep: yield rates on one CPU: the machine is busy ($busy)"
-else
-	expect_json \
-	    --with 'pt = d["sweep"]["points"]; r = [p["loads"][0]["ops_per_sec_per_proc"] for p in pt]; s = [p["switches_per_s"] for p in pt]' \
-	    "$TMP/y.json" '0.25 < r[2] / r[1] < 0.8' \
-	    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
-	    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
-	verdict "sweep: yield loads on one CPU, the rate halves from 2 to 4, switches grow"
-fi
+    "all(r_['loads'][0]['cpus'] == [$c1] for r_ in d['runs'])" \
+    -- '0.25 < r[2] / r[1] < 0.8' \
+    's[1] > 2 * s[0] and s[1] - s[0] > 0.5 * pt[1]["loads"][0]["ops_per_sec"]' \
+    'pt[2]["runnable_mean"] > pt[0]["runnable_mean"] + 2'
+verdict_timed "sweep: yield loads of 1, 2, 4 processes on one CPU, the rate halves from 2 to 4, switches grow" \
+    "$TMP/y.json" 0 4
 check_curve "$TMP/y.json" "$TMP/y.svg" 1 >"$TMP/y.chk" 2>&1
 verdict_from "sweep --plot: the curve of load 1,2,4, a rate axis" \
-    "$TMP/y.chk"
+    "$TMP/y.chk" "$TMP/y.json" 20 4
 
 # --- the clients' voluntary switches against /proc/PID/status read by the
 # test itself, as rates over the middle of the run: within 35%.  Beside
@@ -275,12 +267,14 @@ verdict "counts: clients' voluntary switches agree with /proc/PID/status; load c
 run_latt "$TMP/f.out" "$TMP/f.err" -n 400 -c2 -f1 -t2 --cpus=$c1 \
     --parent-cpu=$c0 --load=none --json="$TMP/f.json"
 [ "$rc" -eq 0 ] || bad "status $rc"
-expect_json --with 'f = d["floor"]' "$TMP/f.json" \
-    '0 < f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
+expect_json_timed --with 'f = d["floor"]' "$TMP/f.json" \
+    '0 < f["clock_ns"]' 'f["pipe_ns"] > 0' 'f["pingpong_ns"] > 0' \
+    -- 'f["clock_ns"] < f["pipe_ns"] < f["pingpong_ns"]' \
     'f["pingpong_ns"] < d["latency"]["p50_ns"]'
 grep -q "^	floor	 *clock [0-9.]* [nu]s, write+read [0-9.]* [nu]s, ping-pong [0-9.]* [nu]s$" \
     "$TMP/f.out" || bad "floor line: $(grep floor "$TMP/f.out")"
-verdict "floor: clock < write+read < ping-pong < p50 at idle"
+verdict_timed "floor: clock < write+read < ping-pong < p50 at idle" \
+    "$TMP/f.json" 400
 
 # --- --repeat=3: intervals in the table and the JSON; latt compare of the
 # first value's runs against the last's.
@@ -307,24 +301,13 @@ run_latt "$TMP/cmp2.out" "$TMP/cmp2.err" compare "$TMP/r.json@1" \
 verdict "sweep --repeat=3: intervals, compare FILE@1 FILE@3"
 check_curve "$TMP/r.json" "$TMP/r.svg" 0 >"$TMP/r.chk" 2>&1
 grep -q "^2 bands" "$TMP/r.chk" || echo "BAD not 2 bands" >>"$TMP/r.chk"
-verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk"
+verdict_from "sweep --plot: the curve of delay 1,3, 95% bands" "$TMP/r.chk" \
+    "$TMP/r.json" 20
 
-# --- bad input: one line, status 2, nothing started.
+# --- bad input: one line, status 2, nothing started.  One end to end; the
+# others are tests/unit_refuse.c's refuse_sweep.
 bad_inputs <<EOF
 unknown name|--sweep=foo=1,2
-no values|--sweep=clients=
-empty value|--sweep=clients=1,,2
-duplicate|--sweep=clients=1,2,1
-duplicate time|--sweep=delay=1,1000us
-refused value|--sweep=clients=0
-refused load|--sweep=load=1,5000 -l yield
-no load|--sweep=load=1,2
-two loads|--sweep=load=1,2 -l yield -l cpu
-with baseline|--sweep=clients=1,2 --baseline=$TMP/r.json
-two sweeps|--sweep=clients=1,2 --sweep=work=1,2
-classes|--sweep=clients=1,2 -c1:nice=1 -c1
-bad load cpus|-l yield:2:cpus=1-0
-load attr|-l yield:2:prio=3
 EOF
 no_leftovers "sweep bad input" >/dev/null || bad "processes left"
 verdict "sweep: $n bad inputs, one line and status 2 each"
