@@ -112,7 +112,18 @@ nap() {
 # two_cpus: the lowest and the highest of the CPUs this script may use
 # (all of them in $cpus) into $c0 and $c1; false when it has only one.
 two_cpus() {
-	cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
+	local k v l= a b r
+	while read -r k v; do
+		[ "$k" != Cpus_allowed_list: ] || l=$v
+	done </proc/self/status
+	cpus=
+	IFS=, read -ra r <<<"$l"
+	for a in "${r[@]}"; do
+		b=${a#*-} a=${a%-*}
+		while [ "$a" -le "$b" ]; do
+			cpus="${cpus:+$cpus }$a" a=$((a + 1))
+		done
+	done
 	set -- $cpus
 	[ $# -ge 2 ] || return 1
 	c0=$1
