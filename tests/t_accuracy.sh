@@ -45,7 +45,7 @@ stop_for() {
 
 # ---------------------------------------------------------------------------
 # 1. A client stopped for a known time.
-env --default-signal "$LATT" -v -c3 -f1 -t5 'sleep 4' >"$OUT" 2>"$ERR" &
+env --default-signal "$LATT" -v -c3 -f1 -t5 'sleep 3' >"$OUT" 2>"$ERR" &
 pid=$!
 T0=$(usecs)
 if ! wait_started $pid; then
@@ -104,7 +104,7 @@ hog_rt() {
 	# 33 samples in 5 s under a load of 50).
 	run_pinned() {
 		env --default-signal taskset -c "$c0" "$LATT" -v -c1 -f1 -t5 \
-		    --prio="$CLIENT_PRIO" 'sleep 5' >"$TMP/$1.out" 2>"$TMP/$1.err" &
+		    --prio="$CLIENT_PRIO" 'sleep 3' >"$TMP/$1.out" 2>"$TMP/$1.err" &
 		pid=$!
 		T0=$(usecs)
 		foreign_rt $pid >"$TMP/$1.foreign" &
@@ -205,7 +205,7 @@ elif ! cc -O2 -D_GNU_SOURCE -include signal.h -o "$TMP/latt-2009" "$ref_src" \
 	fail "agreement with the 2009 latt: it does not build: $(short "$TMP/cc.err")"
 else
 	# The reference sleeps [min, min + max): -f1 -t4 is latt's -f1 -t5.
-	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 6 \
+	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 4 \
 	    >"$TMP/ref.out" 2>"$TMP/ref.err" &
 	pid=$!
 	T0=$(usecs)
