@@ -80,7 +80,7 @@ expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]' \
 verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, restored"
 # The latency relation, the median run's mean above twice, is a timing
 # relation: the judge reads the runs' own record when it fails (their
-# own: the 4 spinners; a run needs 200 samples).
+# own: the 4 spinners; a run needs 100 samples, p90's need).
 lat=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"]
@@ -93,7 +93,7 @@ case $lat in
 median*) ;;
 *) bad "$lat" ;;
 esac
-verdict_timed "knob: the latency up with 4 spinners: $lat" "$TMP/e.json" 200 4
+verdict_timed "knob: the latency up with 4 spinners: $lat" "$TMP/e.json" 100 4
 
 # The summary ends with the comparison, as latt compare --by-knob says.
 awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
@@ -127,7 +127,7 @@ cmp -s <(sed -n '/^latency /,$p' "$TMP/e.out") <(sed -n '/^latency /,$p' "$TMP/c
 	bad "compare --by-knob --json: $(short "$TMP/c.json")"
 expect_json "$TMP/c.json" \
     '[w["word"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
-verdict_timed "knob: the summary's comparison and compare --by-knob: latency worse, CPU time more" "$TMP/e.json" 200 4
+verdict_timed "knob: the summary's comparison and compare --by-knob: latency worse, CPU time more" "$TMP/e.json" 100 4
 
 # Three values: the table, a row a value with the workload's times, and
 # no comparison; with the JSON on stdout, the restore's line on stderr.

@@ -12,7 +12,7 @@ joined() {
 }
 
 # --- the host's state, as the test reads it itself --------------------------
-run_latt "$TMP/h.out" "$TMP/h.err" -q -c2 -d1 -l none --json="$TMP/h.json"
+run_latt "$TMP/h.out" "$TMP/h.err" -q -c2 -d0.5 -l none --json="$TMP/h.json"
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/h.err")"
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)
