@@ -45,7 +45,8 @@ stop_for() {
 
 # ---------------------------------------------------------------------------
 # 1. A client stopped for a known time.
-env --default-signal "$LATT" -v -c3 -f1 -t5 'sleep 3' >"$OUT" 2>"$ERR" &
+env --default-signal "$LATT" -v -c3 -f1 -t5 --json="$TMP/stop.json" 'sleep 3' \
+    >"$OUT" 2>"$ERR" &
 pid=$!
 T0=$(usecs)
 if ! wait_started $pid; then
@@ -63,13 +64,20 @@ wait_gone $pid 20
 max_us=$(sed -n 's/^\tMax\t *\([0-9]*\) usec$/\1/p' "$OUT")
 worst=$(field "$OUT" "worst at")
 [ -n "$idx" ] || bad "no -v line names pid $victim"
-[ -n "$max_us" ] && in_window "$max_us" "$d_us" ||
-    bad "Max '$max_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $d_us us"
+# The window is a timing relation: a parent that a busy machine keeps
+# from its next write long after the stop began (1174 ms stopped, Max
+# 1063 ms, at load 15) is judged by the run's own record.
+if [ -z "$max_us" ]; then
+	bad "no Max in the summary: $(short "$OUT")"
+elif ! in_window "$max_us" "$d_us"; then
+	tbad "Max '$max_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $d_us us"
+fi
 case $worst in
 "client $idx,"*) ;;
 *) bad "worst at '$worst', want client $idx (pid $victim)" ;;
 esac
-verdict "client $idx stopped for D = $d_us us: Max $max_us us, $worst"
+verdict_timed "client $idx stopped for D = $d_us us: Max $max_us us, $worst" \
+    "$TMP/stop.json"
 lat_d=$d_us
 no_leftovers "client stopped for a known time"
 
