@@ -389,7 +389,8 @@ stats_kind_q(enum stat_kind k)
 uint64_t
 stats_need_q(double q)
 {
-	return (uint64_t)ceil(STATS_BEYOND / (1 - q) - 1e-6);
+	/* A relative margin: 1 - q is rarely exact (0.99, 0.99999). */
+	return (uint64_t)ceil(STATS_BEYOND / (1 - q) * (1 - 1e-9));
 }
 
 double

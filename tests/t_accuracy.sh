@@ -45,7 +45,8 @@ stop_for() {
 
 # ---------------------------------------------------------------------------
 # 1. A client stopped for a known time.
-env --default-signal "$LATT" -v -c3 -f1 -t5 'sleep 4' >"$OUT" 2>"$ERR" &
+env --default-signal "$LATT" -v -c3 -f1 -t5 --json="$TMP/stop.json" 'sleep 3' \
+    >"$OUT" 2>"$ERR" &
 pid=$!
 T0=$(usecs)
 if ! wait_started $pid; then
@@ -63,13 +64,20 @@ wait_gone $pid 20
 max_us=$(sed -n 's/^\tMax\t *\([0-9]*\) usec$/\1/p' "$OUT")
 worst=$(field "$OUT" "worst at")
 [ -n "$idx" ] || bad "no -v line names pid $victim"
-[ -n "$max_us" ] && in_window "$max_us" "$d_us" ||
-    bad "Max '$max_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $d_us us"
+# The window is a timing relation: a parent that a busy machine keeps
+# from its next write long after the stop began (1174 ms stopped, Max
+# 1063 ms, at load 15) is judged by the run's own record.
+if [ -z "$max_us" ]; then
+	bad "no Max in the summary: $(short "$OUT")"
+elif ! in_window "$max_us" "$d_us"; then
+	tbad "Max '$max_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $d_us us"
+fi
 case $worst in
 "client $idx,"*) ;;
 *) bad "worst at '$worst', want client $idx (pid $victim)" ;;
 esac
-verdict "client $idx stopped for D = $d_us us: Max $max_us us, $worst"
+verdict_timed "client $idx stopped for D = $d_us us: Max $max_us us, $worst" \
+    "$TMP/stop.json"
 lat_d=$d_us
 no_leftovers "client stopped for a known time"
 
@@ -104,7 +112,7 @@ hog_rt() {
 	# 33 samples in 5 s under a load of 50).
 	run_pinned() {
 		env --default-signal taskset -c "$c0" "$LATT" -v -c1 -f1 -t5 \
-		    --prio="$CLIENT_PRIO" 'sleep 5' >"$TMP/$1.out" 2>"$TMP/$1.err" &
+		    --prio="$CLIENT_PRIO" 'sleep 3' >"$TMP/$1.out" 2>"$TMP/$1.err" &
 		pid=$!
 		T0=$(usecs)
 		foreign_rt $pid >"$TMP/$1.foreign" &
@@ -205,7 +213,7 @@ elif ! cc -O2 -D_GNU_SOURCE -include signal.h -o "$TMP/latt-2009" "$ref_src" \
 	fail "agreement with the 2009 latt: it does not build: $(short "$TMP/cc.err")"
 else
 	# The reference sleeps [min, min + max): -f1 -t4 is latt's -f1 -t5.
-	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 6 \
+	env --default-signal "$TMP/latt-2009" -c2 -f1 -t4 sleep 4 \
 	    >"$TMP/ref.out" 2>"$TMP/ref.err" &
 	pid=$!
 	T0=$(usecs)

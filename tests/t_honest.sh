@@ -43,7 +43,8 @@ order() {
 	fi
 	cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 	run_latt "$TMP/o.out" "$TMP/o.err" -q -c4 --cpus="$cpu" \
-	    --parent-cpu="$cpu" --load=none -f1 -t2 -d2 --log="$TMP/o.csv"
+	    --parent-cpu="$cpu" --load=none -f1 -t2 -d2 --log="$TMP/o.csv" \
+	    --json="$TMP/o.json"
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/o.err")"
 	python3 - "$TMP/o.csv" >"$TMP/o.verdict" <<-'EOF'
 	import collections, statistics, sys
@@ -59,7 +60,10 @@ order() {
 	    by[f[2]].append(f[4])
 	    pos[f[5] if len(f) > 5 else -1].append(f[4])
 	if len(by) != 4 or min(len(v) for v in by.values()) < 200:
-	    print("BAD too few samples: %r" % {c: len(v) for c, v in by.items()})
+	    # A count a client took in 2 s: the judge says whether the
+	    # machine left them their CPU.
+	    print("too few samples")
+	    print("TBAD too few samples: %r" % {c: len(v) for c, v in by.items()})
 	    sys.exit(0)
 	m = [statistics.median(by[c]) for c in sorted(by)]
 	p = [statistics.median(pos[c]) for c in sorted(pos)]
@@ -69,13 +73,15 @@ order() {
 	         " ".join("%.1f" % (x / 1e3) for x in p)))
 	if sorted(pos) != [0, 1, 2, 3]:
 	    bad.append("positions are not 0..3: %r" % sorted(pos))
-	# Stated margin: 1.2 (a fixed order gives about 1.5 here).
+	# Stated margin: 1.2 (a fixed order gives about 1.5 here); a timing
+	# relation, judged by the run's own record when it fails.
 	if ratio >= 1.2:
-	    bad.append("per-client medians differ by x%.2f (>= 1.2)" % ratio)
+	    print("TBAD per-client medians differ by x%.2f (>= 1.2)" % ratio)
 	for b in bad:
 	    print("BAD " + b)
 	EOF
-	verdict_from "order: no client is systematically faster" "$TMP/o.verdict"
+	verdict_from "order: no client is systematically faster" "$TMP/o.verdict" \
+	    "$TMP/o.json" 800
 	no_leftovers "order"
 }
 order
@@ -112,10 +118,14 @@ deadline() {
 	grep -q $'^\tworst\t *>=[0-9.]* (unanswered' "$TMP/d.out" ||
 	    bad "worst is not marked as a lower bound: $(grep -a $'^\tworst\t' "$TMP/d.out")"
 	# The age is at least the time the client was stopped before the
-	# end: stopped at about 0.5 s of 2 s, so well over 0.5 s.
-	expect_json "$TMP/d.json" 'd["run"]["pending"] == 1' \
-	    'd["run"]["pending_oldest_ns"] >= 500000000'
-	verdict "a stopped client with -d 2: ended after $ms ms, status 0, $pend"
+	# end (the run's start, wall clock, and length from the JSON; the stop
+	# at t1 here), less a round (3 ms) and the write's own delay: about
+	# 1.5 s on a quiet machine, less when a busy one left the look for
+	# the clients late.
+	expect_json --with "r = d['run']; stopped = r['started_at_ns'] + r['wall_ns'] - ${t1}000" \
+	    "$TMP/d.json" 'r["pending"] == 1' 'stopped > 1e8' \
+	    'r["pending_oldest_ns"] >= stopped - 5e7'
+	verdict "a stopped client with -d 2: ended after $ms ms, status 0, $pend, its age at least the stop's"
 	no_leftovers "stopped client with -d 2"
 }
 deadline

@@ -47,45 +47,53 @@ LIMIT=2000
 # to one CPU (latt on the other), 5 runs a value: the mean latency grows
 # some 5 to 10 times, p90 more; the workload's CPU time from some 30 ms
 # to 0.4-0.5 s (less when other tests crowd that CPU: medians, 3 times).
+# latt runs at nice -15, so its clients at -15 and the spinners at -20:
+# the same 3 to 1 of weights as 0 against -5, and the machine's other
+# work at nice 0 (busy loops beside it; at load 27 the runs of no
+# spinners had a mean of 3.2 ms) gets a thirtieth of a client's share.
 if ! two_cpus; then
 	skip "knob: the known effect needs two CPUs"
 	exit 0
 fi
 echo 0 >"$K"
-run_latt "$TMP/e.out" "$TMP/e.err" -q -c4 -f1 -t3 --open-loop --cpus=$c1 \
-    --parent-cpu=$c0 --repeat=5 --sweep="$K=0,4" --json="$TMP/e.json" \
-    -- sh "$TMP/spin.sh" "$K" 0.6 $c1
+timeout --foreground -k 5 60 nice -n -15 "$LATT" -q -c4 -f1 -t3 --open-loop \
+    --cpus=$c1 --parent-cpu=$c0 --repeat=5 --sweep="$K=0,4" \
+    --json="$TMP/e.json" -- sh "$TMP/spin.sh" "$K" 0.6 $c1 \
+    >"$TMP/e.out" 2>"$TMP/e.err"
+rc=$?
 [ "$rc" -eq 0 ] || bad "status $rc: $(short "$TMP/e.err")"
 holds "$K" 0 || bad "the file holds '$(cat "$K")', not its '0'"
 [ "$(grep -c 'outside /proc/sys, /sys and debugfs' "$TMP/e.err")" -eq 1 ] ||
 	bad "no one warning of a file outside: $(short "$TMP/e.err")"
 grep -q "^knob $K restored: it holds 0 again" "$TMP/e.out" ||
 	bad "the summary does not say restored: $(short "$TMP/e.out")"
-# The latency relation is judged only when nothing else crowded the runs
-# of no spinners (busy, below: at load 27 their mean was as high).
-busy=$(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))["runs"]
-q = max(x["counts"]["runnable_mean"] for x in r[0::2])
-n = min(x["latency"]["samples"] for x in r)
-if q > 8:
-    print("the machine is busy: procs_running %.1f in a run of 0 spinners, above 8" % q)
-elif n < 200:
-    print("a run has %d samples, fewer than 200: its clients starved" % n)' "$TMP/e.json" 2>&1)
-expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]; m = sorted(x["latency"]["mean_ns"] for x in r[0::2]); n = sorted(x["latency"]["mean_ns"] for x in r[1::2]); busy = "'"${busy:+1}"'" != ""' \
+expect_json --with 'r = d["runs"]; c = [x["workload"]["cpu_ns"] for x in r]' \
     "$TMP/e.json" \
     '[x["knob"]["value"] for x in r] == ["0", "4"] * 5' \
     "all(x['knob']['file'] == '$K' for x in r)" \
     'all(x["workload"]["status"] == "exited" and x["workload"]["exit_code"] == 0 and x["workload"]["wall_ns"] > 5e8 for x in r)' \
     'sorted(c[1::2])[2] > 3 * sorted(c[0::2])[2]' \
     'sorted(c[1::2])[2] > 5e7' \
-    'busy or n[2] > 2 * m[2]' \
     '[p["value"] for p in d["sweep"]["points"]] == ["0", "4"]' \
     'all(len(p["runs"]) == 5 for p in d["sweep"]["points"])'
 [ -z "$why" ] || bad "cpu_ns $(python3 -c 'import json, sys; print([r["workload"]["cpu_ns"] for r in json.load(open(sys.argv[1]))["runs"]])' "$TMP/e.json" 2>&1 | head -c 200)"
-lat="latency up, "
-[ -z "$busy" ] || lat="latency not judged ($busy), "
-verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, ${lat}restored"
+verdict "knob: 0 or 4 spinners, 5 runs each, interleaved 0 4 0 4 ..., CPU time as the file said, restored"
+# The latency relation, the median run's mean above twice, is a timing
+# relation: the judge reads the runs' own record when it fails (their
+# own: the 4 spinners; a run needs 100 samples, p90's need).
+lat=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"]
+m = sorted(x["latency"]["mean_ns"] for x in r[0::2])
+n = sorted(x["latency"]["mean_ns"] for x in r[1::2])
+print("median means %.0f us (0) and %.0f us (4)%s" % (m[2] / 1e3, n[2] / 1e3,
+      "" if n[2] > 2 * m[2] else ": not above twice"))' "$TMP/e.json" 2>&1)
+case $lat in
+*twice) tbad "$lat" ;;
+median*) ;;
+*) bad "$lat" ;;
+esac
+verdict_timed "knob: the latency up with 4 spinners: $lat" "$TMP/e.json" 100 4
 
 # The summary ends with the comparison, as latt compare --by-knob says.
 awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
@@ -97,31 +105,29 @@ awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
 # states, whose exit a wake-up of an idle CPU pays: 110 against 75 us
 # here; and one hiccup in a 0.6 s run of no spinners spreads the mean of
 # 5 runs into noise: 88% once, with the p90 worse); more CPU time, the
-# wall time no better.  Other tests beside this one on the same CPU
-# (procs_running above latt's own in a run of 0 spinners) can drown a
-# verdict in noise, and a run whose clients the spinners starved has too
-# few samples for one (the open loop keeps most): then it is skipped and
-# said, and so is the relation above (the median run's mean above twice).
+# wall time no better.  The latency words are a timing relation (the
+# judge, as above); the CPU and wall time words are not.
 for f in "$TMP/e.out" "$TMP/c.out"; do
 	awk '/^latency /{ t = 1; next } t && /^$/ { t = 0 }
 	    t && $1 ~ /^(mean|p90|p99)$/ && $NF == "worse" { w++ }
 	    t && $1 ~ /^(mean|p90|p99|max)$/ && $NF == "better" { b++ }
 	    $1 == "cpu" && $2 == "s" { cpu = $NF }
 	    $1 == "wall" && $2 == "s" { wall = $NF }
-	    END { exit !((w > 0 || v != "") && !b && cpu == "more" &&
-	    wall != "better") }' v="$busy" "$f" ||
-	    bad "$(basename "$f"): not worse latency and more CPU: $(grep -E '^(mean|p50|p90|p99|max|cpu|wall) ' "$f" | tr '\n' '|')"
+	    END { if (cpu != "more" || wall == "better") exit 1
+	    exit w > 0 && !b ? 0 : 2 }' "$f"
+	case $? in
+	0) ;;
+	2) tbad "$(basename "$f"): latency not worse: $(grep -E '^(mean|p50|p90|p99|max) ' "$f" | tr '\n' '|')" ;;
+	*) bad "$(basename "$f"): not more CPU time, or the wall time better: $(grep -E '^(cpu|wall) ' "$f" | tr '\n' '|')" ;;
+	esac
 done
-[ -z "$busy" ] || skip "knob: the latency verdict: $busy"
 cmp -s <(sed -n '/^latency /,$p' "$TMP/e.out") <(sed -n '/^latency /,$p' "$TMP/c.out") ||
 	bad "the summary's comparison differs from latt compare --by-knob's"
 "$LATT" compare --by-knob --json "$TMP/e.json" >"$TMP/c.json" 2>&1 ||
 	bad "compare --by-knob --json: $(short "$TMP/c.json")"
 expect_json "$TMP/c.json" \
     '[w["word"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
-lw="latency worse, "
-[ -z "$busy" ] || lw=
-verdict "knob: the summary's comparison and compare --by-knob: ${lw}CPU time more"
+verdict_timed "knob: the summary's comparison and compare --by-knob: latency worse, CPU time more" "$TMP/e.json" 100 4
 
 # Three values: the table, a row a value with the workload's times, and
 # no comparison; with the JSON on stdout, the restore's line on stderr.
@@ -184,18 +190,16 @@ verdict "knob: kill -9 of latt, the guardian restored the file in $ms ms"
 no_leftovers "knob: kill -9"
 
 # ---------------------------------------------------------------------------
-# Bad input: one line, status 2, nothing changed, nothing started.
-mkdir "$TMP/dir"
+# Bad input: one line, status 2, nothing changed, nothing started.  Here
+# what needs a real kernel file (and one of the parser's refusals, the
+# path through ./latt); the parser's other refusals (no such file, a
+# directory, no values, one value, an empty value, a value twice) are
+# tests/unit_knob.c's.
 pr=/proc/sys/kernel/printk_ratelimit
 was=$(cat $pr)
 bad_inputs <<EOF
-no such file|--sweep=$TMP/none=1,2
-a directory|--sweep=$TMP/dir=1,2
 not writable|--sweep=/proc/sys/kernel/osrelease=1,2
 refused value|--sweep=$pr=$((was + 1)),abc
-no values|--sweep=$K=
-one value|--sweep=$K=1
-empty value|--sweep=$K=1,,2
 twice|--sweep=$K=1,2,1
 EOF
 [ "$(cat $pr)" = "$was" ] || bad "printk_ratelimit holds $(cat $pr), not $was"

@@ -12,7 +12,7 @@ joined() {
 }
 
 # --- the host's state, as the test reads it itself --------------------------
-run_latt "$TMP/h.out" "$TMP/h.err" -q -c2 -d1 -l none --json="$TMP/h.json"
+run_latt "$TMP/h.out" "$TMP/h.err" -q -c2 -d0.5 -l none --json="$TMP/h.json"
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/h.err")"
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)
@@ -163,6 +163,14 @@ expect_strip() {
 	[ -z "${w//|/}" ] || bad "$(basename "$1"): $w"
 }
 
+# nice_latt N OUT ERR ARGS...: run_latt at nice N (its children too).
+nice_latt() {
+	local n=$1 out=$2 err=$3
+	shift 3
+	timeout --foreground -k 5 60 nice -n "$n" "$LATT" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
 # --- what else ran: a spinner outside latt makes a run noisy ----------------
 # The run is compared with h.json (--baseline) and draws its plot.
 # ticks PID: the CPU time of a process in clock ticks (utime + stime).
@@ -173,8 +181,12 @@ spin=$!
 on_exit "kill $spin 2>/dev/null"
 sleep 0.3
 t0=$(ticks "$spin") s0=$(usecs)
-run_latt "$TMP/s.out" "$TMP/s.err" -q -c2 -d2 -l none --json="$TMP/s.json" \
-    --plot="$TMP/s.svg" --baseline="$TMP/h.json" --drop-noisy
+# latt at nice -10: its series samples every 100 ms unless a sample's
+# cost stretches the interval (to 50 times that cost), and a parent
+# preempted in its walk of /proc by the machine's other work pays for it.
+nice_latt -10 "$TMP/s.out" "$TMP/s.err" -q -c2 -d2 -l none \
+    --json="$TMP/s.json" --plot="$TMP/s.svg" --baseline="$TMP/h.json" \
+    --drop-noisy
 t1=$(ticks "$spin") s1=$(usecs)
 kill "$spin"
 wait "$spin" 2>/dev/null
@@ -213,23 +225,36 @@ run_latt "$TMP/u.out" "$TMP/u.err" -q -d1 --drop-noisy
 verdict "--drop-noisy without --baseline: a usage error"
 
 # --- its own loads are latt's; a run is noisy only past the threshold --------
-# Counted as foreign, the spinners would leave latt's own CPU at that of
+# Counted as foreign, the spinner would leave latt's own CPU at that of
 # latt and two clients, a few hundredths of a CPU; counted as latt's, it
-# is 2 CPUs on an idle machine and still 0.8 beside three other busy
-# tasks (the sanitized pass's other lanes): 0.3 tells the two apart.
-run_latt "$TMP/q.out" "$TMP/q.err" -q -c2 -d1 -l cpu --json="$TMP/q.json"
+# is 1 CPU on an idle machine.  latt and so its spinner run at nice -19:
+# beside busy loops at nice 0 (the machine's other work) the spinner
+# still takes most of a CPU, but real-time hogs of other tests take
+# theirs first (0.28 seen): 0.2 tells the two apart; when it does not,
+# the judge names what crowded it (its own: one spinner).
+nice_latt -19 "$TMP/q.out" "$TMP/q.err" -q -c2 -d1 -l cpu:1 \
+    --json="$TMP/q.json"
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/q.err")"
 expect_json "$TMP/q.json" \
-    "d['machine']['own_cpus'] >= 0.3" \
     "d['machine']['noisy'] == (d['machine']['foreign_cpu_pct'] >= 10)"
-verdict "noise: a cpu load counts as latt's own CPU, not foreign"
+own_at_least() {	# JSON CPUS
+	python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["machine"]
+if not m["own_cpus"] >= float(sys.argv[2]):
+    print("own_cpus %.2f, under %s" % (m["own_cpus"], sys.argv[2]))' "$@" 2>&1
+}
+w=$(own_at_least "$TMP/q.json" 0.2)
+[ -z "$w" ] || tbad "$w"
+verdict_timed "noise: a cpu load counts as latt's own CPU, not foreign" \
+    "$TMP/q.json" 0 1
 # A spin the workload's shell forks is the workload's, so latt's own.
-run_latt "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none --json="$TMP/w.json" \
-    -- sh -c '(while :; do :; done) & wait'
+# (One spinner at nice -19, as above: 0.2 tells.)
+nice_latt -19 "$TMP/w.out" "$TMP/w.err" -q -c2 -d1 -l none \
+    --json="$TMP/w.json" -- sh -c '(while :; do :; done) & wait'
 [ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/w.err")"
-# (One spinner: 1 CPU idle, 0.5 beside three busy tasks, 0.2 tells.)
-expect_json "$TMP/w.json" "d['machine']['own_cpus'] >= 0.2"
-verdict "noise: a spin the workload forked counts as latt's own CPU"
+w=$(own_at_least "$TMP/w.json" 0.2)
+[ -z "$w" ] || tbad "$w"
+verdict_timed "noise: a spin the workload forked counts as latt's own CPU" \
+    "$TMP/w.json" 0 1
 # Against the spinner's run (--baseline, no --drop-noisy): both kept, the
 # baseline's run named noisy, this one only when it was.
 run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json" \

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Unit tests for stats.c: a table of tests run in order, each reporting one
- * line on stdout, "PASS: name", "FAIL: name: reason" or "SKIP: name:
- * reason".  The exit status is 1 if any test failed, else 0.
- *
- * Build: cc -std=gnu11 -O2 -Wall -Wextra -I. -o tests/unit_stats \
- *	tests/unit_stats.c stats.c -lm
+ * Unit tests for stats.c, through the harness of tests/unit.h: the
+ * histogram, Welford, blocks, timelines, the percentiles against an exact
+ * oracle, and the rule of how many samples a statistic needs.
  *
  * The random data comes from a seeded xorshift64* generator, so every run
  * sees the same samples and a failure can be reproduced.
@@ -20,9 +17,9 @@
 #include <string.h>
 
 #include "stats.h"
+#include "tests/unit.h"
 
 #define QDEN		10000	/* denominator of oracle_qnum */
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 #define HIST_LIMIT	((int64_t)1 << HIST_MAX_BITS)
 #define NO_BUCKET	((size_t)-1)	/* check_value failed */
 #define ORACLE_N	1000000
@@ -30,27 +27,11 @@
 #define WELFORD_TOL	1e-9	/* relative error allowed for mean, stdev */
 #define WELFORD_NARROW_TOL	1e-6	/* the same for W_NARROW, see there */
 
-/*
- * A failed CHECK records the first reason and jumps to the test's "out"
- * label, where the test frees what it holds; every test has that label.
- */
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fail(__VA_ARGS__);					\
-		goto out;						\
-	}								\
-} while (0)
-
 /* hist_init or stats_init of x at b sub-bits, or the test fails. */
 #define HIST_INIT(x, b)		CHECK(hist_init((x), (b)) == 0,		\
 	"hist_init(%u): %s", (unsigned)(b), strerror(errno))
 #define STATS_INIT(x, b)	CHECK(stats_init((x), (b)) == 0,	\
 	"stats_init(%u): %s", (unsigned)(b), strerror(errno))
-
-#define SKIP(...) do {							\
-	skip(__VA_ARGS__);						\
-	goto out;							\
-} while (0)
 
 /* Checks that x is exactly +0: not -0, not NaN. */
 #define IS_PLUS_ZERO(x)	((x) == 0 && !signbit(x) && !isnan(x))
@@ -83,28 +64,11 @@ enum dist {
 	D_BIMODAL	/* half exact (< 1024 ns), half around 3 ms */
 };
 
-enum outcome {
-	T_PASS,
-	T_FAIL,
-	T_SKIP
-};
-
-struct test {
-	const char	*name;
-	void		(*fn)(void);
-};
-
-/* Outcome of the running test and the reason for a failure or skip. */
-static enum outcome	outcome;
-static char		reason[512];
-
 /* Quantiles of the oracle test, as exact fractions of QDEN. */
 static const uint64_t	oracle_qnum[] = {
 	5000, 9000, 9900, 9990, 9999, 10000
 };
 
-static void	fail(const char *, ...) __attribute__((format(printf, 1, 2)));
-static void	skip(const char *, ...) __attribute__((format(printf, 1, 2)));
 static uint64_t	rng_next(uint64_t *);
 static void	rng_seed(uint64_t *, uint64_t);
 static double	rng_unit(uint64_t *);
@@ -144,8 +108,10 @@ static void	test_stats_merge(void);
 static void	test_blocks(void);
 static void	test_kinds(void);
 static void	test_timeline_quantile(void);
+static void	test_need(void);
+static void	test_shown_at_need(void);
 
-static const struct test tests[] = {
+static const struct unit_test tests[] = {
 	{ "stats_merge_vs_one_pass",	test_stats_merge },
 	{ "blocks_whole_rounds",	test_blocks },
 	{ "stat_kind_names",		test_kinds },
@@ -174,57 +140,14 @@ static const struct test tests[] = {
 	{ "oracle_bimodal",		test_oracle_bimodal },
 	{ "timeline_rebin",		test_timeline },
 	{ "timeline_quantile",		test_timeline_quantile },
+	{ "need_each_kind",		test_need },
+	{ "shown_from_need_on",		test_shown_at_need },
 };
 
 int
 main(void)
 {
-	size_t i;
-	int nfailed = 0;
-
-	for (i = 0; i < NELEM(tests); i++) {
-		outcome = T_PASS;
-		reason[0] = '\0';
-		tests[i].fn();
-		switch (outcome) {
-		case T_PASS:
-			printf("PASS: %s\n", tests[i].name);
-			break;
-		case T_SKIP:
-			printf("SKIP: %s: %s\n", tests[i].name, reason);
-			break;
-		case T_FAIL:
-			printf("FAIL: %s: %s\n", tests[i].name, reason);
-			nfailed++;
-			break;
-		}
-		fflush(stdout);
-	}
-	return nfailed > 0 ? 1 : 0;
-}
-
-static void
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (outcome == T_FAIL)
-		return;
-	outcome = T_FAIL;
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-}
-
-static void
-skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	outcome = T_SKIP;
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
+	return unit_main(tests, NELEM(tests));
 }
 
 /* xorshift64* (Marsaglia's xorshift with a multiplying output stage). */
@@ -649,7 +572,7 @@ out:
 /*
  * Checks that value v of a histogram of precision b falls in a bucket that
  * holds it, whose midpoint is within 1 / 2^(b+1) of it.  Returns that
- * bucket's index, or NO_BUCKET after fail().
+ * bucket's index, or NO_BUCKET after unit_fail().
  */
 static size_t
 check_value(const struct hist *h, unsigned b, int64_t v)
@@ -1275,7 +1198,7 @@ test_stats_merge(void)
 	rng_seed(&r, 77);
 	if (stats_init(&all, 9) || stats_init(&a, 9) || stats_init(&b, 9) ||
 	    stats_init(&e, 9)) {
-		fail("stats_init");
+		unit_fail("stats_init");
 		return;
 	}
 	for (i = 0; i < 5000; i++) {
@@ -1284,13 +1207,13 @@ test_stats_merge(void)
 		stats_add(i < 1200 ? &a : &b, v, (uint32_t)i, i);
 	}
 	if (stats_merge(&e, &a) || stats_merge(&e, &b))
-		fail("stats_merge failed");
+		unit_fail("stats_merge failed");
 	if (e.n != all.n || e.min != all.min || e.max != all.max ||
 	    e.max_tag != all.max_tag || rel_err(e.mean, all.mean) > 1e-12 ||
 	    rel_err(stats_stdev(&e), stats_stdev(&all)) > 1e-9 ||
 	    e.hist.total != all.hist.total ||
 	    stats_value(&e, STAT_P99) != stats_value(&all, STAT_P99))
-		fail("merged n %llu mean %.6f sd %.6f, whole n %llu mean %.6f "
+		unit_fail("merged n %llu mean %.6f sd %.6f, whole n %llu mean %.6f "
 		    "sd %.6f", (unsigned long long)e.n, e.mean, stats_stdev(&e),
 		    (unsigned long long)all.n, all.mean, stats_stdev(&all));
 	stats_free(&all);
@@ -1313,7 +1236,7 @@ test_blocks(void)
 	size_t i, k;
 
 	if (blocks_init(&bl) == -1) {
-		fail("blocks_init");
+		unit_fail("blocks_init");
 		return;
 	}
 	for (k = 0; k < NELEM(nrounds); k++) {
@@ -1324,7 +1247,7 @@ test_blocks(void)
 			blocks_add(&bl, t, (int64_t)(t + 1) * 10 + 1);
 		}
 		if (R >= 64 ? bl.nused < 32 || bl.nused > 64 : bl.nused != R) {
-			fail("%llu rounds: %zu blocks", (unsigned long long)R,
+			unit_fail("%llu rounds: %zu blocks", (unsigned long long)R,
 			    bl.nused);
 			break;
 		}
@@ -1338,7 +1261,7 @@ test_blocks(void)
 			    bl.b[i].min != (int64_t)(first + 1) * 10 ||
 			    bl.b[i].max != (int64_t)(last + 1) * 10 + 1 ||
 			    bl.b[i].hist.total != bl.b[i].n) {
-				fail("%llu rounds, block %zu: n %llu min %lld "
+				unit_fail("%llu rounds, block %zu: n %llu min %lld "
 				    "max %lld", (unsigned long long)R, i,
 				    (unsigned long long)bl.b[i].n,
 				    (long long)bl.b[i].min,
@@ -1347,7 +1270,7 @@ test_blocks(void)
 			}
 		}
 		if (n != 2 * R)
-			fail("%llu rounds: blocks hold %llu samples",
+			unit_fail("%llu rounds: blocks hold %llu samples",
 			    (unsigned long long)R, (unsigned long long)n);
 	}
 	blocks_free(&bl);
@@ -1361,17 +1284,17 @@ test_kinds(void)
 
 	for (k = 0; k < STAT_NKINDS; k++)
 		if (stats_kind_find(stats_kind_name((enum stat_kind)k)) != k)
-			fail("%s does not find itself",
+			unit_fail("%s does not find itself",
 			    stats_kind_name((enum stat_kind)k));
 	if (stats_kind_find("p95") != STAT_P95 ||
 	    stats_kind_find("worst") != STAT_MAX ||
 	    stats_kind_find("sd") != STAT_STDEV ||
 	    stats_kind_find("p98") != -1 || stats_kind_find("") != -1)
-		fail("p95, worst, sd, p98 or the empty name");
+		unit_fail("p95, worst, sd, p98 or the empty name");
 	if (stats_need(STAT_P999) != 10000 ||
 	    stats_need_q(0.99) != 1000 ||
 	    stats_need(STAT_STDEV) != 2 || stats_need(STAT_MAX) != 1)
-		fail("stats_need");
+		unit_fail("stats_need");
 }
 
 /*
@@ -1426,4 +1349,85 @@ test_timeline_quantile(void)
 out:
 	free(sel);
 	timeline_free(tl);
+}
+
+/*
+ * The sufficiency rule, kind by kind and at the q where 1 - q is not
+ * exact in binary (0.99, 0.995, 0.9999: a bare ceil would ask one more).
+ */
+static void
+test_need(void)
+{
+	static const struct { enum stat_kind k; uint64_t n; } kinds[] = {
+		{ STAT_MIN, 1 }, { STAT_MEAN, 1 }, { STAT_STDEV, 2 },
+		{ STAT_P50, 20 }, { STAT_P90, 100 }, { STAT_P95, 200 },
+		{ STAT_P99, 1000 }, { STAT_P999, 10000 },
+		{ STAT_P9999, 100000 }, { STAT_MAX, 1 },
+	};
+	static const struct { double q; uint64_t n; } qs[] = {
+		{ 0, 10 }, { 0.3, 15 }, { 0.5, 20 }, { 0.75, 40 },
+		{ 0.9, 100 }, { 0.99, 1000 }, { 0.995, 2000 },
+		{ 0.999, 10000 }, { 0.9999, 100000 }, { 0.99999, 1000000 },
+	};
+	size_t i;
+
+	CHECK(NELEM(kinds) == STAT_NKINDS, "%zu kinds in the table, %d kinds",
+	    NELEM(kinds), STAT_NKINDS);
+	for (i = 0; i < NELEM(kinds); i++)
+		CHECK(stats_need(kinds[i].k) == kinds[i].n,
+		    "%s needs %llu, want %llu", stats_kind_name(kinds[i].k),
+		    (unsigned long long)stats_need(kinds[i].k),
+		    (unsigned long long)kinds[i].n);
+	for (i = 0; i < NELEM(qs); i++)
+		CHECK(stats_need_q(qs[i].q) == qs[i].n,
+		    "q %g needs %llu, want %llu", qs[i].q,
+		    (unsigned long long)stats_need_q(qs[i].q),
+		    (unsigned long long)qs[i].n);
+out:
+	return;
+}
+
+/*
+ * stats_shown: NAN one sample short of the need, the statistic from the
+ * need on (the sd at 1 and 2 samples, p99 at 999 and 1000, the mean of
+ * none).
+ */
+static void
+test_shown_at_need(void)
+{
+	static const enum stat_kind kinds[] = {
+		STAT_MEAN, STAT_STDEV, STAT_P50, STAT_P95, STAT_P99
+	};
+	struct stats s;
+	uint64_t n, need;
+	size_t i;
+	int ok = 0;
+
+	STATS_INIT(&s, 7);
+	ok = 1;
+	CHECK(isnan(stats_shown(&s, STAT_MEAN)), "the mean of no sample "
+	    "shown: %g", stats_shown(&s, STAT_MEAN));
+	for (n = 1; n <= 1000; n++) {
+		stats_add(&s, (int64_t)(1000 + n % 7 * 100), 0, (int64_t)n);
+		for (i = 0; i < NELEM(kinds); i++) {
+			need = stats_need(kinds[i]);
+			if (n == need - 1)
+				CHECK(isnan(stats_shown(&s, kinds[i])),
+				    "%s shown at %llu samples, needs %llu",
+				    stats_kind_name(kinds[i]),
+				    (unsigned long long)n,
+				    (unsigned long long)need);
+			if (n >= need)
+				CHECK(!isnan(stats_shown(&s, kinds[i])) &&
+				    stats_shown(&s, kinds[i]) ==
+				    stats_value(&s, kinds[i]),
+				    "%s not shown at %llu samples (needs %llu)",
+				    stats_kind_name(kinds[i]),
+				    (unsigned long long)n,
+				    (unsigned long long)need);
+		}
+	}
+out:
+	if (ok)
+		stats_free(&s);
 }
