@@ -64,6 +64,7 @@ static void	 t_gate_line(void);
 static void	 t_table(void);
 static void	 t_gate_parse(void);
 static void	 t_gate_refused(void);
+static void	 t_main_usage(void);
 
 static const struct unit_test tests[] = {
 	{ "percentile sufficiency: stats_need at its edges", t_need },
@@ -89,6 +90,7 @@ static const struct unit_test tests[] = {
 	{ "--fail-if-worse: specs parsed", t_gate_parse },
 	{ "--fail-if-worse: bad specs are usage errors naming the part",
 	    t_gate_refused },
+	{ "latt compare: usage errors before any file is read", t_main_usage },
 };
 
 int
@@ -953,6 +955,65 @@ t_gate_refused(void)
 		    (p = strchr(err, '\n')) != NULL &&
 		    strcmp(p + 1, "try 'latt --help'\n") == 0,
 		    "\"%s\": \"%s\", want \"%s\" in one line", c[i].spec, err,
+		    c[i].msg);
+	}
+out:
+	return;
+}
+
+/* compare_main on the words of one case, NULL-terminated. */
+static void
+main_child(void *words)
+{
+	char **w = words;
+	int n = 0;
+
+	while (w[n] != NULL)
+		n++;
+	compare_main(n, w);
+}
+
+/*
+ * The files named need not exist: each of these is refused before a file
+ * is opened.  (The line after is "try 'latt compare --help'" from latt,
+ * whose main says which command runs; "try 'latt --help'" here.)
+ */
+static void
+t_main_usage(void)
+{
+	static char *c1[] = { "compare", "a.json", NULL };
+	static char *c2[] = { "compare", "a.json", "b.json", "--frobnicate",
+	    NULL };
+	static char *c3[] = { "compare", "a.json", "-x", "b.json", NULL };
+	static char *c4[] = { "compare", "a.json", "b.json", "--all=x", NULL };
+	static char *c5[] = { "compare", "a.json", "b.json", "--json=", NULL };
+	static char *c6[] = { "compare", "a.json,", "b.json", NULL };
+	static const struct {
+		char		**argv;
+		const char	*msg;
+	} c[] = {
+		{ c1, "latt: compare needs two sides or more" },
+		{ c2, "latt: compare: unknown option: --frobnicate (try "
+		    "'latt compare --help')\n" },
+		{ c3, "latt: compare: unknown option: -x (try 'latt compare "
+		    "--help')\n" },
+		{ c4, "latt: compare: option --all takes no value: --all=x\n" },
+		{ c5, "latt: compare: --json= needs a file name\n" },
+		{ c6, "latt: compare: empty file name in side A: 'a.json,'\n" },
+	};
+	char err[512], *p;
+	size_t i;
+	int st;
+
+	for (i = 0; i < NELEM(c); i++) {
+		st = unit_exits(main_child, c[i].argv, err, sizeof(err));
+		CHECK(st == 2, "%s: status %d, want 2 (%s)", c[i].argv[1], st,
+		    err);
+		CHECK(strncmp(err, c[i].msg, strlen(c[i].msg)) == 0 &&
+		    (p = strchr(err, '\n')) != NULL &&
+		    (strcmp(p + 1, "try 'latt compare --help'\n") == 0 ||
+		    strcmp(p + 1, "try 'latt --help'\n") == 0),
+		    "case %zu: \"%s\", want \"%s\" in one line", i, err,
 		    c[i].msg);
 	}
 out:
