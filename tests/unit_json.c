@@ -714,17 +714,42 @@ out:
 static void
 t_surrogate(void)
 {
-	static const char text[] = "[\"v\\ud83d\\ude00m\", \"\\u00e9\\u20ac\"]";
+	static const char text0[] = "[\"v\\ud83d\\ude00m\", \"\\u00e9\\u20ac\"]";
 	struct json *root = NULL;
-	char err[128];
+	struct cmp_side a, b;
+	char err[256], *copy = NULL, *text = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *fp;
 
-	root = json_parse(text, strlen(text), err, sizeof(err));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	root = json_parse(text0, strlen(text0), err, sizeof(err));
 	CHECK(root != NULL, "refused: %s", err);
 	CHECK(strcmp(json_at(root, 0)->str, "v\xf0\x9f\x98\x80m") == 0,
 	    "decoded as \"%s\"", json_at(root, 0)->str);
 	CHECK(strcmp(json_at(root, 1)->str, "\xc3\xa9\xe2\x82\xac") == 0,
 	    "decoded as \"%s\"", json_at(root, 1)->str);
+	/* Through compare: the host's name in a warning, decoded. */
+	CHECK((copy = strdup(good)) != NULL, "strdup");
+	CHECK((text = replace(copy, "\"hostname\": null",
+	    "\"hostname\": \"v\\ud83d\\ude00m\"")) != NULL, "no hostname");
+	cmp_side_init(&a, "A");
+	cmp_side_init(&b, "B");
+	CHECK(cmp_side_add_buf(&a, "a.json", good, goodlen, err,
+	    sizeof(err)) == 0 && cmp_side_add_buf(&b, "x.json", text,
+	    strlen(text), err, sizeof(err)) == 0, "refused: %s", err);
+	CHECK((fp = open_memstream(&out, &len)) != NULL, "open_memstream");
+	cmp_report(fp, fp, &a, &b, NULL);
+	fclose(fp);
+	CHECK(strstr(out, "\nwarning: the host differs: A not set, B "
+	    "v\xf0\x9f\x98\x80m.\n") != NULL, "no warning of the host: %s",
+	    out);
 out:
+	cmp_side_free(&a);
+	cmp_side_free(&b);
+	free(out);
+	free(text);
+	free(copy);
 	json_free(root);
 }
 
