@@ -283,7 +283,7 @@ before=$(global_state)
 name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
-elif ! beside_hog run --explain=3 -d 2 --load=none --split=all \
+elif ! beside_hog run --explain=3 -d 1.5 --load=none --split=all \
     --json="$TMP/hog.json"; then
 	fail "$name: $hog_why"
 else
@@ -667,7 +667,7 @@ keeper_lost "explain: a stopped keeper, then SIGINT: ended in $ms ms" stopped \
 # A keeper killed during the run: the autopsy is lost, said on stderr and
 # in the JSON (it was "Broken pipe" inside the autopsy, and exit 0 with
 # nothing on stderr); latt removes the instance itself.
-"$LATT" --explain=2 -c2 -f1 -t3 -d 2 -q --load=none --json="$TMP/keep.json" \
+"$LATT" --explain=2 -c2 -f1 -t3 -d 1.5 -q --load=none --json="$TMP/keep.json" \
     >"$TMP/out" 2>"$TMP/err" &
 lp=$!
 if k=$(keeper_of "$lp"); then
