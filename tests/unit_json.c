@@ -25,7 +25,7 @@
 #include "stats.h"
 #include "unit.h"
 
-#define RT_N	4000	/* samples of the round trip's run */
+#define RT_N	2000	/* samples of the round trip's run */
 #define FNAME	"bad.json"
 
 /* A results file latt's own writer made (make_result), for the cases. */
@@ -399,7 +399,7 @@ t_result(void)
 		    q[i].k), "%s %g, want %g", q[i].key, json_num(v),
 		    stats_value(&good_lat, q[i].k));
 	}
-	/* p99.9 needs 10000 samples, p99.99 100000: null with 4000. */
+	/* p99.9 needs 10000 samples, p99.99 100000: null with 2000. */
 	CHECK(json_get(lat, "p99_9_ns")->type == JSON_NULL &&
 	    json_get(lat, "p99_99_ns")->type == JSON_NULL,
 	    "p99.9 or p99.99 of %d samples is not null", RT_N);
@@ -835,21 +835,21 @@ static const struct {
 	    "{\n  \"tool\": \"latt\",\n  \"schema_version\": 2,\n  \"runs\": "
 	    "[\n    {\"latency\": 5}\n  ]\n}\n", NULL, NULL,
 	    FNAME ":5:17: \"latency\" is not an object" },
-	{ "samples that do not add up", NULL, "\"samples\": 4000",
-	    "\"samples\": 4001", ": the histogram's counts and overflow add up "
-	    "to 4000, but \"samples\" is 4001" },
+	{ "samples that do not add up", NULL, "\"samples\": 2000",
+	    "\"samples\": 2001", ": the histogram's counts and overflow add up "
+	    "to 2000, but \"samples\" is 2001" },
 	{ "a bucket that is no bucket", NULL, "\"buckets\": [",
 	    "\"buckets\": [[3, 4, 1], ", ": bucket [3, 4] is not a bucket of a "
 	    "sub_bits 9 histogram" },
 	{ "a series of the wrong type", NULL, "\"timer\": {",
 	    "\"timer\": [], \"x\": {", ": \"timer\" is not an object" },
-	{ "samples a string", NULL, "\"samples\": 4000",
-	    "\"samples\": \"4000\"", ": \"samples\" is not a non-negative "
+	{ "samples a string", NULL, "\"samples\": 2000",
+	    "\"samples\": \"2000\"", ": \"samples\" is not a non-negative "
 	    "integer" },
-	{ "samples negative", NULL, "\"samples\": 4000", "\"samples\": -4000",
+	{ "samples negative", NULL, "\"samples\": 2000", "\"samples\": -2000",
 	    ": \"samples\" is not a non-negative integer" },
-	{ "samples a fraction", NULL, "\"samples\": 4000",
-	    "\"samples\": 4000.5", ": \"samples\" is not a non-negative "
+	{ "samples a fraction", NULL, "\"samples\": 2000",
+	    "\"samples\": 2000.5", ": \"samples\" is not a non-negative "
 	    "integer" },
 	{ "a truncated file", NULL, NULL, NULL,
 	    ": expected a value, found the end of the file" },
@@ -993,7 +993,7 @@ t_mutants(void)
 	int r;
 
 	CHECK((buf = malloc(goodlen + 64)) != NULL, "malloc");
-	for (i = 0; i < 300; i++) {
+	for (i = 0; i < 150; i++) {
 		memcpy(buf, good, goodlen);
 		len = goodlen;
 		at = pick(len);
