@@ -606,11 +606,11 @@ else
 	fail "--baseline: rc $rc: $(tail -n 5 "$TMP/r2.out" | tr '\n' '|') $(cat "$TMP/r2.err")"
 fi
 run_latt "$TMP/r3.out" "$TMP/r3.err" -q -c4 -f1 -t3 -d 300ms --load=none \
-    --repeat=3 --baseline="$TMP/fast.json" --fail-if-worse=mean=10%
+    --repeat=3 --baseline="$TMP/fast.json" --fail-if-worse=p50=10%
 check "--baseline --repeat=3 --fail-if-worse: runs far slower than their baseline exit 3 (rc $rc)" \
 	[ "$rc" -eq 3 ]
 check "--baseline: the gate's line, last on stderr ($(short "$TMP/r3.err"))" \
-	sh -c "tail -n 1 '$TMP/r3.err' | grep -q '^gate: exceeded: mean +[0-9.]*% > 10% (interval .*); 1 limit: 1 exceeded'"
+	sh -c "tail -n 1 '$TMP/r3.err' | grep -q '^gate: exceeded: p50 +[0-9.]*% > 10% (interval .*); 1 limit: 1 exceeded'"
 check "--repeat=3: one summary of the three runs" [ "$(grep -c '^Entries: ' "$TMP/r3.out")" -eq 1 ]
 check "--baseline: B is the three runs" grep -q '^B: these runs (3 runs' "$TMP/r3.out"
 run_latt "$TMP/r6.out" "$TMP/r6.err" -q -c2 -f1 -t3 -d 300ms --load=none \
