@@ -653,7 +653,6 @@ t_bootstrap(void)
 	    r.wvar[STAT_P999]);
 	CHECK(cmp_summarize(&r2, &st, &sb, 42) == 0 &&
 	    memcmp(&r, &r2, sizeof(r)) == 0, "the same seed, another answer");
-	/* Three such runs a side, and B's shifted: a verdict is reached. */
 out:
 	cmp_sblocks_free(&sb);
 	if (ok) {
