@@ -7,7 +7,10 @@
 # the gate's rule (met, exceeded: 3, cannot tell: 5, one gate: line),
 # --json, options anywhere, a run counted once, files without commas,
 # zeros, schema 1 files, bounded memory, strict refusal of malformed,
-# truncated and foreign files, and real runs.  The result files come from
+# truncated and foreign files (one end-to-end: the shapes are
+# tests/unit_json.c's), and real runs.  The statistics on fixed inputs,
+# the gate's rule and line, the table's figures and --fail-if-worse's
+# parser are tests/unit_compare.c's.  The result files come from
 # tests/mkresult.py (a known model, fixed seeds: every interval below is
 # the same on every run), not from latt's own writer, except for the real
 # runs at the end.
@@ -22,8 +25,6 @@ $TMP/c1.json --n 4000 --seeds 32 --timer --scale 1.5
 $TMP/v1.json --schema 1 --sub-bits 7 --seeds 1 --timer
 $TMP/v1b.json --schema 1 --sub-bits 7 --seeds 2 --timer
 $TMP/v1c.json --schema 1 --sub-bits 7 --seeds 3 --timer
-$TMP/few.json --n 400 --seeds 41,42,43 --timer
-$TMP/few2.json --n 400 --seeds 44,45,46 --timer
 $TMP/f1.json --n 240 --seeds 7 --timer --clients 4 --sub-bits 7
 $TMP/f2.json --schema 1 --n 50 --sub-bits 3 --seeds 9
 $TMP/z1.json --n 2000 --seeds 51,52,53,54 --median 1.2 --sigma 1 --run-sd 0.4
@@ -36,6 +37,12 @@ $TMP/s3.json --n 4000 --seeds 73
 $TMP/s4.json --n 4000 --seeds 74 --scale 1.2
 $TMP/s5.json --n 4000 --seeds 75 --scale 1.2
 $TMP/s6.json --n 4000 --seeds 76 --scale 1.2
+$TMP/small.json --n 100 --seeds 31 --timer
+$TMP/ka.json --n 2000 --seeds 101,102,103
+$TMP/kb.json --n 2000 --seeds 104,105,106
+$TMP/k1a.json --n 2000 --seeds 107
+$TMP/k1b.json --n 2000 --seeds 108
+$TMP/fast.json --median 100 --sigma 0.1 --seeds 1,2,3 --n 2000
 EOF
 
 # The table's columns (print_row in compare.c): the row's label is the
@@ -152,12 +159,8 @@ check "one run a side: a warning names the runs needed" \
 	grep -q '^warning: A has 1 run: verdicts need 3 a side' "$TMP/out"
 check "one run a side: the table with its reasons fits 72 columns" \
 	[ -z "$(wide "$TMP/out")" ]
-run_latt "$TMP/out" "$TMP/err" compare "$TMP/few.json" "$TMP/few2.json"
-check "few samples: p99 cannot tell, naming what it needs" \
-	grep -q '^cannot tell: p99: a run of A has 400 samples, p99 needs 1000\.$' \
-	"$TMP/out"
-check "few samples: p50 still has a verdict" \
-	grep -Eq '^p50 .*(noise|worse|better)$' "$TMP/out"
+# Few samples (p99 cannot tell, naming what it needs; p50 still has a
+# verdict): tests/unit_compare.c.
 run_latt "$TMP/out" "$TMP/err" compare \
 	"$TMP/v1.json,$TMP/v1b.json,$TMP/v1c.json" "$TMP/a.json"
 check "schema 1 files are read (rc $rc)" [ "$rc" -eq 0 ]
@@ -292,7 +295,7 @@ check "--json=FILE that cannot be written: exit 1, one line naming it (rc $rc)" 
 cat >"$TMP/set.py" <<'PY'
 import json, sys
 tmp = sys.argv[1]
-d = json.load(open(tmp + "/a1.json"))
+d = json.load(open(tmp + "/small.json"))
 changes = {
     "parameters": {"clients": 4, "min_delay_ns": 1, "max_delay_ns": 2,
         "loop": "open", "policy": "fifo", "priority": 50, "nice": -5,
@@ -329,27 +332,42 @@ if [ -n "${LATT_SANITIZED:-}" ]; then
 	want=10
 fi
 # The comparisons read files and print: they run side by side, two at a
-# time (this machine's CPUs), and are checked in order after.
+# time (this machine's CPUs), and are checked in order after.  The files
+# are of 100 samples: the settings, not the statistics, are read here.
 # The key's place is {}: xargs -I puts it for every instance of the string
 # in every argument, $TMP's random name too (a K there, one run in ten,
 # sent every comparison to a file that does not exist).
-xargs -P 2 -I {} sh -c '"$1" compare "$2/a1.json" "$2/set-{}.json" \
+xargs -P 2 -I {} sh -c '"$1" compare "$2/small.json" "$2/set-{}.json" \
     >"$2/set-{}.out" 2>&1' sh "$LATT" "$TMP" <"$TMP/keys"
-ok=1; n=0; seen=
-while read -r k; do
-	n=$((n + 1))
-	unwrap "$TMP/set-$k.out" | grep '^warning: .* differs*: A ' >"$TMP/w"
-	w=$(cat "$TMP/w")
-	if [ "$(wc -l <"$TMP/w")" -ne 1 ] || ! grep -q '\.$' "$TMP/w" ||
-	    grep -q '[][{}"]' "$TMP/w" || grep -q "^warning: $k differ" "$TMP/w" ||
-	    grep -qxF "$w" <<<"$seen"; then
-		ok=0
-		echo "  $k: $(grep '^warning' "$TMP/set-$k.out" | tr '\n' '|')"
-	fi
-	seen=$seen$'\n'$w
-done <"$TMP/keys"
-check "settings: each of $n recorded settings warns alone, in a sentence of its own (no JSON, no key names)" \
-	[ $ok -eq 1 -a $n -ge $want ]
+# Checked in one python3 run (a few processes a setting cost seconds).
+cat >"$TMP/setck.py" <<'PY'
+import re, sys
+tmp, want = sys.argv[1], int(sys.argv[2])
+keys = open(tmp + "/keys").read().split()
+seen, bad = set(), []
+for k in keys:
+    lines = []      # the output, continuation lines (4 spaces) joined
+    for l in open("%s/set-%s.out" % (tmp, k)).read().split("\n"):
+        if re.match(r"    \S", l) and lines:
+            lines[-1] += " " + l[4:]
+        else:
+            lines.append(l)
+    w = [l for l in lines if re.match(r"warning: .* differs*: A ", l)]
+    if len(w) != 1 or not w[0].endswith(".") or \
+            re.search(r'[][{}"]', w[0]) or \
+            w[0].startswith("warning: %s differ" % k) or w[0] in seen:
+        bad.append("%s: %s" % (k, "|".join(l for l in lines
+                                           if l.startswith("warning"))))
+    seen.update(w)
+print("%d settings" % len(keys))
+if len(keys) < want:
+    print("BAD only %d settings, want %d" % (len(keys), want))
+for b in bad:
+    print("BAD " + b)
+PY
+python3 "$TMP/setck.py" "$TMP" "$want" >"$TMP/setck.out" 2>&1
+verdict_from "settings: each recorded setting warns alone, in a sentence of its own (no JSON, no key names)" \
+	"$TMP/setck.out"
 check "settings: the loads in words" \
 	grep -qx 'warning: the loads differ: A none, B cpu:2.' "$TMP/set-loads.out"
 check "settings: times with their unit" grep -qx \
@@ -454,43 +472,28 @@ check "commas: the comma form, three runs a side (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^B: .*s6.json (3 runs' '$TMP/out'"
 
 # --- Usage errors -----------------------------------------------------------------
-usage_case "gate spec: no %" "" compare --fail-if-worse=p99=10 "$A1" "$C1"
-usage_case "gate spec: unknown stat" "" compare --fail-if-worse=p98=10% "$A1" "$C1"
-usage_case "gate spec: not a number" "" compare --fail-if-worse=p99=x% "$A1" "$C1"
-usage_case "gate spec: negative" "" compare --fail-if-worse=p99=-5% "$A1" "$C1"
-usage_case "gate spec: empty part" "" compare --fail-if-worse=p99=1%,,max=2% "$A1" "$C1"
+# One bad gate spec end to end; the others (no %, unknown statistic, not
+# a number, negative, an empty part, empty, an unknown timer statistic)
+# are tests/unit_compare.c's, with their messages.
 usage_case "gate spec: twice, naming the part" "p99=2%: p99 is given twice" \
 	compare --fail-if-worse=p99=1%,p99=2% "$A1" "$C1"
-usage_case "gate spec: empty" "" compare --fail-if-worse= "$A1" "$C1"
-usage_case "compare: one side" "" compare "$A1"
-usage_case "compare: an unknown option after the files, named" \
-	"unknown option: --frobnicate" compare "$A1" "$C1" --frobnicate
-usage_case "compare: an unknown short option, named" "unknown option: -x" \
-	compare "$A1" -x "$C1"
-usage_case "compare: --all takes no value" "option --all takes no value: --all=x" \
-	compare "$A1" "$C1" --all=x
-usage_case "compare: --json= with no file" "--json= needs a file name" \
-	compare "$A1" "$C1" --json=
-usage_case "compare: empty file name" "" compare "$A1," "$C1"
+# compare's other usage errors (one side, unknown options, --all=x,
+# --json=, an empty file name): tests/unit_compare.c, through compare_main.
 usage_case "compare: missing file" "nonexistent.json" \
 	compare "$A1" "$TMP/nonexistent.json"
-usage_case "gate spec: unknown timer statistic" "" compare \
-	--fail-if-worse=timer.p98=1% "$A1" "$C1"
 run_latt "$TMP/out" "$TMP/err" compare --help
 check "compare: --help exits 0 with the usage" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^usage: latt compare' '$TMP/out'"
 
-# A hostile file: many keys, one repeated at the end, refused quickly.
-{ printf '{'; seq -f '"k%.0f": 1,' 0 199999 | tr -d '\n'; printf ' "k7": 2}\n'; } \
-	>"$TMP/keys.json"
-run_latt "$TMP/out" "$TMP/err" compare "$TMP/keys.json" "$A1"
-check "duplicate key among 200000: refused, naming the key (rc $rc)" \
-	grep -q 'keys.json:1:[0-9]*: duplicate key "k7"' "$TMP/err"
+# A duplicate key among 200000: tests/unit_json.c (the reader, and
+# compare's reader naming the file).
 
 # --- Bounded memory -----------------------------------------------------------------
 # A memory cgroup of 512 MiB (v2, or the v1 memory controller): a 100 MB
-# hostile file is refused before it is read, and one of 31 MiB (16 million
-# values, the worst a byte can cost) after at most 9 times its size.
+# hostile file is refused before it is read, and one of 12 MiB (6 million
+# values, the worst a byte can cost) after at most 10 times its size: the
+# cost is linear in the size, so that the largest file compare reads
+# (32 MiB) fits in 512 MiB (a file of 31 MiB took 281 MiB, 9 times).
 mem_cgroup() {
 	local base
 	if [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
@@ -547,104 +550,36 @@ else
 	    "$TMP/err" || bad "message: $(short "$TMP/err")"
 	verdict "memory: a 100 MB hostile file under a 512 MiB cgroup: one line, exit 2 (peak ${peak:-?} KiB)"
 	rm -f "$TMP/huge.json"
-	hostile "$TMP/big.json" $((31 << 20))
+	hostile "$TMP/big.json" $((12 << 20))
 	in_mcg "$TMP/big.json"
 	why=
 	[ "${rc:-x}" = 2 ] || bad "exit ${rc:-?} (137: killed), want 2"
 	grep -q "big.json:1:[0-9]*: a run is not an object" "$TMP/err" ||
 	    bad "message: $(short "$TMP/err")"
-	[ "${peak:-999999999}" -le $((31 * 1024 * 10)) ] ||
+	[ "${peak:-999999999}" -le $((12 * 1024 * 10)) ] ||
 	    bad "peak ${peak:-?} KiB, more than 10 times the file"
-	verdict "memory: 16 million values in 31 MiB under a 512 MiB cgroup: refused at ${peak:-?} KiB (at most 10 times the file)"
+	verdict "memory: 6 million values in 12 MiB under a 512 MiB cgroup: refused at ${peak:-?} KiB (at most 10 times the file)"
 	rm -f "$TMP/big.json"
 fi
 
 # --- Malformed, truncated and foreign files: exit 2, one line naming the
-# file and the place.
-bad_file() {	# name, content (printf format), or name and - for bad.json
-	local name=$1 f=$TMP/bad.json
-	[ "$2" = - ] || printf "$2" >"$f"
-	run_latt "$TMP/out" "$TMP/err" compare "$A1" "$f"
-	if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
-	    [ ! -s "$TMP/out" ] &&
-	    grep -Eq "^latt: $f:[0-9]+:[0-9]+: " "$TMP/err"; then
-		pass "bad file: $name"
-	else
-		fail "bad file: $name: rc $rc, stderr: $(head -c 300 "$TMP/err")"
-	fi
-}
+# file and the place.  One end to end, a file cut in the middle; every
+# other shape (empty, garbage, trailing comma, duplicate key, leading zero,
+# bare minus, out of range, lone surrogates, bad escapes, \u0000, control
+# characters, invalid UTF-8, byte order mark, two values, NUL, deep
+# nesting, foreign JSON, wrong types and schema versions, counts and
+# blocks that disagree, a surrogate pair decoded) is tests/unit_json.c's,
+# on a file latt's own writer made.
 size=$(wc -c <"$A1")
 head -c $((size / 2)) "$A1" >"$TMP/bad.json"
-bad_file "truncated in the middle" -
-bad_file "empty" ""
-bad_file "garbage" "hello\n"
-bad_file "trailing comma" '{"a": 1,}'
-bad_file "duplicate key" '{"a": 1, "a": 2}'
-bad_file "leading zero" '[01]'
-bad_file "bare minus" '[-]'
-bad_file "number out of range" '[1e999]'
-bad_file "lone high surrogate" '["\\ud800x"]'
-bad_file "lone low surrogate" '["\\udc00"]'
-bad_file "bad escape" '["\\x"]'
-bad_file "NUL escape" '["\\u0000"]'
-bad_file "raw control character" '["a\tb"]'
-bad_file "invalid UTF-8" '["\xc3\x28"]'
-bad_file "byte order mark" '\xef\xbb\xbf{}'
-bad_file "two values" '{} {}'
-bad_file "NUL byte" '{}\0'
-head -c 100000 /dev/zero | tr '\0' '[' >"$TMP/bad.json"
-bad_file "deep nesting" -
-bad_file "foreign JSON" '{"foo": 1}\n'
-check "bad file: the place is line:column" \
-	grep -q 'bad.json:1:1: not a latt results file' "$TMP/err"
-printf '{\n  "tool": "latt",\n  "schema_version": 2,\n  "runs": [\n    {"latency": 5}\n  ]\n}\n' >"$TMP/bad.json"
-bad_file "a series that is no object, on line 5" -
-check "bad file: line 5, column 17" \
-	grep -q 'bad.json:5:17: "latency" is not an object' "$TMP/err"
-bad_file "not an object" '[1, 2]'
-bad_file "schema_version 3" '{"tool": "latt", "schema_version": 3}'
-bad_file "schema 2 without runs" '{"tool": "latt", "schema_version": 2}'
-bad_file "schema 2, no run" '{"tool": "latt", "schema_version": 2, "runs": []}'
-bad_file "no latency" '{"tool": "latt", "schema_version": 1}'
-bad_file "a run without latency" '{"tool": "latt", "schema_version": 2, "runs": [{}]}'
-V=$TMP/v1.json
-sed 's/"samples": 20000/"samples": 20001/' "$V" >"$TMP/bad.json"
-bad_file "counts do not add up" -
-sed '0,/"buckets": \[/s//"buckets": [[3, 4, 1],/' "$V" >"$TMP/bad.json"
-bad_file "a bucket that is no bucket" -
-cat >"$TMP/blk.py" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-def save(name, e):
-    json.dump(e, open("%s/blk-%s.json" % (sys.argv[2], name), "w"), indent=1)
-def copy():
-    return json.loads(json.dumps(d))
-e = copy(); e["runs"][0]["latency"]["blocks"]["list"][0]["samples"] += 1
-save("count", e)
-e = copy(); b = e["runs"][0]["latency"]["blocks"]["list"][1]
-b["buckets"][0], b["buckets"][2] = b["buckets"][2], b["buckets"][0]
-save("order", e)
-e = copy(); e["runs"][0]["latency"]["blocks"]["list"].pop()
-save("missing", e)
-e = copy(); del e["runs"][0]["latency"]["blocks"]
-save("none", e)
-e = copy(); e["runs"][0]["latency"]["blocks"]["list"][0]["buckets"].append(9)
-save("odd", e)
-e = copy(); e["runs"][0]["latency"]["blocks"]["list"][0]["buckets"][0] = 99999
-save("index", e)
-PY
-python3 "$TMP/blk.py" "$A1" "$TMP"
-for n in count order missing none odd index; do
-	cp "$TMP/blk-$n.json" "$TMP/bad.json"
-	bad_file "blocks: $n" -
-done
-
-# A valid file with a surrogate pair in a string is accepted.
-sed 's/"hostname": "vm"/"hostname": "v\\ud83d\\ude00m"/' "$A1" >"$TMP/x.json"
-run_latt "$TMP/out" "$TMP/err" compare "$A1" "$TMP/x.json"
-check "surrogate pair: accepted and decoded" \
-	grep -q "warning: the host differs: A vm, B v$(printf '\xf0\x9f\x98\x80')m." \
-	"$TMP/out"
+run_latt "$TMP/out" "$TMP/err" compare "$A1" "$TMP/bad.json"
+if [ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
+    [ ! -s "$TMP/out" ] &&
+    grep -Eq "^latt: $TMP/bad.json:[0-9]+:[0-9]+: " "$TMP/err"; then
+	pass "bad file: truncated in the middle"
+else
+	fail "bad file: truncated in the middle: rc $rc, stderr: $(head -c 300 "$TMP/err")"
+fi
 
 # The mutation fuzzer (sanitized), once per make check.
 if [ -n "${LATT_SANITIZED:-}" ]; then
@@ -661,8 +596,8 @@ else
 fi
 
 # --baseline: a run compared, after its summary, with saved results.
-run_latt "$TMP/r1.out" "$TMP/r1.err" -q -c2 -f1 -t3 --json="$TMP/r1.json" 'sleep 1'
-run_latt "$TMP/r2.out" "$TMP/r2.err" -q -c2 -f1 -t3 --baseline="$TMP/r1.json" 'sleep 1'
+run_latt "$TMP/r1.out" "$TMP/r1.err" -q -c2 -f1 -t3 --json="$TMP/r1.json" 'sleep 0.3'
+run_latt "$TMP/r2.out" "$TMP/r2.err" -q -c2 -f1 -t3 --baseline="$TMP/r1.json" 'sleep 0.3'
 if [ "$rc" -eq 0 ] && grep -q '^Entries: ' "$TMP/r2.out" &&
     grep -q '^Against the baseline' "$TMP/r2.out" &&
     grep -Eq '^p50 +[0-9.]+ +[0-9.]+ ' "$TMP/r2.out" && [ ! -s "$TMP/r2.err" ]; then
@@ -670,14 +605,12 @@ if [ "$rc" -eq 0 ] && grep -q '^Entries: ' "$TMP/r2.out" &&
 else
 	fail "--baseline: rc $rc: $(tail -n 5 "$TMP/r2.out" | tr '\n' '|') $(cat "$TMP/r2.err")"
 fi
-python3 "$(dirname "$0")/mkresult.py" "$TMP/fast.json" --median 100 \
-	--sigma 0.1 --seeds 1,2,3 --n 2000
-run_latt "$TMP/r3.out" "$TMP/r3.err" -q -c4 -f1 -t3 -d1 --load=none \
-    --repeat=3 --baseline="$TMP/fast.json" --fail-if-worse=mean=10%
+run_latt "$TMP/r3.out" "$TMP/r3.err" -q -c4 -f1 -t3 -d 300ms --load=none \
+    --repeat=3 --baseline="$TMP/fast.json" --fail-if-worse=p50=10%
 check "--baseline --repeat=3 --fail-if-worse: runs far slower than their baseline exit 3 (rc $rc)" \
 	[ "$rc" -eq 3 ]
 check "--baseline: the gate's line, last on stderr ($(short "$TMP/r3.err"))" \
-	sh -c "tail -n 1 '$TMP/r3.err' | grep -q '^gate: exceeded: mean +[0-9.]*% > 10% (interval .*); 1 limit: 1 exceeded'"
+	sh -c "tail -n 1 '$TMP/r3.err' | grep -q '^gate: exceeded: p50 +[0-9.]*% > 10% (interval .*); 1 limit: 1 exceeded'"
 check "--repeat=3: one summary of the three runs" [ "$(grep -c '^Entries: ' "$TMP/r3.out")" -eq 1 ]
 check "--baseline: B is the three runs" grep -q '^B: these runs (3 runs' "$TMP/r3.out"
 run_latt "$TMP/r6.out" "$TMP/r6.err" -q -c2 -f1 -t3 -d 300ms --load=none \
@@ -724,8 +657,8 @@ if [ -n "${LATT_SANITIZED:-}" ]; then
 	skip "real runs: timing comparisons skip under the sanitizers"
 else
 	for i in 1 2; do
-		run_latt "$TMP/s$i.out" "$TMP/s$i.err" -q -c4 -f1 -t3 -d1 \
-			--load=none --json="$TMP/real$i.json"
+		run_latt "$TMP/s$i.out" "$TMP/s$i.err" -q -c4 -f1 -t3 \
+			-d 300ms --load=none --json="$TMP/real$i.json"
 	done
 	run_latt "$TMP/out" "$TMP/err" compare "$TMP/real1.json" \
 		"$TMP/real2.json" --fail-if-worse=p99=10%
@@ -738,7 +671,7 @@ else
 	# CPU 0, so that it stamps on time.  hog_side NAME: one side's runs.
 	hog_side() {
 		run_latt "$TMP/$1.out" "$TMP/$1.err" -q -c4 --cpus=1 \
-			--parent-cpu=0 --prio=$CLIENT_PRIO -f1 -t3 -d1 \
+			--parent-cpu=0 --prio=$CLIENT_PRIO -f1 -t3 -d 600ms \
 			--warmup=400ms --load=none --repeat=3 --json="$TMP/$1.json"
 	}
 	# calm NAME: whether the runs of a side agree within 2x at the median.
@@ -763,8 +696,11 @@ sys.exit(0 if max(p) <= 2 * min(p) else 1)' "$TMP/$1.json"
 			stop_hog
 			run_latt "$TMP/out" "$TMP/err" compare "$TMP/h0.json" \
 				"$TMP/h1.json" --fail-if-worse=p50=10%
-			check "real runs: a SCHED_FIFO hog on the clients' CPU is called worse (rc $rc: $(row "$TMP/out" p50) $(grep '^cannot tell' "$TMP/out" | tr '\n' ' ') $(short "$TMP/err"))" \
-				[ "$rc" -eq 3 ]
+			# A timing relation: the judge reads A's runs (the
+			# hog's absence is what a crowded machine fills in).
+			[ "$rc" -eq 3 ] || tbad "exit $rc, not 3 (worse)"
+			verdict_timed "real runs: a SCHED_FIFO hog on the clients' CPU is called worse (rc $rc: $(row "$TMP/out" p50) $(grep '^cannot tell' "$TMP/out" | tr '\n' ' ') $(short "$TMP/err"))" \
+				"$TMP/h0.json" 20
 		fi
 	fi
 fi
@@ -774,12 +710,6 @@ fi
 # side: switches doubled (higher), interrupts alike (noise), the clients'
 # voluntary switches 1 a wake-up on both (noise), involuntary halved
 # (lower), migrations null on B (no row); 1 run a side: information.
-python3 "$(dirname "$0")/mkresult.py" <<EOF
-$TMP/ka.json --n 2000 --seeds 101,102,103
-$TMP/kb.json --n 2000 --seeds 104,105,106
-$TMP/k1a.json --n 2000 --seeds 107
-$TMP/k1b.json --n 2000 --seeds 108
-EOF
 python3 - "$TMP" <<'EOF'
 import json, sys
 sw = {"ka": [1000, 1010, 990], "kb": [2000, 2020, 1980],

@@ -95,10 +95,12 @@ global_state() {
 	done
 }
 
-# after_end NAME PID: the instance of latt PID is gone (the keeper may take
-# a moment when latt was killed), the global state is as before (a
-# concurrent breaktrace test may flip tracing_on for an instant, so it is
-# looked at again), and no process of the run is left.
+# after_end NAME PID [JSON [NEED [OWN]]]: the instance of latt PID is gone
+# (the keeper may take a moment when latt was killed), the global state is
+# as before (a concurrent breaktrace test may flip tracing_on for an
+# instant, so it is looked at again), and no process of the run is left.
+# With JSON, the check's timing relations (tbad) go to the judge
+# (verdict_timed), which reads the run's own record in JSON.
 after_end() {
 	local i now
 	for i in $(seq 50); do
@@ -117,7 +119,11 @@ after_end() {
 		sleep 0.1
 	done
 	[ -n "$(leftovers)" ] && bad "processes left: $(leftovers)"
-	verdict "$1"
+	if [ $# -gt 2 ]; then
+		verdict_timed "$1" "${@:3}"
+	else
+		verdict "$1"
+	fi
 }
 
 # autopsy_check FILE HOGPID EXPR...: pycheck over the JSON, where e is its
@@ -277,40 +283,46 @@ before=$(global_state)
 name="explain: a fifo hog on the client's CPU is named with its pid, for the runqueue wait"
 if [ "$ncpu" -lt 2 ]; then
 	skip "explain: fifo hog: needs two CPUs"
-elif ! beside_hog run --explain=3 -d 2 --load=none --split=all \
+elif ! beside_hog run --explain=3 -d 1.5 --load=none --split=all \
     --json="$TMP/hog.json"; then
 	fail "$name: $hog_why"
 else
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	grep -q '^#1 client 0' "$TMP/out" || bad "no autopsy #1 in the text: $(grep -A3 Autopsy "$TMP/out" | tr '\n' '|')"
+	# That the worst samples were the hog's, not another real-time
+	# task's of this shared machine, is a timing relation: the judge's.
 	grep -qF "behind $hog_comm[$hogpid] (SCHED_FIFO $HOG_PRIO)" "$TMP/out" ||
-	    bad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO $HOG_PRIO): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	    tbad "no verdict names $hog_comm[$hogpid] (SCHED_FIFO $HOG_PRIO): $(grep verdict "$TMP/out" | tr '\n' '|')"
+	# So is that the hog alone ran during their waits (the hog's time is
+	# the runqueue wait within 10% + 200 us, and that wait is most of the
+	# latency): another task that ran too, or preempted the hog, takes
+	# its share of the wait.
+	why2=$(autopsy_check "$TMP/hog.json" "$hogpid" 'len(h) >= 1' \
+	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
+	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)')
+	[ -n "$why2" ] && tbad "$why2"
 	# The worst samples behind the hog (another test's hog on this shared
-	# machine may take one of them): the hog's time is the runqueue wait
-	# within 10% + 200 us, and that wait is most of a latency of several
-	# milliseconds; the client's own schedstat run delay agrees with the
-	# trace's wait within 5% + 100 us (where it has one: a client that
-	# ran twice between latt's two reads, preempted after its wake-up,
-	# has none, and latt leaves it out of the split on purpose).
+	# machine may take one of them): whole, a latency of several
+	# milliseconds, the hog named; the client's own schedstat run delay
+	# agrees with the trace's wait within 5% + 100 us (where it has one: a
+	# client that ran twice between latt's two reads, preempted after its
+	# wake-up, has none, and latt leaves it out of the split on purpose).
 	why2=$(autopsy_check "$TMP/hog.json" "$hogpid" \
 	    'len(s) == 3' 'e["lost_events"] == 0' \
-	    'len(h) >= 1' \
 	    'all(x["found"] and x["complete"] for x in h)' \
 	    'all(x["latency_ns"] >= 5000000 for x in h)' \
 	    'all(x["ran"][0]["comm"] == "'"$hog_comm"'" for x in h)' \
-	    'all(abs(x["ran"][0]["ns"] - x["split_ns"]["runqueue"]) <= 0.1 * x["split_ns"]["runqueue"] + 200000 for x in h)' \
-	    'all(x["split_ns"]["runqueue"] >= 0.8 * x["latency_ns"] for x in h)' \
 	    'all(sum(v for v in x["split_ns"].values()) == x["latency_ns"] for x in s)' \
 	    'any(x["schedstat_runqueue_ns"] is not None for x in h)' \
 	    'all(abs(x["schedstat_runqueue_ns"] - x["split_ns"]["runqueue"]) <= 0.05 * x["split_ns"]["runqueue"] + 100000 for x in h if x["schedstat_runqueue_ns"] is not None)')
 	[ -n "$why2" ] && bad "$why2"
-	after_end "$name" "$lp"
+	after_end "$name" "$lp" "$TMP/hog.json" 0 1
 	explain_text "explain: the hog's autopsy within 80 columns, one unit rule, its interrupt said when" \
 	    "$TMP/out" "$TMP/hog.json" 1
 fi
 
 # A long run whose worst wake-up comes early: the hog holds the client's
-# CPU only for the first 1.2 s of a 6 s run, and a pipe load fills the
+# CPU only for the first 1.2 s of a 4 s run, and a pipe load fills the
 # ring buffer many times over after it (8 MiB a CPU holds well under a
 # second of it here).  latt's keeper drains the buffers as the run goes and
 # keeps the pages around the worst sample, so its autopsy is whole and
@@ -328,13 +340,13 @@ fi
 # the run's worst sample, and the check's premise did not hold.  A worst
 # sample behind another task for less than that is never rerun.
 long_run() {
-	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
+	beside_hog 1.2 --explain=1 -d 4 -l pipe:2 --parent-cpu=0 \
 	    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json" || return 1
 	[ -z "$(autopsy_check "$TMP/long.json" "$hogpid" \
 	    'len(s) != 1 or len(h) == 1 or (s[0]["latency_ns"] <= 60000000 and any(r["pid"] not in (0, -1) for r in s[0]["ran"]))')" ] &&
 	    return 0
 	name="$name (rerun once: the first run's worst sample, $(grep -m1 verdict "$TMP/out" | cut -c1-60), was beyond the hog)"
-	beside_hog 1.2 --explain=1 -d 6 -l pipe:2 --parent-cpu=0 \
+	beside_hog 1.2 --explain=1 -d 4 -l pipe:2 --parent-cpu=0 \
 	    --parent-prio="$CLIENT_PRIO" --json="$TMP/long.json"
 }
 name="explain: an early worst sample of a long run keeps a whole autopsy, naming the hog"
@@ -349,10 +361,14 @@ else
 	why2=$(autopsy_check "$TMP/long.json" "$hogpid" \
 	    'len(s) == 1' 's[0]["at_ns"] < 2000000000' \
 	    's[0]["latency_ns"] >= 5000000' \
-	    's[0]["found"] and s[0]["complete"]' \
-	    'len(h) == 1')
+	    's[0]["found"] and s[0]["complete"]')
 	[ -n "$why2" ] && bad "$why2 (verdict: $(grep verdict "$TMP/out" | head -n 1))"
-	after_end "$name" "$lp"
+	# The worst sample behind the hog, not behind another real-time
+	# task of this shared machine: a timing relation, the judge's (the
+	# hog and the pipe load's two pairs are the test's own).
+	why2=$(autopsy_check "$TMP/long.json" "$hogpid" 'len(h) == 1')
+	[ -n "$why2" ] && tbad "$why2 (verdict: $(grep verdict "$TMP/out" | head -n 1))"
+	after_end "$name" "$lp" "$TMP/long.json" 0 5
 fi
 
 # A client stopped with SIGSTOP for 300 ms: not runnable, woken by the
@@ -601,7 +617,8 @@ keeper_of() {
 
 # keeper_lost NAME HOW PATTERN: a run whose keeper was stopped or killed
 # (HOW) has just ended: exit 0 with its summary, one line on stderr and
-# the JSON's explain error matching PATTERN, no autopsy, and nothing left.
+# the JSON's explain error matching PATTERN, no autopsy, and nothing left;
+# its time limits (tbad) judged with the run's own record.
 keeper_lost() {
 	[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 	[ -n "$(entries "$TMP/out" 2)" ] || bad "no summary: $(head -n 1 "$TMP/out")"
@@ -613,7 +630,7 @@ keeper_lost() {
 	    're.search(r"'"$3"'", d["explain"]["error"] or "")' \
 	    'd["explain"]["samples"] == []')
 	[ -n "$why2" ] && bad "$why2"
-	after_end "$1" "$lp"
+	after_end "$1" "$lp" "$TMP/keep.json"
 }
 
 # A keeper stopped during the run costs the autopsy, never the run: the
@@ -628,7 +645,7 @@ if k=$(keeper_of "$lp"); then
 fi
 wait_gone "$lp" 20
 [ -n "$k" ] || bad "no keeper seen"
-[ "$ms" -le 6000 ] || bad "took $ms ms for a 2 s run"
+[ "$ms" -le 6000 ] || tbad "took $ms ms for a 2 s run"
 kill -CONT "$k" 2>/dev/null
 keeper_lost "explain: a stopped keeper: the run ends by its duration (in $ms ms), the autopsy is lost and says why" \
     stopped "keeper .*pid $k.* is stopped"
@@ -646,7 +663,7 @@ T0=$(usecs)
 kill -INT "$lp"
 wait_gone "$lp" 20
 [ -n "$k" ] || bad "no keeper seen"
-[ "$ms" -le 2000 ] || bad "took $ms ms after SIGINT (limit 2000)"
+[ "$ms" -le 2000 ] || tbad "took $ms ms after SIGINT (limit 2000)"
 kill -CONT "$k" 2>/dev/null
 keeper_lost "explain: a stopped keeper, then SIGINT: ended in $ms ms" stopped \
     "keeper .*pid $k.* is stopped"
@@ -654,7 +671,7 @@ keeper_lost "explain: a stopped keeper, then SIGINT: ended in $ms ms" stopped \
 # A keeper killed during the run: the autopsy is lost, said on stderr and
 # in the JSON (it was "Broken pipe" inside the autopsy, and exit 0 with
 # nothing on stderr); latt removes the instance itself.
-"$LATT" --explain=2 -c2 -f1 -t3 -d 2 -q --load=none --json="$TMP/keep.json" \
+"$LATT" --explain=2 -c2 -f1 -t3 -d 1.5 -q --load=none --json="$TMP/keep.json" \
     >"$TMP/out" 2>"$TMP/err" &
 lp=$!
 if k=$(keeper_of "$lp"); then
