@@ -169,12 +169,15 @@ else
 	    --json="$TMP/cmp.json" >"$OUT" 2>"$ERR"
 	[ "$?" -eq 0 ] || bad "compare exited $?: $(short "$ERR")"
 	grep -q '^inversions  *[0-9.]*% of [0-9]* *[0-9.]*% of [0-9]* *+[0-9.]* pt .*worse$' \
-	    "$OUT" || bad "no 'inversions ... worse' row: $(grep -A1 '^order' "$OUT" | tr '\n' '|')"
-	expect_json "$TMP/cmp.json" \
+	    "$OUT" || tbad "no 'inversions ... worse' row: $(grep -A1 '^order' "$OUT" | tr '\n' '|')"
+	# Worse holds when the run without the hog was left its CPUs (a
+	# crowded machine's own real-time tasks invert its rounds too).
+	expect_json_timed "$TMP/cmp.json" \
+	    "d['comparisons'][0]['order']['b_rounds_with_inversions'] > 5" -- \
 	    "d['comparisons'][0]['order']['verdict'] == 'worse'" \
-	    "d['comparisons'][0]['order']['lo'] > 0" \
-	    "d['comparisons'][0]['order']['b_rounds_with_inversions'] > 5"
-	verdict "compare: $(grep '^inversions' "$OUT")"
+	    "d['comparisons'][0]['order']['lo'] > 0"
+	verdict_timed "compare: $(grep '^inversions' "$OUT")" "$TMP/quiet.json" 40
+
 fi
 
 # --- without real-time clients: no order ----------------------------------------
