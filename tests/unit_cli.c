@@ -151,7 +151,8 @@ static const struct refusal cpulists[] = {
 	{ { "--cpus=a", "true" }, "cpus is not a number: a" },
 	{ { "-c1:bogus=1", "true" },
 	    "clients: unknown attribute bogus in -c 1:bogus=1 (nice, policy, "
-	    "prio, slice, runtime, deadline, period, busy, frame, cpus, name)" },
+	    "prio, slice, runtime, deadline, period, busy, frame, cpus, "
+	    "name)" },
 	{ { "-c1:nice", "true" },
 	    "clients: not ATTR=VALUE: nice in -c 1:nice (nice, policy, prio, "
 	    "slice, runtime, deadline, period, busy, frame, cpus, name)" },
@@ -447,7 +448,8 @@ times_everywhere(void)
 		ARGS("-f", "0.5", "-t", "1.5", "true"),
 		ARGS("--fail-above=p99=1.5ms,max=0.25s", "true"),
 		ARGS("-f", "1.5ms", "-t", "2500us", "true"),
-		ARGS("--busy=1.5ms", "true"), ARGS("--breaktrace=0.5ms", "true"),
+		ARGS("--busy=1.5ms", "true"),
+		ARGS("--breaktrace=0.5ms", "true"),
 		ARGS("--order-slack=250", "--policy=fifo", "true"),
 	};
 	char why[ERRLEN];
@@ -609,7 +611,8 @@ scaled_times(void)
 		long long	 unit;
 		const char	*msg;
 	} bad[] = {
-#define NOTNUM	"t is not a number with an optional unit (ns, us, ms, s, m, h): "
+#define NOTNUM	"t is not a number with an optional unit " \
+	"(ns, us, ms, s, m, h): "
 		{ "1.5 s", NSEC_PER_SEC, NOTNUM "1.5 s" },
 		{ " 1", NSEC_PER_SEC, NOTNUM " 1" },
 		{ "+1", NSEC_PER_SEC, NOTNUM "+1" },
@@ -625,12 +628,14 @@ scaled_times(void)
 		    "t is finer than a nanosecond: 1.0000000001" },
 		{ "0.0000001", NSEC_PER_MSEC,
 		    "t is finer than a nanosecond: 0.0000001" },
-		{ "1.5ns", NSEC_PER_SEC, "t is finer than a nanosecond: 1.5ns" },
+		{ "1.5ns", NSEC_PER_SEC,
+		    "t is finer than a nanosecond: 1.5ns" },
 		{ "3601s", NSEC_PER_SEC, "t is too large: 3601s (at most 1h)" },
 		{ "1.5h", NSEC_PER_SEC, "t is too large: 1.5h (at most 1h)" },
 		{ "99999999999999999999", NSEC_PER_SEC,
 		    "t is too large: 99999999999999999999 (at most 1h)" },
-		{ "0.5ns", NSEC_PER_SEC, "t is finer than a nanosecond: 0.5ns" },
+		{ "0.5ns", NSEC_PER_SEC,
+		    "t is finer than a nanosecond: 0.5ns" },
 #undef NOTNUM
 	};
 	char err[ERRLEN], want[ERRLEN];
@@ -1075,7 +1080,8 @@ main(void)
 		    refuse_classes },
 		{ "usage: --fail-above specs refused, one line each",
 		    refuse_gates },
-		{ "usage: --sweep specs refused, one line each", refuse_sweeps },
+		{ "usage: --sweep specs refused, one line each",
+		    refuse_sweeps },
 		{ "usage: options that conflict or need another, one line each",
 		    refuse_rules },
 		{ "usage: a value quoted by 60 bytes, UTF-8 whole, escaped",
