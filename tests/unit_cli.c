@@ -148,6 +148,7 @@ static const struct refusal cpulists[] = {
 	{ { "--cpus=", "true" }, "cpus is empty" },
 	{ { "--cpus=1,,2", "true" }, "cpus is not a CPU list: 1,,2" },
 	{ { "--cpus=3-1", "true" }, "cpus: the range 3-1 is backwards: 3-1" },
+	{ { "--cpus=1-0", "true" }, "cpus: the range 1-0 is backwards: 1-0" },
 	{ { "--cpus=a", "true" }, "cpus is not a number: a" },
 	{ { "-c1:bogus=1", "true" },
 	    "clients: unknown attribute bogus in -c 1:bogus=1 (nice, policy, "
@@ -396,6 +397,7 @@ default_delays(void)
 		{ ARGS("-c8", "-t", "200", "sleep 5"), 100, 200 },
 		{ ARGS("-c16", "sleep 5"), 20, 180 },
 		{ ARGS("-c40", "sleep 5"), 50, 450 },
+		{ ARGS("-c48", "sleep 5"), 60, 500 },	/* 540 capped */
 		{ ARGS("-c200", "sleep 5"), 100, 500 },
 		{ ARGS("-c2", "-f", "1", "-t", "3", "sleep 5"), 1, 3 },
 		{ ARGS("-f", "600", "true"), 600, 600 },
