@@ -95,6 +95,7 @@ no_leftovers "delays '-s 300 -S 350'"
 # when it wakes: the judge reads the run's own record.
 run_latt "$OUT" "$ERR" -c2 -s 1 -S 5 --json="$TMP/delays.json" 'sleep 1'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+expect_summary "$OUT" 2
 r=$(rounds "$OUT")
 [ -n "$r" ] && [ "$r" -ge 12 ] || tbad "only '$r' rounds in 1 s"
 verdict_timed "delays '-s 1 -S 5' are used ($r rounds in 1 s)" \

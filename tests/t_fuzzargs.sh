@@ -8,7 +8,7 @@
 # exactly one line on stderr and nothing on stdout.  A failure prints the
 # argument vectors that show it, quoted for bash.
 #
-# The parser alone is fuzzed in tests/unit_cli.c (400 vectors of the same
+# The parser alone is fuzzed in tests/unit_cli.c (300 vectors of the same
 # kind, each parsed in a child: a fork, not a run); here fewer vectors go
 # through whole runs, for what comes after the parse.
 #

@@ -35,7 +35,7 @@
 #ifdef __SANITIZE_ADDRESS__
 #define FUZZ_RUNS	100
 #else
-#define FUZZ_RUNS	400
+#define FUZZ_RUNS	300
 #endif
 #define FUZZ_SEED	2009
 
