@@ -57,13 +57,19 @@ usage_case "usage: -c0" "clients;;(^|[^0-9-])0([^0-9]|\$)" -c0 true
 
 # --cpus: the order given is kept.
 if two_cpus; then
-	run_latt "$OUT" "$ERR" -q -c2 --cpus="$c1,$c0" -f1 -t3 -d 0.6 \
+	# Exactly 60 samples (30 a client), however busy the machine.
+	run_latt "$OUT" "$ERR" -q -c2 --cpus="$c1,$c0" -f1 -t3 -n 60 -d 20 \
 	    --load=none --log="$TMP/cpus.csv" --json="$TMP/cpus.json"
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
-	awk -F, -v a="$c1" -v b="$c0" 'NR > 1 && $3 == 0 { n0++; if ($4 != a) w++ }
+	got=$(awk -F, -v a="$c1" -v b="$c0" '
+	    NR > 1 && $3 == 0 { n0++; if ($4 != a) w++ }
 	    NR > 1 && $3 == 1 { n1++; if ($4 != b) w++ }
-	    END { exit !(n0 > 10 && n1 > 10 && w == 0) }' "$TMP/cpus.csv" ||
-	    bad "client 0 is not always on CPU $c1 and client 1 on CPU $c0"
+	    END { printf "%d %d %d", n0, n1, w }' "$TMP/cpus.csv")
+	read -r n0 n1 w <<<"$got"
+	[ "$n0" -gt 10 ] && [ "$n1" -gt 10 ] ||
+	    bad "only $n0 and $n1 samples of clients 0 and 1 (of 60)"
+	[ "$w" -eq 0 ] ||
+	    bad "$w samples not on their CPU (client 0 on $c1, 1 on $c0)"
 	# (Not a python3 start-up, a second on a busy machine, for one key.)
 	grep -q "\"cpus\": \[$c1, $c0\]" "$TMP/cpus.json" ||
 	    bad "the JSON's parameters: $(grep -o '"cpus": [^]]*]' "$TMP/cpus.json")"

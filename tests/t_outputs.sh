@@ -14,7 +14,7 @@ fi
 # --- One run, every file output, text on stdout -------------------------
 run_latt "$TMP/out" "$TMP/err" -c3 -f1 -t4 --json="$TMP/run.json" \
     --log="$TMP/run.csv" --plot="$TMP/run.svg" --per-client --histogram \
-    'sleep 1.2'
+    'sleep 2.5'
 check "outputs: run exits 0 (rc=$rc)" test "$rc" -eq 0
 check "outputs: stderr is empty without a terminal (no progress)" \
     test ! -s "$TMP/err"
@@ -45,8 +45,8 @@ ok("json: environment fields",
    repr(env))
 p = d["parameters"]
 ok("json: parameters", p["clients"] == 3 and p["min_delay_ns"] == 1000000
-   and p["max_delay_ns"] == 4000000 and p["command"] == "sleep 1.2"
-   and p["argv"] == ["sleep 1.2"], repr(p))
+   and p["max_delay_ns"] == 4000000 and p["command"] == "sleep 2.5"
+   and p["argv"] == ["sleep 2.5"], repr(p))
 ok("json: workload exited 0", d["workload"]["status"] == "exited" and
    d["workload"]["exit_code"] == 0 and d["workload"]["signal"] is None,
    repr(d["workload"]))
