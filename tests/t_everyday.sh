@@ -447,8 +447,10 @@ plot() {	# name, command, latt options...
 	[ "$rc" -eq 0 ] || fail "plot $name: exit $rc: $(short "$ERR")"
 	plots+=("$TMP/$name.svg" "$name" "${cmd:-no command}")
 }
-plot points "sleep 1 # a long command line that goes on and on and on and on and on and on and on past the edge of the picture" \
-    -c4 -f1 -t2
+# Exactly 1,200 samples, so that the p99 is marked however busy the
+# machine (20 s at most).
+plot points "sleep 20 # a long command line that goes on and on and on and on and on and on and on past the edge of the picture" \
+    -c4 -f1 -t2 -n 1200 -d 20
 plot three "sleep 5" -c1 -n 3 -f1 -t2
 # Nine classes: three solid, six dashed, beside the runqueue wait.
 plot classes "sleep 1.5" -c1:name=short:nice=-5 -c1:name=long:nice=5 \
