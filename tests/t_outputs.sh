@@ -249,7 +249,8 @@ cat >>"$TMP/check.py" <<'EOF'
 
 import os
 import xml.etree.ElementTree as ET
-def check_svg(path, want):
+def check_svg(path, want, n):
+    """The plot of a run of n latency samples."""
     try:
         root = ET.parse(path).getroot()
     except Exception as e:
@@ -270,20 +271,25 @@ def check_svg(path, want):
     txt = " ".join(e.text or "" for e in root.iter())
     ok("svg: axes with units (%s)" % want,
        "\u00b5s" in txt and " s" in txt and "latency" in txt and "time" in txt)
-    ok("svg: percentiles marked (%s)" % want, "p99" in txt and "p50" in txt)
+    # A percentile is marked where 10 samples lie beyond it: p50 from 20
+    # samples, p99 from 1,000 (a busy machine may give fewer).
+    ok("svg: percentiles marked as %d samples allow (%s)" % (n, want),
+       ("p99" in txt) == (n >= 1000) and ("p50" in txt) == (n >= 20),
+       "p50 %s, p99 %s" % ("p50" in txt, "p99" in txt))
 EOF
-echo 'check_svg(tmp + "/run.svg", "samples")' >>"$TMP/check.py"
+echo 'check_svg(tmp + "/run.svg", "samples", L["samples"])' >>"$TMP/check.py"
 if command -v xmllint >/dev/null 2>&1; then
 	check "svg: xmllint --noout" xmllint --noout "$TMP/run.svg"
 fi
 # Beyond TIMELINE_POINTS samples the timeline draws bands.
-run_latt "$TMP/out2" "$TMP/err2" -c40 -f0 -t1 --plot="$TMP/many.svg" \
-    'sleep 2 # <&>'
+# Exactly 20,040 samples, however loaded the machine (20 s at most).
+run_latt "$TMP/out2" "$TMP/err2" -c40 -f0 -t1 -n 20040 -d 20 -l none \
+    --plot="$TMP/many.svg" 'sleep 30 # <&>'
 n=$(awk '/^Entries:/ {print $2}' "$TMP/out2")
 if [ "$rc" -eq 0 ] && [ "${n:-0}" -gt 20000 ]; then
-	echo 'check_svg(tmp + "/many.svg", "bands")' >>"$TMP/check.py"
+	echo "check_svg(tmp + \"/many.svg\", \"bands\", $n)" >>"$TMP/check.py"
 else
-	skip "svg: bands: only ${n:-0} samples in 2 s (rc=$rc), need 20001"
+	skip "svg: bands: only ${n:-0} samples in 20 s (rc=$rc), need 20001"
 fi
 
 # --- Escaping -------------------------------------------------------------
@@ -338,16 +344,10 @@ for f, what in (("stdout1.json", "--json"), ("stdout2.json", "--json=-")):
 EOF
 
 # --- Bad usage --------------------------------------------------------------
-for args in "--json= true" "--json --histogram true" "--json --per-client true" \
-    "--log= true" "--log=- true" "--plot=- true" "--plot"; do
-	# shellcheck disable=SC2086
-	run_latt "$TMP/out6" "$TMP/err6" $args
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out6" ] && [ "$(err_lines "$TMP/err6")" -eq 1 ]; then
-		pass "usage: latt $args: status 2, one line"
-	else
-		fail "usage: latt $args: rc=$rc, stdout $(wc -c <"$TMP/out6") bytes, stderr: $(cat "$TMP/err6")"
-	fi
-done
+# --json= , --json with --histogram or --per-client, --log= , --log=- ,
+# --plot=- and --plot without a value: tests/unit_cli.c, each to its
+# line ("usage: options that conflict or need another", "usage: numbers
+# refused").
 run_latt "$TMP/out6" "$TMP/err6" --log="$TMP/no/such/dir/x.csv" 'sleep 5'
 if [ "$rc" -eq 1 ] && grep -q "no/such/dir/x.csv: No such file" "$TMP/err6" &&
     [ ! -s "$TMP/out6" ]; then
@@ -375,7 +375,7 @@ fi
 # --- Progress -------------------------------------------------------------------
 if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/dev/null 2>&1; then
 	# A run without a command (one with a command shows none: t_job.sh).
-	script -qc "$LATT -c2 -f1 -t5 -d 3.5 -l none --json=$TMP/prog.json >$TMP/prog.out" \
+	script -qc "$LATT -c2 -f1 -t5 -d 2.8 -l none --json=$TMP/prog.json >$TMP/prog.out" \
 	    "$TMP/prog.tty" </dev/null >/dev/null 2>&1
 	if grep -q 'samples .*p99 .*max .*no load' "$TMP/prog.tty"; then
 		pass "progress: shown on a terminal's stderr"
@@ -397,7 +397,7 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null </dev/null >/d
 	fi
 	echo 'json.load(open(tmp + "/prog.json")); ok("progress: the JSON parses", True)' \
 	    >>"$TMP/check.py"
-	script -qc "$LATT -q -c2 -f1 -t5 -d 3 -l none >$TMP/prog.out" "$TMP/prog2.tty" \
+	script -qc "$LATT -q -c2 -f1 -t5 -d 2.4 -l none >$TMP/prog.out" "$TMP/prog2.tty" \
 	    </dev/null >/dev/null 2>&1
 	if grep -q '^Entries: ' "$TMP/prog.out" && ! grep -q 'samples' "$TMP/prog2.tty"; then
 		pass "progress: -q turns it off"
