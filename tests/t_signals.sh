@@ -35,10 +35,10 @@ for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
 	else
 		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
 	fi
-	signal_run $! $sig 15 0.5
+	signal_run $! $sig 15 0.2
 	stopped_ok 5000
 	n=$(entries "$OUT" 4)
-	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 1 s"
+	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 0.2 s"
 	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
 	    bad "workload status: $(grep status "$OUT")"
 	verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
@@ -50,7 +50,7 @@ done
 # exits 128 + its number, as a shell expects of a process it ended.
 for sig in QUIT USR1 ALRM PROF; do
 	env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
-	signal_run $! $sig 15 0.3
+	signal_run $! $sig 15 0.2
 	want=$((128 + $(kill -l $sig)))
 	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
 	[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
@@ -77,15 +77,15 @@ wait_gone $pid 40
 verdict "ulimit -St 1: SIGXCPU ends the run with the summary, 'latt: ended by SIGXCPU', exit $rc in $ms ms"
 no_leftovers "SIGXCPU from ulimit -t"
 
-# The same signal while the clients are still starting: sent as soon as the
-# first of 200 exists (latt's handlers are set by then).
+# The same signal while the clients are still starting: sent once 100 of
+# the 200 exist (latt's handlers are set by then).
 for sig in INT TERM; do
 	[ $sig = TERM ] &&
 	    plain_only "SIGTERM during start-up of 200 clients (SIGINT's path)" &&
 	    continue
 	"$LATT" -c200 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
 	pid=$!
-	wait_clients $pid 1 || bad "no client started"
+	wait_nclients $pid 100 || bad "no 100 clients started"
 	T0=$(usecs)
 	kill -$sig $pid
 	wait_gone $pid 20
@@ -98,14 +98,21 @@ done
 # Ctrl-C at a terminal: SIGINT to the whole foreground group, latt and its
 # clients (the workload has its own group).  The group's shell ignores it.
 T0=$(usecs)
+# The group's shell sends it once the workload runs (it touched a file:
+# every client is ready by then), or after 20 s.
 timeout -k 5 40 setsid -w bash -c '
 	trap "" INT
-	env --default-signal "$LATT" -c4 -f1 -t5 "sleep 30" >"$1" 2>"$2" &
+	env --default-signal "$LATT" -c4 -f1 -t5 ": >\"$4\"; sleep 30" \
+	    >"$1" 2>"$2" &
 	p=$!
-	sleep 1
+	for i in $(seq 400); do
+		[ -e "$4" ] && break
+		sleep 0.05
+	done
+	sleep 0.1
 	kill -INT -- -$$
 	wait $p
-	echo $? >"$3"' ctrl-c "$OUT" "$ERR" "$TMP/rc"
+	echo $? >"$3"' ctrl-c "$OUT" "$ERR" "$TMP/rc" "$TMP/ctrl-c.started"
 t=$(usecs)
 ms=$(((t - T0) / 1000))
 rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
@@ -119,16 +126,22 @@ no_leftovers "Ctrl-C to the process group"
 
 # What a terminal sends the group, sent to the clients alone: they ignore
 # it (were they to die, the Ctrl-C above would not show it, since latt
-# ends on its own SIGINT first), and the run goes on to a normal end.
-"$LATT" -c4 -f1 -t5 'sleep 2' >"$OUT" 2>"$ERR" &
+# ends on its own SIGINT first), and the run goes on to a normal end.  The
+# workload ends when this script says (it opens a FIFO to read, and a
+# writer waits for it), after the signals: never before them on a loaded
+# machine, never seconds after them on a quiet one.
+mkfifo "$TMP/go"
+# shellcheck disable=SC2016 # the workload's own words
+"$LATT" -c4 -f1 -t5 sh -c 'read -r _ <"$0" || :' "$TMP/go" >"$OUT" 2>"$ERR" &
 pid=$!
 wait_started $pid || bad "the run did not start"
 clients=$(clients_of $pid)
-sleep 0.3
+sleep 0.1
 for sig in INT QUIT HUP TSTP; do
 	kill -$sig $clients 2>/dev/null || bad "no client to send SIG$sig to"
 	sleep 0.1
 done
+timeout 20 sh -c 'echo >"$1"' sh "$TMP/go" || bad "the workload did not read its FIFO"
 T0=$(usecs)
 wait_gone $pid 20
 [ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
@@ -163,7 +176,7 @@ done
 # ---------------------------------------------------------------------------
 # Where stdout goes away.
 T0=$(usecs)
-timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | head -n 1 >"$OUT"
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.2' 2>"$ERR" | head -n 1 >"$OUT"
 st=("${PIPESTATUS[@]}")
 t=$(usecs)
 ms=$(((t - T0) / 1000))
@@ -175,7 +188,7 @@ no_leftovers "latt | head -1"
 
 # A reader that is gone before latt writes: EPIPE, not a death by SIGPIPE.
 T0=$(usecs)
-timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | true
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.2' 2>"$ERR" | true
 st=("${PIPESTATUS[@]}")
 t=$(usecs)
 ms=$(((t - T0) / 1000))
@@ -187,8 +200,8 @@ no_leftovers "latt | true"
 for closed in ">&-" "<&- >&- 2>&-"; do
 	T0=$(usecs)
 	case $closed in
-	">&-") "$LATT" -c4 -f1 -t5 'sleep 0.5' >&- 2>"$ERR" & ;;
-	*) "$LATT" -c4 -f1 -t5 'sleep 0.5' <&- >&- 2>&- & ;;
+	">&-") "$LATT" -c4 -f1 -t5 'sleep 0.2' >&- 2>"$ERR" & ;;
+	*) "$LATT" -c4 -f1 -t5 'sleep 0.2' <&- >&- 2>&- & ;;
 	esac
 	wait_gone $! 20
 	[ "$rc" -le 1 ] || bad "exit $rc (crash?)"
