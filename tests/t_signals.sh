@@ -26,42 +26,68 @@ stopped_ok() {
 
 # ---------------------------------------------------------------------------
 # A signal mid-run.  A plain "cmd &" starts latt with SIGINT ignored; latt
-# must set its own handlers.
-for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
-	sig=${how% *}
-	if [ "${how#* }" = default ]; then
-		env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' \
-		    >"$OUT" 2>"$ERR" &
+# must set its own handlers.  Every other signal whose default ends a
+# process ends the run the same way (the summary, everything stopped),
+# then latt names it on stderr and exits 128 + its number, as a shell
+# expects of a process it ended.
+#
+# The nine runs go side by side (one run's start and end, not nine): each
+# has its own files and its own tag (LATT_TEST_TAG.N), so that its "no
+# process left" is its own; cleanup ends what any of them left.
+mid=("INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"
+    "QUIT default" "USR1 default" "ALRM default" "PROF default")
+base_tag=$LATT_TEST_TAG
+on_exit 'for i in "${!mid[@]}"; do LATT_TEST_TAG=$base_tag.$i end_leftovers; done'
+pids=()
+for i in "${!mid[@]}"; do
+	if [ "${mid[$i]#* }" = default ]; then
+		LATT_TEST_TAG=$base_tag.$i env --default-signal "$LATT" -c4 -f1 \
+		    -t5 'sleep 30' >"$OUT.$i" 2>"$ERR.$i" &
 	else
-		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f1 -t5 'sleep 30' \
+		    >"$OUT.$i" 2>"$ERR.$i" &
 	fi
-	signal_run $! $sig 15 0.2
-	stopped_ok 5000
-	n=$(entries "$OUT" 4)
-	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 0.2 s"
-	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
-	    bad "workload status: $(grep status "$OUT")"
-	verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
-	no_leftovers "SIG$sig mid-run (${how#* })"
+	pids[i]=$!
 done
-
-# Every other signal whose default ends a process ends the run the same
-# way (the summary, everything stopped), then latt names it on stderr and
-# exits 128 + its number, as a shell expects of a process it ended.
-for sig in QUIT USR1 ALRM PROF; do
-	env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
-	signal_run $! $sig 15 0.2
-	want=$((128 + $(kill -l $sig)))
-	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
-	[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
-	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
-	[ "$(cat "$ERR")" = "latt: ended by SIG$sig" ] ||
-	    bad "stderr: $(short "$ERR")"
-	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
-	    bad "workload status: $(grep status "$OUT")"
-	verdict "SIG$sig mid-run: the summary, 'latt: ended by SIG$sig', exit $rc in $ms ms"
-	no_leftovers "SIG$sig mid-run"
+started=()
+for i in "${!mid[@]}"; do
+	wait_started "${pids[i]}" && started[i]=1
 done
+sleep 0.2
+for i in "${!mid[@]}"; do
+	how=${mid[$i]}
+	sig=${how% *}
+	[ -n "${started[i]:-}" ] || bad "the run did not start"
+	T0=$(usecs)
+	kill -"$sig" "${pids[i]}"
+	wait_gone "${pids[i]}" 15
+	OUT=$TMP/out.$i ERR=$TMP/err.$i
+	case $sig in
+	INT|TERM|HUP)
+		stopped_ok 5000
+		n=$(entries "$OUT" 4)
+		[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 0.2 s"
+		grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
+		    bad "workload status: $(grep status "$OUT")"
+		verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
+		LATT_TEST_TAG=$base_tag.$i no_leftovers "SIG$sig mid-run (${how#* })"
+		;;
+	*)
+		want=$((128 + $(kill -l "$sig")))
+		[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
+		[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
+		[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+		[ "$(cat "$ERR")" = "latt: ended by SIG$sig" ] ||
+		    bad "stderr: $(short "$ERR")"
+		grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
+		    bad "workload status: $(grep status "$OUT")"
+		verdict "SIG$sig mid-run: the summary, 'latt: ended by SIG$sig', exit $rc in $ms ms"
+		LATT_TEST_TAG=$base_tag.$i no_leftovers "SIG$sig mid-run"
+		;;
+	esac
+done
+OUT=$TMP/out
+ERR=$TMP/err
 
 # A real SIGXCPU: a CPU time limit (ulimit -St 1) that a run without
 # sleeps (-f0 -t0) reaches in a second or two of latt's own CPU time.
