@@ -146,9 +146,21 @@ def workload_holds_terminal(pid, limit=20):
     client is ready by then.  A wait on the run, not a fixed sleep: short
     on a quiet machine, long enough on a loaded one."""
     def holds():
-        wl = [p for p, (st, g, c) in descendants(pid).items()
-              if g == p and not c.startswith("latt")]
-        return bool(wl) and os.tcgetpgrp(slave) in wl
+        # latt's children from its tasks' children files: a look at a few
+        # files, not at every process (a loaded machine has many).
+        fg = os.tcgetpgrp(slave)
+        if fg == pid:
+            return False
+        try:
+            for t in os.listdir("/proc/%d/task" % pid):
+                for k in open("/proc/%d/task/%s/children" % (pid, t)).read().split():
+                    s = open("/proc/%s/stat" % k).read()
+                    f = s[s.rindex(")") + 2:].split()
+                    if int(k) == fg and int(f[2]) == fg:
+                        return True
+        except (OSError, ValueError):
+            pass
+        return False
     return wait_for(holds, limit)
 
 
