@@ -42,16 +42,31 @@ fi
 # SIGTSTP to latt suspends the clients, the load and the workload, then
 # latt; SIGCONT resumes them all, and the time between is not measured.
 state_of() { stat_field "$1" 1; }
-# (latt's guardian aside: it runs on while the job is stopped, to end it
-# if latt is killed meanwhile)
-all_in_state() {	# latt-pid STATE...: latt has children, all in one of STATES
-	local p st n=0
-	for p in $(kids_of "$1" | awk '$3 != "latt-guard" { print $1 }'); do
-		st=$(state_of "$p")
-		[[ " ${*:2} " == *" $st "* ]] || return 1
-		n=$((n + 1))
+# states_of PID: "comm:state" of each child of latt PID into $states, with
+# builtins only: a look that forks took a second on a loaded machine, and
+# the run ended before a second look.  (latt's guardian aside: it runs on
+# while the job is stopped, to end it if latt is killed meanwhile.)
+states_of() {
+	local c line comm
+	local -a f
+	states=()
+	children_of "$1" || return 1
+	for c in "${kids[@]}"; do
+		{ read -r line <"/proc/$c/stat"; } 2>/dev/null || continue
+		comm=${line#*\(}
+		comm=${comm%\)*}
+		[ "$comm" = latt-guard ] && continue
+		read -r -a f <<<"${line##*) }"
+		states+=("$comm:${f[0]}")
 	done
-	[ "$n" -gt 0 ]
+}
+all_in_state() {	# latt-pid STATE...: latt has children, all in one of STATES
+	local cs
+	states_of "$1" || return 1
+	[ ${#states[@]} -gt 0 ] || return 1
+	for cs in "${states[@]}"; do
+		[[ " ${*:2} " == *" ${cs##*:} "* ]] || return 1
+	done
 }
 T0=$(usecs)
 "$LATT" -q -c2 -f1 -t3 -l cpu:1 -d 2 'sleep 30' >"$TMP/bg.out" 2>"$TMP/bg.err" </dev/null &
@@ -66,17 +81,18 @@ else
 		sleep 0.1
 	done
 	[ "$(state_of "$lp")" = T ] || bad "latt is not stopped after SIGTSTP ($(state_of "$lp"))"
-	all_in_state "$lp" T || bad "not every process of the run is stopped: $(kids_of "$lp" | while read -r p g c; do printf '%s:%s ' "$c" "$(state_of "$p")"; done)"
+	all_in_state "$lp" T || bad "not every process of the run is stopped: ${states[*]}"
 	sleep 1
 	kill -CONT "$lp"
 	# (latt resumes its children after itself: a look may see them still
 	# stopped; the run has 1.8 s of -d to go, several looks even on a
 	# loaded machine.)
-	for i in $(seq 50); do
-		all_in_state "$lp" R S D && break
-		sleep 0.05
+	running=
+	for i in $(seq 200); do
+		all_in_state "$lp" R S D && { running=1; break; }
+		nap 0.01
 	done
-	all_in_state "$lp" R S D || bad "not every process runs again after SIGCONT"
+	[ -n "$running" ] || bad "not every process runs again after SIGCONT: ${states[*]:-none}"
 fi
 wait_gone "$lp" 20
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$TMP/bg.err")"
