@@ -35,39 +35,57 @@ grandchild_of() {
 
 act_kill_workload() {
 	wait_started "$1" || { bad "the run did not start"; return; }
-	sleep 0.3
+	sleep 0.1
 	kill -9 "$(workload_of "$1")" 2>/dev/null || bad "no workload to kill"
 }
 
 act_kill_grandchild() {
 	local g i
 	wait_started "$1" || { bad "the run did not start"; return; }
-	for i in $(seq 50); do
+	for i in $(seq 200); do
 		g=$(grandchild_of "$1")
 		[ -n "$g" ] && break
 		sleep 0.05
 	done
-	sleep 0.3
+	sleep 0.1
 	kill -9 "$g" 2>/dev/null || bad "no grandchild to kill"
 }
 
-# latt itself stopped for a second, in the middle of its rounds.
-act_stop_parent() {
-	wait_started "$1" || { bad "the run did not start"; return; }
-	sleep 0.3
-	kill -STOP "$1"
-	sleep 1
-	kill -CONT "$1"
+# go: lets the workload waiting on the FIFO $GO (read -r _ <"$GO") go
+# on: a writer in the background, that waits for it to open the FIFO.
+# A workload that ends when the script says ends neither before the harm
+# on a loaded machine nor seconds after it on a quiet one.
+GO=$TMP/go
+mkfifo "$GO"
+go() { timeout 30 sh -c 'echo >"$1"' sh "$GO" & }
+
+# The background grandchild killed, then the workload let go to its end.
+act_kill_bg_grandchild() {
+	act_kill_grandchild "$1"
+	go
 }
 
-# latt stopped across the end of its workload: the workload's end must be
-# seen when latt goes on.
-act_stop_parent_long() {
+# latt itself stopped for half a second in the middle of its rounds; the
+# workload is let go once latt goes on.
+act_stop_parent() {
 	wait_started "$1" || { bad "the run did not start"; return; }
 	# A few rounds first (the two priming rounds take no sample).
-	sleep 0.3
+	sleep 0.1
 	kill -STOP "$1"
-	sleep 2.5
+	sleep 0.5
+	kill -CONT "$1"
+	sleep 0.1
+	go
+}
+
+# latt stopped across the end of its workload (let go while latt is
+# stopped): the workload's end must be seen when latt goes on.
+act_stop_parent_long() {
+	wait_started "$1" || { bad "the run did not start"; return; }
+	sleep 0.1
+	kill -STOP "$1"
+	go
+	sleep 1
 	kill -CONT "$1"
 }
 
@@ -171,13 +189,14 @@ status_is() { grep -Eq $'^\tstatus\t *'"$1" "$OUT" || bad "status line: $(grep -
 chk_killed9() { status_is 'killed by signal 9'; }
 chk_exit0() { status_is 'exited 0'; }
 chk_notstarted() { status_is 'not started'; }
-# The workload (sleep 2) ran its course: latt stopped for 1 s neither ended
-# the run early nor held it much past the workload's end.
+# The workload (ended by go) ran its course: latt stopped for 0.5 s or 1 s
+# neither ended the run early (it ran past the stop) nor held it much past
+# the workload's end (5 s: the margin of a loaded machine).
 chk_ran() {
 	local ran
 	ran=$(field "$OUT" ran | awk '{ print $1 }')
-	awk -v r="$ran" 'BEGIN { exit !(r >= 1.8 && r <= 5) }' ||
-	    bad "ran '$ran' s for a 2 s workload"
+	awk -v r="$ran" 'BEGIN { exit !(r >= 0.5 && r <= 5) }' ||
+	    bad "ran '$ran' s, want from the stop's 0.5 s to 5 s"
 	[ "$(field "$OUT" rounds)" -gt 0 ] 2>/dev/null || bad "no rounds"
 	status_is 'exited 0'
 }
@@ -195,12 +214,14 @@ row "kill -9 of a workload's grandchild, the workload passes its status on" - \
     4 'status 137' yes 2 15 act_kill_grandchild file -- $D 'sleep 30; exit $?'
 check_more=chk_exit0
 row "kill -9 of a background grandchild while the workload goes on" - \
-    0 - yes 2 15 act_kill_grandchild file -- $D 'sleep 30 & sleep 3; exit 0'
+    0 - yes 2 15 act_kill_bg_grandchild file -- $D \
+    "sleep 30 & read -r _ <'$GO'; exit 0"
 check_more=chk_ran
-row "SIGSTOP of latt for 1 s mid-run, then SIGCONT" - 0 - yes 2 15 \
-    act_stop_parent file -- $D 'sleep 2'
+row "SIGSTOP of latt for 0.5 s mid-run, then SIGCONT" - 0 - yes 2 15 \
+    act_stop_parent file -- $D "read -r _ <'$GO'"
+check_more=chk_ran
 row "SIGSTOP of latt across the workload's end, then SIGCONT" - 0 - yes 2 15 \
-    act_stop_parent_long file -- $D 'sleep 1.5'
+    act_stop_parent_long file -- $D "read -r _ <'$GO'"
 for sig in INT TERM HUP; do
 	check_more=chk_notstarted
 	row "SIG$sig at start-up (at the first of 1000 clients)" - 0 - zero 1000 \
@@ -221,23 +242,10 @@ for opt in --log --json --plot; do
 done
 
 # ---------------------------------------------------------------------------
-# Arguments with odd bytes.  Usage errors: exit 2, one line, no stdout.
-long9=$(printf '9%.0s' $(seq 5000))
-longopt=$(printf 'x%.0s' $(seq 5000))
-row "a value that is not UTF-8 (-f \\xff\\xfe)" - 2 'min-delay' no 2 10 act_none \
-    file -- -f $'\xff\xfe' true
-row "a 5000-digit value (-c 999...)" - 2 'clients.*too large' no 2 10 act_none \
-    file -- -c "$long9" true
-row "a 5000-letter long option" - 2 'unknown option' no 2 10 act_none file -- \
-    "--$longopt" true
-row "a value made of dashes (--clients=--5)" - 2 'clients' no 2 10 act_none \
-    file -- --clients=--5 true
-row "three dashes (---c 3)" - 2 'unknown option' no 2 10 act_none file -- \
-    ---c 3 true
-row "a lone dash as an option value (-c -)" - 2 'clients' no 2 10 act_none \
-    file -- -c - true
-row "an empty argument before the command" - 2 '(command|workload|empty)' no \
-    2 10 act_none file -- -c2 ''
+# Arguments with odd bytes.  Usage errors (exit 2, one line, no stdout)
+# are the parser's: tests/unit_badargs.c has them (not UTF-8, 5000 digits,
+# 5000 letters, dashes, an empty command, a newline); the row with a
+# newline in a value, below, takes that path to the user.
 
 # Odd bytes in the workload's arguments reach it intact.
 # shellcheck disable=SC2016 # $# and $1 are the workload's
@@ -341,11 +349,10 @@ fi
 
 # ---------------------------------------------------------------------------
 # Rows that found bugs (reported; they fail until latt is fixed).
-# A value with a newline must still give one line: the value is printed raw.
+# A value with a newline must still give one line: the value is printed
+# quoted (an option with one: unit_badargs).
 row "a value with a newline (-c \$'3\\n4') is one line on stderr" - 2 'clients' \
     no 2 10 act_none file -- -c $'3\n4' true
-row "an unknown option with a newline (\$'-\\n') is one line on stderr" - 2 \
-    'unknown option' no 2 10 act_none file -- $'-\n' true
 # A single-argument workload starting with a dash is a command, not options
 # for /bin/sh: "-weird" must be "not found" (127), not sh's usage error.
 row "a workload named -weird runs as a command (status 127)" - 127 \
@@ -356,21 +363,24 @@ row "-v with stderr on /dev/full does not exit 0" - 1 any some 2 15 \
     act_none errfull -- -v -c2 -f1 -t5 'sleep 0.3'
 
 # ---------------------------------------------------------------------------
-# A --log reader slower than the samples (a FIFO read at 10 KB/s for 2.5 s,
+# A --log reader slower than the samples (a FIFO read at 5 KB/s for 1.5 s,
 # then drained): latt is blocked writing, rounds are not sent, and that is
 # a stall of latt's own, in the summary and the JSON like any other.
 mkfifo "$TMP/slow.fifo"
 python3 -c '
-import sys, time
+import fcntl, sys, time
 f = open(sys.argv[1], "rb", buffering=0)
-end = time.monotonic() + 2.5
-while f.read(1024):
+# A pipe of one page: latt blocks within a few rounds of samples, however
+# few a loaded machine lets it take.
+fcntl.fcntl(f, 1031, 4096)    # F_SETPIPE_SZ
+end = time.monotonic() + 1.5
+while f.read(512):
     if time.monotonic() < end:
         time.sleep(0.1)
 ' "$TMP/slow.fifo" &
 reader=$!
 T0=$(usecs)
-run_latt "$OUT" "$ERR" -c8 -f1 -t5 -d3 --log="$TMP/slow.fifo" \
+run_latt "$OUT" "$ERR" -c8 -f1 -t5 -d2 --log="$TMP/slow.fifo" \
     --json="$TMP/slow.json"
 wait $reader
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
@@ -378,5 +388,5 @@ grep -q "stalled.*latt took no sample for" "$OUT" ||
     bad "no 'stalled' line: $(grep -c . "$OUT") lines, $(entries "$OUT" 8) entries"
 expect_json "$TMP/slow.json" 'd["run"]["stalls"]["count"] >= 1' \
     'd["run"]["stalls"]["total_ns"] >= 200 * 10**6'
-verdict "a --log FIFO read at 10 KB/s: the blocked writes are stalls"
+verdict "a --log FIFO read at 5 KB/s: the blocked writes are stalls"
 no_leftovers "a slow --log reader"

@@ -18,11 +18,9 @@ expect() {
 }
 
 # --- usage errors ---------------------------------------------------------
-for bad in "-d 0" "-d 5x" "-d 1.5.0" "-d 1.0000000001s" "-d -1" "-f 0.0000001" "-d 99999h" "-n 0" "-n x" "--warmup=2 -d 1" \
-    "--cpus=9999" "--cpus=1-0" "--cpus=," "--parent-cpu=-1" "--policy=fast" \
-    "--prio=100" "--policy=batch --prio=3" "--nice=20" "--seed=x" \
-    "--fail-above=p42=1" "--fail-above=p99" "--fail-above=p99=1parsec" \
-    "--fail-above=max=-1"; do
+# The options' refusals are the parser's: tests/unit_badargs.c has each
+# (its lines too), and an offline CPU named; one takes the path to the user.
+for bad in "-d 0"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out" "$TMP/err" $bad true
 	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(err_lines "$TMP/err")" -eq 1 ]; then
@@ -32,16 +30,14 @@ for bad in "-d 0" "-d 5x" "-d 1.5.0" "-d 1.0000000001s" "-d -1" "-f 0.0000001" "
 	fi
 done
 ncpu=$(nproc)
-run_latt "$TMP/out" "$TMP/err" --cpus=$((ncpu + 50)) true
-check "an offline CPU is named" grep -q "CPU $((ncpu + 50)) is not online" "$TMP/err"
 
 # --- --duration -------------------------------------------------------------
-timed_latt "$TMP/out" "$TMP/err" -d 1500ms -c2 -f 5 -t 20
+timed_latt "$TMP/out" "$TMP/err" -d 800ms -c2 -f 5 -t 20
 n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
-if [ "$rc" -eq 0 ] && [ "$ms" -ge 1400 ] && [ "$ms" -lt 8000 ] &&
+if [ "$rc" -eq 0 ] && [ "$ms" -ge 750 ] && [ "$ms" -lt 10000 ] &&
     [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
     grep -q $'^\tworkload\t *none' "$TMP/out"; then
-	pass "duration without a command: ran ${ms} ms for -d 1500ms, $n samples"
+	pass "duration without a command: ran ${ms} ms for -d 800ms, $n samples"
 else
 	fail "duration without a command: rc $rc, ${ms} ms, n=$n: $(cat "$TMP/err")"
 fi
@@ -49,13 +45,13 @@ no_leftovers "duration without a command"
 
 # Without a command, a SIGCHLD (here from the policy probe) is not the
 # workload ending.
-run_latt "$TMP/out" "$TMP/err" -d 1 --policy=batch -f 5 -t 20
+run_latt "$TMP/out" "$TMP/err" -d 0.5 --policy=batch -f 5 -t 20
 expect "duration without a command, with a policy, runs its time" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
 
 # A workload that ignores SIGTERM is killed after the grace: a normal end.
-timed_latt "$TMP/out" "$TMP/err" -d 1 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
-if [ "$rc" -eq 0 ] && [ "$ms" -lt 10000 ] &&
+timed_latt "$TMP/out" "$TMP/err" -d 0.5 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 15000 ] &&
     grep -q 'ended by the duration' "$TMP/out" &&
     grep -q 'stopped by latt' "$TMP/out"; then
 	pass "duration ends a stubborn workload normally (${ms} ms)"
@@ -65,7 +61,7 @@ fi
 no_leftovers "duration with a stubborn workload"
 
 # A workload that ends first still ends the run.
-run_latt "$TMP/out" "$TMP/err" -d 30 -f 5 -t 20 sleep 0.5
+run_latt "$TMP/out" "$TMP/err" -d 30 -f 5 -t 20 sleep 0.2
 expect "a workload shorter than the duration ends the run" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the workload.s end" "$TMP/out"'
 
@@ -94,13 +90,13 @@ done
 no_leftovers "samples"
 
 # --- --warmup ---------------------------------------------------------------
-run_latt "$TMP/out" "$TMP/err" -d 2 --warmup=1s -f 5 -t 20
+run_latt "$TMP/out" "$TMP/err" -d 1 --warmup=500ms -f 5 -t 20
 disc=$(field "$TMP/out" warmup | sed -n 's/.*s, \([0-9]*\) samples discarded/\1/p')
 wat=$(field "$TMP/out" "worst at" | sed -n 's/.*, \([0-9.]*\) s into.*/\1/p')
 tat=$(field "$TMP/out" "timer worst at" | sed -n 's/^\([0-9.]*\) s into.*/\1/p')
 if [ "$rc" -eq 0 ] && [ "${disc:-0}" -gt 0 ] &&
-    awk -v a="$wat" -v b="$tat" 'BEGIN { exit !(a >= 1.0 && b >= 1.0) }'; then
-	pass "warmup: $disc discarded, nothing counted before 1 s ($wat, $tat)"
+    awk -v a="$wat" -v b="$tat" 'BEGIN { exit !(a >= 0.5 && b >= 0.5) }'; then
+	pass "warmup: $disc discarded, nothing counted before 0.5 s ($wat, $tat)"
 else
 	fail "warmup: rc $rc, discarded '$disc', worst at '$wat', timer '$tat'"
 fi
@@ -202,7 +198,7 @@ if [ "$ncpu" -ge 2 ] && taskset -p 3 $$ >/dev/null 2>&1; then
 	    '[ "$rc" -eq 0 ] && [ "$nl" -eq 9 ] && [ "$bad" -eq 0 ]'
 	# The parent is pinned once the workload started; the workload is not.
 	run_latt "$TMP/out" "$TMP/err" --parent-cpu=1 -d 5 -f 5 -t 20 \
-	    sh -c 'sleep 0.5; grep Cpus_allowed_list /proc/$PPID/status; grep Cpus_allowed_list /proc/$$/status'
+	    sh -c 'sleep 0.2; grep Cpus_allowed_list /proc/$PPID/status; grep Cpus_allowed_list /proc/$$/status'
 	p=$(grep -m1 '^Cpus_allowed_list' "$TMP/out" | awk '{print $2}')
 	w=$(grep '^Cpus_allowed_list' "$TMP/out" | sed -n 2p | awk '{print $2}')
 	expect "parent-cpu: latt on CPU 1 ($p), the workload free ($w)" \
@@ -214,7 +210,7 @@ fi
 
 # --- --policy, --prio, --nice -------------------------------------------------
 # The workload looks at latt's other children, the clients, from inside.
-look='sleep 0.5; for t in /proc/$PPID/task/*/children; do for c in $(cat $t); do [ $c = $$ ] || echo "client $(cut -d" " -f18,19,41 /proc/$c/stat)"; done; done; echo "self $(cut -d" " -f18,19,41 /proc/$$/stat)"'
+look='sleep 0.2; for t in /proc/$PPID/task/*/children; do for c in $(cat $t); do [ $c = $$ ] || echo "client $(cut -d" " -f18,19,41 /proc/$c/stat)"; done; done; echo "self $(cut -d" " -f18,19,41 /proc/$$/stat)"'
 if [ -r /proc/self/task/$$/children ] || ls /proc/self/task/*/children >/dev/null 2>&1; then
 	run_latt "$TMP/out" "$TMP/err" -c 2 --policy=fifo --prio=10 -d 20 -f 5 -t 20 sh -c "$look"
 	# stat fields: priority (-1 - rt priority), nice, policy (1: FIFO)
@@ -285,11 +281,11 @@ expect "fail-above: limits far above give 0 and the line 'gate: met' with the co
     'gate_is 0 "met \(3 limits; 1000 samples, worst [0-9.]+ [mun]?s\)$" &&
     [ "$(nlines "$TMP/err")" -eq 1 ]'
 # Issue 26: a limit above the worst sample is met, however few the samples.
-run_latt "$TMP/out" "$TMP/err" -c2 -d 2 --fail-above=p99=10s,max=20s
-expect "fail-above: p99=10s,max=20s on a 2 s run (too short for p99) is met: 0" \
+run_latt "$TMP/out" "$TMP/err" -c2 -d 1 --fail-above=p99=10s,max=20s
+expect "fail-above: p99=10s,max=20s on a 1 s run (too short for p99) is met: 0" \
     'gate_is 0 "met \(2 limits; [0-9]+ samples, worst [0-9.]+ [mun]?s\)$"'
-run_latt "$TMP/out" "$TMP/err" -c2 -d 2 --fail-above=p50=1ns
-expect "fail-above: p50=1ns on a 2 s run is exceeded: 3" \
+run_latt "$TMP/out" "$TMP/err" -c2 -d 1 --fail-above=p50=1ns
+expect "fail-above: p50=1ns on a 1 s run is exceeded: 3" \
     'gate_is 3 "exceeded: p50 [0-9.]+ [mun]?s > 1 ns \(([0-9]+) of \1 samples above, [0-9]+ allowed\)$"'
 run_latt "$TMP/out" "$TMP/err" -n 50 -f 0 -t 1 --fail-above=p99.9=1h sleep 30
 expect "fail-above: p99.9=1h from 50 samples is met (above the worst)" \
@@ -304,16 +300,18 @@ expect "fail-above: exceeded (3) outranks cannot tell (5), one line names both" 
     'gate_is 3 "exceeded: p50 .*; cannot tell: stdev against 1 ns"'
 # A limit between p90 and the worst on a run too short for p99: a client
 # stopped for 0.6 s makes one wake-up of about 0.6 s, above 300 ms; one
-# sample of the run's 400 to 750 is within what p99 allows above it.
+# sample of the run's 300 is within what p99 allows above it (3).  -n, not
+# -d: at load 60 a 2 s run took 80 samples, too few for p90 and for one
+# allowed above.
 gate_stop() {
 	local pid victim why
-	env --default-signal "$LATT" -q -c2 -f8 -t12 -d3 --load=none \
+	env --default-signal "$LATT" -q -c2 -f8 -t12 -n 300 --load=none \
 	    --json="$TMP/g.json" --fail-above=p99=300ms \
 	    >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	victim=
 	if wait_nclients $pid 2; then
-		sleep 0.5
+		sleep 0.3
 		victim=$(clients_of $pid | sed -n 1p)
 	fi
 	[ -n "$victim" ] && kill -STOP "$victim" && sleep 0.6 &&
@@ -332,15 +330,15 @@ expect "fail-above: p99=300ms between p90 and the worst, too few samples for p99
 run_latt "$TMP/out" "$TMP/err" -f 0 -t 1 --fail-above=min=1ns sh -c 'sleep 0.3; exit 5'
 expect "fail-above: a failed workload (4) outranks a threshold (3)" \
     'gate_is 4 "exceeded: min "'
-run_latt "$TMP/out" "$TMP/err" --fail-above=p99=1s sh -c 'exit 5'
+# (Sleeps of 5 s: the workload's end is seen before any wake-up, however
+# slow a loaded machine is to see it; at load 60 -f's default took one.)
+run_latt "$TMP/out" "$TMP/err" -f 5s -t 5s --fail-above=p99=1s sh -c 'exit 5'
 expect "fail-above: a failed workload (4) outranks cannot tell (5): no samples" \
     'gate_is 4 "cannot tell: p99 against 1 s: no samples$"'
 run_latt "$TMP/out" "$TMP/err" -c 2 -n 200 -f 0 -t 1 --fail-above=timer.min=1ns,p95=1h sleep 30
 expect "fail-above: timer.min below the measurement gives 3, p95 far above is not named" \
     'gate_is 3 "exceeded: timer.min [0-9.]+ [mun]?s > 1 ns \([0-9]+ of [0-9]+ samples above\)$"'
-run_latt "$TMP/out" "$TMP/err" --fail-above=timer.p98=1ms true
-expect "fail-above: an unknown timer statistic is a usage error" \
-    '[ "$rc" -eq 2 ] && grep -q "unknown statistic: timer.p98" "$TMP/err"'
+# (An unknown timer statistic is a usage error: unit_badargs.)
 no_leftovers "fail-above"
 
 # --- --breaktrace ---------------------------------------------------------------

@@ -26,42 +26,68 @@ stopped_ok() {
 
 # ---------------------------------------------------------------------------
 # A signal mid-run.  A plain "cmd &" starts latt with SIGINT ignored; latt
-# must set its own handlers.
-for how in "INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"; do
-	sig=${how% *}
-	if [ "${how#* }" = default ]; then
-		env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' \
-		    >"$OUT" 2>"$ERR" &
+# must set its own handlers.  Every other signal whose default ends a
+# process ends the run the same way (the summary, everything stopped),
+# then latt names it on stderr and exits 128 + its number, as a shell
+# expects of a process it ended.
+#
+# The nine runs go side by side (one run's start and end, not nine): each
+# has its own files and its own tag (LATT_TEST_TAG.N), so that its "no
+# process left" is its own; cleanup ends what any of them left.
+mid=("INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"
+    "QUIT default" "USR1 default" "ALRM default" "PROF default")
+base_tag=$LATT_TEST_TAG
+on_exit 'for i in "${!mid[@]}"; do LATT_TEST_TAG=$base_tag.$i end_leftovers; done'
+pids=()
+for i in "${!mid[@]}"; do
+	if [ "${mid[$i]#* }" = default ]; then
+		LATT_TEST_TAG=$base_tag.$i env --default-signal "$LATT" -c4 -f1 \
+		    -t5 'sleep 30' >"$OUT.$i" 2>"$ERR.$i" &
 	else
-		"$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
+		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f1 -t5 'sleep 30' \
+		    >"$OUT.$i" 2>"$ERR.$i" &
 	fi
-	signal_run $! $sig 15 0.5
-	stopped_ok 5000
-	n=$(entries "$OUT" 4)
-	[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 1 s"
-	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
-	    bad "workload status: $(grep status "$OUT")"
-	verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
-	no_leftovers "SIG$sig mid-run (${how#* })"
+	pids[i]=$!
 done
-
-# Every other signal whose default ends a process ends the run the same
-# way (the summary, everything stopped), then latt names it on stderr and
-# exits 128 + its number, as a shell expects of a process it ended.
-for sig in QUIT USR1 ALRM PROF; do
-	env --default-signal "$LATT" -c4 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
-	signal_run $! $sig 15 0.3
-	want=$((128 + $(kill -l $sig)))
-	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
-	[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
-	[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
-	[ "$(cat "$ERR")" = "latt: ended by SIG$sig" ] ||
-	    bad "stderr: $(short "$ERR")"
-	grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
-	    bad "workload status: $(grep status "$OUT")"
-	verdict "SIG$sig mid-run: the summary, 'latt: ended by SIG$sig', exit $rc in $ms ms"
-	no_leftovers "SIG$sig mid-run"
+started=()
+for i in "${!mid[@]}"; do
+	wait_started "${pids[i]}" && started[i]=1
 done
+sleep 0.2
+for i in "${!mid[@]}"; do
+	how=${mid[$i]}
+	sig=${how% *}
+	[ -n "${started[i]:-}" ] || bad "the run did not start"
+	T0=$(usecs)
+	kill -"$sig" "${pids[i]}"
+	wait_gone "${pids[i]}" 15
+	OUT=$TMP/out.$i ERR=$TMP/err.$i
+	case $sig in
+	INT|TERM|HUP)
+		stopped_ok 5000
+		n=$(entries "$OUT" 4)
+		[ -n "$n" ] && [ "$n" -gt 0 ] || bad "no entries in 0.2 s"
+		grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
+		    bad "workload status: $(grep status "$OUT")"
+		verdict "SIG$sig mid-run (${how#* } dispositions): exit 0 in $ms ms with the summary"
+		LATT_TEST_TAG=$base_tag.$i no_leftovers "SIG$sig mid-run (${how#* })"
+		;;
+	*)
+		want=$((128 + $(kill -l "$sig")))
+		[ "$rc" -eq "$want" ] || bad "exit $rc, want $want"
+		[ "$ms" -le 5000 ] || bad "took $ms ms (limit 5000)"
+		[ -n "$(entries "$OUT" 4)" ] || bad "no summary: $(head -n 1 "$OUT")"
+		[ "$(cat "$ERR")" = "latt: ended by SIG$sig" ] ||
+		    bad "stderr: $(short "$ERR")"
+		grep -q $'^\tstatus\t *stopped by latt' "$OUT" ||
+		    bad "workload status: $(grep status "$OUT")"
+		verdict "SIG$sig mid-run: the summary, 'latt: ended by SIG$sig', exit $rc in $ms ms"
+		LATT_TEST_TAG=$base_tag.$i no_leftovers "SIG$sig mid-run"
+		;;
+	esac
+done
+OUT=$TMP/out
+ERR=$TMP/err
 
 # A real SIGXCPU: a CPU time limit (ulimit -St 1) that a run without
 # sleeps (-f0 -t0) reaches in a second or two of latt's own CPU time.
@@ -77,15 +103,15 @@ wait_gone $pid 40
 verdict "ulimit -St 1: SIGXCPU ends the run with the summary, 'latt: ended by SIGXCPU', exit $rc in $ms ms"
 no_leftovers "SIGXCPU from ulimit -t"
 
-# The same signal while the clients are still starting: sent as soon as the
-# first of 200 exists (latt's handlers are set by then).
+# The same signal while the clients are still starting: sent once 100 of
+# the 200 exist (latt's handlers are set by then).
 for sig in INT TERM; do
 	[ $sig = TERM ] &&
 	    plain_only "SIGTERM during start-up of 200 clients (SIGINT's path)" &&
 	    continue
 	"$LATT" -c200 -f1 -t5 'sleep 30' >"$OUT" 2>"$ERR" &
 	pid=$!
-	wait_clients $pid 1 || bad "no client started"
+	wait_nclients $pid 100 || bad "no 100 clients started"
 	T0=$(usecs)
 	kill -$sig $pid
 	wait_gone $pid 20
@@ -98,14 +124,21 @@ done
 # Ctrl-C at a terminal: SIGINT to the whole foreground group, latt and its
 # clients (the workload has its own group).  The group's shell ignores it.
 T0=$(usecs)
+# The group's shell sends it once the workload runs (it touched a file:
+# every client is ready by then), or after 20 s.
 timeout -k 5 40 setsid -w bash -c '
 	trap "" INT
-	env --default-signal "$LATT" -c4 -f1 -t5 "sleep 30" >"$1" 2>"$2" &
+	env --default-signal "$LATT" -c4 -f1 -t5 ": >\"$4\"; sleep 30" \
+	    >"$1" 2>"$2" &
 	p=$!
-	sleep 1
+	for i in $(seq 400); do
+		[ -e "$4" ] && break
+		sleep 0.05
+	done
+	sleep 0.1
 	kill -INT -- -$$
 	wait $p
-	echo $? >"$3"' ctrl-c "$OUT" "$ERR" "$TMP/rc"
+	echo $? >"$3"' ctrl-c "$OUT" "$ERR" "$TMP/rc" "$TMP/ctrl-c.started"
 t=$(usecs)
 ms=$(((t - T0) / 1000))
 rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
@@ -119,16 +152,22 @@ no_leftovers "Ctrl-C to the process group"
 
 # What a terminal sends the group, sent to the clients alone: they ignore
 # it (were they to die, the Ctrl-C above would not show it, since latt
-# ends on its own SIGINT first), and the run goes on to a normal end.
-"$LATT" -c4 -f1 -t5 'sleep 2' >"$OUT" 2>"$ERR" &
+# ends on its own SIGINT first), and the run goes on to a normal end.  The
+# workload ends when this script says (it opens a FIFO to read, and a
+# writer waits for it), after the signals: never before them on a loaded
+# machine, never seconds after them on a quiet one.
+mkfifo "$TMP/go"
+# shellcheck disable=SC2016 # the workload's own words
+"$LATT" -c4 -f1 -t5 sh -c 'read -r _ <"$0" || :' "$TMP/go" >"$OUT" 2>"$ERR" &
 pid=$!
 wait_started $pid || bad "the run did not start"
 clients=$(clients_of $pid)
-sleep 0.3
+sleep 0.1
 for sig in INT QUIT HUP TSTP; do
 	kill -$sig $clients 2>/dev/null || bad "no client to send SIG$sig to"
 	sleep 0.1
 done
+timeout 20 sh -c 'echo >"$1"' sh "$TMP/go" || bad "the workload did not read its FIFO"
 T0=$(usecs)
 wait_gone $pid 20
 [ "$rc" -eq 0 ] || bad "exit $rc, want 0: $(short "$ERR")"
@@ -163,7 +202,7 @@ done
 # ---------------------------------------------------------------------------
 # Where stdout goes away.
 T0=$(usecs)
-timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | head -n 1 >"$OUT"
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.2' 2>"$ERR" | head -n 1 >"$OUT"
 st=("${PIPESTATUS[@]}")
 t=$(usecs)
 ms=$(((t - T0) / 1000))
@@ -175,7 +214,7 @@ no_leftovers "latt | head -1"
 
 # A reader that is gone before latt writes: EPIPE, not a death by SIGPIPE.
 T0=$(usecs)
-timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.5' 2>"$ERR" | true
+timeout -k 5 30 "$LATT" -c4 -f1 -t5 'sleep 0.2' 2>"$ERR" | true
 st=("${PIPESTATUS[@]}")
 t=$(usecs)
 ms=$(((t - T0) / 1000))
@@ -187,8 +226,8 @@ no_leftovers "latt | true"
 for closed in ">&-" "<&- >&- 2>&-"; do
 	T0=$(usecs)
 	case $closed in
-	">&-") "$LATT" -c4 -f1 -t5 'sleep 0.5' >&- 2>"$ERR" & ;;
-	*) "$LATT" -c4 -f1 -t5 'sleep 0.5' <&- >&- 2>&- & ;;
+	">&-") "$LATT" -c4 -f1 -t5 'sleep 0.2' >&- 2>"$ERR" & ;;
+	*) "$LATT" -c4 -f1 -t5 'sleep 0.2' <&- >&- 2>&- & ;;
 	esac
 	wait_gone $! 20
 	[ "$rc" -le 1 ] || bad "exit $rc (crash?)"
