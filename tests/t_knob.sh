@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# tests/run: alone (its latency relation, no spinner against four, needs
+# the CPUs that the lanes share)
 # A kernel knob, A against B in one boot (issue 25): --sweep=FILE=V1,V2
 # writes each value before its run and reads it back, interleaves the
 # values run by run, records the workload's times, compares the values,
