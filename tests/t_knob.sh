@@ -102,8 +102,10 @@ awk '/^Value 4 against 0 /{ c = 1 } END { exit !c }' "$TMP/e.out" ||
 	bad "no comparison in the summary: $(short "$TMP/e.out")"
 "$LATT" compare --by-knob "$TMP/e.json" >"$TMP/c.out" 2>"$TMP/c.err" ||
 	bad "compare --by-knob: status $?: $(short "$TMP/c.err")"
-# The verdicts: some of mean, p90, p99 worse and none of them or max
-# better (the p50 may be better: spinners keep the CPU out of its idle
+# The verdicts: none of mean, p90, p99 or max better (the direction, up,
+# is the median means' relation above: here a hiccup in one run of no
+# spinners can leave every row noise, on a quiet machine too; the p50 may
+# be better: spinners keep the CPU out of its idle
 # states, whose exit a wake-up of an idle CPU pays: 110 against 75 us
 # here; and one hiccup in a 0.6 s run of no spinners spreads the mean of
 # 5 runs into noise: 88% once, with the p90 worse); more CPU time, the
@@ -116,10 +118,10 @@ for f in "$TMP/e.out" "$TMP/c.out"; do
 	    $1 == "cpu" && $2 == "s" { cpu = $NF }
 	    $1 == "wall" && $2 == "s" { wall = $NF }
 	    END { if (cpu != "more" || wall == "better") exit 1
-	    exit w > 0 && !b ? 0 : 2 }' "$f"
+	    exit !b ? 0 : 2 }' "$f"
 	case $? in
 	0) ;;
-	2) tbad "$(basename "$f"): latency not worse: $(grep -E '^(mean|p50|p90|p99|max) ' "$f" | tr '\n' '|')" ;;
+	2) tbad "$(basename "$f"): latency better: $(grep -E '^(mean|p50|p90|p99|max) ' "$f" | tr '\n' '|')" ;;
 	*) bad "$(basename "$f"): not more CPU time, or the wall time better: $(grep -E '^(cpu|wall) ' "$f" | tr '\n' '|')" ;;
 	esac
 done
@@ -129,7 +131,7 @@ cmp -s <(sed -n '/^latency /,$p' "$TMP/e.out") <(sed -n '/^latency /,$p' "$TMP/c
 	bad "compare --by-knob --json: $(short "$TMP/c.json")"
 expect_json "$TMP/c.json" \
     '[w["word"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
-verdict_timed "knob: the summary's comparison and compare --by-knob: latency worse, CPU time more" "$TMP/e.json" 100 4
+verdict_timed "knob: the summary's comparison and compare --by-knob: latency no better, CPU time more" "$TMP/e.json" 100 4
 
 # Three values: the table, a row a value with the workload's times, and
 # no comparison; with the JSON on stdout, the restore's line on stderr.
