@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# tests/run: alone (its known truth and fairness need no real-time task of
+# another lane beside its own)
 # Interactive frames (-cN:frame=PERIOD:busy=TIME): bad input is one line,
 # status 2, nothing run; a frame class with the CPU to itself meets its
 # deadlines and gets the CPU it asks for, beside an ordinary class; a busy
