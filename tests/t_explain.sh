@@ -753,6 +753,9 @@ else
 	    'all(x["found"] for x in d["explain"]["samples"])' \
 	    'all(x["waker"]["pid"] == '"$lp"' for x in d["explain"]["samples"] if not x["timer"])' \
 	    'all(x["pid"] > 1 for x in d["explain"]["samples"])')
-	[ -n "$why2" ] && bad "$why2 (verdict: $(grep -m1 verdict "$TMP/out"))"
+	[ -n "$why2" ] && bad "$why2 (verdict: $(grep -m1 verdict "$TMP/out"); samples: $(python3 -c '
+import json, sys
+for x in json.load(open(sys.argv[1]))["explain"]["samples"]:
+    print(x["pid"], x["found"], x["timer"], (x.get("waker") or {}).get("pid"), x.get("why", ""), end="; ")' "$TMP/ns.json" 2>&1 | head -c 400))"
 	after_end "explain: in a PID namespace with the host's /proc: autopsies of latt's clients (host pid $lp)" "$lp"
 fi
