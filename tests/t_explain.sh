@@ -13,13 +13,17 @@ cd "$(dirname "$0")/.." || exit 1
 # that test in the middle of a run of this one.
 #
 # tests/run: alone (its checks name the one task that delayed a client:
-# another script's real-time client beside it could be that task).
+# another script's real-time client beside it could be that task).  The
+# checks that name no task (bad values, no tracefs, and every way a run
+# ends) are its other part, LATT_EXPLAIN_PART=ends: t_explain_ends.sh,
+# which tests/run runs in its lanes.
 if [ -z "${LATT_EXPLAIN_NS:-}" ] && [ "$(id -u)" = 0 ] &&
     unshare -m --propagation private true 2>/dev/null; then
 	LATT_EXPLAIN_NS=1 exec unshare -m --propagation private \
 	    bash "$PWD/tests/t_explain.sh" "$@"
 fi
 . tests/lib.sh
+part=${LATT_EXPLAIN_PART:-naming}
 is_tracefs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tracefs ]; }
 if [ -n "${LATT_EXPLAIN_NS:-}" ] && ! is_tracefs /sys/kernel/tracing; then
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
@@ -35,6 +39,7 @@ refused() {
 }
 
 # Bad values are usage errors before anything runs.
+if [ "$part" = ends ]; then
 for v in 0 101 x 3x ''; do
 	run_latt "$TMP/out" "$TMP/err" --explain="$v" -c1 -d1 sleep 1
 	[ "$(err_lines "$TMP/err")" -eq 1 ] || bad "$(nlines "$TMP/err") lines on stderr"
@@ -54,7 +59,7 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	    "explain: tracefs is not mounted"
 else
 	skip "explain: without tracefs: no mount namespace here (unshare -m)"
-fi
+fi; fi
 
 # A tracefs mounted here, below $TMP, is unmounted by cleanup (lib.sh).
 if is_tracefs /sys/kernel/tracing; then
@@ -72,6 +77,7 @@ if [ -z "$tdir" ] || ! [ -d "$tdir/instances" ] || ! [ -w "$tdir/instances" ]; t
 fi
 
 # Without the right to use tracefs: status 2 before the run.
+if [ "$part" = ends ]; then
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
     setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
     test -x "$LATT" 2>/dev/null; then
@@ -82,7 +88,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	    "explain: cannot make a tracefs instance"
 else
 	skip "explain: unprivileged: not root, or no setpriv, or latt not reachable by nobody"
-fi
+fi; fi
 
 # The global tracing state that latt must leave as it found it.
 global_state() {
@@ -277,6 +283,8 @@ beside_hog() {
 ncpu=$(nproc)
 before=$(global_state)
 
+# The naming part: the checks that name the task that delayed a client.
+if [ "$part" = naming ]; then
 # A SCHED_FIFO hog spinning 30 ms of every 100 ms on CPU 1, where the one
 # client is pinned: the worst wake-up waited behind the hog, and the
 # autopsy names it, for about the runqueue wait.
@@ -485,6 +493,10 @@ else
 	after_end "explain: --breaktrace on the timer marks the timer's autopsy, not a kept client sample" "$lp"
 fi
 
+fi
+
+# The other part: every way a run ends.
+if [ "$part" = ends ]; then
 # Every other way a run ends: the instance goes, the global state stays.
 end_by_signal() {	# NAME SIGNAL
 	"$LATT" --explain -c2 -f 1 -t 3 -q --load=none sleep 20 \
@@ -758,4 +770,5 @@ import json, sys
 for x in json.load(open(sys.argv[1]))["explain"]["samples"]:
     print(x["pid"], x["found"], x["timer"], (x.get("waker") or {}).get("pid"), x.get("why", ""), end="; ")' "$TMP/ns.json" 2>&1 | head -c 400))"
 	after_end "explain: in a PID namespace with the host's /proc: autopsies of latt's clients (host pid $lp)" "$lp"
+fi
 fi
