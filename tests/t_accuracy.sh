@@ -239,10 +239,15 @@ else
 	wait_gone $pid 20
 	ref_us=$(sed -n 's/^\tMax\t *\([0-9]*\) usec$/\1/p' "$TMP/ref.out")
 	ref_d=$d_us
-	[ -n "$ref_us" ] && in_window "$ref_us" "$ref_d" ||
-	    bad "reference Max '$ref_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $ref_d us"
+	# The windows are timing relations (a crowded machine delays the
+	# script between its SIGSTOP and SIGCONT and their stamps): judged on
+	# latt's run of scenario 1, which ran in the same minute.
+	[ -n "$ref_us" ] || bad "no Max in the reference's summary: $(short "$TMP/ref.out")"
+	[ -z "$ref_us" ] || in_window "$ref_us" "$ref_d" ||
+	    tbad "reference Max '$ref_us' us is outside [D - ${LO_MS} ms, D + ${HI_MS} ms], D = $ref_d us"
 	[ -n "$max_us" ] && in_window "$max_us" "$lat_d" ||
-	    bad "latt's Max '$max_us' us (scenario 1) is outside its window"
-	verdict "the 2009 latt agrees: its Max $ref_us us for D = $ref_d us, latt's $max_us us for D = $lat_d us (both within D - $LO_MS ms .. D + $HI_MS ms)"
+	    tbad "latt's Max '$max_us' us (scenario 1) is outside its window"
+	verdict_timed "the 2009 latt agrees: its Max $ref_us us for D = $ref_d us, latt's $max_us us for D = $lat_d us (both within D - $LO_MS ms .. D + $HI_MS ms)" \
+	    "$TMP/stop.json"
 	no_leftovers "the 2009 latt"
 fi
