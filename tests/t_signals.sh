@@ -33,7 +33,10 @@ stopped_ok() {
 #
 # The nine runs go side by side (one run's start and end, not nine): each
 # has its own files and its own tag (LATT_TEST_TAG.N), so that its "no
-# process left" is its own; cleanup ends what any of them left.
+# process left" is its own; cleanup ends what any of them left.  Their
+# rounds are 10-20 ms apart (nine runs of 1-5 ms beside a loaded
+# machine's work kept the script's looks from seeing them start until
+# their 30 s workloads had ended), and their workloads outlast any wait.
 mid=("INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"
     "QUIT default" "USR1 default" "ALRM default" "PROF default")
 base_tag=$LATT_TEST_TAG
@@ -41,10 +44,10 @@ on_exit 'for i in "${!mid[@]}"; do LATT_TEST_TAG=$base_tag.$i end_leftovers; don
 pids=()
 for i in "${!mid[@]}"; do
 	if [ "${mid[$i]#* }" = default ]; then
-		LATT_TEST_TAG=$base_tag.$i env --default-signal "$LATT" -c4 -f1 \
-		    -t5 'sleep 30' >"$OUT.$i" 2>"$ERR.$i" &
+		LATT_TEST_TAG=$base_tag.$i env --default-signal "$LATT" -c4 -f10 \
+		    -t20 'sleep 300' >"$OUT.$i" 2>"$ERR.$i" &
 	else
-		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f1 -t5 'sleep 30' \
+		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f10 -t20 'sleep 300' \
 		    >"$OUT.$i" 2>"$ERR.$i" &
 	fi
 	pids[i]=$!
