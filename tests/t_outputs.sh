@@ -668,7 +668,7 @@ grep -q "fifo.csv: no reader opened the FIFO before SIGINT: the log not written"
 verdict "--log=FIFO without a reader: waits before the run, SIGINT ends it (exit $rc, $ms ms)"
 no_leftovers "--log=FIFO"
 rm -f "$TMP/fifo.csv"
-cat "$TMP/fifo.json" >"$TMP/fifo.out" &
+timeout 30 cat "$TMP/fifo.json" >"$TMP/fifo.out" &
 run_latt "$TMP/out8" "$TMP/err8" -q -c2 -d 0.3 --json="$TMP/fifo.json" \
     --log="$TMP/fifo.csv"
 wait
