@@ -244,7 +244,7 @@ static int
 run_series(const struct config *cfg, struct latt *L)
 {
 	unsigned i;
-	int status = EXIT_OK;
+	int status = EXIT_OK, lost;
 
 	for (i = 0; i < cfg->repeat; i++) {
 		if (L->nruns > 0) {
@@ -257,13 +257,17 @@ run_series(const struct config *cfg, struct latt *L)
 			status = cannot_exec(cfg, L->res.wl.exec_errno);
 			break;
 		}
+		/* A knob's guardian gone: the knob restored, the sweep ends. */
+		lost = cfg->sweep.kind == SWEEP_KNOB &&
+		    !knob_guarded(&L->run.knob);
 		if (L->nmax > 1)
 			run_done(cfg, L, L->nruns);
 		else
 			outputs_summary(cfg, &L->res, NULL, 0);
 		if (cfg->sweep.n > 0)
 			sweep_add_run(&L->sweep, L->point, &L->res);
-		status = report_failure(cfg, &L->res);
+		if ((status = report_failure(cfg, &L->res)) == EXIT_OK && lost)
+			status = EXIT_RUNTIME;
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
 		report_explain_fault(&L->res);

@@ -339,6 +339,11 @@ check_flags(struct engine *eng, struct result *res)
 			}
 		} else if (eng != NULL && res->stop == STOP_NONE)
 			check_hangups(eng, res, 0);
+		/* The knob's guardian reaped: the run ends, latt.c restores. */
+		if (res->wl.undo < 0) {
+			errno = ESRCH;
+			fail(res, STOP_ERROR, "latt-undo, the knob's guardian");
+		}
 	}
 	if (res->stop != STOP_NONE)
 		return 1;

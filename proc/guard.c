@@ -96,10 +96,9 @@ struct gstate {
 	size_t		 ndoom, capdoom;
 };
 
-static int	 start(struct guard *, void (*)(void *), void *);
-static void	 guardian(int, pid_t, void (*)(void *), void *)
+static void	 guardian(int, pid_t, void (*)(void *), void *, int)
 		    __attribute__((noreturn));
-static void	 detach(int, const char *);
+static void	 detach(int, const char *, int);
 static void	 look(struct gstate *);
 static int	 note(const struct gstate *, const pid_t *, size_t,
 	    struct gproc **, size_t *, size_t *);
@@ -117,22 +116,16 @@ static int	 by_pid(const void *, const void *);
 int
 guard_start(struct guard *g)
 {
-	return start(g, NULL, NULL);
-}
-
-int
-guard_start_undo(struct guard *g, void (*undo)(void *), void *arg)
-{
-	return start(g, undo, arg);
+	return guard_start_undo(g, NULL, NULL, -1);
 }
 
 /*
  * Forks a guardian, g holding its pipe: one that ends everything when
- * latt dies or, with undo, one that calls undo(arg) then.  -1 with errno
- * set.
+ * latt dies or, with undo, one that calls undo(arg) then, holding keep
+ * till then.  -1 with errno set.
  */
-static int
-start(struct guard *g, void (*undo)(void *), void *arg)
+int
+guard_start_undo(struct guard *g, void (*undo)(void *), void *arg, int keep)
 {
 	pid_t pid, latt = proc_self();
 	int p[2];
@@ -143,7 +136,7 @@ start(struct guard *g, void (*undo)(void *), void *arg)
 		return -1;
 	if (pid == 0) {
 		close(p[1]);
-		guardian(p[0], latt, undo, arg);
+		guardian(p[0], latt, undo, arg, keep);
 	}
 	/* Its own group from now on, as the keeper's. */
 	setpgid(pid, pid);
@@ -241,13 +234,13 @@ guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 }
 
 /*
- * A guardian's life: its pipe on fd 3, nothing else of latt's; a look at
- * latt's children every GUARD_POLL_MS (an undo's looks at nothing); what
- * latt tells it kept; and at the pipe's end without GUARD_QUIT, the end
- * of everything, or undo(arg).
+ * A guardian's life: its pipe on fd 3 (and keep on 4), nothing else of
+ * latt's; a look at latt's children every GUARD_POLL_MS (an undo's looks
+ * at nothing); what latt tells it kept; and at the pipe's end without
+ * GUARD_QUIT, the end of everything, or undo(arg).
  */
 static void
-guardian(int in, pid_t latt, void (*undo)(void *), void *arg)
+guardian(int in, pid_t latt, void (*undo)(void *), void *arg, int keep)
 {
 	struct gstate gs;
 	struct proc_stat lst;
@@ -255,7 +248,7 @@ guardian(int in, pid_t latt, void (*undo)(void *), void *arg)
 	struct gmsg m;
 	ssize_t n;
 
-	detach(in, undo != NULL ? "latt-undo" : "latt-guard");
+	detach(in, undo != NULL ? "latt-undo" : "latt-guard", keep);
 	memset(&gs, 0, sizeof(gs));
 	gs.latt = latt;
 	gs.self = proc_self();
@@ -297,10 +290,11 @@ guardian(int in, pid_t latt, void (*undo)(void *), void *arg)
  * fair workload for a CPU (nice -10, where allowed, so that its look
  * every GUARD_POLL_MS is not held up by the load it guards: a late look
  * misses a process that escaped meanwhile), deaf to what a terminal or a
- * script sends, its pipe on fd 3 and nothing else of latt's.
+ * script sends, its pipe on fd 3, keep (when >= 0) on 4, and nothing else
+ * of latt's.
  */
 static void
-detach(int in, const char *name)
+detach(int in, const char *name, int keep)
 {
 	static const int deaf[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP,
 	    SIGTTIN, SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
@@ -309,9 +303,11 @@ detach(int in, const char *name)
 	setpgid(0, 0);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	(void)setpriority(PRIO_PROCESS, 0, -10);
-	if (dup2(in, 3) == -1)
+	/* keep first out of the way of 3 and 4, then in its place. */
+	if ((keep >= 0 && (keep = fcntl(keep, F_DUPFD, 5)) == -1) ||
+	    dup2(in, 3) == -1 || (keep >= 0 && dup2(keep, 4) == -1))
 		_exit(1);
-	proc_detach(deaf, sizeof(deaf) / sizeof(deaf[0]), 4);
+	proc_detach(deaf, sizeof(deaf) / sizeof(deaf[0]), keep >= 0 ? 5 : 4);
 }
 
 /*

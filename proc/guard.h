@@ -36,10 +36,11 @@ int	 guard_start(struct guard *);
  * The guardian of an undo, latt-undo: when latt dies without guard_stop,
  * it calls undo(arg) (arg its own copy of latt's memory, as it was at the
  * fork), to put back what latt changed outside itself (a kernel knob's
- * file).  A guardian must spare it (GUARD_SPARE), or would end it first.
- * Returns 0, or -1 with errno set (fork, pipe).
+ * file), holding keep (>= 0: the knob's lock) till then.  A guardian must
+ * spare it (GUARD_SPARE), or would end it first.  0, or -1 and errno.
  */
-int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg);
+int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg,
+	    int keep);
 /* Tells a guardian of a group to end or a pid to spare. */
 void	 guard_tell(const struct guard *, char what, pid_t);
 /*

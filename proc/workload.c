@@ -370,6 +370,8 @@ workload_reap(struct workload *wl)
 			;
 		if (si.si_pid == wl->guard.pid)
 			wl->guard.pid = 0;
+		else if (si.si_pid == wl->undo)
+			wl->undo = -1;	/* the knob's guardian: gone */
 		else if (si.si_pid == wl->keeper) {
 			wl->keeper_status = st;
 			wl->keeper_reaped = 1;

@@ -56,7 +56,7 @@ struct workload {
 					   when it dies during the run */
 	int		 keeper_status;	/* its wait status then */
 	int		 keeper_reaped;
-	pid_t		 undo;		/* the knob's guardian, spared */
+	pid_t		 undo;		/* the knob's guardian; -1: reaped */
 	struct load_run	 load[LOAD_MAX];
 	unsigned	 nload;
 	struct load_slot *slots; /* shared mapping of every load's slots */

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A kernel knob swept (--sweep=FILE=V1,V2,...): its file checked as the
- * options are read, its content saved, every value tried and the content
- * restored before the run; each run's value written and read back; the
- * content written back at the end, and by the guardian of an undo
- * (guard.c) if latt is killed.
+ * options are read; locked (one latt a knob), saved, found restorable,
+ * guarded (guard.c's undo) before the first write, then written back as
+ * a test and every value tried; each run's value written and read back;
+ * the content written back at the end, or by the guardian if latt is
+ * killed.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,8 @@
 #define TRACEFS_MAGIC	0x74726163
 #define CGROUP2_MAGIC	0x63677270
 
+static int	 lock(struct knob *);
+static int	 put_back(struct knob *);
 static void	 undo(void *);
 static void	 choice(struct knob *);
 static int	 put(const struct knob *, const char *, const char *,
@@ -36,70 +42,58 @@ static int	 put(const struct knob *, const char *, const char *,
 static int	 holds(const char *, const char *);
 static int	 read_all(const char *, char *, size_t *, char *, size_t);
 static int	 write_all(const char *, const char *, size_t);
+static int	 kernel_fd(int);
 
 /*
  * --sweep=FILE=V1,V2,...: the knob's file checked as the options are read
  * (a usage error names it): a file that exists, is no directory, can be
- * read and written.  One outside /proc/sys, /sys and debugfs is allowed
- * (a test's own file), with one warning line.
+ * read and written.  One outside the kernel's file systems (procfs,
+ * sysfs, debugfs) is allowed (a test's own file), with one warning line.
  */
 void
 knob_check(const char *file)
 {
-	struct statfs sf;
 	struct stat st;
-	char *real;
-	int fd, kernel;
+	int fd;
 
 	if (stat(file, &st) == -1)
 		usage_error("sweep: %s: %s", file, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		usage_error("sweep: %s is a directory, not a knob's file",
-		    file);
 	if (!S_ISREG(st.st_mode))
-		usage_error("sweep: %s is not a regular file", file);
-	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
-		usage_error("sweep: %s cannot be written: %s", file,
+		usage_error("sweep: %s is %s, not a knob's file", file,
+		    S_ISDIR(st.st_mode) ? "a directory" : "no regular file");
+	if ((fd = open(file, O_RDWR | O_CLOEXEC)) == -1)
+		usage_error("sweep: %s cannot be read and written: %s", file,
 		    strerror(errno));
-	close(fd);
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
-		usage_error("sweep: %s cannot be read: %s", file,
-		    strerror(errno));
-	close(fd);
-	real = realpath(file, NULL);
-	kernel = real != NULL && (strncmp(real, "/proc/sys/", 10) == 0 ||
-	    strncmp(real, "/sys/", 5) == 0);
-	if (!kernel && statfs(file, &sf) == 0)
-		kernel = sf.f_type == DEBUGFS_MAGIC || sf.f_type ==
-		    TRACEFS_MAGIC;
-	free(real);
-	if (!kernel)
+	if (!kernel_fd(fd))
 		lwarnx("sweep: %s is outside /proc/sys, /sys and debugfs: "
 		    "not a kernel knob", file);
+	close(fd);
 }
 
-/*
- * Saves the knob's content, tries that it can be written back as it is,
- * tries every value (written and read back), and puts the content back:
- * all before anything runs, so that a refused value is bad input.  Then
- * starts the guardian that restores it if latt is killed.  Returns 0, -1
- * (a usage error, said) or -2 (a runtime failure, said).
- */
 int
 knob_save(struct knob *k, const struct sweep_spec *sw)
 {
 	char err[KNOB_TEXT + 256];
 	unsigned i;
+	int r;
 
 	memset(k, 0, sizeof(*k));
 	k->guard.fd = -1;
 	k->file = sw->file;
+	k->sw = sw;
+	if ((r = lock(k)) < 0)
+		return r;
 	if (read_all(k->file, k->orig, &k->len, err, sizeof(err)) == -1) {
 		lwarnx("sweep: %s", err);
 		return -1;
 	}
 	choice(k);
-	/* What writes it back must give its content back, exactly. */
+	/* Armed before the first write: from it on, a kill -9 is undone. */
+	if (guard_start_undo(&k->guard, undo, k, k->lockfd) == -1) {
+		lwarn("fork of latt's knob guardian");
+		return -2;
+	}
+	k->changed = 2;		/* the test's failure is said here, once */
 	if (put(k, k->back, k->orig, err, sizeof(err)) == -1) {
 		lwarnx("sweep: %s: latt could not restore it", err);
 		return -1;
@@ -108,55 +102,114 @@ knob_save(struct knob *k, const struct sweep_spec *sw)
 	for (i = 0; i < sw->n; i++)
 		if (put(k, sw->text[i], NULL, err, sizeof(err)) == -1) {
 			lwarnx("sweep: %s", err);
-			knob_restore(k);
-			return -1;
+			return put_back(k) == -1 ? -2 : -1;
 		}
-	if (knob_restore(k) == -1)
-		return -2;
-	if (guard_start_undo(&k->guard, undo, k) == -1) {
-		lwarn("fork of latt's knob guardian");
-		return -2;
-	}
-	return 0;
+	return put_back(k) == -1 ? -2 : 0;
 }
 
-/* Before a run: the value written and read back.  0, or -1 (said). */
 int
 knob_set(struct knob *k, const char *value)
 {
 	char err[KNOB_TEXT + 256];
 
+	if (!knob_guarded(k))
+		return -1;
 	k->changed = 1;
 	if (put(k, value, NULL, err, sizeof(err)) == 0)
 		return 0;
 	lwarnx("sweep: %s", err);
+	put_back(k);
+	return -1;
+}
+
+/* Reaped here, or as a stray by workload.c, latt-undo is gone. */
+int
+knob_guarded(struct knob *k)
+{
+	if (k->guard.pid > 0 && waitpid(k->guard.pid, NULL, WNOHANG) == 0)
+		return 1;
+	if (k->guard.pid > 0)
+		lwarnx("sweep: latt's knob guardian (latt-undo) is gone: %s "
+		    "%s, the sweep ends", k->file, put_back(k) == 0 ?
+		    "restored" : "not restored");
+	k->guard.pid = 0;
+	return 0;
+}
+
+int
+knob_restore(struct knob *k)
+{
+	int r;
+
+	if (k->file == NULL)
+		return 0;
+	r = put_back(k);
+	guard_stop(&k->guard);
+	if (k->lockfd > 0)
+		close(k->lockfd);
+	k->lockfd = 0;
+	return r;
+}
+
+/*
+ * One latt a knob: flock(2) on the file itself (/proc/sys's and sysfs's
+ * too), which dies with the last holder: latt, its guardian till the undo
+ * is done.  Held: one line naming the holder's pid (/proc/locks), refused
+ * at once: -1 (status 2).  A lock that fails otherwise: -2.
+ */
+static int
+lock(struct knob *k)
+{
+	char line[256];
+	unsigned long ino;
+	unsigned maj, min;
+	struct stat st;
+	int pid = 0, p;
+	FILE *f;
+
+	if ((k->lockfd = open(k->file, O_RDONLY | O_CLOEXEC)) != -1 &&
+	    flock(k->lockfd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno != EWOULDBLOCK) {
+		lwarn("sweep: locking %s", k->file);
+		return -2;
+	}
+	if (fstat(k->lockfd, &st) == 0 &&
+	    (f = fopen("/proc/locks", "re")) != NULL) {
+		while (pid == 0 && fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu",
+			    &p, &maj, &min, &ino) == 4 && ino == st.st_ino &&
+			    maj == major(st.st_dev) && min == minor(st.st_dev))
+				pid = p;
+		fclose(f);
+	}
+	lwarnx("sweep: %s is swept by another latt (pid %d): one latt a "
+	    "knob", k->file, pid);
 	return -1;
 }
 
 /*
- * The content it had before latt written back (when latt changed it),
- * and read back.  Returns 0, or -1 (said); either way the guardian goes.
+ * The content written back, its failure said once.  0, or -1.  changed:
+ * 0 the content in it, 1 latt's value, 2 could not be restored.
  */
-int
-knob_restore(struct knob *k)
+static int
+put_back(struct knob *k)
 {
 	char err[KNOB_TEXT + 256];
-	int r = 0;
 
-	if (k->file != NULL && k->changed) {
-		if ((r = put(k, k->back, k->orig, err,
-		    sizeof(err))) == -1)
-			lwarnx("sweep: %s: its content before latt could not "
-			    "be restored", err);
-		else
-			k->changed = 0;
+	if (k->changed != 1)
+		return k->changed == 0 ? 0 : -1;
+	k->changed = 2;
+	if (put(k, k->back, k->orig, err, sizeof(err)) == -1) {
+		lwarnx("sweep: %s: its content before latt could not be "
+		    "restored", err);
+		return -1;
 	}
-	if (k->guard.pid > 0)
-		guard_stop(&k->guard);
-	return r;
+	k->changed = 0;
+	return 0;
 }
 
-/* In the knob's guardian, latt dead: the content written back. */
+/* In the guardian, latt dead: the content written back. */
 static void
 undo(void *arg)
 {
@@ -166,18 +219,18 @@ undo(void *arg)
 }
 
 /*
- * What restores the knob: its content as it is, or, for a list of
- * choices with the one in force marked ("none voluntary (full)", "always
- * [madvise] never"), that one.
+ * What restores the knob: its content as it is, or, for a kernel file's
+ * list of choices with the one in force marked ("none voluntary (full)",
+ * "always [madvise] never"), that one; a plain file's bytes are text.
  */
 static void
 choice(struct knob *k)
 {
-	const char *p = k->orig, *e;
+	const char *p, *e;
 	size_t n;
 
-	snprintf(k->back, sizeof(k->back), "%s", k->orig);
-	while (*p != '\0') {
+	memcpy(k->back, k->orig, k->len + 1);
+	for (p = kernel_fd(k->lockfd) ? k->orig : ""; *p != '\0'; p += n) {
 		p += strspn(p, " \t\n");
 		n = strcspn(p, " \t\n");
 		e = p + n - 1;
@@ -187,7 +240,6 @@ choice(struct knob *k)
 			    (int)(n - 2), p + 1);
 			return;
 		}
-		p += n;
 	}
 }
 
@@ -200,22 +252,22 @@ static int
 put(const struct knob *k, const char *text, const char *want,
     char *err, size_t errlen)
 {
-	char got[KNOB_TEXT];
+	char got[KNOB_TEXT], one[KNOB_TEXT], t[64], g[64];	/* 60 bytes */
 	size_t len;
 
+	snprintf(one, sizeof(one), "%.*s", (int)strcspn(text, "\n"), text);
 	if (write_all(k->file, text, strlen(text)) == -1) {
-		snprintf(err, errlen, "%s refuses %s: %s", k->file, text,
-		    strerror(errno));
+		snprintf(err, errlen, "%s refuses %s: %s", k->file,
+		    cut_value(t, sizeof(t), one), strerror(errno));
 		return -1;
 	}
 	if (read_all(k->file, got, &len, err, errlen) == -1)
 		return -1;
 	if (want != NULL ? strcmp(got, want) == 0 : holds(got, text))
 		return 0;
-	len = strcspn(got, "\n");
-	snprintf(err, errlen, "%s: wrote %s, it reads back %.*s%s", k->file,
-	    text, (int)(len > 80 ? 80 : len), got, got[len] != '\0' ||
-	    len > 80 ? "..." : "");
+	got[strcspn(got, "\n")] = '\0';
+	snprintf(err, errlen, "%s: wrote %s, it reads back %s", k->file,
+	    cut_value(t, sizeof(t), one), cut_value(g, sizeof(g), got));
 	return -1;
 }
 
@@ -237,7 +289,10 @@ holds(const char *got, const char *value)
 	return 0;
 }
 
-/* The knob's whole content into buf (KNOB_TEXT).  0, or -1 and err. */
+/*
+ * The knob's whole content into buf (KNOB_TEXT).  0, or -1 and err (when
+ * not NULL: the guardian's undo reads without stdio).
+ */
 static int
 read_all(const char *file, char *buf, size_t *len, char *err,
     size_t errlen)
@@ -247,7 +302,8 @@ read_all(const char *file, char *buf, size_t *len, char *err,
 	int fd;
 
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		if (err != NULL)
+			snprintf(err, errlen, "%s: %s", file, strerror(errno));
 		return -1;
 	}
 	while (have < KNOB_TEXT - 1 && ((n = read(fd, buf + have,
@@ -256,12 +312,11 @@ read_all(const char *file, char *buf, size_t *len, char *err,
 	close(fd);
 	buf[have] = '\0';
 	*len = have;
-	if (have == KNOB_TEXT - 1) {
-		snprintf(err, errlen, "%s holds more than %d bytes: not a "
-		    "knob latt can restore", file, KNOB_TEXT - 2);
-		return -1;
-	}
-	return 0;
+	/* What latt could not write back exactly it never writes. */
+	if ((have == KNOB_TEXT - 1 || strlen(buf) != have) && err != NULL)
+		snprintf(err, errlen, "%s holds more than %d bytes, or a NUL "
+		    "byte: not a knob latt can restore", file, KNOB_TEXT - 2);
+	return have == KNOB_TEXT - 1 || strlen(buf) != have ? -1 : 0;
 }
 
 /*
@@ -272,7 +327,6 @@ read_all(const char *file, char *buf, size_t *len, char *err,
 static int
 write_all(const char *file, const char *text, size_t len)
 {
-	struct statfs sf;
 	ssize_t n;
 	int fd, e;
 
@@ -282,13 +336,21 @@ write_all(const char *file, const char *text, size_t len)
 		;
 	e = n == -1 ? errno : n != (ssize_t)len ? EIO : 0;
 	/* Kernel files take no truncation: only a plain one is cut. */
-	if (e == 0 && fstatfs(fd, &sf) == 0 && sf.f_type != PROC_MAGIC &&
-	    sf.f_type != SYSFS_MAGIC && sf.f_type != DEBUGFS_MAGIC &&
-	    sf.f_type != TRACEFS_MAGIC && sf.f_type != CGROUP2_MAGIC &&
-	    ftruncate(fd, (off_t)len) == -1)
+	if (e == 0 && !kernel_fd(fd) && ftruncate(fd, (off_t)len) == -1)
 		e = errno;
 	if (close(fd) == -1 && e == 0)
 		e = errno;
 	errno = e;
 	return e == 0 ? 0 : -1;
+}
+
+/* Whether fd is a file of a kernel file system (its own write rules). */
+static int
+kernel_fd(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_MAGIC ||
+	    sf.f_type == SYSFS_MAGIC || sf.f_type == DEBUGFS_MAGIC ||
+	    sf.f_type == TRACEFS_MAGIC || sf.f_type == CGROUP2_MAGIC);
 }

@@ -10,7 +10,7 @@
  * its values are read and checked, and how a point's settings are made
  * from the run's (apply).  A setting outside latt, a kernel knob
  * (--sweep=FILE=V1,V2: FILE an absolute path), is SWEEP_KNOB: its values
- * are text, tune.c writes the file before each run, and its schedule is
+ * are text, knob.c writes the file before each run, and its schedule is
  * interleaved, run by run: the k-th step is a single run of value k % n
  * (A B A B ... with --repeat), never all runs of one value first, so that
  * a drift of the machine over the sweep falls on every value alike.
@@ -121,8 +121,9 @@ split_values(struct sweep_spec *sw, const char *arg, const char *p)
 			usage_error("sweep: more than %d values in %s",
 			    SWEEP_MAX, arg);
 		if ((size_t)(end - p) >= sizeof(sw->text[0]))
-			usage_error("sweep: a value is too long: %.*s",
-			    (int)(end - p), p);
+			usage_error("sweep: a value is too long: %.*s%s",
+			    (int)(end - p > 60 ? 60 : end - p), p,
+			    end - p > 60 ? "..." : "");
 		memcpy(sw->text[sw->n], p, (size_t)(end - p));
 		sw->text[sw->n++][end - p] = '\0';
 		if (*end == '\0')
@@ -146,8 +147,7 @@ parse_knob(struct sweep_spec *sw, const char *arg)
 	sw->kind = SWEEP_KNOB;
 	sw->name = "value";
 	if ((size_t)(eq - arg) >= sizeof(sw->file))
-		usage_error("sweep: a knob's path is too long: %.*s",
-		    (int)(eq - arg), arg);
+		usage_error("sweep: a knob's path is too long: %.60s...", arg);
 	memcpy(sw->file, arg, (size_t)(eq - arg));
 	sw->file[eq - arg] = '\0';
 	split_values(sw, arg, eq + 1);
@@ -214,10 +214,8 @@ sweep_try(const struct config *cfg)
 	unsigned i;
 	int r;
 
-	if (cfg->sweep.kind == SWEEP_KNOB)
-		return 0;	/* knob_save tries its values */
 	if (cfg->sweep.kind != SWEEP_SLICE)
-		return 0;
+		return 0;	/* a knob's: knob_save tries them */
 	for (i = 0; i < cfg->sweep.n; i++) {
 		pc = *cfg;
 		apply(&cfg->sweep, i, &pc);
