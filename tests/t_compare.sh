@@ -284,7 +284,7 @@ why=
 grep -q '^p50 ' "$TMP/out" || bad "no table on stdout"
 w=$(pycheck "$TMP/cmp.json" 'len(d["comparisons"][0]["rows"]) == 14')
 [ -z "$w" ] || bad "$w"
-ls "$TMP"/cmp.json.tmp-* >/dev/null 2>&1 && bad "a temporary file left"
+ls -A "$TMP" | grep -q 'cmp.json.tmp-' && bad "a temporary file left"
 verdict "--json=FILE after the files: FILE holds the JSON, the table on stdout"
 run_latt "$TMP/out" "$TMP/err" compare "$A" "$B" --json="$TMP/no/such/x.json"
 check "--json=FILE that cannot be written: exit 1, one line naming it (rc $rc)" \
