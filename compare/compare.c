@@ -467,12 +467,14 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
-	for (j = 0; j < 2; j++)
-		fprintf(fp, "%s: %s (%zu run%s, %llu samples)\n",
-		    sides[j]->name, sides[j]->label != NULL ?
-		    sides[j]->label : "?", sides[j]->nruns,
+	for (j = 0; j < 2; j++) {
+		fprintf(fp, "%s: ", sides[j]->name);
+		fmt_put(fp, sides[j]->label != NULL ? sides[j]->label : "?",
+		    SIZE_MAX);
+		fprintf(fp, " (%zu run%s, %llu samples)\n", sides[j]->nruns,
 		    sides[j]->nruns == 1 ? "" : "s",
 		    (unsigned long long)sides[j]->nsamples);
+	}
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/common.h"
+#include "lib/fmt.h"
 
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
@@ -226,17 +227,8 @@ show_limit(long long v, const struct unit *units)
 static void
 say(int err, const char *msg, const char *fmt)
 {
-	const char *p;
-
 	fprintf(stderr, "%s: ", progname);
-	for (p = msg; p != NULL && *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	if (msg == NULL)
-		fputs(fmt, stderr);
+	fmt_put(stderr, msg != NULL ? msg : fmt, SIZE_MAX);
 	if (err != 0)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
