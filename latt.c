@@ -306,9 +306,9 @@ run_sweep(const struct config *cfg, struct latt *L)
 			break;
 		}
 		L->out.cfg = &pc;
-		p->json[p->njson][0] = L->out.runs.len + (L->out.runs.n > 0);
+		p->json[p->njson][0] = L->out.runs.m.len + (L->out.runs.n > 0);
 		status = run_series(&pc, L);
-		p->json[p->njson++][1] = L->out.runs.len;
+		p->json[p->njson++][1] = L->out.runs.m.len;
 		if (status != EXIT_OK || !run_may_repeat(&L->res))
 			break;
 	}

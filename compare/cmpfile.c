@@ -2,14 +2,17 @@
 /*
  * cmpfile.c: the result files of latt compare as files: opened (FILE@VALUE
  * names one value of a --sweep in FILE), known by device and inode so
- * that none counts twice in a side, and read whole within MAX_FILE.
+ * that none counts twice in a side, and read whole within MAX_FILE (a
+ * FIFO as written, WAIT_MS a part at most; none at all without a writer).
  * cmpread.c reads what they hold.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +22,11 @@
 #include "compare/cmp.h"
 
 #define MAX_FILE	((size_t)32 << 20) /* a result file: 32 MiB at most */
+#define WAIT_MS		10000	/* a FIFO's writer: each wait at most */
 
 static int	 keep_fileid(struct cmp_side *, const char *, int,
 		    const struct stat *, char *, size_t);
-static char	*read_whole(FILE *, const char *, const struct stat *,
+static char	*read_whole(int, const char *, const struct stat *,
 		    size_t *, char *, size_t);
 
 char *
@@ -32,8 +36,8 @@ cmp_file_read(struct cmp_side *side, const char *path, const char **point,
 	char file[PATH_MAX];
 	const char *at = strrchr(path, '@');
 	struct stat st;
-	char *buf;
-	FILE *fp;
+	char *buf = NULL;
+	int fd;
 
 	snprintf(file, sizeof(file), "%s", path);
 	if (at != NULL && access(path, F_OK) == -1 && errno == ENOENT &&
@@ -42,29 +46,21 @@ cmp_file_read(struct cmp_side *side, const char *path, const char **point,
 	else
 		at = NULL;
 	*point = at != NULL ? at + 1 : NULL;
-	if ((fp = fopen(file, "r")) == NULL) {
+	/* Not held up by a FIFO that has no writer. */
+	if ((fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(fp), &st) == -1) {
+	if (fstat(fd, &st) == -1)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		fclose(fp);
-		return NULL;
-	}
-	if (keep_fileid(side, path, at != NULL, &st, err, errlen) == -1) {
-		fclose(fp);
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE) {
+	else if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE)
 		snprintf(err, errlen, "%s: %jd bytes, above compare's limit "
 		    "of %zu MiB for one file (latt's result files are kB to a "
 		    "few MB; split the runs over several files)", path,
 		    (intmax_t)st.st_size, MAX_FILE >> 20);
-		fclose(fp);
-		return NULL;
-	}
-	buf = read_whole(fp, path, &st, len, err, errlen);
-	fclose(fp);
+	else if (keep_fileid(side, path, at != NULL, &st, err, errlen) == 0)
+		buf = read_whole(fd, path, &st, len, err, errlen);
+	close(fd);
 	return buf;
 }
 
@@ -152,15 +148,17 @@ keep_fileid(struct cmp_side *side, const char *path, int sel,
 }
 
 /*
- * Reads the whole of fp (path) into a new buffer: at most MAX_FILE bytes,
- * a regular file refused by its size before anything is read.  Returns
- * the buffer, or NULL after the message.
+ * Reads the whole of fd (path, opened O_NONBLOCK) into a new buffer: at
+ * most MAX_FILE bytes, a regular file refused by its size before anything
+ * is read.  Returns the buffer, or NULL after the message.
  */
 static char *
-read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
+read_whole(int fd, const char *path, const struct stat *st, size_t *len,
     char *err, size_t errlen)
 {
-	size_t cap, got;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t cap;
+	ssize_t got = 0;
 	char *buf, *nb;
 
 	*len = 0;
@@ -178,10 +176,11 @@ read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
 				goto oom;
 			buf = nb;
 		}
-		got = fread(buf + *len, 1, cap - *len, fp);
-		*len += got;
-		if (got == 0)
-			break;
+		if ((got = read(fd, buf + *len, cap - *len)) > 0)
+			*len += (size_t)got;
+		else if (got == 0 || (errno != EINTR && (errno != EAGAIN ||
+		    poll(&pfd, 1, WAIT_MS) == 0)))
+			break;	/* the end, an error, or WAIT_MS of nothing */
 	}
 	if (*len > MAX_FILE) {
 		snprintf(err, errlen, "%s: larger than %zu MiB, compare's "
@@ -191,8 +190,10 @@ read_whole(FILE *fp, const char *path, const struct stat *st, size_t *len,
 		free(buf);
 		return NULL;
 	}
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read: %s", path, strerror(errno));
+	if (got != 0 || (*len == 0 && S_ISFIFO(st->st_mode))) {
+		snprintf(err, errlen, "%s: %s", path, got == 0 ? "a FIFO with "
+		    "no writer" : errno == EAGAIN ? "read: its writer sent "
+		    "nothing for 10 s" : strerror(errno));
 		free(buf);
 		return NULL;
 	}

@@ -15,6 +15,7 @@
  * of its own to compare.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,21 +265,23 @@ cmp_knob_sides(int n, char *files[], char ***argv, int *optind)
 {
 	const struct json *pts, *v, *k = NULL;
 	struct json *root;
-	char perr[256], *buf, **out;
-	size_t len, i;
+	char perr[256], *buf = NULL, **out;
+	size_t len = 0, i;
+	ssize_t got;
 	FILE *fp;
+	int fd;
 
 	if (n != 1)
 		usage_error("compare --by-knob takes one file (%d given)", n);
-	if ((fp = fopen(files[0], "re")) == NULL)
+	if ((fd = open(files[0], O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    (fp = fdopen(fd, "r")) == NULL)
 		usage_error("compare: %s: %s", files[0], strerror(errno));
-	buf = NULL;
-	len = 0;
-	if (getdelim(&buf, &len, '\0', fp) == -1 && !feof(fp))
+	if ((got = getdelim(&buf, &len, '\0', fp)) == -1 && !feof(fp))
 		usage_error("compare: %s: %s", files[0], strerror(errno));
 	fclose(fp);
-	if ((root = json_parse(buf != NULL ? buf : "", buf != NULL ?
-	    strlen(buf) : 0, perr, sizeof(perr))) == NULL)
+	/* At the end at once (empty, a FIFO with no writer): nothing read. */
+	if ((root = json_parse(got > 0 ? buf : "", got > 0 ? strlen(buf) : 0,
+	    perr, sizeof(perr))) == NULL)
 		usage_error("compare: %s:%s", files[0], perr);
 	pts = json_get(json_get(root, "sweep"), "points");
 	if (pts != NULL && pts->type == JSON_ARRAY && pts->n > 0)

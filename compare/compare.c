@@ -467,12 +467,14 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 
 	if (view_make(&v, a, b, gate) == -1)
 		return -1;
-	for (j = 0; j < 2; j++)
-		fprintf(fp, "%s: %s (%zu run%s, %llu samples)\n",
-		    sides[j]->name, sides[j]->label != NULL ?
-		    sides[j]->label : "?", sides[j]->nruns,
+	for (j = 0; j < 2; j++) {
+		fprintf(fp, "%s: ", sides[j]->name);
+		fmt_put(fp, sides[j]->label != NULL ? sides[j]->label : "?",
+		    SIZE_MAX);
+		fprintf(fp, " (%zu run%s, %llu samples)\n", sides[j]->nruns,
 		    sides[j]->nruns == 1 ? "" : "s",
 		    (unsigned long long)sides[j]->nsamples);
+	}
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
@@ -937,22 +939,23 @@ load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
 }
 
 /*
- * --json=FILE: the report is written into FILE.tmp-PID beside it and
- * renamed over FILE once whole, so that an old FILE stays as it was
- * until then.  Returns the stream, or NULL after saying why.
+ * --json=FILE: written into a temporary file (tmp_open) and renamed over
+ * FILE once whole, an old FILE as it was until then.  Returns the stream,
+ * or NULL after saying why.
  */
 static FILE *
-json_open(const char *path, char **tmp)
+json_open(const char *path, char **tmp, int *anon)
 {
-	FILE *fp;
+	FILE *fp = NULL;
+	int fd;
 
-	if (asprintf(tmp, "%s.tmp-%ld", path, (long)getpid()) < 0) {
-		*tmp = NULL;
-		lwarnc(ENOMEM, "%s", path);
-		return NULL;
-	}
-	if ((fp = fopen(*tmp, "w")) == NULL) {
+	if ((fd = tmp_open(path, tmp, anon)) == -1 ||
+	    (fp = fdopen(fd, "w")) == NULL) {
 		lwarn("%s", path);
+		if (fd >= 0 && !*anon)
+			unlink(*tmp);
+		if (fd >= 0)
+			close(fd);
 		free(*tmp);
 		*tmp = NULL;
 	}
@@ -961,24 +964,17 @@ json_open(const char *path, char **tmp)
 
 /* Finishes json_open's file: EXIT_OK, or EXIT_RUNTIME after saying why. */
 static int
-json_close(FILE *fp, const char *path, char *tmp, int ok)
+json_close(FILE *fp, const char *path, char *tmp, int anon, int ok)
 {
 	int r = EXIT_OK;
 
-	if (fflush(fp) == EOF || ferror(fp) || fsync(fileno(fp)) == -1) {
+	if (ok && tmp_commit(fp, tmp, anon, path) == -1) {
 		lwarn("%s", path);
 		r = EXIT_RUNTIME;
+	} else if (!ok) {
+		fclose(fp);
+		unlink(tmp);	/* named, or no such file */
 	}
-	if (fclose(fp) == EOF && r == EXIT_OK) {
-		lwarn("%s", path);
-		r = EXIT_RUNTIME;
-	}
-	if (r == EXIT_OK && ok && rename(tmp, path) == -1) {
-		lwarn("%s", path);
-		r = EXIT_RUNTIME;
-	}
-	if (r != EXIT_OK || !ok)
-		unlink(tmp);
 	free(tmp);
 	return r;
 }
@@ -992,7 +988,7 @@ compare_main(int argc, char *argv[])
 	const char *json_path = NULL;
 	char *tmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
-	int drop = 0;
+	int drop = 0, anon = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1044,7 +1040,8 @@ compare_main(int argc, char *argv[])
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;
-	} else if (json && (o.json = json_open(json_path, &tmp)) == NULL) {
+	} else if (json && (o.json = json_open(json_path, &tmp,
+	    &anon)) == NULL) {
 		for (i = 0; i < nsides; i++)
 			cmp_side_free(&sides[i]);
 		free(sides);
@@ -1059,8 +1056,8 @@ compare_main(int argc, char *argv[])
 		lwarnc(ENOMEM, "compare");
 		st = EXIT_RUNTIME;
 	}
-	if (tmp != NULL && json_close(o.json, json_path, tmp, r >= 0) !=
-	    EXIT_OK)
+	if (tmp != NULL && json_close(o.json, json_path, tmp, anon,
+	    r >= 0) != EXIT_OK)
 		st = EXIT_RUNTIME;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		lwarn("stdout");

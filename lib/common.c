@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,11 +19,13 @@
 #include <unistd.h>
 
 #include "lib/common.h"
+#include "lib/fmt.h"
 
 #define HOUR_NS		(3600 * NSEC_PER_SEC)
 #define SMALL_TEXT_MAX	65536	/* /proc/cpuinfo, a sysfs or debugfs file */
 #define QUOTE_MAX	60	/* bytes of a value that a usage error quotes */
 #define LINKS_MAX	40	/* symbolic links followed, as the kernel's */
+#define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
 
 /* A unit suffix of a number, and what it multiplies by. */
 struct unit {
@@ -224,17 +227,8 @@ show_limit(long long v, const struct unit *units)
 static void
 say(int err, const char *msg, const char *fmt)
 {
-	const char *p;
-
 	fprintf(stderr, "%s: ", progname);
-	for (p = msg; p != NULL && *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	if (msg == NULL)
-		fputs(fmt, stderr);
+	fmt_put(stderr, msg != NULL ? msg : fmt, SIZE_MAX);
 	if (err != 0)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
@@ -480,6 +474,94 @@ same_file(const char *a, const char *b)
 	free(ta);
 	free(tb);
 	return r;
+}
+
+/* Appends n bytes, room doubled; 0 (the stream's error): no memory. */
+static ssize_t
+mem_write(void *cookie, const char *p, size_t n)
+{
+	struct mem *m = cookie;
+	char *b = m->buf;
+
+	if (m->len + n >= malloc_usable_size(b) &&
+	    (b = realloc(b, 2 * (m->len + n + 1))) == NULL)
+		return 0;
+	memcpy(b + m->len, p, n);
+	m->len += n;
+	b[m->len] = '\0';
+	m->buf = b;
+	return (ssize_t)n;
+}
+
+FILE *
+mem_open(struct mem *m)
+{
+	*m = (struct mem){ calloc(1, 1), 0 };
+	return m->buf == NULL ? NULL : fopencookie(m, "w",
+	    (cookie_io_functions_t){ .write = mem_write });
+}
+
+/* Opens the directory path is in ("." for none) with flags, mode 0666. */
+static int
+open_dir_of(const char *path, int flags)
+{
+	const char *base = strrchr(path, '/');
+	char *dir = base != NULL ? strndup(path, (size_t)(base - path + 1)) :
+	    strdup(".");
+	int fd = dir != NULL ? open(dir, flags | O_CLOEXEC, 0666) : -1;
+
+	free(dir);
+	return fd;
+}
+
+int
+tmp_open(const char *target, char **tmp, int *anon)
+{
+	const char *base = strrchr(target, '/');
+	int dl = base != NULL ? (int)(base - target + 1) : 0, fd = -1;
+
+	if (asprintf(tmp, "%.*s.%.*s.tmp-%d", dl, target, TMP_BASE_MAX,
+	    target + dl, (int)getpid()) == -1) {
+		*tmp = NULL;
+		return -1;
+	}
+	*anon = access("/proc/self/fd", X_OK) == 0 &&	/* to link it */
+	    (fd = open_dir_of(target, O_TMPFILE | O_WRONLY)) >= 0;
+	if (!*anon && (fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0666)) == -1) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+int
+tmp_commit(FILE *fp, const char *tmp, int anon, const char *target)
+{
+	char proc[40];
+	int e = 0, fd = fileno(fp);
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	errno = 0;
+	if (fflush(fp) == EOF || ferror(fp) || fsync(fd) == -1)
+		e = errno != 0 ? errno : EIO;
+	else if (anon && linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
+	    AT_SYMLINK_FOLLOW) == -1)
+		e = errno;
+	else
+		anon = 0;	/* named: removed below if the rest fails */
+	if ((fclose(fp) == EOF || (e == 0 && rename(tmp, target) == -1)) &&
+	    e == 0)
+		e = errno;
+	if (e != 0 && !anon)
+		unlink(tmp);
+	/* The directory synced too, so that the rename lasts a crash. */
+	if (e == 0 && (fd = open_dir_of(target, O_RDONLY | O_DIRECTORY)) >= 0) {
+		(void)!fsync(fd);
+		close(fd);
+	}
+	errno = e;
+	return e != 0 ? -1 : 0;
 }
 
 long long

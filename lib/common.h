@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define LATT_VERSION	"1.0"
 
@@ -116,6 +117,22 @@ long long file_ll(const char *path);
  */
 char	*path_target(const char *path);
 int	 same_file(const char *a, const char *b);
+
+/* A stream into m as open_memstream's (m->buf to free), but one that
+ * cannot grow is in error (ferror): glibc's drops the bytes unsaid. */
+struct mem {
+	char		*buf;
+	size_t		 len;
+};
+FILE	*mem_open(struct mem *m);
+/*
+ * A report's temporary file beside target, mode 0666 less the umask:
+ * unnamed (O_TMPFILE; a crash leaves none) or named *tmp (*anon says
+ * which; *tmp is to free), or -1.  tmp_commit syncs, names, closes and
+ * renames it over target; -1: removed, target as it was.  errno set.
+ */
+int	 tmp_open(const char *target, char **tmp, int *anon);
+int	 tmp_commit(FILE *fp, const char *tmp, int anon, const char *target);
 
 /* Length (1-4) of the well-formed UTF-8 sequence at p, or 0 (common.c). */
 size_t	 utf8_len(const unsigned char *p, size_t avail);

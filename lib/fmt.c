@@ -142,11 +142,20 @@ fmt_wrap(FILE *fp, const char *lead, int indent, int width,
 			cut = any;
 		if (cut == 0 && (cut = pos + strcspn(text + pos, " ")) == len)
 			break;
-		fprintf(fp, "%.*s\n%*s", (int)(cut - pos), text + pos, indent,
-		    "");
+		fmt_put(fp, text + pos, cut - pos);
+		fprintf(fp, "\n%*s", indent, "");
 		col = indent;
 		for (pos = cut; text[pos] == ' '; pos++)
 			;
 	}
-	fprintf(fp, "%s\n", text + pos);
+	fmt_put(fp, text + pos, len - pos);
+	fputc('\n', fp);
+}
+
+void
+fmt_put(FILE *fp, const char *s, size_t n)
+{
+	for (; n > 0 && *s != '\0'; s++, n--)
+		fprintf(fp, (unsigned char)*s < 0x20 || *s == 0x7f ?
+		    "\\x%02x" : "%c", (unsigned char)*s);
 }

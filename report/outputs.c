@@ -5,10 +5,11 @@
  * the tick feed the log, -v and the progress line while the run goes on;
  * and once the runs are over the summary, the results file, the plot and
  * the comparison with --baseline are written from the finished results.
- * A report into a regular file goes into a temporary file beside it,
- * synced and renamed over it once whole: a failure (a full disk) leaves
- * the old file as it was, and two runs writing one file leave one whole
- * report.  Nothing here measures.
+ * A report into a regular file goes into an unnamed temporary file in its
+ * directory, synced, named and renamed over it once whole: a failure (a
+ * full disk, no memory) leaves the old file as it was, a crash leaves no
+ * temporary file, and two runs writing one file leave one whole report.
+ * Nothing here measures.
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -36,7 +37,6 @@
 
 #define PROGRESS_AFTER	(2 * NSEC_PER_SEC)	/* no progress line before */
 #define FIFO_POLL_NS	(50 * NSEC_PER_MSEC)	/* looks for a FIFO's reader */
-#define TMP_BASE_MAX	200	/* bytes of a name in its temporary's */
 #define LOG_HEADER	"time_ns,round,client,cpu,latency_ns,pos,rq_wait_ns," \
 	"series,run,waker_cpu,place\n"
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
@@ -46,7 +46,6 @@ static FILE	*file_stream(struct report_file *, const char *);
 static int	 file_finish(struct report_file *, FILE *);
 static void	 file_drop(struct report_file *);
 static int	 fifo_open(const char *, const char *);
-static void	 sync_dir(const char *);
 static int	 write_json(struct report_file *, const struct config *,
 		    const struct result *, const struct runs *);
 static int	 write_plot(struct report_file *, const struct config *,
@@ -98,14 +97,15 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	}
 	col->nrows = 0;
 	col->nrun++;
-	if (runs->fp == NULL)
-		return 0;
-	if (runs->n > 0)
+	if (runs->fp == NULL || runs->err != 0)
+		return runs->fp == NULL ? 0 : -1;
+	if (runs->n++ > 0)
 		fputc(',', runs->fp);
-	runs->n++;
-	if (json_write_run(runs->fp, cfg, res) == -1 ||
-	    fflush(runs->fp) == EOF) {
-		lwarn("results in memory");
+	/* Its error (no memory) sticks: no part is written, said here. */
+	if (json_write_run(runs->fp, cfg, res) == -1 || fflush(runs->fp)) {
+		runs->err = ENOMEM;
+		lwarnc(runs->err, "%s: not written: the runs kept in memory",
+		    cfg->json_path != NULL ? cfg->json_path : "comparison");
 		return -1;
 	}
 	return 0;
@@ -118,7 +118,7 @@ outputs_close(struct outputs *col)
 		fclose(col->runs.fp);
 	if (col->log != NULL)
 		fclose(col->log);
-	free(col->runs.buf);
+	free(col->runs.m.buf);
 	free(col->rows);
 	file_drop(&col->logf);
 	file_drop(&col->json);
@@ -145,9 +145,8 @@ outputs_open(struct outputs *col, const struct config *cfg,
 	/* The runs' JSON, kept in memory (some tens of KiB a run). */
 	if ((cfg->json_path != NULL || cfg->baseline != NULL ||
 	    (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2)) &&
-	    (col->runs.fp = open_memstream(&col->runs.buf,
-	    &col->runs.len)) == NULL) {
-		lwarn("open_memstream");
+	    (col->runs.fp = mem_open(&col->runs.m)) == NULL) {
+		lwarn("the runs kept in memory");
 		return -1;
 	}
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
@@ -180,8 +179,6 @@ static int
 file_claim(struct report_file *rf, const char *path)
 {
 	struct stat sb;
-	const char *base;
-	mode_t mask;
 	int have;
 
 	memset(rf, 0, sizeof(*rf));
@@ -200,22 +197,13 @@ file_claim(struct report_file *rf, const char *path)
 	} else if ((rf->target = path_target(path)) != NULL &&
 	    (!have || access(rf->target, W_OK) == 0)) {
 		rf->existed = have;
-		base = strrchr(rf->target, '/') + 1;
-		if (asprintf(&rf->tmp, "%.*s.%.*s.tmp-%d-XXXXXX",
-		    (int)(base - rf->target), rf->target, TMP_BASE_MAX, base,
-		    (int)getpid()) == -1)
-			rf->tmp = NULL;
-		else if ((rf->fd = mkostemp(rf->tmp, O_CLOEXEC)) >= 0) {
-			mask = umask(0);
-			umask(mask);
-			(void)!fchmod(rf->fd, have ? sb.st_mode & 07777 :
-			    0666 & ~mask);
-			if (have)
+		if ((rf->fd = tmp_open(rf->target, &rf->tmp, &rf->anon)) >= 0) {
+			if (have) {
+				(void)!fchmod(rf->fd, sb.st_mode & 07777);
 				(void)!fchown(rf->fd, sb.st_uid, sb.st_gid);
+			}
 			return 0;
 		}
-		free(rf->tmp);
-		rf->tmp = NULL;
 	}
 	lwarn("%s", path);
 	return -1;
@@ -291,8 +279,8 @@ fifo_open(const char *path, const char *what)
 }
 
 /*
- * Flushes and closes a report; a temporary file is synced and renamed
- * over the file it replaces.  Returns 0, or -1 after saying why, the
+ * Flushes and closes a report; a temporary file is put in place of the
+ * file it replaces (tmp_commit).  Returns 0, or -1 after saying why, the
  * temporary file removed and the old file left as it was.
  */
 static int
@@ -300,19 +288,11 @@ file_finish(struct report_file *rf, FILE *fp)
 {
 	int e = 0;
 
-	if (fflush(fp) == EOF || ferror(fp))
+	errno = 0;
+	if (rf->tmp != NULL ? tmp_commit(fp, rf->tmp, rf->anon,
+	    rf->target) == -1 : (fflush(fp) == EOF || ferror(fp)) |
+	    (fclose(fp) == EOF))
 		e = errno != 0 ? errno : EIO;
-	if (e == 0 && rf->tmp != NULL && fsync(fileno(fp)) == -1)
-		e = errno;
-	if (fclose(fp) == EOF && e == 0)
-		e = errno;
-	if (e == 0 && rf->tmp != NULL && rename(rf->tmp, rf->target) == -1)
-		e = errno;
-	if (e == 0 && rf->tmp != NULL) {
-		sync_dir(rf->target);
-		free(rf->tmp);
-		rf->tmp = NULL;
-	}
 	if (e != 0)
 		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
 		    "" : rf->existed ? " (the file is left as it was)" :
@@ -328,26 +308,11 @@ file_drop(struct report_file *rf)
 	if (rf->fd >= 0)
 		close(rf->fd);
 	rf->fd = -1;
-	if (rf->tmp != NULL)
+	if (rf->tmp != NULL)	/* named, renamed, or no such file */
 		unlink(rf->tmp);
 	free(rf->tmp);
 	free(rf->target);
 	rf->tmp = rf->target = NULL;
-}
-
-/* Syncs the directory of path, so that a rename in it lasts a crash. */
-static void
-sync_dir(const char *path)
-{
-	char *dir = strndup(path, (size_t)(strrchr(path, '/') - path + 1));
-	int fd;
-
-	if (dir != NULL && (fd = open(dir, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) >= 0) {
-		(void)!fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 /* Writes the results file: the totals and the runs; -1 after saying why. */
@@ -357,10 +322,12 @@ write_json(struct report_file *rf, const struct config *cfg,
 {
 	FILE *fp = stdout;	/* "-": main checks stdout, once, at the end */
 
+	if (runs->err != 0)	/* said when a run's JSON failed */
+		return -1;
 	if (strcmp(cfg->json_path, "-") != 0 &&
 	    (fp = file_stream(rf, "the results")) == NULL)
 		return -1;
-	json_write(fp, cfg, total, runs->n, runs->buf != NULL ? runs->buf : "");
+	json_write(fp, cfg, total, runs->n, runs->m.buf);
 	return fp == stdout ? 0 : file_finish(rf, fp);
 }
 
@@ -470,21 +437,19 @@ json_in_memory(struct outputs *col, const struct result *total, size_t *len,
     const char *what)
 {
 	const struct runs *runs = &col->runs;
-	char *buf = NULL;
-	FILE *mem;
+	struct mem m;
+	FILE *fp;
 
-	if ((mem = open_memstream(&buf, len)) == NULL) {
-		lwarn("open_memstream");
+	if (runs->err != 0)	/* said when a run's JSON failed */
 		return NULL;
-	}
-	json_write(mem, col->cfg, total, runs->n, runs->buf != NULL ?
-	    runs->buf : "");
-	if (fclose(mem) == EOF) {
+	if ((fp = mem_open(&m)) == NULL || (json_write(fp, col->cfg, total,
+	    runs->n, runs->m.buf) == -1) | (fclose(fp) == EOF)) {
 		lwarn("%s", what);
-		free(buf);
+		free(m.buf);
 		return NULL;
 	}
-	return buf;
+	*len = m.len;
+	return m.buf;
 }
 
 int

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/common.h"
+
 struct cmp_gate;
 struct cmp_side;
 struct config;
@@ -19,22 +21,23 @@ struct sample;
 
 /* The runs written so far, as JSON (json_write_run). */
 struct runs {
-	FILE			*fp;		/* open_memstream, or NULL */
-	char			*buf;
-	size_t			 len;
+	FILE			*fp;		/* into m, or NULL */
+	struct mem		 m;
 	unsigned		 n;
+	int			 err;		/* a run failed: none kept */
 };
 
 /*
  * A report file, claimed before the run.  A regular file (or one still to
- * be made) is written into a temporary file beside it and renamed over it
+ * be made) is written into a temporary file (tmp_open) and renamed over it
  * once whole; a FIFO or a device is written as it is, a FIFO opened only
  * when its report is written (the log's: before the run).
  */
 struct report_file {
 	const char	*path;		/* as given */
 	char		*target;	/* links followed: replaced */
-	char		*tmp;		/* .NAME.tmp-PID-XXXXXX, or NULL */
+	char		*tmp;		/* .NAME.tmp-PID, or NULL */
+	int		 anon;		/* tmp not made: O_TMPFILE */
 	int		 fd;		/* or -1 */
 	int		 fifo;		/* a FIFO: opened when written */
 	int		 existed;	/* the target existed: kept */

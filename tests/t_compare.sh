@@ -284,7 +284,7 @@ why=
 grep -q '^p50 ' "$TMP/out" || bad "no table on stdout"
 w=$(pycheck "$TMP/cmp.json" 'len(d["comparisons"][0]["rows"]) == 14')
 [ -z "$w" ] || bad "$w"
-ls "$TMP"/cmp.json.tmp-* >/dev/null 2>&1 && bad "a temporary file left"
+ls -A "$TMP" | grep -q 'cmp.json.tmp-' && bad "a temporary file left"
 verdict "--json=FILE after the files: FILE holds the JSON, the table on stdout"
 run_latt "$TMP/out" "$TMP/err" compare "$A" "$B" --json="$TMP/no/such/x.json"
 check "--json=FILE that cannot be written: exit 1, one line naming it (rc $rc)" \
@@ -470,6 +470,47 @@ run_latt "$TMP/out" "$TMP/err" compare "$TMP/s1.json,$TMP/s2.json,$TMP/s3.json" 
 	"$TMP/s4.json,$TMP/s5.json,$TMP/s6.json"
 check "commas: the comma form, three runs a side (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^B: .*s6.json (3 runs' '$TMP/out'"
+
+# --- Files that are not regular (issue 35) ---------------------------------------
+# A FIFO with no writer: one line and status 2 at once (compare blocked in
+# open(2) for good), --by-knob's too; a pipe with its writer, <(...), is
+# read as written, a writer half a second late too.
+mkfifo "$TMP/nowriter.json"
+for args in "$TMP/nowriter.json $B" "--by-knob $TMP/nowriter.json"; do
+	# shellcheck disable=SC2086
+	timeout -k 1 5 "$LATT" compare $args >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(err_lines "$TMP/err")" -eq 1 ] &&
+	    grep -Eq "nowriter.json(: a FIFO with no writer|:1:1: |: Resource)" \
+	    "$TMP/err" || bad "$args: rc $rc, stderr: $(short "$TMP/err")"
+done
+
+run_latt "$TMP/out" "$TMP/err" compare <(sleep 0.5; cat "$A") "$B"
+[ "$rc" -eq 0 ] && grep -q '^p50 ' "$TMP/out" ||
+	bad "<(sleep 0.5; cat a.json): rc $rc, $(short "$TMP/err")"
+verdict "a FIFO with no writer: one line, status 2, at once; a pipe is read"
+
+# --by-knob: a value's escape sequences and newlines are shown escaped,
+# never sent to the terminal as they are.
+python3 - "$TMP/ka.json" "$TMP/kb.json" "$TMP/knobesc.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+vals = ["\x1b[31mred", "two\nlines"]
+for d, v in zip((a, b), vals):
+    for r in d["runs"]:
+        r["knob"] = {"file": "/k", "value": v}
+a["sweep"] = {"points": [{"value": v, "runs": d["runs"]}
+                         for d, v in zip((a, b), vals)]}
+a["runs"] = a["runs"] + b["runs"]
+json.dump(a, open(sys.argv[3], "w"))
+PY
+run_latt "$TMP/out" "$TMP/err" compare --by-knob "$TMP/knobesc.json"
+[ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
+grep -q $'\x1b' "$TMP/out" "$TMP/err" && bad "an escape sequence on the terminal"
+grep -q '^A: .*knobesc.json@\\x1b\[31mred (3 runs' "$TMP/out" &&
+	grep -q '^B: .*knobesc.json@two\\x0alines (3 runs' "$TMP/out" ||
+	bad "sides: $(grep '^[AB]: ' "$TMP/out" | tr '\n' '|')"
+verdict "--by-knob: a value's control bytes shown escaped"
 
 # --- Usage errors -----------------------------------------------------------------
 # One bad gate spec end to end; the others (no %, unknown statistic, not

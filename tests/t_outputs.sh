@@ -580,6 +580,64 @@ else
 	skip "a full disk: cannot mount a tmpfs here"
 fi
 
+# kill -9 in the middle of a run (issue 35): no temporary file of --json,
+# --plot or the streamed --log is left, for a report has no name until it
+# is whole (O_TMPFILE).  A file system that refuses O_TMPFILE gets named
+# temporary files, which a kill leaves: skipped there.
+mkdir -p "$TMP/k9"
+if python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY))' \
+    "$TMP/k9" 2>/dev/null; then
+	env --default-signal "$LATT" -q -c2 -f1 -t3 --json="$TMP/k9/r.json" \
+	    --plot="$TMP/k9/r.svg" --log="$TMP/k9/r.csv" 'sleep 10' \
+	    >/dev/null 2>"$TMP/err9" &
+	pid=$!
+	wait_started $pid || bad "the run did not start: $(short "$TMP/err9")"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	left=$(ls -A "$TMP/k9")
+	[ -z "$left" ] || bad "left behind: $(echo $left)"
+	verdict "kill -9 mid-run: no temporary file of --json, --plot or --log"
+	no_leftovers "kill -9 mid-run"
+else
+	skip "kill -9 mid-run: $TMP refuses O_TMPFILE (named temporary files)"
+fi
+
+# No memory for the runs kept for --json (issue 35: a report with a hole
+# in it, status 0).  Just below a limit of ulimit -v that lets the run
+# through (found by halving: the runs' JSON is among the last to grow, so
+# allocations fail late there), each run writes a whole new report with
+# status 0, or fails leaving a whole file (the old one, unless the run
+# ended as a failed run does, its report written) and says why: never a
+# broken report, never a temporary file.  A signal's end (a small
+# address space, the stack's) is not judged here.
+mem_run() {	# KiB: latt under ulimit -v KiB; sets $rc
+	(ulimit -v "$1" && exec timeout -k 5 30 "$LATT" -q -c8 -d0.05 -l none \
+	    --repeat=2 --json="$TMP/m/x.json") >/dev/null 2>"$TMP/m.err"
+	rc=$?
+}
+if ! plain_only "ulimit -v: the report whole or not at all"; then
+	mkdir -p "$TMP/m"
+	echo '{"old": 1}' >"$TMP/m/old.json"
+	lo=2048 hi=65536
+	while [ $((hi - lo)) -gt 128 ]; do
+		mid=$(((lo + hi) / 2))
+		mem_run $mid
+		if [ "$rc" -eq 0 ]; then hi=$mid; else lo=$mid; fi
+	done
+	for kib in $(seq $((hi - 64)) -128 $((hi - 640))); do
+		cp "$TMP/m/old.json" "$TMP/m/x.json"
+		mem_run "$kib"
+		valid_json "$TMP/m/x.json" ||
+		    bad "$kib KiB: exit $rc, x.json broken: $(head -c 60 "$TMP/m/x.json" | tr '\n' ' ')"
+		[ "$rc" -eq 0 ] && cmp -s "$TMP/m/x.json" "$TMP/m/old.json" &&
+		    bad "$kib KiB: exit 0, x.json not written"
+		[ "$rc" -eq 0 ] || [ "$rc" -ge 128 ] || [ -s "$TMP/m.err" ] ||
+		    bad "$kib KiB: exit $rc, nothing said"
+	done
+	[ -z "$(tmps "$TMP/m")" ] || bad "left behind: $(tmps "$TMP/m")"
+	verdict "ulimit -v just below $hi KiB: a whole report and 0, or a whole file and why"
+fi
+
 # Two runs writing one results file at once: one whole report.  Both are
 # ended together, and strace holds each in any ftruncate for a while (the
 # big one 0.1 s, the small one 0.4 s), so that writes in place overlap:
