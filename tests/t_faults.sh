@@ -390,3 +390,49 @@ expect_json "$TMP/slow.json" 'd["run"]["stalls"]["count"] >= 1' \
     'd["run"]["stalls"]["total_ns"] >= 200 * 10**6'
 verdict "a --log FIFO read at 5 KB/s: the blocked writes are stalls"
 no_leftovers "a slow --log reader"
+
+# ---------------------------------------------------------------------------
+# A small stack or address space (issue 35): a run works, or ends with one
+# line and status 1, never by a signal.  Before, 128 KiB arrays on the
+# stack of latt's start-up and of each client's crashed them (SIGSEGV).
+# limited LIMIT ARGS...: latt ARGS under ulimit LIMIT, in a shell of its
+# own; sets $rc.  sound NAME: bad unless that run exited 0, or 1 with one
+# line on stderr.
+limited() {
+	local lim=$1
+	shift
+	timeout -k 5 60 env --default-signal bash -c 'ulimit '"$lim"' &&
+	    exec "$@"' bash "$LATT" "$@" >"$OUT" 2>"$ERR"
+	rc=$?
+}
+sound() {
+	[ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && [ "$(nlines "$ERR")" -eq 1 ]; } ||
+	    bad "$1: status $rc, $(nlines "$ERR") lines: $(short "$ERR")"
+}
+limited "-s 160" -q -c4 -d0.5 -l cpu:1 'sleep 5'
+[ "$rc" -eq 0 ] || bad "status $rc, want 0: $(short "$ERR")"
+if [ "$(id -u)" = 0 ]; then
+	limited "-s 160" -q -m -c4 -d0.5 -l cpu:1 'sleep 5'
+	[ "$rc" -eq 0 ] || bad "--mlock: status $rc, want 0: $(short "$ERR")"
+fi
+verdict "ulimit -s 160: a run with a load works (with --mlock as root)"
+no_leftovers "ulimit -s 160"
+
+# The smallest address space (KiB, to 256) where a plain -c8 run works;
+# there and above it, a load and a command beside it too.
+if [ -n "${LATT_SANITIZED:-}" ]; then
+	skip "ulimit -v: AddressSanitizer maps terabytes of shadow"
+else
+	lo=2048 hi=131072
+	while [ $((hi - lo)) -gt 256 ]; do
+		mid=$(((lo + hi) / 2))
+		limited "-v $mid" -q -c8 -d0.1 -l none
+		if [ "$rc" -eq 0 ]; then hi=$mid; else lo=$mid; fi
+	done
+	for v in $hi $((hi + 512)) $((hi + 2048)) $((hi + 6144)) $((hi + 8192)); do
+		limited "-v $v" -q -c8 -d0.2 -l cpu:1 'sleep 5'
+		sound "ulimit -v $v"
+	done
+	verdict "ulimit -v $hi KiB (the least for -c8 here) and above: -c8 -l cpu:1 works or says one line"
+	no_leftovers "ulimit -v"
+fi
