@@ -317,7 +317,9 @@ if [ "$(id -u)" != 0 ]; then
 elif ! pids_cgroup; then
 	skip "pids cgroup: no writable cgroup v2 with the pids controller, nor v1 pids hierarchy"
 else
-	cg_row "pids cgroup: fork fails at client 11 of 20" - 11 1 'fork' zero 20 \
+	# The limit named (issue 35): before, ulimit -u was blamed.
+	cg_row "pids cgroup: fork fails at client 11 of 20" - 11 1 \
+	    'fork of client 10: .*pids cgroup .*pids.max' zero 20 \
 	    -c20 -f1 -t5 'sleep 1'
 	cg_row "pids cgroup: fork fails at the guardian" - 21 1 \
 	    "fork of latt's guardian: .*pids cgroup .*pids.max" zero 20 \
