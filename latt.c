@@ -50,6 +50,12 @@
 #include "sweep/sweep.h"
 
 #define SPARE_FDS	64		/* descriptors beyond two a client */
+#define NENDING		(sizeof(ending) / sizeof(ending[0]))
+
+/* What ends a process by default, caught to end the run (setup_signals). */
+static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+    SIGSTKFLT };
 
 /* What main holds from start to end, apart from the settings. */
 struct latt {
@@ -79,6 +85,7 @@ static void	 run_done(const struct config *, struct latt *, unsigned);
 static int	 run_may_repeat(const struct result *);
 static int	 cannot_exec(const struct config *, int);
 static void	 run_close(struct run *);
+static void	 hold_signals(sigset_t *);
 static void	 setup_signals(void);
 static int	 signal_status(const struct result *, int);
 static void	 open_std_fds(void);
@@ -89,10 +96,14 @@ main(int argc, char *argv[])
 {
 	struct config cfg;
 	struct latt L;
+	sigset_t inherited;
 	int status;
 
+	hold_signals(&inherited);
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+		/* compare makes nothing outside itself: signals as given. */
+		sigprocmask(SIG_SETMASK, &inherited, NULL);
 		usage_error_hint("latt compare --help");
 		return compare_main(argc - 1, argv + 1);
 	}
@@ -158,23 +169,9 @@ static int
 prepare(const struct config *cfg, struct latt *L)
 {
 	char err[PATH_MAX + 256];
-	sigset_t ending;
 	int r;
 
-	/*
-	 * From the tracefs instance on, a signal that ends latt waits for
-	 * its handler (setup_signals): before it, a SIGTERM ended latt by
-	 * default with its instance made, and one to the group between the
-	 * keeper's fork and its setpgid ended the keeper too (t_killed: an
-	 * instance left).  The keeper, forked meanwhile, ignores them.
-	 */
-	sigemptyset(&ending);
-	sigaddset(&ending, SIGINT);
-	sigaddset(&ending, SIGTERM);
-	sigaddset(&ending, SIGHUP);
-	sigaddset(&ending, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &ending, NULL);
-
+	/* The signals that end latt wait for setup_signals (hold_signals). */
 	if (cfg->breaktrace > 0)
 		trace_prepare(&L->run.trace);
 	/* A baseline that cannot be read fails now, before anything runs. */
@@ -559,9 +556,6 @@ signal_status(const struct result *res, int status)
 static void
 setup_signals(void)
 {
-	static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
-	    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
-	    SIGIO, SIGPWR, SIGSTKFLT };
 	struct sigaction sa;
 	sigset_t none;
 	size_t i;
@@ -570,7 +564,7 @@ setup_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
-	for (i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+	for (i = 0; i < NENDING; i++)
 		sigaction(ending[i], &sa, NULL);
 	/* glibc keeps the first real-time signals: sigaction refuses them. */
 	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
@@ -591,6 +585,30 @@ setup_signals(void)
 	sigaction(SIGTTOU, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * From latt's first instruction, every signal that setup_signals catches
+ * (and SIGPIPE, which it ignores) is blocked until it does, so that one
+ * sent while the tracefs instance, the knob's guardian and the rest are
+ * made ends latt as at any time, not by default (an instance was left).
+ * The keeper keeps the mask; every other child sets its own.  The mask as
+ * inherited into *was.
+ */
+static void
+hold_signals(sigset_t *was)
+{
+	sigset_t set;
+	size_t i;
+	int sig;
+
+	sigemptyset(&set);
+	for (i = 0; i < NENDING; i++)
+		sigaddset(&set, ending[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, was);
 }
 
 /* A closed stdin, stdout or stderr would be reused by a pipe: fill them. */

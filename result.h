@@ -219,7 +219,8 @@ struct sweep_point {
 					   text: [from, to) a step, at most
 					   --repeat of them */
 	unsigned	 njson;
-	unsigned	 wl_runs;	/* runs with a command: */
+	unsigned	 wl_runs;	/* runs where the command exited 0
+					   by itself: */
 	int64_t		 wl_wall;	/* its wall time, all those runs */
 	int64_t		 wl_cpu;	/* its CPU time */
 };

@@ -44,6 +44,7 @@
 #include "measure/feed.h"
 #include "measure/measure.h"
 #include "measure/split.h"
+#include "proc/proc.h"
 #include "proc/workload.h"
 #include "record/counts.h"
 #include "record/noise.h"
@@ -224,7 +225,18 @@ measure_start(const struct config *cfg, const struct run *run,
 		req[0] = req[1] = rep[0] = rep[1] = -1;
 		if (pipe2(req, O_CLOEXEC) == -1 || pipe2(rep, O_CLOEXEC) == -1 ||
 		    (pid = FORK()) == -1) {
-			fail(res, STOP_ERROR, rep[0] == -1 ? "pipe" : "fork");
+			/* A fork: the limit that refused it (report.c). */
+			if (rep[0] != -1) {
+				r = errno;
+				snprintf(res->wl.fork_what,
+				    sizeof(res->wl.fork_what), "fork of client "
+				    "%u", i);
+				proc_fork_why(r, res->wl.fork_why,
+				    sizeof(res->wl.fork_why));
+				errno = r;
+			}
+			fail(res, STOP_ERROR, rep[0] == -1 ? "pipe" :
+			    res->wl.fork_what);
 			close(req[0]);
 			close(req[1]);
 			close(rep[0]);

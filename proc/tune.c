@@ -38,7 +38,7 @@
 #define SCHED_DEADLINE	6
 #endif
 
-/* Stack touched with --mlock: an array of that size on the caller's. */
+/* Stack touched with --mlock, within a quarter of its limit (prefault). */
 #define PREFAULT_STACK	(128 * 1024)
 #define CAP_SYS_NICE_BIT	23
 #define PARENT_WHAT	\
@@ -84,7 +84,7 @@ struct probe_task {
 	pthread_t	 thread;
 };
 
-static void	 prefault(volatile char *, size_t);
+static void	 prefault(void) __attribute__((noinline));
 static void	 client_req(const struct config *, unsigned,
 		    struct sched_req *);
 static int	 wants_sched(const struct sched_req *);
@@ -277,8 +277,6 @@ probe_thread(void *arg)
 int
 tune_parent(const struct config *cfg, unsigned long *slack)
 {
-	volatile char stack[PREFAULT_STACK];
-
 	/* What the workload is to get back: latt's own is 1 ns. */
 	*slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0, 0,
 	    0, 0);
@@ -294,7 +292,7 @@ tune_parent(const struct config *cfg, unsigned long *slack)
 		    "--mlock");
 		return -1;
 	}
-	prefault(stack, sizeof(stack));
+	prefault();
 	return 0;
 }
 
@@ -350,7 +348,6 @@ int
 tune_client(const struct config *cfg, unsigned idx, const char **what,
     struct sched_got *got)
 {
-	volatile char stack[PREFAULT_STACK];
 	const struct client_class *cl = NULL;
 	struct sched_req req;
 	cpu_set_t set;
@@ -361,7 +358,7 @@ tune_client(const struct config *cfg, unsigned idx, const char **what,
 			*what = "mlockall";
 			return -1;
 		}
-		prefault(stack, sizeof(stack));
+		prefault();
 	}
 	if (cfg->nclasses > 0)
 		cl = &cfg->classes[cfg->class_of[idx]];
@@ -414,14 +411,29 @@ tune_workload(unsigned long slack)
 	prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 }
 
-/* Touches every page of a stack buffer, so that it is mapped (and locked). */
+/*
+ * Touches the stack pages below the caller's, so that they are mapped (and
+ * locked) before the loop runs: PREFAULT_STACK, or a quarter of the stack
+ * limit when that is less; the rest is for the environment (the kernel
+ * allows it a quarter) and the frames above (some 80 KiB in a client).
+ * Its own frame, never a caller's: 128 KiB in every caller's frame, used
+ * or not, crashed latt and its clients under ulimit -s 160 (SIGSEGV).
+ */
 static void
-prefault(volatile char *p, size_t len)
+prefault(void)
 {
-	size_t i;
+	struct rlimit rl;
+	size_t i, len = PREFAULT_STACK;
 
-	for (i = 0; i < len; i += 1024)
-		p[i] = 0;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur / 4 < len)
+		len = rl.rlim_cur / 4;
+	if (len > 0) {
+		char stack[len];
+		volatile char *p = stack;
+
+		for (i = 0; i < len; i += 1024)
+			p[i] = 0;
+	}
 }
 
 static int

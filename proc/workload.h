@@ -28,7 +28,7 @@ struct load_run {
 					   when a fork failed */
 	pid_t		 pgid;		/* its process group, 0: not started */
 	uint64_t	 ops;		/* operations completed */
-	int64_t		 start;		/* CLOCK_MONOTONIC ns, all forked */
+	int64_t		 start;		/* CLOCK_MONOTONIC ns, its first fork */
 	int64_t		 end;		/* when it was stopped */
 	struct load_slot *slot;		/* its first slot in the mapping */
 };

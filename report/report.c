@@ -647,16 +647,11 @@ report_failure(const struct config *cfg, const struct result *res)
 			lwarnc(res->fail_errno, "client %u (pid %d): %s",
 			    res->dead_client, (int)res->dead_pid,
 			    res->fail_what);
-		/* A fork of the workload's side: the limit that refused. */
+		/* A fork, a client's or the workload's: the limit. */
 		else if (res->wl.fork_why[0] != '\0' &&
 		    res->fail_what == res->wl.fork_what)
 			lwarnx("%s: %s (%s)", res->fail_what,
 			    strerror(res->fail_errno), res->wl.fork_why);
-		else if (res->fail_errno == EAGAIN &&
-		    strcmp(res->fail_what, "fork") == 0)
-			lwarnx("fork: %s (the process limit, ulimit -u, is "
-			    "too low for the clients asked for)",
-			    strerror(res->fail_errno));
 		else if (res->fail_errno == EMFILE || res->fail_errno == ENFILE)
 			lwarnx("%s: %s (raise the open files limit, ulimit -n)",
 			    res->fail_what, strerror(res->fail_errno));

@@ -128,8 +128,8 @@ knob_table(FILE *fp, const struct config *cfg, const struct result *res,
 		    p->value, p->nruns, (unsigned long long)p->lat.n, c[0],
 		    c[1], m, w, u);
 	}
-	fputs("wall s, cpu s: the workload's mean over the value's runs\n",
-	    fp);
+	fputs("wall s, cpu s: the workload's mean over the runs where it ended "
+	    "by itself\n    with status 0 ('-': none)\n", fp);
 	sweeptab_restored(fp, k);
 }
 

@@ -15,6 +15,8 @@
  * (A B A B ... with --repeat), never all runs of one value first, so that
  * a drift of the machine over the sweep falls on every value alike.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -333,10 +335,17 @@ sweep_add_run(struct sweep_result *sr, unsigned pi, const struct result *res)
 		p->load_ops[i] += res->wl.load[i].ops;
 		p->load_ns[i] += res->wl.load[i].end - res->wl.load[i].start;
 	}
-	if (res->wl.pid > 0 && res->wl.end >= res->wl.start) {
+	/*
+	 * Its times, where they are its own: it ended by itself with status
+	 * 0, as latt compare counts them (not at -d, nor failing).
+	 */
+	if (res->wl.pid > 0 && res->wl.reaped && !res->wl.stopped_by_us &&
+	    !res->wl.exec_errno && WIFEXITED(res->wl.status) &&
+	    WEXITSTATUS(res->wl.status) == 0 && res->wl.cpu_ns >= 0 &&
+	    res->wl.end >= res->wl.start) {
 		p->wl_runs++;
 		p->wl_wall += res->wl.end - res->wl.start;
-		p->wl_cpu += res->wl.cpu_ns >= 0 ? res->wl.cpu_ns : 0;
+		p->wl_cpu += res->wl.cpu_ns;
 	}
 	for (i = 0; i < p->nruns; i++)
 		sum += p->means[i];

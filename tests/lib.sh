@@ -470,6 +470,27 @@ wait_gone() {
 	rc=$?
 }
 
+# early_signal PID SIG MS: sends SIG to latt PID MS ms after it holds
+# SIGTERM (blocks or catches it: its /proc status, once its comm says
+# latt), which it does from its first instruction on (issue 35), never
+# before its main; a look a millisecond, 10 s at worst.  Prints when it
+# sent it (usecs), for wait_gone's $T0.
+early_signal() {
+	local k v m c i f=$((1000 + $3 % 1000))
+	for ((i = 0; i < 10000; i++)); do
+		m=0 c=
+		read -r c 2>/dev/null <"/proc/$1/comm"
+		[ "$c" = latt ] && while read -r k v; do
+			case $k in SigBlk: | SigCgt:) m=$((m | 0x$v)) ;; esac
+		done 2>/dev/null <"/proc/$1/status"
+		[ $(((m >> 14) & 1)) -eq 1 ] && break
+		nap 0.001
+	done
+	nap "$(($3 / 1000)).${f#1}"
+	usecs
+	kill -"$2" "$1" 2>/dev/null
+}
+
 # signal_run PID SIG LIMIT [SETTLE]: once latt PID runs its workload
 # (wait_started; bad when it never does) and SETTLE s more (none by
 # default), sends it SIG and waits at most LIMIT s for its end (wait_gone):

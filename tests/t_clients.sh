@@ -145,7 +145,8 @@ else
 		    "$TMP/nb/latt" -c$asked -f1 -t5 'sleep 0.5' >"$OUT" 2>"$ERR"
 		rc=$?
 		[ "$rc" -eq 1 ] || bad "exit $rc, want 1 (limit $lim, $others tasks of nobody)"
-		stderr_one_line "fork and the limit" fork limit
+		# The limit named (issue 35): RLIMIT_NPROC, not a guess.
+		stderr_one_line "fork and the limit" fork 'RLIMIT_NPROC'
 		verdict "process limit too low ($label): exit 1, one line naming fork and the limit"
 		no_leftovers "process limit ($label)"
 	done

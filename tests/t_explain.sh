@@ -513,6 +513,27 @@ end_by_signal SIGINT INT
 end_by_signal SIGTERM TERM
 end_by_signal SIGKILL KILL
 
+# From latt's first instruction (issue 35): a signal 0, 20, 40 or 60 ms
+# after latt holds SIGTERM, while it makes its instance and the keeper,
+# ends it as at any time (SIGUSR1 and SIGALRM: 'latt: ended by SIG...',
+# 128 + its number), the instance removed.  Before, an early SIGUSR1 or
+# SIGALRM ended latt by default, and 2 of 60 tries left the instance.
+delay=0
+for sig in USR1 ALRM TERM HUP; do
+	env --default-signal "$LATT" --explain -c2 -f1 -t3 -q --load=none \
+	    sleep 20 >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	T0=$(early_signal "$lp" "$sig" $delay)
+	delay=$((delay + 20))
+	wait_gone "$lp" 15
+	want=0
+	case $sig in USR1 | ALRM) want=$((128 + $(kill -l $sig))) ;; esac
+	[ "$rc" -eq "$want" ] || bad "exit $rc, want $want: $(short "$TMP/err")"
+	[ "$want" -eq 0 ] || grep -qx "latt: ended by SIG$sig" "$TMP/err" ||
+	    bad "stderr: $(short "$TMP/err")"
+	after_end "explain: SIG$sig 0-60 ms after the start: ended by it, instance removed" "$lp"
+done
+
 # The workload fails 0.3 s after the test has seen the client up, not
 # 0.3 s after it started: under load latt's start-up took longer than
 # that, and a run of no sample has no autopsy to print.

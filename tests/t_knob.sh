@@ -178,6 +178,22 @@ expect_json "$TMP/f.json" '[r["knob"]["value"] for r in d["runs"]] == ["1", "2"]
     '[r["workload"]["exit_code"] for r in d["runs"]] == [0, 3]'
 verdict "knob: the workload fails in the second run, status 4, the file restored"
 
+# Honest tables (issue 35): wall s and cpu s count only the runs where the
+# workload ended by itself with status 0: value 1's (0.1 s), not value
+# 2's, which latt stopped at -d, nor value 3's, which exited 3.  Before,
+# value 2's row said 1 s and value 3's the time it took to fail.
+echo 7 >"$K"
+run_latt "$TMP/h.out" "$TMP/h.err" -q -c2 -f1 -t2 -d1 --sweep="$K=1,2,3" \
+    "case \$(cat $K) in 2) exec sleep 30 ;; 3) exit 3 ;; esac; sleep 0.1"
+[ "$rc" -eq 4 ] || bad "status $rc, want 4: $(short "$TMP/h.err")"
+awk '$1 == "value" && $10 == "wall" { h = 1; next }
+    h && $1 ~ /^[123]$/ && NF == 8 { w[$1] = $7 " " $8 }
+    END { exit !(w[1] ~ /^[0-9]+\.[0-9]+ [0-9.]+$/ && w[2] == "- -" &&
+	w[3] == "- -") }' "$TMP/h.out" ||
+    bad "want value 1's times, and '- -' for 2 and 3: $(short "$TMP/h.out")"
+holds "$K" 7 || bad "the file holds '$(cat "$K")', not its '7'"
+verdict "knob: the workload's times only from runs where it exited 0 by itself"
+
 env --default-signal "$LATT" -q -c2 -f1 -t3 --sweep="$K=1,2" 'sleep 30' \
     >"$TMP/k.out" 2>"$TMP/k.err" &
 pid=$!

@@ -40,7 +40,7 @@ stopped_ok() {
 mid=("INT plain" "INT default" "TERM plain" "HUP plain" "TERM default"
     "QUIT default" "USR1 default" "ALRM default" "PROF default")
 base_tag=$LATT_TEST_TAG
-on_exit 'for i in "${!mid[@]}"; do LATT_TEST_TAG=$base_tag.$i end_leftovers; done'
+on_exit 'for i in "${!mid[@]}" e; do LATT_TEST_TAG=$base_tag.$i end_leftovers; done'
 pids=()
 for i in "${!mid[@]}"; do
 	if [ "${mid[$i]#* }" = default ]; then
@@ -105,6 +105,61 @@ wait_gone $pid 40
 [ "$(cat "$ERR")" = "latt: ended by SIGXCPU" ] || bad "stderr: $(short "$ERR")"
 verdict "ulimit -St 1: SIGXCPU ends the run with the summary, 'latt: ended by SIGXCPU', exit $rc in $ms ms"
 no_leftovers "SIGXCPU from ulimit -t"
+
+# From latt's first instruction (issue 35): a signal that ends a process
+# by default, sent 0 to 60 ms after latt holds SIGTERM (blocks or catches
+# it: its /proc status, so never before its main), while it saves and
+# guards its knob and starts, ends it as at any other time: SIGUSR1 and
+# SIGALRM with 'latt: ended by SIG...' last on stderr and 128 + its
+# number, SIGTERM and SIGHUP with status 0; the run's JSON says a signal
+# ended it, the knob (a test-made file) holds its content again, nothing
+# is left.  Before, SIGUSR1 and SIGALRM ended latt by default until its
+# handlers were set, a few milliseconds after SIGTERM was held: try k of
+# 20 is sent k * k * 60 / 361 ms after, densest there.  Four tries a
+# round, five rounds.
+early=(USR1 ALRM TERM HUP)
+nap 0	# its FIFO made before the senders share it
+for round in 1 2 3 4 5; do
+	pids=() sender=()
+	for i in "${!early[@]}"; do
+		printf '7\n' >"$TMP/knob.$i"
+		rm -f "$TMP/e.$i.json"
+		LATT_TEST_TAG=$base_tag.e env --default-signal "$LATT" -q -c2 \
+		    -f1 -t5 -d5 --sweep="$TMP/knob.$i=1,2" \
+		    --json="$TMP/e.$i.json" 'sleep 30' >"$OUT.e$i" 2>"$ERR.e$i" &
+		pids[i]=$!
+		k=$(((round - 1) * 4 + i))
+		early_signal "${pids[i]}" "${early[i]}" $((k * k * 60 / 361)) \
+		    >"$TMP/t0.$i" &
+		sender[i]=$!
+	done
+	# Each ends by itself after -d at worst: waited for without a look.
+	for i in "${!early[@]}"; do
+		sig=${early[i]}
+		wait "${sender[i]}"
+		wait "${pids[i]}"
+		rc=$?
+		# Builtins only: a fork a check cost seconds on a busy machine.
+		t=${EPOCHREALTIME/[.,]/} t0= last= knob=
+		read -r t0 <"$TMP/t0.$i"
+		ms=$(((t - t0) / 1000))
+		while IFS= read -r line; do last=$line; done <"$ERR.e$i"
+		read -r knob <"$TMP/knob.$i"
+		case $sig in
+		USR1) want=138 ;;
+		ALRM) want=142 ;;
+		*) want=0 ;;
+		esac
+		[ "$rc" -eq $want ] || bad "exit $rc, want $want: $(short "$ERR.e$i")"
+		[ $want -eq 0 ] || [ "$last" = "latt: ended by SIG$sig" ] ||
+		    bad "stderr: $(short "$ERR.e$i")"
+		grep -q '"ended_by": "signal"' "$TMP/e.$i.json" 2>/dev/null ||
+		    bad "the JSON does not say a signal ended the run"
+		[ "$knob" = 7 ] || bad "the knob holds '$knob', not 7"
+		verdict "SIG$sig early (round $round): exit $rc $ms ms after it, the knob restored"
+	done
+	LATT_TEST_TAG=$base_tag.e no_leftovers "four signals early (round $round)"
+done
 
 # The same signal while the clients are still starting: sent once 100 of
 # the 200 exist (latt's handlers are set by then).
