@@ -188,3 +188,21 @@ add_busy(struct result *res, const struct config *cfg,
 		series_add(&res->classes[cfg->class_of[s->client]].ser[
 		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
 }
+
+/*
+ * Hands a sample to the sink.  One that blocks latt for more than
+ * STALL_NS (a --log reader slower than the samples come) is a stall of
+ * latt's own: no round is sent meanwhile.
+ */
+int
+feed_sink(struct result *res, int (*sink)(void *, const struct sample *),
+    void *arg, const struct sample *s)
+{
+	int64_t t0 = now_ns(), t;
+	int r;
+
+	r = sink(arg, s);
+	if ((t = now_ns()) - t0 > STALL_NS)
+		feed_stall(res, t0, t - t0);
+	return r;
+}

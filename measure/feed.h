@@ -17,6 +17,13 @@
 #define STALL_NS	(50 * NSEC_PER_MSEC)	/* latt late: a stall */
 
 /*
+ * Hands a sample to sink(arg, s): its status.  A sink that blocks latt for
+ * more than STALL_NS (a --log reader slower than the samples) is a stall.
+ */
+int	 feed_sink(struct result *, int (*)(void *, const struct sample *),
+	    void *, const struct sample *);
+
+/*
  * A frame of client idx (its reply: client.h) into its class's deadlines
  * and series, unless it started in the --warmup or at end (the run's,
  * CLOCK_MONOTONIC) or later, or ran across a suspension.

@@ -151,8 +151,6 @@ static void	 read_before(struct loop *, unsigned, uint64_t);
 static int	 read_after(struct loop *);
 static int	 wait_replies(struct loop *);
 static void	 finish(struct loop *);
-static int	 to_sink(struct result *, sample_sink, void *,
-		    const struct sample *);
 static int	 run_tick(struct loop *);
 static int	 check_break(const struct loop *, struct result *,
 		    const struct brk *);
@@ -1000,7 +998,7 @@ keep_sample(struct loop *L, unsigned idx, struct sample *s)
 		return -1;
 	if (L->cfg->explain > 0)
 		explain_keep(L->cfg, L->inst, res, s);
-	if (L->sink != NULL && to_sink(res, L->sink, L->arg, s) == -1) {
+	if (L->sink != NULL && feed_sink(res, L->sink, L->arg, s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
@@ -1162,24 +1160,6 @@ finish(struct loop *L)
 	}
 }
 
-/*
- * Hands a sample to the sink.  One that blocks latt for more than
- * STALL_NS (a --log reader slower than the samples come) is a stall of
- * latt's own: no round is sent meanwhile.
- */
-static int
-to_sink(struct result *res, sample_sink sink, void *arg,
-    const struct sample *s)
-{
-	int64_t t0 = now_ns(), t;
-	int r;
-
-	r = sink(arg, s);
-	if ((t = now_ns()) - t0 > STALL_NS)
-		feed_stall(res, t0, t - t0);
-	return r;
-}
-
 /* The tick, at most once a second.  Returns -1 when it failed. */
 static int
 run_tick(struct loop *L)
@@ -1221,7 +1201,7 @@ timer_sample(struct result *res, const struct brk *b, sample_sink sink,
 	s.pid = getpid();
 	s.latency = b->latency;
 	s.rq_wait = -1;
-	if (to_sink(res, sink, sink_arg, &s) == -1) {
+	if (feed_sink(res, sink, sink_arg, &s) == -1) {
 		fail(res, STOP_SINK, "log");
 		return -1;
 	}
