@@ -240,6 +240,7 @@ prepare(const struct config *cfg, struct latt *L)
 static int
 run_series(const struct config *cfg, struct latt *L)
 {
+	char t[64];
 	unsigned i;
 	int status = EXIT_OK, lost;
 
@@ -254,9 +255,13 @@ run_series(const struct config *cfg, struct latt *L)
 			status = cannot_exec(cfg, L->res.wl.exec_errno);
 			break;
 		}
-		/* A knob's guardian gone: the knob restored, the sweep ends. */
+		/*
+		 * A knob's guardian gone: the knob restored, the sweep ends;
+		 * another writer's value in it: the run marked, it ends too.
+		 */
 		lost = cfg->sweep.kind == SWEEP_KNOB &&
-		    !knob_guarded(&L->run.knob);
+		    (!knob_guarded(&L->run.knob) || !knob_held(&L->run.knob,
+		    L->res.knob_moved, sizeof(L->res.knob_moved)));
 		if (L->nmax > 1)
 			run_done(cfg, L, L->nruns);
 		else
@@ -265,6 +270,11 @@ run_series(const struct config *cfg, struct latt *L)
 			sweep_add_run(&L->sweep, L->point, &L->res);
 		if ((status = report_failure(cfg, &L->res)) == EXIT_OK && lost)
 			status = EXIT_RUNTIME;
+		if (L->res.knob_moved[0] != '\0')
+			lwarnx("sweep: %s was changed during run %u (value %s): "
+			    "it holds %s; the sweep ends", cfg->sweep.file,
+			    L->nruns > 0 ? L->nruns : 1, cut_value(t, sizeof(t),
+			    L->run.knob.now), L->res.knob_moved);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
 		report_explain_fault(&L->res);

@@ -275,6 +275,9 @@ struct result {
 	uint64_t	 migrated;	/* samples that woke on another CPU
 					   than the client's wake-up before */
 	const struct sweep_result *sweep;	/* --sweep's points, or NULL */
+	char		 knob_moved[64];	/* what a swept knob held at the
+					   run's end, another writer's ("":
+					   the run's value) */
 
 	/* Honesty: what the samples above cannot show. */
 	uint64_t	 npending;	/* wake-ups unanswered at the end */

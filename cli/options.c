@@ -207,7 +207,9 @@ static const struct opt opts[] = {
 	    "debugfs): each value written to FILE and read back before its "
 	    "run, values interleaved run by run (V1 V2 V1 V2 ... with "
 	    "--repeat), FILE's content written back at any end (kill -9: by a "
-	    "guardian), one latt a knob; the table adds the workload's wall "
+	    "guardian), one latt a knob, another writer's value in it at a "
+	    "run's end ends the sweep (status 1) and is left; the table adds "
+	    "the workload's wall "
 	    "and CPU time, and two values end with their comparison (latt "
 	    "compare --by-knob FILE.json)" },
 	{ "open-loop", "", FLAG(cfg.open_loop), G_RUN, NULL,

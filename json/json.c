@@ -349,6 +349,8 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
 	jw_uint(&o, "suspended_dropped", res->susp_dropped);
 	jw_int_if(&o, "workload_stopped_by", res->wl_stopsig != 0,
 	    res->wl_stopsig);
+	if (res->knob_moved[0] != '\0')
+		jw_str(&o, "knob_changed_to", res->knob_moved);
 	jw_end(&o, "\n  ");
 }
 

@@ -62,6 +62,7 @@ report_brief(struct run_brief *b, const struct result *res)
 	b->stop = res->stop;
 	b->stop_signal = res->stop_signal;
 	b->wl_stopsig = res->wl_stopsig;
+	b->knob_moved = res->knob_moved;
 }
 
 /*
@@ -91,7 +92,8 @@ report_run_line(FILE *fp, const struct run_brief *b, unsigned i, unsigned n)
 	char text[160];
 
 	headline(text, sizeof(text), b, 0);
-	fprintf(fp, "run %u of %u: %s\n", i + 1, n, text);
+	fprintf(fp, "run %u of %u: %s%s%s\n", i + 1, n, text,
+	    *b->knob_moved != '\0' ? "; knob changed to " : "", b->knob_moved);
 	fflush(fp);
 }
 
@@ -246,11 +248,13 @@ print_runs(FILE *fp, const struct run_brief *runs, unsigned nruns)
 		snprintf(d, sizeof(d), "%s", b->lower >= 0 ? ">=" : "");
 		fmt_us(d + strlen(d), sizeof(d) - strlen(d),
 		    known(b->lower >= 0 ? b->lower : b->worst));
-		fprintf(fp, "%-*s %8llu %*s %*s %8s  %9s  %s\n", TLABEL, num,
+		fprintf(fp, "%-*s %8llu %*s %*s %8s  %9s  %s%s%s\n", TLABEL, num,
 		    (unsigned long long)b->n, TCELL, fmt_us(a, sizeof(a),
 		    known(b->p50)), TCELL, fmt_us(c, sizeof(c), known(b->p99)),
 		    d, fmt_us(e, sizeof(e), known(b->tp99)),
-		    facts_ended_by(b->stop, b->stop_signal, b->wl_stopsig));
+		    facts_ended_by(b->stop, b->stop_signal, b->wl_stopsig),
+		    *b->knob_moved != '\0' ? "; knob changed to " : "",
+		    b->knob_moved);
 	}
 }
 

@@ -32,6 +32,7 @@ struct run_brief {
 	enum stop_reason stop;
 	int		 stop_signal;
 	int		 wl_stopsig;
+	const char	*knob_moved;	/* another writer's value, or "" */
 };
 /* The figures of a run that its headline and its line of --repeat show. */
 void	 report_brief(struct run_brief *, const struct result *);

@@ -140,7 +140,10 @@ sweeptab_restored(FILE *fp, const struct knob *k)
 
 	if (k->file == NULL)
 		return;
-	if (k->changed)
+	if (k->changed == 3)
+		fprintf(fp, "knob %s left at another writer's value (before "
+		    "latt: %.*s)\n", k->file, (int)(n > 60 ? 60 : n), k->orig);
+	else if (k->changed)
 		fprintf(fp, "knob %s NOT restored: write back its content "
 		    "(%.*s) by hand\n", k->file, (int)(n > 60 ? 60 : n),
 		    k->orig);

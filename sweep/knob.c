@@ -40,6 +40,7 @@ static void	 choice(struct knob *);
 static int	 put(const struct knob *, const char *, const char *,
 		    char *, size_t);
 static int	 holds(const char *, const char *);
+static int	 ours(const struct knob *, char *, size_t);
 static int	 read_all(const char *, char *, size_t *, char *, size_t);
 static int	 write_all(const char *, const char *, size_t);
 static int	 kernel_fd(int);
@@ -115,11 +116,29 @@ knob_set(struct knob *k, const char *value)
 	if (!knob_guarded(k))
 		return -1;
 	k->changed = 1;
+	k->now = value;
 	if (put(k, value, NULL, err, sizeof(err)) == 0)
 		return 0;
 	lwarnx("sweep: %s", err);
 	put_back(k);
 	return -1;
+}
+
+int
+knob_held(const struct knob *k, char *found, size_t len)
+{
+	char got[KNOB_TEXT], t[64];
+	size_t n;
+
+	if (k->now == NULL)
+		return 1;
+	if (read_all(k->file, got, &n, NULL, 0) == -1)
+		snprintf(got, sizeof(got), "(unreadable)");
+	if (holds(got, k->now))
+		return 1;
+	got[strcspn(got, "\n")] = '\0';
+	snprintf(found, len, "%s", cut_value(t, sizeof(t), got));
+	return 0;
 }
 
 /* Reaped here, or as a stray by workload.c, latt-undo is gone. */
@@ -190,16 +209,23 @@ lock(struct knob *k)
 
 /*
  * The content written back, its failure said once.  0, or -1.  changed:
- * 0 the content in it, 1 latt's value, 2 could not be restored.
+ * 0 the content in it, 1 latt's value, 2 could not be restored, 3 left
+ * to another writer.
  */
 static int
 put_back(struct knob *k)
 {
-	char err[KNOB_TEXT + 256];
+	char err[KNOB_TEXT + 256], got[64];
 
 	if (k->changed != 1)
 		return k->changed == 0 ? 0 : -1;
 	k->changed = 2;
+	if (!ours(k, got, sizeof(got))) {
+		lwarnx("sweep: %s holds %s, not a value latt wrote: left as "
+		    "another writer set it", k->file, got);
+		k->changed = 3;
+		return -1;
+	}
 	if (put(k, k->back, k->orig, err, sizeof(err)) == -1) {
 		lwarnx("sweep: %s: its content before latt could not be "
 		    "restored", err);
@@ -215,7 +241,8 @@ undo(void *arg)
 {
 	struct knob *k = arg;
 
-	(void)write_all(k->file, k->back, strlen(k->back));
+	if (ours(k, NULL, 0))
+		(void)write_all(k->file, k->back, strlen(k->back));
 }
 
 /*
@@ -286,6 +313,31 @@ holds(const char *got, const char *value)
 		if (p > got && p[n] != '\0' && ((p[-1] == '[' && p[n] == ']')
 		    || (p[-1] == '(' && p[n] == ')')))
 			return 1;
+	return 0;
+}
+
+/*
+ * Whether the knob holds its content before latt or a value latt wrote
+ * (else another writer's, which latt leaves, in got when not NULL).
+ * Async-signal-safe without got, for the guardian.
+ */
+static int
+ours(const struct knob *k, char *got, size_t len)
+{
+	char now[KNOB_TEXT], t[64];
+	size_t n;
+	unsigned i;
+
+	if (read_all(k->file, now, &n, NULL, 0) == -1 ||
+	    strcmp(now, k->orig) == 0 || holds(now, k->back))
+		return 1;
+	for (i = 0; i < k->sw->n; i++)
+		if (holds(now, k->sw->text[i]))
+			return 1;
+	if (got != NULL) {
+		now[strcspn(now, "\n")] = '\0';
+		snprintf(got, len, "%s", cut_value(t, sizeof(t), now));
+	}
 	return 0;
 }
 

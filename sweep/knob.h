@@ -23,7 +23,9 @@ struct knob {
 	size_t		 len;
 	char		 back[KNOB_TEXT];	/* what writes that back: the
 						   content, or its choice */
-	int		 changed;	/* 1: latt's value in it, to restore */
+	int		 changed;	/* 1: latt's value in it, to restore;
+					   3: left to another writer's */
+	const char	*now;		/* the value latt wrote last */
 	struct guard	 guard;	/* restores it if latt is killed */
 };
 
@@ -31,6 +33,11 @@ void	 knob_check(const char *file);	/* a usage error when unfit */
 /* 0, -1 (a usage error: said) or -2 (a runtime failure: said). */
 int	 knob_save(struct knob *, const struct sweep_spec *);
 int	 knob_set(struct knob *, const char *value);
+/*
+ * Whether the knob still holds the value latt wrote for this run; when
+ * another writer changed it, 0 and what it holds (cut) in found.
+ */
+int	 knob_held(const struct knob *, char *found, size_t len);
 /* Whether its guardian lives; gone, the knob is restored (said): 0. */
 int	 knob_guarded(struct knob *);
 int	 knob_restore(struct knob *);

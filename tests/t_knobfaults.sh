@@ -4,8 +4,9 @@
 # armed before latt's first write of the file; one latt a knob (a second
 # refuses at once, naming the first's pid); a plain file written back
 # byte for byte; a guardian that dies ends the sweep with the knob
-# restored; a long value cut in the error line; a failed restore said
-# once.  A test-made file stands for the knob (and sched_rr_timeslice_ms
+# restored; another writer's value found at a run's end ends the sweep,
+# and is left in place unless it is one of latt's; a long value cut in
+# the error line; a failed restore said once.  A test-made file stands for the knob (and sched_rr_timeslice_ms
 # for the lock of a /proc/sys file); each case costs a second or less.
 #
 # Usage: LATT=./latt bash tests/t_knobfaults.sh
@@ -134,6 +135,35 @@ grep -q "knob guardian (latt-undo) is gone: $K restored, the sweep ends" "$TMP/g
 	bad "no line: $(short "$TMP/g.err")"
 verdict "knob: its guardian killed, latt restored the file and ended in $ms ms, status 1"
 no_leftovers "knob: guardian killed"
+
+# ---------------------------------------------------------------------------
+# (7) Another writer changes the knob during run 1 (the workload itself
+# writes it): the run is marked in the JSON and its line, the sweep ends
+# with status 1 naming the run, its value and the value found.  A value
+# latt never wrote is left; one of latt's values is put back to 7.
+for other in 150 200; do
+	echo 7 >"$K"
+	run_latt "$TMP/w.out" "$TMP/w.err" -c1 -d5 --repeat=2 \
+	    --sweep="$K=50,200" --json="$TMP/w.json" \
+	    "echo $other >'$K'; sleep 0.1"
+	[ "$rc" -eq 1 ] || bad "$other: status $rc, want 1: $(short "$TMP/w.err")"
+	grep -q "sweep: $K was changed during run 1 (value 50): it holds $other; the sweep ends" \
+	    "$TMP/w.err" || bad "$other: no line naming the run: $(short "$TMP/w.err")"
+	grep -q "^run 1 of 4: .*; knob changed to $other\$" "$TMP/w.err" ||
+		bad "$other: run 1's line is not marked: $(short "$TMP/w.err")"
+	expect_json "$TMP/w.json" "[r['run'].get('knob_changed_to') for r in d['runs']] == ['$other']"
+	if [ "$other" = 150 ]; then
+		holds "$K" 150 || bad "the other writer's 150 became '$(cat "$K")'"
+		grep -q "sweep: $K holds 150, not a value latt wrote: left as another writer set it" \
+		    "$TMP/w.err" || bad "150 left without a word: $(short "$TMP/w.err")"
+		grep -q "knob $K left at another writer's value (before latt: 7)" "$TMP/w.out" ||
+			bad "the summary does not say 150 was left: $(short "$TMP/w.out")"
+	else
+		holds "$K" 7 || bad "latt's 200 was not put back to 7: '$(cat "$K")'"
+	fi
+done
+verdict "knob: another writer's value ends the sweep, marked; left unless latt's"
+no_leftovers "knob: another writer"
 
 # ---------------------------------------------------------------------------
 # (13) A 5,000-byte value is cut in its line; a restore that fails (the
