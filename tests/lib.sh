@@ -448,6 +448,21 @@ wait_clients() {
 # Microseconds on CLOCK_REALTIME, without a fork.
 usecs() { local t=${EPOCHREALTIME/[.,]/}; echo "${t#0}"; }
 
+# holds FILE TEXT: whether FILE holds exactly TEXT (a newline at its end),
+# as a knob's file does once latt restored it.
+holds() { [ "$(od -An -c "$1")" = "$(printf '%s\n' "$2" | od -An -c)" ]; }
+
+# until_holds FILE VALUE MS: waits up to MS ms for FILE to hold VALUE as
+# latt writes it (no newline).
+until_holds() {
+	local t0
+	t0=$(usecs)
+	while [ "$(cat "$1")" != "$2" ] || [ "$(wc -c <"$1")" -ne ${#2} ]; do
+		[ $(($(usecs) - t0)) -gt $(($3 * 1000)) ] && return 1
+		sleep 0.02
+	done
+}
+
 # wait_gone PID LIMIT: waits for our child PID to end, at most LIMIT s
 # (then SIGKILL); sets $rc, and $ms, the milliseconds since $T0 (usecs).
 wait_gone() {

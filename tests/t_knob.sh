@@ -26,20 +26,6 @@ sleep "$2"
 wait
 EOF
 
-# holds FILE TEXT: whether FILE holds exactly TEXT (a newline at its end).
-holds() { [ "$(od -An -c "$1")" = "$(printf '%s\n' "$2" | od -An -c)" ]; }
-
-# until_holds FILE VALUE MS: waits up to MS ms for FILE to hold VALUE as
-# latt writes it (no newline).
-until_holds() {
-	local t0
-	t0=$(usecs)
-	while [ "$(cat "$1")" != "$2" ] || [ "$(wc -c <"$1")" -ne ${#2} ]; do
-		[ $(($(usecs) - t0)) -gt $(($3 * 1000)) ] && return 1
-		sleep 0.02
-	done
-}
-
 # The guardian puts it back within 2 s; the sanitizers slow it.
 LIMIT=2000
 [ -n "${LATT_SANITIZED:-}" ] && LIMIT=4000
