@@ -7,8 +7,10 @@
 # kinds of run: a short one with every sample drawn, a long one drawn as
 # bands (per-slice p50/p99), one with three samples (no percentile marks),
 # an empty one ("no samples"), one with a very long command (cut with an
-# ellipsis), and one with nine classes of clients (three solid curves, six
-# dashed, beside the runqueue wait).
+# ellipsis), one with nine classes of clients (four curves in the colours
+# left, beside the runqueue wait), one with one class (one curve), one with
+# two frame classes (their panels under the time panel) and a --sweep with
+# --repeat (its curve).
 #
 # Usage: bench/plot-view.sh [OUTDIR]    (default /tmp/latt-plots)
 set -u
@@ -31,6 +33,10 @@ run empty -c1 -f 2s -t 2s true
 run classes -c1:name=short:nice=-5 -c1:name=long:nice=5 \
     -c1:name=batch:policy=batch -c1:name=d -c1:name=e -c1:name=f \
     -c1:name=g -c1:name=h -c1:name=i -f1 -t2 -l cpu:2 'sleep 3'
+run oneclass -c3:name=solo:policy=batch -f1 -t2 -l cpu:1 'sleep 2'
+run frames -c2 -c1:frame=16.7ms:busy=4ms:name=video \
+    -c1:frame=16.7ms:busy=4ms:nice=-5:name=video-5 -l cpu:3 'sleep 3'
+run sweep -c1 -l yield:1 --sweep=load=1,2,4 -d1 --repeat=3
 run longcmd -c2 -f1 -t2 -d 1 "sh -c 'for i in 1 2 3; do echo a very long command line that goes on and on; done > /dev/null; sleep 0.5; echo and on and on and on and on and on and on and on and on and on and on'"
 
 browser=
@@ -44,7 +50,7 @@ fi
 for f in "$out"/*.svg; do
 	png=${f%.svg}.png
 	"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-	    --window-size=1000,850 --screenshot="$png" "file://$(realpath "$f")" \
+	    --window-size=1000,1000 --screenshot="$png" "file://$(realpath "$f")" \
 	    >/dev/null 2>&1
 	[ -s "$png" ] && echo "rendered $png" || echo "could not render $f"
 done

@@ -17,15 +17,20 @@
  *     taken then);
  *   - the distribution, as bars along the same latency axis.
  *
- * Under the time panel, on its time axis, the strip of what else ran
- * (plotnoise.c), when the run has its series.
+ * Under the time panel, on its time axis, each frame class's panel
+ * (plotframe.c), then the strip of what else ran (plotnoise.c), when the
+ * run has its series.  The legend stands at the percentile panel's right;
+ * the time panel's keys on its title's line.
  *
- * With classes of clients (-c N:ATTR...), the percentile panel has one
- * curve per class in a style of its own (named in the legend, highest
- * priority first), beside the thinner curve of all clients together, and
- * with up to three classes the panel over time draws each class's
- * samples as dots of its colour (rt-migrate-test's figure of 2007), the
- * highest priority on top.
+ * With two classes of clients or more (-c N:ATTR...), the percentile
+ * panel has one curve per class (named in the legend, highest priority
+ * first), beside the thinner curve of all clients together; one class is
+ * the curve of all.  No two curves of a panel share a hue family: the
+ * classes and the placement kinds take the colours left in turn, and
+ * those past the last are left out, the legend says how many.  When every
+ * class has its curve, the panel over time draws each class's samples as
+ * dots of its colour (rt-migrate-test's figure of 2007), the highest
+ * priority on top.
  *
  * Lines are drawn before labels; labels carry their values and a white
  * outline, and go where no curve crosses them (plotink.c).  The file
@@ -47,59 +52,55 @@
 #include "plot/plotnoise.h"
 #include "result.h"
 
-/* The percentile panel. */
+/* The percentile panel, and its legend at its right. */
 #define A_L		84
-#define A_R		960
-#define A_T		124
-#define A_B		380
+#define A_R		700
+#define A_T		112
+#define A_B		326
+#define LEG_X		(A_R + 22)
 /* The time panel, the gutter for its labels, and the distribution. */
 #define B_L		84
 #define B_R		700
-#define B_T		456
-#define B_B		740
+#define B_T		392
+#define B_B		626
 #define C_L		800
 #define C_R		960
+#define UNDER		(B_B + 44)	/* below the time panel's axis */
 #define BINS_PER_DECADE	10
-/*
- * The palette: Okabe and Ito's colour-blind-safe set (their yellow is too
- * pale for a line on white) and a dark grey for the timer.  Any two curves
- * of one panel that share a dash pattern are at least 10 apart (CIEDE2000)
- * to normal sight and to simulated protanopia, deuteranopia and tritanopia
- * (Machado, Oliveira and Fernandes, 2009); tests/t_everyday.sh checks it.
- * No two keys of the legend are alike.
- */
-#define BLUE		"#0072b2"
-#define ORANGE		"#e69f00"
-#define SKY		"#56b4e9"
-#define GREEN		"#009e73"
-#define VERMILLION	"#d55e00"
-#define PURPLE		"#cc79a7"
-#define BLACK		"#000000"
-#define LAT_COLOR	BLUE
-#define TIMER_COLOR	"#666666"
-#define RQ_COLOR	VERMILLION
+/* The palette (plotink.h); black for the marks, which are no curve. */
+#define LAT_COLOR	INK_BLUE
+#define TIMER_COLOR	INK_GREY
+#define RQ_COLOR	INK_RED
 #define RQ_DASH		"8 3"	/* a part of the latency: dashed */
-#define MARK_COLOR	BLACK	/* percentile marks, their labels and lines */
-#define P50_COLOR	BLACK
-#define P99_COLOR	PURPLE
-
-/*
- * The classes' styles: the first three in colours that no series has,
- * solid; then each of six colours in turn with each dash pattern, none a
- * series': 3 + 5 * 6 styles for at most CLASS_MAX (32) classes.
- */
-static const char *const class_colors[] = { ORANGE, SKY, GREEN, VERMILLION,
-    BLACK, PURPLE };
-static const char *const class_dashes[] = { "2 2", "8 3 2 3", "12 3 3 3",
-    "4 4", "1 3" };
-#define NCLASS_COLORS	(sizeof(class_colors) / sizeof(class_colors[0]))
-#define NCLASS_DASHES	(sizeof(class_dashes) / sizeof(class_dashes[0]))
-#define NCLASS_SOLID	3
+#define PLACE_DASH	"6 3"
+#define MARK_COLOR	"#000000"
+#define P50_COLOR	INK_GREEN
+#define P99_COLOR	INK_PINK
+/* The colours left for the classes and the placement kinds, in turn. */
+static const char *const pool[] = { INK_ORANGE, INK_GREEN, INK_PINK,
+    INK_CYAN };
+#define NPOOL		(sizeof(pool) / sizeof(pool[0]))
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9",
     "p99.99" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
+
+/* The time panel's shades: the workload's span, latt suspended, stalled. */
+static const struct {
+	const char	*cls, *fill, *name, *color;
+} shade_kind[] = {
+	{ "workload", "#e6f0e0", "workload", "#3d6b2f" },
+	{ "suspended", "#d9d9d9", "suspended", "#444" },
+	{ "stall", "#f6d7b0", "latt stalled", "#8a4b08" },
+};
+
+/* The placement kinds (SER_PLACE_*, in their order): their keys. */
+#define PLACE_KINDS	5
+static const char *const place_key[PLACE_KINDS] = {
+	"woke on the waker's CPU", "on its SMT sibling", "on a CPU of its LLC",
+	"on another LLC", "on another node",
+};
 
 /* A curve's look. */
 struct style {
@@ -108,41 +109,41 @@ struct style {
 	double		 width;
 };
 
+/* A curve of the percentile panel, and its key in the legend. */
+struct key {
+	const struct stats *st;
+	struct style	 sty;
+	int		 cls;		/* a class's index, else -1 */
+	char		 id[40];
+	char		 name[CLASS_NAME_MAX + 16];
+};
+/* The keys: the latency's, the pool's, the runqueue's, the timer's. */
+#define KEYS_MAX	(3 + NPOOL)
+
 static void	 put_loads(FILE *, const struct config *);
 static void	 draw_title(FILE *, const struct config *,
 		    const struct result *);
+static size_t	 make_keys(const struct config *, const struct result *,
+		    struct key *, unsigned *);
+static unsigned	 round_classes(const struct config *, const struct result *,
+		    unsigned *);
 static void	 draw_pct_axes(FILE *, const struct lax *,
 		    const struct stats *, double);
 static void	 mark_percentiles(FILE *, struct ink *, const struct stats *,
 		    const struct lax *, double, const int64_t *);
-static void	 draw_percentiles(FILE *, struct ink *,
-		    const struct config *, const struct result *,
-		    const struct lax *, const int64_t *);
+static void	 draw_percentiles(FILE *, struct ink *, const struct result *,
+		    const struct key *, size_t, const struct lax *,
+		    const int64_t *);
 static void	 draw_timeline(FILE *, struct ink *, const struct config *,
-		    const struct result *,
+		    const struct result *, const struct key *, size_t,
 		    const struct lax *, const int64_t *);
-static void	 draw_distribution(FILE *, const struct result *,
-		    const struct lax *);
-static void	 draw_legend(FILE *, const struct config *,
-		    const struct result *, int);
-static struct style class_style(unsigned);
+static void	 draw_distribution(FILE *, const struct ink *,
+		    const struct result *, const struct lax *);
+static void	 draw_legend(FILE *, const struct key *, size_t, unsigned);
 static int	 place_kinds(const struct result *);
-
-/* The placement kinds' curves (SER_PLACE_*, in their order), and keys. */
-#define PLACE_KINDS	5
-static const struct style place_sty[PLACE_KINDS] = {
-	{ "#1b7837", "6 3", 1.3 }, { "#762a83", "6 3", 1.3 },
-	{ "#c51b7d", "6 3", 1.3 }, { "#2166ac", "6 3", 1.3 },
-	{ "#b2182b", "6 3", 1.3 },
-};
-static const char *const place_key[PLACE_KINDS] = {
-	"woke on the waker's CPU", "on its SMT sibling", "on a CPU of its LLC",
-	"on another LLC", "on another node",
-};
-static int	 draw_class_dots(FILE *, struct ink *, const struct config *,
-		    const struct result *, const struct lax *, double);
+static int	 class_dots(const struct config *, const struct result *,
+		    const struct key *, size_t);
 static int	 class_prio(const struct client_class *);
-static int	 class_dots(const struct config *, const struct result *);
 static void	 by_priority(const struct config *, unsigned *);
 static void	 draw_shades(FILE *, struct ink *, const struct result *,
 		    double, int);
@@ -154,10 +155,12 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 	const struct stats *tm = &res->ser[SER_TIMER].st;
 	struct ink ink = { 0 };
 	struct lax ax;
+	struct key key[KEYS_MAX];
 	int64_t pct[NQUANTILES];
 	double lo = INFINITY, hi = 0;
 	int fh = plotframe_height(cfg);	/* the frame classes' panels */
-	int sh = plotnoise_height(res);	/* the strip of what else ran */
+	unsigned nleft;
+	size_t nkey;
 
 	/* A --sweep's plot is its curve. */
 	if (res->sweep != NULL)
@@ -173,14 +176,15 @@ plot_write(FILE *fp, const struct config *cfg, const struct result *res)
 		hi = fmax(hi, (double)tm->max);
 	}
 	ink_lax(&ax, lo, hi);
-	ink_begin(fp, PLOT_HEIGHT + sh + fh, NULL);
+	nkey = make_keys(cfg, res, key, &nleft);
+	ink_begin(fp, UNDER + fh + plotnoise_height(res), NULL);
 	draw_title(fp, cfg, res);
-	draw_percentiles(fp, &ink, cfg, res, &ax, pct);
-	draw_timeline(fp, &ink, cfg, res, &ax, pct);
-	draw_distribution(fp, res, &ax);
-	plotnoise_draw(fp, res, B_L, B_R, B_B + 44);
-	draw_legend(fp, cfg, res, PLOT_HEIGHT + sh);
-	plotframe_draw(fp, cfg, res, PLOT_HEIGHT + sh);
+	draw_percentiles(fp, &ink, res, key, nkey, &ax, pct);
+	draw_legend(fp, key, nkey, nleft);
+	draw_timeline(fp, &ink, cfg, res, key, nkey, &ax, pct);
+	draw_distribution(fp, &ink, res, &ax);
+	plotframe_draw(fp, cfg, res, UNDER);
+	plotnoise_draw(fp, res, B_L, B_R, UNDER + fh);
 	fputs("</svg>\n", fp);
 	ink_free(&ink);
 	return ferror(fp) ? -1 : 0;
@@ -268,6 +272,95 @@ draw_title(FILE *fp, const struct config *cfg, const struct result *res)
 		    (unsigned long long)res->npending, fmt_time(a, sizeof(a),
 		    (double)res->pending_age, 3, PLOT_MICRO));
 	fputs("</text>\n</g>\n", fp);
+}
+
+/*
+ * The percentile panel's curves in the legend's order: the latency's;
+ * each class's, highest priority first, with two classes or more; each
+ * placement kind's when it woke in two kinds or more; the runqueue wait's;
+ * the timer's.  The classes and the kinds take the pool's colours in turn,
+ * and those past its end are left out, counted in *nleft.  Returns the
+ * keys, at most KEYS_MAX.
+ */
+static size_t
+make_keys(const struct config *cfg, const struct result *res,
+    struct key *key, unsigned *nleft)
+{
+	unsigned rank[CLASS_MAX], nc = round_classes(cfg, res, rank);
+	unsigned i, c, npool = 0, last;
+	size_t n = 0;
+	struct key *k;
+
+	nc = nc > 1 ? nc : 0;
+	last = nc + PLACE_KINDS + 2;
+	*nleft = 0;
+	for (i = 0; i <= last; i++) {
+		k = &key[n];
+		k->cls = -1;
+		k->sty = (struct style){ TIMER_COLOR, "", 1.5 };
+		if (i == 0) {
+			k->st = &res->ser[SER_LATENCY].st;
+			k->sty = (struct style){ LAT_COLOR, "",
+			    nc > 0 ? 1.2 : 2.2 };
+			snprintf(k->id, sizeof(k->id), "latency-percentiles");
+			snprintf(k->name, sizeof(k->name), "wake-up latency");
+		} else if (i <= nc) {
+			k->cls = (int)(c = rank[i - 1]);
+			k->st = &res->classes[c].ser[SER_LATENCY].st;
+			k->sty.width = 2;
+			snprintf(k->id, sizeof(k->id), "class-%u-percentiles",
+			    c);
+			snprintf(k->name, sizeof(k->name), "class %s",
+			    cfg->classes[c].name);
+		} else if (i < last - 1) {
+			c = SER_PLACE_SAME_CPU + i - nc - 1;
+			k->st = place_kinds(res) > 1 ? &res->ser[c].st : NULL;
+			k->sty = (struct style){ NULL, PLACE_DASH, 1.3 };
+			snprintf(k->id, sizeof(k->id), "place-%s-percentiles",
+			    series_info[c].name);
+			snprintf(k->name, sizeof(k->name), "%s",
+			    place_key[c - SER_PLACE_SAME_CPU]);
+		} else if (i == last - 1) {
+			k->st = &res->ser[SER_RUNQUEUE].st;
+			k->sty = (struct style){ RQ_COLOR, RQ_DASH, 1.5 };
+			snprintf(k->id, sizeof(k->id), "runqueue-percentiles");
+			snprintf(k->name, sizeof(k->name), "runqueue wait "
+			    "(schedstat)");
+		} else {
+			k->st = &res->ser[SER_TIMER].st;
+			snprintf(k->id, sizeof(k->id), "timer-percentiles");
+			snprintf(k->name, sizeof(k->name), "timer latency "
+			    "(latt's own sleeps)");
+		}
+		if (k->st == NULL || k->st->n == 0)
+			continue;
+		if (i > 0 && i < last - 1) {
+			if (npool == NPOOL) {
+				++*nleft;
+				continue;
+			}
+			k->sty.color = pool[npool++];
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The classes in the rounds (not the frame classes), highest priority
+ * first, into rank; returns how many.
+ */
+static unsigned
+round_classes(const struct config *cfg, const struct result *res,
+    unsigned *rank)
+{
+	unsigned i, n = 0;
+
+	by_priority(cfg, rank);
+	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
+		if (cfg->classes[rank[i]].frame == 0)
+			rank[n++] = rank[i];
+	return n;
 }
 
 /* The percentile axis: 0 at p = 0, k at p = 1 - 10^-k. */
@@ -416,22 +509,18 @@ mark_percentiles(FILE *fp, struct ink *ink, const struct stats *st,
 }
 
 /*
- * The percentile panel: each series' curve (the timer's, the runqueue
- * wait's, each placement kind's and each class's under the latency's),
- * and the latency's percentiles marked.
+ * The percentile panel: each key's curve, the latency's on top, and the
+ * latency's percentiles marked.
  */
 static void
-draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
-    const struct result *res, const struct lax *ax, const int64_t *pct)
+draw_percentiles(FILE *fp, struct ink *ink, const struct result *res,
+    const struct key *key, size_t nkey, const struct lax *ax,
+    const int64_t *pct)
 {
-	static const struct style tm_sty = { TIMER_COLOR, "", 1.5 };
-	static const struct style rq_sty = { RQ_COLOR, RQ_DASH, 1.5 };
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct stats *tm = &res->ser[SER_TIMER].st;
-	struct style sty;
-	char id[32];
-	unsigned c;
 	double umax;
+	size_t i;
 
 	/* Decades of 1/(1-p) up to that of the maximum, at least 99.9%. */
 	umax = st->n > 0 ? ceil(log10(2.0 * (double)st->n) - 1e-9) : 3;
@@ -441,32 +530,9 @@ draw_percentiles(FILE *fp, struct ink *ink, const struct config *cfg,
 		umax = 3;
 	fputs("<g id=\"percentiles\">\n", fp);
 	draw_pct_axes(fp, ax, st, umax);
-	if (st->n == 0 && tm->n == 0) {
-		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
-		fputs("</g>\n", fp);
-		return;
-	}
-	draw_pct_curve(fp, ink, tm, ax, umax, "timer-percentiles", &tm_sty);
-	/* The runqueue wait's share of each wake-up, below its latency. */
-	draw_pct_curve(fp, ink, &res->ser[SER_RUNQUEUE].st, ax, umax,
-	    "runqueue-percentiles", &rq_sty);
-	/* Where it woke, each kind its own curve, when it woke in two. */
-	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++) {
-		snprintf(id, sizeof(id), "place-%s-percentiles",
-		    series_info[SER_PLACE_SAME_CPU + c].name);
-		draw_pct_curve(fp, ink, &res->ser[SER_PLACE_SAME_CPU + c].st,
-		    ax, umax, id, &place_sty[c]);
-	}
-	for (c = 0; res->classes != NULL && c < cfg->nclasses; c++) {
-		snprintf(id, sizeof(id), "class-%u-percentiles", c);
-		sty = class_style(c);
-		draw_pct_curve(fp, ink, &res->classes[c].ser[SER_LATENCY].st,
-		    ax, umax, id, &sty);
-	}
-	sty.color = LAT_COLOR;
-	sty.dash = "";
-	sty.width = res->classes != NULL ? 1.2 : 2.2;
-	draw_pct_curve(fp, ink, st, ax, umax, "latency-percentiles", &sty);
+	for (i = nkey; i-- > 0;)
+		draw_pct_curve(fp, ink, key[i].st, ax, umax, key[i].id,
+		    &key[i].sty);
 	if (st->n == 0)
 		ink_empty(fp, ink, A_L, A_R, A_T, A_B);
 	mark_percentiles(fp, ink, st, ax, umax, pct);
@@ -483,13 +549,6 @@ static void
 draw_shades(FILE *fp, struct ink *ink, const struct result *res,
     double span, int names)
 {
-	static const struct {
-		const char	*cls, *fill, *name, *color;
-	} kind[] = {
-		{ "workload", "#e6f0e0", "workload", "#3d6b2f" },
-		{ "suspended", "#d9d9d9", "suspended", "#444" },
-		{ "stall", "#f6d7b0", "latt stalled", "#8a4b08" },
-	};
 	struct label lab[1 + SUSPEND_MAX + STALLS_MAX];
 	struct field fld = { 0, B_T + 2, 0, B_B - 2, 0 };
 	struct shade {
@@ -521,12 +580,13 @@ draw_shades(FILE *fp, struct ink *ink, const struct result *res,
 			/* The workload's span has an id too. */
 			fprintf(fp, "<rect class=\"%s\"%s x=\"%.1f\" y=\"%d\" "
 			    "width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-			    kind[k].cls, k == 0 ? " id=\"workload\"" : "", xa,
-			    B_T, xb - xa, B_B - B_T, kind[k].fill);
+			    shade_kind[k].cls, k == 0 ? " id=\"workload\"" : "",
+			    xa, B_T, xb - xa, B_B - B_T, shade_kind[k].fill);
 			continue;
 		}
-		snprintf(lab[n].text, sizeof(lab[n].text), "%s", kind[k].name);
-		lab[n].color = kind[k].color;
+		snprintf(lab[n].text, sizeof(lab[n].text), "%s",
+		    shade_kind[k].name);
+		lab[n].color = shade_kind[k].color;
 		lab[n].end = lab[n].ground = 0;
 		lab[n].x = xa + 3;
 		fld.x0 = xa + 2;
@@ -624,32 +684,43 @@ draw_series(FILE *fp, struct ink *ink, const struct timeline *tl,
 #undef XT
 }
 
+/*
+ * The panel over time: its keys on its title's line (the p50's and the
+ * p99's lines over bands, the shades), the samples or each class's, the
+ * timer's, and the p99 and the maximum labelled in the gutter.
+ */
 static void
 draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
-    const struct result *res, const struct lax *ax, const int64_t *pct)
+    const struct result *res, const struct key *key, size_t nkey,
+    const struct lax *ax, const int64_t *pct)
 {
 	static const struct field fld = { B_R + 8, B_T, C_L - 4, B_B + 4, 1 };
 	const struct timeline *tl = res->ser[SER_LATENCY].tl;
+	int dots = class_dots(cfg, res, key, nkey);
+	int on[5] = { 0, 0, res->wl.pid > 0, res->nsuspend > 0,
+	    res->nstalls > 0 };
 	struct label lab[2];
-	double span, unit;
+	double span, unit, x = B_L + 136;
 	char buf[32];
-	size_t nlab = 0;
-	unsigned i;
+	size_t nlab = 0, i;
 
 	span = (double)(res->end - res->start);
 	if (span < NSEC_PER_MSEC)
 		span = NSEC_PER_MSEC;
-	fputs("<g id=\"timeline\">\n", fp);
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">Latency "
-	    "over time</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
-	    "font-size=\"%d\" fill=\"#555\">%s</text>\n", B_L, B_T - 10, B_R,
-	    B_T - 10, PLOT_SMALL, tl == NULL || tl->npoints == tl->n ?
-	    (class_dots(cfg, res) ? "every sample, coloured by class" :
-	    "every sample") :
-	    "per time slice: min to max, p50, p99");
-	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-	    "fill=\"#fbfbfb\" stroke=\"#999\"/>\n", B_L, B_T, B_R - B_L,
-	    B_B - B_T);
+	on[0] = on[1] = !dots && tl != NULL && tl->npoints != tl->n &&
+	    tl->qcounts != NULL;
+	fprintf(fp, "<g id=\"timeline\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+	    "height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n<text x=\"%d\" "
+	    "y=\"%d\" font-weight=\"bold\">Latency over time</text>\n", B_L,
+	    B_T, B_R - B_L, B_B - B_T, B_L, B_T - 10);
+	for (i = 0; i < 5; i++)
+		if (on[i] && x < C_L - 120)
+			x += 12 + (i < 2 ? ink_key(fp, x, B_T - 10, "key",
+			    i ? P99_COLOR : P50_COLOR, "", "", NULL, i ? "p99" :
+			    "p50") : ink_key(fp, x, B_T - 10, "key",
+			    shade_kind[i - 2].fill, NULL, " stroke=\"#999\" "
+			    "stroke-width=\"0.5\"", NULL,
+			    shade_kind[i - 2].name));
 	draw_shades(fp, ink, res, span, 0);
 	ink_lat_grid(fp, ax, B_L, B_R, B_T, B_B, 1);
 	unit = ink_time_axis(fp, B_L, B_R, B_B, span);
@@ -660,7 +731,16 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 	    "text-anchor=\"middle\">latency</text>\n", (B_T + B_B) / 2);
 	draw_series(fp, ink, res->ser[SER_TIMER].tl, ax, span, "timer",
 	    TIMER_COLOR, 2);
-	if (!draw_class_dots(fp, ink, cfg, res, ax, span))
+	/* Each class's samples, the lowest priority first (the 2007 figure). */
+	for (i = nkey; dots && i-- > 0;)
+		if (key[i].cls >= 0) {
+			/* Its name after "class ". */
+			snprintf(buf, sizeof(buf), "class-%s", key[i].name + 6);
+			draw_series(fp, ink, res->classes[key[i].cls].ser[
+			    SER_LATENCY].tl, ax, span, buf, key[i].sty.color,
+			    3);
+		}
+	if (!dots)
 		draw_series(fp, ink, tl, ax, span, "samples", LAT_COLOR, 3);
 	draw_shades(fp, ink, res, span, 1);
 	if (res->ser[SER_LATENCY].st.n == 0) {
@@ -692,7 +772,8 @@ draw_timeline(FILE *fp, struct ink *ink, const struct config *cfg,
 
 /* The distribution: bars along the latency axis, in % of the samples. */
 static void
-draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
+draw_distribution(FILE *fp, const struct ink *ink, const struct result *res,
+    const struct lax *ax)
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct hist *h = &st->hist;
@@ -734,10 +815,7 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">share of "
 	    "samples</text>\n", (C_L + C_R) / 2, B_B + 32);
 	if (bins == NULL) {
-		fprintf(fp, "<text class=\"empty\" x=\"%d\" y=\"%d\" "
-		    "text-anchor=\"middle\" font-size=\"%d\" fill=\"#777\">"
-		    "no samples</text>\n", (C_L + C_R) / 2, (B_T + B_B) / 2,
-		    PLOT_SMALL);
+		ink_empty(fp, ink, C_L, C_R, B_T, B_B);
 		fputs("</g>\n", fp);
 		return;
 	}
@@ -757,128 +835,50 @@ draw_distribution(FILE *fp, const struct result *res, const struct lax *ax)
 	fputs("</g>\n", fp);
 }
 
-/* A legend of what the colours mean, and a line of caveats, above bottom. */
+/*
+ * The legend at the percentile panel's right: a key a curve (a class's
+ * name needs no escaping), how many were left out, and what the marks and
+ * the shading mean.
+ */
 static void
-draw_legend(FILE *fp, const struct config *cfg, const struct result *res,
-    int bottom)
+draw_legend(FILE *fp, const struct key *key, size_t n, unsigned nleft)
 {
-	struct key {
-		const char	*name;
-		const char	*color;
-		const char	*dash;		/* NULL: a patch of colour */
-		const char	*cls;		/* the name's class, or NULL */
-	};
-	static const struct key fixed[] = {
-		{ "wake-up latency", LAT_COLOR, NULL, NULL },
-		{ "timer latency (latt's own sleeps)", TIMER_COLOR, NULL,
-		    NULL },
-		{ "runqueue wait (schedstat)", RQ_COLOR, RQ_DASH, NULL },
-		{ "p50 over time", P50_COLOR, "", NULL },
-		{ "p99 over time", P99_COLOR, "", NULL },
-		{ "workload", "#e6f0e0", NULL, NULL },
-		{ "suspended", "#d9d9d9", NULL, NULL },
-		{ "latt stalled (no samples)", "#f6d7b0", NULL, NULL },
-	};
-	const struct timeline *tl = res->ser[SER_LATENCY].tl;
-	int band = tl != NULL && tl->npoints != tl->n;
-	int show[8] = { res->ser[SER_LATENCY].st.n > 0,
-	    res->ser[SER_TIMER].st.n > 0, res->ser[SER_RUNQUEUE].st.n > 0,
-	    band, band, res->wl.pid > 0, res->nsuspend > 0, res->nstalls > 0 };
-	struct key key[8 + PLACE_KINDS + CLASS_MAX];
-	char names[CLASS_MAX][CLASS_NAME_MAX + 8];
-	struct style sty;
-	double x = B_L, w;
-	int y = bottom - 50;
-	unsigned c, k, rank[CLASS_MAX];
-	size_t i, n = 0;
+	int y = A_T + 10;
+	size_t i;
 
-	for (i = 0; i < 8; i++)
-		if (show[i])
-			key[n++] = fixed[i];
-	for (c = 0; place_kinds(res) > 1 && c < PLACE_KINDS; c++)
-		if (res->ser[SER_PLACE_SAME_CPU + c].st.n > 0)
-			key[n++] = (struct key){ place_key[c],
-			    place_sty[c].color, place_sty[c].dash, NULL };
-	/*
-	 * The classes, highest priority first (as the 2007 figure); their
-	 * names need no escaping.  A frame class has a panel of its own.
-	 */
-	by_priority(cfg, rank);
-	for (k = 0; res->classes != NULL && k < cfg->nclasses; k++) {
-		if (cfg->classes[c = rank[k]].frame > 0)
-			continue;
-		snprintf(names[k], sizeof(names[k]), "class %s",
-		    cfg->classes[c].name);
-		sty = class_style(c);
-		key[n++] = (struct key){ names[k], sty.color, sty.dash,
-		    "class" };
-	}
 	fputs("<g id=\"legend\">\n", fp);
-	for (i = 0; i < n; i++) {
-		w = PLOT_KEY_W + 5 + strlen(key[i].name) * PLOT_CHAR_W *
-		    PLOT_SMALL;
-		/*
-		 * A row more when this one is full; past the last, a class's
-		 * key is an ellipsis that ends the legend.
-		 */
-		if (x + w > PLOT_WIDTH - 20) {
-			if (key[i].cls != NULL && y + 16 > bottom - 34) {
-				fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
-				    "font-size=\"%d\">\xe2\x80\xa6</text>\n",
-				    x, y, PLOT_SMALL);
-				break;
-			}
-			x = B_L;
-			y += 16;
-		}
-		ink_key(fp, x, y, "key", key[i].color, key[i].dash,
-		    " stroke=\"#999\" stroke-width=\"0.5\"", key[i].cls,
-		    key[i].name);
-		x += w + 12;
-	}
+	for (i = 0; i < n; i++, y += 17)
+		ink_key(fp, LEG_X, y, "key", key[i].sty.color, key[i].sty.dash,
+		    "", key[i].cls >= 0 ? "class" : NULL, key[i].name);
+	if (nleft > 0)
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%u more "
+		    "not drawn: no colour left</text>\n", LEG_X, y, PLOT_SMALL,
+		    nleft);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555\">"
-	    "Percentiles are marked only where at least ten samples lie "
-	    "beyond them; shaded: fewer than ten beyond.  latt %s</text>\n",
-	    B_L, bottom - 18, PLOT_SMALL, LATT_VERSION);
-	fputs("</g>\n", fp);
+	    "Percentiles are marked where at least</text>\n<text x=\"%d\" "
+	    "y=\"%d\" font-size=\"%d\" fill=\"#555\">ten samples lie beyond; "
+	    "shaded: fewer.</text>\n<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+	    "fill=\"#555\">latt %s</text>\n</g>\n", LEG_X, A_B - 34,
+	    PLOT_SMALL, LEG_X, A_B - 20, PLOT_SMALL, LEG_X, A_B - 4, PLOT_SMALL,
+	    LATT_VERSION);
 }
 
 /*
- * Whether the panel over time shows each class's dots: with up to
- * NCLASS_SOLID classes, whose colours are their own (further classes
- * differ by their dashes, which a dot cannot show).
+ * Whether the panel over time shows each class's dots: with two classes
+ * or more, each with its curve (so its colour) and its timeline.
  */
 static int
-class_dots(const struct config *cfg, const struct result *res)
+class_dots(const struct config *cfg, const struct result *res,
+    const struct key *key, size_t nkey)
 {
-	return res->classes != NULL && cfg->nclasses > 0 &&
-	    cfg->nclasses <= NCLASS_SOLID &&
-	    res->classes[0].ser[SER_LATENCY].tl != NULL;
-}
+	unsigned rank[CLASS_MAX], n = 0;
+	size_t i;
 
-/*
- * The 2007 figure (rt-migrate-test's scatter plots): every sample of each
- * class as a dot in the class's colour, the lowest priority drawn first,
- * so that the highest lies on top.  Returns 0 when it is not drawn
- * (class_dots).
- */
-static int
-draw_class_dots(FILE *fp, struct ink *ink, const struct config *cfg,
-    const struct result *res, const struct lax *ax, double span)
-{
-	unsigned rank[CLASS_MAX], k, c;
-	char id[CLASS_NAME_MAX + 8];
-
-	if (!class_dots(cfg, res))
-		return 0;
-	by_priority(cfg, rank);
-	for (k = cfg->nclasses; k-- > 0;) {
-		c = rank[k];
-		snprintf(id, sizeof(id), "class-%s", cfg->classes[c].name);
-		draw_series(fp, ink, res->classes[c].ser[SER_LATENCY].tl, ax,
-		    span, id, class_style(c).color, 3);
-	}
-	return 1;
+	for (i = 0; i < nkey; i++)
+		if (key[i].cls >= 0 && res->classes[key[i].cls].ser[
+		    SER_LATENCY].tl != NULL)
+			n++;
+	return n > 1 && n == round_classes(cfg, res, rank);
 }
 
 /* A class's place in the kernel's order: deadline, rt by prio, fair. */
@@ -905,23 +905,6 @@ by_priority(const struct config *cfg, unsigned *rank)
 			rank[j] = rank[j - 1];
 			rank[j - 1] = t;
 		}
-}
-
-/*
- * Class c's look: the first NCLASS_SOLID in colours of their own, solid,
- * then every colour of class_colors with each dash pattern in turn.
- */
-static struct style
-class_style(unsigned c)
-{
-	struct style sty = { class_colors[c % NCLASS_COLORS], "", 2.0 };
-
-	if (c >= NCLASS_SOLID) {
-		c -= NCLASS_SOLID;
-		sty.color = class_colors[c % NCLASS_COLORS];
-		sty.dash = class_dashes[c / NCLASS_COLORS % NCLASS_DASHES];
-	}
-	return sty;
 }
 
 /* How many placement kinds the run's wake-ups woke in. */

@@ -34,12 +34,12 @@
 #define P_B		490
 #define PAD		24	/* px between the frame and an end value */
 #define P50_COLOR	"#000000"
-#define P99_COLOR	"#cc79a7"	/* plot.c's p99 */
-#define FLOOR_COLOR	"#666666"
+#define P99_COLOR	INK_PINK	/* plot.c's p99 */
+#define FLOOR_COLOR	INK_GREY
 #define RATE_DASH	"7 4"
-/* The loads' colours (Okabe and Ito), none a latency line's. */
-static const char *const rate_colors[] = { "#009e73", "#e69f00",
-    "#0072b2", "#d55e00", "#56b4e9" };
+/* The loads' colours, no latency line's, each of a hue of its own. */
+static const char *const rate_colors[] = { INK_GREEN, INK_ORANGE,
+    INK_BLUE, INK_RED, INK_CYAN };
 #define NRATE_COLORS	(sizeof(rate_colors) / sizeof(rate_colors[0]))
 
 /* The two latency lines. */

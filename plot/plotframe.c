@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * plotframe.c: the plot's panels of the frame classes (frame=), below
- * plot.c's three: for each frame class, its frame times over the run, the
- * period as a dashed line (a frame above it missed its deadline), the
- * frames that met it as dots of one colour and those that missed as red
- * dots; past TIMELINE_POINTS frames, each time slice's span from its
- * shortest to its longest frame, red where it reaches above the period.
- * The y axis is linear from 0, to the longest frame or twice the period.
+ * plotframe.c: the plot's panels of the frame classes (frame=), under
+ * plot.c's time panel and on its time axis: for each frame class, its
+ * frame times over the run, the period as a dashed line (a frame above
+ * it missed its deadline), the frames that met it as dots of one colour
+ * and those that missed as red dots; past TIMELINE_POINTS frames, each
+ * time slice's span from its shortest to its longest frame, red where it
+ * reaches above the period.  The y axis is logarithmic, so that a period
+ * stays in view beside frames a hundred times longer.  At the right, in
+ * large type, the deadlines met and the desired CPU (report/frames.c's).
  * It reads a finished result (the timelines feed.c filled) and never
  * measures.
  */
@@ -22,19 +24,17 @@
 #include "result.h"
 #include "stats.h"
 
-#define P_L		84	/* a panel's plot area, as plot.c's */
-#define P_R		960
-#define P_H		PLOTFRAME_HEIGHT
-#define P_TOP		40	/* from the panel's top to its area */
-#define P_BOT		44	/* below the area: the axis and its name */
+#define P_L		84	/* a panel's area: plot.c's time panel's */
+#define P_R		700
+#define P_AREA		(PLOTFRAME_HEIGHT - 24)	/* its height */
 #define P_MAX		4	/* frame classes drawn */
-#define MET_COLOR	"#1f77b4"
-#define MISS_COLOR	"#d62728"
+#define MET_COLOR	INK_BLUE
+#define MISS_COLOR	INK_RED
 
 static void	 draw_panel(FILE *, const struct client_class *,
 		    const struct class_result *, double span, int top);
 static void	 draw_frames(FILE *, const char *, const struct timeline *,
-		    double span, int64_t period, double ymax, int top,
+		    double span, int64_t period, const struct lax *, int top,
 		    int bottom);
 
 int
@@ -44,7 +44,7 @@ plotframe_height(const struct config *cfg)
 
 	for (i = 0; i < cfg->nclasses; i++)
 		n += cfg->classes[i].frame > 0;
-	return (int)(n < P_MAX ? n : P_MAX) * P_H;
+	return (int)(n < P_MAX ? n : P_MAX) * PLOTFRAME_HEIGHT;
 }
 
 void
@@ -62,62 +62,65 @@ plotframe_draw(FILE *fp, const struct config *cfg, const struct result *res,
 		if (cfg->classes[i].frame == 0)
 			continue;
 		draw_panel(fp, &cfg->classes[i], &res->classes[i], span,
-		    top + (int)n++ * P_H);
+		    top + (int)n++ * PLOTFRAME_HEIGHT);
 	}
 }
 
-/* One frame class's panel, from top down P_H px. */
+/*
+ * One frame class's panel, from top down PLOTFRAME_HEIGHT px: its area,
+ * its time axis under it, its figures at its right.
+ */
 static void
 draw_panel(FILE *fp, const struct client_class *cl,
     const struct class_result *c, double span, int top)
 {
 	const struct stats *ft = &c->ser[SER_FRAME_TIME].st;
 	uint64_t all = frame_deadlines(&c->fr);
-	int at = top + P_TOP, ab = top + P_H - P_BOT;
-	double ymax = 2.0 * (double)cl->frame, step, t, y, unit;
+	int at = top + 4, ab = at + P_AREA;
+	struct lax ax;
 	char p[32], b[32];
+	double y;
 
-	if (ft->n > 0 && (double)ft->max > ymax)
-		ymax = (double)ft->max;
-	step = ink_step(ymax / NSEC_PER_MSEC, 5) * NSEC_PER_MSEC;
-	ymax = ceil(ymax / step) * step;
-	fprintf(fp, "<g id=\"frames-%s\">\n<text x=\"%d\" y=\"%d\" "
-	    "font-weight=\"bold\">Frames of %s: frame time over the run"
-	    "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
-	    "font-size=\"%d\" fill=\"#555\">every %s, busy %s: ", cl->name,
-	    P_L, at - 10, cl->name, P_R, at - 10, PLOT_SMALL, fmt_time(p,
-	    sizeof(p), (double)cl->frame, 0, "us"), fmt_time(b, sizeof(b),
-	    (double)cl->busy, 0, "us"));
-	if (all > 0)
-		fprintf(fp, "%.2f%% of %llu deadlines met; red: missed",
-		    100.0 * (double)c->fr.met / (double)all,
-		    (unsigned long long)all);
-	else
-		fputs("no frame ended", fp);
-	fprintf(fp, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-	    "height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", P_L, at,
-	    P_R - P_L, ab - at);
-	/* y: frame time in ms from 0. */
-	for (t = 0; t <= ymax * (1 + 1e-9); t += step) {
-		y = ab - (ab - at) * t / ymax;
-		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-		    "stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" "
-		    "text-anchor=\"end\" font-size=\"%d\">%g ms</text>\n", P_L,
-		    y, P_R, y, P_L - 4, y + 4, PLOT_SMALL, t / NSEC_PER_MSEC);
-	}
-	unit = ink_time_axis(fp, P_L, P_R, ab, span);
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-	    "font-size=\"%d\">%s into the run</text>\n", (P_L + P_R) / 2,
-	    ab + 30, PLOT_SMALL, unit == NSEC_PER_SEC ? "seconds" :
-	    "milliseconds");
+	/* From the busy phase (or the shortest frame) to the longest. */
+	ink_lax(&ax, ft->n > 0 ? fmin((double)ft->min, (double)cl->busy) :
+	    (double)cl->busy, fmax(ft->n > 0 ? (double)ft->max : 0, 2.0 *
+	    (double)cl->frame));
+	fprintf(fp, "<g id=\"frames-%s\">\n<rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#fbfbfb\" stroke=\"#999\"/>"
+	    "\n<text transform=\"translate(16 %d) rotate(-90)\" "
+	    "text-anchor=\"middle\" font-size=\"%d\">frame time</text>\n",
+	    cl->name, P_L, at, P_R - P_L, P_AREA, (at + ab) / 2, PLOT_SMALL);
+	ink_lat_grid(fp, &ax, P_L, P_R, at, ab, 1);
+	ink_time_axis(fp, P_L, P_R, ab, span);
 	draw_frames(fp, cl->name, c->ser[SER_FRAME_TIME].tl, span, cl->frame,
-	    ymax, at, ab);
-	y = ab - (ab - at) * (double)cl->frame / ymax;
+	    &ax, at, ab);
+	y = ink_ylat(&ax, (double)cl->frame, at, ab);
 	fprintf(fp, "<line id=\"frames-%s-period\" x1=\"%d\" y1=\"%.1f\" "
 	    "x2=\"%d\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"6 4\"/>"
-	    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\" "
-	    "fill=\"#333\">period %s</text>\n</g>\n", cl->name, P_L, y, P_R,
-	    y, P_R - 4, y - 4, PLOT_SMALL, p);
+	    "\n<text x=\"%d\" y=\"%d\" font-weight=\"bold\">", cl->name, P_L,
+	    y, P_R, y, P_R + 16, at + 10);
+	ink_text(fp, cl->name, 12);
+	fprintf(fp, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+	    "font-size=\"%d\">every %s, busy %s</text>\n", PLOT_WIDTH - 10,
+	    at + 10, PLOT_SMALL, fmt_time(p, sizeof(p), (double)cl->frame, 0,
+	    PLOT_MICRO), fmt_time(b, sizeof(b), (double)cl->busy, 0,
+	    PLOT_MICRO));
+	if (all == 0)
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"16\">no frame "
+		    "ended</text>\n", P_R + 16, at + 34);
+	else
+		fprintf(fp, "<text class=\"met\" x=\"%d\" y=\"%d\" "
+		    "font-size=\"20\" font-weight=\"bold\">%.2f%% met</text>"
+		    "<text x=\"%d\" y=\"%d\" font-size=\"%d\">of %llu "
+		    "deadlines</text>\n<text class=\"desired\" x=\"%d\" "
+		    "y=\"%d\" font-size=\"16\">desired CPU %.1f%%</text>\n",
+		    P_R + 16, at + 34, 100.0 * (double)c->fr.met / (double)all,
+		    P_R + 166, at + 34, PLOT_SMALL, (unsigned long long)all,
+		    P_R + 16, at + 54, 100.0 * (double)c->fr.frames /
+		    (double)all);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+	    "fill=\"#555\">red: missed; dashed: the period</text>\n</g>\n",
+	    P_R + 16, at + 70, PLOT_SMALL);
 }
 
 /*
@@ -127,14 +130,14 @@ draw_panel(FILE *fp, const struct client_class *cl,
  */
 static void
 draw_frames(FILE *fp, const char *name, const struct timeline *tl,
-    double span, int64_t period, double ymax, int top, int bottom)
+    double span, int64_t period, const struct lax *ax, int top, int bottom)
 {
-	double x, y0, y1, yp = bottom - (bottom - top) * (double)period / ymax;
+	double x, y0, y1, yp = ink_ylat(ax, (double)period, top, bottom);
 	size_t i;
 	int miss;
 
 #define XT(ns)	(P_L + (P_R - P_L) * (double)(ns) / span)
-#define YF(ns)	(bottom - (bottom - top) * (double)(ns) / ymax)
+#define YF(ns)	ink_ylat(ax, (double)(ns), top, bottom)
 	for (miss = 0; miss < 2; miss++) {
 		fprintf(fp, "<path id=\"frames-%s-%s\" fill=\"none\" "
 		    "stroke=\"%s\" stroke-width=\"3\" "

@@ -11,7 +11,7 @@
 #include "config.h"
 #include "result.h"
 
-#define PLOTFRAME_HEIGHT	220	/* px, a frame class's panel */
+#define PLOTFRAME_HEIGHT	80	/* px, a frame class's panel */
 
 /* The height the frame classes' panels add to the plot, px (0: none). */
 int	 plotframe_height(const struct config *);

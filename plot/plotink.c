@@ -561,7 +561,8 @@ ink_lat_grid(FILE *fp, const struct lax *ax, int x0, int x1, int top,
 	static const int mult[] = { 1, 2, 5 };
 	char buf[32];
 	double y, v;
-	int d, k, nk = ax->hi - ax->lo <= 3 ? 3 : 1;
+	int d, k, nk = ax->hi - ax->lo <= 3 && bottom - top >= 40 *
+	    (ax->hi - ax->lo) ? 3 : 1;
 
 	for (d = ax->lo; d <= ax->hi; d++)
 		for (k = 0; k < nk && !(d == ax->hi && k > 0); k++) {

@@ -19,6 +19,18 @@
 #define PLOT_CHAR_W	0.62	/* a generous width of a character, em */
 #define PLOT_KEY_W	22	/* a legend's swatch, px */
 #define INK_MARK_R	3.5	/* a percentile mark's radius, px */
+/*
+ * The palette: Okabe and Ito's blue, orange, green and purple, a red, a
+ * cyan, a grey.  Hues 40 degrees apart or more (CIELAB, tests/svghue.py),
+ * each two 10 apart (CIEDE2000) to normal and colour-blind sight.
+ */
+#define INK_BLUE	"#0072b2"
+#define INK_ORANGE	"#e69f00"
+#define INK_GREEN	"#009e73"
+#define INK_PINK	"#cc79a7"
+#define INK_RED		"#d62728"
+#define INK_CYAN	"#17becf"
+#define INK_GREY	"#666666"
 
 struct stroke;
 
@@ -142,7 +154,8 @@ void	 ink_lax(struct lax *, double lo, double hi);
 double	 ink_ylat(const struct lax *, double ns, int top, int bottom);
 /*
  * The axis' gridlines from x0 to x1 at every decade, and at 2 and 5 times
- * it over 3 decades or fewer; labelled left of x0 when left.
+ * it over 3 decades or fewer of 40 px or more; labelled left of x0 when
+ * left.
  */
 void	 ink_lat_grid(FILE *, const struct lax *, int x0, int x1, int top,
 	    int bottom, int left);

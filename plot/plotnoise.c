@@ -28,12 +28,11 @@
 #define S_TOP		24	/* the area */
 #define S_AREA		90	/* px, its height */
 #define S_RIGHT		(PLOT_WIDTH - 40)	/* the title line's end */
-/* plot.c's palette (Okabe and Ito). */
-#define FOREIGN_COLOR	"#d55e00"	/* vermillion */
-#define PSI_COLOR	"#cc79a7"	/* reddish purple */
+#define FOREIGN_COLOR	INK_RED
+#define PSI_COLOR	INK_PINK
 #define PSI_DASH	"4 2"
-#define RUN_COLOR	"#009e73"	/* bluish green */
-#define NOISY_COLOR	"#d55e00"	/* vermillion */
+#define RUN_COLOR	INK_GREEN
+#define NOISY_COLOR	INK_RED
 #define LINE_COLOR	"#333333"	/* the threshold */
 #define LINE_DASH	"6 4"
 

@@ -8,7 +8,8 @@
 # percentile marked, "no samples" on an empty run, per-slice p50/p99 in
 # band mode; issue 20: no text in a panel crossed by a curve, no two
 # curves of a panel alike to normal or colour-blind sight, no two keys of
-# the legend alike).
+# the legend alike; issue 36: no two curves of a panel of one hue family,
+# the legend beside the percentile panel, one curve for one class).
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -424,15 +425,42 @@ for g in root.iter(ns + "g"):
                            (i1, c1, i2, c2, dist, who))
 if want != "empty" and ncurves < 2:
     bad.append("only %d curves" % ncurves)
-keys = [(e.get("fill") if e.tag == ns + "rect" else e.get("stroke"),
-         e.get("stroke-dasharray", "")) for e in root.iter()
-        if e.get("class") == "key"]
-if len(set(keys)) != len(keys):
-    bad.append("legend keys alike: %r" % sorted(keys))
+# No two keys of a legend alike (the legend's, the time panel's).
+for g in root.iter(ns + "g"):
+    keys = [(e.get("fill") if e.tag == ns + "rect" else e.get("stroke"),
+             e.get("stroke-dasharray", "")) for e in g
+            if e.get("class") == "key"]
+    if len(set(keys)) != len(keys):
+        bad.append("%s keys alike: %r" % (g.get("id"), sorted(keys)))
+# Issue 36: no two curves of a panel of one hue family (tests/svghue.py).
+import svghue
+bad += svghue.clashes(root)
+# Issue 36: the legend beside the percentile panel, within its height.
+pr = [g.find(ns + "rect") for g in root.iter(ns + "g") if g.get("id") == "percentiles"]
+lg = [e for g in root.iter(ns + "g") if g.get("id") == "legend" for e in g]
+if pr and want != "empty":
+    x1 = float(pr[0].get("x")) + float(pr[0].get("width"))
+    y0 = float(pr[0].get("y"))
+    y1 = y0 + float(pr[0].get("height"))
+    far = [e.get("y", e.get("y1")) for e in lg
+           if not (y0 <= float(e.get("y", e.get("y1"))) <= y1 and
+                   x1 < float(e.get("x", e.get("x1"))) < x1 + 60)]
+    if not lg or far:
+        bad.append("legend not beside the percentile panel (%g-%g, right of %g): %r"
+                   % (y0, y1, x1, far[:3]))
+# Issue 36: one class is one curve: no class curve over the latency's,
+# and the samples over time in the latency's colour.
+ncls = len([e for e in root.iter(ns + "path")
+            if re.match(r"class-", e.get("id") or "")])
+if want == "oneclass" and (ncls or "samples" not in ids or
+                           "latency-percentiles" not in ids):
+    bad.append("one class: %d class paths, samples %s" % (ncls, "samples" in ids))
 if want == "classes":
     nc = len([e for e in root.iter(ns + "path")
               if re.match(r"class-\d+-percentiles", e.get("id") or "")])
-    if nc != 9 or "runqueue-percentiles" not in ids:
+    more = re.search(r"\b(\d+) more not drawn", alltext)
+    if nc != 4 or "runqueue-percentiles" not in ids or not more or \
+            int(more.group(1)) < 5:
         bad.append("%d class curves, runqueue %s" % (nc, "runqueue-percentiles" in ids))
 print(("PASS: plot %s" % want) if not bad else
       ("FAIL: plot %s: %s" % (want, "; ".join(bad[:4]))))
@@ -452,7 +480,9 @@ plot() {	# name, command, latt options...
 plot points "sleep 20 # a long command line that goes on and on and on and on and on and on and on past the edge of the picture" \
     -c4 -f1 -t2 -n 1200 -d 20
 plot three "sleep 5" -c1 -n 3 -f1 -t2
-# Nine classes: three solid, six dashed, beside the runqueue wait.
+# Nine classes: four in the colours left, beside the runqueue wait; one
+# class, one curve.
+plot oneclass "sleep 1" -c3:name=solo:policy=batch -f1 -t2
 plot classes "sleep 1.5" -c1:name=short:nice=-5 -c1:name=long:nice=5 \
     -c1:name=batch:policy=batch -c1:name=d -c1:name=e -c1:name=f \
     -c1:name=g -c1:name=h -c1:name=i -f1 -t2 -l cpu:2
@@ -464,7 +494,7 @@ else
 	# loaded the machine (20 s at most).
 	plot bands "" -c8 -f0 -t 300us -n 24000 -d 20 -l none
 fi
-python3 - "$TMP/svg.py" "${plots[@]}" <<'EOF'
+PYTHONPATH=$(cd "$(dirname "$0")" && pwd) python3 - "$TMP/svg.py" "${plots[@]}" <<'EOF'
 import sys
 script, args = sys.argv[1], sys.argv[2:]
 code = compile(open(script).read(), script, "exec")

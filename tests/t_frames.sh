@@ -215,14 +215,23 @@ no_leftovers "frames under a load"
 
 # The plot: a panel a frame class, every frame a dot, red (missed) above
 # the period's dashed line and blue (met) on or under it, as many of each
-# as the JSON counts.
-python3 - "$TMP/f.svg" "$J" >"$TMP/plot.txt" 2>&1 <<'PY' ||
-import json, re, sys
+# as the JSON counts; issue 36: the panels on the time panel's axis, a
+# log axis of frame time, met % and desired CPU in large type, the plot
+# within 1,000 px, no two curves of a panel of one hue family.
+PYTHONPATH=$(cd "$(dirname "$0")" && pwd) \
+    python3 - "$TMP/f.svg" "$J" >"$TMP/plot.txt" 2>&1 <<'PY' ||
+import json, math, re, sys, svghue
 import xml.etree.ElementTree as E
 ns = '{http://www.w3.org/2000/svg}'
 t = E.parse(sys.argv[1])
 d = json.load(open(sys.argv[2]))
 byid = {e.get('id'): e for e in t.iter() if e.get('id')}
+U = {'ns': 1, '\u00b5s': 1e3, 'ms': 1e6, 's': 1e9}
+txt = lambda e: ''.join(e.itertext())
+def ticks(g):
+    return sorted((txt(e), e.get('x')) for e in g.iter(ns + 'text')
+                  if e.get('text-anchor') == 'middle' and
+                  re.fullmatch(r'[0-9.]+', txt(e)))
 said, bad = [], []
 for c in d['classes']:
     name, f = c['name'], c['frames']
@@ -242,6 +251,42 @@ for c in d['classes']:
                    'frames' % (name, len(ym), len(yx), f['met'], f['missed']))
     if any(y > yp + 0.05 for y in yx) or any(y < yp - 0.05 for y in ym):
         bad.append('class %s: a dot on the wrong side of the period' % name)
+    # Issue 36: the time panel's axis; frame time on a log axis, the
+    # period well inside it; the met % and desired CPU in large type.
+    g = byid['frames-%s' % name]
+    r, tr = g.find(ns + 'rect'), byid['timeline'].find(ns + 'rect')
+    top, bot = float(r.get('y')), float(r.get('y')) + float(r.get('height'))
+    if (r.get('x'), r.get('width')) != (tr.get('x'), tr.get('width')) or \
+            ticks(g) != ticks(byid['timeline']) or len(ticks(g)) < 2:
+        bad.append('class %s: not the time panel\'s axis: %r, %r' % (
+            name, ticks(g), ticks(byid['timeline'])))
+    if bot > 1000:
+        bad.append('class %s: its panel ends at %g px' % (name, bot))
+    lab = [(float(m.group(1)) * U[m.group(2)], float(t.get('y')))
+           for t in g.iter(ns + 'text') if t.get('text-anchor') == 'end'
+           for m in [re.fullmatch(r'([0-9.]+) (\S+)', txt(t))] if m]
+    lab = [(math.log10(v), y) for v, y in lab if v > 0 or bad.append(
+        'class %s: a frame time axis from 0' % name)]
+    if len(lab) < 2 or any(abs(y - (lab[0][1] + (l - lab[0][0]) *
+            (lab[-1][1] - lab[0][1]) / (lab[-1][0] - lab[0][0]))) > 1.5
+            for l, y in lab) or not 0.15 < (bot - yp) / (bot - top) < 0.85:
+        bad.append('class %s: not a log axis with the period inside: %r, '
+                   'period at %g in %g-%g' % (name, lab, yp, top, bot))
+    big = {t.get('class'): (float(t.get('font-size', 12)), txt(t))
+           for t in g.iter(ns + 'text') if t.get('class')}
+    want = {'met': '%.2f%% met' % f['met_pct'],
+            'desired': 'desired CPU %.1f%%' % f['desired_cpu_pct']}
+    for k, w in want.items():
+        if f['met_pct'] is None:
+            break
+        if k not in big or big[k][0] < 16 or abs(float(re.search(
+                r'[0-9.]+', big[k][1]).group()) - float(re.search(
+                r'[0-9.]+', w).group())) > 0.051:
+            bad.append('class %s: %s in large type is %r, not %r' % (
+                name, k, big.get(k), w))
+if float(t.getroot().get('height')) > 1000:
+    bad.append('the plot is %s px tall' % t.getroot().get('height'))
+bad += svghue.clashes(t.getroot())
 print('; '.join(said) or 'no frame class drawn')
 for b in bad:
     print('BAD ' + b)

@@ -16,10 +16,11 @@ fi
 # one p99 dot) a value that has it, each where the latency axis' labels
 # put its figure, x in proportion to a count (LINEAR 1) or evenly spaced
 # in the order given, each p50 band the 95% interval of the runs' p50s
-# (t over their logarithms), and each load's rate on the right axis in
-# proportion.  Prints what it checked, then "BAD why" lines (verdict_from).
+# (t over their logarithms), each load's rate on the right axis in
+# proportion, and no two curves of one hue family (issue 36).  Prints what
+# it checked, then "BAD why" lines (verdict_from).
 check_curve() {
-	python3 - "$@" <<'EOF'
+	PYTHONPATH=$(cd "$(dirname "$0")" && pwd) python3 - "$@" <<'EOF'
 import json, math, re, sys
 import xml.etree.ElementTree as ET
 def main():
@@ -128,6 +129,9 @@ def main():
                 bad.append("rate %.0f at y %.1f" % (r_, y))
     if pts[0]["loads"] and "operations" not in text("rate-title"):
         bad.append("rate title %r" % text("rate-title"))
+    # Issue 36: no two curves of one hue family (tests/svghue.py).
+    import svghue
+    bad += svghue.clashes(root)
     for b in bad:
         print("BAD " + b)
 try:
