@@ -25,9 +25,9 @@
 
 #define SCHEMA_VERSION	2
 
-static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
-static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
-    "p99_9_ns", "p99_99_ns" };
+static const double quantiles[] = { 0.5, 0.9, 0.95, 0.99, 0.999, 0.9999 };
+static const char *const qkeys[] = { "p50_ns", "p90_ns", "p95_ns",
+    "p99_ns", "p99_9_ns", "p99_99_ns" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 /* How a run ended, by enum stop_reason; "error" where none. */
 static const char *const ended_by[] = { [STOP_WORKLOAD] = "workload",

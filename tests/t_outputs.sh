@@ -136,8 +136,8 @@ s = sorted(lat)
 ok("log: positions in a round are 0..clients-1, each once per round",
    all(sorted(r[5] for r in rows if r[1] == k) == list(range(3))
        for k in set(r[1] for r in rows)))
-for q, key in ((0.5, "p50_ns"), (0.9, "p90_ns"), (0.99, "p99_ns"),
-               (0.999, "p99_9_ns"), (0.9999, "p99_99_ns")):
+for q, key in ((0.5, "p50_ns"), (0.9, "p90_ns"), (0.95, "p95_ns"),
+               (0.99, "p99_ns"), (0.999, "p99_9_ns"), (0.9999, "p99_99_ns")):
     if n < round(10 / (1 - q)):
         ok("log: %s null below %d samples" % (key, round(10 / (1 - q))),
            L[key] is None, repr(L[key]))
