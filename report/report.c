@@ -366,11 +366,14 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	struct run_brief b;
-	unsigned dash;
+	unsigned dash, i, n;
 	char text[160];
 
+	/* The clients of the rounds: a frame class's wake on their own. */
+	for (i = 0, n = cfg->nclients; i < cfg->nclasses; i++)
+		n -= cfg->classes[i].frame > 0 ? cfg->classes[i].n : 0;
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
-	    (unsigned long long)st->n, cfg->nclients);
+	    (unsigned long long)st->n, n);
 	fprintf(fp, "\nAverages:\n");
 	fprintf(fp, "------------------------------\n");
 	print_2009(fp, "Max", st->n > 0, (double)st->max);

@@ -74,6 +74,9 @@ grep -q '^gate: met (.*; video missed [0-9.]*% of [0-9]* deadlines)$' "$ERR" ||
     bad "no 'gate: met' with video's deadlines: $(short "$ERR")"
 grep -q '^Frames of video: every 20 ms, busy 4 ms, 1 client$' "$OUT" ||
     bad "no Frames block: $(short "$OUT")"
+# Entries counts the clients of the rounds: the frame client wakes apart.
+grep -Eq '^Entries: [0-9]+ \(clients=2\)$' "$OUT" ||
+    bad "the 2009 line counts other clients: $(head -n 1 "$OUT")"
 grep -q '^	deadlines	 [0-9]*, [0-9]* met' "$OUT" ||
     bad "no deadlines line: $(grep -A2 '^Frames' "$OUT" | tr '\n' '|')"
 F="d['classes'][1]['frames']"
