@@ -175,6 +175,7 @@ struct config {
 	int		 quiet;		/* no progress line */
 	int		 per_client;	/* the per-client table */
 	int		 histogram;	/* the text histogram */
+	int		 details;	/* the summary's facts, all of them */
 	const char	*json_path;	/* "-": stdout, in place of the text */
 	const char	*log_path;	/* CSV of every sample */
 	const char	*plot_path;	/* SVG */

@@ -290,6 +290,7 @@ result_merge(struct result *total, const struct result *res,
 		total->stalls[total->nstalls + i] = res->stalls[i];
 	total->nstalls += res->nstalls;
 	total->stall_total += res->stall_total;
+	total->waited += res->waited;
 	for (i = 0; i < res->nsuspend && i < SUSPEND_MAX &&
 	    total->nsuspend + i < SUSPEND_MAX; i++)
 		total->susp[total->nsuspend + i] = res->susp[i];

@@ -289,6 +289,9 @@ struct result {
 	struct stall	 stalls[STALLS_MAX];	/* the first ones */
 	uint64_t	 nstalls;	/* all of them */
 	int64_t		 stall_total;	/* ns */
+	int64_t		 waited;	/* closed loop: ns its rounds waited on
+					   replies past the next one's time */
+	int64_t		 waited_stalls;	/* stall_total as last counted */
 
 	/* --explain: the K worst samples, worst first, and the last one. */
 	struct sample	*worst;

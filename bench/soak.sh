@@ -85,7 +85,7 @@ entries_ok() {	# out clients: Entries = rounds x clients
 soak_run() {
 	local tag=$1 clients=$2 flat=$3 notflat=$4 pid rc m
 	shift 4
-	"$LATT" "$@" >"$TMP/$tag.out" 2>"$TMP/$tag.err" &
+	"$LATT" --details "$@" >"$TMP/$tag.out" 2>"$TMP/$tag.err" &
 	pid=$!
 	sample $pid "$TMP/$tag.samples" &
 	wait $pid

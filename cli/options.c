@@ -284,6 +284,9 @@ static const struct opt opts[] = {
 	    "ran (others' CPU, pressure, runnable tasks, noisy or not) in a "
 	    "strip (output files are checked before the run, written beside "
 	    "and renamed into place; two outputs into one file are an error)" },
+	{ "details", "", FLAG(cfg.details), G_OUT, NULL,
+	    "every fact of the run after the summary: how it ran and ended, "
+	    "on what, where it woke, latt's floor, the seed (always in --json)" },
 	{ "histogram", "", FLAG(cfg.histogram), G_OUT, NULL,
 	    "print a text histogram after the summary" },
 	{ "per-client", "", FLAG(cfg.per_client), G_OUT, NULL,

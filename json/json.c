@@ -25,9 +25,9 @@
 
 #define SCHEMA_VERSION	2
 
-static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
-static const char *const qkeys[] = { "p50_ns", "p90_ns", "p99_ns",
-    "p99_9_ns", "p99_99_ns" };
+static const double quantiles[] = { 0.5, 0.9, 0.95, 0.99, 0.999, 0.9999 };
+static const char *const qkeys[] = { "p50_ns", "p90_ns", "p95_ns",
+    "p99_ns", "p99_9_ns", "p99_99_ns" };
 #define NQUANTILES	(sizeof(quantiles) / sizeof(quantiles[0]))
 /* How a run ended, by enum stop_reason; "error" where none. */
 static const char *const ended_by[] = { [STOP_WORKLOAD] = "workload",
@@ -314,6 +314,7 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
     const struct result *res)
 {
 	uint64_t i, n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
+	int64_t ran = res->end - res->start - res->suspended;
 	struct jw o, s, a, t;
 
 	jw_object(in, key, &o, "\n    ");
@@ -331,6 +332,9 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
 	jw_int_if(&o, "pending_client", res->npending > 0,
 	    res->pending_client);
 	jw_uint(&o, "not_sent", res->nunsent);
+	jw_int(&o, "unreachable_ns", res->waited);
+	jw_num_if(&o, "unreachable_pct", !cfg->open_loop && ran > 0,
+	    100.0 * (double)res->waited / (double)ran);
 	jw_object(&o, "stalls", &s, " ");
 	jw_uint(&s, "count", res->nstalls);
 	jw_int(&s, "total_ns", res->stall_total);

@@ -5,7 +5,8 @@
  * client's class (latency, the runqueue-wait split, the -x work, the busy
  * phase), into its placement kind's and the migrations, and into the
  * order check; each frame of a frame class into its
- * deadlines and series; and latt's own stalls.  The loop decides which
+ * deadlines and series; latt's own stalls; and how long the closed
+ * loop's rounds waited on late replies.  The loop decides which
  * wake-ups are kept, with the rule of a suspension kept here; the frames
  * kept are decided here, as the frames' end is.  Nothing here measures,
  * forks or prints.
@@ -158,6 +159,17 @@ feed_stall(struct result *res, int64_t when, int64_t len)
 	if (res->nstalls < STALLS_MAX)
 		res->stalls[res->nstalls] = (struct stall){ when, len };
 	res->nstalls++;
+}
+
+void
+feed_waited(struct result *res, int64_t sent, int64_t now, int64_t next)
+{
+	/* latt's own stalls since the last round are not the clients'. */
+	int64_t w = now - sent - next - (res->stall_total - res->waited_stalls);
+
+	res->waited_stalls = res->stall_total;
+	if (res->nrounds > 0 && w > 0 && sent >= res->susp_last_to)
+		res->waited += w;
 }
 
 /*

@@ -54,5 +54,10 @@ void	 feed_sample(struct result *, const struct config *, unsigned idx,
  * are counted.
  */
 void	 feed_stall(struct result *, int64_t when, int64_t len);
+/*
+ * The closed loop before a sleep of next ns: how long its last round (sent
+ * by sent) waited, to now, past the next one's time, less latt's stalls.
+ */
+void	 feed_waited(struct result *, int64_t sent, int64_t now, int64_t next);
 
 #endif /* FEED_H */

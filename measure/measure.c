@@ -566,21 +566,25 @@ prime(struct loop *L)
 /*
  * The 2009 loop: sleep a random while, write to every client, wait for
  * every reply, repeat.  A round waits for its slowest reply, so a stall is
- * sampled about once whatever its length (see "Coordinated omission" in
- * README.md).
+ * sampled about once whatever its length (docs/method.md, "Closed or
+ * open loop"): the wait past the next round's time is counted instead.
  */
 static int
 closed_loop(struct loop *L)
 {
 	uint64_t left;
 	unsigned nsend;
+	int64_t d, now;
 
 	while (!check_flags(L->eng, L->res)) {
 		if (samples_left(L) == 0) {
 			L->res->stop = STOP_SAMPLES;
 			break;
 		}
-		if (sleep_to(L, now_ns() + next_delay(L)) == -1)
+		d = next_delay(L);
+		now = now_ns();
+		feed_waited(L->res, L->eng->sent[L->seq % RING], now, d);
+		if (sleep_to(L, now + d) == -1)
 			break;
 		/* --samples: the last round wakes only the clients needed. */
 		left = samples_left(L);

@@ -6,9 +6,10 @@
  * its status, the loads and their throughput, what the kernel counted,
  * latt's floor, the scheduler, a machine setting that changed), and how
  * to repeat it (the seed and the settings that shape the samples: warmup,
- * work, the split, each class asked and got).  report.c prints the facts
- * that belong to its tables (too few samples, where the worst ones were)
- * before these.  It reads finished results and never measures.
+ * work, the split, each class asked and got).  The notes among them, what
+ * makes the figures doubtful, are the summary's; the rest are --details'.
+ * report.c prints the facts of its tables (few samples, where the worst
+ * ones were) before these.  It reads finished results and never measures.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,19 +26,18 @@
 #include "report/facts.h"
 #include "result.h"
 
-static void	 print_workload(FILE *, const struct config *,
+static void	 print_workload(FILE *, FILE *, const struct config *,
 		    const struct result *);
 static void	 print_loads(FILE *, const struct config *,
 		    const struct workload *);
 static void	 print_scheduler(FILE *, const struct sched_info *);
-static void	 print_machine(FILE *, const struct result *);
-static void	 print_noise(FILE *, const struct noise *);
+static void	 print_noise(FILE *, FILE *, const struct noise *);
 static void	 print_class(FILE *, const struct client_class *,
 		    const struct class_result *);
 static void	 print_split(FILE *, const struct config *,
 		    const struct result *);
 static void	 print_break(FILE *, const struct config *, const struct brk *);
-static void	 print_honesty(FILE *, const struct config *,
+static void	 print_honesty(FILE *, FILE *, const struct config *,
 		    const struct result *);
 static void	 print_counts(FILE *, const struct counts *);
 
@@ -46,6 +46,8 @@ facts_row(FILE *fp, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (fp == NULL)
+		return;
 	fprintf(fp, "\t%s\t%s ", label, strlen(label) < 8 ? "        " : "");
 	va_start(ap, fmt);
 	vfprintf(fp, fmt, ap);
@@ -88,68 +90,80 @@ facts_ended_by(enum stop_reason stop, int sig, int wl_stopsig)
 }
 
 void
-facts_print(FILE *fp, const struct config *cfg, const struct result *res,
-    unsigned nruns)
+facts_print(FILE *fp, FILE *all, const struct config *cfg,
+    const struct result *res, unsigned nruns)
 {
-	const char *why;
-	unsigned i;
+	const char *why, *name, *was, *now;
+	unsigned i, k = 0;
 	double ran;
 	char a[32];
 
-	facts_row(fp, "rounds", "%12llu", (unsigned long long)res->nrounds);
-	print_honesty(fp, cfg, res);
+	facts_row(all, "rounds", "%llu", (unsigned long long)res->nrounds);
 	ran = (double)(res->end - res->start - res->suspended) / NSEC_PER_SEC;
+	/* More than 5% of the time: what the closed loop did not sample. */
+	if (ran > 0 && res->waited > 0.05 * ran * NSEC_PER_SEC)
+		facts_row(fp, "unreachable", "the clients, %.0f%% of the time: "
+		    "--open-loop samples it", 100.0 * (double)res->waited /
+		    NSEC_PER_SEC / ran);
+	print_honesty(fp, all, cfg, res);
 	why = facts_ended_by(res->stop, res->stop_signal, res->wl_stopsig);
 	if (nruns > 1)
-		facts_row(fp, "ran", "%.3f s in %u runs, the last ended by %s",
+		facts_row(all, "ran", "%.3f s in %u runs, the last ended by %s",
 		    ran, nruns, why);
 	else
-		facts_row(fp, "ran", "%.3f s, ended by %s", ran, why);
+		facts_row(all, "ran", "%.3f s, ended by %s", ran, why);
 	if (res->nsuspend > 0)
 		facts_row(fp, "suspended", "%.3f s, %u time%s (%s), not "
 		    "measured", (double)res->suspended / NSEC_PER_SEC,
 		    res->nsuspend, res->nsuspend == 1 ? "" : "s",
 		    signame(res->susp[0].sig));
 	if (res->susp_dropped > 0)
-		facts_row(fp, "suspended", "%llu wake-up%s in flight across it "
+		facts_row(all, "suspended", "%llu wake-up%s in flight across it "
 		    "dropped", (unsigned long long)res->susp_dropped,
 		    res->susp_dropped == 1 ? "" : "s");
-	print_workload(fp, cfg, res);
-	print_loads(fp, cfg, &res->wl);
-	print_counts(fp, &res->counts);
-	print_noise(fp, &res->noise);
-	facts_floor(fp, &res->floor);
-	print_scheduler(fp, &res->sched);
-	print_machine(fp, res);
-	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+	print_workload(fp, all, cfg, res);
+	print_loads(all, cfg, &res->wl);
+	print_counts(all, &res->counts);
+	print_noise(fp, all, &res->noise);
+	facts_floor(all, &res->floor);
+	print_scheduler(all, &res->sched);
+	/* A setting changed under the run: samples before and after differ. */
+	while ((name = env_machine_changed(&res->mach, &res->mach_end, &was,
+	    &now, &k)) != NULL)
+		facts_row(fp, "changed", "%s %s -> %s during the run", name,
+		    was, now);
+	facts_row(all, "seed", "%llu", (unsigned long long)cfg->seed);
 	if (cfg->warmup > 0)
-		facts_row(fp, "warmup", "%s, %llu samples discarded",
+		facts_row(all, "warmup", "%s, %llu samples discarded",
 		    fmt_time(a, sizeof(a), cfg->warmup, 0, "us"),
 		    (unsigned long long)res->discarded);
 	if (res->stop == STOP_BREAK)
-		print_break(fp, cfg, &res->brk);
+		print_break(all, cfg, &res->brk);
 	if (cfg->work_kb > 0)
-		facts_row(fp, "work", "%u KiB a client, timed after each "
+		facts_row(all, "work", "%u KiB a client, timed after each "
 		    "wake-up", cfg->work_kb);
 	if (res->ser[SER_RUNQUEUE].on)
-		print_split(fp, cfg, res);
+		print_split(all, cfg, res);
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++)
-		print_class(fp, &cfg->classes[i], &res->classes[i]);
+		print_class(all, &cfg->classes[i], &res->classes[i]);
 }
 
 static void
-print_workload(FILE *fp, const struct config *cfg, const struct result *res)
+print_workload(FILE *note, FILE *all, const struct config *cfg,
+    const struct result *res)
 {
 	const struct workload *wl = &res->wl;
 	char *what, a[32], b[32], c[32];
 	double secs = (double)(wl->end - wl->start) / NSEC_PER_SEC;
 	int st = wl->status;
+	/* Its status is a note when it failed or was stopped from elsewhere. */
+	FILE *fp = result_workload_failed(wl) || res->wl_stopsig ? note : all;
 
 	if (cfg->ncmd == 0) {
-		facts_row(fp, "workload", "none%s", cfg->nload > 0 ?
+		facts_row(all, "workload", "none%s", cfg->nload > 0 ?
 		    " (the loads only)" : "");
 		if (cfg->bare)
-			facts_row(fp, "bare run", "no command: %u clients, "
+			facts_row(all, "bare run", "no command: %u clients, "
 			    "delays %s to %s, %s", cfg->nclients,
 			    fmt_time(a, sizeof(a), cfg->min_delay, 0, "us"),
 			    fmt_time(b, sizeof(b), cfg->max_delay, 0, "us"),
@@ -157,19 +171,17 @@ print_workload(FILE *fp, const struct config *cfg, const struct result *res)
 		return;
 	}
 	what = config_command(cfg);
-	facts_row(fp, "workload", "%s", what != NULL ? what : "?");
+	facts_row(all, "workload", "%s", what != NULL ? what : "?");
 	free(what);
 	if (wl->pid <= 0)
 		facts_row(fp, "status", "not started");
 	else if (wl->exec_errno)
 		facts_row(fp, "status", "could not run: %s",
 		    strerror(wl->exec_errno));
-	else if (res->wl_stopsig != 0) {
+	else if (res->wl_stopsig != 0)
 		facts_row(fp, "status", "stopped by %s from elsewhere at "
-		    "%.3f s,", signame(res->wl_stopsig),
+		    "%.3f s, then ended", signame(res->wl_stopsig),
 		    (double)res->wl_stop_at / NSEC_PER_SEC);
-		facts_row(fp, "status", "then ended by latt");
-	}
 	else if (!wl->reaped)
 		facts_row(fp, "status", "still running");
 	else if (wl->stopped_by_us)
@@ -253,81 +265,47 @@ print_scheduler(FILE *fp, const struct sched_info *si)
 }
 
 /*
- * A setting of the machine that changed under the run (a clocksource the
- * kernel found unstable, a governor switched): the samples on either side
- * were taken on different machines.
- */
-static void
-print_machine(FILE *fp, const struct result *res)
-{
-	const char *name, *was, *now;
-	unsigned i = 0;
-
-	/* Two lines a setting: the first alone would pass 80 columns. */
-	while ((name = env_machine_changed(&res->mach, &res->mach_end, &was,
-	    &now, &i)) != NULL) {
-		facts_row(fp, "changed", "%s %s -> %s during the run:", name,
-		    was, now);
-		facts_row(fp, "changed", "samples before and after are not "
-		    "alike");
-	}
-}
-
-/*
  * What the kernel read back for a class's first client: its policy and
- * the attributes that mean something under it.
+ * the attributes that mean something under it, after the class's name.
  */
 static void
-print_got(FILE *fp, const char *label, const struct sched_got *g)
+print_got(FILE *fp, const char *name, const struct sched_got *g)
 {
 	char a[32], b[32], c[32];
 
-	if (!g->valid) {
-		facts_row(fp, label, "not read back");
-		return;
-	}
-	switch (g->policy) {
-	case SCHED_FIFO:
-	case SCHED_RR:
-		facts_row(fp, label, "%s, prio %d",
+	if (!g->valid)
+		facts_row(fp, "kernel", "%s: not read back", name);
+	else if (g->policy == SCHED_FIFO || g->policy == SCHED_RR)
+		facts_row(fp, "kernel", "%s: %s, prio %d", name,
 		    config_policy_name(g->policy), g->prio);
-		break;
-	case SCHED_DEADLINE:
-		facts_row(fp, label, "deadline, runtime %s, deadline %s, "
-		    "period %s",
+	else if (g->policy == SCHED_DEADLINE)
+		facts_row(fp, "kernel", "%s: deadline, runtime %s, deadline "
+		    "%s, period %s", name,
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"),
 		    fmt_time(b, sizeof(b), (double)g->deadline, 0, "us"),
 		    fmt_time(c, sizeof(c), (double)g->period, 0, "us"));
-		break;
-	default:
-		facts_row(fp, label, "%s, nice %d, slice %s",
+	else
+		facts_row(fp, "kernel", "%s: %s, nice %d, slice %s", name,
 		    config_policy_name(g->policy), g->nice,
 		    fmt_time(a, sizeof(a), (double)g->runtime, 0, "us"));
-		break;
-	}
 }
 
 /*
- * A class's facts: what was asked and what the kernel read back, every
- * label prefixed with the class's name; its figures are a row of the
- * details table.
+ * A class's facts, each value led by the class's name: what was asked
+ * (its clients), and what the kernel read back; its figures are a row
+ * of the details table.
  */
 static void
 print_class(FILE *fp, const struct client_class *cl,
     const struct class_result *cr)
 {
-	char label[CLASS_NAME_MAX + 16];
+	char who[32];
 
-	snprintf(label, sizeof(label), "%s asked", cl->name);
-	if (cl->n == 1)
-		facts_row(fp, label, "-c%u%s%s, client %u", cl->n,
-		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first);
-	else
-		facts_row(fp, label, "-c%u%s%s, clients %u-%u", cl->n,
-		    *cl->spec != '\0' ? ":" : "", cl->spec, cl->first,
-		    cl->first + cl->n - 1);
-	snprintf(label, sizeof(label), "%s kernel", cl->name);
-	print_got(fp, label, &cr->got);
+	snprintf(who, sizeof(who), cl->n == 1 ? "client %u" : "clients %u-%u",
+	    cl->first, cl->first + cl->n - 1);
+	facts_row(fp, "class", "%s: -c%u%s%s, %s", cl->name, cl->n,
+	    *cl->spec != '\0' ? ":" : "", cl->spec, who);
+	print_got(fp, cl->name, &cr->got);
 }
 
 /*
@@ -337,30 +315,26 @@ print_class(FILE *fp, const struct client_class *cl,
  * and the times latt itself could take no sample.
  */
 static void
-print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
+print_honesty(FILE *fp, FILE *all, const struct config *cfg,
+    const struct result *res)
 {
-	char a[32], text[96], item[64];
-	uint64_t i, n;
-	size_t len, k;
-	int nl;
+	char a[32];
+	uint64_t i, n, k;
 
-	facts_row(fp, "loop", "%s", cfg->open_loop ? "open: each round sent "
+	facts_row(all, "loop", "%s", cfg->open_loop ? "open: each round sent "
 	    "at its time, replies or not" : "closed: a round waits for every "
 	    "reply (2009)");
 	if (cfg->parent_policy == SCHED_FIFO)
-		facts_row(fp, "parent", "SCHED_FIFO %d", cfg->parent_prio);
+		facts_row(all, "parent", "SCHED_FIFO %d", cfg->parent_prio);
 	else if (cfg->parent_policy == SCHED_OTHER)
-		facts_row(fp, "parent", "SCHED_OTHER");
+		facts_row(all, "parent", "SCHED_OTHER");
 	if (cfg->dma_latency >= 0)
-		facts_row(fp, "dma latency", "%d us held", cfg->dma_latency);
-	if (res->npending > 0) {
+		facts_row(all, "dma latency", "%d us held", cfg->dma_latency);
+	if (res->npending > 0)
 		facts_row(fp, "pending", "%llu wake-up%s unanswered at the "
-		    "end, the oldest", (unsigned long long)res->npending,
-		    res->npending == 1 ? "" : "s");
-		facts_row(fp, "pending", "%s old (client %u): not in the "
-		    "samples", fmt_time(a, sizeof(a), res->pending_age, 4,
-		    "us"), res->pending_client);
-	}
+		    "end, the oldest %s", (unsigned long long)res->npending,
+		    res->npending == 1 ? "" : "s", fmt_time(a, sizeof(a),
+		    res->pending_age, 4, "us"));
 	if (res->nunsent > 0)
 		facts_row(fp, "not sent", "%llu request%s: a stalled client's "
 		    "pipe was full", (unsigned long long)res->nunsent,
@@ -368,27 +342,15 @@ print_honesty(FILE *fp, const struct config *cfg, const struct result *res)
 	if (res->nstalls == 0)
 		return;
 	facts_row(fp, "stalled", "latt took no sample for %.3f s in %llu "
-	    "stall%s:", (double)res->stall_total / NSEC_PER_SEC,
+	    "stall%s", (double)res->stall_total / NSEC_PER_SEC,
 	    (unsigned long long)res->nstalls, res->nstalls == 1 ? "" : "s");
 	n = res->nstalls < STALLS_MAX ? res->nstalls : STALLS_MAX;
-	/* As many as two lines hold: "0.052 s at 1.234 s, ..." */
-	for (i = 0, len = 0, nl = 0; i < n; i++) {
-		k = (size_t)snprintf(item, sizeof(item), "%.3f s at %.3f s",
-		    (double)res->stalls[i].len / NSEC_PER_SEC,
-		    (double)res->stalls[i].when / NSEC_PER_SEC);
-		if (len > 0 && len + 2 + k + 1 > 55) {
-			if (++nl == 2)
-				break;
-			facts_row(fp, "stalled", "%s,", text);
-			len = 0;
-		}
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s",
-		    len > 0 ? ", " : "", item);
-	}
-	facts_row(fp, "stalled", "%s%s", text, i < res->nstalls ? "," : "");
-	if (i < res->nstalls)
-		facts_row(fp, "stalled", "and %llu more",
-		    (unsigned long long)(res->nstalls - i));
+	for (i = 1, k = 0; i < n; i++)
+		if (res->stalls[i].len > res->stalls[k].len)
+			k = i;
+	facts_row(all, "stalled", "the longest %.3f s, %.3f s into the run",
+	    (double)res->stalls[k].len / NSEC_PER_SEC,
+	    (double)res->stalls[k].when / NSEC_PER_SEC);
 }
 
 static void
@@ -437,7 +399,7 @@ print_split(FILE *fp, const struct config *cfg, const struct result *res)
  * foreign CPU time, then pressure, interrupts and the frequency.
  */
 static void
-print_noise(FILE *fp, const struct noise *n)
+print_noise(FILE *fp, FILE *all, const struct noise *n)
 {
 	char a[32], b[32], p[32], f[32];
 
@@ -445,14 +407,14 @@ print_noise(FILE *fp, const struct noise *n)
 	if (!n->valid)
 		return;
 	if (n->foreign_pct < 0)
-		facts_row(fp, "machine", "others' CPU unknown (latt's own "
+		facts_row(all, "machine", "others' CPU unknown (latt's own "
 		    "unread)");
 	else if (n->noisy)
 		facts_row(fp, "machine", "NOISY: others took %.0f%% of the "
 		    "CPUs (%.2f CPUs; >= %.0f%%)", n->foreign_pct,
 		    n->foreign_cpus, NOISY_FOREIGN_PCT);
 	else
-		facts_row(fp, "machine", "quiet: others took %.1f%% of the "
+		facts_row(all, "machine", "quiet: others took %.1f%% of the "
 		    "CPUs (noisy from %.0f%%)", n->foreign_pct,
 		    NOISY_FOREIGN_PCT);
 	if (n->psi_some_pct >= 0)
@@ -460,7 +422,7 @@ print_noise(FILE *fp, const struct noise *n)
 	else
 		snprintf(p, sizeof(p), "no CPU PSI");
 	snprintf(f, sizeof(f), n->mhz > 0 ? ", %.0f MHz" : "", n->mhz);
-	facts_row(fp, "machine", "%s; %s irq/s, %s softirq/s%s", p,
+	facts_row(all, "machine", "%s; %s irq/s, %s softirq/s%s", p,
 	    fmt_num(a, sizeof(a), n->irq_s, 1), fmt_num(b, sizeof(b),
 	    n->softirq_s, 1), f);
 }

@@ -3,8 +3,8 @@
  * frames.c: the text of the frame classes (-cN:frame=PERIOD:busy=TIME),
  * one block a class after the details table: how many deadlines it met,
  * how many frames were done late or could not start, the share of the CPU
- * it asked for that it got, its longest stutter, and the percentiles of
- * its wake-ups and frame times.  It reads a finished result (the counts
+ * it asked for that it got, its longest stutter, and with --details the
+ * percentiles of its wake-ups and frame times (and a stutter of none).  It reads a finished result (the counts
  * and series that feed.c filled) and never measures.
  *
  * Desired CPU is interbench's figure: the work done over the work asked
@@ -29,6 +29,7 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 {
 	const struct client_class *cl;
 	const struct frame_counts *fr;
+	FILE *more = cfg->details ? fp : NULL;
 	uint64_t all;
 	unsigned i;
 	char p[32], b[32], s[32];
@@ -57,16 +58,16 @@ frames_print(FILE *fp, const struct config *cfg, const struct result *res)
 		    "%llu asked)", 100.0 * (double)fr->frames / (double)all,
 		    (unsigned long long)fr->frames, (unsigned long long)all);
 		if (fr->longest == 0)
-			facts_row(fp, "stutter", "none: no deadline missed");
+			facts_row(more, "stutter", "none: no deadline missed");
 		else
 			facts_row(fp, "stutter", "%llu deadline%s missed in a "
 			    "row (%s), the longest", (unsigned long long)
 			    fr->longest, fr->longest == 1 ? "" : "s",
 			    fmt_time(s, sizeof(s), (double)fr->longest *
 			    (double)cl->frame, 4, "us"));
-		print_series(fp, "wake-up", &res->classes[i].ser[
+		print_series(more, "wake-up", &res->classes[i].ser[
 		    SER_FRAME_WAKE].st);
-		print_series(fp, "frame time", &res->classes[i].ser[
+		print_series(more, "frame time", &res->classes[i].ser[
 		    SER_FRAME_TIME].st);
 	}
 }

@@ -14,7 +14,8 @@ struct result;
 /*
  * On fp, a block for each frame class of a finished result: its
  * deadlines met and missed, the desired CPU it got, its longest stutter,
- * and its wake-up latency and frame time; nothing without frame classes.
+ * and with --details its wake-up latency and frame time; nothing without
+ * frame classes.
  */
 void	 frames_print(FILE *, const struct config *, const struct result *);
 

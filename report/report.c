@@ -105,6 +105,7 @@ static const enum stat_kind tkind[] = { STAT_MIN, STAT_P50, STAT_P90,
 #define NTCOL	(sizeof(tcols) / sizeof(tcols[0]))
 #define TCELL	6	/* a cell's width, after one space */
 #define TLABEL	9	/* the label column's least width: "wake path" */
+#define NOTES_MAX	5	/* the summary's notes without --details */
 
 /* A row of the details table: its label and its series. */
 struct trow {
@@ -114,10 +115,12 @@ struct trow {
 
 /*
  * The rows: latency, timer, work, runqueue, wake path, then each class's
- * latency.  Returns how many (at most SER_N + cfg->nclasses).
+ * latency, but that of a class of all the nround clients of the rounds
+ * (the latency's).  Returns how many (at most SER_N + cfg->nclasses).
  */
 static unsigned
-table_rows(struct trow *r, const struct config *cfg, const struct result *res)
+table_rows(struct trow *r, const struct config *cfg, const struct result *res,
+    unsigned nround)
 {
 	static const char *const label[SER_N] = {
 		[SER_LATENCY] = "latency", [SER_TIMER] = "timer",
@@ -133,8 +136,8 @@ table_rows(struct trow *r, const struct config *cfg, const struct result *res)
 		r[n++].st = &res->ser[i].st;
 	}
 	for (i = 0; res->classes != NULL && i < cfg->nclasses; i++) {
-		if (cfg->classes[i].frame > 0)
-			continue;	/* its figures: frames.c */
+		if (cfg->classes[i].frame > 0 || cfg->classes[i].n == nround)
+			continue;	/* frames.c's, or the latency row */
 		r[n].label = cfg->classes[i].name;
 		r[n++].st = &res->classes[i].ser[SER_LATENCY].st;
 	}
@@ -170,14 +173,14 @@ table_row(FILE *fp, const struct trow *r, int w, int sw)
  */
 static void
 print_table(FILE *fp, const struct config *cfg, const struct result *res,
-    unsigned *dash)
+    unsigned nround, unsigned *dash)
 {
 	struct trow r[SER_N + CLASS_MAX];
 	char num[24];
 	unsigned n, i, k;
 	int w = TLABEL, sw = 7;
 
-	n = table_rows(r, cfg, res);
+	n = table_rows(r, cfg, res, nround);
 	*dash = 0;
 	for (i = 0; i < n; i++) {
 		if ((int)strlen(r[i].label) > w)
@@ -202,30 +205,47 @@ print_table(FILE *fp, const struct config *cfg, const struct result *res,
 }
 
 /*
- * What each "-" percentile of the table would need: "needs p99 1000,
- * p99.9 10000 samples (10 beyond each)", on two lines when one is too
- * long for the value column (55 characters).
+ * Few samples, in one line: the count, and what each "-" percentile of
+ * the table would need: "812; - needs p99 1000, p99.9 10000".
  */
 static void
-print_too_few(FILE *fp, unsigned dash)
+print_few(FILE *fp, uint64_t n, unsigned dash)
 {
-	char text[96], tail[32];
+	char text[96] = "";
 	size_t k, len = 0;
 
-	if (dash == 0)
-		return;
 	for (k = 0; k < NTCOL; k++)
 		if (dash & (1u << k))
-			len += snprintf(text + len, sizeof(text) - len, "%s%s "
-			    "%llu", len > 0 ? ", " : "needs ", tcols[k],
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+			    ", %s %llu", tcols[k],
 			    (unsigned long long)stats_need(tkind[k]));
-	snprintf(tail, sizeof(tail), "(%d beyond each)", STATS_BEYOND);
-	if (len + 9 + strlen(tail) <= 55)
-		facts_row(fp, "too few", "%s samples %s", text, tail);
-	else {
-		facts_row(fp, "too few", "%s samples", text);
-		facts_row(fp, "too few", "%s", tail);
+	if (dash != 0 || n < FEW_SAMPLES)
+		facts_row(fp, "few samples", "%llu%s%s", (unsigned long long)n,
+		    dash != 0 ? "; - needs" : ": run longer or add -c",
+		    text + (dash != 0));
+}
+
+/*
+ * The notes without --details, after a blank line: the first NOTES_MAX,
+ * or one less and how many more --details shows.
+ */
+static void
+print_notes(FILE *fp, const char *buf, size_t len)
+{
+	const char *p = buf, *e;
+	unsigned n = 0, i;
+
+	for (e = buf; e < buf + len; e++)
+		n += *e == '\n';
+	if (n > 0)
+		fputc('\n', fp);
+	for (i = 0; i < n && (n <= NOTES_MAX || i < NOTES_MAX - 1); i++) {
+		e = strchr(p, '\n') + 1;
+		fwrite(p, 1, (size_t)(e - p), fp);
+		p = e;
 	}
+	if (i < n)
+		facts_row(fp, "more", "%u notes: --details shows them", n - i);
 }
 
 /*
@@ -274,8 +294,8 @@ print_2009(FILE *fp, const char *label, int ok, double ns)
 
 /*
  * The real-time order check (order.h): rounds checked, inversions and
- * their share of the rounds, the release's spread, and the worst few
- * inversions, two lines each: who waited, and who ran meanwhile.
+ * their share of the rounds, the release's spread, and with --details the
+ * worst few inversions, two lines each: who waited, and who ran meanwhile.
  */
 static void
 print_order(FILE *fp, const struct config *cfg, const struct order *o)
@@ -303,7 +323,7 @@ print_order(FILE *fp, const struct config *cfg, const struct order *o)
 		    fmt_time(b, sizeof(b), stats_shown(&o->spread,
 		    STAT_P99), 4, "us"), fmt_time(c, sizeof(c),
 		    (double)o->spread.max, 4, "us"));
-	for (i = 0; i < o->nworst && i < 3; i++) {
+	for (i = 0; cfg->details && i < o->nworst && i < 3; i++) {
 		v = &o->worst[i];
 		fprintf(fp, "  round %llu at %.3f s: %s (client %u, CPU %d) "
 		    "waited %s,\n", (unsigned long long)v->round,
@@ -331,9 +351,10 @@ worst_run(char *buf, size_t len, const struct run_brief *runs,
 }
 
 /*
- * The facts of the run after the tables: what the figures cannot show,
- * where the worst ones were, how it ran and ended, on what, and how to
- * repeat it.
+ * The facts of the run after the tables: the notes, what makes its
+ * figures doubtful or notable (in a buffer, to keep NOTES_MAX of them);
+ * with --details, every fact: where the worst ones were, how it ran and
+ * ended, on what, and how to repeat it.
  */
 static void
 print_facts(FILE *fp, const struct config *cfg, const struct result *res,
@@ -341,27 +362,30 @@ print_facts(FILE *fp, const struct config *cfg, const struct result *res,
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	const struct stats *tm = &res->ser[SER_TIMER].st;
-	char a[32], in[16];
+	FILE *all = cfg->details ? fp : NULL, *notes = fp;
+	char in[16], *buf = NULL;
+	size_t len = 0;
 
-	if (res->npending > 0 && res->pending_age > st->max) {
-		snprintf(a, sizeof(a), ">=%.3f", usec(res->pending_age));
-		facts_row(fp, "worst", "%12s (unanswered at the end: a lower "
-		    "bound)", a);
-	}
-	print_too_few(fp, dash);
-	if (st->n < FEW_SAMPLES)
-		facts_row(fp, "few samples", "%llu, under %d: shorten -f/-t, "
-		    "add -c or run longer", (unsigned long long)st->n,
-		    FEW_SAMPLES);
+	/* Without memory for the buffer, every note. */
+	if (all == NULL && (notes = open_memstream(&buf, &len)) == NULL)
+		notes = fp;
+	if (notes == fp)
+		fputc('\n', fp);
+	print_few(notes, st->n, dash);
 	if (st->n > 0)
-		facts_row(fp, "worst at", "client %u, %.6f s into %s",
+		facts_row(all, "worst at", "client %u, %.6f s into %s",
 		    st->max_tag, (double)st->max_when / NSEC_PER_SEC,
 		    worst_run(in, sizeof(in), runs, nruns, st->max, 0));
 	if (tm->n > 0)
-		facts_row(fp, "timer worst at", "%.6f s into %s",
+		facts_row(all, "timer worst at", "%.6f s into %s",
 		    (double)tm->max_when / NSEC_PER_SEC,
 		    worst_run(in, sizeof(in), runs, nruns, tm->max, 1));
-	facts_print(fp, cfg, res, nruns);
+	facts_print(notes, all, cfg, res, nruns);
+	if (notes != fp) {
+		fclose(notes);
+		print_notes(fp, buf, len);
+	}
+	free(buf);
 }
 
 void
@@ -370,11 +394,14 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 {
 	const struct stats *st = &res->ser[SER_LATENCY].st;
 	struct run_brief b;
-	unsigned dash;
+	unsigned dash, i, n;
 	char text[160];
 
+	/* The clients of the rounds: a frame class's wake on their own. */
+	for (i = 0, n = cfg->nclients; i < cfg->nclasses; i++)
+		n -= cfg->classes[i].frame > 0 ? cfg->classes[i].n : 0;
 	fprintf(fp, "Entries: %llu (clients=%u)\n",
-	    (unsigned long long)st->n, cfg->nclients);
+	    (unsigned long long)st->n, n);
 	fprintf(fp, "\nAverages:\n");
 	fprintf(fp, "------------------------------\n");
 	print_2009(fp, "Max", st->n > 0, (double)st->max);
@@ -384,14 +411,14 @@ report_text(FILE *fp, const struct config *cfg, const struct result *res,
 	report_brief(&b, res);
 	headline(text, sizeof(text), &b, 1);
 	fprintf(fp, "\n%s\n\n", text);
-	print_table(fp, cfg, res, &dash);
+	print_table(fp, cfg, res, n, &dash);
 	if (nruns > 1)
 		print_runs(fp, runs, nruns);
 	if (res->order != NULL)
 		print_order(fp, cfg, res->order);
 	frames_print(fp, cfg, res);
-	where_print(fp, res);
-	fputc('\n', fp);
+	if (cfg->details)
+		where_print(fp, res);
 	print_facts(fp, cfg, res, runs, nruns, dash);
 }
 

@@ -18,7 +18,7 @@
 
 struct config;
 
-#define FEW_SAMPLES	1000	/* fewer: the summary says so */
+#define FEW_SAMPLES	1000	/* fewer: a note says so */
 
 /* A run's headline figures, ns (-1: none), kept for --repeat's summary. */
 struct run_brief {
@@ -46,10 +46,11 @@ void	 report_run_line(FILE *, const struct run_brief *, unsigned i,
  * give no figure) so that scripts written for it keep working; nothing
  * after it contains Entries, Max, Avg or Stdev.  Then the headline, one
  * line with the figures to read first; the details table; with --repeat
- * one line a run; the order check, the frame classes, where the clients
- * woke; and the facts in two columns (facts_row).  Every line fits 80
- * columns but the command's, and microseconds are "us" outside the 2009
- * block.
+ * one line a run; the order check and the frame classes; then at most
+ * five notes, what makes the figures doubtful or notable, in two columns
+ * (facts_row).  --details adds where the clients woke and every fact.
+ * Every line fits 80 columns but the command's and a class's options,
+ * and microseconds are "us" outside the 2009 block.
  */
 void	 report_text(FILE *, const struct config *, const struct result *,
 	    const struct run_brief *runs, unsigned nruns);

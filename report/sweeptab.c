@@ -43,7 +43,7 @@ sweeptab_print(FILE *fp, const struct config *cfg, const struct result *res,
  * p90, p99, the mean over the runs with its 95% interval (3 runs or more),
  * the machine's switches a second, the mean runnable count, and the
  * first load's rate (every load's is in the JSON), within 80 columns;
- * then latt's floor.
+ * then, with --details, latt's floor and the seed.
  */
 static void
 plain_table(FILE *fp, const struct config *cfg, const struct result *res)
@@ -89,9 +89,11 @@ plain_table(FILE *fp, const struct config *cfg, const struct result *res)
 			    NSEC_PER_SEC / (double)p->load_ns[0] : NAN, 1));
 		fputc('\n', fp);
 	}
-	fputc('\n', fp);
-	facts_floor(fp, &res->floor);
-	facts_row(fp, "seed", "%llu", (unsigned long long)cfg->seed);
+	if (cfg->details)
+		fputc('\n', fp);
+	facts_floor(cfg->details ? fp : NULL, &res->floor);
+	facts_row(cfg->details ? fp : NULL, "seed", "%llu",
+	    (unsigned long long)cfg->seed);
 }
 
 static void

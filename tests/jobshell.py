@@ -200,8 +200,8 @@ if scenario == "read":
 
 elif scenario == "tstp":
     t0 = time.monotonic()
-    pid = start(["-q", "-c2", "-f1", "-t3", "-l", "cpu:1", "-d", "2",
-                 "sleep 30"], out, err)
+    pid = start(["-q", "--details", "-c2", "-f1", "-t3", "-l", "cpu:1",
+                 "-d", "2", "sleep 30"], out, err)
     workload_holds_terminal(pid)
     time.sleep(0.2)
     typed("\x1a")                       # Ctrl-Z
@@ -259,8 +259,8 @@ elif scenario == "tstp":
        0 <= tw_us < 1000000)
 
 elif scenario == "int":
-    pid = start(["-q", "-c2", "-f1", "-t3", "-d", "20", "sleep 30"], out,
-                err)
+    pid = start(["-q", "--details", "-c2", "-f1", "-t3", "-d", "20",
+                 "sleep 30"], out, err)
     workload_holds_terminal(pid)
     time.sleep(0.2)
     t0 = time.monotonic()

@@ -72,16 +72,16 @@ else
 	look='for t in /proc/$PPID/task/*/children; do for c in $(cat $t); do [ $c = $$ ] || { printf "client %s " $c; grep -E "^(policy|se.slice) " /proc/$c/sched | tr -s " " | tr "\n" " "; chrt -p $c | grep -o "parameters: .*"; echo; }; done; done; sleep 0.5'
 	run_latt "$OUT" "$ERR" -c1:slice=100us:name=fast \
 	    -c1:policy=deadline:runtime=100us:deadline=1ms:period=2ms:name=dl \
-	    -c1:name=plain -f1 -t3 --json="$TMP/r.json" sh -c "$look"
+	    -c1:name=plain -f1 -t3 --details --json="$TMP/r.json" sh -c "$look"
 	[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 	grep -q '^client .*policy : 0 se.slice : 100000 ' "$OUT" ||
 	    bad "no client with a 100 us slice in /proc: $(grep ^client "$OUT" | tr '\n' '|')"
 	grep -q '^client .*policy : 6 .*parameters: 100000/1000000/2000000' "$OUT" ||
 	    bad "no deadline client 100000/1000000/2000000: $(grep ^client "$OUT" | tr '\n' '|')"
-	[ "$(field "$OUT" "fast kernel")" = "other, nice 0, slice 100 us" ] ||
-	    bad "read back of fast: '$(field "$OUT" "fast kernel")'"
-	[ "$(field "$OUT" "dl kernel")" = "deadline, runtime 100 us, deadline 1 ms, period 2 ms" ] ||
-	    bad "read back of dl: '$(field "$OUT" "dl kernel")'"
+	grep -qx $'\tkernel\t *fast: other, nice 0, slice 100 us' "$OUT" ||
+	    bad "read back of fast: '$(grep $'^\tkernel\t *fast:' "$OUT")'"
+	grep -qx $'\tkernel\t *dl: deadline, runtime 100 us, deadline 1 ms, period 2 ms' "$OUT" ||
+	    bad "read back of dl: '$(grep $'^\tkernel\t *dl:' "$OUT")'"
 	python3 - "$TMP/r.json" >"$TMP/py" 2>&1 <<'EOF' || bad "JSON: $(short "$TMP/py")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -109,13 +109,14 @@ fi
 shape() {	# the first six lines with the figures blanked
 	head -n 6 "$1" | sed -E 's/ *[0-9]+/N/g'
 }
-run_latt "$OUT" "$ERR" -c2 -d 0.5 -f1 -t3 --load=none --json="$TMP/plain.json"
+run_latt "$OUT" "$ERR" -c2 -d 0.5 -f1 -t3 --load=none --details \
+    --json="$TMP/plain.json"
 [ "$rc" -eq 0 ] || bad "plain: exit $rc: $(short "$ERR")"
 shape "$OUT" >"$TMP/shape.plain"
-grep -q $'^\t[^\t]* asked\t' "$OUT" && bad "a plain -c2 run has a class"
+grep -q $'^\tclass\t' "$OUT" && bad "a plain -c2 run has a class"
 expect_json "$TMP/plain.json" 'd["classes"] == []'
 run_latt "$OUT" "$ERR" -c2:nice=5:name=a -c1:name=b -c3 -d 0.5 -f1 -t3 --load=none \
-    --plot="$TMP/c.svg"
+    --details --plot="$TMP/c.svg"
 [ "$rc" -eq 0 ] || bad "classes: exit $rc: $(short "$ERR")"
 # The plot: a percentile curve per class, each in its own colour, and the
 # classes named in the legend.
@@ -145,13 +146,13 @@ for c in a b default; do
 done
 [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$sum" -eq "$n" ] ||
     bad "class samples add up to $sum, Entries is '$n'"
-[ "$(grep -c $'^\t[^\t]* asked\t' "$OUT")" -eq 3 ] || bad "not three classes"
+[ "$(grep -c $'^\tclass\t' "$OUT")" -eq 3 ] || bad "not three classes"
 verdict "classes: the 2009 block keeps its shape, the class counts add up to Entries ($sum), a plot colour per class"
 
 # Two plain -c options are two classes; one plain -c is none.
-run_latt "$OUT" "$ERR" -c1 -c2 -d 0.5 -f5 -t10 --load=none
-grep -q $'^\tdefault-2 asked\t' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
-    bad "two plain -c: $(grep ' asked' "$OUT" | tr '\n' '|') $(short "$ERR")"
+run_latt "$OUT" "$ERR" -c1 -c2 -d 0.5 -f5 -t10 --load=none --details
+grep -q $'^\tclass\t *default-2: ' "$OUT" && [ "$(entries "$OUT" 3)" -gt 0 ] ||
+    bad "two plain -c: $(grep $'^\tclass' "$OUT" | tr '\n' '|') $(short "$ERR")"
 verdict "-c1 -c2 are two classes of 3 clients in all"
 
 # --- compare: rows per class ------------------------------------------------

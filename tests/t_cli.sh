@@ -89,7 +89,7 @@ fi
 # rounds in 1 s (the default at most 10, typically 4).
 rounds() { sed -n 's/^\trounds\t *\([0-9]*\)$/\1/p' "$1"; }
 ran_ms() { sed -n 's/^\tran\t *\([0-9.]*\) s.*/\1/p' "$1" | awk '{ printf "%d", $1 * 1000 }'; }
-run_latt "$OUT" "$ERR" -c2 -s 300 -S 350 'sleep 0.5'
+run_latt "$OUT" "$ERR" --details -c2 -s 300 -S 350 'sleep 0.5'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 r=$(rounds "$OUT")
 t=$(ran_ms "$OUT")
@@ -99,7 +99,7 @@ verdict "delays '-s 300 -S 350' are used ($r rounds in $t ms)"
 no_leftovers "delays '-s 300 -S 350'"
 # Hundreds of rounds (12 at the least) hold only while latt gets a CPU
 # when it wakes: the judge reads the run's own record.
-run_latt "$OUT" "$ERR" -c2 -s 1 -S 5 --json="$TMP/delays.json" 'sleep 1'
+run_latt "$OUT" "$ERR" --details -c2 -s 1 -S 5 --json="$TMP/delays.json" 'sleep 1'
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 expect_summary "$OUT" 2
 r=$(rounds "$OUT")
@@ -218,7 +218,7 @@ numbers_ok() {	# file
 
 # A normal run, its options in the long form with a separate value, its
 # command after --.
-run_latt "$OUT" "$ERR" --clients 8 -f1 -t5 -- sleep 0.5
+run_latt "$OUT" "$ERR" --clients 8 -f1 -t5 --details -- sleep 0.5
 [ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
 [ -s "$ERR" ] && bad "stderr: $(short "$ERR")"
 shape_2009 "$OUT"
@@ -230,6 +230,44 @@ verdict "option form '--clients 8' runs 8 clients"
 [ "$(field "$OUT" workload)" = "sleep 0.5" ] || bad "workload line: $(grep workload "$OUT")"
 verdict "-- ends the options"
 no_leftovers "2009 block"
+
+# The summary read in ten seconds (issue 36): the 2009 block, the
+# headline, the table and at most five notes, within 22 lines of 80
+# columns (tabs expanded); "few samples" one note.  --details adds every
+# fact, the values of all in one column (26), every line within 80.
+# summary_shape FILE MAXLINES
+summary_shape() {
+	local n w
+	n=$(grep -c '' "$1")
+	[ "$n" -le "$2" ] ||
+	    bad "$n lines, at most $2: $(sed -n '10,$p' "$1" | tr '\t\n' ' |')"
+	w=$(expand "$1" | awk 'length > 80 { print length ": " $0; exit }')
+	[ -z "$w" ] || bad "a line of $w"
+}
+FACTS='rounds|loop|ran|seed|floor|worst at|scheduler'
+run_latt "$OUT" "$ERR" -c2 -f1 -t2 -n 40 --load=none
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+summary_shape "$OUT" 22
+[ "$(grep -Ec $'^\tfew samples\t *40; - needs (p50 20, )?p90 100, p99 1000, p99.9 10000$' \
+    "$OUT")" -eq 1 ] || bad "few samples: $(grep -a few "$OUT")"
+grep -Eq $'^\t('"$FACTS"$')\t' "$OUT" &&
+    bad "facts without --details: $(grep -E $'^\t('"$FACTS"$')\t' "$OUT")"
+grep -q '^Where it woke' "$OUT" && bad "'Where it woke' without --details"
+verdict "the summary: $(grep -c '' "$OUT") lines within 80 columns, a note of few samples, no facts"
+run_latt "$OUT" "$ERR" --details -c2 -f1 -t2 -n 40 --load=none
+[ "$rc" -eq 0 ] || bad "exit $rc: $(short "$ERR")"
+summary_shape "$OUT" 60
+for l in rounds loop ran seed 'worst at' 'few samples'; do
+	[ -n "$(field "$OUT" "$l")" ] || bad "--details: no '$l' line"
+done
+# The column of each fact's value, 1-based, tabs expanded.
+cols=$(awk -F'\t' '$1 == "" && NF >= 3 && $2 !~ /^(Max|Avg|Stdev)$/ {
+	c = 8 + length($2); c += 8 - c % 8; v = $3; sub(/[^ ].*/, "", v)
+	at[c + length(v) + 1] = $2 } END { for (c in at) printf "%d(%s) ", c, at[c] }' "$OUT")
+[ "$cols" = "26(${cols#26(}" ] && [ "$(echo $cols | wc -w)" -eq 1 ] ||
+    bad "--details: the values start in columns $cols"
+verdict "--details: every fact, $(grep -c '' "$OUT") lines within 80 columns, values in column ${cols%%(*}"
+no_leftovers "the summary's shape"
 
 # No sample at all: the workload is over before the first round.  Every
 # figure is "-", never a made-up 0 (the 2009 block keeps its shape).  The

@@ -201,7 +201,7 @@ chk_ran() {
 	status_is 'exited 0'
 }
 
-D='-c2 -f1 -t5'
+D='--details -c2 -f1 -t5'
 # shellcheck disable=SC2086 # $D splits on purpose
 {
 check_more=chk_killed9
@@ -225,7 +225,7 @@ row "SIGSTOP of latt across the workload's end, then SIGCONT" - 0 - yes 2 15 \
 for sig in INT TERM HUP; do
 	check_more=chk_notstarted
 	row "SIG$sig at start-up (at the first of 1000 clients)" - 0 - zero 1000 \
-	    20 act_startup_$sig file -- -c1000 -f1 -t5 'sleep 30'
+	    20 act_startup_$sig file -- --details -c1000 -f1 -t5 'sleep 30'
 done
 row "stdout is /dev/full" - 1 'stdout.*(space|No space)' - 2 15 act_none full \
     -- $D 'sleep 0.3'
@@ -260,7 +260,7 @@ row "a leading-dash word in the workload's argv is the workload's" - 0 - yes \
     2 15 act_none file -- -c2 -f1 -t5 sh -c 'sleep 0.2; [ "$1" = -c ]' sh -c
 }
 longcmd=": $(printf ':%.0s' $(seq 100000)); sleep 0.2"
-row "a 100 KB workload command" - 0 - yes 2 15 act_none file -- -c2 -f1 -t5 \
+row "a 100 KB workload command" - 0 - yes 2 15 act_none file -- $D \
     "$longcmd"
 [ "$(field "$OUT" workload | wc -c)" -gt 100000 ] &&
     pass "a 100 KB workload command is reported whole" ||
@@ -336,7 +336,7 @@ else
 	cg_row "pids cgroup: 1 of 2 load processes" --load 5 1 \
 	    'fork of a cpu load.s process: .*pids cgroup .*pids.max' zero 2 \
 	    -c2 -f1 -t5 --load=cpu:2 --load=pipe:1 --json="$TMP/cg.json" \
-	    'sleep 1'
+	    --details 'sleep 1'
 	grep -q "cpu: 1 of 2 processes, .*, 0\.[0-9]* s$" "$OUT" ||
 	    bad "no 'cpu: 1 of 2 processes, ..., 0.x s': $(grep load "$OUT")"
 	grep -q "pipe: none of its 2 processes started" "$OUT" ||

@@ -74,6 +74,15 @@ grep -q '^gate: met (.*; video missed [0-9.]*% of [0-9]* deadlines)$' "$ERR" ||
     bad "no 'gate: met' with video's deadlines: $(short "$ERR")"
 grep -q '^Frames of video: every 20 ms, busy 4 ms, 1 client$' "$OUT" ||
     bad "no Frames block: $(short "$OUT")"
+# Entries counts the clients of the rounds: the frame client wakes apart.
+grep -Eq '^Entries: [0-9]+ \(clients=2\)$' "$OUT" ||
+    bad "the 2009 line counts other clients: $(head -n 1 "$OUT")"
+# Within 22 lines without --details, with two notes (few samples, and a
+# noisy machine, say); a third (a loaded machine's) is one line more.
+n=$(grep -c '' "$OUT")
+k=$(sed -n '8,$p' "$OUT" | grep -c '^	\(few samples\|machine\|unreachable\|stalled\|pending\|more\)	')
+[ $((n - (k > 2 ? k - 2 : 0))) -le 22 ] ||
+    bad "$n lines without --details, $k notes (at most 22 with two)"
 grep -q '^	deadlines	 [0-9]*, [0-9]* met' "$OUT" ||
     bad "no deadlines line: $(grep -A2 '^Frames' "$OUT" | tr '\n' '|')"
 F="d['classes'][1]['frames']"

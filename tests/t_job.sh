@@ -69,7 +69,7 @@ all_in_state() {	# latt-pid STATE...: latt has children, all in one of STATES
 	done
 }
 T0=$(usecs)
-"$LATT" -q -c2 -f1 -t3 -l cpu:1 -d 2 'sleep 30' >"$TMP/bg.out" 2>"$TMP/bg.err" </dev/null &
+"$LATT" -q -c2 -f1 -t3 -l cpu:1 -d 2 --details 'sleep 30' >"$TMP/bg.out" 2>"$TMP/bg.err" </dev/null &
 lp=$!
 if ! wait_started "$lp"; then
 	bad "latt did not start its workload"

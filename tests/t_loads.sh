@@ -34,7 +34,7 @@ for k in $KINDS; do args+=(-l "$k:2"); done
 # outlasted a 3 s workload, and the last saw no load left), and at most
 # after 20 s.
 rm -f "$TMP/looked"
-env --default-signal "$LATT" -c1 -f5 -t10 "${args[@]}" sh -c 'i=0
+env --default-signal "$LATT" --details -c1 -f5 -t10 "${args[@]}" sh -c 'i=0
     while [ ! -e "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
     sleep 0.5' sh "$TMP/looked" >"$TMP/all.out" 2>"$TMP/all.err" &
 lpid=$!
@@ -95,12 +95,12 @@ done
 no_leftovers "all loads, normal end"
 
 # --- N defaults to the online CPUs
-run_latt "$TMP/d.out" "$TMP/d.err" -c1 -f5 -t10 -l cpu 'sleep 0.3'
+run_latt "$TMP/d.out" "$TMP/d.err" --details -c1 -f5 -t10 -l cpu 'sleep 0.3'
 n=$(getconf _NPROCESSORS_ONLN)
 check "--load=cpu: one process per online CPU ($n)" \
     grep -qP "^\tload\t *cpu: $n process(es)?, " "$TMP/d.out"
 
-run_latt "$TMP/n.out" "$TMP/n.err" -c1 -f5 -t10 --load=none 'sleep 0.2'
+run_latt "$TMP/n.out" "$TMP/n.err" --details -c1 -f5 -t10 --load=none 'sleep 0.2'
 if [ "$rc" -eq 0 ] && grep -qP "^\tload\t *none$" "$TMP/n.out"; then
 	pass "--load=none: exit 0 and a 'load none' line"
 else
@@ -153,7 +153,7 @@ run_ends() {
 }
 
 # --- the loads end with the run: SIGINT
-env --default-signal "$LATT" -c1 -f5 -t10 -l cpu:2 -l fork:1 -l pipe:1 \
+env --default-signal "$LATT" --details -c1 -f5 -t10 -l cpu:2 -l fork:1 -l pipe:1 \
     sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
 lpid=$!
 sleep 1
@@ -210,7 +210,7 @@ ran_for() {
 }
 
 # --load without a command: the loads alone, for the duration.
-timed_latt "$TMP/b.out" "$TMP/b.err" -l cpu:1 -d 1 -c2 -f1 -t3
+timed_latt "$TMP/b.out" "$TMP/b.err" --details -l cpu:1 -d 1 -c2 -f1 -t3
 ran_for 950 15000 "$TMP/b.out" $'^\tworkload\t *none \\(the loads only\\)$' \
     $'^\tload\t *cpu: 1 process, [1-9][0-9.]*[kMGT]? increments/s'
 verdict "--load without a command runs the loads alone for -d 1 (${ms} ms)"
@@ -223,7 +223,7 @@ no_leftovers "--load without a command"
 # on the run's own record when it fails (the test's own: the cpu load's
 # spinners).
 T0=$(usecs)
-env --default-signal "$LATT" --json="$TMP/bare.json" >"$TMP/bare.out" \
+env --default-signal "$LATT" --details --json="$TMP/bare.json" >"$TMP/bare.out" \
     2>"$TMP/bare.err" &
 lp=$!
 wait_nclients $lp 8 >/dev/null || bad "no 8 clients started"
@@ -242,7 +242,7 @@ ran_for 950 15000 "$TMP/bare.out" $'^\tload\t *cpu: '"$(nproc)"' process' \
 verdict_timed "bare latt: $n samples in ${ms1} ms beside cpu:$(nproc), says what it ran" \
     "$TMP/bare.json" 0 "$(nproc)"
 no_leftovers "bare latt"
-run_latt "$TMP/idle.out" "$TMP/idle.err" --load=none -d 0.5
+run_latt "$TMP/idle.out" "$TMP/idle.err" --details --load=none -d 0.5
 if [ "$rc" -eq 0 ] && grep -q '^	load	 *none$' "$TMP/idle.out" &&
     grep -q '^	workload	 *none$' "$TMP/idle.out"; then
 	pass "--load=none alone measures an idle machine"
@@ -253,7 +253,7 @@ fi
 # --- -x: a second block, whose figures grow with the buffer
 run_latt "$TMP/x0.out" "$TMP/x0.err" -c2 -f1 -t3 'sleep 0.3'
 check "no -x: no work row" bash -c "! grep -q '^work ' '$TMP/x0.out'"
-run_latt "$TMP/x1.out" "$TMP/x1.err" -c2 -f1 -t3 -x 64 --json="$TMP/x1.json" \
+run_latt "$TMP/x1.out" "$TMP/x1.err" --details -c2 -f1 -t3 -x 64 --json="$TMP/x1.json" \
     'sleep 0.5'
 run_latt "$TMP/x2.out" "$TMP/x2.err" -c2 -f1 -t3 --work=4096 'sleep 0.5'
 check "-x 64: a work row, and a line that says 64 KiB" \

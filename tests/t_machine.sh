@@ -258,7 +258,7 @@ verdict_timed "noise: a spin the workload forked counts as latt's own CPU" \
 # Against the spinner's run (--baseline, no --drop-noisy): both kept, the
 # baseline's run named noisy, this one only when it was.
 run_latt "$TMP/n.out" "$TMP/n.err" -q -c2 -d1 -l none --json="$TMP/n.json" \
-    --plot="$TMP/n.svg" --baseline="$TMP/s.json"
+    --plot="$TMP/n.svg" --baseline="$TMP/s.json" --details
 expect_strip "$TMP/n.svg" "$TMP/n.json" strip
 nn=$(python3 -c "import json; print(json.load(open('$TMP/n.json'))['machine']['noisy'])")
 verdict "plot: the strip of a run without the spinner ('noisy:' only if noisy: $nn)"
@@ -303,7 +303,7 @@ if unshare -m true 2>/dev/null && [ -r /proc/pressure/cpu ]; then
 	unshare -m --propagation private sh -c \
 	    'mount -t tmpfs none /proc/pressure && exec "$@"' sh \
 	    timeout -k 5 60 "$LATT" -q -c2 -d1 -l none --json="$TMP/p.json" \
-	    --plot="$TMP/p.svg" >"$TMP/p.out" 2>"$TMP/p.err"
+	    --plot="$TMP/p.svg" --details >"$TMP/p.out" 2>"$TMP/p.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "latt exited $rc: $(short "$TMP/p.err")"
 	n=$(grep -c '^	machine	 *no CPU PSI;' "$TMP/p.out")

@@ -58,7 +58,7 @@ RT=(-c1:prio=90:busy=5ms:name=hi -c1:prio=80:busy=5ms:name=mid
 # classes' own phases.
 "$LATT" "${RT[@]}" --cpus="$c0,$c1" -f20 -t30 -d2 \
     --load=none --json="$J" --fail-above=inversions=2 --order-slack=2.5ms \
-    --plot="$TMP/o.svg" >"$OUT" 2>"$ERR" &
+    --plot="$TMP/o.svg" --details >"$OUT" 2>"$ERR" &
 lpid=$!
 foreign=$(foreign_rt "$lpid")
 wait "$lpid"
@@ -138,7 +138,7 @@ else
 	    -c1:prio=70:busy=1ms:cpus="$c0":name=lo --parent-cpu="$c0"
 	    -f20 -t30 -d0.8 --repeat=3 --load=none)
 	run_latt "$OUT" "$ERR" "${PINNED[@]}" --json="$J" \
-	    --fail-above=inversions=0
+	    --fail-above=inversions=0 --details
 	stop_hog
 	[ "$rc" -eq 3 ] || bad "exit $rc, want 3 (the gate): $(short "$ERR")"
 	grep -q '^gate: exceeded: inversions [0-9]* > 0' "$ERR" ||

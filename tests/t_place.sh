@@ -21,7 +21,7 @@ p=$c1 o=$c0
 latt_ok() {	# name, latt arguments...
 	local name=$1
 	shift
-	run_latt "$TMP/$name.out" "$TMP/$name.err" "$@"
+	run_latt "$TMP/$name.out" "$TMP/$name.err" --details "$@"
 	[ "$rc" -eq 0 ] || bad "$name: exit $rc: $(short "$TMP/$name.err")"
 }
 # The pinned runs stop at 400 samples (-n), not after a time: a busy

@@ -32,7 +32,7 @@ done
 ncpu=$(nproc)
 
 # --- --duration -------------------------------------------------------------
-timed_latt "$TMP/out" "$TMP/err" -d 800ms -c2 -f 5 -t 20
+timed_latt "$TMP/out" "$TMP/err" --details -d 800ms -c2 -f 5 -t 20
 n=$(sed -n 's/^Entries: \([0-9]*\).*/\1/p' "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$ms" -ge 750 ] && [ "$ms" -lt 10000 ] &&
     [ "${n:-0}" -gt 0 ] && grep -q 'ended by the duration' "$TMP/out" &&
@@ -45,12 +45,12 @@ no_leftovers "duration without a command"
 
 # Without a command, a SIGCHLD (here from the policy probe) is not the
 # workload ending.
-run_latt "$TMP/out" "$TMP/err" -d 0.5 --policy=batch -f 5 -t 20
+run_latt "$TMP/out" "$TMP/err" --details -d 0.5 --policy=batch -f 5 -t 20
 expect "duration without a command, with a policy, runs its time" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the duration" "$TMP/out"'
 
 # A workload that ignores SIGTERM is killed after the grace: a normal end.
-timed_latt "$TMP/out" "$TMP/err" -d 0.5 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
+timed_latt "$TMP/out" "$TMP/err" --details -d 0.5 -f 5 -t 20 sh -c 'trap "" TERM; sleep 30; sleep 30'
 if [ "$rc" -eq 0 ] && [ "$ms" -lt 15000 ] &&
     grep -q 'ended by the duration' "$TMP/out" &&
     grep -q 'stopped by latt' "$TMP/out"; then
@@ -61,14 +61,14 @@ fi
 no_leftovers "duration with a stubborn workload"
 
 # A workload that ends first still ends the run.
-run_latt "$TMP/out" "$TMP/err" -d 30 -f 5 -t 20 sleep 0.2
+run_latt "$TMP/out" "$TMP/err" --details -d 30 -f 5 -t 20 sleep 0.2
 expect "a workload shorter than the duration ends the run" \
     '[ "$rc" -eq 0 ] && grep -q "ended by the workload.s end" "$TMP/out"'
 
 # Orphans of the workload (reparented to latt) raise SIGCHLD in latt: the
 # interrupted sleep goes on to its deadline, so every round keeps its
 # timer sample.
-run_latt "$TMP/out" "$TMP/err" -n 40 -f 5 -t 10 \
+run_latt "$TMP/out" "$TMP/err" --details -n 40 -f 5 -t 10 \
     sh -c 'while :; do (sleep 0.002 &); sleep 0.003; done'
 r=$(field "$TMP/out" rounds)
 tn=$(field "$TMP/out" "timer samples")
@@ -79,7 +79,7 @@ no_leftovers "SIGCHLD storm"
 # --- --samples --------------------------------------------------------------
 for spec in "1 7" "3 7" "4 8" "5 1"; do
 	set -- $spec
-	run_latt "$TMP/out" "$TMP/err" -c "$1" -n "$2" -f 0 -t 5 sleep 30
+	run_latt "$TMP/out" "$TMP/err" --details -c "$1" -n "$2" -f 0 -t 5 sleep 30
 	if [ "$rc" -eq 0 ] && grep -qx "Entries: $2 (clients=$1)" "$TMP/out" &&
 	    grep -q 'ended by the sample count' "$TMP/out"; then
 		pass "samples: -c $1 -n $2 gives exactly $2"
@@ -90,7 +90,7 @@ done
 no_leftovers "samples"
 
 # --- --warmup ---------------------------------------------------------------
-run_latt "$TMP/out" "$TMP/err" -d 1 --warmup=500ms -f 5 -t 20
+run_latt "$TMP/out" "$TMP/err" --details -d 1 --warmup=500ms -f 5 -t 20
 disc=$(field "$TMP/out" warmup | sed -n 's/.*s, \([0-9]*\) samples discarded/\1/p')
 wat=$(field "$TMP/out" "worst at" | sed -n 's/.*, \([0-9.]*\) s into.*/\1/p')
 tat=$(field "$TMP/out" "timer worst at" | sed -n 's/^\([0-9.]*\) s into.*/\1/p')
@@ -102,11 +102,11 @@ else
 fi
 
 # --- --seed -----------------------------------------------------------------
-run_latt "$TMP/out" "$TMP/err" --seed=12345 -n 2 -f 0 -t 1 sleep 30
+run_latt "$TMP/out" "$TMP/err" --details --seed=12345 -n 2 -f 0 -t 1 sleep 30
 check "seed given is printed" [ "$(field "$TMP/out" seed)" = 12345 ]
-run_latt "$TMP/out" "$TMP/err" -n 2 -f 0 -t 1 sleep 30
+run_latt "$TMP/out" "$TMP/err" --details -n 2 -f 0 -t 1 sleep 30
 s1=$(field "$TMP/out" seed)
-run_latt "$TMP/out" "$TMP/err" --seed="$s1" -n 2 -f 0 -t 1 sleep 30
+run_latt "$TMP/out" "$TMP/err" --details --seed="$s1" -n 2 -f 0 -t 1 sleep 30
 expect "a printed seed is accepted back" \
     '[ "$rc" -eq 0 ] && [ "$(field "$TMP/out" seed)" = "$s1" ]'
 
@@ -358,7 +358,7 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 	save_tracing_on "$tdir"
 	was=$tracing_was
 	echo 1 >"$tdir/tracing_on"
-	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
+	run_latt "$TMP/out" "$TMP/err" --details -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
 	grep -q 'latt breaktrace: ' "$tdir/trace" && marked=1 || marked=0
 	restore_tracing_on
@@ -374,7 +374,7 @@ if [ -n "$tdir" ] && [ -w "$tdir/tracing_on" ]; then
 	# plain word that no marker was recorded (not the kernel's EBADF).
 	save_tracing_on "$tdir"
 	echo 0 >"$tdir/tracing_on"
-	run_latt "$TMP/out" "$TMP/err" -c 2 --breaktrace=1us -d 10 -f 5 -t 20
+	run_latt "$TMP/out" "$TMP/err" --details -c 2 --breaktrace=1us -d 10 -f 5 -t 20
 	now=$(cat "$tdir/tracing_on")
 	restore_tracing_on
 	expect "breaktrace with tracing off: warned, run ended, 'no marker recorded', no EBADF" \

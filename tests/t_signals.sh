@@ -45,9 +45,9 @@ pids=()
 for i in "${!mid[@]}"; do
 	if [ "${mid[$i]#* }" = default ]; then
 		LATT_TEST_TAG=$base_tag.$i env --default-signal "$LATT" -c4 -f10 \
-		    -t20 'sleep 300' >"$OUT.$i" 2>"$ERR.$i" &
+		    -t20 --details 'sleep 300' >"$OUT.$i" 2>"$ERR.$i" &
 	else
-		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f10 -t20 'sleep 300' \
+		LATT_TEST_TAG=$base_tag.$i "$LATT" -c4 -f10 -t20 --details 'sleep 300' \
 		    >"$OUT.$i" 2>"$ERR.$i" &
 	fi
 	pids[i]=$!
@@ -216,7 +216,8 @@ no_leftovers "Ctrl-C to the process group"
 # machine, never seconds after them on a quiet one.
 mkfifo "$TMP/go"
 # shellcheck disable=SC2016 # the workload's own words
-"$LATT" -c4 -f1 -t5 sh -c 'read -r _ <"$0" || :' "$TMP/go" >"$OUT" 2>"$ERR" &
+"$LATT" -c4 -f1 -t5 --details sh -c 'read -r _ <"$0" || :' "$TMP/go" \
+    >"$OUT" 2>"$ERR" &
 pid=$!
 wait_started $pid || bad "the run did not start"
 clients=$(clients_of $pid)

@@ -20,7 +20,7 @@ fi
 # --split=all, every sample has its split but those the summary counts as
 # left out (the client got a CPU twice between latt's two reads: rare
 # without load).
-run_latt "$TMP/out" "$TMP/err" -c2 -f1 -t3 -d1 -q --load=none --split=all \
+run_latt "$TMP/out" "$TMP/err" -c2 -f1 -t3 -d1 -q --load=none --split=all --details \
     --log="$TMP/log.csv" --json="$TMP/run.json"
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 [ -s "$TMP/err" ] && bad "stderr: $(short "$TMP/err")"
@@ -60,7 +60,7 @@ verdict "split=all: a runqueue wait for every sample ($nosplit left out), in the
 # rounds as the summary and the JSON say, near an eighth of all (within 5
 # standard deviations of the binomial), each sample of them split or
 # counted as left out.
-run_latt "$TMP/s8" "$TMP/err" -c4 -f0 -t1 -d2 -q --load=none \
+run_latt "$TMP/s8" "$TMP/err" -c4 -f0 -t1 -d2 -q --load=none --details \
     --log="$TMP/s8.csv" --json="$TMP/s8.json"
 [ "$rc" -eq 0 ] || bad "rc $rc: $(short "$TMP/err")"
 sl=$(field "$TMP/s8" split)

@@ -209,7 +209,7 @@ verdict_from "sweep --plot: the curve of load 1,2,4, a rate axis" \
 # test itself, as rates over the middle of the run: within 35%.  Beside
 # them a load pinned to one CPU: each of its processes allowed there only.
 env --default-signal "$LATT" -d 30 -c2 -f2 -t2 -l yield:3:cpus=$c1 \
-    --json="$TMP/v.json" >"$TMP/v.out" 2>"$TMP/v.err" &
+    --details --json="$TMP/v.json" >"$TMP/v.out" 2>"$TMP/v.err" &
 lpid=$!
 wait_nclients $lpid 2 >/dev/null 2>&1
 pids=$(clients_of $lpid)
@@ -269,7 +269,7 @@ verdict "counts: clients' voluntary switches agree with /proc/PID/status; load c
 # --- latt's floor: present, positive, ordered, below the run's own p50 at
 # idle (clients on CPU 1, latt on CPU 0: a wake-up across CPUs).
 run_latt "$TMP/f.out" "$TMP/f.err" -n 400 -c2 -f1 -t2 --cpus=$c1 \
-    --parent-cpu=$c0 --load=none --json="$TMP/f.json"
+    --parent-cpu=$c0 --load=none --details --json="$TMP/f.json"
 [ "$rc" -eq 0 ] || bad "status $rc"
 expect_json_timed --with 'f = d["floor"]' "$TMP/f.json" \
     '0 < f["clock_ns"]' 'f["pipe_ns"] > 0' 'f["pingpong_ns"] > 0' \
