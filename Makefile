@@ -31,6 +31,13 @@ all: latt
 latt: $(OBJS)
 	$(CC) $(LDFLAGS) -pthread -o $@ $(OBJS) $(LDLIBS)
 
+# make static: latt-static, the same objects linked statically, for a
+# test VM or an initramfs whose libc may not match: copy it in and run it.
+latt-static: $(OBJS)
+	$(CC) $(LDFLAGS) -static -pthread -o $@ $(OBJS) $(LDLIBS)
+
+static: latt-static
+
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(LATT_CFLAGS) $(INC) $(DEPFLAGS) -c -o $@ $<
@@ -70,6 +77,10 @@ $(B)/san/latt: $(SAN_OBJS)
 
 CHECK_PROGS = latt $(B)/san/latt $(UNITS:%=$(B)/%) $(UNITS:%=$(B)/san/%) \
 	$(B)/calib_compare $(B)/san/calib_compare $(B)/san/fuzz_compare
+# latt-static too where there is a static libc (tests/t_static.sh).
+ifneq ($(filter /%,$(shell $(CC) -print-file-name=libc.a 2>/dev/null)),)
+CHECK_PROGS += latt-static
+endif
 
 # The tests: every script plain, and the sanitizers' share of them (see
 # tests/run).  The long passes: check-sanitize runs every script both
@@ -99,7 +110,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/latt $(DESTDIR)$(MANDIR)/man1/latt.1
 
 clean:
-	rm -rf latt $(B)
+	rm -rf latt latt-static $(B)
 
-.PHONY: all check check-sanitize check-valgrind check-loaded check-build \
-	install uninstall clean
+.PHONY: all static check check-sanitize check-valgrind check-loaded \
+	check-build install uninstall clean

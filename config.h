@@ -129,6 +129,8 @@ struct config {
 	uint64_t	 seed;
 	char		**cmd;		/* workload argv, NULL-terminated */
 	int		 ncmd;	/* 1: run as /bin/sh -c cmd[0]; 0: none */
+	const char	*misplaced;	/* a word of cmd that is one of latt's
+					   options, or NULL */
 	struct load_spec load[LOAD_MAX];
 	unsigned	 nload;
 	int		 load_given;	/* any --load, even --load=none */
@@ -179,6 +181,7 @@ struct config {
 	const char	*json_path;	/* "-": stdout, in place of the text */
 	const char	*log_path;	/* CSV of every sample */
 	const char	*plot_path;	/* SVG */
+	int		 bisect;	/* --bisect: git bisect's statuses */
 	const char	*baseline; /* --baseline: results to compare with */
 	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
 	int		 drop_noisy;	/* --drop-noisy: with --baseline */

@@ -105,7 +105,7 @@ main(int argc, char *argv[])
 		/* compare makes nothing outside itself: signals as given. */
 		sigprocmask(SIG_SETMASK, &inherited, NULL);
 		usage_error_hint("latt compare --help");
-		return compare_main(argc - 1, argv + 1);
+		return exit_status(compare_main(argc - 1, argv + 1));
 	}
 	options_parse(argc, argv, &cfg);
 	memset(&L, 0, sizeof(L));
@@ -121,7 +121,7 @@ main(int argc, char *argv[])
 	if ((status = prepare(&L.wide, &L)) != EXIT_OK) {
 		config_free(&cfg);
 		run_close(&L.run);
-		return status;
+		return exit_status(status);
 	}
 	L.res.topo = L.total.topo = L.run.topo;
 	if (result_init(&L.res, &L.wide, L.run.schedstat, 1) == -1 ||
@@ -156,7 +156,7 @@ main(int argc, char *argv[])
 		if (status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}
-	return status;
+	return exit_status(status);
 }
 
 /*
@@ -275,6 +275,9 @@ run_series(const struct config *cfg, struct latt *L)
 			    "it holds %s; the sweep ends", cfg->sweep.file,
 			    L->nruns > 0 ? L->nruns : 1, cut_value(t, sizeof(t),
 			    L->run.knob.now), L->res.knob_moved);
+		if (status == EXIT_WORKLOAD && cfg->misplaced != NULL)
+			lwarnx("options go before the command: %s went to the "
+			    "workload", cfg->misplaced);
 		if (L->res.stop == STOP_BREAK)
 			report_break(L->run.trace.dir, &L->res.brk);
 		report_explain_fault(&L->res);
@@ -394,7 +397,7 @@ finish(const struct config *cfg, struct latt *L, int status)
 		status = gate == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
 		    gate == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL :
 		    gate == -1 ? EXIT_RUNTIME : EXIT_OK;
-	/* The gate's line comes after the summary, also on a terminal. */
+	/* The gate's lines come after the summary, also on a terminal. */
 	fflush(stdout);
 	if (cfg->nlimits > 0) {
 		gstatus = gate_judge(stderr, cfg, done);

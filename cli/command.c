@@ -79,7 +79,7 @@ cannot_run(char *const *cmd, int ncmd, const char *prog, int e,
 			    "it)", prog, cmd[k]);
 	lwarnx("cannot run '%s': %s", cut_value(a, sizeof(a), prog),
 	    e == ENOENT ? "command not found" : strerror(e));
-	exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	exit(exit_status(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC));
 }
 
 /*

@@ -8,8 +8,8 @@
 /* The usage lines after latt's own, which options.c makes. */
 const char help_usage[] =
 "       latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n"
-"            [--fail-if-worse=SPEC] A.json[,A2.json...] B.json[,...]\n"
-"            [C.json ...]\n"
+"            [--fail-if-worse=SPEC [--bisect]]\n"
+"            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
 "       latt compare --by-knob [options] FILE.json\n";
 
 /* What latt does, after the usage lines. */
@@ -73,7 +73,9 @@ const char help_end[] =
 "decide a limit; --fail-if-worse: a row's interval holds the limit); 1 and\n"
 "4 outrank 3, which outranks 5; 126 the command cannot be executed, 127 it\n"
 "is not found (both: one line, before anything runs, no summary); 128+N\n"
-"the run ended at signal N, other than SIGINT, SIGTERM or SIGHUP.\n"
+"the run ended at signal N, other than SIGINT, SIGTERM or SIGHUP.  With\n"
+"--bisect, for git bisect run: 0 met, 1 exceeded, 125 for 4, 5, 126 and\n"
+"127 (skip the commit), 255 for the rest (abort the bisect).\n"
 "\n"
 "Examples: latt -c8 'make -j4'\n"
 "          latt -c4:slice=100us:name=interactive -c4 -f1 -t3 'make -j4'\n"

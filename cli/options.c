@@ -9,6 +9,7 @@
  * runs.  --help is made from the table too: each row carries its task and
  * its help (help.c holds the prose round them).
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <ctype.h>
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli/command.h"
@@ -130,6 +132,7 @@ typedef void setter(struct parse *, const struct opt *, char *);
 
 /* The columns of a row after its names, for each kind of value. */
 #define AT(f)	offsetof(struct parse, f), sizeof(((struct parse *)0)->f)
+#define AT_OFF(f)	offsetof(struct parse, f)
 #define FLAG(f)			V_FLAG, 0, 0, 0, AT(f), NULL
 #define NUM(min, max, f)	V_NUM, min, max, 0, AT(f), NULL
 #define TIME(min, max, unit, f)	V_TIME, min, max, unit, AT(f), NULL
@@ -149,7 +152,8 @@ static int	 takes(const struct opt *);
 static void	 start_parse(struct parse *);
 static void	 make_getopt(struct option *, char *);
 static const struct opt *find_opt(int);
-static void	 bad_option(const char *) __attribute__((noreturn));
+static void	 bad_option(const char *, const struct option *)
+		    __attribute__((noreturn));
 static void	 take(struct parse *, const struct opt *, char *);
 static const char *file_name(const struct opt *, const char *);
 static void	 settle_clients(struct parse *);
@@ -278,7 +282,7 @@ static const struct opt opts[] = {
 	    "client -1), run, waker_cpu, place (same_cpu, smt_sibling, "
 	    "same_llc, other_llc, other_node); in time order per run; a write "
 	    "error ends the run" },
-	{ "plot", "", FILENAME(cfg.plot_path), G_OUT, "FILE",
+	{ "plot", "", FILENAME(cfg.plot_path), G_OUT, "FILE.svg",
 	    "the run as SVG: latency by percentile (a curve a placement kind "
 	    "when it woke in two), over time, its distribution, and what else "
 	    "ran (others' CPU, pressure, runnable tasks, noisy or not) in a "
@@ -302,9 +306,10 @@ static const struct opt opts[] = {
 	    "limits, e.g. p99=500us,timer.max=5ms (min mean stdev p50 p90 p95 "
 	    "p99 p99.9 p99.99 max, timer.STAT; inversions=N for the real-time "
 	    "order check; CLASS.missed=PCT% for a frame class's deadlines; "
-	    "bare: us; every TIME takes ns us ms s m h), of all --repeat runs "
+	    "each TIME with its unit: ns us ms s m h), of all --repeat runs "
 	    "together: exit 3 when one is exceeded, 5 when too few samples "
-	    "cannot tell; one line on stderr starts gate:" },
+	    "cannot tell; on stderr a line starts gate:, then with several "
+	    "limits a line each" },
 	{ "baseline", "", STRING(cfg.baseline), G_GATE, "A.json[,A2.json...]",
 	    "after the summary, compare this run (or these runs) with saved "
 	    "results, as latt compare would" },
@@ -316,6 +321,11 @@ static const struct opt opts[] = {
 	    "with --baseline, leave out the runs marked noisy, the file's and "
 	    "this run's, as latt compare --drop-noisy does; without it they "
 	    "are named" },
+	{ "bisect", "", FLAG(cfg.bisect), G_GATE, NULL,
+	    "exit statuses for git bisect run: 0 met, 1 exceeded; 125 (skip "
+	    "the commit) when latt cannot tell or the workload failed or was "
+	    "not found; 255 (abort) on a usage error or latt's own failure. "
+	    "Needs a gate" },
 	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain),
 	    G_EXPLAIN, "K", "after the summary, an autopsy of the K worst "
 	    "wake-ups (default 3, at most 100) from latt's own tracefs "
@@ -344,12 +354,17 @@ options_parse(int argc, char **argv, struct config *cfg)
 	start_parse(&p);
 	make_getopt(lopts, sopts);
 	opterr = 0;
+	/* --bisect first: its statuses hold for every error after it. */
+	while ((ch = getopt_long(argc, argv, sopts, lopts, NULL)) != -1)
+		if ((o = find_opt(ch)) != NULL && o->off == AT_OFF(cfg.bisect))
+			exit_bisect();
+	optind = 0;
 	while ((ch = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
 		if (ch == ':')
 			usage_error("option %s needs a value",
 			    argv[optind - 1]);
 		if ((o = find_opt(ch)) == NULL)
-			bad_option(argv[optind - 1]);
+			bad_option(argv[optind - 1], lopts);
 		take(&p, o, optarg);
 	}
 	/* The combinations, in the order in which their errors come. */
@@ -435,13 +450,18 @@ find_opt(int ch)
  * (after -zv, with -z unknown, it is the argument before -zv).
  */
 static void
-bad_option(const char *arg)
+bad_option(const char *arg, const struct option *lo)
 {
+	const char *near;
+
 	if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL &&
 	    optopt != 0)
 		usage_error("option takes no value: %s", arg);
 	if (optopt != 0)
 		usage_error("unknown option: -%c", optopt);
+	if ((near = option_nearest(arg, lo)) != NULL)
+		usage_error("unknown option: %s (did you mean --%s?)", arg,
+		    near);
 	usage_error("unknown option: %s", arg);
 }
 
@@ -702,6 +722,8 @@ check_outputs(const struct config *cfg)
 	static const char *const opt[3] = { "json", "log", "plot" };
 	const char *path[3] = { is_stdout(cfg->json_path) ? NULL :
 	    cfg->json_path, cfg->log_path, cfg->plot_path };
+	struct stat sb;
+	size_t n;
 	int i, j;
 
 	if (is_stdout(cfg->json_path) && (cfg->histogram || cfg->per_client))
@@ -720,6 +742,15 @@ check_outputs(const struct config *cfg)
 		usage_error("log cannot be -: stdout takes the summary");
 	if (is_stdout(cfg->plot_path))
 		usage_error("plot cannot be -: stdout takes the summary");
+	/* A plot is SVG: x.png would hold one (a device takes it as is). */
+	if (cfg->plot_path != NULL && ((n = strlen(cfg->plot_path)) < 4 ||
+	    strcasecmp(cfg->plot_path + n - 4, ".svg") != 0) &&
+	    (stat(cfg->plot_path, &sb) == -1 || S_ISREG(sb.st_mode)))
+		usage_error("--plot=%s: the plot is SVG: give a name ending in "
+		    ".svg", cfg->plot_path);
+	if (cfg->bisect && cfg->nlimits == 0 && cfg->fail_if_worse == NULL)
+		usage_error("--bisect needs a gate: --fail-above=SPEC, or "
+		    "--fail-if-worse=SPEC with --baseline");
 	/* Two reports into one file: one would replace the other. */
 	for (i = 0; i < 3; i++)
 		for (j = i + 1; j < 3; j++)
@@ -814,8 +845,17 @@ check_run(const struct config *cfg)
 static void
 take_command(struct parse *p, char **cmd, int ncmd)
 {
+	int k;
+
 	p->cfg.cmd = cmd;
 	p->cfg.ncmd = ncmd;
+	/*
+	 * Said if the workload fails: options go before the command.  A
+	 * bare -c or -n is too common a word of commands (sh -c) to say so.
+	 */
+	for (k = 1; k < ncmd && p->cfg.misplaced == NULL; k++)
+		if (latt_option(cmd[k]) && (cmd[k][1] == '-' || cmd[k][2]))
+			p->cfg.misplaced = cmd[k];
 	command_take(cmd, ncmd, (p->json_bare ? CMD_JSON_BARE : 0) |
 	    (p->explain_bare ? CMD_EXPLAIN_BARE : 0), latt_option);
 }

@@ -74,6 +74,7 @@ static const struct option compare_longopts[] = {
 	{ "all",		no_argument,		NULL,	'a' },
 	{ "by-knob",		no_argument,		NULL,	'k' },
 	{ "drop-noisy",		no_argument,		NULL,	'N' },
+	{ "bisect",		no_argument,		NULL,	'B' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -723,7 +724,7 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 
 #define COMPARE_SYNOPSIS \
 	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
-	"                    [--fail-if-worse=SPEC]\n" \
+	"                    [--fail-if-worse=SPEC [--bisect]]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -754,6 +755,8 @@ static const char compare_help[] =
 "                        have (placement.same_cpu...), and the kinds'\n"
 "                        shares of the samples (the latency rows only by\n"
 "                        default)\n"
+"      --bisect          statuses for git bisect run: 0 every limit met, 1\n"
+"                        one exceeded, 125 cannot tell, 255 usage or failure\n"
 "      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
 "      --drop-noisy      leave out the runs latt marked noisy (other\n"
 "                        processes' CPU use); without it they are named\n"
@@ -856,7 +859,7 @@ cmp_gate_parse(struct cmp_gate *g, const char *spec)
 static void
 bad_option(int ch, char *argv[])
 {
-	const char *arg = argv[optind - 1];
+	const char *arg = argv[optind - 1], *near;
 	const struct option *o;
 	size_t len;
 
@@ -870,6 +873,9 @@ bad_option(int ch, char *argv[])
 			    arg[2 + len] == '=' && o->has_arg == no_argument)
 				usage_error("compare: option --%s takes no "
 				    "value: %s", o->name, arg);
+		if ((near = option_nearest(arg, compare_longopts)) != NULL)
+			usage_error("compare: unknown option: %s (did you mean "
+			    "--%s?)", arg, near);
 		usage_error("compare: unknown option: %s (try 'latt compare "
 		    "--help')", arg);
 	}
@@ -951,7 +957,7 @@ json_open(const char *path, char **tmp, int *anon)
 
 	if ((fd = tmp_open(path, tmp, anon)) == -1 ||
 	    (fp = fdopen(fd, "w")) == NULL) {
-		lwarn("%s", path);
+		lwarn("--json=%s", path);
 		if (fd >= 0 && !*anon)
 			unlink(*tmp);
 		if (fd >= 0)
@@ -969,7 +975,7 @@ json_close(FILE *fp, const char *path, char *tmp, int anon, int ok)
 	int r = EXIT_OK;
 
 	if (ok && tmp_commit(fp, tmp, anon, path) == -1) {
-		lwarn("%s", path);
+		lwarn("--json=%s", path);
 		r = EXIT_RUNTIME;
 	} else if (!ok) {
 		fclose(fp);
@@ -988,11 +994,16 @@ compare_main(int argc, char *argv[])
 	const char *json_path = NULL;
 	char *tmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
-	int drop = 0, anon = 0;
+	int drop = 0, anon = 0, bisect = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
-	optind = 1;
+	/* --bisect first: its statuses hold for every error after it. */
+	for (optind = 0; (ch = getopt_long(argc, argv, ":h",
+	    compare_longopts, NULL)) != -1;)
+		if (ch == 'B')
+			exit_bisect();
+	optind = 0;
 	/* No '+': options may follow the files (GNU getopt permutes). */
 	while ((ch = getopt_long(argc, argv, ":h", compare_longopts,
 	    NULL)) != -1) {
@@ -1018,12 +1029,18 @@ compare_main(int argc, char *argv[])
 		case 'N':
 			drop = 1;
 			break;
+		case 'B':
+			bisect = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
 			bad_option(ch, argv);
 		}
 	}
+	if (bisect && !have_gate)
+		usage_error("compare: --bisect needs --fail-if-worse=SPEC, the "
+		    "gate whose status it maps");
 	nsides = argc - optind;
 	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
 		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
 #include <math.h>
@@ -42,6 +43,7 @@ static const struct unit time_units[] = {
 
 static const char progname[] = "latt";
 static const char *usage_hint = "latt --help";
+static int bisect;		/* exit_bisect: statuses for git bisect */
 
 volatile sig_atomic_t got_stop;
 volatile sig_atomic_t got_child;
@@ -274,7 +276,55 @@ usage_error(const char *fmt, ...)
 	say(0, msg, fmt);
 	free(msg);
 	fprintf(stderr, "try '%s'\n", usage_hint);
-	exit(EXIT_USAGE);
+	exit(exit_status(EXIT_USAGE));
+}
+
+void
+exit_bisect(void)
+{
+	bisect = 1;
+}
+
+int
+exit_status(int s)
+{
+	if (!bisect || s == EXIT_OK)
+		return s;
+	if (s == EXIT_THRESHOLD)
+		return 1;
+	return s == EXIT_CANNOT_TELL || s == EXIT_WORKLOAD ||
+	    s == EXIT_NOEXEC || s == EXIT_NOTFOUND ? 125 : 255;
+}
+
+const char *
+option_nearest(const char *arg, const struct option *o)
+{
+	const char *w = arg + 2, *found = NULL;
+	size_t i, j, len;
+	unsigned d[32], best, diag, up;
+
+	if (strncmp(arg, "--", 2) != 0 || (len = strcspn(w, "=")) >= 32)
+		return NULL;
+	for (best = (unsigned)len / 3 + 1; o->name != NULL; o++) {
+		for (j = 0; j <= len; j++)
+			d[j] = (unsigned)j;
+		for (i = 0; o->name[i] != '\0'; i++) {
+			diag = d[0]++;
+			for (j = 1; j <= len; j++) {
+				up = d[j];
+				d[j] = diag + (o->name[i] != w[j - 1]);
+				if (up + 1 < d[j] || d[j - 1] + 1 < d[j])
+					d[j] = (up < d[j - 1] ? up :
+					    d[j - 1]) + 1;
+				diag = up;
+			}
+		}
+		if (d[len] < best) {
+			best = d[len];
+			found = o->name;
+		}
+	}
+	return found;
 }
 
 void

@@ -27,6 +27,16 @@
 #define EXIT_NOEXEC	126	/* the command is not executable, as sh */
 #define EXIT_NOTFOUND	127	/* the command is not found, as sh */
 
+/*
+ * --bisect: from exit_bisect on, exit_status turns each status into what
+ * git bisect run reads (0 good, 1 bad, 125 skip the commit, 255 abort):
+ * met 0, exceeded 1; cannot tell, a workload that failed or could not
+ * run 125; a usage error, latt's own failure or a signal 255.  Every exit
+ * of latt goes through it.
+ */
+void	 exit_bisect(void);
+int	 exit_status(int status);
+
 #define NSEC_PER_SEC	1000000000LL
 #define NSEC_PER_MSEC	1000000LL
 #define NSEC_PER_USEC	1000LL
@@ -82,6 +92,13 @@ void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 void	 usage_error_hint(const char *help);
+/*
+ * For "did you mean": the long option of opts (getopt_long's table) that
+ * the fewest letters added, dropped or changed make of arg, an unknown
+ * --NAME[=VALUE]; NULL when each takes more than a third of NAME's.
+ */
+struct option;
+const char *option_nearest(const char *arg, const struct option *opts);
 /* s, or its first 60 bytes or so and "..." in buf (as usage_error). */
 const char *cut_value(char *buf, size_t len, const char *s);
 

@@ -2,8 +2,9 @@
 /*
  * The --fail-above gate: every limit against a finished result (the run,
  * or the total of --repeat's runs), decided where the samples decide it
- * and "cannot tell" where they do not, and one line that says so.  Like
- * the reports, it reads finished results and never measures.
+ * and "cannot tell" where they do not, said in a "gate:" line, and a
+ * line a limit when there are several.  Like the reports, it reads
+ * finished results and never measures.
  */
 #include <float.h>
 #include <limits.h>
@@ -17,6 +18,8 @@
 #include "lib/fmt.h"
 #include "report/gate.h"
 #include "result.h"
+
+#define GATE_WIDTH	80	/* the gate's lines, a limit a line */
 
 enum verdict { MET, EXCEEDED, CANNOT_TELL };
 
@@ -97,17 +100,19 @@ static enum verdict
 judge_order(const struct limit *l, const struct order *o, char *why,
     size_t len)
 {
+	int over;
+
 	if (o == NULL || o->rounds == 0) {
 		snprintf(why, len, "inversions against %lld: no round with "
 		    "two priorities was checked", (long long)l->value);
 		return CANNOT_TELL;
 	}
-	if (o->inversions <= (uint64_t)l->value)
-		return MET;
-	snprintf(why, len, "inversions %llu > %lld (in %llu of %llu rounds)",
-	    (unsigned long long)o->inversions, (long long)l->value,
-	    (unsigned long long)o->bad_rounds, (unsigned long long)o->rounds);
-	return EXCEEDED;
+	over = o->inversions > (uint64_t)l->value;
+	snprintf(why, len, "inversions %llu %s %lld (in %llu of %llu rounds)",
+	    (unsigned long long)o->inversions, over ? ">" : "<=",
+	    (long long)l->value, (unsigned long long)o->bad_rounds,
+	    (unsigned long long)o->rounds);
+	return over ? EXCEEDED : MET;
 }
 
 /*
@@ -127,15 +132,13 @@ judge_frames(const struct limit *l, const struct result *res, char *why,
 		    l->frames, lim);
 		return CANNOT_TELL;
 	}
-	if (pct <= lim)
-		return MET;
-	snprintf(why, len, "%s.missed %.2f%% > %g%% (%llu of %llu deadlines: "
-	    "%llu late, %llu not started)", l->frames, pct, lim,
-	    (unsigned long long)(fr->missed + fr->not_started),
-	    (unsigned long long)frame_deadlines(fr),
+	snprintf(why, len, "%s.missed %.2f%% %s %g%% (%llu of %llu deadlines: "
+	    "%llu late, %llu not started)", l->frames, pct, pct <= lim ?
+	    "<=" : ">", lim, (unsigned long long)(fr->missed +
+	    fr->not_started), (unsigned long long)frame_deadlines(fr),
 	    (unsigned long long)fr->missed,
 	    (unsigned long long)fr->not_started);
-	return EXCEEDED;
+	return pct <= lim ? MET : EXCEEDED;
 }
 
 /*
@@ -147,8 +150,8 @@ judge_frames(const struct limit *l, const struct result *res, char *why,
  * surely above the limit, however few the samples; with the samples the
  * summary needs to show it (STATS_BEYOND beyond), the counts or, where a
  * bucket straddles the limit, its value decide; in between, it cannot be
- * told.  min, max and mean need one sample, stdev two.  The verdict's
- * words, but for a limit met, go into why.
+ * told.  min, max and mean need one sample, stdev two.  The figure, its
+ * limit and the counts go into why, whatever the verdict.
  */
 static enum verdict
 judge(const struct limit *l, const struct result *res, char *why,
@@ -159,7 +162,8 @@ judge(const struct limit *l, const struct result *res, char *why,
 	uint64_t n = st->n, lo, hi, need;
 	uint64_t pend = l->timer ? 0 : res->npending;
 	double q = stats_kind_q(l->stat), v;
-	char name[40], a[32], b[32], c[32], d[64];
+	int over, met;
+	char name[40], a[32], b[32], c[32], d[64], e[96];
 
 	snprintf(name, sizeof(name), "%s%s", l->timer ? "timer." : "",
 	    stats_kind_name(l->stat));
@@ -182,54 +186,47 @@ judge(const struct limit *l, const struct result *res, char *why,
 		    (unsigned long long)pend, pend == 1 ? "" : "s");
 		return CANNOT_TELL;
 	}
-	if (st->max <= l->value)
-		return MET;
+	/* The counts: of the samples above, or of all for mean and sd. */
+	if (q > 0)
+		snprintf(e, sizeof(e), "%s, %llu allowed", counts(d, sizeof(d),
+		    lo, hi, n), (unsigned long long)allowed_above(q, n));
+	else if (l->stat == STAT_MIN || l->stat == STAT_MAX)
+		counts(e, sizeof(e), lo, hi, n);
+	else
+		snprintf(e, sizeof(e), "%llu samples", (unsigned long long)n);
 	v = stats_value(st, l->stat);
-	if (q > 0 && lo > allowed_above(q, n)) {
-		snprintf(why, len, "%s %s > %s (%s, %llu allowed)", name,
-		    fmt_time(a, sizeof(a), v, 4, "us"), b,
-		    counts(d, sizeof(d), lo, hi, n),
-		    (unsigned long long)allowed_above(q, n));
-		return EXCEEDED;
-	}
 	need = q > 0 ? stats_need_q(q) : stats_need(l->stat);
-	if (n < need && q > 0) {
-		snprintf(why, len, "%s against %s: %s (%llu allowed), worst "
-		    "%s; %s needs %llu samples", name, b, counts(d, sizeof(d),
-		    lo, hi, n), (unsigned long long)allowed_above(q, n), c,
+	over = q > 0 && lo > allowed_above(q, n);
+	if (st->max <= l->value && n < need) {
+		snprintf(why, len, "%s <= %s: worst %s (%s)", name, b, c, e);
+		return MET;
+	}
+	if (n < need && !over) {
+		snprintf(why, len, "%s against %s: %s%sworst %s; %s needs %llu "
+		    "samples", name, b, q > 0 ? e : "", q > 0 ? "; " : "", c,
 		    stats_kind_name(l->stat), (unsigned long long)need);
 		return CANNOT_TELL;
 	}
-	if (n < need) {
-		snprintf(why, len, "%s against %s: worst %s; %s needs %llu "
-		    "samples", name, b, c, stats_kind_name(l->stat),
-		    (unsigned long long)need);
-		return CANNOT_TELL;
-	}
 	/*
-	 * The samples surely give the quantile at or under the limit; a
-	 * bucket that straddles it leaves it to the summary's value.
+	 * Met when the samples surely give the quantile at or under the
+	 * limit; a bucket that straddles it leaves it to the summary's
+	 * value, or to the counts ("~": the value above, the counts under).
 	 */
-	if (v <= (double)l->value || (q > 0 && hi <= allowed_above(q, n)))
-		return MET;
-	if (l->stat == STAT_MEAN || l->stat == STAT_STDEV)
-		snprintf(why, len, "%s %s > %s", name, fmt_time(a, sizeof(a),
-		    v, 4, "us"), b);
-	else
-		snprintf(why, len, "%s %s > %s (%s)", name, fmt_time(a,
-		    sizeof(a), v, 4, "us"), b, counts(d, sizeof(d), lo, hi,
-		    n));
-	return EXCEEDED;
+	met = st->max <= l->value || (!over && (v <= (double)l->value ||
+	    (q > 0 && hi <= allowed_above(q, n))));
+	snprintf(why, len, "%s %s %s %s (%s)", name, fmt_time(a, sizeof(a), v,
+	    4, "us"), !met ? ">" : v <= (double)l->value ? "<=" : "~", b, e);
+	return met ? MET : EXCEEDED;
 }
 
 int
 gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 {
-	enum verdict v[MAX_LIMITS];
-	char why[MAX_LIMITS][256], a[32];
+	static const char *const word[] = { "met", "exceeded", "cannot tell" };
+	enum verdict v[MAX_LIMITS], worst;
+	char why[MAX_LIMITS][256], lead[32];
 	const struct limit *l;
-	const struct stats *st;
-	unsigned i, nx = 0, nc = 0, timer = 0, k, sep;
+	unsigned i, n[3] = { 0, 0, 0 };
 
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
@@ -240,42 +237,24 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 			    sizeof(why[i]));
 		else
 			v[i] = judge(l, res, why[i], sizeof(why[i]));
-		nx += v[i] == EXCEEDED;
-		nc += v[i] == CANNOT_TELL;
-		timer |= l->timer != 0;
+		n[v[i]]++;
 	}
-	if (nx + nc == 0) {
-		fprintf(fp, "gate: met (%u limit%s", cfg->nlimits,
-		    cfg->nlimits == 1 ? "" : "s");
-		for (k = 0; k <= timer; k++) {
-			st = &res->ser[k ? SER_TIMER : SER_LATENCY].st;
-			fprintf(fp, "; %s%llu samples, worst %s", k ? "timer " :
-			    "", (unsigned long long)st->n, fmt_time(a,
-			    sizeof(a), stats_shown(st, STAT_MAX), 4, "us"));
-		}
-		for (l = cfg->limits; l < cfg->limits + cfg->nlimits; l++)
-			if (l->frames != NULL)
-				fprintf(fp, "; %s missed %.2f%% of %llu "
-				    "deadlines", l->frames,
-				    frame_missed_pct(&res->classes[l->cls].fr),
-				    (unsigned long long)frame_deadlines(
-				    &res->classes[l->cls].fr));
-		fputs(")\n", fp);
-		return EXIT_OK;
-	}
-	/* The limits exceeded first, then those that cannot be told. */
-	fputs(nx > 0 ? "gate: exceeded: " : "gate: cannot tell: ", fp);
-	for (k = nx > 0 ? EXCEEDED : CANNOT_TELL; k <= CANNOT_TELL; k++) {
-		if (k == CANNOT_TELL && nx > 0 && nc > 0)
-			fputs("; cannot tell: ", fp);
-		for (i = 0, sep = 0; i < cfg->nlimits; i++) {
-			if (v[i] != (enum verdict)k)
-				continue;
-			fprintf(fp, "%s%s", sep++ > 0 ? "; " : "", why[i]);
+	worst = n[EXCEEDED] > 0 ? EXCEEDED : n[CANNOT_TELL] > 0 ? CANNOT_TELL :
+	    MET;
+	if (cfg->nlimits == 1) {
+		snprintf(lead, sizeof(lead), "gate: %s: ", word[worst]);
+		fmt_wrap(fp, lead, 4, GATE_WIDTH, why[0]);
+	} else {
+		fprintf(fp, "gate: %s (%u limits: %u exceeded, %u cannot tell, "
+		    "%u met)\n", word[worst], cfg->nlimits, n[EXCEEDED],
+		    n[CANNOT_TELL], n[MET]);
+		for (i = 0; i < cfg->nlimits; i++) {
+			snprintf(lead, sizeof(lead), "  %-13s", word[v[i]]);
+			fmt_wrap(fp, lead, 15, GATE_WIDTH, why[i]);
 		}
 	}
-	fputc('\n', fp);
-	return nx > 0 ? EXIT_THRESHOLD : EXIT_CANNOT_TELL;
+	return worst == EXCEEDED ? EXIT_THRESHOLD : worst == CANNOT_TELL ?
+	    EXIT_CANNOT_TELL : EXIT_OK;
 }
 
 void
@@ -319,6 +298,12 @@ gate_parse(struct config *cfg, char *arg)
 			    "p99.99, max, timer.STAT, inversions, or "
 			    "CLASS.missed)", tok);
 		snprintf(name, sizeof(name), "fail-above %s", tok);
+		/* A bare number: a unit is asked for, as -d's is not. */
+		if (eq[1] != '\0' && eq[1 + strspn(eq + 1, "0123456789.")] ==
+		    '\0')
+			usage_error("fail-above %s=%s needs a unit (ns, us, ms, "
+			    "s, m, h): %sus or %sms?", tok, eq + 1, eq + 1,
+			    eq + 1);
 		l->stat = (enum stat_kind)k;
 		l->timer = timer;
 		l->value = parse_time(name, eq + 1, 0, 3600 * NSEC_PER_SEC,

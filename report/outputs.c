@@ -41,11 +41,11 @@
 	"series,run,waker_cpu,place\n"
 #define LOG_REORDER_NS	NSEC_PER_SEC	/* open loop: a late reply's wait */
 
-static int	 file_claim(struct report_file *, const char *);
+static int	 file_claim(struct report_file *, const char *, const char *);
 static FILE	*file_stream(struct report_file *, const char *);
 static int	 file_finish(struct report_file *, FILE *);
 static void	 file_drop(struct report_file *);
-static int	 fifo_open(const char *, const char *);
+static int	 fifo_open(const struct report_file *, const char *);
 static int	 write_json(struct report_file *, const struct config *,
 		    const struct result *, const struct runs *);
 static int	 write_plot(struct report_file *, const struct config *,
@@ -90,7 +90,7 @@ outputs_add_run(struct outputs *col, const struct result *res)
 	/* The log's last rows; a log that failed in the run was said. */
 	if (col->log != NULL && !col->log_failed && res->stop != STOP_SINK &&
 	    log_flush(col, INT64_MAX) == -1) {
-		lwarnx("cannot write the log %s: %s", cfg->log_path,
+		lwarnx("--log=%s: %s", cfg->log_path,
 		    strerror(errno != 0 ? errno : EIO));
 		col->log_failed = 1;
 		return -1;
@@ -150,17 +150,17 @@ outputs_open(struct outputs *col, const struct config *cfg,
 		return -1;
 	}
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") != 0 &&
-	    file_claim(&col->json, cfg->json_path) == -1)
+	    file_claim(&col->json, "json", cfg->json_path) == -1)
 		return -1;
 	if (cfg->plot_path != NULL &&
-	    file_claim(&col->plot, cfg->plot_path) == -1)
+	    file_claim(&col->plot, "plot", cfg->plot_path) == -1)
 		return -1;
 	if (cfg->log_path != NULL) {
-		if (file_claim(&col->logf, cfg->log_path) == -1 ||
+		if (file_claim(&col->logf, "log", cfg->log_path) == -1 ||
 		    (col->log = file_stream(&col->logf, "the log")) == NULL)
 			return -1;
 		if (fputs(LOG_HEADER, col->log) == EOF) {
-			lwarn("%s", cfg->log_path);
+			lwarn("--log=%s", cfg->log_path);
 			return -1;
 		}
 	}
@@ -176,13 +176,14 @@ outputs_open(struct outputs *col, const struct config *cfg,
  * that file's mode and owner.  Returns 0, or -1 after saying why.
  */
 static int
-file_claim(struct report_file *rf, const char *path)
+file_claim(struct report_file *rf, const char *opt, const char *path)
 {
 	struct stat sb;
 	int have;
 
 	memset(rf, 0, sizeof(*rf));
 	rf->fd = -1;
+	rf->opt = opt;
 	rf->path = path;
 	have = stat(path, &sb) == 0;
 	if (have && S_ISFIFO(sb.st_mode)) {
@@ -205,7 +206,7 @@ file_claim(struct report_file *rf, const char *path)
 			return 0;
 		}
 	}
-	lwarn("%s", path);
+	lwarn("--%s=%s", opt, path);
 	return -1;
 }
 
@@ -222,14 +223,14 @@ file_stream(struct report_file *rf, const char *what)
 	FILE *fp;
 
 	errno = 0;
-	if (rf->fifo && (rf->fd = fifo_open(rf->path, what)) == -1) {
+	if (rf->fifo && (rf->fd = fifo_open(rf, what)) == -1) {
 		file_drop(rf);
 		return NULL;
 	}
 	if ((rf->tmp == NULL && fstat(rf->fd, &sb) == 0 &&
 	    S_ISREG(sb.st_mode) && ftruncate(rf->fd, 0) == -1) ||
 	    (fp = fdopen(rf->fd, "w")) == NULL) {
-		lwarn("%s", rf->path);
+		lwarn("--%s=%s", rf->opt, rf->path);
 		file_drop(rf);
 		return NULL;
 	}
@@ -245,8 +246,9 @@ file_stream(struct report_file *rf, const char *what)
  * Returns the descriptor, or -1 after saying why.
  */
 static int
-fifo_open(const char *path, const char *what)
+fifo_open(const struct report_file *rf, const char *what)
 {
+	const char *path = rf->path;
 	struct timespec nap = { 0, FIFO_POLL_NS };
 	const char *sig;
 	int fd, said = 0;
@@ -254,14 +256,14 @@ fifo_open(const char *path, const char *what)
 	got_stop = 0;
 	while ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		if (errno != ENXIO && errno != EINTR) {
-			lwarn("%s", path);
+			lwarn("--%s=%s", rf->opt, path);
 			return -1;
 		}
 		if (got_stop) {
 			sig = sigabbrev_np(got_stop);
-			lwarnx("%s: no reader opened the FIFO before SIG%s: %s "
-			    "not written", path, sig != NULL ? sig : "?",
-			    what);
+			lwarnx("--%s=%s: no reader opened the FIFO before SIG%s: "
+			    "%s not written", rf->opt, path, sig != NULL ? sig :
+			    "?", what);
 			return -1;
 		}
 		if (!said)
@@ -271,7 +273,7 @@ fifo_open(const char *path, const char *what)
 		nanosleep(&nap, NULL);
 	}
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1) {
-		lwarn("%s", path);
+		lwarn("--%s=%s", rf->opt, path);
 		close(fd);
 		return -1;
 	}
@@ -294,9 +296,9 @@ file_finish(struct report_file *rf, FILE *fp)
 	    (fclose(fp) == EOF))
 		e = errno != 0 ? errno : EIO;
 	if (e != 0)
-		lwarnx("%s: %s%s", rf->path, strerror(e), rf->tmp == NULL ?
-		    "" : rf->existed ? " (the file is left as it was)" :
-		    " (nothing written)");
+		lwarnx("--%s=%s: %s%s", rf->opt, rf->path, strerror(e),
+		    rf->tmp == NULL ? "" : rf->existed ?
+		    " (the file is left as it was)" : " (nothing written)");
 	file_drop(rf);
 	return e != 0 ? -1 : 0;
 }

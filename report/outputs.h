@@ -34,6 +34,7 @@ struct runs {
  * when its report is written (the log's: before the run).
  */
 struct report_file {
+	const char	*opt;		/* its option, as messages name it */
 	const char	*path;		/* as given */
 	char		*target;	/* links followed: replaced */
 	char		*tmp;		/* .NAME.tmp-PID, or NULL */

@@ -540,13 +540,13 @@ tmps() { find "$1" -name '.*.tmp-*' | tr '\n' ' '; }
 
 # Two reports into one file, as given, through a link or a hard link: a
 # usage error before anything runs.
-ln -sf same.json "$TMP/link.json"
+ln -sf same.svg "$TMP/link.json"
 : >"$TMP/hard.csv"
 mkdir -p "$TMP/x"
-ln -f "$TMP/hard.csv" "$TMP/hard2.csv"
+ln -f "$TMP/hard.csv" "$TMP/hard2.svg"
 for args in "--json=$TMP/same.json --log=$TMP/same.json" \
-    "--json=$TMP/link.json --plot=$TMP/same.json" \
-    "--log=$TMP/hard.csv --plot=$TMP/hard2.csv" \
+    "--json=$TMP/link.json --plot=$TMP/same.svg" \
+    "--log=$TMP/hard.csv --plot=$TMP/hard2.svg" \
     "--json=$TMP/x/../same.json --log=$TMP/same.json"; do
 	# shellcheck disable=SC2086
 	run_latt "$TMP/out6" "$TMP/err6" $args "touch $TMP/ran"
@@ -565,15 +565,18 @@ mkdir -p "$TMP/small"
 if mount -t tmpfs -o size=512k tmpfs "$TMP/small" 2>/dev/null; then
 	run_latt "$TMP/out6" "$TMP/err6" -q -c2 -d 0.3 --json="$TMP/small/a.json"
 	cp "$TMP/small/a.json" "$TMP/a.json.before"
+	# The plot's name ends in .svg: a link to the JSON file.
+	ln -sf a.json "$TMP/small/a.svg"
 	dd if=/dev/zero of="$TMP/small/fill" bs=4k 2>/dev/null
 	for opt in --json --plot; do
 		cp "$TMP/a.json.before" "$TMP/small/a.json"
-		run_latt "$TMP/out6" "$TMP/err6" -q -c2 -d 0.3 \
-		    "$opt=$TMP/small/a.json"
+		f=$TMP/small/a.json
+		[ $opt = --plot ] && f=$TMP/small/a.svg
+		run_latt "$TMP/out6" "$TMP/err6" -q -c2 -d 0.3 "$opt=$f"
 		[ "$rc" -eq 1 ] || bad "$opt: exit $rc, want 1"
 		grep -q '^Entries: ' "$TMP/out6" || bad "$opt: no summary"
 		[ "$(nlines "$TMP/err6")" -eq 1 ] && grep -q \
-		    "small/a.json: No space left on device (the file is left as it was)" \
+		    "^latt: $opt=$f: No space left on device (the file is left as it was)" \
 		    "$TMP/err6" || bad "$opt: stderr: $(short "$TMP/err6")"
 		cmp -s "$TMP/small/a.json" "$TMP/a.json.before" ||
 		    bad "$opt: a.json changed ($(wc -c <"$TMP/small/a.json") bytes)"

@@ -192,6 +192,12 @@ static const struct refusal gates[] = {
 	    "fail-above fast.missed: no frame class is named fast" },
 	{ { "--fail-above=inversions=-1", "true" },
 	    "fail-above inversions is too small: -1 (at least 0)" },
+	{ { "--fail-above=p99=5", "true" },
+	    "fail-above p99=5 needs a unit (ns, us, ms, s, m, h): 5us or "
+	    "5ms?" },
+	{ { "--fail-above=max=1ms,timer.p99=2.5", "true" },
+	    "fail-above timer.p99=2.5 needs a unit (ns, us, ms, s, m, h): "
+	    "2.5us or 2.5ms?" },
 };
 
 static const struct refusal sweeps[] = {
@@ -249,6 +255,13 @@ static const struct refusal rules[] = {
 	{ { "--plot=-", "true" },
 	    "plot cannot be -: stdout takes the summary" },
 	{ { "--plot" }, "option --plot needs a value" },
+	{ { "--plot=x.png", "true" },
+	    "--plot=x.png: the plot is SVG: give a name ending in .svg" },
+	{ { "--duraton=5", "true" },
+	    "unknown option: --duraton=5 (did you mean --duration?)" },
+	{ { "--per-clinet", "true" },
+	    "unknown option: --per-clinet (did you mean --per-client?)" },
+
 	{ { "--fail-if-worse=p99=10%", "true" },
 	    "--fail-if-worse=p99=10% needs --baseline=FILE" },
 	{ { "--drop-noisy", "true" }, "--drop-noisy needs --baseline=FILE" },
@@ -708,12 +721,12 @@ gate_specs(void)
 	char arg[128];
 
 	memset(&cfg, 0, sizeof(cfg));
-	snprintf(arg, sizeof(arg), "p99=500,timer.max=5ms");
+	snprintf(arg, sizeof(arg), "p99=500us,timer.max=5ms");
 	gate_parse(&cfg, arg);
 	CHECK(cfg.nlimits == 2, "%u limits, want 2", cfg.nlimits);
 	CHECK(cfg.limits[0].stat == STAT_P99 && !cfg.limits[0].timer &&
 	    cfg.limits[0].value == 500 * NSEC_PER_USEC,
-	    "p99=500 (bare: us): stat %d, timer %d, %lld ns",
+	    "p99=500us: stat %d, timer %d, %lld ns",
 	    (int)cfg.limits[0].stat, cfg.limits[0].timer,
 	    (long long)cfg.limits[0].value);
 	CHECK(cfg.limits[1].stat == STAT_MAX && cfg.limits[1].timer &&
