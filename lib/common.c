@@ -51,10 +51,8 @@ static long long parse_scaled(const char *, const char *, long long,
 		    long long, const struct unit *, long long);
 static const char *show_limit(long long, const struct unit *);
 static void	 say(int, const char *, const char *);
-static void	 vsay(int, const char *, va_list);
 static char	*quote_values(const char *, va_list);
 static int	 plain_format(const char *);
-static void	 put_value(FILE *, const char *);
 
 static inline int64_t
 read_clock(clockid_t id)
@@ -77,23 +75,12 @@ wall_ns(void)
 	return read_clock(CLOCK_REALTIME);
 }
 
-/*
- * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
- * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
- * a stamp.  It lags the real time by at most a tick.
- */
 int64_t
 now_coarse_ns(void)
 {
 	return read_clock(CLOCK_MONOTONIC_COARSE);
 }
 
-/*
- * Sleeps to an absolute deadline and returns the time it woke, or -1 when
- * a signal cut the sleep short (or a flag was already up), so that the
- * loop sees the flags at once.  A deadline already past returns at once:
- * that is still a sample, the cost of the call.
- */
 int64_t
 sleep_until_ns(int64_t deadline)
 {
@@ -234,26 +221,19 @@ say(int err, const char *msg, const char *fmt)
 	fputc('\n', stderr);
 }
 
-static void
-vsay(int err, const char *fmt, va_list ap)
-{
-	char *msg;
-
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
-	say(err, msg, fmt);
-	free(msg);
-}
-
 void
 lwarnc(int err, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 	int saved = errno;
 
 	va_start(ap, fmt);
-	vsay(err, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
 	va_end(ap);
+	say(err, msg, fmt);
+	free(msg);
 	errno = saved;
 }
 
@@ -285,7 +265,7 @@ usage_error_hint(const char *help)
 
 /*
  * usage_error's message: fmt with every %s argument taken for a value the
- * user typed, and cut (put_value).  A format of "%s" alone is a message
+ * user typed, and cut (cut_value).  A format of "%s" alone is a message
  * made elsewhere, kept whole; so is one with a conversion this does not
  * know (plain_format), then printed by vasprintf as it is.  Returns the
  * message (the caller frees it), or NULL.
@@ -293,8 +273,8 @@ usage_error_hint(const char *help)
 static char *
 quote_values(const char *fmt, va_list ap)
 {
-	const char *p;
-	char *msg = NULL;
+	const char *p, *v;
+	char *msg = NULL, cut[QUOTE_MAX + 4];
 	size_t len = 0;
 	FILE *mem;
 	int lng;
@@ -315,7 +295,9 @@ quote_values(const char *fmt, va_list ap)
 			lng += *p == 'z' ? 3 : 1;
 		switch (*p) {
 		case 's':
-			put_value(mem, va_arg(ap, const char *));
+			v = va_arg(ap, const char *);
+			fputs(cut_value(cut, sizeof(cut), v != NULL ? v :
+			    "(null)"), mem);
 			break;
 		case 'c':
 			fputc(va_arg(ap, int), mem);
@@ -372,15 +354,6 @@ plain_format(const char *fmt)
 		p += n;
 	}
 	return 1;
-}
-
-/* A value as a usage error quotes it (cut_value). */
-static void
-put_value(FILE *fp, const char *s)
-{
-	char buf[QUOTE_MAX + 4];
-
-	fputs(cut_value(buf, sizeof(buf), s != NULL ? s : "(null)"), fp);
 }
 
 /*
@@ -604,11 +577,6 @@ file_text(const char *path)
 	return buf;
 }
 
-/*
- * A procfs file of at most len - 2 bytes into buf after a newline, so
- * that every key is found as "\nKEY"; NUL-terminated.  -1: unreadable
- * or empty.
- */
 int
 proc_read_keyed(const char *path, char *buf, size_t len)
 {
@@ -661,4 +629,25 @@ utf8_len(const unsigned char *p, size_t avail)
 	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
 		return 0;
 	return n;
+}
+
+int
+grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t ncap = *cap > 0 ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (ncap > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* *arr is some T *: copied, not read as a void * (aliasing). */
+	memcpy(&p, arr, sizeof(p));
+	if ((p = realloc(p, ncap * size)) == NULL)
+		return -1;
+	memcpy(arr, &p, sizeof(p));
+	*cap = ncap;
+	return 0;
 }

@@ -19,9 +19,9 @@ char	*fmt_time(char *, size_t, double ns, int digits, const char *micro);
 char	*fmt_num(char *, size_t, double, int si);
 /* Microseconds without the unit, four figures; "1.235s" from 1e6 us. */
 char	*fmt_us(char *, size_t, double ns);
-/* lead, then text cut into lines of width columns, indented by indent. */
 /* At most n bytes of s, a control byte as \xNN: what a file or argv said. */
 void	 fmt_put(FILE *, const char *s, size_t n);
+/* lead, then text cut into lines of width columns, indented by indent. */
 void	 fmt_wrap(FILE *, const char *lead, int indent, int width,
 	    const char *text);
 
