@@ -27,23 +27,10 @@
 #define HIST_MAX_SUB_BITS	12
 #define HIST_LIMIT		((int64_t)1 << HIST_MAX_BITS)
 
-static size_t	hist_nbuckets(unsigned);
 static int64_t	clamp(int64_t, int64_t, int64_t);
 static uint64_t	quantile_rank(double, uint64_t);
 static void	merge_slice(struct timeline_slice *,
 		    const struct timeline_slice *);
-
-/*
- * Returns the number of counters a histogram of precision sub_bits needs.
- * The caller has checked sub_bits.
- */
-static size_t
-hist_nbuckets(unsigned sub_bits)
-{
-	size_t s = (size_t)1 << sub_bits;
-
-	return 2 * s + (HIST_MAX_BITS - sub_bits - 1) * s;
-}
 
 int
 hist_init(struct hist *h, unsigned sub_bits)
@@ -53,7 +40,7 @@ hist_init(struct hist *h, unsigned sub_bits)
 		errno = EINVAL;
 		return -1;
 	}
-	h->nbuckets = hist_nbuckets(sub_bits);
+	h->nbuckets = ((size_t)HIST_MAX_BITS - sub_bits + 1) << sub_bits;
 	h->counts = calloc(h->nbuckets, sizeof(*h->counts));
 	if (h->counts == NULL) {
 		h->nbuckets = 0;
@@ -442,19 +429,12 @@ stats_merge(struct stats *dst, const struct stats *src)
 		return -1;
 	if (src->n == 0)
 		return 0;
-	if (dst->n == 0) {
+	if (dst->n == 0 || src->min < dst->min)
 		dst->min = src->min;
+	if (dst->n == 0 || src->max > dst->max) {
 		dst->max = src->max;
 		dst->max_tag = src->max_tag;
 		dst->max_when = src->max_when;
-	} else {
-		if (src->min < dst->min)
-			dst->min = src->min;
-		if (src->max > dst->max) {
-			dst->max = src->max;
-			dst->max_tag = src->max_tag;
-			dst->max_when = src->max_when;
-		}
 	}
 	n = (double)dst->n + (double)src->n;
 	delta = src->mean - dst->mean;
@@ -681,9 +661,7 @@ static void
 timeline_coarsen(struct timeline *tl)
 {
 	struct timeline_slice tmp;
-	size_t i;
-
-	size_t b;
+	size_t i, b;
 
 	for (i = 0; i < TIMELINE_SLICES / 2; i++) {
 		tmp = tl->slice[2 * i];
