@@ -537,6 +537,24 @@ tmp_commit(FILE *fp, const char *tmp, int anon, const char *target)
 	return e != 0 ? -1 : 0;
 }
 
+int
+full_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 long long
 file_ll(const char *path)
 {

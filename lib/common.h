@@ -108,6 +108,9 @@ splitmix64(uint64_t *state)
  */
 int	 proc_read_keyed(const char *, char *, size_t);
 
+/* Writes all len bytes of buf, again after EINTR; 0, or -1 with errno. */
+int	 full_write(int fd, const void *buf, size_t len);
+
 /*
  * A small /proc or sysfs file read whole (trailing newlines, spaces and
  * NULs cut; NULL when unreadable or empty), or as one number (-1 when
