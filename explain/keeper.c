@@ -55,7 +55,6 @@ struct kcpu {
 };
 
 static void	 keeper_loop(const char *, struct kwin *);
-static int	 full_write(int, const void *, size_t);
 static int	 full_read(int, void *, size_t);
 static size_t	 keeper_page_size(const char *);
 
@@ -137,24 +136,6 @@ keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 		nanosleep(&ms, NULL);
 	}
 	_exit(1);
-}
-
-static int
-full_write(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /*
