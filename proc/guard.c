@@ -147,8 +147,7 @@ guard_tell(const struct guard *g, char what, pid_t pid)
 	m.what = what;
 	m.pid = pid;
 	/* A guardian that died costs the guard, not the run. */
-	while (write(g->fd, &m, sizeof(m)) == -1 && errno == EINTR)
-		;
+	(void)full_write(g->fd, &m, sizeof(m));
 }
 
 void

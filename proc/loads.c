@@ -204,9 +204,7 @@ spin_pipe(struct load_slot *slot)
 				;
 			if (n != 1)
 				_exit(1);
-			while ((n = write(out, &c, 1)) == -1 && errno == EINTR)
-				;
-			if (n != 1)
+			if (full_write(out, &c, 1) == -1)
 				_exit(1);
 		}
 		ops += 256;
