@@ -237,11 +237,7 @@ lwarnc(int err, const char *fmt, ...)
 	errno = saved;
 }
 
-/*
- * A usage error: one line saying what was wrong, every value in it cut to
- * about QUOTE_MAX bytes (a 130 KB argument is not echoed whole), then a
- * line that says where help is.
- */
+/* A 130 KB argument is not echoed whole. */
 void
 usage_error(const char *fmt, ...)
 {
@@ -356,11 +352,6 @@ plain_format(const char *fmt)
 	return 1;
 }
 
-/*
- * A value as a message quotes it: whole up to QUOTE_MAX + 3 bytes, else
- * its first QUOTE_MAX bytes (or fewer: len - 4), cut before a UTF-8
- * character rather than inside one, and "...".  Returns s, or buf.
- */
 const char *
 cut_value(char *buf, size_t len, const char *s)
 {

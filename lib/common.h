@@ -85,7 +85,11 @@ void	 lwarnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 void	 usage_error(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 void	 usage_error_hint(const char *help);
-/* s, or its first 60 bytes or so and "..." in buf (as usage_error). */
+/*
+ * A value as a message quotes it: s whole up to 63 bytes, else its first
+ * 60 (or fewer: len - 4), cut before a UTF-8 character rather than inside
+ * one, and "..." in buf.  Returns s, or buf.
+ */
 const char *cut_value(char *buf, size_t len, const char *s);
 
 /*
