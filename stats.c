@@ -76,10 +76,6 @@ hist_reset(struct hist *h)
 	h->overflow = 0;
 }
 
-/*
- * Returns the bucket of value: 0 for negative values, nbuckets (one past
- * the last counter) for values of 2^HIST_MAX_BITS and above.
- */
 size_t
 hist_index(const struct hist *h, int64_t value)
 {
@@ -119,10 +115,6 @@ hist_add(struct hist *h, int64_t value)
 	hist_add_count(h, value, 1);
 }
 
-/*
- * Returns the first value of bucket idx.  Indices at or past nbuckets
- * name the overflow range, whose first value is 2^HIST_MAX_BITS.
- */
 int64_t
 hist_lower(const struct hist *h, size_t idx)
 {
@@ -140,10 +132,6 @@ hist_lower(const struct hist *h, size_t idx)
 	return (int64_t)((s + k % s) << shift);
 }
 
-/*
- * Returns the last value of bucket idx (the next bucket's first, less
- * one: the buckets tile the range); INT64_MAX for the overflow range.
- */
 int64_t
 hist_upper(const struct hist *h, size_t idx)
 {
