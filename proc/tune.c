@@ -660,20 +660,13 @@ say_refused(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 static int
 has_cap_sys_nice(void)
 {
-	char line[256];
-	unsigned long long caps;
-	FILE *fp;
-	int yes = 0;
+	char buf[4096], *p;
 
-	if ((fp = fopen("/proc/self/status", "re")) == NULL)
+	if (proc_read_keyed("/proc/self/status", buf, sizeof(buf)) == -1)
 		return geteuid() == 0;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
-			yes = (caps >> CAP_SYS_NICE_BIT) & 1;
-			break;
-		}
-	fclose(fp);
-	return yes;
+	if ((p = strstr(buf, "\nCapEff:")) == NULL)
+		return 0;
+	return (strtoull(p + 8, NULL, 16) >> CAP_SYS_NICE_BIT) & 1;
 }
 
 /*
