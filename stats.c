@@ -27,23 +27,10 @@
 #define HIST_MAX_SUB_BITS	12
 #define HIST_LIMIT		((int64_t)1 << HIST_MAX_BITS)
 
-static size_t	hist_nbuckets(unsigned);
 static int64_t	clamp(int64_t, int64_t, int64_t);
 static uint64_t	quantile_rank(double, uint64_t);
 static void	merge_slice(struct timeline_slice *,
 		    const struct timeline_slice *);
-
-/*
- * Returns the number of counters a histogram of precision sub_bits needs.
- * The caller has checked sub_bits.
- */
-static size_t
-hist_nbuckets(unsigned sub_bits)
-{
-	size_t s = (size_t)1 << sub_bits;
-
-	return 2 * s + (HIST_MAX_BITS - sub_bits - 1) * s;
-}
 
 int
 hist_init(struct hist *h, unsigned sub_bits)
@@ -53,7 +40,7 @@ hist_init(struct hist *h, unsigned sub_bits)
 		errno = EINVAL;
 		return -1;
 	}
-	h->nbuckets = hist_nbuckets(sub_bits);
+	h->nbuckets = ((size_t)HIST_MAX_BITS - sub_bits + 1) << sub_bits;
 	h->counts = calloc(h->nbuckets, sizeof(*h->counts));
 	if (h->counts == NULL) {
 		h->nbuckets = 0;
@@ -89,10 +76,6 @@ hist_reset(struct hist *h)
 	h->overflow = 0;
 }
 
-/*
- * Returns the bucket of value: 0 for negative values, nbuckets (one past
- * the last counter) for values of 2^HIST_MAX_BITS and above.
- */
 size_t
 hist_index(const struct hist *h, int64_t value)
 {
@@ -132,10 +115,6 @@ hist_add(struct hist *h, int64_t value)
 	hist_add_count(h, value, 1);
 }
 
-/*
- * Returns the first value of bucket idx.  Indices at or past nbuckets
- * name the overflow range, whose first value is 2^HIST_MAX_BITS.
- */
 int64_t
 hist_lower(const struct hist *h, size_t idx)
 {
@@ -153,10 +132,6 @@ hist_lower(const struct hist *h, size_t idx)
 	return (int64_t)((s + k % s) << shift);
 }
 
-/*
- * Returns the last value of bucket idx (the next bucket's first, less
- * one: the buckets tile the range); INT64_MAX for the overflow range.
- */
 int64_t
 hist_upper(const struct hist *h, size_t idx)
 {
@@ -442,19 +417,12 @@ stats_merge(struct stats *dst, const struct stats *src)
 		return -1;
 	if (src->n == 0)
 		return 0;
-	if (dst->n == 0) {
+	if (dst->n == 0 || src->min < dst->min)
 		dst->min = src->min;
+	if (dst->n == 0 || src->max > dst->max) {
 		dst->max = src->max;
 		dst->max_tag = src->max_tag;
 		dst->max_when = src->max_when;
-	} else {
-		if (src->min < dst->min)
-			dst->min = src->min;
-		if (src->max > dst->max) {
-			dst->max = src->max;
-			dst->max_tag = src->max_tag;
-			dst->max_when = src->max_when;
-		}
 	}
 	n = (double)dst->n + (double)src->n;
 	delta = src->mean - dst->mean;
@@ -681,9 +649,7 @@ static void
 timeline_coarsen(struct timeline *tl)
 {
 	struct timeline_slice tmp;
-	size_t i;
-
-	size_t b;
+	size_t i, b;
 
 	for (i = 0; i < TIMELINE_SLICES / 2; i++) {
 		tmp = tl->slice[2 * i];

@@ -56,7 +56,6 @@
 #define BUF_KB_MIN	256
 #define KEEPER_WAIT_NS	(2 * NSEC_PER_SEC)
 #define RMDIR_WAIT_NS	(1 * NSEC_PER_SEC)	/* EBUSY: its files closing */
-#define NS_DEPTH_MAX	32
 #define LOOKBACK_NS	(200 * NSEC_PER_MSEC)	/* the keeper keeps before a
 						   kept sample's send */
 #define AFTER_NS	(5 * NSEC_PER_MSEC)	/* and after its wake-up */
@@ -267,7 +266,6 @@ explain_close(struct tinst *in, char *err, size_t errlen)
 		close(in->keeper_fd);
 	if (in->keeper_rfd != -1)
 		close(in->keeper_rfd);
-	in->keeper_fd = in->keeper_rfd = -1;
 	keeper_end(in);
 	if (in->made && in->path != NULL) {
 		giveup = now_ns() + RMDIR_WAIT_NS;
@@ -398,22 +396,19 @@ keeper_error(const struct tinst *in, struct autopsy *ap, const char *fmt,
 static void
 map_children(struct tinst *in)
 {
-	pid_t ids[NS_DEPTH_MAX], *kids;
+	pid_t *kids, own;
 	size_t n, i;
-	int depth;
 
 	free(in->map);
 	in->map = NULL;
 	in->nmap = 0;
-	if (!in->nspid ||
-	    (depth = proc_nspid(0, ids, NS_DEPTH_MAX) - 1) < 0 ||
-	    depth >= NS_DEPTH_MAX || (kids = proc_children(0, &n)) == NULL)
+	if (!in->nspid || (kids = proc_children(0, &n)) == NULL)
 		return;
 	if ((in->map = calloc(n, sizeof(*in->map))) != NULL)
 		for (i = 0; i < n; i++)
-			if (proc_nspid(kids[i], ids, NS_DEPTH_MAX) > depth) {
-				in->map[in->nmap][0] = ids[depth];
-				in->map[in->nmap++][1] = ids[0];
+			if ((own = proc_own(kids[i])) > 0) {
+				in->map[in->nmap][0] = own;
+				in->map[in->nmap++][1] = kids[i];
 			}
 	free(kids);
 }

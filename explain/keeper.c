@@ -32,6 +32,7 @@
 #include "explain/keeper.h"
 #include "explain/tracedec.h"
 #include "lib/common.h"
+#include "proc/proc.h"
 
 #define DRAIN_MS	100		/* how often it drains the buffers */
 #define HISTORY_NS	(1 * NSEC_PER_SEC)	/* the last stretch it keeps */
@@ -54,7 +55,6 @@ struct kcpu {
 };
 
 static void	 keeper_loop(const char *, struct kwin *);
-static int	 full_write(int, const void *, size_t);
 static int	 full_read(int, void *, size_t);
 static size_t	 keeper_page_size(const char *);
 
@@ -75,19 +75,14 @@ keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 	char on[PATH_MAX], dir[64];
 	size_t i;
 	pid_t pid;
-	int p[2] = { -1, -1 }, q[2] = { -1, -1 }, fd, a, b, c, e;
+	int p[2], q[2], fd, a, b, c, e;
 
-	fflush(stdout);
-	fflush(stderr);
-	if (pipe2(p, O_CLOEXEC) == -1 || pipe2(q, O_CLOEXEC) == -1 ||
-	    (pid = fork()) == -1) {
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return -1;
+	if (pipe2(q, O_CLOEXEC) == -1 || (pid = proc_fork(q)) == -1) {
 		e = errno;
-		for (i = 0; i < 2; i++) {
-			if (p[i] != -1)
-				close(p[i]);
-			if (q[i] != -1)
-				close(q[i]);
-		}
+		close(p[0]);
+		close(p[1]);
 		errno = e;
 		return -1;
 	}
@@ -141,24 +136,6 @@ keeper_start(const char *name, int ifd, int *wfd, int *rfd, struct kwin *win)
 		nanosleep(&ms, NULL);
 	}
 	_exit(1);
-}
-
-static int
-full_write(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -282,7 +259,6 @@ static int
 keeper_drain(struct kcpu *kc, unsigned ncpu, size_t page, size_t *bytes)
 {
 	struct kcpu *c;
-	struct kpage *np;
 	unsigned char *buf;
 	unsigned cpu;
 	ssize_t n;
@@ -296,15 +272,10 @@ keeper_drain(struct kcpu *kc, unsigned ncpu, size_t page, size_t *bytes)
 				free(buf);
 				break;
 			}
-			if (c->n == c->cap) {
-				np = realloc(c->p, (c->cap ? c->cap * 2 : 64) *
-				    sizeof(*np));
-				if (np == NULL) {
-					free(buf);
-					return -1;
-				}
-				c->p = np;
-				c->cap = c->cap ? c->cap * 2 : 64;
+			if (grow(&c->p, &c->cap, c->n, sizeof(*c->p),
+			    64) == -1) {
+				free(buf);
+				return -1;
 			}
 			/* A page's time stamp: the first 8 bytes of it. */
 			c->p[c->n].ts = 0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "explain/tracedec.h"
+#include "lib/common.h"
 
 #define MAX_FIELDS	8
 #define PAGE_HDR	16		/* a page's time stamp and commit */
@@ -443,15 +444,8 @@ parse_event(struct tdec_trace *tr, unsigned cpu, int64_t ts,
 static struct tdec_ev *
 new_event(struct tdec_trace *tr)
 {
-	struct tdec_ev *nev;
-	size_t ncap = tr->cap > 0 ? tr->cap * 2 : 65536;
-
-	if (tr->nev == tr->cap) {
-		if ((nev = realloc(tr->ev, ncap * sizeof(*nev))) == NULL)
-			return NULL;
-		tr->ev = nev;
-		tr->cap = ncap;
-	}
+	if (grow(&tr->ev, &tr->cap, tr->nev, sizeof(*tr->ev), 65536) == -1)
+		return NULL;
 	return &tr->ev[tr->nev];
 }
 

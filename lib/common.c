@@ -53,10 +53,8 @@ static long long parse_scaled(const char *, const char *, long long,
 		    long long, const struct unit *, long long);
 static const char *show_limit(long long, const struct unit *);
 static void	 say(int, const char *, const char *);
-static void	 vsay(int, const char *, va_list);
 static char	*quote_values(const char *, va_list);
 static int	 plain_format(const char *);
-static void	 put_value(FILE *, const char *);
 
 static inline int64_t
 read_clock(clockid_t id)
@@ -79,23 +77,12 @@ wall_ns(void)
 	return read_clock(CLOCK_REALTIME);
 }
 
-/*
- * CLOCK_MONOTONIC_COARSE: the last tick, cheap to read.  For the checks
- * of the loop (the end, the grace, the tick, stalls of 50 ms), never for
- * a stamp.  It lags the real time by at most a tick.
- */
 int64_t
 now_coarse_ns(void)
 {
 	return read_clock(CLOCK_MONOTONIC_COARSE);
 }
 
-/*
- * Sleeps to an absolute deadline and returns the time it woke, or -1 when
- * a signal cut the sleep short (or a flag was already up), so that the
- * loop sees the flags at once.  A deadline already past returns at once:
- * that is still a sample, the cost of the call.
- */
 int64_t
 sleep_until_ns(int64_t deadline)
 {
@@ -236,34 +223,23 @@ say(int err, const char *msg, const char *fmt)
 	fputc('\n', stderr);
 }
 
-static void
-vsay(int err, const char *fmt, va_list ap)
-{
-	char *msg;
-
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
-	say(err, msg, fmt);
-	free(msg);
-}
-
 void
 lwarnc(int err, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 	int saved = errno;
 
 	va_start(ap, fmt);
-	vsay(err, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
 	va_end(ap);
+	say(err, msg, fmt);
+	free(msg);
 	errno = saved;
 }
 
-/*
- * A usage error: one line saying what was wrong, every value in it cut to
- * about QUOTE_MAX bytes (a 130 KB argument is not echoed whole), then a
- * line that says where help is.
- */
+/* A 130 KB argument is not echoed whole. */
 void
 usage_error(const char *fmt, ...)
 {
@@ -335,7 +311,7 @@ usage_error_hint(const char *help)
 
 /*
  * usage_error's message: fmt with every %s argument taken for a value the
- * user typed, and cut (put_value).  A format of "%s" alone is a message
+ * user typed, and cut (cut_value).  A format of "%s" alone is a message
  * made elsewhere, kept whole; so is one with a conversion this does not
  * know (plain_format), then printed by vasprintf as it is.  Returns the
  * message (the caller frees it), or NULL.
@@ -343,8 +319,8 @@ usage_error_hint(const char *help)
 static char *
 quote_values(const char *fmt, va_list ap)
 {
-	const char *p;
-	char *msg = NULL;
+	const char *p, *v;
+	char *msg = NULL, cut[QUOTE_MAX + 4];
 	size_t len = 0;
 	FILE *mem;
 	int lng;
@@ -365,7 +341,9 @@ quote_values(const char *fmt, va_list ap)
 			lng += *p == 'z' ? 3 : 1;
 		switch (*p) {
 		case 's':
-			put_value(mem, va_arg(ap, const char *));
+			v = va_arg(ap, const char *);
+			fputs(cut_value(cut, sizeof(cut), v != NULL ? v :
+			    "(null)"), mem);
 			break;
 		case 'c':
 			fputc(va_arg(ap, int), mem);
@@ -424,20 +402,6 @@ plain_format(const char *fmt)
 	return 1;
 }
 
-/* A value as a usage error quotes it (cut_value). */
-static void
-put_value(FILE *fp, const char *s)
-{
-	char buf[QUOTE_MAX + 4];
-
-	fputs(cut_value(buf, sizeof(buf), s != NULL ? s : "(null)"), fp);
-}
-
-/*
- * A value as a message quotes it: whole up to QUOTE_MAX + 3 bytes, else
- * its first QUOTE_MAX bytes (or fewer: len - 4), cut before a UTF-8
- * character rather than inside one, and "...".  Returns s, or buf.
- */
 const char *
 cut_value(char *buf, size_t len, const char *s)
 {
@@ -614,6 +578,24 @@ tmp_commit(FILE *fp, const char *tmp, int anon, const char *target)
 	return e != 0 ? -1 : 0;
 }
 
+int
+full_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 long long
 file_ll(const char *path)
 {
@@ -654,11 +636,6 @@ file_text(const char *path)
 	return buf;
 }
 
-/*
- * A procfs file of at most len - 2 bytes into buf after a newline, so
- * that every key is found as "\nKEY"; NUL-terminated.  -1: unreadable
- * or empty.
- */
 int
 proc_read_keyed(const char *path, char *buf, size_t len)
 {
@@ -711,4 +688,25 @@ utf8_len(const unsigned char *p, size_t avail)
 	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
 		return 0;
 	return n;
+}
+
+int
+grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t ncap = *cap > 0 ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (ncap > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* *arr is some T *: copied, not read as a void * (aliasing). */
+	memcpy(&p, arr, sizeof(p));
+	if ((p = realloc(p, ncap * size)) == NULL)
+		return -1;
+	memcpy(arr, &p, sizeof(p));
+	*cap = ncap;
+	return 0;
 }

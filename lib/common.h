@@ -53,12 +53,15 @@ extern volatile sig_atomic_t got_tstp;		/* SIGTSTP: suspend the run */
 int64_t	 now_ns(void);
 /*
  * CLOCK_MONOTONIC_COARSE in ns: the last tick, cheap to read, for the
- * checks of a loop (an end, a grace, a tick), never for a stamp.
+ * checks of a loop (an end, a grace, a tick, a stall of 50 ms), never for
+ * a stamp: it lags the real time by at most a tick.
  */
 int64_t	 now_coarse_ns(void);
 /*
  * Sleeps to an absolute CLOCK_MONOTONIC deadline and returns the time it
- * woke, or -1 when a signal cut it short or a flag above was already up.
+ * woke, or -1 when a signal cut it short or a flag above was already up
+ * (so that the loop sees the flags at once).  A deadline already past
+ * returns at once: that is still a sample, the cost of the call.
  */
 int64_t	 sleep_until_ns(int64_t deadline);
 /* CLOCK_REALTIME in ns: only for the date a report gives.  */
@@ -99,7 +102,11 @@ void	 usage_error_hint(const char *help);
  */
 struct option;
 const char *option_nearest(const char *arg, const struct option *opts);
-/* s, or its first 60 bytes or so and "..." in buf (as usage_error). */
+/*
+ * A value as a message quotes it: s whole up to 63 bytes, else its first
+ * 60 (or fewer: len - 4), cut before a UTF-8 character rather than inside
+ * one, and "..." in buf.  Returns s, or buf.
+ */
 const char *cut_value(char *buf, size_t len, const char *s);
 
 /*
@@ -116,8 +123,14 @@ splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* A procfs file into buf after a newline ("\nKEY" finds a key); -1: none. */
+/*
+ * A procfs file, at most len - 2 bytes, into buf after a newline ("\nKEY"
+ * finds a key), NUL-terminated; -1: unreadable or empty.
+ */
 int	 proc_read_keyed(const char *, char *, size_t);
+
+/* Writes all len bytes of buf, again after EINTR; 0, or -1 with errno. */
+int	 full_write(int fd, const void *buf, size_t len);
 
 /*
  * A small /proc or sysfs file read whole (trailing newlines, spaces and
@@ -153,5 +166,12 @@ int	 tmp_commit(FILE *fp, const char *tmp, int anon, const char *target);
 
 /* Length (1-4) of the well-formed UTF-8 sequence at p, or 0 (common.c). */
 size_t	 utf8_len(const unsigned char *p, size_t avail);
+
+/*
+ * Room for one more element of size bytes in the array *arr points to,
+ * which holds n of *cap: the array doubled (to first when empty) once
+ * full.  0, or -1 with errno ENOMEM, the array and *cap as they were.
+ */
+int	 grow(void *arr, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif /* COMMON_H */

@@ -12,13 +12,6 @@
 
 #include "lib/fmt.h"
 
-/*
- * A time as people write it: the value in the largest unit (ns, us, ms, s)
- * that keeps it at least 1, with at most digits significant digits (0:
- * exact, trailing zeros dropped), and the unit: "1.5 ms", "200 us",
- * "288 ms", "12.5 s".  micro is the spelling of microseconds ("us" in the
- * text, "\xc2\xb5s" in the plot).  Returns buf.
- */
 char *
 fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
 {
@@ -56,10 +49,6 @@ fmt_time(char *buf, size_t len, double ns, int digits, const char *micro)
 	return buf;
 }
 
-/*
- * x to four significant figures ("0.9983", "12.34", "987.6", "9876"), with
- * si a k, M, G or T once it reaches 1000 ("35.62k"); NaN is "-".
- */
 char *
 fmt_num(char *buf, size_t len, double x, int si)
 {
@@ -81,11 +70,6 @@ fmt_num(char *buf, size_t len, double x, int si)
 	return buf;
 }
 
-/*
- * A time in microseconds without its unit, four figures ("9.876",
- * "987.6", "9876"), in seconds with an "s" from 1e6 us on ("1.235s"); 0
- * is "0", NaN "-".
- */
 char *
 fmt_us(char *buf, size_t len, double ns)
 {

@@ -113,17 +113,7 @@ static int	 same(const struct gproc *, struct proc_stat *);
 static int	 has(const pid_t *, size_t, pid_t);
 static int	 by_pid(const void *, const void *);
 
-int
-guard_start(struct guard *g)
-{
-	return guard_start_undo(g, NULL, NULL, -1);
-}
-
-/*
- * Forks a guardian, g holding its pipe: one that ends everything when
- * latt dies or, with undo, one that calls undo(arg) then, holding keep
- * till then.  -1 with errno set.
- */
+/* g holds the guardian's pipe. */
 int
 guard_start_undo(struct guard *g, void (*undo)(void *), void *arg, int keep)
 {
@@ -157,8 +147,7 @@ guard_tell(const struct guard *g, char what, pid_t pid)
 	m.what = what;
 	m.pid = pid;
 	/* A guardian that died costs the guard, not the run. */
-	while (write(g->fd, &m, sizeof(m)) == -1 && errno == EINTR)
-		;
+	(void)full_write(g->fd, &m, sizeof(m));
 }
 
 void
@@ -194,7 +183,7 @@ guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 	struct timespec ms = { 0, 2 * NSEC_PER_MSEC };
 	int64_t kill_at = now_ns() + grace_ns;
 	int64_t giveup = kill_at + 5 * NSEC_PER_SEC;
-	pid_t *kid, *termed = NULL, *nt, own, self = getpgrp();
+	pid_t *kid, *termed = NULL, own, self = getpgrp();
 	size_t n, i, nterm = 0, cap = 0;
 	unsigned left;
 	int st;
@@ -216,14 +205,9 @@ guard_sweep(const pid_t *spare, size_t nspare, int64_t grace_ns)
 				continue;
 			kill(own, SIGTERM);
 			kill(own, SIGCONT);
-			if (nterm == cap) {
-				cap = cap ? cap * 2 : 16;
-				if ((nt = realloc(termed, cap *
-				    sizeof(*termed))) == NULL)
-					continue;
-				termed = nt;
-			}
-			termed[nterm++] = own;
+			if (grow(&termed, &cap, nterm, sizeof(*termed),
+			    16) == 0)
+				termed[nterm++] = own;
 		}
 		free(kid);
 		if (left == 0 || now_ns() > giveup)
@@ -358,12 +342,8 @@ note(const struct gstate *gs, const pid_t *kid, size_t n,
 	for (i = 0; i < n; i++) {
 		if (kid[i] == gs->self)
 			continue;
-		if (*m == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			if ((g = realloc(*nk, *cap * sizeof(*g))) == NULL)
-				return -1;
-			*nk = g;
-		}
+		if (grow(nk, cap, *m, sizeof(**nk), 64) == -1)
+			return -1;
 		key.pid = kid[i];
 		/*
 		 * Known, it is not read again; but a process seen in latt's
@@ -460,7 +440,7 @@ walk(struct gstate *gs)
 	struct {
 		pid_t		 pid;
 		struct proc_stat st;
-	} *all = NULL, *na;
+	} *all = NULL;
 	struct proc_stat ks;
 	struct dirent *de;
 	size_t n = 0, cap = 0, i, before = gs->ndoom, grown;
@@ -481,12 +461,8 @@ walk(struct gstate *gs)
 		if ((p = (pid_t)strtol(de->d_name, NULL, 10)) <= 0 ||
 		    p == gs->self)
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			if ((na = realloc(all, cap * sizeof(*all))) == NULL)
-				break;
-			all = na;
-		}
+		if (grow(&all, &cap, n, sizeof(*all), 256) == -1)
+			break;
 		if (proc_stat(p, &all[n].st) == 0)
 			all[n++].pid = p;
 	}
@@ -558,15 +534,9 @@ doom_has(const struct gstate *gs, pid_t pid)
 static int
 doom_add(struct gstate *gs, pid_t pid, const struct proc_stat *st)
 {
-	struct gproc *nd;
-
-	if (gs->ndoom == gs->capdoom) {
-		gs->capdoom = gs->capdoom ? gs->capdoom * 2 : 64;
-		if ((nd = realloc(gs->doom, gs->capdoom * sizeof(*nd))) ==
-		    NULL)
-			return -1;
-		gs->doom = nd;
-	}
+	if (grow(&gs->doom, &gs->capdoom, gs->ndoom, sizeof(*gs->doom),
+	    64) == -1)
+		return -1;
 	gs->doom[gs->ndoom].pid = pid;
 	gs->doom[gs->ndoom].own = proc_own(pid);
 	gs->doom[gs->ndoom].pgid = st->pgid;

@@ -26,18 +26,14 @@ struct guard {
 #define GUARD_SPARE	'S'
 
 /*
- * Starts the guardian, latt-guard, which ends the groups it is told of,
- * latt's children and all they started once latt dies without
- * guard_stop.  Returns 0, or -1 with errno set (fork, pipe): a runtime
- * failure, since latt would otherwise run unguarded.
- */
-int	 guard_start(struct guard *);
-/*
- * The guardian of an undo, latt-undo: when latt dies without guard_stop,
- * it calls undo(arg) (arg its own copy of latt's memory, as it was at the
- * fork), to put back what latt changed outside itself (a kernel knob's
- * file), holding keep (>= 0: the knob's lock) till then.  A guardian must
- * spare it (GUARD_SPARE), or would end it first.  0, or -1 and errno.
+ * Starts a guardian.  Without undo, latt-guard, which ends the groups it
+ * is told of, latt's children and all they started once latt dies without
+ * guard_stop.  With undo, latt-undo, which then calls undo(arg) (arg its
+ * own copy of latt's memory, as it was at the fork), to put back what
+ * latt changed outside itself (a kernel knob's file), holding keep (>= 0:
+ * the knob's lock) till then; a latt-guard must spare it (GUARD_SPARE), or
+ * would end it first.  Returns 0, or -1 with errno set (fork, pipe): a
+ * runtime failure, since latt would otherwise run unguarded.
  */
 int	 guard_start_undo(struct guard *, void (*undo)(void *), void *arg,
 	    int keep);

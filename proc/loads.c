@@ -59,10 +59,9 @@ static size_t	 parse_size(const char *);
 size_t
 loads_mem_bytes(void)
 {
-	char path[300], buf[64];
+	char path[300], *text;
 	struct dirent *de;
 	size_t largest = 0, sz;
-	FILE *fp;
 	DIR *d;
 
 	if ((d = opendir(CACHE_DIR)) != NULL) {
@@ -71,12 +70,10 @@ loads_mem_bytes(void)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/size", CACHE_DIR,
 			    de->d_name);
-			if ((fp = fopen(path, "re")) == NULL)
-				continue;
-			if (fgets(buf, sizeof(buf), fp) != NULL &&
-			    (sz = parse_size(buf)) > largest)
+			if ((text = file_text(path)) != NULL &&
+			    (sz = parse_size(text)) > largest)
 				largest = sz;
-			fclose(fp);
+			free(text);
 		}
 		closedir(d);
 	}
@@ -204,9 +201,7 @@ spin_pipe(struct load_slot *slot)
 				;
 			if (n != 1)
 				_exit(1);
-			while ((n = write(out, &c, 1)) == -1 && errno == EINTR)
-				;
-			if (n != 1)
+			if (full_write(out, &c, 1) == -1)
 				_exit(1);
 		}
 		ops += 256;

@@ -33,7 +33,6 @@
 #define PF_KTHREAD	0x00200000	/* a kernel thread */
 #define NS_DEPTH_MAX	32		/* PID namespaces nest at most 32 */
 
-static int	 read_all(const char *, char **, size_t *);
 static int	 add_pids(const char *, pid_t **, size_t *, size_t *);
 static pid_t	*scan_children(pid_t, size_t *);
 static int	 pids_cgroup(char *, size_t);
@@ -187,7 +186,7 @@ scan_children(pid_t pid, size_t *n)
 {
 	struct proc_stat st;
 	struct dirent *de;
-	pid_t *out = NULL, *np, p;
+	pid_t *out = NULL, p;
 	size_t cap = 0;
 	DIR *d;
 
@@ -198,12 +197,8 @@ scan_children(pid_t pid, size_t *n)
 		if ((p = (pid_t)strtol(de->d_name, NULL, 10)) <= 0 ||
 		    proc_stat(p, &st) == -1 || st.ppid != pid)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			if ((np = realloc(out, cap * sizeof(*out))) == NULL)
-				break;
-			out = np;
-		}
+		if (grow(&out, &cap, *n, sizeof(*out), 64) == -1)
+			break;
 		out[(*n)++] = p;
 	}
 	closedir(d);
@@ -214,57 +209,24 @@ scan_children(pid_t pid, size_t *n)
 static int
 add_pids(const char *file, pid_t **out, size_t *n, size_t *cap)
 {
-	char *buf, *p, *end;
-	pid_t *np;
-	size_t len;
+	char *buf = NULL, *p, *end;
+	size_t len = 0;
+	FILE *fp;
 	long v;
 
-	if (read_all(file, &buf, &len) == -1)
+	if ((fp = fopen(file, "re")) == NULL)
 		return -1;
-	for (p = buf; ; p = end) {
-		v = strtol(p, &end, 10);
-		if (end == p || v <= 0)
-			break;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			if ((np = realloc(*out, *cap * sizeof(**out))) == NULL)
+	/* The whole file, of any length: no NUL ends it sooner. */
+	if (getdelim(&buf, &len, '\0', fp) > 0)
+		for (p = buf; ; p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p || v <= 0 ||
+			    grow(out, cap, *n, sizeof(**out), 64) == -1)
 				break;
-			*out = np;
+			(*out)[(*n)++] = (pid_t)v;
 		}
-		(*out)[(*n)++] = (pid_t)v;
-	}
 	free(buf);
-	return 0;
-}
-
-/* A /proc file of any length into a NUL-terminated malloc'd buffer. */
-static int
-read_all(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 4096;
-	char *b, *nb;
-	ssize_t k;
-	FILE *fp;
-
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	if ((b = malloc(cap)) == NULL) {
-		fclose(fp);
-		return -1;
-	}
-	*len = 0;
-	while ((k = (ssize_t)fread(b + *len, 1, cap - 1 - *len, fp)) > 0) {
-		*len += (size_t)k;
-		if (*len + 1 < cap)
-			continue;
-		if ((nb = realloc(b, cap * 2)) == NULL)
-			break;
-		b = nb;
-		cap *= 2;
-	}
 	fclose(fp);
-	b[*len] = '\0';
-	*buf = b;
 	return 0;
 }
 

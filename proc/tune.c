@@ -94,7 +94,7 @@ static int	 got_differs(const struct sched_req *,
 		    const struct sched_got *);
 static int	 fair_policy(int);
 static void	 fill_got(struct sched_got *, const struct attr *);
-static void	 read_back(struct sched_got *);
+static long	 sys_sched_getattr(struct attr *);
 static void	 probe(const struct config *, struct probe_reply *);
 static void	*probe_thread(void *);
 static void	 say_refused(char *, size_t, const struct sched_req *, unsigned,
@@ -201,9 +201,7 @@ probe(const struct config *cfg, struct probe_reply *r)
 			t[nt].req = &cl->sched;
 			t[nt].release = rel[0];
 			t[nt].done = &done;
-			t[nt].cpus = cl->ncpus > 0 ? cl->cpus :
-			    cfg->ncpus > 0 && cfg->nclasses == 0 ? cfg->cpus :
-			    cfg->ncpus > 0 ?
+			t[nt].cpus = cl->ncpus > 0 ? cl->cpus : cfg->ncpus > 0 ?
 			    &cfg->cpus[cl->first % cfg->ncpus] : NULL;
 			if ((errno = pthread_create(&t[nt].thread, NULL,
 			    probe_thread, &t[nt])) != 0) {
@@ -350,6 +348,7 @@ tune_client(const struct config *cfg, unsigned idx, const char **what,
 {
 	const struct client_class *cl = NULL;
 	struct sched_req req;
+	struct attr a;
 	cpu_set_t set;
 	int cpu = -1;
 
@@ -378,7 +377,8 @@ tune_client(const struct config *cfg, unsigned idx, const char **what,
 	if (wants_sched(&req))
 		return apply_sched(&req, what, got, &(int){ 1 });
 	/* Nothing to set: what the client runs with is still worth saying. */
-	read_back(got);
+	if (sys_sched_getattr(&a) == 0)
+		fill_got(got, &a);
 	return 0;
 }
 
@@ -403,12 +403,6 @@ static int
 wants_sched(const struct sched_req *r)
 {
 	return r->policy != -1 || r->set_nice || r->slice > 0;
-}
-
-void
-tune_workload(unsigned long slack)
-{
-	prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 }
 
 /*
@@ -441,13 +435,6 @@ fair_policy(int policy)
 {
 	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
 	    policy == SCHED_IDLE;
-}
-
-static long
-sys_sched_setattr(struct attr *a)
-{
-	a->size = sizeof(*a);
-	return syscall(SYS_sched_setattr, 0, a, 0);
 }
 
 static long
@@ -496,7 +483,9 @@ apply_sched(const struct sched_req *r, const char **what,
 		a.sched_deadline = (uint64_t)r->deadline;
 		a.sched_period = (uint64_t)r->period;
 	}
-	while ((k = sys_sched_setattr(&a)) == -1 && errno == EBUSY &&
+	a.size = sizeof(a);
+	while ((k = syscall(SYS_sched_setattr, 0, &a, 0)) == -1 &&
+	    errno == EBUSY &&
 	    retry_busy != NULL && r->policy == SCHED_DEADLINE) {
 		if (giveup == 0)
 			giveup = now_ns() + DL_RETRY_NS;
@@ -543,15 +532,6 @@ fill_got(struct sched_got *got, const struct attr *a)
 	got->runtime = a->sched_runtime;
 	got->deadline = a->sched_deadline;
 	got->period = a->sched_period;
-}
-
-static void
-read_back(struct sched_got *got)
-{
-	struct attr a;
-
-	if (sys_sched_getattr(&a) == 0)
-		fill_got(got, &a);
 }
 
 /* Whether the kernel's read-back differs from the request. */
@@ -680,20 +660,13 @@ say_refused(char *buf, size_t len, const struct sched_req *r, unsigned nth,
 static int
 has_cap_sys_nice(void)
 {
-	char line[256];
-	unsigned long long caps;
-	FILE *fp;
-	int yes = 0;
+	char buf[4096], *p;
 
-	if ((fp = fopen("/proc/self/status", "re")) == NULL)
+	if (proc_read_keyed("/proc/self/status", buf, sizeof(buf)) == -1)
 		return geteuid() == 0;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
-			yes = (caps >> CAP_SYS_NICE_BIT) & 1;
-			break;
-		}
-	fclose(fp);
-	return yes;
+	if ((p = strstr(buf, "\nCapEff:")) == NULL)
+		return 0;
+	return (strtoull(p + 8, NULL, 16) >> CAP_SYS_NICE_BIT) & 1;
 }
 
 /*

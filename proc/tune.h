@@ -66,8 +66,6 @@ int	 tune_dma_open(const struct config *);
  */
 int	 tune_client(const struct config *, unsigned idx, const char **what,
 	    struct sched_got *got);
-/* In the workload, before exec: the timer slack latt inherited. */
-void	 tune_workload(unsigned long slack);
 /*
  * latt's own slice as sched_getattr reports it, when it is a fair task (a
  * fair task without a slice of its own has the base slice), or -1.

@@ -52,7 +52,6 @@
 #include "proc/guard.h"
 #include "proc/loads.h"
 #include "proc/proc.h"
-#include "proc/tune.h"
 #include "proc/workload.h"
 
 #define GRACE_NS	(1 * NSEC_PER_SEC)
@@ -64,7 +63,6 @@ static int	 start_command(const struct config *, unsigned long,
 		    struct workload *);
 static void	 run_workload(const struct config *, unsigned long, int, int)
 		    __attribute__((noreturn));
-static int	 job_terminal(void);
 static int	 job_foreground(const struct workload *);
 static void	 signal_all(const struct workload *, int);
 static void	 end_group(struct workload *, int);
@@ -86,10 +84,12 @@ workload_start(const struct config *cfg, unsigned long slack, pid_t keeper,
 	wl->cpu_ns = -1;
 	wl->keeper = keeper;
 	wl->undo = undo;
-	wl->tty = job_terminal();
+	/* stdin, when it is latt's controlling terminal: jobs are run. */
+	wl->tty = isatty(STDIN_FILENO) && tcgetsid(STDIN_FILENO) == getsid(0) ?
+	    STDIN_FILENO : -1;
 	/* A command's processes may escape its group: they are guarded. */
 	if (cfg->ncmd > 0) {
-		if (guard_start(&wl->guard) == -1) {
+		if (guard_start_undo(&wl->guard, NULL, NULL, -1) == -1) {
 			fork_failed(wl, "fork of latt's guardian");
 			return -1;
 		}
@@ -120,16 +120,6 @@ workload_stop(struct workload *wl, int sig)
 	if (wl->tty >= 0 && wl->pid > 0 && tcgetpgrp(wl->tty) == wl->pid)
 		tcsetpgrp(wl->tty, getpgrp());
 	guard_stop(&wl->guard);
-}
-
-/* stdin, when it is latt's controlling terminal; else -1. */
-static int
-job_terminal(void)
-{
-	if (!isatty(STDIN_FILENO) ||
-	    tcgetsid(STDIN_FILENO) != getsid(0))
-		return -1;
-	return STDIN_FILENO;
 }
 
 /* Whether latt's own group is the terminal's foreground. */
@@ -277,7 +267,8 @@ run_workload(const struct config *cfg, unsigned long slack, int errfd,
 		sigaction(deflt[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	tune_workload(slack);
+	/* The timer slack latt inherited (tune_parent). */
+	prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 	/* A machine-readable stdout is never mixed with the workload's. */
 	if (cfg->json_path != NULL && strcmp(cfg->json_path, "-") == 0)
 		dup2(STDERR_FILENO, STDOUT_FILENO);

@@ -35,7 +35,6 @@ static double	 ping_batch(int, int);
 static double	 pingpong(void);
 static void	*ponger(void *);
 static int	 xread(int, void *, size_t);
-static int	 xwrite(int, const void *, size_t);
 
 void
 floor_measure(struct own_floor *f)
@@ -84,7 +83,7 @@ pipe_batch(int *fds)
 
 	t0 = now_ns();
 	for (i = 0; i < PIPE_N; i++)
-		if (xwrite(fds[1], &stamp, sizeof(stamp)) == -1 ||
+		if (full_write(fds[1], &stamp, sizeof(stamp)) == -1 ||
 		    xread(fds[0], &stamp, sizeof(stamp)) == -1)
 			return -1;
 	t1 = now_ns();
@@ -150,7 +149,7 @@ ping_batch(int wfd, int rfd)
 
 	t0 = now_ns();
 	for (i = 0; i < PING_N; i++)
-		if (xwrite(wfd, &b, 1) == -1 || xread(rfd, &b, 1) == -1)
+		if (full_write(wfd, &b, 1) == -1 || xread(rfd, &b, 1) == -1)
 			return -1;
 	t1 = now_ns();
 	return (double)(t1 - t0) / (2.0 * PING_N);
@@ -167,7 +166,7 @@ ponger(void *arg)
 	CPU_SET(pg->cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one) == -1)
 		return NULL;
-	while (xread(pg->rfd, &b, 1) == 0 && xwrite(pg->wfd, &b, 1) == 0)
+	while (xread(pg->rfd, &b, 1) == 0 && full_write(pg->wfd, &b, 1) == 0)
 		;
 	return NULL;
 }
@@ -178,16 +177,6 @@ xread(int fd, void *buf, size_t len)
 	ssize_t n;
 
 	while ((n = read(fd, buf, len)) == -1 && errno == EINTR)
-		;
-	return n == (ssize_t)len ? 0 : -1;
-}
-
-static int
-xwrite(int fd, const void *buf, size_t len)
-{
-	ssize_t n;
-
-	while ((n = write(fd, buf, len)) == -1 && errno == EINTR)
 		;
 	return n == (ssize_t)len ? 0 : -1;
 }

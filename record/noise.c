@@ -327,7 +327,6 @@ one_process(pid_t pid, uint64_t *ns, pid_t **list, size_t *n,
 	char path[64], buf[BUF], *p, *end;
 	unsigned long long u, s, cu, cs;
 	long hz = sysconf(_SC_CLK_TCK);
-	pid_t *nl;
 	long c;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -344,14 +343,8 @@ one_process(pid_t pid, uint64_t *ns, pid_t **list, size_t *n,
 		return 0;
 	for (p = buf; *n < TREE_MAX; p = end) {
 		c = strtol(p, &end, 10);
-		if (end == p)
+		if (end == p || grow(list, cap, *n, sizeof(**list), 64) == -1)
 			break;
-		if (*n == *cap) {
-			*cap = *cap > 0 ? *cap * 2 : 64;
-			if ((nl = realloc(*list, *cap * sizeof(*nl))) == NULL)
-				return 0;
-			*list = nl;
-		}
 		(*list)[(*n)++] = (pid_t)c;
 	}
 	return 0;

@@ -237,21 +237,15 @@ sweep_step(const struct config *cfg, unsigned k, unsigned *pi,
     struct config *pc)
 {
 	unsigned n = cfg->sweep.n;
+	int knob = cfg->sweep.kind == SWEEP_KNOB;
 
-	if (cfg->sweep.kind == SWEEP_KNOB) {
-		if (k >= n * cfg->repeat)
-			return -1;
-		*pi = k % n;
-		*pc = *cfg;
-		pc->repeat = 1;
-		apply(&cfg->sweep, *pi, pc);
-		return 0;
-	}
-	if (k >= n)
+	if (k >= (knob ? n * cfg->repeat : n))
 		return -1;
-	*pi = k;
+	*pi = k % n;
 	*pc = *cfg;
-	apply(&cfg->sweep, k, pc);
+	if (knob)
+		pc->repeat = 1;
+	apply(&cfg->sweep, *pi, pc);
 	return 0;
 }
 

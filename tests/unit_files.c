@@ -5,7 +5,10 @@
  * (glibc's open_memstream drops the bytes and keeps no error, so a report
  * with a hole in it was written whole, status 0), and a report's temporary
  * file has no name until it is whole, is renamed over its file, and leaves
- * nothing behind when a write fails.
+ * nothing behind when a write fails.  And grow, the one way an array
+ * grows: a growth it cannot make leaves the array and its room as they
+ * were (the loops it replaced counted the room first, and wrote the next
+ * element past the end once memory had run out).
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -28,7 +31,10 @@ static void	 t_mem_whole(void);
 static void	 t_mem_full(void);
 static void	 t_tmp_unnamed(void);
 static void	 t_tmp_fails(void);
+static void	 t_grow(void);
+static void	 t_grow_full(void);
 static void	 fill_memory(void *);
+static void	 grow_memory(void *);
 static int	 entries(const char *dir);
 static int	 holds(const char *path, const char *text);
 
@@ -40,6 +46,9 @@ static const struct unit_test tests[] = {
 	    t_tmp_unnamed },
 	{ "tmp_commit: a write that fails leaves the file and no other",
 	    t_tmp_fails },
+	{ "grow: doubled when full; too large, nothing changed", t_grow },
+	{ "grow: out of memory, the array and its room as they were",
+	    t_grow_full },
 };
 
 static char	 dir[] = "/tmp/latt-unit-files.XXXXXX";
@@ -236,4 +245,77 @@ holds(const char *path, const char *text)
 	fclose(fp);
 	buf[n] = '\0';
 	return strcmp(buf, text) == 0;
+}
+
+static void
+t_grow(void)
+{
+	int *v = NULL, *was;
+	size_t cap = 0, n;
+
+	for (n = 0; n < 100; n++) {
+		CHECK(grow(&v, &cap, n, sizeof(*v), 4) == 0 && cap > n,
+		    "grow at %zu: %s", n, strerror(errno));
+		v[n] = (int)n;
+	}
+	CHECK(cap == 128, "room for %zu, not 128", cap);
+	for (n = 0; n < 100; n++)
+		CHECK(v[n] == (int)n, "v[%zu] is %d", n, v[n]);
+	was = v;
+	errno = 0;
+	CHECK(grow(&v, &cap, cap, SIZE_MAX / 64, 4) == -1 && errno == ENOMEM,
+	    "an element of SIZE_MAX / 64 bytes doubled");
+	CHECK(v == was && cap == 128, "changed by a growth not made");
+out:
+	free(v);
+}
+
+/*
+ * In a child, with ROOM of address space left: an array of CHUNK-byte
+ * elements grown until grow fails.  Exits 0 when the array and its room
+ * are then as they were (and every element there), 3 when not, 4 when
+ * grow never failed, 5 when it could not start.
+ */
+static void
+grow_memory(void *arg)
+{
+	struct rlimit rl;
+	long long pages;
+	char (*v)[CHUNK] = NULL, (*was)[CHUNK];
+	size_t cap = 0, n, had;
+	FILE *statm = fopen("/proc/self/statm", "r");
+
+	(void)arg;
+	if (statm == NULL || fscanf(statm, "%lld", &pages) != 1)
+		_exit(5);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)(pages * sysconf(_SC_PAGESIZE) +
+	    ROOM);
+	if (setrlimit(RLIMIT_AS, &rl) == -1)
+		_exit(5);
+	for (n = 0; n < 4 * (ROOM / CHUNK); n++) {
+		was = v;
+		had = cap;
+		if (grow(&v, &cap, n, sizeof(*v), 4) == -1)
+			_exit(v == was && cap == had && cap == n &&
+			    v[n - 1][0] == (char)(n - 1) ? 0 : 3);
+		v[n][0] = (char)n;
+	}
+	_exit(4);
+}
+
+static void
+t_grow_full(void)
+{
+	char err[256];
+	int st;
+
+#if defined(__SANITIZE_ADDRESS__)
+	SKIP("AddressSanitizer needs the address space a limit takes away");
+#endif
+	st = unit_exits(grow_memory, NULL, err, sizeof(err));
+	CHECK(st != 5 && st != 4, "the limit did not bite (status %d)", st);
+	CHECK(st == 0, "a growth that failed changed the array or its room "
+	    "(status %d)", st);
+out:
+	return;
 }
