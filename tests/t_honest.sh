@@ -226,6 +226,7 @@ storm() {
 	local z zmax=0 k=0 r tn
 	# shellcheck disable=SC2016 # the workload's own loop
 	env --default-signal "$LATT" -q -c2 -f1 -t3 -d3 --details \
+	    --json="$TMP/s.json" \
 	    sh -c 'while :; do (sleep 0.01 &); (sleep 0.01 &); sleep 0.005; done' \
 	    >"$TMP/s.out" 2>"$TMP/s.err" &
 	pid=$!
@@ -246,9 +247,10 @@ storm() {
 	[ -n "$r" ] && [ "${r:-0}" -gt 100 ] && [ "$r" = "$tn" ] ||
 	    bad "rounds '$r', timer samples '$tn' (want equal, > 100)"
 	# Hundreds of orphans end in the run; a handful may wait a moment.
-	[ $k -ge 5 ] || bad "only $k looks at the zombies"
+	# (A crowded machine may leave the test's own looks too slow.)
+	[ $k -ge 5 ] || tbad "only $k looks at the zombies"
 	[ "$zmax" -le 20 ] || bad "$zmax zombies at once during the run"
-	verdict "a storm of exiting grandchildren: $tn timer samples for $r rounds, at most $zmax zombies in $k looks"
+	verdict_timed "a storm of exiting grandchildren: $tn timer samples for $r rounds, at most $zmax zombies in $k looks" "$TMP/s.json"
 	no_leftovers "storm"
 }
 storm

@@ -66,12 +66,12 @@ run_latt "$TMP/s8" "$TMP/err" -c4 -f0 -t1 -d2 -q --load=none --details \
 sl=$(field "$TMP/s8" split)
 echo "$sl" | grep -Eq '^1 in 8 rounds at random \([0-9]+ of [0-9]+\)$' ||
     bad "split line '$sl'"
-expect_json "$TMP/s8.json" 'd["parameters"]["split_every"] == 8' \
+expect_json_timed "$TMP/s8.json" 'd["parameters"]["split_every"] == 8' \
     "'(%d of %d)' % (d['run']['split_rounds'], d['run']['rounds']) in '$sl'" \
-    'd["run"]["rounds"] >= 400' \
     'abs(d["run"]["split_rounds"] - d["run"]["rounds"] / 8) <= 5 * (d["run"]["rounds"] * 7 / 64) ** 0.5' \
     'd["runqueue"]["samples"] + d["run"]["split_left_out"] == 4 * d["run"]["split_rounds"] - d["run"]["pending"]' \
-    "d['runqueue']['samples'] == $(field "$TMP/s8" "runqueue samples")"
+    "d['runqueue']['samples'] == $(field "$TMP/s8" "runqueue samples")" \
+    -- 'd["run"]["rounds"] >= 400'
 why2=$(python3 - "$TMP/s8.csv" "$TMP/s8.json" <<'EOF'
 import json, sys
 rows = [l.split(",") for l in open(sys.argv[1]).read().splitlines()[1:]]
@@ -98,7 +98,7 @@ print("; ".join(bad))
 EOF
 )
 [ -n "$why2" ] && bad "$why2"
-verdict "split: the default draws its rounds at random ($sl), all of their samples and none of the others'"
+verdict_timed "split: the default draws its rounds at random ($sl), all of their samples and none of the others'" "$TMP/s8.json"
 
 # Without load the wait for the CPU is a small share of a wake-up.  (Under
 # a cpu spin it need not grow: EEVDF's wake-up preemption often runs the
