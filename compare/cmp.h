@@ -142,8 +142,9 @@ char	*cmp_interval(char *buf, size_t len, double lo, double hi);
  */
 void	 cmp_row_print(FILE *, int width, const char *label, const char *va,
 	    const char *vb, const struct cmp_row *rw, const char *word);
-/* rw's change_pct, ci_pct and verdict as members of a JSON object. */
-void	 cmp_row_json(FILE *, int *first, const struct cmp_row *rw);
+/* rw's change_pct, ci_pct and verdict (word) as members of an object. */
+void	 cmp_row_json(FILE *, int *first, const struct cmp_row *rw,
+	    const char *word);
 
 /* A file of a side, and a run, by what they are known (cmpread.c). */
 struct cmp_fileid {

@@ -717,9 +717,10 @@ info_clear(struct cmp_info *info)
 }
 
 /*
- * A run latt marked noisy (its "machine", noise.h): a note naming it and
- * why, and with --drop-noisy the run left out.  Returns 1 to leave it
- * out, 0 to keep it, 2 on ENOMEM.
+ * A run latt marked noisy (its "machine", noise.h): a sentence naming it
+ * and why (the side's noisy), the others' CPU share kept for compare's
+ * one line of them all, and with --drop-noisy the run left out.  Returns
+ * 1 to leave it out, 0 to keep it, 2 on ENOMEM.
  */
 static int
 noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
@@ -727,14 +728,21 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
 {
 	const struct json *m = json_get(o, "machine"), *v, *why;
 	char run[32] = "";
+	double pct;
 
 	v = json_get(m, "noisy");
 	if (v == NULL || v->type != JSON_TRUE)
 		return 0;
 	why = json_get(m, "why");
+	v = json_get(m, "foreign_cpu_pct");
+	pct = v != NULL && v->type == JSON_NUMBER ? json_num(v) : NAN;
+	if (side->nnoisy == 0 || pct < side->noisy_lo)
+		side->noisy_lo = pct;
+	if (side->nnoisy == 0 || pct > side->noisy_hi)
+		side->noisy_hi = pct;
 	if (nruns > 1)
 		snprintf(run, sizeof(run), ", run %zu", irun + 1);
-	if (cmp_say(&side->notes, &side->nnotes, "%s: %s%s was noisy (%s): "
+	if (cmp_say(&side->noisy, &side->nnoisy, "%s: %s%s was noisy (%s): "
 	    "%s.", side->name, f->name, run, why != NULL &&
 	    why->type == JSON_STRING ? why->str : "?", side->drop_noisy ?
 	    "left out (--drop-noisy)" : "kept; --drop-noisy leaves it out") ==
@@ -974,10 +982,14 @@ cmp_side_add_point(struct cmp_side *side, const char *fname,
 	int r;
 
 	root = json_parse(buf, len, perr, sizeof(perr));
-	if (root == NULL) {
+	if (root == NULL && len > 14 && strncmp(buf, "time_ns,round,", 14) == 0)
+		snprintf(err, errlen, "%s: latt's --log CSV (a line a sample), "
+		    "not its results: compare reads what --json=FILE writes",
+		    fname);
+	else if (root == NULL)
 		snprintf(err, errlen, "%s:%s", fname, perr);
+	if (root == NULL)
 		return -1;
-	}
 	r = load_tree(side, &f, root);
 	json_free(root);
 	return r;
@@ -1016,6 +1028,7 @@ cmp_side_free(struct cmp_side *side)
 		info_clear(side->info);
 	free(side->info);
 	cmp_say_free(side->notes, side->nnotes);
+	cmp_say_free(side->noisy, side->nnoisy);
 	for (k = 0; k < side->nfids; k++)
 		free(side->fids[k].name);
 	free(side->fids);

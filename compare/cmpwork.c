@@ -137,9 +137,7 @@ cmp_work_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		jw_double(fp, rw.b);
 		jw_key(fp, &first, " ", "unit");
 		jw_string(fp, rows[i].load >= 0 ? "ops/s" : "ns");
-		cmp_row_json(fp, &first, &rw);
-		jw_key(fp, &first, " ", "word");
-		jw_string(fp, word(&rw, &rows[i]));
+		cmp_row_json(fp, &first, &rw, word(&rw, &rows[i]));
 		jw_key(fp, &first, " ", "reason");
 		jw_str_or_null(fp, rw.verdict == CMP_INCONCLUSIVE ? rw.reason :
 		    NULL);

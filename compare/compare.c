@@ -29,6 +29,8 @@
 
 #define MAX_SIDES	26
 #define WIDTH		72	/* the table's, and where sentences wrap */
+#define MAX_COLS	80	/* the verdict's line */
+#define MAX_WARN	3	/* lines of warnings without --details */
 #define TALLY_LEN	1536	/* the gate line's lists */
 
 /* The rows shown without a gate asking for more. */
@@ -44,7 +46,6 @@ static const int default_row[STAT_NKINDS] = {
 static const char *const other_series[] = { "timer", "runqueue",
     "wake_path" };
 
-/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: JSON keys. */
 /* What a limit found, by CMP_GATE_*. */
 static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 
@@ -74,6 +75,7 @@ static const struct option compare_longopts[] = {
 	{ "all",		no_argument,		NULL,	'a' },
 	{ "by-knob",		no_argument,		NULL,	'k' },
 	{ "drop-noisy",		no_argument,		NULL,	'N' },
+	{ "details",		no_argument,		NULL,	'D' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -189,13 +191,44 @@ info_index(const char *key)
 }
 
 /*
- * The warnings of a against b, one sentence each, into v: first each side
- * too small for verdicts, then the notes within the sides, every setting
- * that differs between them, each series some runs lack, the runs the
- * sides share, and last the host's state.  Returns 0, or -1 on ENOMEM.
+ * The noisy runs of both sides in one sentence: "3 of A's 5 runs were
+ * noisy (others took 14-61%); --drop-noisy leaves them out."
  */
 static int
-warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
+say_noisy(const struct cmp_side *s[2], char ***w, size_t *n)
+{
+	char part[2][48], took[40] = "";
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i, k = 0, all;
+
+	for (i = 0; i < 2; i++) {
+		if (s[i]->nnoisy == 0)
+			continue;
+		all = s[i]->nruns + (s[i]->drop_noisy ? s[i]->nnoisy : 0);
+		snprintf(part[k++], sizeof(part[0]), "%zu of %s's %zu run%s",
+		    s[i]->nnoisy, s[i]->name, all, all == 1 ? "" : "s");
+		lo = fmin(lo, s[i]->noisy_lo);
+		hi = fmax(hi, s[i]->noisy_hi);
+	}
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(took, sizeof(took), lo + 0.5 >= hi ? " (others "
+		    "took %.0f%%)" : " (others took %.0f-%.0f%%)", lo, hi);
+	return cmp_say(w, n, "%s%s%s %s noisy%s; --drop-noisy %s them out.",
+	    part[0], k > 1 ? " and " : "", k > 1 ? part[1] : "", k == 1 &&
+	    s[0]->nnoisy + s[1]->nnoisy == 1 ? "was" : "were", took,
+	    s[0]->drop_noisy ? "left" : "leaves");
+}
+
+/*
+ * The warnings of a against b, one sentence each, into v: first each side
+ * too small for verdicts, then its noisy runs (one sentence for all
+ * unless details), the notes within the sides, every setting that differs
+ * between them, each series some runs lack, the runs the sides share, and
+ * last the host's state.  Returns 0, or -1 on ENOMEM.
+ */
+static int
+warnings(const struct cmp_side *a, const struct cmp_side *b, int details,
+    struct view *v)
 {
 	const struct cmp_side *sides[2] = { a, b };
 	const struct cmp_series *se;
@@ -209,6 +242,11 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
 			    "%d a side (several files joined by commas, or "
 			    "--repeat=N).", sides[i]->name, sides[i]->nruns,
 			    sides[i]->nruns == 1 ? "" : "s", CMP_MIN_RUNS);
+	for (i = 0; details && i < a->nnoisy + b->nnoisy && r == 0; i++)
+		r = cmp_say(w, n, "%s", i < a->nnoisy ? a->noisy[i] :
+		    b->noisy[i - a->nnoisy]);
+	if (!details && a->nnoisy + b->nnoisy > 0 && r == 0)
+		r = say_noisy(sides, w, n);
 	for (i = 0; i < a->nnotes + b->nnotes && r == 0; i++)
 		r = cmp_say(w, n, "%s", i < a->nnotes ? a->notes[i] :
 		    b->notes[i - a->nnotes]);
@@ -244,15 +282,17 @@ view_free(struct view *v)
 }
 
 /*
- * What both reports of a against b show: the warnings and the rows.
- * Returns 0, or -1 on ENOMEM (with nothing to free).
+ * What both reports of a against b show: the warnings (each noisy run
+ * alone with details) and the rows.  Returns 0, or -1 on ENOMEM (with
+ * nothing to free).
  */
 static int
 view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
-    const struct cmp_gate *gate)
+    const struct cmp_gate *gate, int details)
 {
 	memset(v, 0, sizeof(*v));
-	if (warnings(a, b, v) == 0 && build_rows(a, b, gate, v) == 0)
+	if (warnings(a, b, details, v) == 0 &&
+	    build_rows(a, b, gate, v) == 0)
 		return 0;
 	view_free(v);
 	return -1;
@@ -318,6 +358,92 @@ static int
 shown(const struct cmp_row *rw, int all)
 {
 	return all || rw->limit >= 0 || latency_series(rw->series);
+}
+
+/*
+ * The answer of a comparison, from the rows of its table: worse when a
+ * row is worse, else better when one is, else cannot tell when one
+ * cannot, else noise (every row, or no row at all: cannot tell).
+ */
+static const char *
+answer(const struct view *v, int all)
+{
+	static const char *const words[] = { "worse", "better",
+	    "cannot tell", "noise" };
+	size_t i, j, best = 4;
+
+	for (i = 0; i < v->nrows; i++)
+		for (j = 0; j < best && shown(&v->rows[i], all); j++)
+			if (strcmp(verdict_word(&v->rows[i]), words[j]) == 0)
+				best = j;
+	return best < 4 ? words[best] : "cannot tell";
+}
+
+/*
+ * The answer's line, within MAX_COLS: "verdict: worse (p50, p99)",
+ * naming the rows that decide it, the rest of them counted.
+ */
+static void
+print_answer(FILE *fp, const struct view *v, int all)
+{
+	const char *word = answer(v, all);
+	char label[64];
+	size_t i, col, more = 0;
+
+	col = (size_t)fprintf(fp, "verdict: %s", word);
+	for (i = 0; i < v->nrows; i++) {
+		if (!shown(&v->rows[i], all) ||
+		    strcmp(verdict_word(&v->rows[i]), word) != 0)
+			continue;
+		row_label(label, sizeof(label), &v->rows[i], ".");
+		if (more > 0 || col + strlen(label) + 16 > MAX_COLS)
+			more++;
+		else
+			col += (size_t)fprintf(fp, "%s%s", col > 9 +
+			    strlen(word) ? ", " : " (", label);
+	}
+	if (more > 0)
+		fprintf(fp, ", %zu more", more);
+	fputs(col > 9 + strlen(word) ? ")\n" : "\n", fp);
+}
+
+/* The lines fmt_wrap gives a warning. */
+static size_t
+wrapped(const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0, i, n = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m == NULL)
+		return 1;
+	fmt_wrap(m, "warning: ", 4, WIDTH, text);
+	fclose(m);
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	free(buf);
+	return n;
+}
+
+/*
+ * The warnings, in their order: all with details, else while they fit
+ * in MAX_WARN lines, the rest counted in the last.
+ */
+static void
+print_warnings(FILE *fp, const struct view *v, int details)
+{
+	size_t i, used = 0, n;
+
+	for (i = 0; i < v->nwarn; i++) {
+		n = wrapped(v->warn[i]);
+		if (!details && used + n + (i + 1 < v->nwarn) > MAX_WARN)
+			break;
+		fmt_wrap(fp, "warning: ", 4, WIDTH, v->warn[i]);
+		used += n;
+	}
+	if (i < v->nwarn)
+		fprintf(fp, "warning: and %zu more (--details shows every "
+		    "warning).\n", v->nwarn - i);
 }
 
 /* Whether the table shows a row without a verdict, for reason r. */
@@ -452,12 +578,13 @@ gate_line(FILE *fp, const struct tally *t)
 }
 
 /*
- * The table of a against b for a reader, to fp; the gate's findings into
- * t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
+ * The table of a against b for a reader, to fp: the sides, the answer,
+ * the kernels, the warnings (all with details), the tables; the gate's
+ * findings into t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
  */
 static int
 write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
-    const struct cmp_gate *gate, int all, struct tally *t)
+    const struct cmp_gate *gate, int all, int details, struct tally *t)
 {
 	const struct cmp_side *sides[2] = { a, b };
 	const char *last = NULL;
@@ -465,7 +592,7 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	    ver = info_index("kernel_version"), i, j;
 	struct view v;
 
-	if (view_make(&v, a, b, gate) == -1)
+	if (view_make(&v, a, b, gate, details) == -1)
 		return -1;
 	for (j = 0; j < 2; j++) {
 		fprintf(fp, "%s: ", sides[j]->name);
@@ -475,11 +602,11 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    sides[j]->nruns == 1 ? "" : "s",
 		    (unsigned long long)sides[j]->nsamples);
 	}
+	print_answer(fp, &v, all);
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
-	for (i = 0; i < v.nwarn; i++)
-		fmt_wrap(fp, "warning: ", 4, WIDTH, v.warn[i]);
+	print_warnings(fp, &v, details);
 	for (i = 0; i < v.nrows; i++) {
 		if (!shown(&v.rows[i], all))
 			continue;
@@ -513,7 +640,7 @@ cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a, struct cmp_side *b,
 
 	memset(&t, 0, sizeof(t));
 	t.nsides = 1;
-	if (write_text(fp, a, b, gate, 0, &t) == -1)
+	if (write_text(fp, a, b, gate, 0, 1, &t) == -1)
 		return -1;
 	if (gate == NULL)
 		return CMP_GATE_MET;
@@ -544,17 +671,34 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, expm1(rw->spread_a) * 100);
 	jw_key(fp, &first, " ", "b_spread_pct");
 	jw_double(fp, expm1(rw->spread_b) * 100);
-	cmp_row_json(fp, &first, rw);
+	cmp_row_json(fp, &first, rw, verdict_word(rw));
 	jw_key(fp, &first, " ", "reason");
 	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
 	    NULL);
-	jw_key(fp, &first, " ", "worse");
-	fputs(rw->worse ? "true" : "false", fp);
 	jw_key(fp, &first, " ", "limit_pct");
 	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
 	jw_key(fp, &first, " ", "gate");
 	jw_str_or_null(fp, rw->limit < 0 ? NULL : gate_words[rw->gate]);
 	fputc('}', fp);
+}
+
+/* The JSON list of the rows that decide the answer (the table's). */
+static void
+put_deciders(FILE *fp, const struct view *v)
+{
+	const char *word = answer(v, 0);
+	char label[64];
+	size_t i, n = 0;
+
+	fputc('[', fp);
+	for (i = 0; i < v->nrows; i++)
+		if (shown(&v->rows[i], 0) &&
+		    strcmp(verdict_word(&v->rows[i]), word) == 0) {
+			row_label(label, sizeof(label), &v->rows[i], ".");
+			fputs(n++ > 0 ? ", " : "", fp);
+			jw_string(fp, label);
+		}
+	fputc(']', fp);
 }
 
 /* The JSON list of the gate's limits on series a or b lacks. */
@@ -590,7 +734,7 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	size_t before = t->n[CMP_GATE_EXCEEDED], i;
 	int first = 1;
 
-	if (view_make(&v, a, b, gate) == -1)
+	if (view_make(&v, a, b, gate, 1) == -1)
 		return -1;
 	if (gate != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
@@ -599,6 +743,10 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	jw_string(fp, a->name);
 	jw_key(fp, &first, " ", "b");
 	jw_string(fp, b->name);
+	jw_key(fp, &first, " ", "verdict");
+	jw_string(fp, answer(&v, 0));
+	jw_key(fp, &first, " ", "verdict_rows");
+	put_deciders(fp, &v);
 	jw_key(fp, &first, " ", "warnings");
 	fputc('[', fp);
 	for (i = 0; i < v.nwarn; i++) {
@@ -642,7 +790,7 @@ json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
 	jw_key(fp, first, "\n  ", "tool");
 	jw_string(fp, "latt");
 	jw_key(fp, first, "\n  ", "compare_version");
-	fputs("2", fp);
+	fputs("3", fp);
 	jw_key(fp, first, "\n  ", "level");
 	jw_double(fp, CMP_LEVEL);
 	jw_key(fp, first, "\n  ", "sides");
@@ -670,6 +818,7 @@ struct outs {
 	FILE		*text;
 	FILE		*json;
 	int		 all;
+	int		 details;	/* every warning */
 };
 
 /*
@@ -694,7 +843,7 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 			if (i > 1)
 				fputs("\n\n", o->text);
 			r = write_text(o->text, &sides[0], &sides[i], gate,
-			    o->all, o->json == NULL ? &t : NULL);
+			    o->all, o->details, o->json == NULL ? &t : NULL);
 		}
 		if (r != -1 && o->json != NULL) {
 			fputs(i > 1 ? ",\n    " : "\n    ", o->json);
@@ -722,8 +871,8 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
-	"                    [--fail-if-worse=SPEC]\n" \
+	"usage: latt compare [-h] [--all] [--details] [--drop-noisy]\n" \
+	"                    [--json[=FILE]] [--fail-if-worse=SPEC]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -747,7 +896,9 @@ static const char compare_help[] =
 "20% change in a typical row.  The kernel's counts (switches, interrupts,\n"
 "the clients' switches a wake-up, runnable) follow: higher, lower or noise;\n"
 "then the workload's wall and CPU time and its loads' rates, and each frame\n"
-"class's share of deadlines missed.  Options may stand anywhere.\n"
+"class's share of deadlines missed.  The answer comes first, after the\n"
+"sides: 'verdict: worse (p50, p99)', from the table's rows (worse, else\n"
+"better, else cannot tell, else noise).  Options may stand anywhere.\n"
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series and of each placement kind both sides\n"
@@ -755,8 +906,12 @@ static const char compare_help[] =
 "                        shares of the samples (the latency rows only by\n"
 "                        default)\n"
 "      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
+"      --details         every warning in full (each noisy run, each\n"
+"                        setting); without it they fill at most 3 lines\n"
 "      --drop-noisy      leave out the runs latt marked noisy (other\n"
-"                        processes' CPU use); without it they are named\n"
+"                        processes' CPU use); without it they are counted\n"
+"                        in one warning; a side left no run cannot tell\n"
+"                        (exit 5)\n"
 "      --fail-if-worse=SPEC\n"
 "                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
 "                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
@@ -939,6 +1094,25 @@ load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
 }
 
 /*
+ * A side --drop-noisy left without a run: its one line (on stdout with the
+ * table, else on stderr) and EXIT_CANNOT_TELL; -1 when there is none.
+ */
+static int
+emptied(const struct cmp_side *sides, int nsides, int json_out)
+{
+	int i;
+
+	for (i = 0; i < nsides; i++)
+		if (sides[i].nruns == 0) {
+			fprintf(json_out ? stderr : stdout, "verdict: cannot "
+			    "tell: --drop-noisy left %s no run (%zu noisy)\n",
+			    sides[i].name, sides[i].nnoisy);
+			return EXIT_CANNOT_TELL;
+		}
+	return -1;
+}
+
+/*
  * --json=FILE: written into a temporary file (tmp_open) and renamed over
  * FILE once whole, an old FILE as it was until then.  Returns the stream,
  * or NULL after saying why.
@@ -984,7 +1158,7 @@ compare_main(int argc, char *argv[])
 {
 	struct cmp_side *sides;
 	struct cmp_gate gate;
-	struct outs o = { stdout, NULL, 0 };
+	struct outs o = { stdout, NULL, 0, 0 };
 	const char *json_path = NULL;
 	char *tmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
@@ -1018,6 +1192,9 @@ compare_main(int argc, char *argv[])
 		case 'N':
 			drop = 1;
 			break;
+		case 'D':
+			o.details = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1037,6 +1214,12 @@ compare_main(int argc, char *argv[])
 	load_sides(sides, nsides, argv + optind, drop);
 	if (by_knob)
 		cmp_knob_free(argv, nsides);
+	if ((r = emptied(sides, nsides, json && json_path == NULL)) != -1) {
+		for (i = 0; i < nsides; i++)
+			cmp_side_free(&sides[i]);
+		free(sides);
+		return r;
+	}
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;

@@ -61,6 +61,10 @@ struct cmp_side {
 	struct cmp_info	*info;		/* settings, from the first file */
 	char		**notes;	/* warnings within the side */
 	size_t		 nnotes;
+	char		**noisy;	/* a sentence a noisy run (notes too) */
+	size_t		 nnoisy;
+	double		 noisy_lo;	/* the others' CPU % of its noisy */
+	double		 noisy_hi;	/* runs, least and most */
 	struct cmp_fileid *fids;	/* its files (not add_buf's) */
 	size_t		 nfids;
 	struct cmp_runid *rids;		/* its runs that say when they */
