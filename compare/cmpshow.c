@@ -423,4 +423,8 @@ cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw,
 	fputs(rw->has_ci ? "]" : "null", fp);
 	jw_key(fp, first, " ", "verdict");
 	jw_string(fp, word);
+	jw_key(fp, first, " ", "test");
+	jw_string(fp, rw->paired ? "paired" : "unpaired");
+	jw_key(fp, first, " ", "runs_needed");
+	jw_int_or_null(fp, rw->need > 0, (long long)rw->need);
 }

@@ -83,10 +83,6 @@ static const struct option compare_longopts[] = {
 static void	 compare_usage(void) __attribute__((noreturn));
 static void	 tally_put(struct tally *, int which, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
-static void	 print_order(FILE *, const struct cmp_side *,
-		    const struct cmp_side *);
-static void	 put_order_row(FILE *, const struct cmp_side *,
-		    const struct cmp_side *);
 
 /* A series of the side in every one of its runs, or NULL. */
 static const struct cmp_series *
@@ -120,7 +116,7 @@ gate_state(const struct cmp_row *rw)
 {
 	if (rw->limit < 0)
 		return CMP_GATE_NONE;
-	if (rw->verdict == CMP_INCONCLUSIVE || !rw->has_ci)
+	if (!rw->has_ci)
 		return CMP_GATE_CANNOT;
 	if (rw->lo > (double)rw->limit)
 		return CMP_GATE_EXCEEDED;
@@ -139,6 +135,7 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate, struct view *v)
 {
 	const struct cmp_series *sa, *sb;
+	struct cmp_ask q = { 1, 0, cmp_paired(a, b), CMP_WANT, 0, b->name };
 	struct cmp_row *nr;
 	size_t i;
 	long long lim;
@@ -159,8 +156,9 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 				return -1;
 			v->rows = nr;
 			nr = &v->rows[v->nrows++];
+			q.want = lim >= 0 ? (double)lim : CMP_WANT;
 			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
-			    b->name, (enum stat_kind)k, nr);
+			    (enum stat_kind)k, &q, nr);
 			nr->series = sa->name;
 			nr->limit = lim;
 			nr->gate = gate_state(nr);
@@ -324,9 +322,7 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 static const char *
 verdict_word(const struct cmp_row *rw)
 {
-	if (rw->verdict == CMP_REAL)
-		return rw->worse ? "worse" : "better";
-	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
+	return cmp_word(rw, "worse", "better");
 }
 
 /* The column heads of a series' rows, its name in the first. */
@@ -450,7 +446,7 @@ print_warnings(FILE *fp, const struct view *v, int details)
 static int
 for_reason(const struct cmp_row *rw, int all, const char *r)
 {
-	return shown(rw, all) && rw->verdict == CMP_INCONCLUSIVE &&
+	return shown(rw, all) && rw->verdict == CMP_CANNOT &&
 	    (r == NULL || strcmp(rw->reason, r) == 0);
 }
 
@@ -486,6 +482,29 @@ print_reasons(FILE *fp, const struct cmp_row *rows, size_t n, int all)
 			snprintf(line + len, sizeof(line) - len, ": %s.", r);
 		fmt_wrap(fp, "cannot tell: ", 4, WIDTH, line);
 	}
+}
+
+/*
+ * One line of the runs a side that would resolve the change that matters
+ * in the rows that cannot tell, from their runs' spread.
+ */
+static void
+print_need(FILE *fp, const struct cmp_row *rows, size_t n, int all)
+{
+	char line[512] = "to resolve 10% (or the limit asked), from the "
+	    "runs' spread, a side:", label[64];
+	size_t len = strlen(line), start = len, i;
+
+	for (i = 0; i < n && len + 80 < sizeof(line); i++)
+		if (shown(&rows[i], all) && rows[i].need > 0) {
+			row_label(label, sizeof(label), &rows[i], " ");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+			    "%s %s %s%zu", len > start ? "," : "", label,
+			    rows[i].need >= CMP_MAX_NEED ? ">" : "",
+			    rows[i].need);
+		}
+	if (len > start)
+		fmt_wrap(fp, "more runs: ", 4, WIDTH, line);
 }
 
 static void
@@ -618,11 +637,15 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		print_row(fp, &v.rows[i]);
 	}
 	if (last != NULL)
-		fmt_wrap(fp, "", 4, WIDTH, "+-: how much the runs of a side "
-		    "differ (their sd); the interval holds the change with "
-		    "99% confidence.");
+		fmt_wrap(fp, "", 4, WIDTH, cmp_paired(a, b) ? "+-: how much "
+		    "the runs of a side differ (their sd); paired: the "
+		    "interval, from neighbouring runs' differences (A B A B "
+		    "...), holds the change with 99% confidence." : "+-: how "
+		    "much the runs of a side differ (their sd); unpaired: "
+		    "the interval holds the change with 99% confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
-	print_order(fp, a, b);
+	print_need(fp, v.rows, v.nrows, all);
+	cmp_order_print(fp, a, b);
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
 	cmp_shares_print(fp, a, b, all);
@@ -673,7 +696,7 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, expm1(rw->spread_b) * 100);
 	cmp_row_json(fp, &first, rw, verdict_word(rw));
 	jw_key(fp, &first, " ", "reason");
-	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
+	jw_str_or_null(fp, rw->verdict == CMP_CANNOT ? rw->reason :
 	    NULL);
 	jw_key(fp, &first, " ", "limit_pct");
 	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
@@ -747,6 +770,8 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	jw_string(fp, answer(&v, 0));
 	jw_key(fp, &first, " ", "verdict_rows");
 	put_deciders(fp, &v);
+	jw_key(fp, &first, " ", "test");
+	jw_string(fp, cmp_paired(a, b) ? "paired" : "unpaired");
 	jw_key(fp, &first, " ", "warnings");
 	fputc('[', fp);
 	for (i = 0; i < v.nwarn; i++) {
@@ -762,7 +787,7 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	}
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
 	jw_key(fp, &first, "\n    ", "order");
-	put_order_row(fp, a, b);
+	cmp_order_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "counts");
 	cmp_counts_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "workload");
@@ -889,11 +914,13 @@ static const char compare_help[] =
 "\n"
 "The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
 "max it prints the geometric mean of the runs' values on each side with\n"
-"their spread, the change, a 99% interval of the change (Welch's t on the\n"
-"logarithms, each run's within-run noise from its blocks as a floor) and a\n"
-"verdict: worse or better (a real difference), noise, or cannot tell (the\n"
-"reason below the table).  A verdict needs 3 runs a side; 5 a side find a\n"
-"20% change in a typical row.  The kernel's counts (switches, interrupts,\n"
+"their spread, the change, a 99% interval of the change (on the logarithms:\n"
+"paired, over neighbouring runs' differences, when the runs alternate A B\n"
+"A B as a knob's sweep does; else Welch's t over the runs) and a verdict:\n"
+"worse or better (the interval excludes 0), noise (it holds 0 within +-10%,\n"
+"or the limit asked), else cannot tell (why below the table, with the runs\n"
+"a side that would tell).  One rule judges every table's rows.  A verdict\n"
+"needs 3 runs a side.  The kernel's counts (switches, interrupts,\n"
 "the clients' switches a wake-up, runnable) follow: higher, lower or noise;\n"
 "then the workload's wall and CPU time and its loads' rates, and each frame\n"
 "class's share of deadlines missed.  The answer comes first, after the\n"
@@ -1250,60 +1277,4 @@ compare_main(int argc, char *argv[])
 		return st;
 	return r == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
 	    r == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL : EXIT_OK;
-}
-
-/* The order check's row of the table, when a side has it. */
-static void
-print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
-{
-	struct cmp_order r;
-	char sa[24], sb[24], ch[16], ci[32];
-
-	cmp_order_row(a, b, &r);
-	if (r.verdict == NULL)
-		return;
-	snprintf(sa, sizeof(sa), "%.1f%% of %llu", 100 * r.pa,
-	    (unsigned long long)a->ord_rounds);
-	snprintf(sb, sizeof(sb), "%.1f%% of %llu", 100 * r.pb,
-	    (unsigned long long)b->ord_rounds);
-	snprintf(ch, sizeof(ch), "%+.1f pt", 100 * r.d);
-	snprintf(ci, sizeof(ci), "%+.1f to %+.1f", 100 * r.lo, 100 * r.hi);
-	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
-	    "B rounds", "change", "99% interval", "verdict");
-	if (a->ord_rounds == 0 || b->ord_rounds == 0)
-		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
-		    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
-		    "-", "-", r.verdict);
-	else
-		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
-		    sa, sb, ch, ci, r.verdict);
-	fmt_wrap(fp, "", 4, WIDTH, "order: the share of rounds with an "
-	    "inversion (real-time order check); a verdict needs 3 runs a "
-	    "side.");
-}
-
-/* The order check's comparison as a JSON member, or null. */
-static void
-put_order_row(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
-{
-	struct cmp_order r;
-
-	cmp_order_row(a, b, &r);
-	if (r.verdict == NULL) {
-		fputs("null", fp);
-		return;
-	}
-	fprintf(fp, "{\"a_rounds\": %llu, \"a_rounds_with_inversions\": %llu, "
-	    "\"b_rounds\": %llu, \"b_rounds_with_inversions\": %llu, "
-	    "\"change\": ", (unsigned long long)a->ord_rounds,
-	    (unsigned long long)a->ord_bad, (unsigned long long)b->ord_rounds,
-	    (unsigned long long)b->ord_bad);
-	if (a->ord_rounds > 0 && b->ord_rounds > 0)
-		fprintf(fp, "%.6f, \"lo\": %.6f, \"hi\": %.6f", r.d, r.lo,
-		    r.hi);
-	else
-		fputs("null, \"lo\": null, \"hi\": null", fp);
-	fputs(", \"verdict\": ", fp);
-	jw_string(fp, r.verdict);
-	fputc('}', fp);
 }

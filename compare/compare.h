@@ -72,6 +72,8 @@ struct cmp_side {
 	size_t		 ord_runs;	/* runs with an order check */
 	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
 	uint64_t	 ord_bad;	/* rounds with an inversion */
+	double		*ord_pts;	/* each run's share of them, points */
+	size_t		 nord_pts;	/* (runs with rounds) */
 	struct cmp_counts *counts;	/* its runs' counts, or NULL: none */
 	struct cmp_work	*work;		/* the workload's figures, a run each */
 	size_t		 nwork;
