@@ -17,11 +17,11 @@ concatenated, without blocks: the files of latt 1.0.
   mkresult.py OUT [--n N] [--seeds S1,S2] [--scale X] [--median NS]
               [--sigma S] [--run-sd S] [--clients C] [--sub-bits B]
               [--timer] [--schema 1|2] [--set obj.key=JSON]
-              [--noisy PCT] [--shift-seeds S:X,...] [--class NAME]
+              [--noisy PCT] [--class NAME]
 
 --noisy marks every run noisy, others taking PCT + its seed percent of
-the CPUs; --shift-seeds multiplies the run of seed S by X; --class gives
-every run a class NAME whose samples are the run's latency's.
+the CPUs; --class gives every run a class NAME whose samples are the
+run's latency's.
 
 Without arguments it reads one such argument list per line from stdin
 (shell words), so that one start of Python writes many files.
@@ -147,20 +147,17 @@ def make(argv):
     ap.add_argument("--run-sd", type=float, default=0.04)
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--noisy", type=float)
-    ap.add_argument("--shift-seeds", default="")
     ap.add_argument("--class", dest="cls")
     a = ap.parse_args(argv)
 
     lat, tim, runs = [], [], []
-    shift = dict((int(x.split(":")[0]), float(x.split(":")[1]))
-                 for x in a.shift_seeds.split(",") if x)
     for s in a.seeds.split(","):
         if a.schema == 1:
             lat += draw(int(s), a.n, a.median, a.sigma, a.scale)
             tim += draw(int(s) + 1000, a.n, a.median / 2, a.sigma, a.scale)
             continue
         rl = draw_rounds(int(s), a.n, a.clients, a.median, a.sigma,
-                         a.run_sd, a.scale * shift.get(int(s), 1))
+                         a.run_sd, a.scale)
         lat += [x for r in rl for x in r]
         # A run is known by its host and start: one a seed.
         run = {"run": {"wall_ns": 1000000000, "rounds": len(rl),
