@@ -357,9 +357,10 @@ shown(const struct cmp_row *rw, int all)
 }
 
 /*
- * The answer of a comparison, from the rows of its table: worse when a
- * row is worse, else better when one is, else cannot tell when one
- * cannot, else noise (every row, or no row at all: cannot tell).
+ * The answer of a comparison, from the rows of its table (all: with
+ * --all's; the answer takes the latency's and the gate's, whatever
+ * --all): worse when a row is worse, else better when one is, else
+ * cannot tell when one cannot, else noise (no row at all: cannot tell).
  */
 static const char *
 answer(const struct view *v, int all)
@@ -621,7 +622,7 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    sides[j]->nruns == 1 ? "" : "s",
 		    (unsigned long long)sides[j]->nsamples);
 	}
-	print_answer(fp, &v, all);
+	print_answer(fp, &v, 0);
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
