@@ -92,12 +92,12 @@ def main():
                 if r.returncode not in (0, 3):
                     sys.exit("compare: " + r.stderr)
                 for row in json.loads(r.stdout)["comparisons"][0]["rows"]:
-                    if row["verdict"] == "inconclusive":
+                    if row["verdict"] == "cannot tell":
                         inconcl += 1
                         continue
                     seen[row["row"]] = seen.get(row["row"], 0) + 1
                     real[row["row"]] = real.get(row["row"], 0) + \
-                        (row["verdict"] == "real")
+                        (row["verdict"] in ("worse", "better"))
         n = len(ga) * len(gb)
         print("%d runs a side: %d comparisons (%d A groups x %d B groups), "
               "%d inconclusive rows" % (k, n, len(ga), len(gb), inconcl))

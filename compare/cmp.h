@@ -6,8 +6,8 @@
  *   compare.c   the table, the JSON report, the gate and the subcommand;
  *   cmpread.c   result files read into sides of runs, strictly;
  *   cmpfile.c   a result file opened, known (none twice) and read whole;
- *   cmpstat.c   a run summed up (its statistics, within-run variances),
- *               a side's runs tested against another's, values a run;
+ *   cmpstat.c   a run summed up (its statistics), and the one rule
+ *               that judges every row: values a run, side against side;
  *   cmpshow.c   a setting and the host's state in words, and where two
  *               sides differ;
  *   cmpvals.c   the rows of a value a run that is no latency: what the
@@ -34,7 +34,9 @@
 
 #define CMP_LEVEL	0.99	/* two-sided confidence of the intervals */
 #define CMP_MIN_RUNS	3	/* runs a side for a verdict */
-#define CMP_MIN_BLOCKS	8	/* blocks a run for a verdict */
+#define CMP_MAX_NEED	1000	/* runs a side, at most, said to tell */
+#define CMP_WANT	10	/* the change that matters without a gate:
+				   percent, or points of a share */
 #define CMP_MIN_SAMPLES	10	/* samples a run needs for a mean, sd, min
 				   or max (a percentile: stats_need) */
 #define CMP_MAX_SERIES	48	/* named series a side can hold: latency,
@@ -48,8 +50,8 @@ struct cmp_run {
 	uint64_t	 n;			/* samples */
 	size_t		 nblocks;	/* non-empty blocks; 0: none kept */
 	double		 val[STAT_NKINDS];	/* ns; NAN: too few samples */
-	double		 wvar[STAT_NKINDS];	/* within-run variance of
-						   log(val); NAN: unknown */
+	double		 res;		/* the histogram's rounding, as a
+					   variance of log(a percentile) */
 };
 
 /* A named series over the runs of a side. */
@@ -65,23 +67,41 @@ struct cmp_vals {
 	size_t		 n;
 };
 
-enum { CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE };
+/* A row's verdict: B higher (worse, for latency), lower, noise, none. */
+enum { CMP_UP, CMP_DOWN, CMP_NOISE, CMP_CANNOT };
 
 /* One row: a statistic of a series, side a against side b. */
 struct cmp_row {
 	const char	*series;
 	enum stat_kind	 stat;
-	double		 a, b;		/* geometric means of the runs, ns */
-	double		 spread_a;	/* sd of log(value) between the runs */
-	double		 spread_b;	/* of a side; NAN: fewer than 2, or 0 */
-	double		 change;	/* percent; NAN when unknown */
-	double		 lo, hi;	/* the interval of change, percent */
+	double		 a, b;		/* the runs' means (geometric on logs) */
+	double		 spread_a;	/* sd of the runs' values (their logs) */
+	double		 spread_b;	/* of a side; NAN: fewer than 2 */
+	double		 change;	/* percent (points); NAN when unknown */
+	double		 lo, hi;	/* the interval of change */
 	int		 has_ci;
-	int		 verdict; /* CMP_REAL, CMP_NOISE, CMP_INCONCLUSIVE */
-	int		 worse;		/* real, and b is higher */
-	char		 reason[112];	/* why inconclusive */
+	int		 verdict;	/* CMP_UP, CMP_DOWN, ... */
+	int		 paired;	/* judged on the pairs' differences */
+	size_t		 need;		/* runs a side that would tell, or 0 */
+	char		 reason[112];	/* why it cannot tell */
 	long long	 limit;		/* --fail-if-worse, percent; -1: none */
 	int		 gate;		/* CMP_GATE_*: what the limit found */
+};
+
+/*
+ * How cmp_judge takes a row's values a run: on their logarithms (a change
+ * in percent) or as they are (in percent of A's mean with pct, else in
+ * points), paired when run i of A and of B were neighbours, the change
+ * that matters (want: noise lies within +-want), the least variance a
+ * value's spread is taken to have, and side B's name for reasons.
+ */
+struct cmp_ask {
+	int		 log;
+	int		 pct;
+	int		 paired;
+	double		 want;
+	double		 floor;
+	const char	*bname;
 };
 
 /*
@@ -142,8 +162,12 @@ char	*cmp_interval(char *buf, size_t len, double lo, double hi);
  */
 void	 cmp_row_print(FILE *, int width, const char *label, const char *va,
 	    const char *vb, const struct cmp_row *rw, const char *word);
-/* rw's change_pct, ci_pct and verdict as members of a JSON object. */
-void	 cmp_row_json(FILE *, int *first, const struct cmp_row *rw);
+/*
+ * rw's change_pct, ci_pct, verdict (word), test (paired, unpaired) and
+ * runs_needed as members of a JSON object.
+ */
+void	 cmp_row_json(FILE *, int *first, const struct cmp_row *rw,
+	    const char *word);
 
 /* A file of a side, and a run, by what they are known (cmpread.c). */
 struct cmp_fileid {
@@ -164,6 +188,12 @@ struct cmp_runid {
  * start time, in other files: one file's classes split into two, say).
  */
 size_t	 cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b);
+/*
+ * Whether the runs of a and b are pairs of neighbours: as many, of one
+ * host, run i of each started before run i + 1 of either (a knob's sweep,
+ * A B A B ...).  Runs of separate boots, or without start times, are not.
+ */
+int	 cmp_paired(const struct cmp_side *a, const struct cmp_side *b);
 
 /*
  * cmpfile.c: opens path (FILE@VALUE when no file has that name: *point
@@ -197,43 +227,40 @@ struct cmp_sblocks {
 };
 
 /*
- * cmpstat.c: sums up one series of one run: its statistics from st, and
- * the within-run variances from its blocks (sb may be NULL: none kept).
- * The bootstrap draws from seed, so the same run gives the same answer.
- * Returns 0, or -1 on ENOMEM.
+ * cmpstat.c: sums up one series of one run: its statistics from st, its
+ * non-empty blocks (sb may be NULL: none kept).  Returns 0.
  */
 int	 cmp_summarize(struct cmp_run *, const struct stats *,
-	    const struct cmp_sblocks *sb, uint64_t seed);
+	    const struct cmp_sblocks *sb);
 /* Frees what the blocks hold and empties them; an empty sb is safe. */
 void	 cmp_sblocks_free(struct cmp_sblocks *);
-/* The row of statistic k for runs a[na] against b[nb] (of side bname). */
+/*
+ * The one rule of every row (cmpstat.c says it): values a[na] of side A
+ * against b[nb], into row's figures, verdict, reason and runs needed.
+ */
+void	 cmp_judge(const double *a, size_t na, const double *b, size_t nb,
+	    const struct cmp_ask *, struct cmp_row *row);
+/* The row of statistic k for runs a[na] against b[nb], by cmp_judge. */
 void	 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-	    size_t nb, const char *bname, enum stat_kind k,
+	    size_t nb, enum stat_kind k, const struct cmp_ask *,
 	    struct cmp_row *row);
+/* A verdict's word: up or down as the table says them, noise, cannot tell. */
+const char *cmp_word(const struct cmp_row *, const char *up,
+	    const char *down);
 /*
  * The order check of a against b: each side's share of rounds with an
- * inversion, the change (b - a) and its 99% interval, as fractions, and
- * the verdict's word; verdict NULL when neither side has the check.
+ * inversion (fractions), the row of the runs' shares (points) and its
+ * word; verdict NULL when neither side has the check.
  */
 struct cmp_order {
-	double		 pa, pb, d, lo, hi;
+	double		 pa, pb;
+	struct cmp_row	 row;
 	const char	*verdict;
 };
 void	 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
-	    struct cmp_order *);
+	    int paired, struct cmp_order *);
 /* Appends x to vs; 0, or -1 on ENOMEM. */
 int	 cmp_vals_add(struct cmp_vals *vs, double x);
-/*
- * Values a run, side b against side a: each side's mean and sd, and the
- * 99% interval of the difference of the means (Welch's t over the runs).
- * Returns 0 without an interval (a side has under 2 runs), 1 with one, 2
- * when both sides have the CMP_MIN_RUNS runs a verdict needs.
- */
-struct cmp_points {
-	double		 ma, sa, mb, sb, lo, hi;
-};
-int	 cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
-	    struct cmp_points *);
 
 /*
  * cmpshow.c: a setting as it is shown, built in pieces and cut with "..."
@@ -338,6 +365,11 @@ void	 cmp_counts_json(FILE *, const struct cmp_side *a,
 	    const struct cmp_side *b);
 void	 cmp_shares_print(FILE *, const struct cmp_side *a,
 	    const struct cmp_side *b, int all);
+/* The order check's table and its JSON member (null without it). */
+void	 cmp_order_print(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
+void	 cmp_order_json(FILE *, const struct cmp_side *a,
+	    const struct cmp_side *b);
 extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
 int	 cmp_place_empty(const struct cmp_series *);
 

@@ -29,7 +29,6 @@
 #include "lib/common.h"
 #include "stats.h"
 
-#define BOOT_SEED	0x6c617474636d70ULL /* fixed: same files, same answer */
 #define MAX_RUNS	10000		/* runs in one side */
 #define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
@@ -423,7 +422,7 @@ side_series(struct cmp_side *side, const char *name)
 
 /*
  * One series of one run, summed up and appended to the side's series of
- * that name; k seeds its bootstrap.
+ * that name; k is 0 for the latency, whose samples the side counts.
  */
 static int
 load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
@@ -444,9 +443,8 @@ load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
 		r = where(f, ser, "\"blocks\" is missing");
 	if (r == 0 && bo != NULL)
 		r = load_blocks(&sb, f, bo, st.n);
-	if (r == 0 && cmp_summarize(&run, &st, bo != NULL ? &sb : NULL,
-	    BOOT_SEED ^ (side->nruns * 0x9e3779b97f4a7c15ULL) ^ k) == -1)
-		r = where(f, ser, "out of memory");
+	if (r == 0)
+		cmp_summarize(&run, &st, bo != NULL ? &sb : NULL);
 	stats_free(&st);
 	cmp_sblocks_free(&sb);
 	if (r == -1)
@@ -542,6 +540,7 @@ oom:
 static int
 load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 {
+	struct cmp_vals vs;
 	int64_t r, b, n;
 
 	if (o == NULL || o->type == JSON_NULL)
@@ -554,6 +553,14 @@ load_order(struct cmp_side *side, const struct src *f, const struct json *o)
 	side->ord_runs++;
 	side->ord_rounds += (uint64_t)r;
 	side->ord_bad += (uint64_t)(b < r ? b : r);
+	if (r == 0)
+		return 0;
+	vs.v = side->ord_pts;
+	vs.n = side->nord_pts;
+	if (cmp_vals_add(&vs, 100.0 * (double)(b < r ? b : r) / (double)r))
+		return where(f, o, "out of memory");
+	side->ord_pts = vs.v;
+	side->nord_pts = vs.n;
 	return 0;
 }
 
@@ -717,9 +724,10 @@ info_clear(struct cmp_info *info)
 }
 
 /*
- * A run latt marked noisy (its "machine", noise.h): a note naming it and
- * why, and with --drop-noisy the run left out.  Returns 1 to leave it
- * out, 0 to keep it, 2 on ENOMEM.
+ * A run latt marked noisy (its "machine", noise.h): a sentence naming it
+ * and why (the side's noisy), the others' CPU share kept for compare's
+ * one line of them all, and with --drop-noisy the run left out.  Returns
+ * 1 to leave it out, 0 to keep it, 2 on ENOMEM.
  */
 static int
 noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
@@ -727,14 +735,21 @@ noisy_run(struct cmp_side *side, const struct src *f, const struct json *o,
 {
 	const struct json *m = json_get(o, "machine"), *v, *why;
 	char run[32] = "";
+	double pct;
 
 	v = json_get(m, "noisy");
 	if (v == NULL || v->type != JSON_TRUE)
 		return 0;
 	why = json_get(m, "why");
+	v = json_get(m, "foreign_cpu_pct");
+	pct = v != NULL && v->type == JSON_NUMBER ? json_num(v) : NAN;
+	if (side->nnoisy == 0 || pct < side->noisy_lo)
+		side->noisy_lo = pct;
+	if (side->nnoisy == 0 || pct > side->noisy_hi)
+		side->noisy_hi = pct;
 	if (nruns > 1)
 		snprintf(run, sizeof(run), ", run %zu", irun + 1);
-	if (cmp_say(&side->notes, &side->nnotes, "%s: %s%s was noisy (%s): "
+	if (cmp_say(&side->noisy, &side->nnoisy, "%s: %s%s was noisy (%s): "
 	    "%s.", side->name, f->name, run, why != NULL &&
 	    why->type == JSON_STRING ? why->str : "?", side->drop_noisy ?
 	    "left out (--drop-noisy)" : "kept; --drop-noisy leaves it out") ==
@@ -974,10 +989,14 @@ cmp_side_add_point(struct cmp_side *side, const char *fname,
 	int r;
 
 	root = json_parse(buf, len, perr, sizeof(perr));
-	if (root == NULL) {
+	if (root == NULL && len > 14 && strncmp(buf, "time_ns,round,", 14) == 0)
+		snprintf(err, errlen, "%s: latt's --log CSV (a line a sample), "
+		    "not its results: compare reads what --json=FILE writes",
+		    fname);
+	else if (root == NULL)
 		snprintf(err, errlen, "%s:%s", fname, perr);
+	if (root == NULL)
 		return -1;
-	}
 	r = load_tree(side, &f, root);
 	json_free(root);
 	return r;
@@ -1016,6 +1035,7 @@ cmp_side_free(struct cmp_side *side)
 		info_clear(side->info);
 	free(side->info);
 	cmp_say_free(side->notes, side->nnotes);
+	cmp_say_free(side->noisy, side->nnoisy);
 	for (k = 0; k < side->nfids; k++)
 		free(side->fids[k].name);
 	free(side->fids);
@@ -1025,6 +1045,7 @@ cmp_side_free(struct cmp_side *side)
 	}
 	free(side->rids);
 	free(side->work);
+	free(side->ord_pts);
 	cmp_vals_free(side);
 	free(side->label);
 	memset(side, 0, sizeof(*side));
@@ -1042,6 +1063,23 @@ cmp_side_shared(const struct cmp_side *a, const struct cmp_side *b)
 				break;
 			}
 	return n;
+}
+
+int
+cmp_paired(const struct cmp_side *a, const struct cmp_side *b)
+{
+	const struct cmp_runid *x = a->rids, *y = b->rids;
+	size_t i, n = a->nruns;
+
+	if (n < 2 || b->nruns != n || a->nrids != n || b->nrids != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(x[i].host, y[i].host) != 0 || (i > 0 &&
+		    (x[i - 1].start >= x[i].start || x[i - 1].start >=
+		    y[i].start || y[i - 1].start >= x[i].start ||
+		    y[i - 1].start >= y[i].start)))
+			return 0;
+	return 1;
 }
 
 void

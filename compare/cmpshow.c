@@ -24,8 +24,6 @@
 #define CI_HI		1000	/* percent: beyond, "> +1000%" */
 #define CI_LO		(-90)	/* percent: beyond, "< -90%" */
 
-static const char *const verdict_keys[] = { "real", "noise", "inconclusive" };
-
 /* Settings compare already warns about (cmp_info_keys): said once. */
 static const char *const said[] = { "cmdline", "preemption", "governor",
     "smt" };
@@ -410,7 +408,8 @@ cmp_row_print(FILE *fp, int width, const char *label, const char *va,
 }
 
 void
-cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw)
+cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw,
+    const char *word)
 {
 	jw_key(fp, first, " ", "change_pct");
 	jw_double(fp, rw->change);
@@ -423,5 +422,9 @@ cmp_row_json(FILE *fp, int *first, const struct cmp_row *rw)
 	}
 	fputs(rw->has_ci ? "]" : "null", fp);
 	jw_key(fp, first, " ", "verdict");
-	jw_string(fp, verdict_keys[rw->verdict]);
+	jw_string(fp, word);
+	jw_key(fp, first, " ", "test");
+	jw_string(fp, rw->paired ? "paired" : "unpaired");
+	jw_key(fp, first, " ", "runs_needed");
+	jw_int_or_null(fp, rw->need > 0, (long long)rw->need);
 }

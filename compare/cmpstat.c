@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmpstat.c: the statistics of latt compare.  It sums up one series of one
- * run (its statistics, and from its blocks how much each would vary were
- * the run repeated: a moving-block bootstrap) and tests the runs of one
- * side against another's (Welch's t on the logarithms).  The method is
+ * run (its statistics: one number a run each) and judges every row of
+ * every table by one rule (cmp_judge): side B's values a run against A's,
+ * on their logarithms for latency, paired where the runs were (neighbours
+ * A B A B ... of one sweep: the differences of the pairs) and by Welch's
+ * t where they were not, the runs' own spread deciding.  The method is
  * documented in latt.1 (COMPARING RUNS) and docs/compare.md; the numbers
- * that define it are the constants here and in cmp.h.  It reads no
- * file and prints nothing.
+ * that define it are the constants here and in cmp.h.  It reads no file
+ * and prints nothing.
  */
 #include <math.h>
 #include <stdint.h>
@@ -18,25 +20,7 @@
 #include "lib/common.h"
 #include "stats.h"
 
-#define NREPS		200		/* within-run bootstrap replicates */
 #define TINY		1e-300		/* Lentz's stand-in for zero */
-
-/*
- * A run's non-empty blocks laid out for resampling (boot_init): the
- * distinct buckets of the run, ascending, with their values, and where
- * each block's buckets stand among them (block i's are pos[first[i] ..
- * first[i + 1])), so that a replicate costs the chosen blocks' buckets,
- * not blocks times buckets.
- */
-struct boot {
-	const struct cmp_sblock **blk;	/* the K non-empty blocks */
-	size_t		  K;
-	size_t		  nu;		/* distinct buckets */
-	double		 *vals;		/* their values, ns */
-	uint64_t	 *tot;		/* a replicate's count of each */
-	uint32_t	 *pos;
-	size_t		 *first;
-};
 
 /* Samples a run needs for statistic k to mean anything. */
 static uint64_t
@@ -45,227 +29,25 @@ run_need(enum stat_kind k)
 	return stats_kind_q(k) > 0 ? stats_need(k) : CMP_MIN_SAMPLES;
 }
 
-/* Rank of quantile q among n (ceil(q n), within [1, n]). */
-static uint64_t
-rank_of(double q, uint64_t n)
-{
-	double x = ceil(q * (double)n - 1e-9);
-
-	if (x < 1)
-		return 1;
-	return x > (double)n ? n : (uint64_t)x;
-}
-
-/*
- * The statistics of one replicate: tot[u] samples at value vals[u]
- * (ascending), n in all, extremes mn and mx.
- */
-static void
-replicate_stats(const double *vals, const uint64_t *tot, size_t nu,
-    uint64_t n, double mn, double mx, double *out)
-{
-	double sum = 0, ss = 0, mean, q, v;
-	uint64_t cum = 0, rank;
-	size_t u;
-	int k;
-
-	for (u = 0; u < nu; u++)
-		sum += vals[u] * (double)tot[u];
-	mean = sum / (double)n;
-	for (u = 0; u < nu; u++)
-		ss += (vals[u] - mean) * (vals[u] - mean) * (double)tot[u];
-	out[STAT_MIN] = mn;
-	out[STAT_MAX] = mx;
-	out[STAT_MEAN] = mean;
-	out[STAT_STDEV] = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
-	u = 0;
-	for (k = STAT_P50; k <= STAT_P9999; k++) {
-		q = stats_kind_q((enum stat_kind)k);
-		rank = rank_of(q, n);
-		while (u < nu && cum + tot[u] < rank)
-			cum += tot[u++];
-		v = u < nu ? vals[u] : mx;
-		out[k] = v < mn ? mn : v > mx ? mx : v;
-	}
-}
-
-static void
-boot_free(struct boot *bt)
-{
-	free(bt->blk);
-	free(bt->vals);
-	free(bt->tot);
-	free(bt->pos);
-	free(bt->first);
-}
-
-/*
- * Lays out sb's non-empty blocks for resampling; with fewer than two
- * there is nothing to resample, and only bt->K is set.  Returns 0, or -1
- * on ENOMEM (boot_free then frees what was allocated).
- */
-static int
-boot_init(struct boot *bt, const struct cmp_sblocks *sb)
-{
-	const struct cmp_sblock *b;
-	struct hist shape;
-	uint32_t *map = NULL;	/* a bucket's distinct bucket + 1; 0: none */
-	double bmax = 0;
-	size_t total = 0, i, j, m;
-	int ret = -1;
-
-	memset(bt, 0, sizeof(*bt));
-	memset(&shape, 0, sizeof(shape));
-	for (i = 0; i < sb->n; i++)
-		if (sb->b[i].n > 0) {
-			bt->K++;
-			total += sb->b[i].nb;
-		}
-	if (bt->K < 2)
-		return 0;
-	if (hist_init(&shape, sb->sub_bits) == -1 ||
-	    (map = calloc(shape.nbuckets + 1, sizeof(*map))) == NULL ||
-	    (bt->blk = calloc(bt->K, sizeof(*bt->blk))) == NULL ||
-	    (bt->pos = calloc(total + 1, sizeof(*bt->pos))) == NULL ||
-	    (bt->first = calloc(bt->K + 1, sizeof(*bt->first))) == NULL)
-		goto out;
-	for (i = 0, j = 0; i < sb->n; i++) {
-		if ((b = &sb->b[i])->n == 0)
-			continue;
-		bt->blk[j++] = b;
-		for (m = 0; m < b->nb; m++)
-			map[b->idx[m]] = 1;
-		if ((double)b->max > bmax)
-			bmax = (double)b->max;
-	}
-	/* The distinct buckets of the run, ascending, and their values. */
-	for (i = 0; i <= shape.nbuckets; i++)
-		if (map[i] != 0)
-			map[i] = (uint32_t)++bt->nu;
-	if ((bt->vals = calloc(bt->nu, sizeof(*bt->vals))) == NULL ||
-	    (bt->tot = calloc(bt->nu, sizeof(*bt->tot))) == NULL)
-		goto out;
-	for (i = 0; i <= shape.nbuckets; i++)
-		if (map[i] != 0)
-			bt->vals[map[i] - 1] = i == shape.nbuckets ? bmax :
-			    (double)hist_mid(&shape, i);
-	/* Where each block's buckets stand among the distinct ones. */
-	for (i = 0, j = 0; i < bt->K; i++) {
-		bt->first[i] = j;
-		for (m = 0; m < bt->blk[i]->nb; m++)
-			bt->pos[j++] = map[bt->blk[i]->idx[m]] - 1;
-	}
-	bt->first[bt->K] = j;
-	ret = 0;
-out:
-	hist_free(&shape);
-	free(map);
-	return ret;
-}
-
-/*
- * One replicate: windows of L consecutive blocks, each starting at random,
- * until it has K blocks; its statistics into out.
- */
-static void
-boot_replicate(struct boot *bt, size_t L, uint64_t *state, double *out)
-{
-	const struct cmp_sblock *b;
-	uint64_t n = 0;
-	double mn = INFINITY, mx = -INFINITY;
-	size_t chosen, start, j, m;
-
-	memset(bt->tot, 0, bt->nu * sizeof(*bt->tot));
-	for (chosen = 0; chosen < bt->K;) {
-		start = (size_t)(splitmix64(state) % (bt->K - L + 1));
-		for (j = start; j < start + L && chosen < bt->K; j++) {
-			b = bt->blk[j];
-			for (m = bt->first[j]; m < bt->first[j + 1]; m++)
-				bt->tot[bt->pos[m]] += b->cnt[m - bt->first[j]];
-			n += b->n;
-			if ((double)b->min < mn)
-				mn = (double)b->min;
-			if ((double)b->max > mx)
-				mx = (double)b->max;
-			chosen++;
-		}
-	}
-	replicate_stats(bt->vals, bt->tot, bt->nu, n, mn, mx, out);
-}
-
-/*
- * The within-run variances: a moving-block bootstrap (Kuensch 1989) over
- * the run's K non-empty blocks.  A replicate strings together windows of
- * L = round(cbrt(K)) consecutive blocks, each window starting at random,
- * until it has K blocks; its statistics come from the summed block
- * histograms (bucket midpoints, clamped to the chosen blocks' extremes).
- * wvar[k] is the variance of log(statistic) over NREPS replicates;
- * infinite when a replicate's statistic is 0 (and the run's is not), and
- * unknown (NAN) when the run's own is 0.
- */
-static int
-within_run(struct cmp_run *r, const struct cmp_sblocks *sb, uint64_t seed)
-{
-	struct boot bt;
-	uint64_t state = seed;
-	double out[STAT_NKINDS], mean[STAT_NKINDS] = { 0 }, x, d;
-	double m2[STAT_NKINDS] = { 0 };
-	size_t nrep[STAT_NKINDS] = { 0 }, L, rep;
-	int k, zero[STAT_NKINDS] = { 0 };
-
-	if (boot_init(&bt, sb) == -1) {
-		boot_free(&bt);
-		return -1;
-	}
-	r->nblocks = bt.K;
-	if (bt.K < 2)
-		return 0;
-	L = (size_t)lround(cbrt((double)bt.K));
-	if (L < 1)
-		L = 1;
-	for (rep = 0; rep < NREPS; rep++) {
-		boot_replicate(&bt, L, &state, out);
-		for (k = 0; k < STAT_NKINDS; k++) {
-			if (!(r->val[k] > 0))
-				continue;
-			if (!(out[k] > 0)) {
-				zero[k] = 1;
-				continue;
-			}
-			x = log(out[k]);
-			d = x - mean[k];
-			mean[k] += d / (double)++nrep[k];
-			m2[k] += d * (x - mean[k]);
-		}
-	}
-	/* A run whose statistic could as well be 0 has no log to vary. */
-	for (k = 0; k < STAT_NKINDS; k++)
-		if (zero[k])
-			r->wvar[k] = INFINITY;
-		else if (nrep[k] > 1)
-			r->wvar[k] = m2[k] / (double)(nrep[k] - 1);
-	boot_free(&bt);
-	return 0;
-}
-
 /*
  * Sums up a run's series: the value of every statistic the run has the
  * samples for (a 0 stays 0: a run whose p50 of runqueue wait is 0 waited
- * for no CPU in half its wake-ups, which no small number says), and (with
- * blocks) the within-run variances, to which the run histogram's own
- * rounding is added for the percentiles.
+ * for no CPU in half its wake-ups, which no small number says), its
+ * non-empty blocks (sb may be NULL: none kept), and the histogram's
+ * rounding of a percentile as a variance of its logarithm.
  */
 int
 cmp_summarize(struct cmp_run *r, const struct stats *st,
-    const struct cmp_sblocks *sb, uint64_t seed)
+    const struct cmp_sblocks *sb)
 {
-	double v, w;
+	double w = ldexp(1, -(int)st->hist.sub_bits), v;
+	size_t i;
 	int k;
 
 	memset(r, 0, sizeof(*r));
 	r->n = st->n;
+	r->res = w * w / 12;
 	for (k = 0; k < STAT_NKINDS; k++) {
-		r->wvar[k] = NAN;
 		r->val[k] = NAN;
 		if (st->n < run_need((enum stat_kind)k) ||
 		    (k == STAT_STDEV && isnan(st->m2)))
@@ -273,12 +55,8 @@ cmp_summarize(struct cmp_run *r, const struct stats *st,
 		v = stats_value(st, (enum stat_kind)k);
 		r->val[k] = v > 0 ? v : 0;
 	}
-	if (sb == NULL || within_run(r, sb, seed) == -1)
-		return sb == NULL ? 0 : -1;
-	w = ldexp(1, -(int)st->hist.sub_bits);
-	for (k = STAT_P50; k <= STAT_P9999; k++)
-		if (!isnan(r->wvar[k]))
-			r->wvar[k] += w * w / 12;
+	for (i = 0; sb != NULL && i < sb->n; i++)
+		r->nblocks += sb->b[i].n > 0;
 	return 0;
 }
 
@@ -369,37 +147,6 @@ t_upper(double p, double df)
 	return (lo + hi) / 2;
 }
 
-/*
- * Welch's half-width at CMP_LEVEL of a difference of two means whose
- * variances are ea and eb, of na and nb values (2 or more): t times the
- * standard error, 0 when that is 0.
- */
-static double
-welch(double ea, size_t na, double eb, size_t nb)
-{
-	double se = sqrt(ea + eb);
-
-	if (!(se > 0))
-		return 0;
-	return t_upper((1 - CMP_LEVEL) / 2, (ea + eb) * (ea + eb) /
-	    (ea * ea / (double)(na - 1) + eb * eb / (double)(nb - 1))) * se;
-}
-
-/* The mean and the variance (n - 1; NAN with one) of n values. */
-static void
-moments(const double *v, size_t n, double *mean, double *var)
-{
-	double s = 0, ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	*mean = s / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (v[i] - *mean) * (v[i] - *mean);
-	*var = n > 1 ? ss / (double)(n - 1) : NAN;
-}
-
 int
 cmp_vals_add(struct cmp_vals *vs, double x)
 {
@@ -409,100 +156,6 @@ cmp_vals_add(struct cmp_vals *vs, double x)
 		return -1;
 	vs->v = nv;
 	nv[vs->n++] = x;
-	return 0;
-}
-
-int
-cmp_points(const struct cmp_vals *a, const struct cmp_vals *b,
-    struct cmp_points *p)
-{
-	double va, vb, half;
-
-	moments(a->v, a->n, &p->ma, &va);
-	moments(b->v, b->n, &p->mb, &vb);
-	p->sa = a->n > 1 ? sqrt(va) : 0;
-	p->sb = b->n > 1 ? sqrt(vb) : 0;
-	p->lo = p->hi = 0;
-	if (a->n < 2 || b->n < 2)
-		return 0;
-	half = welch(va / (double)a->n, a->n, vb / (double)b->n, b->n);
-	p->lo = p->mb - p->ma - half;
-	p->hi = p->mb - p->ma + half;
-	return a->n >= CMP_MIN_RUNS && b->n >= CMP_MIN_RUNS ? 2 : 1;
-}
-
-/*
- * Why a side cannot take part in a row's test, into reason: -1.  1 when
- * its value is 0 in every run (no log to take), 0 when it can take part.
- * v is the side's variance of log(value) between its runs, floored by the
- * mean within-run variance.
- */
-static int
-side_check(const char *name, const struct cmp_run *r, size_t nr,
-    enum stat_kind k, char *reason, size_t len, double *mean, double *v)
-{
-	double s = 0, ss = 0, w = 0, d;
-	size_t i, nzero = 0, near = 0;
-
-	if (nr < CMP_MIN_RUNS) {
-		snprintf(reason, len, "%s has %zu run%s, a verdict needs %d a "
-		    "side", name, nr, nr == 1 ? "" : "s", CMP_MIN_RUNS);
-		return -1;
-	}
-	for (i = 0; i < nr; i++)
-		if (isnan(r[i].val[k])) {
-			snprintf(reason, len, "a run of %s has %llu samples, "
-			    "%s needs %llu", name, (unsigned long long)r[i].n,
-			    stats_kind_name(k),
-			    (unsigned long long)run_need(k));
-			return -1;
-		}
-	for (i = 0; i < nr; i++) {
-		if (r[i].nblocks == 0) {
-			snprintf(reason, len, "%s's runs keep no blocks "
-			    "(schema 1 files)", name);
-			return -1;
-		}
-		if (r[i].nblocks < CMP_MIN_BLOCKS) {
-			snprintf(reason, len, "a run of %s has %zu blocks, a "
-			    "verdict needs %d", name, r[i].nblocks,
-			    CMP_MIN_BLOCKS);
-			return -1;
-		}
-		nzero += r[i].val[k] == 0;
-		near += isinf(r[i].wvar[k]);
-	}
-	if (nzero == nr)
-		return 1;
-	if (nzero > 0) {
-		snprintf(reason, len, "%s is 0 in %zu of %s's %zu runs: no "
-		    "ratio to 0", stats_kind_name(k), nzero, name, nr);
-		return -1;
-	}
-	if (near > 0) {
-		snprintf(reason, len, "%s of %zu of %s's %zu runs can come out "
-		    "0 (resampled): no ratio to 0", stats_kind_name(k), near,
-		    name, nr);
-		return -1;
-	}
-	for (i = 0; i < nr; i++) {
-		if (isnan(r[i].wvar[k])) {
-			snprintf(reason, len, "a run of %s has %zu blocks, a "
-			    "verdict needs %d", name, r[i].nblocks,
-			    CMP_MIN_BLOCKS);
-			return -1;
-		}
-		s += log(r[i].val[k]);
-		w += r[i].wvar[k];
-	}
-	*mean = s / (double)nr;
-	for (i = 0; i < nr; i++) {
-		d = log(r[i].val[k]) - *mean;
-		ss += d * d;
-	}
-	ss /= (double)(nr - 1);
-	w /= (double)nr;
-	*v = ss > w ? ss : w;
 	return 0;
 }
 
@@ -536,31 +189,189 @@ geomean(const struct cmp_run *r, size_t nr, enum stat_kind k, double *spread)
 	return exp(m);
 }
 
+/* The mean and the variance (n - 1; NAN with one) of n values or logs. */
+static void
+moments(const double *v, size_t n, int logs, double *mean, double *var)
+{
+	double s = 0, ss = 0, y;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += logs ? log(v[i]) : v[i];
+	*mean = n > 0 ? s / (double)n : NAN;
+	for (i = 0; i < n; i++) {
+		y = (logs ? log(v[i]) : v[i]) - *mean;
+		ss += y * y;
+	}
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+/* Student's t at CMP_LEVEL, df degrees of freedom, times sqrt(se2). */
+static double
+half_width(double se2, double df)
+{
+	if (!(se2 > 0))
+		return se2 == 0 ? 0 : NAN;
+	return t_upper((1 - CMP_LEVEL) / 2, df) * sqrt(se2);
+}
+
 /*
- * Welch's t test on log(value), run against run: the interval of the
- * ratio of the sides' geometric means at CMP_LEVEL, and the verdict.
+ * Runs a side that would hold the interval within +-want were nothing
+ * changed, a run's value (a pair's difference when paired) varying by v:
+ * the fewest from CMP_MIN_RUNS on, CMP_MAX_NEED at most (the width falls
+ * with the runs: bisection).
+ */
+static size_t
+runs_needed(double v, double want, int paired)
+{
+	size_t lo = CMP_MIN_RUNS, hi = CMP_MAX_NEED, mid;
+	double m;
+
+	if (!(v > 0) || !(want > 0))
+		return 0;
+	while (lo < hi) {
+		m = (double)(mid = (lo + hi) / 2);
+		if (half_width((paired ? 1 : 2) * v / m, paired ? m - 1 :
+		    2 * m - 2) < want)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * The one rule.  y is each run's value (its logarithm with q->log); the
+ * change is the difference of the sides' mean y, its 99% interval
+ * Student's t times its standard error: of the pairs' differences when
+ * paired (run i of A beside run i of B, n - 1 degrees of freedom), else
+ * Welch's over the two sides' runs.  A variance is never below q->floor
+ * (the histogram's rounding: values no spread can be seen under).  B is
+ * up (worse for latency) or down when the interval excludes 0; noise
+ * when it holds 0 and lies within +-q->want (the change that matters);
+ * else, or under CMP_MIN_RUNS a side, or when it cannot be bounded,
+ * cannot tell, with the runs a side that would resolve q->want.
+ */
+void
+cmp_judge(const double *a, size_t na, const double *b, size_t nb,
+    const struct cmp_ask *q, struct cmp_row *row)
+{
+	double ma, va, mb, vb, vd = 0, y, scale = 1, want, se2, df, v, h;
+	size_t i, n = na;
+	int lg = q->log;
+
+	row->verdict = CMP_CANNOT;
+	row->paired = q->paired && na == nb && na > 1;
+	moments(a, na, lg, &ma, &va);
+	moments(b, nb, lg, &mb, &vb);
+	row->a = lg ? exp(ma) : ma;
+	row->b = lg ? exp(mb) : mb;
+	row->spread_a = sqrt(va);
+	row->spread_b = sqrt(vb);
+	if (!lg && q->pct && (ma != 0 || mb != 0))
+		scale = 100 / fabs(ma != 0 ? ma : mb);	/* percent of A's */
+	row->change = lg ? expm1(mb - ma) * 100 : (mb - ma) * scale;
+	want = lg ? log1p(q->want / 100) : q->want / scale;
+	for (i = 0; row->paired && i < n; i++) {
+		y = (lg ? log(b[i]) - log(a[i]) : b[i] - a[i]) - (mb - ma);
+		vd += y * y / (double)(n - 1);
+	}
+	va = va < q->floor ? q->floor : va;	/* NAN stays */
+	vb = vb < q->floor ? q->floor : vb;
+	vd = vd < 2 * q->floor ? 2 * q->floor : vd;
+	/* A run's variance (a pair's), for the runs that would tell. */
+	v = row->paired ? vd : isnan(va) ? vb : isnan(vb) ? va : (va + vb) / 2;
+	if (na < CMP_MIN_RUNS || nb < CMP_MIN_RUNS) {
+		snprintf(row->reason, sizeof(row->reason), "%s has %zu run%s, "
+		    "a verdict needs %d a side", na < CMP_MIN_RUNS ? "A" :
+		    q->bname, na < CMP_MIN_RUNS ? na : nb, (na < CMP_MIN_RUNS ?
+		    na : nb) == 1 ? "" : "s", CMP_MIN_RUNS);
+		row->need = runs_needed(v, want, row->paired);
+		return;
+	}
+	se2 = row->paired ? vd / (double)n : va / (double)na + vb / (double)nb;
+	df = row->paired ? (double)n - 1 : se2 * se2 / (va * va /
+	    ((double)na * na * (double)(na - 1)) + vb * vb / ((double)nb *
+	    nb * (double)(nb - 1)));
+	h = half_width(se2, df);
+	if (!isfinite(h) || !isfinite(mb - ma)) {
+		snprintf(row->reason, sizeof(row->reason), "its interval "
+		    "cannot be bounded");
+		return;
+	}
+	row->lo = lg ? expm1(mb - ma - h) * 100 : (mb - ma - h) * scale;
+	row->hi = lg ? expm1(mb - ma + h) * 100 : (mb - ma + h) * scale;
+	row->has_ci = 1;
+	if (row->lo > 0 || row->hi < 0)
+		row->verdict = row->lo > 0 ? CMP_UP : CMP_DOWN;
+	else if (row->lo > -q->want && row->hi < q->want)
+		row->verdict = CMP_NOISE;
+	else {
+		snprintf(row->reason, sizeof(row->reason), "its interval holds "
+		    "0 but reaches past +-%g%s", q->want, lg || q->pct ? "%" :
+		    " points");
+		row->need = runs_needed(v, want, row->paired);
+	}
+}
+
+/*
+ * Why a side's runs cannot give statistic k a ratio, into reason: -1.  1
+ * when it is 0 in every run (no log to take), 0 when every run has it.
+ */
+static int
+side_check(const char *name, const struct cmp_run *r, size_t nr,
+    enum stat_kind k, char *reason, size_t len)
+{
+	size_t i, nzero = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (isnan(r[i].val[k])) {
+			snprintf(reason, len, "a run of %s has %llu samples, "
+			    "%s needs %llu", name, (unsigned long long)r[i].n,
+			    stats_kind_name(k),
+			    (unsigned long long)run_need(k));
+			return -1;
+		}
+		nzero += r[i].val[k] == 0;
+	}
+	if (nzero > 0 && nzero < nr) {
+		snprintf(reason, len, "%s is 0 in %zu of %s's %zu runs: no "
+		    "ratio to 0", stats_kind_name(k), nzero, name, nr);
+		return -1;
+	}
+	return nr > 0 && nzero == nr;
+}
+
+/*
+ * Statistic k of runs a against runs b by the one rule, on the
+ * logarithms, the histogram's rounding a floor for a percentile; a value
+ * 0 in every run of both sides is no difference at all.
  */
 void
 cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
-    size_t nb, const char *bname, enum stat_kind k, struct cmp_row *row)
+    size_t nb, enum stat_kind k, const struct cmp_ask *ask,
+    struct cmp_row *row)
 {
-	double ma = 0, mb = 0, va = 0, vb = 0, half, d;
-	int ca, cb;
+	struct cmp_ask q = *ask;
+	struct cmp_row keep;
+	double *v;
+	size_t i;
+	int ca = 0, cb = 0, few = na < CMP_MIN_RUNS || nb < CMP_MIN_RUNS;
 
 	memset(row, 0, sizeof(*row));
 	row->stat = k;
 	row->limit = -1;
+	row->verdict = CMP_CANNOT;
 	row->a = geomean(a, na, k, &row->spread_a);
 	row->b = geomean(b, nb, k, &row->spread_b);
 	row->change = isnan(row->a) || isnan(row->b) || !(row->a > 0) ? NAN :
 	    (row->b / row->a - 1) * 100;
-	row->verdict = CMP_INCONCLUSIVE;
-	if ((ca = side_check("A", a, na, k, row->reason, sizeof(row->reason),
-	    &ma, &va)) == -1 || (cb = side_check(bname, b, nb, k, row->reason,
-	    sizeof(row->reason), &mb, &vb)) == -1)
+	/* Too few runs is the reason first, the figures as they are. */
+	if (!few && ((ca = side_check("A", a, na, k, row->reason,
+	    sizeof(row->reason))) == -1 || (cb = side_check(q.bname, b, nb,
+	    k, row->reason, sizeof(row->reason))) == -1))
 		return;
 	if (ca == 1 && cb == 1) {
-		/* 0 in every run of both: no difference at all. */
 		row->change = row->lo = row->hi = 0;
 		row->has_ci = 1;
 		row->verdict = CMP_NOISE;
@@ -569,47 +380,42 @@ cmp_test(const struct cmp_run *a, size_t na, const struct cmp_run *b,
 	if (ca == 1 || cb == 1) {
 		snprintf(row->reason, sizeof(row->reason), "%s is 0 in every "
 		    "run of %s, not of %s: no ratio to 0", stats_kind_name(k),
-		    ca == 1 ? "A" : bname, ca == 1 ? bname : "A");
+		    ca == 1 ? "A" : q.bname, ca == 1 ? q.bname : "A");
 		return;
 	}
-	half = welch(va / (double)na, na, vb / (double)nb, nb);
-	d = mb - ma;
-	row->change = expm1(d) * 100;
-	row->lo = expm1(d - half) * 100;
-	row->hi = expm1(d + half) * 100;
-	row->has_ci = 1;
-	if (row->lo > 0 || row->hi < 0) {
-		row->verdict = CMP_REAL;
-		row->worse = row->lo > 0;
-	} else
-		row->verdict = CMP_NOISE;
+	if ((v = calloc(na + nb + 1, sizeof(*v))) == NULL) {
+		snprintf(row->reason, sizeof(row->reason), "out of memory");
+		return;
+	}
+	for (i = 0; i < na + nb; i++) {
+		v[i] = i < na ? a[i].val[k] : b[i - na].val[k];
+		if (stats_kind_q(k) > 0)
+			q.floor = fmax(q.floor, i < na ? a[i].res :
+			    b[i - na].res);
+	}
+	q.log = 1;
+	keep = *row;
+	cmp_judge(v, na, v + na, nb, &q, row);
+	free(v);
+	if (few) {
+		row->a = keep.a;
+		row->b = keep.b;
+		row->change = keep.change;
+		row->spread_a = keep.spread_a;
+		row->spread_b = keep.spread_b;
+	}
 }
 
 /*
- * The order check (rt-migrate-test's question) of a against b: the share
- * of rounds with an inversion on each side, its change in points and a
- * 99% interval (Newcombe's, from Wilson's intervals of each side; the
- * rounds are taken as independent).  A verdict needs CMP_MIN_RUNS runs a
- * side with the check: worse or better when the interval lies wholly on
- * one side of 0, else noise.
+ * The order check (rt-migrate-test's question) of a against b: each
+ * side's share of rounds with an inversion (all its runs' rounds), and
+ * the change by the one rule over the runs' own shares, in points.
  */
-static void
-wilson(double bad, double n, double z, double *lo, double *hi)
-{
-	double p = bad / n, c = 1 + z * z / n;
-	double mid = (p + z * z / (2 * n)) / c;
-	double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / c;
-
-	*lo = fmax(0, mid - half);
-	*hi = fmin(1, mid + half);
-}
-
 void
 cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
-    struct cmp_order *r)
+    int paired, struct cmp_order *r)
 {
-	const double z = 2.5758293035489;	/* two-sided 99% */
-	double la, ua, lb, ub;
+	struct cmp_ask q = { 0, 0, paired, CMP_WANT, 0, b->name };
 
 	memset(r, 0, sizeof(*r));
 	if (a->ord_runs == 0 && b->ord_runs == 0)
@@ -619,14 +425,14 @@ cmp_order_row(const struct cmp_side *a, const struct cmp_side *b,
 		return;
 	r->pa = (double)a->ord_bad / (double)a->ord_rounds;
 	r->pb = (double)b->ord_bad / (double)b->ord_rounds;
-	r->d = r->pb - r->pa;
-	wilson((double)a->ord_bad, (double)a->ord_rounds, z, &la, &ua);
-	wilson((double)b->ord_bad, (double)b->ord_rounds, z, &lb, &ub);
-	r->lo = r->d - sqrt((r->pb - lb) * (r->pb - lb) +
-	    (ua - r->pa) * (ua - r->pa));
-	r->hi = r->d + sqrt((ub - r->pb) * (ub - r->pb) +
-	    (r->pa - la) * (r->pa - la));
-	if (a->ord_runs < CMP_MIN_RUNS || b->ord_runs < CMP_MIN_RUNS)
-		return;
-	r->verdict = r->lo > 0 ? "worse" : r->hi < 0 ? "better" : "noise";
+	cmp_judge(a->ord_pts, a->nord_pts, b->ord_pts, b->nord_pts, &q,
+	    &r->row);
+	r->verdict = cmp_word(&r->row, "worse", "better");
+}
+
+const char *
+cmp_word(const struct cmp_row *rw, const char *up, const char *down)
+{
+	return rw->verdict == CMP_UP ? up : rw->verdict == CMP_DOWN ? down :
+	    rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmpvals.c: latt compare's rows of a value a run that is no latency,
- * side against side over the runs (cmp_points: Welch's t on the runs'
- * values, not their logarithms, at CMP_LEVEL, with CMP_MIN_RUNS runs a
- * side), each row a table after the latency's.
+ * side against side over the runs (cmp_judge on the runs' values, not
+ * their logarithms, paired where the runs were), each row a table after
+ * the latency's.
  *
  * What the kernel counted in each run (the run's "counts",
  * docs/json-schema.md): the machine's context switches and interrupts a
@@ -22,9 +22,10 @@
  * stutter misses hundreds in a row), hence the run as the unit.  A missed
  * share is worse or better when the interval lies wholly on one side of
  * 0, a placement share is no better or worse by itself and says
- * "changed", else noise; with fewer runs, cannot tell.  The latency of
+ * "changed", noise within +-10 points, else cannot tell.  The latency of
  * each placement kind is a series of its own ("placement.KIND", read by
- * cmpread.c) with the rows of the others.
+ * cmpread.c) with the rows of the others.  The order check's share of
+ * rounds with an inversion is a row of its own (cmp_order_row).
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,7 +88,7 @@ static const struct table {
 	int		 wname, wval, wsd, wci, dec;
 	const char	*up, *down;	/* B higher, B lower */
 } tables[3] = {
-	{ "counts", "A", "B", "verdict", 10, 7, 4, 16, 0, NULL, NULL },
+	{ "counts", "A", "B", "verdict", 10, 6, 4, 16, 0, NULL, NULL },
 	{ "missed", "A %", "B %", "verdict", 10, 6, 5, 15, 0, "worse",
 	    "better" },
 	{ "placement", "A %", "B %", "shares", 11, 6, 5, 15, 1, "changed",
@@ -99,7 +100,7 @@ static int	 count_row(const struct cmp_side *, const struct cmp_side *,
 static void	 row(FILE *, const struct table *, int *, const char *,
 		    char [5][16], const char *, const char *);
 static void	 share_row(FILE *, const struct table *, int *, const char *,
-		    const struct cmp_vals *, const struct cmp_vals *);
+		    const struct cmp_vals *, const struct cmp_vals *, int);
 
 int
 cmp_counts_add(struct cmp_side *side, const struct json *run)
@@ -184,42 +185,44 @@ cmp_counts_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	fputs(n > 0 ? "\n    ]" : "null", fp);
 }
 
+/* Whether values a run of a and b stand beside each other's runs. */
+static int
+pairs(const struct cmp_side *a, const struct cmp_side *b,
+    const struct cmp_vals *va, const struct cmp_vals *vb)
+{
+	return va->n == a->nruns && vb->n == b->nruns && cmp_paired(a, b);
+}
+
 /*
  * Count k of a against b, when both sides have it (else 0): the sides'
- * means and spreads, the change, and with CMP_MIN_RUNS runs a side
- * Welch's interval of the difference of the means at CMP_LEVEL
- * (cmp_points, as a percent of A's), and the verdict.
+ * means and spreads (over their means), and the change with its interval
+ * by the one rule in percent of A's mean (never below -100%: no count
+ * falls below 0), and the verdict; info under CMP_MIN_RUNS runs a side.
  */
 static int
 count_row(const struct cmp_side *a, const struct cmp_side *b, unsigned k,
     struct crow *r)
 {
-	struct cmp_points p;
-	double d;
-	int n;
+	struct cmp_ask q = { 0, 1, 0, CMP_WANT, 0, b->name };
+	struct cmp_row rw;
 
 	if (a->counts == NULL || b->counts == NULL ||
 	    (r->na = a->counts->row[k].n) == 0 ||
 	    (r->nb = b->counts->row[k].n) == 0)
 		return 0;
-	n = cmp_points(&a->counts->row[k], &b->counts->row[k], &p);
-	d = p.mb - p.ma;
-	r->a = p.ma;
-	r->b = p.mb;
-	r->sa = r->a > 0 && r->na > 1 ? p.sa / r->a : NAN;
-	r->sb = r->b > 0 && r->nb > 1 ? p.sb / r->b : NAN;
-	r->change = r->a > 0 ? 100 * d / r->a : d == 0 ? 0 : NAN;
-	r->lo = r->hi = NAN;
-	r->verdict = "info";
-	if (n < 2)
-		return 1;
-	r->verdict = p.lo > 0 ? "higher" : p.hi < 0 ? "lower" : "noise";
-	if (p.lo == p.hi)	/* the same value in every run of each side */
-		r->lo = r->hi = r->change;
-	else if (r->a > 0) {	/* no count falls below 0: nor the interval */
-		r->lo = fmax(-100, 100 * p.lo / r->a);
-		r->hi = 100 * p.hi / r->a;
-	}
+	memset(&rw, 0, sizeof(rw));
+	q.paired = pairs(a, b, &a->counts->row[k], &b->counts->row[k]);
+	cmp_judge(a->counts->row[k].v, r->na, b->counts->row[k].v, r->nb, &q,
+	    &rw);
+	r->a = rw.a;
+	r->b = rw.b;
+	r->sa = r->a > 0 ? rw.spread_a / r->a : NAN;
+	r->sb = r->b > 0 ? rw.spread_b / r->b : NAN;
+	r->change = rw.change;
+	r->lo = rw.has_ci ? fmax(-100, rw.lo) : NAN;
+	r->hi = rw.has_ci ? rw.hi : NAN;
+	r->verdict = r->na < CMP_MIN_RUNS || r->nb < CMP_MIN_RUNS ? "info" :
+	    cmp_word(&rw, "higher", "lower");
 	return 1;
 }
 
@@ -329,7 +332,8 @@ cmp_shares_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b,
 			if (strcmp(a->frames[i].name, b->frames[j].name) == 0)
 				share_row(fp, &tables[1], &head,
 				    a->frames[i].name, &a->frames[i].missed,
-				    &b->frames[j].missed);
+				    &b->frames[j].missed, pairs(a, b,
+				    &a->frames[i].missed, &b->frames[j].missed));
 	if (head)
 		fputs("missed: the share of a frame class's deadlines missed "
 		    "(late or not\n    started), a value a run; +-: their sd; "
@@ -341,32 +345,36 @@ cmp_shares_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b,
 		    any(&b->place[i]))
 			share_row(fp, &tables[2], &head, i < CMP_PLACE_KINDS ?
 			    cmp_place_kinds[i] : "migrated", &a->place[i],
-			    &b->place[i]);
+			    &b->place[i], pairs(a, b, &a->place[i],
+			    &b->place[i]));
 	fputs("placement: each run's share of its samples by where they woke "
 	    "(migrated:\n    on another CPU than the time before); +-: their "
 	    "sd; change, interval:\n    points; latency by kind: the "
 	    "placement.KIND rows.\n", fp);
 }
 
-/* A share's row of table t: the sides' means and sds, the change. */
+/* A share's row of table t by the one rule, in points. */
 static void
 share_row(FILE *fp, const struct table *t, int *head, const char *label,
-    const struct cmp_vals *a, const struct cmp_vals *b)
+    const struct cmp_vals *a, const struct cmp_vals *b, int paired)
 {
-	struct cmp_points p;
+	struct cmp_ask q = { 0, 0, paired, CMP_WANT, 0, "B" };
+	struct cmp_row rw;
 	char c[5][16], ci[32] = "-";
-	int r = cmp_points(a, b, &p);
 
-	if (r > 0)
-		snprintf(ci, sizeof(ci), "[%+.*f, %+.*f]", t->dec, p.lo, t->dec,
-		    p.hi);
-	snprintf(c[0], sizeof(c[0]), "%.1f", p.ma);
-	snprintf(c[1], sizeof(c[1]), "%.1f", p.sa);
-	snprintf(c[2], sizeof(c[2]), "%.1f", p.mb);
-	snprintf(c[3], sizeof(c[3]), "%.1f", p.sb);
-	snprintf(c[4], sizeof(c[4]), "%+.1f", p.mb - p.ma);
-	row(fp, t, head, label, c, ci, r < 2 ? "cannot tell" : p.lo > 0 ?
-	    t->up : p.hi < 0 ? t->down : "noise");
+	memset(&rw, 0, sizeof(rw));
+	cmp_judge(a->v, a->n, b->v, b->n, &q, &rw);
+	if (rw.has_ci)
+		snprintf(ci, sizeof(ci), "[%+.*f, %+.*f]", t->dec, rw.lo,
+		    t->dec, rw.hi);
+	snprintf(c[0], sizeof(c[0]), "%.1f", rw.a);
+	snprintf(c[1], sizeof(c[1]), "%.1f", isnan(rw.spread_a) ? 0 :
+	    rw.spread_a);
+	snprintf(c[2], sizeof(c[2]), "%.1f", rw.b);
+	snprintf(c[3], sizeof(c[3]), "%.1f", isnan(rw.spread_b) ? 0 :
+	    rw.spread_b);
+	snprintf(c[4], sizeof(c[4]), "%+.1f", rw.change);
+	row(fp, t, head, label, c, ci, cmp_word(&rw, t->up, t->down));
 }
 
 /* A row of table t, after its head when it is the first (*head 0). */
@@ -381,4 +389,57 @@ row(FILE *fp, const struct table *t, int *head, const char *label,
 	fprintf(fp, "%-*s %*s %*s %*s %*s %*s  %-*s %s\n", t->wname, label,
 	    t->wval, c[0], t->wsd, c[1], t->wval, c[2], t->wsd, c[3], t->wval,
 	    c[4], t->wci, ci, word);
+}
+
+void
+cmp_order_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+	char sa[24], sb[24], ch[16], ci[32] = "-";
+
+	cmp_order_row(a, b, cmp_paired(a, b), &r);
+	if (r.verdict == NULL)
+		return;
+	snprintf(sa, sizeof(sa), "%.1f%% of %llu", 100 * r.pa,
+	    (unsigned long long)a->ord_rounds);
+	snprintf(sb, sizeof(sb), "%.1f%% of %llu", 100 * r.pb,
+	    (unsigned long long)b->ord_rounds);
+	snprintf(ch, sizeof(ch), "%+.1f pt", r.row.change);
+	if (r.row.has_ci)
+		snprintf(ci, sizeof(ci), "%+.1f to %+.1f", r.row.lo, r.row.hi);
+	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
+	    "B rounds", "change", "99% interval", "verdict");
+	fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
+	    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
+	    a->ord_rounds > 0 && b->ord_rounds > 0 ? ch : "-", ci, r.verdict);
+	fmt_wrap(fp, "", 4, 72, "order: the share of rounds with an "
+	    "inversion (real-time order check), judged over the runs' "
+	    "shares; a verdict needs 3 runs a side.");
+}
+
+void
+cmp_order_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
+{
+	struct cmp_order r;
+	int has = a->ord_rounds > 0 && b->ord_rounds > 0;
+
+	cmp_order_row(a, b, cmp_paired(a, b), &r);
+	if (r.verdict == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fprintf(fp, "{\"a_rounds\": %llu, \"a_rounds_with_inversions\": %llu, "
+	    "\"b_rounds\": %llu, \"b_rounds_with_inversions\": %llu, "
+	    "\"change\": ", (unsigned long long)a->ord_rounds,
+	    (unsigned long long)a->ord_bad, (unsigned long long)b->ord_rounds,
+	    (unsigned long long)b->ord_bad);
+	jw_double(fp, has ? r.row.change / 100 : NAN);
+	fputs(", \"lo\": ", fp);
+	jw_double(fp, r.row.has_ci ? r.row.lo / 100 : NAN);
+	fputs(", \"hi\": ", fp);
+	jw_double(fp, r.row.has_ci ? r.row.hi / 100 : NAN);
+	fputs(", \"verdict\": ", fp);
+	jw_string(fp, r.verdict);
+	fputs(r.row.paired ? ", \"test\": \"paired\"}" :
+	    ", \"test\": \"unpaired\"}", fp);
 }

@@ -6,10 +6,8 @@
  * latency with throughput says so in the same report; and --by-knob, one
  * file of a knob's sweep split into a side a value.
  *
- * A row is judged as a latency row is (cmp_test: Welch's t on the
- * logarithms of the runs' values, 99%), with one difference: a run gives
- * one value and no blocks, so its within-run variance is taken as 0 and
- * the spread between runs alone makes the interval.  A workload's times
+ * A row is judged as a latency row is (cmp_judge on the logarithms of
+ * the runs' values: paired in a knob's sweep, 99%).  A workload's times
  * count only in a run where it ended by itself with status 0: a command
  * that latt stopped (at -d's end, at a signal) or that failed has no time
  * of its own to compare.
@@ -107,7 +105,7 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	}
 	for (i = 0; i < n; i++) {
 		judge(a, b, &rows[i], &rw);
-		if (rw.verdict == CMP_INCONCLUSIVE)
+		if (rw.verdict == CMP_CANNOT)
 			fprintf(fp, "cannot tell: workload %s: %s.\n",
 			    rows[i].label, rw.reason);
 	}
@@ -137,11 +135,9 @@ cmp_work_json(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 		jw_double(fp, rw.b);
 		jw_key(fp, &first, " ", "unit");
 		jw_string(fp, rows[i].load >= 0 ? "ops/s" : "ns");
-		cmp_row_json(fp, &first, &rw);
-		jw_key(fp, &first, " ", "word");
-		jw_string(fp, word(&rw, &rows[i]));
+		cmp_row_json(fp, &first, &rw, word(&rw, &rows[i]));
 		jw_key(fp, &first, " ", "reason");
-		jw_str_or_null(fp, rw.verdict == CMP_INCONCLUSIVE ? rw.reason :
+		jw_str_or_null(fp, rw.verdict == CMP_CANNOT ? rw.reason :
 		    NULL);
 		fputc('}', fp);
 	}
@@ -205,59 +201,56 @@ make_rows(const struct cmp_side *a, const struct cmp_side *b,
 }
 
 /*
- * A row judged: each run a cmp_run of one value (within-run variance 0,
- * as many blocks as a verdict needs: the runs' spread decides), then
- * cmp_test as for a latency row.  A side with a run lacking the value
- * has no verdict; out of memory, none either, and the reason says so.
+ * A row judged by cmp_judge on the runs' values, paired when the sides'
+ * runs are.  A side with a run lacking the value has no verdict; out of
+ * memory, none either, and the reason says so.
  */
 static void
 judge(const struct cmp_side *a, const struct cmp_side *b,
     const struct wrow *r, struct cmp_row *rw)
 {
 	const struct cmp_side *s[2] = { a, b };
-	struct cmp_run *run[2] = { NULL, NULL };
+	struct cmp_ask q = { 1, 0, cmp_paired(a, b), CMP_WANT, 0, b->name };
+	struct cmp_vals v[2] = { { NULL, 0 }, { NULL, 0 } };
 	size_t i, j, miss[2] = { 0, 0 };
+	int oom = 0;
 
+	memset(rw, 0, sizeof(*rw));
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < s[j]->nwork; i++)
+			if (isnan(value_of(&s[j]->work[i], r)))
+				miss[j]++;
+			else if (cmp_vals_add(&v[j], value_of(&s[j]->work[i],
+			    r)) == -1)
+				oom = 1;
+	cmp_judge(v[0].v, v[0].n, v[1].v, v[1].n, &q, rw);
 	for (j = 0; j < 2; j++) {
-		if ((run[j] = calloc(s[j]->nwork + 1, sizeof(**run))) ==
-		    NULL) {
-			free(run[0]);
-			memset(rw, 0, sizeof(*rw));
-			rw->verdict = CMP_INCONCLUSIVE;
+		if (miss[j] == 0 && !oom)
+			continue;
+		rw->verdict = CMP_CANNOT;
+		rw->has_ci = 0;
+		rw->a = rw->b = rw->change = NAN;
+		if (oom)
 			snprintf(rw->reason, sizeof(rw->reason), "out of "
 			    "memory");
-			return;
-		}
-		for (i = 0; i < s[j]->nwork; i++) {
-			run[j][i].n = 1;
-			run[j][i].nblocks = CMP_MIN_BLOCKS;
-			run[j][i].val[STAT_MEAN] = value_of(&s[j]->work[i], r);
-			run[j][i].wvar[STAT_MEAN] = 0;
-			miss[j] += isnan(run[j][i].val[STAT_MEAN]);
-		}
-	}
-	cmp_test(run[0], a->nwork, run[1], b->nwork, b->name, STAT_MEAN, rw);
-	for (j = 0; j < 2 && rw->verdict == CMP_INCONCLUSIVE; j++)
-		if (miss[j] > 0)
+		else
 			snprintf(rw->reason, sizeof(rw->reason), "%zu of %s's "
 			    "%zu runs %s", miss[j], s[j]->name, s[j]->nwork,
 			    r->load >= 0 ? "lack its rate" : "have no time of "
 			    "the workload's own (stopped, failed, or none)");
-	free(run[0]);
-	free(run[1]);
+	}
+	free(v[0].v);
+	free(v[1].v);
 }
 
 /* The verdict's word: worse or better by the row's sense. */
 static const char *
 word(const struct cmp_row *rw, const struct wrow *r)
 {
-	if (rw->verdict == CMP_NOISE)
-		return "noise";
-	if (rw->verdict != CMP_REAL)
-		return "cannot tell";
 	if (r->cpu)
-		return rw->worse ? "more" : "less";
-	return rw->worse == r->higher_worse ? "worse" : "better";
+		return cmp_word(rw, "more", "less");
+	return r->higher_worse ? cmp_word(rw, "worse", "better") :
+	    cmp_word(rw, "better", "worse");
 }
 
 int

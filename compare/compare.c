@@ -29,6 +29,8 @@
 
 #define MAX_SIDES	26
 #define WIDTH		72	/* the table's, and where sentences wrap */
+#define MAX_COLS	80	/* the verdict's line */
+#define MAX_WARN	3	/* lines of warnings without --details */
 #define TALLY_LEN	1536	/* the gate line's lists */
 
 /* The rows shown without a gate asking for more. */
@@ -44,7 +46,6 @@ static const int default_row[STAT_NKINDS] = {
 static const char *const other_series[] = { "timer", "runqueue",
     "wake_path" };
 
-/* The verdicts by CMP_REAL, CMP_NOISE and CMP_INCONCLUSIVE: JSON keys. */
 /* What a limit found, by CMP_GATE_*. */
 static const char *const gate_words[] = { "met", "exceeded", "cannot tell" };
 
@@ -75,6 +76,7 @@ static const struct option compare_longopts[] = {
 	{ "by-knob",		no_argument,		NULL,	'k' },
 	{ "drop-noisy",		no_argument,		NULL,	'N' },
 	{ "bisect",		no_argument,		NULL,	'B' },
+	{ "details",		no_argument,		NULL,	'D' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -82,10 +84,6 @@ static const struct option compare_longopts[] = {
 static void	 compare_usage(void) __attribute__((noreturn));
 static void	 tally_put(struct tally *, int which, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
-static void	 print_order(FILE *, const struct cmp_side *,
-		    const struct cmp_side *);
-static void	 put_order_row(FILE *, const struct cmp_side *,
-		    const struct cmp_side *);
 
 /* A series of the side in every one of its runs, or NULL. */
 static const struct cmp_series *
@@ -119,7 +117,7 @@ gate_state(const struct cmp_row *rw)
 {
 	if (rw->limit < 0)
 		return CMP_GATE_NONE;
-	if (rw->verdict == CMP_INCONCLUSIVE || !rw->has_ci)
+	if (!rw->has_ci)
 		return CMP_GATE_CANNOT;
 	if (rw->lo > (double)rw->limit)
 		return CMP_GATE_EXCEEDED;
@@ -138,6 +136,7 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
     const struct cmp_gate *gate, struct view *v)
 {
 	const struct cmp_series *sa, *sb;
+	struct cmp_ask q = { 1, 0, cmp_paired(a, b), CMP_WANT, 0, b->name };
 	struct cmp_row *nr;
 	size_t i;
 	long long lim;
@@ -158,8 +157,9 @@ build_rows(const struct cmp_side *a, const struct cmp_side *b,
 				return -1;
 			v->rows = nr;
 			nr = &v->rows[v->nrows++];
+			q.want = lim >= 0 ? (double)lim : CMP_WANT;
 			cmp_test(sa->runs, sa->nruns, sb->runs, sb->nruns,
-			    b->name, (enum stat_kind)k, nr);
+			    (enum stat_kind)k, &q, nr);
 			nr->series = sa->name;
 			nr->limit = lim;
 			nr->gate = gate_state(nr);
@@ -190,13 +190,44 @@ info_index(const char *key)
 }
 
 /*
- * The warnings of a against b, one sentence each, into v: first each side
- * too small for verdicts, then the notes within the sides, every setting
- * that differs between them, each series some runs lack, the runs the
- * sides share, and last the host's state.  Returns 0, or -1 on ENOMEM.
+ * The noisy runs of both sides in one sentence: "3 of A's 5 runs were
+ * noisy (others took 14-61%); --drop-noisy leaves them out."
  */
 static int
-warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
+say_noisy(const struct cmp_side *s[2], char ***w, size_t *n)
+{
+	char part[2][48], took[40] = "";
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i, k = 0, all;
+
+	for (i = 0; i < 2; i++) {
+		if (s[i]->nnoisy == 0)
+			continue;
+		all = s[i]->nruns + (s[i]->drop_noisy ? s[i]->nnoisy : 0);
+		snprintf(part[k++], sizeof(part[0]), "%zu of %s's %zu run%s",
+		    s[i]->nnoisy, s[i]->name, all, all == 1 ? "" : "s");
+		lo = fmin(lo, s[i]->noisy_lo);
+		hi = fmax(hi, s[i]->noisy_hi);
+	}
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(took, sizeof(took), lo + 0.5 >= hi ? " (others "
+		    "took %.0f%%)" : " (others took %.0f-%.0f%%)", lo, hi);
+	return cmp_say(w, n, "%s%s%s %s noisy%s; --drop-noisy %s them out.",
+	    part[0], k > 1 ? " and " : "", k > 1 ? part[1] : "", k == 1 &&
+	    s[0]->nnoisy + s[1]->nnoisy == 1 ? "was" : "were", took,
+	    s[0]->drop_noisy ? "left" : "leaves");
+}
+
+/*
+ * The warnings of a against b, one sentence each, into v: first each side
+ * too small for verdicts, then its noisy runs (one sentence for all
+ * unless details), the notes within the sides, every setting that differs
+ * between them, each series some runs lack, the runs the sides share, and
+ * last the host's state.  Returns 0, or -1 on ENOMEM.
+ */
+static int
+warnings(const struct cmp_side *a, const struct cmp_side *b, int details,
+    struct view *v)
 {
 	const struct cmp_side *sides[2] = { a, b };
 	const struct cmp_series *se;
@@ -210,6 +241,11 @@ warnings(const struct cmp_side *a, const struct cmp_side *b, struct view *v)
 			    "%d a side (several files joined by commas, or "
 			    "--repeat=N).", sides[i]->name, sides[i]->nruns,
 			    sides[i]->nruns == 1 ? "" : "s", CMP_MIN_RUNS);
+	for (i = 0; details && i < a->nnoisy + b->nnoisy && r == 0; i++)
+		r = cmp_say(w, n, "%s", i < a->nnoisy ? a->noisy[i] :
+		    b->noisy[i - a->nnoisy]);
+	if (!details && a->nnoisy + b->nnoisy > 0 && r == 0)
+		r = say_noisy(sides, w, n);
 	for (i = 0; i < a->nnotes + b->nnotes && r == 0; i++)
 		r = cmp_say(w, n, "%s", i < a->nnotes ? a->notes[i] :
 		    b->notes[i - a->nnotes]);
@@ -245,15 +281,17 @@ view_free(struct view *v)
 }
 
 /*
- * What both reports of a against b show: the warnings and the rows.
- * Returns 0, or -1 on ENOMEM (with nothing to free).
+ * What both reports of a against b show: the warnings (each noisy run
+ * alone with details) and the rows.  Returns 0, or -1 on ENOMEM (with
+ * nothing to free).
  */
 static int
 view_make(struct view *v, const struct cmp_side *a, const struct cmp_side *b,
-    const struct cmp_gate *gate)
+    const struct cmp_gate *gate, int details)
 {
 	memset(v, 0, sizeof(*v));
-	if (warnings(a, b, v) == 0 && build_rows(a, b, gate, v) == 0)
+	if (warnings(a, b, details, v) == 0 &&
+	    build_rows(a, b, gate, v) == 0)
 		return 0;
 	view_free(v);
 	return -1;
@@ -285,9 +323,7 @@ row_label(char *buf, size_t len, const struct cmp_row *rw, const char *sep)
 static const char *
 verdict_word(const struct cmp_row *rw)
 {
-	if (rw->verdict == CMP_REAL)
-		return rw->worse ? "worse" : "better";
-	return rw->verdict == CMP_NOISE ? "noise" : "cannot tell";
+	return cmp_word(rw, "worse", "better");
 }
 
 /* The column heads of a series' rows, its name in the first. */
@@ -321,11 +357,98 @@ shown(const struct cmp_row *rw, int all)
 	return all || rw->limit >= 0 || latency_series(rw->series);
 }
 
+/*
+ * The answer of a comparison, from the rows of its table (all: with
+ * --all's; the answer takes the latency's and the gate's, whatever
+ * --all): worse when a row is worse, else better when one is, else
+ * cannot tell when one cannot, else noise (no row at all: cannot tell).
+ */
+static const char *
+answer(const struct view *v, int all)
+{
+	static const char *const words[] = { "worse", "better",
+	    "cannot tell", "noise" };
+	size_t i, j, best = 4;
+
+	for (i = 0; i < v->nrows; i++)
+		for (j = 0; j < best && shown(&v->rows[i], all); j++)
+			if (strcmp(verdict_word(&v->rows[i]), words[j]) == 0)
+				best = j;
+	return best < 4 ? words[best] : "cannot tell";
+}
+
+/*
+ * The answer's line, within MAX_COLS: "verdict: worse (p50, p99)",
+ * naming the rows that decide it, the rest of them counted.
+ */
+static void
+print_answer(FILE *fp, const struct view *v, int all)
+{
+	const char *word = answer(v, all);
+	char label[64];
+	size_t i, col, more = 0;
+
+	col = (size_t)fprintf(fp, "verdict: %s", word);
+	for (i = 0; i < v->nrows; i++) {
+		if (!shown(&v->rows[i], all) ||
+		    strcmp(verdict_word(&v->rows[i]), word) != 0)
+			continue;
+		row_label(label, sizeof(label), &v->rows[i], ".");
+		if (more > 0 || col + strlen(label) + 16 > MAX_COLS)
+			more++;
+		else
+			col += (size_t)fprintf(fp, "%s%s", col > 9 +
+			    strlen(word) ? ", " : " (", label);
+	}
+	if (more > 0)
+		fprintf(fp, ", %zu more", more);
+	fputs(col > 9 + strlen(word) ? ")\n" : "\n", fp);
+}
+
+/* The lines fmt_wrap gives a warning. */
+static size_t
+wrapped(const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0, i, n = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m == NULL)
+		return 1;
+	fmt_wrap(m, "warning: ", 4, WIDTH, text);
+	fclose(m);
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	free(buf);
+	return n;
+}
+
+/*
+ * The warnings, in their order: all with details, else while they fit
+ * in MAX_WARN lines, the rest counted in the last.
+ */
+static void
+print_warnings(FILE *fp, const struct view *v, int details)
+{
+	size_t i, used = 0, n;
+
+	for (i = 0; i < v->nwarn; i++) {
+		n = wrapped(v->warn[i]);
+		if (!details && used + n + (i + 1 < v->nwarn) > MAX_WARN)
+			break;
+		fmt_wrap(fp, "warning: ", 4, WIDTH, v->warn[i]);
+		used += n;
+	}
+	if (i < v->nwarn)
+		fprintf(fp, "warning: and %zu more (--details shows every "
+		    "warning).\n", v->nwarn - i);
+}
+
 /* Whether the table shows a row without a verdict, for reason r. */
 static int
 for_reason(const struct cmp_row *rw, int all, const char *r)
 {
-	return shown(rw, all) && rw->verdict == CMP_INCONCLUSIVE &&
+	return shown(rw, all) && rw->verdict == CMP_CANNOT &&
 	    (r == NULL || strcmp(rw->reason, r) == 0);
 }
 
@@ -361,6 +484,29 @@ print_reasons(FILE *fp, const struct cmp_row *rows, size_t n, int all)
 			snprintf(line + len, sizeof(line) - len, ": %s.", r);
 		fmt_wrap(fp, "cannot tell: ", 4, WIDTH, line);
 	}
+}
+
+/*
+ * One line of the runs a side that would resolve the change that matters
+ * in the rows that cannot tell, from their runs' spread.
+ */
+static void
+print_need(FILE *fp, const struct cmp_row *rows, size_t n, int all)
+{
+	char line[512] = "to resolve 10% (or the limit asked), from the "
+	    "runs' spread, a side:", label[64];
+	size_t len = strlen(line), start = len, i;
+
+	for (i = 0; i < n && len + 80 < sizeof(line); i++)
+		if (shown(&rows[i], all) && rows[i].need > 0) {
+			row_label(label, sizeof(label), &rows[i], " ");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+			    "%s %s %s%zu", len > start ? "," : "", label,
+			    rows[i].need >= CMP_MAX_NEED ? ">" : "",
+			    rows[i].need);
+		}
+	if (len > start)
+		fmt_wrap(fp, "more runs: ", 4, WIDTH, line);
 }
 
 static void
@@ -453,12 +599,13 @@ gate_line(FILE *fp, const struct tally *t)
 }
 
 /*
- * The table of a against b for a reader, to fp; the gate's findings into
- * t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
+ * The table of a against b for a reader, to fp: the sides, the answer,
+ * the kernels, the warnings (all with details), the tables; the gate's
+ * findings into t (NULL: kept elsewhere).  Returns 0, or -1 on ENOMEM.
  */
 static int
 write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
-    const struct cmp_gate *gate, int all, struct tally *t)
+    const struct cmp_gate *gate, int all, int details, struct tally *t)
 {
 	const struct cmp_side *sides[2] = { a, b };
 	const char *last = NULL;
@@ -466,7 +613,7 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	    ver = info_index("kernel_version"), i, j;
 	struct view v;
 
-	if (view_make(&v, a, b, gate) == -1)
+	if (view_make(&v, a, b, gate, details) == -1)
 		return -1;
 	for (j = 0; j < 2; j++) {
 		fprintf(fp, "%s: ", sides[j]->name);
@@ -476,11 +623,11 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    sides[j]->nruns == 1 ? "" : "s",
 		    (unsigned long long)sides[j]->nsamples);
 	}
+	print_answer(fp, &v, 0);
 	for (j = 0; j < 2; j++)
 		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
 		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
-	for (i = 0; i < v.nwarn; i++)
-		fmt_wrap(fp, "warning: ", 4, WIDTH, v.warn[i]);
+	print_warnings(fp, &v, details);
 	for (i = 0; i < v.nrows; i++) {
 		if (!shown(&v.rows[i], all))
 			continue;
@@ -492,11 +639,15 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		print_row(fp, &v.rows[i]);
 	}
 	if (last != NULL)
-		fmt_wrap(fp, "", 4, WIDTH, "+-: how much the runs of a side "
-		    "differ (their sd); the interval holds the change with "
-		    "99% confidence.");
+		fmt_wrap(fp, "", 4, WIDTH, cmp_paired(a, b) ? "+-: how much "
+		    "the runs of a side differ (their sd); paired: the "
+		    "interval, from neighbouring runs' differences (A B A B "
+		    "...), holds the change with 99% confidence." : "+-: how "
+		    "much the runs of a side differ (their sd); unpaired: "
+		    "the interval holds the change with 99% confidence.");
 	print_reasons(fp, v.rows, v.nrows, all);
-	print_order(fp, a, b);
+	print_need(fp, v.rows, v.nrows, all);
+	cmp_order_print(fp, a, b);
 	cmp_counts_print(fp, a, b);
 	cmp_work_print(fp, a, b);
 	cmp_shares_print(fp, a, b, all);
@@ -514,7 +665,7 @@ cmp_report(FILE *fp, FILE *gatefp, struct cmp_side *a, struct cmp_side *b,
 
 	memset(&t, 0, sizeof(t));
 	t.nsides = 1;
-	if (write_text(fp, a, b, gate, 0, &t) == -1)
+	if (write_text(fp, a, b, gate, 0, 1, &t) == -1)
 		return -1;
 	if (gate == NULL)
 		return CMP_GATE_MET;
@@ -545,17 +696,34 @@ put_row(FILE *fp, const struct cmp_row *rw)
 	jw_double(fp, expm1(rw->spread_a) * 100);
 	jw_key(fp, &first, " ", "b_spread_pct");
 	jw_double(fp, expm1(rw->spread_b) * 100);
-	cmp_row_json(fp, &first, rw);
+	cmp_row_json(fp, &first, rw, verdict_word(rw));
 	jw_key(fp, &first, " ", "reason");
-	jw_str_or_null(fp, rw->verdict == CMP_INCONCLUSIVE ? rw->reason :
+	jw_str_or_null(fp, rw->verdict == CMP_CANNOT ? rw->reason :
 	    NULL);
-	jw_key(fp, &first, " ", "worse");
-	fputs(rw->worse ? "true" : "false", fp);
 	jw_key(fp, &first, " ", "limit_pct");
 	jw_int_or_null(fp, rw->limit >= 0, rw->limit);
 	jw_key(fp, &first, " ", "gate");
 	jw_str_or_null(fp, rw->limit < 0 ? NULL : gate_words[rw->gate]);
 	fputc('}', fp);
+}
+
+/* The JSON list of the rows that decide the answer (the table's). */
+static void
+put_deciders(FILE *fp, const struct view *v)
+{
+	const char *word = answer(v, 0);
+	char label[64];
+	size_t i, n = 0;
+
+	fputc('[', fp);
+	for (i = 0; i < v->nrows; i++)
+		if (shown(&v->rows[i], 0) &&
+		    strcmp(verdict_word(&v->rows[i]), word) == 0) {
+			row_label(label, sizeof(label), &v->rows[i], ".");
+			fputs(n++ > 0 ? ", " : "", fp);
+			jw_string(fp, label);
+		}
+	fputc(']', fp);
 }
 
 /* The JSON list of the gate's limits on series a or b lacks. */
@@ -591,7 +759,7 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	size_t before = t->n[CMP_GATE_EXCEEDED], i;
 	int first = 1;
 
-	if (view_make(&v, a, b, gate) == -1)
+	if (view_make(&v, a, b, gate, 1) == -1)
 		return -1;
 	if (gate != NULL)
 		tally_add(t, b->name, v.rows, v.nrows, a, b, gate);
@@ -600,6 +768,12 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	jw_string(fp, a->name);
 	jw_key(fp, &first, " ", "b");
 	jw_string(fp, b->name);
+	jw_key(fp, &first, " ", "verdict");
+	jw_string(fp, answer(&v, 0));
+	jw_key(fp, &first, " ", "verdict_rows");
+	put_deciders(fp, &v);
+	jw_key(fp, &first, " ", "test");
+	jw_string(fp, cmp_paired(a, b) ? "paired" : "unpaired");
 	jw_key(fp, &first, " ", "warnings");
 	fputc('[', fp);
 	for (i = 0; i < v.nwarn; i++) {
@@ -615,7 +789,7 @@ write_json(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 	}
 	fputs(v.nrows > 0 ? "\n    ]" : "]", fp);
 	jw_key(fp, &first, "\n    ", "order");
-	put_order_row(fp, a, b);
+	cmp_order_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "counts");
 	cmp_counts_json(fp, a, b);
 	jw_key(fp, &first, "\n    ", "workload");
@@ -643,7 +817,7 @@ json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
 	jw_key(fp, first, "\n  ", "tool");
 	jw_string(fp, "latt");
 	jw_key(fp, first, "\n  ", "compare_version");
-	fputs("2", fp);
+	fputs("3", fp);
 	jw_key(fp, first, "\n  ", "level");
 	jw_double(fp, CMP_LEVEL);
 	jw_key(fp, first, "\n  ", "sides");
@@ -671,6 +845,7 @@ struct outs {
 	FILE		*text;
 	FILE		*json;
 	int		 all;
+	int		 details;	/* every warning */
 };
 
 /*
@@ -695,7 +870,7 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 			if (i > 1)
 				fputs("\n\n", o->text);
 			r = write_text(o->text, &sides[0], &sides[i], gate,
-			    o->all, o->json == NULL ? &t : NULL);
+			    o->all, o->details, o->json == NULL ? &t : NULL);
 		}
 		if (r != -1 && o->json != NULL) {
 			fputs(i > 1 ? ",\n    " : "\n    ", o->json);
@@ -723,8 +898,8 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--drop-noisy] [--json[=FILE]]\n" \
-	"                    [--fail-if-worse=SPEC [--bisect]]\n" \
+	"usage: latt compare [-h] [--all] [--details] [--drop-noisy]\n" \
+	"                    [--json[=FILE]] [--fail-if-worse=SPEC [--bisect]]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -741,14 +916,18 @@ static const char compare_help[] =
 "\n"
 "The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
 "max it prints the geometric mean of the runs' values on each side with\n"
-"their spread, the change, a 99% interval of the change (Welch's t on the\n"
-"logarithms, each run's within-run noise from its blocks as a floor) and a\n"
-"verdict: worse or better (a real difference), noise, or cannot tell (the\n"
-"reason below the table).  A verdict needs 3 runs a side; 5 a side find a\n"
-"20% change in a typical row.  The kernel's counts (switches, interrupts,\n"
+"their spread, the change, a 99% interval of the change (on the logarithms:\n"
+"paired, over neighbouring runs' differences, when the runs alternate A B\n"
+"A B as a knob's sweep does; else Welch's t over the runs) and a verdict:\n"
+"worse or better (the interval excludes 0), noise (it holds 0 within +-10%,\n"
+"or the limit asked), else cannot tell (why below the table, with the runs\n"
+"a side that would tell).  One rule judges every table's rows.  A verdict\n"
+"needs 3 runs a side.  The kernel's counts (switches, interrupts,\n"
 "the clients' switches a wake-up, runnable) follow: higher, lower or noise;\n"
 "then the workload's wall and CPU time and its loads' rates, and each frame\n"
-"class's share of deadlines missed.  Options may stand anywhere.\n"
+"class's share of deadlines missed.  The answer comes first, after the\n"
+"sides: 'verdict: worse (p50, p99)', from the table's rows (worse, else\n"
+"better, else cannot tell, else noise).  Options may stand anywhere.\n"
 "\n"
 "      --all             also the rows of the timer, runqueue and wake_path\n"
 "                        series and of each placement kind both sides\n"
@@ -758,8 +937,12 @@ static const char compare_help[] =
 "      --bisect          statuses for git bisect run: 0 every limit met, 1\n"
 "                        one exceeded, 125 cannot tell, 255 usage or failure\n"
 "      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
+"      --details         every warning in full (each noisy run, each\n"
+"                        setting); without it they fill at most 3 lines\n"
 "      --drop-noisy      leave out the runs latt marked noisy (other\n"
-"                        processes' CPU use); without it they are named\n"
+"                        processes' CPU use); without it they are counted\n"
+"                        in one warning; a side left no run cannot tell\n"
+"                        (exit 5)\n"
 "      --fail-if-worse=SPEC\n"
 "                        a gate: SPEC is STAT=N%[,STAT=N%...], STAT one of\n"
 "                        min, mean, stdev, p50, p90, p95, p99, p99.9,\n"
@@ -945,6 +1128,25 @@ load_sides(struct cmp_side *sides, int nsides, char *argv[], int drop)
 }
 
 /*
+ * A side --drop-noisy left without a run: its one line (on stdout with the
+ * table, else on stderr) and EXIT_CANNOT_TELL; -1 when there is none.
+ */
+static int
+emptied(const struct cmp_side *sides, int nsides, int json_out)
+{
+	int i;
+
+	for (i = 0; i < nsides; i++)
+		if (sides[i].nruns == 0) {
+			fprintf(json_out ? stderr : stdout, "verdict: cannot "
+			    "tell: --drop-noisy left %s no run (%zu noisy)\n",
+			    sides[i].name, sides[i].nnoisy);
+			return EXIT_CANNOT_TELL;
+		}
+	return -1;
+}
+
+/*
  * --json=FILE: written into a temporary file (tmp_open) and renamed over
  * FILE once whole, an old FILE as it was until then.  Returns the stream,
  * or NULL after saying why.
@@ -990,7 +1192,7 @@ compare_main(int argc, char *argv[])
 {
 	struct cmp_side *sides;
 	struct cmp_gate gate;
-	struct outs o = { stdout, NULL, 0 };
+	struct outs o = { stdout, NULL, 0, 0 };
 	const char *json_path = NULL;
 	char *tmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
@@ -1032,6 +1234,9 @@ compare_main(int argc, char *argv[])
 		case 'B':
 			bisect = 1;
 			break;
+		case 'D':
+			o.details = 1;
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1054,6 +1259,12 @@ compare_main(int argc, char *argv[])
 	load_sides(sides, nsides, argv + optind, drop);
 	if (by_knob)
 		cmp_knob_free(argv, nsides);
+	if ((r = emptied(sides, nsides, json && json_path == NULL)) != -1) {
+		for (i = 0; i < nsides; i++)
+			cmp_side_free(&sides[i]);
+		free(sides);
+		return r;
+	}
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;
@@ -1084,60 +1295,4 @@ compare_main(int argc, char *argv[])
 		return st;
 	return r == CMP_GATE_EXCEEDED ? EXIT_THRESHOLD :
 	    r == CMP_GATE_CANNOT ? EXIT_CANNOT_TELL : EXIT_OK;
-}
-
-/* The order check's row of the table, when a side has it. */
-static void
-print_order(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
-{
-	struct cmp_order r;
-	char sa[24], sb[24], ch[16], ci[32];
-
-	cmp_order_row(a, b, &r);
-	if (r.verdict == NULL)
-		return;
-	snprintf(sa, sizeof(sa), "%.1f%% of %llu", 100 * r.pa,
-	    (unsigned long long)a->ord_rounds);
-	snprintf(sb, sizeof(sb), "%.1f%% of %llu", 100 * r.pb,
-	    (unsigned long long)b->ord_rounds);
-	snprintf(ch, sizeof(ch), "%+.1f pt", 100 * r.d);
-	snprintf(ci, sizeof(ci), "%+.1f to %+.1f", 100 * r.lo, 100 * r.hi);
-	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
-	    "B rounds", "change", "99% interval", "verdict");
-	if (a->ord_rounds == 0 || b->ord_rounds == 0)
-		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
-		    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
-		    "-", "-", r.verdict);
-	else
-		fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
-		    sa, sb, ch, ci, r.verdict);
-	fmt_wrap(fp, "", 4, WIDTH, "order: the share of rounds with an "
-	    "inversion (real-time order check); a verdict needs 3 runs a "
-	    "side.");
-}
-
-/* The order check's comparison as a JSON member, or null. */
-static void
-put_order_row(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
-{
-	struct cmp_order r;
-
-	cmp_order_row(a, b, &r);
-	if (r.verdict == NULL) {
-		fputs("null", fp);
-		return;
-	}
-	fprintf(fp, "{\"a_rounds\": %llu, \"a_rounds_with_inversions\": %llu, "
-	    "\"b_rounds\": %llu, \"b_rounds_with_inversions\": %llu, "
-	    "\"change\": ", (unsigned long long)a->ord_rounds,
-	    (unsigned long long)a->ord_bad, (unsigned long long)b->ord_rounds,
-	    (unsigned long long)b->ord_bad);
-	if (a->ord_rounds > 0 && b->ord_rounds > 0)
-		fprintf(fp, "%.6f, \"lo\": %.6f, \"hi\": %.6f", r.d, r.lo,
-		    r.hi);
-	else
-		fputs("null, \"lo\": null, \"hi\": null", fp);
-	fputs(", \"verdict\": ", fp);
-	jw_string(fp, r.verdict);
-	fputc('}', fp);
 }

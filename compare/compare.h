@@ -61,6 +61,10 @@ struct cmp_side {
 	struct cmp_info	*info;		/* settings, from the first file */
 	char		**notes;	/* warnings within the side */
 	size_t		 nnotes;
+	char		**noisy;	/* a sentence a noisy run (notes too) */
+	size_t		 nnoisy;
+	double		 noisy_lo;	/* the others' CPU % of its noisy */
+	double		 noisy_hi;	/* runs, least and most */
 	struct cmp_fileid *fids;	/* its files (not add_buf's) */
 	size_t		 nfids;
 	struct cmp_runid *rids;		/* its runs that say when they */
@@ -68,6 +72,8 @@ struct cmp_side {
 	size_t		 ord_runs;	/* runs with an order check */
 	uint64_t	 ord_rounds;	/* its rounds checked, all runs */
 	uint64_t	 ord_bad;	/* rounds with an inversion */
+	double		*ord_pts;	/* each run's share of them, points */
+	size_t		 nord_pts;	/* (runs with rounds) */
 	struct cmp_counts *counts;	/* its runs' counts, or NULL: none */
 	struct cmp_work	*work;		/* the workload's figures, a run each */
 	size_t		 nwork;

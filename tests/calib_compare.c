@@ -2,7 +2,7 @@
 /*
  * The calibration of latt compare: synthetic runs from a documented model
  * of latency, fed through the same block collection (stats.c) and the same
- * summary and test (cmpstat.c) as real runs, counting how often each row
+ * summary and rule (cmpstat.c) as real runs, counting how often each row
  * is called a real difference.  A run's blocks reach the summary as latt
  * writes them into a result file: each block's non-empty buckets.
  *
@@ -82,7 +82,7 @@ gauss(void)
  */
 static int
 summarize(struct cmp_run *out, const struct stats *st,
-    const struct blocks *bl, uint64_t seed)
+    const struct blocks *bl)
 {
 	struct cmp_sblocks sb;
 	struct cmp_sblock *b;
@@ -114,7 +114,7 @@ summarize(struct cmp_run *out, const struct stats *st,
 				b->cnt[b->nb++] = c;
 			}
 	}
-	ret = cmp_summarize(out, st, &sb, seed);
+	ret = cmp_summarize(out, st, &sb);
 out:
 	cmp_sblocks_free(&sb);
 	return ret;
@@ -123,7 +123,7 @@ out:
 /* One run of the model into its summary. */
 static int
 make_run(struct cmp_run *out, double shift, struct stats *st,
-    struct blocks *bl, uint64_t seed)
+    struct blocks *bl)
 {
 	double base, w, round, x;
 	uint64_t t;
@@ -147,7 +147,7 @@ make_run(struct cmp_run *out, double shift, struct stats *st,
 			blocks_add(bl, t, (int64_t)x);
 		}
 	}
-	return summarize(out, st, bl, seed);
+	return summarize(out, st, bl);
 }
 
 /* Picks n distinct runs of pool[np] into out, avoiding used[]. */
@@ -173,6 +173,7 @@ main(void)
 	    STAT_P99, STAT_P999, STAT_MAX };
 	enum { NROWS = sizeof(rows) / sizeof(rows[0]) };
 	struct cmp_run *pa, *pb, a[5], b[5];
+	struct cmp_ask q = { 1, 0, 0, 10, 0, "B" };
 	struct cmp_row row;
 	struct stats st;
 	struct blocks bl;
@@ -188,10 +189,10 @@ main(void)
 		return 1;
 	}
 	for (i = 0; i < NPOOL_A; i++)
-		if (make_run(&pa[i], 1, &st, &bl, 1000 + i) == -1)
+		if (make_run(&pa[i], 1, &st, &bl) == -1)
 			goto oom;
 	for (i = 0; i < NPOOL_B; i++)
-		if (make_run(&pb[i], SHIFT, &st, &bl, 5000 + i) == -1)
+		if (make_run(&pb[i], SHIFT, &st, &bl) == -1)
 			goto oom;
 	memset(real, 0, sizeof(real));
 	for (kind = 0; kind < 3; kind++)
@@ -205,10 +206,11 @@ main(void)
 			else
 				pick(pb, NPOOL_B, b, n, used_b);
 			for (r = 0; r < NROWS; r++) {
-				cmp_test(a, n, b, n, "B",
-				    (enum stat_kind)rows[r], &row);
-				real[kind][r] += row.verdict == CMP_REAL;
-				inconcl += row.verdict == CMP_INCONCLUSIVE;
+				cmp_test(a, n, b, n, (enum stat_kind)rows[r],
+				    &q, &row);
+				real[kind][r] += row.verdict == CMP_UP ||
+				    row.verdict == CMP_DOWN;
+				inconcl += row.verdict == CMP_CANNOT;
 			}
 		}
 	printf("runs %d rounds x %d clients; pools %d and %d (x%.1f); %d "

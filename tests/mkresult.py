@@ -17,6 +17,11 @@ concatenated, without blocks: the files of latt 1.0.
   mkresult.py OUT [--n N] [--seeds S1,S2] [--scale X] [--median NS]
               [--sigma S] [--run-sd S] [--clients C] [--sub-bits B]
               [--timer] [--schema 1|2] [--set obj.key=JSON]
+              [--noisy PCT] [--class NAME]
+
+--noisy marks every run noisy, others taking PCT + its seed percent of
+the CPUs; --class gives every run a class NAME whose samples are the
+run's latency's.
 
 Without arguments it reads one such argument list per line from stdin
 (shell words), so that one start of Python writes many files.
@@ -141,6 +146,8 @@ def make(argv):
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--run-sd", type=float, default=0.04)
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--noisy", type=float)
+    ap.add_argument("--class", dest="cls")
     a = ap.parse_args(argv)
 
     lat, tim, runs = [], [], []
@@ -157,6 +164,13 @@ def make(argv):
                        "ended_by": "duration", "discarded": 0,
                        "started_at_ns": START + int(s) * 1000000000},
                "latency": run_series(rl, a.sub_bits)}
+        if a.cls:
+            run["classes"] = [{"name": a.cls, "latency": run["latency"]}]
+        if a.noisy is not None:
+            pct = a.noisy + int(s)
+            run["machine"] = {"noisy": True, "foreign_cpu_pct": pct,
+                              "why": "other processes used %g%% of the "
+                              "CPUs, above 10%%" % pct}
         if a.timer:
             rt = draw_rounds(int(s) + 1000, len(rl), 1, a.median / 2,
                              a.sigma, a.run_sd, a.scale)

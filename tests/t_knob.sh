@@ -116,7 +116,7 @@ cmp -s <(sed -n '/^latency /,$p' "$TMP/e.out") <(sed -n '/^latency /,$p' "$TMP/c
 "$LATT" compare --by-knob --json "$TMP/e.json" >"$TMP/c.json" 2>&1 ||
 	bad "compare --by-knob --json: $(short "$TMP/c.json")"
 expect_json "$TMP/c.json" \
-    '[w["word"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
+    '[w["verdict"] for w in d["comparisons"][0]["workload"] if w["row"] == "cpu s"] == ["more"]'
 verdict_timed "knob: the summary's comparison and compare --by-knob: latency no better, CPU time more" "$TMP/e.json" 100 4
 
 # Three values: the table, a row a value with the workload's times, and

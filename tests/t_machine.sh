@@ -37,12 +37,12 @@ h["sched_tunables"]["kernel.sched_latt_test_knob"] = "7"
 h["cpuidle_states"] = "POLL:0us C1:2us"
 json.dump(d, open(sys.argv[3], "w"))
 PY
-"$LATT" compare "$TMP/h.json" "$TMP/h2.json" >"$TMP/c.out" 2>&1
+"$LATT" compare --details "$TMP/h.json" "$TMP/h2.json" >"$TMP/c.out" 2>&1
 n=$(grep -c "host's" "$TMP/c.out")
 [ "$n" -eq 1 ] || bad "$n lines on the host's state, not 1: $(short "$TMP/c.out")"
 grep -q "^warning: the host's thp differs: A $thp, B never\\.\$\|^warning: the host's thp differs: A never, B always\\.\$" "$TMP/c.out" ||
 	bad "no line naming THP: $(grep "host's" "$TMP/c.out")"
-"$LATT" compare "$TMP/h.json" "$TMP/h3.json" 2>&1 | joined >"$TMP/c3.out"
+"$LATT" compare --details "$TMP/h.json" "$TMP/h3.json" 2>&1 | joined >"$TMP/c3.out"
 n=$(grep -c "host's" "$TMP/c3.out")
 [ "$n" -eq 3 ] || bad "$n lines for three differences: $(grep "host's" "$TMP/c3.out" | tr '\n' '|')"
 grep -q "host's kernel.sched_latt_test_knob differs: A not recorded, B 7\\." "$TMP/c3.out" ||
@@ -333,8 +333,8 @@ for i, r in enumerate(d["runs"]):
     r["machine"]["noisy"], r["machine"]["why"] = False, None
 json.dump(d, open(sys.argv[3], "w"))
 PY
-"$LATT" compare "$TMP/ra.json" "$TMP/rb.json" 2>&1 | joined >"$TMP/k.out"
-"$LATT" compare --drop-noisy "$TMP/ra.json" "$TMP/rb.json" 2>&1 |
+"$LATT" compare --details "$TMP/ra.json" "$TMP/rb.json" 2>&1 | joined >"$TMP/k.out"
+"$LATT" compare --details --drop-noisy "$TMP/ra.json" "$TMP/rb.json" 2>&1 |
 	joined >"$TMP/d.out"
 grep -q "^A: .*ra.json (3 runs" "$TMP/k.out" || bad "kept: A is not 3 runs"
 grep -q "^A: .*ra.json (2 runs" "$TMP/d.out" || bad "dropped: A is not 2 runs"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of compare's statistics (compare/cmpstat.c) on hand-made
- * runs whose answers are known: the change, its 99% interval and the
- * verdict of Welch's t on the logarithms, the floor of the within-run
- * variance, every reason a row cannot tell, Welch's t over plain values,
- * the order check's Newcombe interval, the within-run bootstrap of runs
- * whose blocks are alike, the figures as the table writes them, the
+ * runs whose answers are known: the one rule (cmp_judge) unpaired and
+ * paired, its change, 99% interval, verdict and runs needed; two-humped
+ * runs with a clear shift (the issue's RR case), A against A, one run a
+ * side, every reason a row cannot tell, plain values, the order check
+ * over the runs' shares, the figures as the table writes them, the
  * gate's rule and its one line, the --fail-if-worse parser, and the rule
  * of how many samples a percentile needs (stats_need, cmp_summarize) at
  * its edges.
@@ -43,6 +43,8 @@ static void	 runs_make(struct cmp_run *r, size_t nr, const double *f,
 static int	 side_make(struct cmp_side *s, const char *name, size_t nr,
 		    const double *f, double scale);
 static int	 close_to(double x, double want);
+static void	 test(const struct cmp_run *, size_t, const struct cmp_run *,
+		    size_t, const char *, enum stat_kind, struct cmp_row *);
 static char	*report(struct cmp_side *a, struct cmp_side *b,
 		    const char *spec, int *state, char **gate);
 static const char *line_of(const char *text, const char *start);
@@ -52,12 +54,13 @@ static void	 t_summarize_need(void);
 static void	 t_noise(void);
 static void	 t_worse(void);
 static void	 t_better(void);
-static void	 t_floor(void);
+static void	 t_twohumps(void);
+static void	 t_paired(void);
+static void	 t_edges(void);
 static void	 t_reasons(void);
 static void	 t_zero(void);
 static void	 t_points(void);
 static void	 t_order(void);
-static void	 t_bootstrap(void);
 static void	 t_format(void);
 static void	 t_gate_rule(void);
 static void	 t_gate_line(void);
@@ -70,17 +73,20 @@ static const struct unit_test tests[] = {
 	{ "percentile sufficiency: stats_need at its edges", t_need },
 	{ "percentile sufficiency: a run's statistics one sample short "
 	    "and enough", t_summarize_need },
-	{ "cmp_test: +20% within the runs' noise is noise, its interval "
-	    "known", t_noise },
+	{ "cmp_test: +20% within the runs' noise cannot tell, its interval "
+	    "and the runs that would tell known", t_noise },
 	{ "cmp_test: x2 is worse, its interval known", t_worse },
 	{ "cmp_test: x0.5 is better, its interval known", t_better },
-	{ "cmp_test: the within-run variance floors the runs' own", t_floor },
+	{ "cmp_test: two-humped runs, p90 97 ms against 10.5 ms, is better "
+	    "(paired and unpaired), p50 worse", t_twohumps },
+	{ "cmp_judge: paired on the pairs' differences, drift cancelled",
+	    t_paired },
+	{ "cmp_judge: A against A, one run a side, NaN-free edges", t_edges },
 	{ "cmp_test: every reason a row cannot tell", t_reasons },
 	{ "cmp_test: zeros (no ratio to 0; 0 on both sides is noise)", t_zero },
-	{ "cmp_points: Welch's t over plain values", t_points },
-	{ "cmp_order_row: Newcombe's interval and its verdicts", t_order },
-	{ "cmp_summarize: blocks alike vary only by the histogram's rounding",
-	    t_bootstrap },
+	{ "cmp_judge: Welch's t over plain values, points and percent",
+	    t_points },
+	{ "cmp_order_row: the runs' shares by the one rule", t_order },
 	{ "cmp_pct, cmp_spread, cmp_interval: one rule each", t_format },
 	{ "gate: met, exceeded, cannot tell from the row's interval",
 	    t_gate_rule },
@@ -101,7 +107,7 @@ main(void)
 
 /*
  * nr runs: statistic k of run i is base[k] * scale * f[i], of 4000
- * samples and 16 blocks, within-run variance w for every statistic.
+ * samples and 16 blocks, the histogram's rounding w.
  */
 static void
 runs_make(struct cmp_run *r, size_t nr, const double *f, double scale,
@@ -114,10 +120,9 @@ runs_make(struct cmp_run *r, size_t nr, const double *f, double scale,
 	for (i = 0; i < nr; i++) {
 		r[i].n = 4000;
 		r[i].nblocks = 16;
-		for (k = 0; k < STAT_NKINDS; k++) {
+		for (k = 0; k < STAT_NKINDS; k++)
 			r[i].val[k] = base[k] * scale * f[i];
-			r[i].wvar[k] = w;
-		}
+		r[i].res = w;
 	}
 }
 
@@ -138,6 +143,16 @@ side_make(struct cmp_side *s, const char *name, size_t nr, const double *f,
 	s->nsamples = 4000 * nr;
 	runs_make(s->series[0].runs, nr, f, scale, 1e-4);
 	return 0;
+}
+
+/* cmp_test without a gate, unpaired, B named bname. */
+static void
+test(const struct cmp_run *a, size_t na, const struct cmp_run *b, size_t nb,
+    const char *bname, enum stat_kind k, struct cmp_row *row)
+{
+	struct cmp_ask q = { 1, 0, 0, CMP_WANT, 0, bname };
+
+	cmp_test(a, na, b, nb, k, &q, row);
 }
 
 static int
@@ -283,26 +298,25 @@ t_summarize_need(void)
 		stats_reset(&st);
 		for (i = 0; i + 1 < c[j].need; i++)
 			stats_add(&st, (int64_t)(1000 + 7 * i), 0, 0);
-		CHECK(cmp_summarize(&r, &st, NULL, 1) == 0, "cmp_summarize");
+		CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
 		CHECK(isnan(r.val[c[j].k]) && r.n == c[j].need - 1,
 		    "%s is %g with %ju samples", stats_kind_name(c[j].k),
 		    r.val[c[j].k], (uintmax_t)(c[j].need - 1));
-		CHECK(isnan(r.wvar[c[j].k]) && r.nblocks == 0,
-		    "no blocks: wvar %g", r.wvar[c[j].k]);
+		CHECK(r.nblocks == 0, "no blocks: %zu", r.nblocks);
 		/* Three such runs a side: cmp_test says what is missing. */
 		runs_make(a, 3, f3, 1, 1e-4);
 		runs_make(b, 3, f3, 1, 1e-4);
 		a[1].n = r.n;
 		a[1].val[c[j].k] = NAN;
-		cmp_test(a, 3, b, 3, "B", c[j].k, &row);
+		test(a, 3, b, 3, "B", c[j].k, &row);
 		snprintf(want, sizeof(want), "a run of A has %ju samples, %s "
 		    "needs %ju", (uintmax_t)r.n, stats_kind_name(c[j].k),
 		    (uintmax_t)c[j].need);
-		CHECK(row.verdict == CMP_INCONCLUSIVE && !row.has_ci &&
+		CHECK(row.verdict == CMP_CANNOT && !row.has_ci &&
 		    strcmp(row.reason, want) == 0, "%s: \"%s\", want \"%s\"",
 		    stats_kind_name(c[j].k), row.reason, want);
 		stats_add(&st, 1000 + 7 * (int64_t)i, 0, 0);
-		CHECK(cmp_summarize(&r, &st, NULL, 1) == 0, "cmp_summarize");
+		CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
 		CHECK(r.val[c[j].k] == stats_value(&st, c[j].k),
 		    "%s is %g with %ju samples, want %g",
 		    stats_kind_name(c[j].k), r.val[c[j].k],
@@ -312,7 +326,7 @@ t_summarize_need(void)
 	stats_reset(&st);
 	for (i = 0; i < 10000; i++)
 		stats_add(&st, i < 9000 ? 0 : 5000, 0, 0);
-	CHECK(cmp_summarize(&r, &st, NULL, 1) == 0, "cmp_summarize");
+	CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
 	CHECK(r.val[STAT_P50] == 0 && r.val[STAT_P999] > 4000 &&
 	    isnan(r.val[STAT_P9999]), "p50 %g p99.9 %g p99.99 %g",
 	    r.val[STAT_P50], r.val[STAT_P999], r.val[STAT_P9999]);
@@ -329,7 +343,10 @@ out:
  * width is 4.604095 sqrt(2 * 0.009084 / 3) = 0.3582926699876953 and the
  * interval expm1(ln 1.2 -+ 0.35829) = [-16.135779132%, +71.706120333%].
  * The geometric mean of A is 110% of base, its spread (sd of the logs)
- * ln 1.1 = 0.09531017980432477.
+ * ln 1.1 = 0.09531017980432477.  The interval holds 0 and reaches past
+ * +-10%: cannot tell.  To hold +-10% (ln 1.1) the runs a side n need
+ * t(0.995, 2n - 2) sqrt(2 (ln 1.1)^2 / n) < ln 1.1, t < sqrt(n / 2):
+ * t(28) = 2.763 > sqrt(7.5) = 2.739, t(30) = 2.750 < sqrt(8) = 2.828: 16.
  */
 static void
 t_noise(void)
@@ -341,10 +358,11 @@ t_noise(void)
 	runs_make(a, 3, f3, 1, 1e-4);
 	runs_make(b, 3, f3, 1.2, 1e-4);
 	for (k = 0; k < STAT_NKINDS; k++) {
-		cmp_test(a, 3, b, 3, "B", (enum stat_kind)k, &row);
-		CHECK(row.has_ci && row.verdict == CMP_NOISE && !row.worse,
-		    "%s: verdict %d (%s)", stats_kind_name(k), row.verdict,
-		    row.reason);
+		test(a, 3, b, 3, "B", (enum stat_kind)k, &row);
+		CHECK(row.has_ci && row.verdict == CMP_CANNOT && row.need == 16 &&
+		    strcmp(row.reason, "its interval holds 0 but reaches past "
+		    "+-10%") == 0, "%s: verdict %d need %zu (%s)",
+		    stats_kind_name(k), row.verdict, row.need, row.reason);
 		CHECK(close_to(row.change, 20) &&
 		    close_to(row.lo, -16.135779132) &&
 		    close_to(row.hi, 71.706120333), "%s: %.9f [%.9f, %.9f], "
@@ -372,9 +390,9 @@ t_worse(void)
 
 	runs_make(a, 3, f3, 1, 1e-4);
 	runs_make(b, 3, f3, 2, 1e-4);
-	cmp_test(a, 3, b, 3, "B", STAT_P50, &row);
-	CHECK(row.verdict == CMP_REAL && row.worse && row.has_ci,
-	    "verdict %d worse %d", row.verdict, row.worse);
+	test(a, 3, b, 3, "B", STAT_P50, &row);
+	CHECK(row.verdict == CMP_UP && row.has_ci && !row.paired,
+	    "verdict %d", row.verdict);
 	CHECK(close_to(row.change, 100) && close_to(row.lo, 39.773701447) &&
 	    close_to(row.hi, 186.176867221), "%.9f [%.9f, %.9f]", row.change,
 	    row.lo, row.hi);
@@ -391,34 +409,11 @@ t_better(void)
 
 	runs_make(a, 3, f3, 1, 1e-4);
 	runs_make(b, 3, f3, 0.5, 1e-4);
-	cmp_test(a, 3, b, 3, "B", STAT_MAX, &row);
-	CHECK(row.verdict == CMP_REAL && !row.worse, "verdict %d worse %d",
-	    row.verdict, row.worse);
+	test(a, 3, b, 3, "B", STAT_MAX, &row);
+	CHECK(row.verdict == CMP_DOWN, "verdict %d", row.verdict);
 	CHECK(close_to(row.change, -50) && close_to(row.lo, -65.056574638) &&
 	    close_to(row.hi, -28.455783195), "%.9f [%.9f, %.9f]", row.change,
 	    row.lo, row.hi);
-out:
-	return;
-}
-
-/*
- * The same x2, but each run's within-run variance 0.05, above the runs'
- * own 0.009084: it is the side's variance.  Half width 4.604095
- * sqrt(2 * 0.05 / 3) = 0.8405888726442544, the interval expm1(ln 2 -+
- * 0.84059) = [-13.708724850%, +363.546284726%]: noise now.
- */
-static void
-t_floor(void)
-{
-	struct cmp_run a[3], b[3];
-	struct cmp_row row;
-
-	runs_make(a, 3, f3, 1, 0.05);
-	runs_make(b, 3, f3, 2, 0.05);
-	cmp_test(a, 3, b, 3, "B", STAT_P99, &row);
-	CHECK(row.verdict == CMP_NOISE && close_to(row.lo, -13.708724850) &&
-	    close_to(row.hi, 363.546284726), "verdict %d [%.9f, %.9f]",
-	    row.verdict, row.lo, row.hi);
 out:
 	return;
 }
@@ -431,39 +426,19 @@ t_reasons(void)
 
 	runs_make(a, 3, f3, 1, 1e-4);
 	runs_make(b, 3, f3, 2, 1e-4);
-	cmp_test(a, 1, b, 3, "B", STAT_MEAN, &row);
-	CHECK(row.verdict == CMP_INCONCLUSIVE && !row.has_ci &&
+	test(a, 1, b, 3, "B", STAT_MEAN, &row);
+	CHECK(row.verdict == CMP_CANNOT && !row.has_ci &&
 	    strcmp(row.reason, "A has 1 run, a verdict needs 3 a side") == 0,
 	    "one run: %s", row.reason);
 	/* The change is still said, without an interval. */
 	CHECK(close_to(row.change, (2 * 1.1 / 1 - 1) * 100),
 	    "one run: change %g", row.change);
-	cmp_test(a, 3, b, 2, "C", STAT_MEAN, &row);
+	test(a, 3, b, 2, "C", STAT_MEAN, &row);
 	CHECK(strcmp(row.reason, "C has 2 runs, a verdict needs 3 a side") ==
 	    0, "two runs of C: %s", row.reason);
-	a[2].nblocks = 0;
-	cmp_test(a, 3, b, 3, "B", STAT_P50, &row);
-	CHECK(strcmp(row.reason, "A's runs keep no blocks (schema 1 files)") ==
-	    0, "no blocks: %s", row.reason);
-	a[2].nblocks = CMP_MIN_BLOCKS - 1;
-	cmp_test(a, 3, b, 3, "B", STAT_P50, &row);
-	CHECK(strcmp(row.reason, "a run of A has 7 blocks, a verdict needs 8")
-	    == 0, "7 blocks: %s", row.reason);
-	a[2].nblocks = CMP_MIN_BLOCKS;
-	a[2].wvar[STAT_P50] = NAN;
-	cmp_test(a, 3, b, 3, "B", STAT_P50, &row);
-	CHECK(strcmp(row.reason, "a run of A has 8 blocks, a verdict needs 8")
-	    == 0, "no within-run variance: %s", row.reason);
-	cmp_test(a, 3, b, 3, "B", STAT_P90, &row);
-	CHECK(row.verdict == CMP_REAL, "8 blocks, a variance: verdict %d (%s)",
-	    row.verdict, row.reason);
-	a[2].wvar[STAT_P50] = INFINITY;
-	cmp_test(a, 3, b, 3, "B", STAT_P50, &row);
-	CHECK(strcmp(row.reason, "p50 of 1 of A's 3 runs can come out 0 "
-	    "(resampled): no ratio to 0") == 0, "inf: %s", row.reason);
 	b[0].val[STAT_P99] = NAN;
 	b[0].n = 400;
-	cmp_test(a, 3, b, 3, "B", STAT_P99, &row);
+	test(a, 3, b, 3, "B", STAT_P99, &row);
 	CHECK(strcmp(row.reason, "a run of B has 400 samples, p99 needs 1000")
 	    == 0, "p99 of 400: %s", row.reason);
 	CHECK(isnan(row.b) && isnan(row.change), "B's value %g change %g",
@@ -488,8 +463,8 @@ t_zero(void)
 	runs_make(a, 4, f4, 1, 1e-4);
 	runs_make(b, 4, f4, 1, 1e-4);
 	a[1].val[STAT_P50] = 0;
-	cmp_test(a, 4, b, 4, "B", STAT_P50, &row);
-	CHECK(row.verdict == CMP_INCONCLUSIVE && strcmp(row.reason,
+	test(a, 4, b, 4, "B", STAT_P50, &row);
+	CHECK(row.verdict == CMP_CANNOT && strcmp(row.reason,
 	    "p50 is 0 in 1 of A's 4 runs: no ratio to 0") == 0,
 	    "one zero: %s", row.reason);
 	CHECK(row.a == 0 && isnan(row.change) && isnan(row.spread_a),
@@ -497,16 +472,16 @@ t_zero(void)
 	    row.spread_a);
 	for (i = 0; i < 4; i++)
 		a[i].val[STAT_P50] = b[i].val[STAT_P50] = 0;
-	cmp_test(a, 4, b, 4, "B", STAT_P50, &row);
+	test(a, 4, b, 4, "B", STAT_P50, &row);
 	CHECK(row.verdict == CMP_NOISE && row.has_ci && row.change == 0 &&
 	    row.lo == 0 && row.hi == 0, "all zero: verdict %d %g [%g, %g]",
 	    row.verdict, row.change, row.lo, row.hi);
 	runs_make(b, 4, f4, 1, 1e-4);
-	cmp_test(a, 4, b, 4, "B", STAT_P50, &row);
-	CHECK(row.verdict == CMP_INCONCLUSIVE && strcmp(row.reason,
+	test(a, 4, b, 4, "B", STAT_P50, &row);
+	CHECK(row.verdict == CMP_CANNOT && strcmp(row.reason,
 	    "p50 is 0 in every run of A, not of B: no ratio to 0") == 0,
 	    "A all zero: %s", row.reason);
-	cmp_test(b, 4, a, 4, "C", STAT_P50, &row);
+	test(b, 4, a, 4, "C", STAT_P50, &row);
 	CHECK(strcmp(row.reason, "p50 is 0 in every run of C, not of A: no "
 	    "ratio to 0") == 0, "C all zero: %s", row.reason);
 out:
@@ -514,151 +489,213 @@ out:
 }
 
 /*
- * a = 1, 2, 3 and b = 4, 5, 6: means 2 and 5, sds 1, df 4, half width
- * 4.604095 sqrt(1/3 + 1/3) = 3.759227721: [-0.759227721, 6.759227721].
- * a = 10, 12 and b = 20, 25, 30, 35: ea = 2/2, eb = (125/3)/4, Welch's
- * df (ea + eb)^2 / (ea^2 / 1 + eb^2 / 3) = 3.506694899, t(0.995, df)
- * = 5.077834627: [-0.657271094, 33.657271094].
+ * The issue's RR client behind an RR hog, sched_rr_timeslice_ms=100,10:
+ * every run two-humped, its p90 97.3 to 98.1 ms under 100 and 10.5 to
+ * 10.6 ms under 10, its p50 90 us against 9.4 ms.  The runs' own spread
+ * (under 1%) decides: p90 is better, p50 worse, paired or not; paired,
+ * the interval of p90 is expm1(mean -+ t(0.995, 2) sd / sqrt 3) of the
+ * pairs' log differences = [-89.444164501%, -88.961111821%].
  */
 static void
-t_points(void)
+t_twohumps(void)
 {
-	double va[] = { 1, 2, 3 }, vb[] = { 4, 5, 6 };
-	double vc[] = { 10, 12 }, vd[] = { 20, 25, 30, 35 };
-	struct cmp_vals a = { va, 3 }, b = { vb, 3 }, c = { vc, 2 },
-	    d = { vd, 4 }, one = { vb, 1 };
-	struct cmp_points p;
-	int r;
+	static const double p90a[] = { 97.3e6, 97.8e6, 98.1e6 };
+	static const double p90b[] = { 10.5e6, 10.6e6, 10.55e6 };
+	static const double p50a[] = { 90e3, 91e3, 89e3 };
+	static const double p50b[] = { 9.4e6, 9.45e6, 9.38e6 };
+	struct cmp_ask q = { 1, 0, 0, CMP_WANT, 0, "B" };
+	struct cmp_run a[3], b[3];
+	struct cmp_row row;
+	size_t i;
 
-	r = cmp_points(&a, &b, &p);
-	CHECK(r == 2 && p.ma == 2 && p.mb == 5 && p.sa == 1 && p.sb == 1,
-	    "r %d means %g %g sds %g %g", r, p.ma, p.mb, p.sa, p.sb);
-	CHECK(close_to(p.lo, -0.759227721) && close_to(p.hi, 6.759227721),
-	    "[%.9f, %.9f]", p.lo, p.hi);
-	r = cmp_points(&c, &d, &p);
-	CHECK(r == 1, "2 and 4 values: %d, want 1 (no verdict)", r);
-	CHECK(close_to(p.lo, -0.657271094) && close_to(p.hi, 33.657271094),
-	    "Welch: [%.9f, %.9f]", p.lo, p.hi);
-	r = cmp_points(&one, &a, &p);
-	CHECK(r == 0 && p.lo == 0 && p.hi == 0 && p.sa == 0 && p.ma == 4,
-	    "one value: r %d [%g, %g]", r, p.lo, p.hi);
+	runs_make(a, 3, f3, 1, 1.0 / (512.0 * 512 * 12));
+	runs_make(b, 3, f3, 1, 1.0 / (512.0 * 512 * 12));
+	for (i = 0; i < 3; i++) {
+		a[i].val[STAT_P90] = p90a[i];
+		b[i].val[STAT_P90] = p90b[i];
+		a[i].val[STAT_P50] = p50a[i];
+		b[i].val[STAT_P50] = p50b[i];
+	}
+	for (q.paired = 0; q.paired < 2; q.paired++) {
+		cmp_test(a, 3, b, 3, STAT_P90, &q, &row);
+		CHECK(row.verdict == CMP_DOWN && row.hi < -85 && row.lo > -92 &&
+		    row.paired == q.paired, "p90, paired %d: verdict %d "
+		    "[%g, %g] (%s)", q.paired, row.verdict, row.lo, row.hi,
+		    row.reason);
+		cmp_test(a, 3, b, 3, STAT_P50, &q, &row);
+		CHECK(row.verdict == CMP_UP && row.lo > 1000,
+		    "p50, paired %d: verdict %d [%g, %g]", q.paired,
+		    row.verdict, row.lo, row.hi);
+	}
+	q.paired = 1;
+	cmp_test(a, 3, b, 3, STAT_P90, &q, &row);
+	CHECK(close_to(row.lo, -89.444164501) && close_to(row.hi,
+	    -88.961111821), "paired p90 [%.9f, %.9f]", row.lo, row.hi);
 out:
 	return;
 }
 
 /*
- * Order check, z = 2.5758293035489: A 10 of 1000 rounds inverted, B 40:
- * Wilson's intervals, Newcombe's difference d = 0.03 in [0.012235243,
- * 0.049990337]: worse with 3 runs a side, cannot tell with 2.  B 12 of
- * 1000: d = 0.002 in [-0.011439853, 0.015757595]: noise.
+ * A drifts x2 run to run (1, 2, 4), B is each run of A times 1.2, 1.21,
+ * 1.19: unpaired, the drift swamps the change (cannot tell); paired, the
+ * pairs' log differences have mean 0.182298408, variance 6.9448062e-5,
+ * and the interval expm1(mean -+ 9.924843 sqrt(var / 3)) =
+ * [+14.401755734%, +25.866366589%]: worse.  Sides of other run counts
+ * are not paired.
+ */
+static void
+t_paired(void)
+{
+	static const double fa[] = { 1, 2, 4 }, fb[] = { 1.2, 2.42, 4.76 };
+	static const double f4[] = { 1, 1.1, 1.21, 1.05 };
+	struct cmp_ask q = { 1, 0, 1, CMP_WANT, 0, "B" };
+	struct cmp_run a[4], b[4];
+	struct cmp_row row;
+
+	runs_make(a, 3, fa, 1, 0);
+	runs_make(b, 3, fb, 1, 0);
+	cmp_test(a, 3, b, 3, STAT_P99, &q, &row);
+	CHECK(row.paired && row.verdict == CMP_UP &&
+	    close_to(row.lo, 14.401755734) && close_to(row.hi, 25.866366589) &&
+	    close_to(row.change, 19.997222158), "paired: %d %d %.9f [%.9f, "
+	    "%.9f]", row.paired, row.verdict, row.change, row.lo, row.hi);
+	q.paired = 0;
+	cmp_test(a, 3, b, 3, STAT_P99, &q, &row);
+	CHECK(!row.paired && row.verdict == CMP_CANNOT && row.has_ci &&
+	    row.need > 3, "unpaired: %d [%g, %g] need %zu", row.verdict,
+	    row.lo, row.hi, row.need);
+	q.paired = 1;
+	runs_make(b, 4, f4, 1, 0);
+	cmp_test(a, 3, b, 4, STAT_P99, &q, &row);
+	CHECK(!row.paired, "3 runs against 4 paired");
+out:
+	return;
+}
+
+/*
+ * A against A: runs within 1% of each other are noise ([+0%, +0%]
+ * paired, within +-10% unpaired); one run a side cannot tell, saying so,
+ * with no interval and no NAN in its change; a value that cannot be
+ * bounded (an infinite run) cannot tell, never noise.
+ */
+static void
+t_edges(void)
+{
+	static const double f1[] = { 1, 1.01, 1.0201 };
+	struct cmp_ask q = { 1, 0, 0, CMP_WANT, 0, "B" };
+	struct cmp_run a[3], b[3];
+	struct cmp_row row;
+	int k;
+
+	runs_make(a, 3, f1, 1, 1e-8);
+	for (q.paired = 0; q.paired < 2; q.paired++)
+		for (k = 0; k < STAT_NKINDS; k++) {
+			cmp_test(a, 3, a, 3, (enum stat_kind)k, &q, &row);
+			CHECK(row.verdict == CMP_NOISE && row.change == 0 &&
+			    row.lo > -10 && row.hi < 10 && row.lo <= 0 &&
+			    row.hi >= 0 && (!q.paired || (fabs(row.lo) < 0.1 &&
+			    fabs(row.hi) < 0.1)), "A against A, paired %d, %s: "
+			    "%d [%g, %g]", q.paired, stats_kind_name(k),
+			    row.verdict, row.lo, row.hi);
+		}
+	cmp_test(a, 1, a + 1, 1, STAT_P50, &q, &row);
+	CHECK(row.verdict == CMP_CANNOT && !row.has_ci && row.need == 0 &&
+	    close_to(row.change, 1) && !isnan(row.lo) && !isnan(row.hi) &&
+	    strcmp(row.reason, "A has 1 run, a verdict needs 3 a side") == 0,
+	    "one run a side: %d %g [%g, %g] %s", row.verdict, row.change,
+	    row.lo, row.hi, row.reason);
+	runs_make(b, 3, f1, 1, 0);
+	b[1].val[STAT_MEAN] = INFINITY;
+	cmp_test(a, 3, b, 3, STAT_MEAN, &q, &row);
+	CHECK(row.verdict == CMP_CANNOT && !row.has_ci &&
+	    strcmp(row.reason, "its interval cannot be bounded") == 0,
+	    "infinite: %d %s", row.verdict, row.reason);
+out:
+	return;
+}
+
+/*
+ * a = 1, 2, 3 and b = 4, 5, 6: means 2 and 5, sds 1, df 4, half width
+ * 4.604095 sqrt(1/3 + 1/3) = 3.759227721: [-0.759227721, 6.759227721]
+ * points, within +-10: noise; in percent of A's mean (2), x50:
+ * [-37.961386%, +337.961386%], cannot tell.  Two values a side cannot
+ * tell.
+ */
+static void
+t_points(void)
+{
+	double va[] = { 1, 2, 3 }, vb[] = { 4, 5, 6 }, vc[] = { 10, 12 };
+	struct cmp_ask q = { 0, 0, 0, CMP_WANT, 0, "B" };
+	struct cmp_row row;
+
+	memset(&row, 0, sizeof(row));
+	cmp_judge(va, 3, vb, 3, &q, &row);
+	CHECK(row.verdict == CMP_NOISE && row.a == 2 && row.b == 5 &&
+	    row.spread_a == 1 && row.spread_b == 1 && row.change == 3 &&
+	    close_to(row.lo, -0.759227721) && close_to(row.hi, 6.759227721),
+	    "points: %d means %g %g [%.9f, %.9f]", row.verdict, row.a, row.b,
+	    row.lo, row.hi);
+	q.pct = 1;
+	memset(&row, 0, sizeof(row));
+	cmp_judge(va, 3, vb, 3, &q, &row);
+	CHECK(row.verdict == CMP_CANNOT && row.change == 150 &&
+	    close_to(row.lo, -37.96138605) && close_to(row.hi, 337.96138605),
+	    "percent: %d %g [%.9f, %.9f]", row.verdict, row.change, row.lo,
+	    row.hi);
+	memset(&row, 0, sizeof(row));
+	cmp_judge(vc, 2, vb, 3, &q, &row);
+	CHECK(row.verdict == CMP_CANNOT && !row.has_ci && strcmp(row.reason,
+	    "A has 2 runs, a verdict needs 3 a side") == 0, "two values: %s",
+	    row.reason);
+out:
+	return;
+}
+
+/*
+ * Order check over the runs' shares of rounds inverted, in points: A 1,
+ * 1.1, 0.9, B 4, 4.2, 3.8: worse (and reversed better); B with 2 runs
+ * cannot tell; B 1.2, 1, 1.1: noise; no rounds: cannot tell; neither
+ * with the check: none.
  */
 static void
 t_order(void)
 {
+	double pa[] = { 1, 1.1, 0.9 }, pb[] = { 4, 4.2, 3.8 };
+	double pc[] = { 1.2, 1, 1.1 };
 	struct cmp_side a, b;
 	struct cmp_order r;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	cmp_order_row(&a, &b, &r);
+	cmp_order_row(&a, &b, 0, &r);
 	CHECK(r.verdict == NULL, "no check: %s", r.verdict);
-	a.ord_runs = b.ord_runs = 3;
-	a.ord_rounds = b.ord_rounds = 1000;
-	a.ord_bad = 10;
-	b.ord_bad = 40;
-	cmp_order_row(&a, &b, &r);
+	a.ord_runs = b.ord_runs = a.nord_pts = b.nord_pts = 3;
+	a.ord_rounds = b.ord_rounds = 3000;
+	a.ord_bad = 30;
+	b.ord_bad = 120;
+	a.ord_pts = pa;
+	b.ord_pts = pb;
+	cmp_order_row(&a, &b, 0, &r);
 	CHECK(r.verdict != NULL && strcmp(r.verdict, "worse") == 0 &&
-	    close_to(r.d, 0.03) && close_to(r.lo, 0.012235243) &&
-	    close_to(r.hi, 0.049990337), "%s %.9f [%.9f, %.9f]", r.verdict,
-	    r.d, r.lo, r.hi);
-	CHECK(r.pa == 0.01 && r.pb == 0.04, "shares %g %g", r.pa, r.pb);
-	cmp_order_row(&b, &a, &r);
+	    close_to(r.row.change, 3) && r.row.lo > 0 && r.pa == 0.01 &&
+	    r.pb == 0.04, "%s %g [%g, %g]", r.verdict, r.row.change,
+	    r.row.lo, r.row.hi);
+	cmp_order_row(&b, &a, 0, &r);
 	CHECK(strcmp(r.verdict, "better") == 0, "reversed: %s", r.verdict);
-	b.ord_runs = 2;
-	cmp_order_row(&a, &b, &r);
+	b.nord_pts = 2;
+	cmp_order_row(&a, &b, 0, &r);
 	CHECK(strcmp(r.verdict, "cannot tell") == 0, "2 runs: %s", r.verdict);
-	b.ord_runs = 3;
-	b.ord_bad = 12;
-	cmp_order_row(&a, &b, &r);
-	CHECK(strcmp(r.verdict, "noise") == 0 && close_to(r.d, 0.002) &&
-	    close_to(r.lo, -0.011439853) && close_to(r.hi, 0.015757595),
-	    "%s %.9f [%.9f, %.9f]", r.verdict, r.d, r.lo, r.hi);
+	b.nord_pts = 3;
+	b.ord_pts = pc;
+	cmp_order_row(&a, &b, 0, &r);
+	CHECK(strcmp(r.verdict, "noise") == 0, "%s %g [%g, %g]", r.verdict,
+	    r.row.change, r.row.lo, r.row.hi);
 	b.ord_rounds = 0;
-	cmp_order_row(&a, &b, &r);
+	cmp_order_row(&a, &b, 0, &r);
 	CHECK(strcmp(r.verdict, "cannot tell") == 0, "no rounds: %s",
 	    r.verdict);
 out:
 	return;
-}
-
-/*
- * 27 blocks, each the same 100 samples: every replicate of the bootstrap
- * is the run itself, so the within-run variance of log(mean) is 0, and
- * a percentile's is the histogram's rounding alone, w^2 / 12 with w =
- * 2^-sub_bits.  The same seed gives the same answer.
- */
-static void
-t_bootstrap(void)
-{
-	struct cmp_sblocks sb;
-	struct cmp_run r, r2;
-	struct stats st;
-	struct hist h;
-	uint32_t idx[64];
-	uint64_t cnt[64];
-	size_t i, nb = 0, j;
-	int64_t v;
-	double w;
-	int ok = 0;
-
-	memset(&sb, 0, sizeof(sb));
-	CHECK(stats_init(&st, 7) == 0 && hist_init(&h, 7) == 0, "init");
-	ok = 1;
-	for (i = 0; i < 100; i++) {
-		v = 20000 + (int64_t)(i * i * 7);
-		hist_add(&h, v);
-	}
-	for (j = 0; j < h.nbuckets; j++)
-		if (h.counts[j] > 0 && nb < NELEM(idx)) {
-			idx[nb] = (uint32_t)j;
-			cnt[nb++] = h.counts[j];
-		}
-	sb.sub_bits = 7;
-	sb.n = 27;
-	CHECK((sb.b = calloc(27, sizeof(*sb.b))) != NULL, "calloc");
-	for (i = 0; i < 27; i++) {
-		sb.b[i].n = 100;
-		sb.b[i].min = 20000;
-		sb.b[i].max = 20000 + 99 * 99 * 7;
-		sb.b[i].nb = nb;
-		CHECK((sb.b[i].idx = malloc(nb * sizeof(*idx))) != NULL &&
-		    (sb.b[i].cnt = malloc(nb * sizeof(*cnt))) != NULL, "malloc");
-		memcpy(sb.b[i].idx, idx, nb * sizeof(*idx));
-		memcpy(sb.b[i].cnt, cnt, nb * sizeof(*cnt));
-		for (j = 0; j < 100; j++)
-			stats_add(&st, 20000 + (int64_t)(j * j * 7), 0, 0);
-	}
-	CHECK(cmp_summarize(&r, &st, &sb, 42) == 0, "cmp_summarize");
-	CHECK(r.nblocks == 27 && r.n == 2700, "%zu blocks, %ju samples",
-	    r.nblocks, (uintmax_t)r.n);
-	CHECK(fabs(r.wvar[STAT_MEAN]) < 1e-20 && fabs(r.wvar[STAT_MAX]) <
-	    1e-20, "alike blocks: wvar of the mean %g, of the max %g",
-	    r.wvar[STAT_MEAN], r.wvar[STAT_MAX]);
-	w = ldexp(1, -7);
-	CHECK(close_to(r.wvar[STAT_P50], w * w / 12) &&
-	    close_to(r.wvar[STAT_P99], w * w / 12), "p50's wvar %g, p99's "
-	    "%g, want the rounding's %g", r.wvar[STAT_P50], r.wvar[STAT_P99],
-	    w * w / 12);
-	CHECK(isnan(r.wvar[STAT_P999]), "p99.9 of 2700 has a variance %g",
-	    r.wvar[STAT_P999]);
-	CHECK(cmp_summarize(&r2, &st, &sb, 42) == 0 &&
-	    memcmp(&r, &r2, sizeof(r)) == 0, "the same seed, another answer");
-out:
-	cmp_sblocks_free(&sb);
-	if (ok) {
-		stats_free(&st);
-		hist_free(&h);
-	}
 }
 
 static void

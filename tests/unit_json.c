@@ -412,7 +412,7 @@ t_result(void)
 		if (strcmp(side.series[i].name, "latency") == 0)
 			ls = &side.series[i];
 	CHECK(ls != NULL && ls->nruns == 1, "compare: no latency series");
-	CHECK(ls->runs[0].n == RT_N && ls->runs[0].nblocks >= CMP_MIN_BLOCKS,
+	CHECK(ls->runs[0].n == RT_N && ls->runs[0].nblocks >= 8,
 	    "compare: %ju samples, %zu blocks", (uintmax_t)ls->runs[0].n,
 	    ls->runs[0].nblocks);
 	for (i = 0; i < NELEM(q); i++)
