@@ -31,7 +31,8 @@
 #define WIDTH		72	/* the table's, and where sentences wrap */
 #define MAX_COLS	80	/* the verdict's line */
 #define MAX_WARN	3	/* lines of warnings without --details */
-#define TALLY_LEN	1536	/* the gate line's lists */
+#define TALLY_LEN	1536	/* the gate's lists, a limit a line */
+#define GATE_WIDTH	80	/* the gate's lines */
 
 /* The rows shown without a gate asking for more. */
 static const int default_row[STAT_NKINDS] = {
@@ -522,7 +523,7 @@ tally_put(struct tally *t, int which, const char *fmt, ...)
 		return;
 	}
 	if (len > 0)
-		len += (size_t)snprintf(l + len, TALLY_LEN - len, ", ");
+		len += (size_t)snprintf(l + len, TALLY_LEN - len, "\n");
 	va_start(ap, fmt);
 	n = vsnprintf(l + len, TALLY_LEN - len, fmt, ap);
 	va_end(ap);
@@ -570,9 +571,10 @@ tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
 }
 
 /*
- * The gate's one line: "gate: met (3 limits)", "gate: exceeded: p50
- * +34.0% > 10% (interval [+21%, +48%]); 3 limits: 1 exceeded, 2 met", or
- * "gate: cannot tell: p99 (...); ...".  Returns what it says (CMP_GATE_*).
+ * The gate's lines, each within 80 columns: "gate: met (3 limits)"; one
+ * limit: "gate: exceeded: p50 +34.0% > 10% (interval [+21%, +48%])";
+ * several: "gate: exceeded (3 limits: 1 exceeded, 1 cannot tell, 1 met)"
+ * then a line for each limit not met.  Returns what it says (CMP_GATE_*).
  */
 static int
 gate_line(FILE *fp, const struct tally *t)
@@ -580,7 +582,8 @@ gate_line(FILE *fp, const struct tally *t)
 	size_t total = t->n[0] + t->n[1] + t->n[2];
 	int which = t->n[CMP_GATE_EXCEEDED] > 0 ? CMP_GATE_EXCEEDED :
 	    t->n[CMP_GATE_CANNOT] > 0 ? CMP_GATE_CANNOT : CMP_GATE_MET;
-	char sides[32] = "";
+	char sides[32] = "", lead[32], item[TALLY_LEN + 32], *p, *save;
+	int k;
 
 	if (t->nsides > 1)
 		snprintf(sides, sizeof(sides), " on %d sides", t->nsides);
@@ -589,12 +592,24 @@ gate_line(FILE *fp, const struct tally *t)
 		    "" : "s", sides);
 		return which;
 	}
-	fprintf(fp, "gate: %s: %s", gate_words[which], t->list[which - 1]);
-	if (t->left_out[which - 1] > 0)
-		fprintf(fp, ", and %zu more", t->left_out[which - 1]);
-	fprintf(fp, "; %zu limit%s%s: %zu exceeded, %zu cannot tell, %zu "
-	    "met\n", total, total == 1 ? "" : "s", sides,
-	    t->n[CMP_GATE_EXCEEDED], t->n[CMP_GATE_CANNOT], t->n[CMP_GATE_MET]);
+	if (total > 1)
+		fprintf(fp, "gate: %s (%zu limits%s: %zu exceeded, %zu cannot "
+		    "tell, %zu met)\n", gate_words[which], total, sides,
+		    t->n[CMP_GATE_EXCEEDED], t->n[CMP_GATE_CANNOT],
+		    t->n[CMP_GATE_MET]);
+	for (k = CMP_GATE_EXCEEDED; k <= CMP_GATE_CANNOT; k++) {
+		snprintf(item, sizeof(item), "%s", t->list[k - 1]);
+		if (total == 1)
+			snprintf(lead, sizeof(lead), "gate: %s: ", gate_words[k]);
+		else
+			snprintf(lead, sizeof(lead), "  %-13s", gate_words[k]);
+		for (p = strtok_r(item, "\n", &save); p != NULL;
+		    p = strtok_r(NULL, "\n", &save))
+			fmt_wrap(fp, lead, total == 1 ? 4 : 15, GATE_WIDTH, p);
+		if (t->left_out[k - 1] > 0)
+			fprintf(fp, "%s and %zu more\n", lead,
+			    t->left_out[k - 1]);
+	}
 	return which;
 }
 

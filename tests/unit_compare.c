@@ -760,18 +760,15 @@ t_gate_rule(void)
 		const char	*line;
 	} c[] = {
 		{ "p50=5%", CMP_GATE_EXCEEDED, "gate: exceeded: p50 +100.0% > 5% "
-		    "(interval [+40%, +186%]); 1 limit: 1 exceeded, 0 cannot "
-		    "tell, 0 met\n" },
+		    "(interval [+40%, +186%])\n" },
 		{ "p50=200%,mean=200%", CMP_GATE_MET, "gate: met (2 limits)\n" },
 		/* The interval's top is +186.18%: 186% is within it. */
 		{ "p50=186%", CMP_GATE_CANNOT, NULL },
 		{ "p50=187%", CMP_GATE_MET, "gate: met (1 limit)\n" },
 		{ "p50=100%", CMP_GATE_CANNOT, "gate: cannot tell: p50 (interval "
-		    "[+40%, +186%] holds 100%); 1 limit: 0 exceeded, 1 cannot "
-		    "tell, 0 met\n" },
+		    "[+40%, +186%] holds 100%)\n" },
 		{ "p50=39%", CMP_GATE_EXCEEDED, "gate: exceeded: p50 +100.0% > "
-		    "39% (interval [+40%, +186%]); 1 limit: 1 exceeded, 0 "
-		    "cannot tell, 0 met\n" },
+		    "39% (interval [+40%, +186%])\n" },
 		{ "p50=40%", CMP_GATE_CANNOT, NULL },
 	};
 	struct cmp_side a, b;
@@ -806,6 +803,10 @@ out:
 static void
 t_gate_line(void)
 {
+	/* A limit a line, each within 80 columns. */
+	static const char want[] = "gate: exceeded (2 limits: 1 exceeded, 1 "
+	    "cannot tell, 0 met)\n  exceeded     p50 +100.0% > 5% (interval "
+	    "[+40%, +186%])\n  cannot tell  p99.99 (";
 	struct cmp_side a, b, one;
 	char *out = NULL, *gl = NULL;
 	int state;
@@ -817,9 +818,8 @@ t_gate_line(void)
 	a.series[0].runs[0].val[STAT_P9999] = NAN;
 	a.series[0].runs[0].n = 4000;
 	out = report(&a, &b, "p50=5%,p99.99=1%", &state, &gl);
-	CHECK(state == CMP_GATE_EXCEEDED && strcmp(gl, "gate: exceeded: p50 "
-	    "+100.0% > 5% (interval [+40%, +186%]); 2 limits: 1 exceeded, 1 "
-	    "cannot tell, 0 met\n") == 0, "%d %s", state, gl);
+	CHECK(state == CMP_GATE_EXCEEDED && strncmp(gl, want,
+	    strlen(want)) == 0, "%d %s", state, gl);
 	/* A row the gate names joins the table (p99.99 is not a default). */
 	CHECK(strncmp(line_of(out, "p99.99 "), "p99.99 ", 7) == 0,
 	    "no p99.99 row: %s", out);
@@ -829,17 +829,16 @@ t_gate_line(void)
 	/* A series neither side has. */
 	out = report(&a, &b, "timer.p99=5%", &state, &gl);
 	CHECK(state == CMP_GATE_CANNOT && strcmp(gl, "gate: cannot tell: "
-	    "timer.p99 (no timer series in every run of A and B); 1 limit: 0 "
-	    "exceeded, 1 cannot tell, 0 met\n") == 0, "%d %s", state, gl);
+	    "timer.p99 (no timer series in every run of A and B)\n") == 0, "%d %s", state, gl);
 	free(out);
 	free(gl);
 	out = gl = NULL;
 	/* One run a side: the reason in the gate's line. */
 	out = report(&one, &b, "p99=10%,mean=10%", &state, &gl);
-	CHECK(state == CMP_GATE_CANNOT && strcmp(gl, "gate: cannot tell: mean "
-	    "(A has 1 run, a verdict needs 3 a side), p99 (A has 1 run, a "
-	    "verdict needs 3 a side); 2 limits: 0 exceeded, 2 cannot tell, 0 "
-	    "met\n") == 0, "%d %s", state, gl);
+	CHECK(state == CMP_GATE_CANNOT && strcmp(gl, "gate: cannot tell (2 "
+	    "limits: 0 exceeded, 2 cannot tell, 0 met)\n  cannot tell  mean "
+	    "(A has 1 run, a verdict needs 3 a side)\n  cannot tell  p99 (A "
+	    "has 1 run, a verdict needs 3 a side)\n") == 0, "%d %s", state, gl);
 out:
 	free(out);
 	free(gl);
