@@ -286,6 +286,12 @@ def compare(latt, path):
     return json.loads(r.stdout)["comparisons"][0]
 
 
+def binary_key(latt):
+    """A binary as the cache knows it: its path, size and time."""
+    st = os.stat(latt)
+    return "%s|%d|%d" % (latt, st.st_size, st.st_mtime_ns)
+
+
 def judge(a):
     meta_path = os.path.join(a.judge, "power.json")
     if not os.path.exists(meta_path):
@@ -306,33 +312,53 @@ def judge(a):
           if any(f["d"] == d for f in meta["files"])]
     tries = {d: sorted(f["try"] for f in meta["files"] if f["d"] == d)
              for d in ds}
+    # What each binary said of each file and R, kept in DIR/judged.json:
+    # judging again (more tries collected, another binary) asks compare
+    # only what it was not asked yet.
+    cache_path = os.path.join(a.judge, "judged.json")
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) \
+        else {}
+    keys = {name: binary_key(latt) for name, latt in rules}
     tmp = tempfile.mkdtemp(prefix="latt-power-")
     # res[rule][(d, r)] = list over tries of {label: word}; chg likewise
     # of the latency rows' change_pct.
     res = {n: {} for n, _ in rules}
     chg = {n: {} for n, _ in rules}
     tests = {n: set() for n, _ in rules}
+    asked = 0
     try:
         for d in ds:
             for t in tries[d]:
                 src = os.path.join(a.judge, file_name(d, t))
                 for r in rs:
-                    p = trimmed(src, r, tmp)
+                    p = None
                     for name, latt in rules:
-                        c = compare(latt, p)
-                        rows = judged_rows(c)
+                        k = "%s|%s|%d" % (keys[name], file_name(d, t), r)
+                        if k not in cache:
+                            p = p or trimmed(src, r, tmp)
+                            rows = judged_rows(compare(latt, p))
+                            cache[k] = {
+                                "words": {lab: w for lab, w, _ in rows},
+                                "changes": {lab: x.get("change_pct")
+                                            for lab, _, x in rows
+                                            if lab in LAT_ROWS},
+                                "tests": sorted({x["test"] for _, _, x in
+                                                 rows if x.get("test")})}
+                            save_meta(cache_path, cache)
+                            asked += 1
+                            print("\rcompare asked %d times" % asked,
+                                  end="", file=sys.stderr, flush=True)
                         res[name].setdefault((d, r), []).append(
-                            {lab: w for lab, w, _ in rows})
+                            cache[k]["words"])
                         chg[name].setdefault((d, r), []).append(
-                            {lab: x.get("change_pct") for lab, _, x in rows
-                             if lab in LAT_ROWS})
-                        for _, _, x in rows:
-                            if x.get("test"):
-                                tests[name].add(x["test"])
-                    if p != src:
+                            cache[k]["changes"])
+                        tests[name].update(cache[k]["tests"])
+                    if p and p != src:
                         os.unlink(p)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if asked:
+        print(file=sys.stderr)
     report(meta, rules, rs, ds, tries, res, chg, tests)
 
 
