@@ -74,12 +74,13 @@ verdict_timed "latt -c8 'sleep 2': $n samples (at least 1,000 per 30 s)" \
 # room for a busy machine's start-up.
 for opt in --json --plot --log; do
 	rm -f "$TMP/ran"
-	timed_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x" -c2 -f1 -t2 \
+	timed_latt "$OUT" "$ERR" "$opt=$TMP/no/such/dir/x.svg" -c2 -f1 -t2 \
 	    "touch $TMP/ran; sleep 5"
 	[ "$rc" -eq 1 ] || bad "exit $rc"
 	[ ! -e "$TMP/ran" ] || bad "the workload ran"
 	[ ! -s "$OUT" ] || bad "stdout: $(short "$OUT")"
-	[ "$(nlines "$ERR")" -eq 1 ] && grep -q "no/such/dir/x: No such file" "$ERR" ||
+	[ "$(nlines "$ERR")" -eq 1 ] &&
+	    grep -q -- "^latt: $opt=$TMP/no/such/dir/x.svg: No such file" "$ERR" ||
 	    bad "stderr: $(short "$ERR")"
 	[ "$ms" -lt 4000 ] || bad "took $ms ms"
 	verdict "$opt=bad/path fails at once, nothing started"
