@@ -179,6 +179,7 @@ struct config {
 	int		 histogram;	/* the text histogram */
 	int		 details;	/* the summary's facts, all of them */
 	const char	*json_path;	/* "-": stdout, in place of the text */
+	const char	*ktap_path;	/* --ktap; "-": stdout */
 	const char	*log_path;	/* CSV of every sample */
 	const char	*plot_path;	/* SVG */
 	int		 bisect;	/* --bisect: git bisect's statuses */

@@ -114,7 +114,7 @@ main(int argc, char *argv[])
 	L.dmafd = -1;
 	L.res.wl.tty = -1;
 	/* outputs_close is safe before outputs_open: no descriptor 0. */
-	L.out.logf.fd = L.out.json.fd = L.out.plot.fd = -1;
+	L.out.logf.fd = L.out.json.fd = L.out.plot.fd = L.out.ktapf.fd = -1;
 	/* A sweep's runs share what is made once: made for its widest. */
 	sweep_widest(&cfg, &L.wide);
 	L.nmax = cfg.repeat * (cfg.sweep.n > 0 ? cfg.sweep.n : 1);
@@ -356,7 +356,9 @@ static int
 finish(const struct config *cfg, struct latt *L, int status)
 {
 	struct result *done = L->nmax > 1 ? &L->total : &L->res;
+	unsigned nworse = cfg->fail_if_worse != NULL ? L->gate.n : 0;
 	int wstatus, gstatus, gate = CMP_GATE_MET;
+	FILE *ktap;
 
 	/*
 	 * A sweep's summary is its table: its runs' totals mix values.  A
@@ -389,7 +391,13 @@ finish(const struct config *cfg, struct latt *L, int status)
 	/*
 	 * --fail-if-worse: exceeded (3) outranks cannot tell (5); a baseline
 	 * that could not be compared is a runtime failure, said already.
+	 * --ktap: a test a limit of both gates, or one of the run.
 	 */
+	ktap = outputs_ktap(&L->out, nworse + cfg->nlimits > 0 ? nworse +
+	    cfg->nlimits : 1);
+	if (cfg->ktap_path != NULL && ktap == NULL)
+		status = EXIT_RUNTIME;
+	L->gate.ktap = ktap;
 	if (cfg->baseline != NULL)
 		gate = outputs_baseline(&L->out, done, &L->base,
 		    cfg->fail_if_worse != NULL ? &L->gate : NULL);
@@ -399,12 +407,14 @@ finish(const struct config *cfg, struct latt *L, int status)
 		    gate == -1 ? EXIT_RUNTIME : EXIT_OK;
 	/* The gate's lines come after the summary, also on a terminal. */
 	fflush(stdout);
-	if (cfg->nlimits > 0) {
-		gstatus = gate_judge(stderr, cfg, done);
+	if (cfg->nlimits > 0 || (ktap != NULL && nworse == 0)) {
+		gstatus = gate_judge(stderr, ktap, nworse, cfg, done);
 		if (status == EXIT_OK || (status == EXIT_CANNOT_TELL &&
 		    gstatus == EXIT_THRESHOLD))
 			status = gstatus;
 	}
+	if (ktap != NULL && outputs_ktap_end(&L->out, ktap, gate != -1) == -1)
+		status = EXIT_RUNTIME;
 	return status;
 }
 

@@ -8,7 +8,7 @@
 /* The usage lines after latt's own, which options.c makes. */
 const char help_usage[] =
 "       latt compare [-h] [--all] [--details] [--drop-noisy] [--json[=FILE]]\n"
-"            [--fail-if-worse=SPEC [--bisect]]\n"
+"            [--fail-if-worse=SPEC [--bisect] [--ktap[=FILE]]]\n"
 "            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
 "       latt compare --by-knob [options] FILE.json\n";
 

@@ -144,7 +144,7 @@ typedef void setter(struct parse *, const struct opt *, char *);
 #define OPT_BASE	256
 
 static setter	 add_class, parse_load, set_cpus, parse_policy, set_nice,
-		    set_explain, parse_limits, set_json, set_split, set_sweep,
+		    set_explain, parse_limits, set_json, set_ktap, set_split, set_sweep,
 		    show_about;
 static void	 print_synopsis(void);
 static void	 print_opt(const struct opt *);
@@ -326,6 +326,12 @@ static const struct opt opts[] = {
 	    "the commit) when latt cannot tell or the workload failed or was "
 	    "not found; 255 (abort) on a usage error or latt's own failure. "
 	    "Needs a gate" },
+	{ "ktap", "", CALL(V_CALL_OPT, 0, 0, set_ktap), G_GATE, "FILE",
+	    "the gates as KTAP version 1 for kernel CI: a test a limit, ok "
+	    "when met, not ok when exceeded, ok # SKIP when latt cannot tell "
+	    "(without a gate one test, the run, ok with samples); to stdout "
+	    "with no FILE or with - (the summary and the workload's stdout "
+	    "then go to stderr), or into FILE (attached: --ktap=FILE)" },
 	{ "explain", "", CALL(V_CALL_OPT, 1, EXPLAIN_MAX, set_explain),
 	    G_EXPLAIN, "K", "after the summary, an autopsy of the K worst "
 	    "wake-ups (default 3, at most 100) from latt's own tracefs "
@@ -550,6 +556,13 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 	p->cfg.json_path = arg != NULL ? file_name(o, arg) : "-";
 }
 
+/* --ktap alone, or --ktap=-, is stdout. */
+static void
+set_ktap(struct parse *p, const struct opt *o, char *arg)
+{
+	p->cfg.ktap_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
 /* --split=all is every round, N 1 in N; after --no-split, it counts. */
 static void
 set_split(struct parse *p, const struct opt *o, char *arg)
@@ -719,9 +732,10 @@ settle_delays(struct parse *p, int bare)
 static void
 check_outputs(const struct config *cfg)
 {
-	static const char *const opt[3] = { "json", "log", "plot" };
-	const char *path[3] = { is_stdout(cfg->json_path) ? NULL :
-	    cfg->json_path, cfg->log_path, cfg->plot_path };
+	static const char *const opt[4] = { "json", "log", "plot", "ktap" };
+	const char *path[4] = { is_stdout(cfg->json_path) ? NULL :
+	    cfg->json_path, cfg->log_path, cfg->plot_path,
+	    is_stdout(cfg->ktap_path) ? NULL : cfg->ktap_path };
 	struct stat sb;
 	size_t n;
 	int i, j;
@@ -730,6 +744,9 @@ check_outputs(const struct config *cfg)
 		usage_error("%s prints to stdout, which --json takes: give "
 		    "--json=FILE", cfg->histogram ? "--histogram" :
 		    "--per-client");
+	if (is_stdout(cfg->json_path) && is_stdout(cfg->ktap_path))
+		usage_error("--json and --ktap both to stdout: give one a file "
+		    "(--ktap=FILE)");
 	if (cfg->baseline != NULL && is_stdout(cfg->json_path))
 		usage_error("--baseline prints a table to stdout, which --json "
 		    "takes: give --json=FILE");
@@ -752,8 +769,8 @@ check_outputs(const struct config *cfg)
 		usage_error("--bisect needs a gate: --fail-above=SPEC, or "
 		    "--fail-if-worse=SPEC with --baseline");
 	/* Two reports into one file: one would replace the other. */
-	for (i = 0; i < 3; i++)
-		for (j = i + 1; j < 3; j++)
+	for (i = 0; i < 4; i++)
+		for (j = i + 1; j < 4; j++)
 			if (path[i] != NULL && path[j] != NULL &&
 			    same_file(path[i], path[j]))
 				usage_error("--%s=%s and --%s=%s are the same "

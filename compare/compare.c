@@ -78,6 +78,7 @@ static const struct option compare_longopts[] = {
 	{ "drop-noisy",		no_argument,		NULL,	'N' },
 	{ "bisect",		no_argument,		NULL,	'B' },
 	{ "details",		no_argument,		NULL,	'D' },
+	{ "ktap",		optional_argument,	NULL,	'K' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -543,6 +544,7 @@ tally_add(struct tally *t, const char *bname, const struct cmp_row *rows,
 
 	snprintf(side, sizeof(side), "%s%s", t->multi ? bname : "",
 	    t->multi ? " " : "");
+	cmp_ktap(gate, side, rows, n, a, b, t->n[0] + t->n[1] + t->n[2]);
 	for (i = 0; i < n; i++) {
 		rw = &rows[i];
 		if (rw->gate == CMP_GATE_NONE)
@@ -914,7 +916,8 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 
 #define COMPARE_SYNOPSIS \
 	"usage: latt compare [-h] [--all] [--details] [--drop-noisy]\n" \
-	"                    [--json[=FILE]] [--fail-if-worse=SPEC [--bisect]]\n" \
+	"                    [--json[=FILE]] [--fail-if-worse=SPEC [--bisect]\n" \
+	"                    [--ktap[=FILE]]]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -971,6 +974,9 @@ static const char compare_help[] =
 "      --json[=FILE]     the rows, intervals and verdicts as JSON: to\n"
 "                        stdout in place of the table, or into FILE\n"
 "                        (attached) beside the table\n"
+"      --ktap[=FILE]     the gate as KTAP version 1 for kernel CI, a test a\n"
+"                        limit: to stdout (the table to stderr), or into\n"
+"                        FILE (attached)\n"
 "  -h, --help            print this help and exit\n"
 "\n"
 "Exit status: 0 compared (and every limit met), 1 a report could not be\n"
@@ -1162,19 +1168,19 @@ emptied(const struct cmp_side *sides, int nsides, int json_out)
 }
 
 /*
- * --json=FILE: written into a temporary file (tmp_open) and renamed over
- * FILE once whole, an old FILE as it was until then.  Returns the stream,
- * or NULL after saying why.
+ * --json=FILE and --ktap=FILE (opt): written into a temporary file
+ * (tmp_open) and renamed over FILE once whole, an old FILE as it was until
+ * then.  Returns the stream, or NULL after saying why.
  */
 static FILE *
-json_open(const char *path, char **tmp, int *anon)
+json_open(const char *opt, const char *path, char **tmp, int *anon)
 {
 	FILE *fp = NULL;
 	int fd;
 
 	if ((fd = tmp_open(path, tmp, anon)) == -1 ||
 	    (fp = fdopen(fd, "w")) == NULL) {
-		lwarn("--json=%s", path);
+		lwarn("--%s=%s", opt, path);
 		if (fd >= 0 && !*anon)
 			unlink(*tmp);
 		if (fd >= 0)
@@ -1187,12 +1193,13 @@ json_open(const char *path, char **tmp, int *anon)
 
 /* Finishes json_open's file: EXIT_OK, or EXIT_RUNTIME after saying why. */
 static int
-json_close(FILE *fp, const char *path, char *tmp, int anon, int ok)
+json_close(FILE *fp, const char *opt, const char *path, char *tmp, int anon,
+    int ok)
 {
 	int r = EXIT_OK;
 
 	if (ok && tmp_commit(fp, tmp, anon, path) == -1) {
-		lwarn("--json=%s", path);
+		lwarn("--%s=%s", opt, path);
 		r = EXIT_RUNTIME;
 	} else if (!ok) {
 		fclose(fp);
@@ -1208,10 +1215,10 @@ compare_main(int argc, char *argv[])
 	struct cmp_side *sides;
 	struct cmp_gate gate;
 	struct outs o = { stdout, NULL, 0, 0 };
-	const char *json_path = NULL;
-	char *tmp = NULL;
+	const char *json_path = NULL, *ktap = NULL;
+	char *tmp = NULL, *ktmp = NULL;
 	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
-	int drop = 0, anon = 0, bisect = 0;
+	int drop = 0, anon = 0, bisect = 0, kanon = 0;
 
 	memset(&gate, 0, sizeof(gate));
 	opterr = 0;
@@ -1252,6 +1259,9 @@ compare_main(int argc, char *argv[])
 		case 'D':
 			o.details = 1;
 			break;
+		case 'K':
+			ktap = optarg != NULL ? optarg : "-";
+			break;
 		case 'h':
 			compare_usage();
 		default:
@@ -1261,6 +1271,12 @@ compare_main(int argc, char *argv[])
 	if (bisect && !have_gate)
 		usage_error("compare: --bisect needs --fail-if-worse=SPEC, the "
 		    "gate whose status it maps");
+	if (ktap != NULL && !have_gate)
+		usage_error("compare: --ktap needs --fail-if-worse=SPEC, the "
+		    "gate it reports");
+	if (ktap != NULL && strcmp(ktap, "-") == 0 && json && json_path == NULL)
+		usage_error("compare: --json and --ktap both to stdout: give "
+		    "one a file (--ktap=FILE)");
 	nsides = argc - optind;
 	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
 		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
@@ -1283,13 +1299,26 @@ compare_main(int argc, char *argv[])
 	if (json && json_path == NULL) {
 		o.json = stdout;
 		o.text = NULL;
-	} else if (json && (o.json = json_open(json_path, &tmp,
-	    &anon)) == NULL) {
+	}
+	/* --ktap: to stdout, the table then to stderr, or into its file. */
+	if (ktap != NULL && strcmp(ktap, "-") == 0) {
+		gate.ktap = stdout;
+		o.text = stderr;
+	}
+	if ((json && json_path != NULL && (o.json = json_open("json",
+	    json_path, &tmp, &anon)) == NULL) || (ktap != NULL &&
+	    gate.ktap == NULL && (gate.ktap = json_open("ktap", ktap, &ktmp,
+	    &kanon)) == NULL)) {
+		if (tmp != NULL)
+			json_close(o.json, "json", json_path, tmp, anon, 0);
 		for (i = 0; i < nsides; i++)
 			cmp_side_free(&sides[i]);
 		free(sides);
 		return EXIT_RUNTIME;
 	}
+	if (ktap != NULL)
+		fprintf(gate.ktap, "KTAP version 1\n1..%zu\n", gate.n *
+		    (size_t)(nsides - 1));
 	r = write_all(&o, sides, nsides, have_gate ? &gate : NULL);
 	for (i = 0; i < nsides; i++)
 		cmp_side_free(&sides[i]);
@@ -1299,7 +1328,10 @@ compare_main(int argc, char *argv[])
 		lwarnc(ENOMEM, "compare");
 		st = EXIT_RUNTIME;
 	}
-	if (tmp != NULL && json_close(o.json, json_path, tmp, anon,
+	if (tmp != NULL && json_close(o.json, "json", json_path, tmp, anon,
+	    r >= 0) != EXIT_OK)
+		st = EXIT_RUNTIME;
+	if (ktmp != NULL && json_close(gate.ktap, "ktap", ktap, ktmp, kanon,
 	    r >= 0) != EXIT_OK)
 		st = EXIT_RUNTIME;
 	if (fflush(stdout) == EOF || ferror(stdout)) {

@@ -41,6 +41,7 @@ struct cmp_gate {
 		enum stat_kind	 stat;
 		long long	 limit;
 	} item[CMP_MAX_GATE];
+	FILE		*ktap;		/* --ktap: a test a limit, or NULL */
 };
 
 /*

@@ -6,6 +6,7 @@
  * writes its figures with these, so that one figure reads the same in
  * the summary, the tables, compare and the plot.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,4 +143,16 @@ fmt_put(FILE *fp, const char *s, size_t n)
 	for (; n > 0 && *s != '\0'; s++, n--)
 		fprintf(fp, (unsigned char)*s < 0x20 || *s == 0x7f ?
 		    "\\x%02x" : "%c", (unsigned char)*s);
+}
+
+void
+fmt_ktap(FILE *fp, unsigned n, int verdict, const char *name,
+    const char *diag)
+{
+	fprintf(fp, "# %s\n%s %u ", diag, verdict == 1 ? "not ok" : "ok", n);
+	for (; *name != '\0'; name++)
+		if (*name != ' ')
+			fputc(isalnum((unsigned char)*name) ||
+			    strchr("_.-", *name) ? *name : '_', fp);
+	fputs(verdict == 2 ? " # SKIP cannot tell\n" : "\n", fp);
 }

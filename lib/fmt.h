@@ -31,5 +31,14 @@ void	 fmt_put(FILE *, const char *s, size_t n);
 /* lead, then text cut into lines of width columns, indented by indent. */
 void	 fmt_wrap(FILE *, const char *lead, int indent, int width,
 	    const char *text);
+/*
+ * Test n of a KTAP version 1 report (the kernel's test format): "# diag",
+ * then "ok n NAME", "not ok n NAME" or "ok n NAME # SKIP cannot tell" for
+ * verdict 0, 1 or 2 (met, exceeded, cannot tell: the gates' order); NAME
+ * one word, its spaces dropped and any byte but a letter, a digit or
+ * _.- made '_'.
+ */
+void	 fmt_ktap(FILE *, unsigned n, int verdict, const char *name,
+	    const char *diag);
 
 #endif /* FMT_H */

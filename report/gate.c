@@ -219,15 +219,45 @@ judge(const struct limit *l, const struct result *res, char *why,
 	return met ? MET : EXCEEDED;
 }
 
+/*
+ * A limit's KTAP name: latency_p99_le_5ms, timer_max_le_1.5ms,
+ * inversions_le_0, video_missed_le_0.5pct (fmt_ktap drops the spaces).
+ */
+static void
+limit_name(char *buf, size_t len, const struct limit *l)
+{
+	char t[32];
+
+	if (l->frames != NULL)
+		snprintf(buf, len, "%s_missed_le_%gpct", l->frames,
+		    (double)l->value / 100);
+	else if (l->order)
+		snprintf(buf, len, "inversions_le_%lld", (long long)l->value);
+	else
+		snprintf(buf, len, "%s_%s_le_%s", l->timer ? "timer" :
+		    "latency", stats_kind_name(l->stat), fmt_time(t, sizeof(t),
+		    (double)l->value, 0, "us"));
+}
+
 int
-gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
+gate_judge(FILE *fp, FILE *ktap, unsigned first, const struct config *cfg,
+    const struct result *res)
 {
 	static const char *const word[] = { "met", "exceeded", "cannot tell" };
 	enum verdict v[MAX_LIMITS], worst;
-	char why[MAX_LIMITS][256], lead[32];
+	char why[MAX_LIMITS][256], lead[32], name[64];
 	const struct limit *l;
 	unsigned i, n[3] = { 0, 0, 0 };
 
+	if (cfg->nlimits == 0) {	/* no gate: the run, a KTAP test */
+		snprintf(why[0], sizeof(why[0]), "%llu samples, worst %s",
+		    (unsigned long long)res->ser[SER_LATENCY].st.n,
+		    fmt_time(lead, sizeof(lead), res->ser[SER_LATENCY].st.n >
+		    0 ? (double)res->ser[SER_LATENCY].st.max : NAN, 4, "us"));
+		fmt_ktap(ktap, 1, res->ser[SER_LATENCY].st.n == 0, "latt_run",
+		    why[0]);
+		return EXIT_OK;
+	}
 	for (i = 0; i < cfg->nlimits; i++) {
 		l = &cfg->limits[i];
 		if (l->frames != NULL)
@@ -238,6 +268,9 @@ gate_judge(FILE *fp, const struct config *cfg, const struct result *res)
 		else
 			v[i] = judge(l, res, why[i], sizeof(why[i]));
 		n[v[i]]++;
+		limit_name(name, sizeof(name), l);
+		if (ktap != NULL)
+			fmt_ktap(ktap, first + i + 1, v[i], name, why[i]);
 	}
 	worst = n[EXCEEDED] > 0 ? EXCEEDED : n[CANNOT_TELL] > 0 ? CANNOT_TELL :
 	    MET;

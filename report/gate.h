@@ -15,11 +15,14 @@ struct result;
 /*
  * Judges every --fail-above limit of cfg against res and says so on fp,
  * within 80 columns: a line that starts "gate:", then with several limits
- * a line each, its verdict, figure, unit and counts.  Returns EXIT_OK
- * (every limit met), EXIT_THRESHOLD (one exceeded) or EXIT_CANNOT_TELL
- * (none exceeded, one that the samples cannot decide).
+ * a line each, its verdict, figure, unit and counts; and to ktap (NULL:
+ * none) a KTAP test each, numbered from first + 1 (fmt_ktap).  Returns
+ * EXIT_OK (every limit met), EXIT_THRESHOLD (one exceeded) or
+ * EXIT_CANNOT_TELL (none exceeded, one that the samples cannot decide).
+ * Without a limit, only KTAP's one test of the run, ok with samples.
  */
-int	 gate_judge(FILE *, const struct config *, const struct result *);
+int	 gate_judge(FILE *, FILE *ktap, unsigned first, const struct config *,
+	    const struct result *);
 
 /*
  * Adds the limits of one --fail-above=SPEC to cfg (it cuts arg up):

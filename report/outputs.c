@@ -123,8 +123,9 @@ outputs_close(struct outputs *col)
 	file_drop(&col->logf);
 	file_drop(&col->json);
 	file_drop(&col->plot);
+	file_drop(&col->ktapf);
 	memset(col, 0, sizeof(*col));
-	col->logf.fd = col->json.fd = col->plot.fd = -1;
+	col->logf.fd = col->json.fd = col->plot.fd = col->ktapf.fd = -1;
 }
 
 int
@@ -132,7 +133,7 @@ outputs_open(struct outputs *col, const struct config *cfg,
     struct result *res)
 {
 	memset(col, 0, sizeof(*col));
-	col->logf.fd = col->json.fd = col->plot.fd = -1;
+	col->logf.fd = col->json.fd = col->plot.fd = col->ktapf.fd = -1;
 	col->cfg = cfg;
 	col->res = res;
 	/*
@@ -155,6 +156,20 @@ outputs_open(struct outputs *col, const struct config *cfg,
 	if (cfg->plot_path != NULL &&
 	    file_claim(&col->plot, "plot", cfg->plot_path) == -1)
 		return -1;
+	if (cfg->ktap_path != NULL && strcmp(cfg->ktap_path, "-") != 0 &&
+	    file_claim(&col->ktapf, "ktap", cfg->ktap_path) == -1)
+		return -1;
+	/* --ktap to stdout keeps its descriptor; all else goes to stderr. */
+	if (cfg->ktap_path != NULL && strcmp(cfg->ktap_path, "-") == 0) {
+		col->ktapf.opt = "ktap";
+		col->ktapf.path = "-";
+		if (fflush(stdout) == EOF || (col->ktapf.fd = fcntl(
+		    STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) == -1 ||
+		    dup2(STDERR_FILENO, STDOUT_FILENO) == -1) {
+			lwarn("--ktap");
+			return -1;
+		}
+	}
 	if (cfg->log_path != NULL) {
 		if (file_claim(&col->logf, "log", cfg->log_path) == -1 ||
 		    (col->log = file_stream(&col->logf, "the log")) == NULL)
@@ -398,6 +413,35 @@ outputs_write(struct outputs *col, struct result *res)
 		col->log = NULL;
 	}
 	return status;
+}
+
+FILE *
+outputs_ktap(struct outputs *col, unsigned plan)
+{
+	struct report_file *rf = &col->ktapf;
+	FILE *fp;
+
+	if (col->cfg->ktap_path == NULL)
+		return NULL;
+	if (strcmp(rf->path, "-") != 0)
+		fp = file_stream(rf, "the KTAP report");
+	else if ((fp = fdopen(rf->fd, "w")) != NULL)
+		rf->fd = -1;
+	else
+		lwarn("--ktap");
+	if (fp != NULL)
+		fprintf(fp, "KTAP version 1\n1..%u\n", plan);
+	return fp;
+}
+
+int
+outputs_ktap_end(struct outputs *col, FILE *fp, int whole)
+{
+	if (whole)
+		return file_finish(&col->ktapf, fp);
+	fclose(fp);
+	file_drop(&col->ktapf);
+	return -1;
 }
 
 int

@@ -57,6 +57,7 @@ struct outputs {
 	unsigned		 nrun;		/* runs logged so far */
 	struct report_file	 json;		/* --json=FILE */
 	struct report_file	 plot;		/* --plot */
+	struct report_file	 ktapf;		/* --ktap: a file, or stdout's */
 	int			 progress;	/* bare, a tty, no -q */
 	int			 shown;		/* a progress line is up */
 	struct runs		 runs;
@@ -115,6 +116,14 @@ int	 outputs_write(struct outputs *, struct result *res);
  */
 int	 outputs_baseline(struct outputs *, const struct result *total,
 	    struct cmp_side *, const struct cmp_gate *);
+/*
+ * --ktap's stream (stdout's own descriptor, kept by outputs_open), its
+ * version line and plan written, for the gates' tests; NULL without
+ * --ktap or after saying why.  outputs_ktap_end puts it in place when
+ * whole, else drops it; 0, or -1 after saying why.
+ */
+FILE	*outputs_ktap(struct outputs *, unsigned plan);
+int	 outputs_ktap_end(struct outputs *, FILE *, int whole);
 /*
  * A knob swept over two values: its runs, value against value, as latt
  * compare --by-knob reads the file, after the table.  Returns 0, or -1
