@@ -13,7 +13,7 @@
  *   cmpvals.c   the rows of a value a run that is no latency: what the
  *               kernel counted, frames missed, placement shares;
  *   cmpwork.c   the workload's rows, and --by-knob's sides.
- *   cmpktap.c   --ktap: the gate's limits as KTAP tests.
+ *   cmpgate.c   the gate's spec, and --ktap: its limits as KTAP tests.
  *
  * compare.c calls the others; cmpread.c calls the readers of cmpfile.c,
  * cmpshow.c, cmpvals.c and cmpwork.c, each of which keeps its part of a
@@ -375,7 +375,7 @@ extern const char *const cmp_place_kinds[CMP_PLACE_KINDS];
 int	 cmp_place_empty(const struct cmp_series *);
 
 /*
- * cmpktap.c: the gate's limits on a against b (its rows) as KTAP tests
+ * cmpgate.c: the gate's limits on a against b (its rows) as KTAP tests
  * into g->ktap, if any, from first + 1; side: "B " with several sides.
  */
 struct cmp_gate;

@@ -994,71 +994,6 @@ compare_usage(void)
 	exit(EXIT_OK);
 }
 
-void
-cmp_gate_parse(struct cmp_gate *g, const char *spec)
-{
-	char *copy, *part, *save = NULL, *eq, *name, *pct, *dot, what[64];
-	char orig[64];
-	const char *series;
-	size_t i, len;
-	int k;
-
-	memset(g, 0, sizeof(*g));
-	if (*spec == '\0')
-		usage_error("fail-if-worse is empty");
-	len = strlen(spec);
-	if (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))
-		usage_error("fail-if-worse has an empty part: %s", spec);
-	if ((copy = strdup(spec)) == NULL)
-		usage_error("fail-if-worse: %s", strerror(errno));
-	for (part = strtok_r(copy, ",", &save); part != NULL;
-	    part = strtok_r(NULL, ",", &save)) {
-		if ((eq = strchr(part, '=')) == NULL)
-			usage_error("fail-if-worse: %s is not STAT=N%%",
-			    part);
-		*eq = '\0';
-		snprintf(orig, sizeof(orig), "%s", part);
-		name = part;
-		series = "latency";
-		/* SERIES.STAT: placement.same_cpu.p99, timer.p99.9 */
-		k = stats_kind_find(name);
-		for (dot = strchr(name, '.'); k == -1 && dot != NULL &&
-		    dot != name && (size_t)(dot - name) <
-		    sizeof(g->item[0].series); dot = strchr(dot + 1, '.'))
-			if ((k = stats_kind_find(dot + 1)) != -1) {
-				*dot = '\0';
-				series = name;
-			}
-		if (k == -1)
-			usage_error("fail-if-worse: unknown statistic in "
-			    "%s=%s (known: min, mean, stdev, p50, p90, p95, "
-			    "p99, p99.9, p99.99, max, or SERIES.STAT)", orig,
-			    eq + 1);
-		for (i = 0; i < g->n; i++)
-			if ((int)g->item[i].stat == k &&
-			    strcmp(g->item[i].series, series) == 0)
-				usage_error("fail-if-worse: %s=%s: %s is "
-				    "given twice", orig, eq + 1, orig);
-		if (g->n == CMP_MAX_GATE)
-			usage_error("fail-if-worse: more than %d limits",
-			    CMP_MAX_GATE);
-		pct = eq + 1;
-		len = strlen(pct);
-		if (len == 0 || pct[len - 1] != '%')
-			usage_error("fail-if-worse: %s=%s: the limit needs a "
-			    "%% sign (for example p99=10%%)", orig, pct);
-		pct[len - 1] = '\0';
-		snprintf(what, sizeof(what), "fail-if-worse %s",
-		    stats_kind_name((enum stat_kind)k));
-		snprintf(g->item[g->n].series, sizeof(g->item[0].series),
-		    "%s", series);
-		g->item[g->n].stat = (enum stat_kind)k;
-		g->item[g->n].limit = parse_num(what, pct, 0, 100000);
-		g->n++;
-	}
-	free(copy);
-}
-
 /* The usage error of an option getopt refused (argv[optind - 1]). */
 static void
 bad_option(int ch, char *argv[])
@@ -1126,6 +1061,31 @@ check_commas(struct cmp_side *sides, int nsides, char *argv[])
 	    "%d sides, %s; join the files of a side with commas: latt compare "
 	    "%s", nsides, nsides, some, form);
 	usage_error("%s", msg);
+}
+
+/* The options against each other: a usage error where they clash. */
+static void
+check_options(int have_gate, int bisect, const char *ktap, int json_out)
+{
+	if (bisect && !have_gate)
+		usage_error("compare: --bisect needs --fail-if-worse=SPEC, the "
+		    "gate whose status it maps");
+	if (ktap != NULL && !have_gate)
+		usage_error("compare: --ktap needs --fail-if-worse=SPEC, the "
+		    "gate it reports");
+	if (ktap != NULL && strcmp(ktap, "-") == 0 && json_out)
+		usage_error("compare: --json and --ktap both to stdout: give "
+		    "one a file (--ktap=FILE)");
+}
+
+static void
+free_sides(struct cmp_side *sides, int nsides)
+{
+	int i;
+
+	for (i = 0; i < nsides; i++)
+		cmp_side_free(&sides[i]);
+	free(sides);
 }
 
 /* Loads the sides, each checked against those before it. */
@@ -1217,7 +1177,7 @@ compare_main(int argc, char *argv[])
 	struct outs o = { stdout, NULL, 0, 0 };
 	const char *json_path = NULL, *ktap = NULL;
 	char *tmp = NULL, *ktmp = NULL;
-	int ch, nsides, i, r, st, have_gate = 0, json = 0, by_knob = 0;
+	int ch, nsides, r, st, have_gate = 0, json = 0, by_knob = 0;
 	int drop = 0, anon = 0, bisect = 0, kanon = 0;
 
 	memset(&gate, 0, sizeof(gate));
@@ -1268,15 +1228,7 @@ compare_main(int argc, char *argv[])
 			bad_option(ch, argv);
 		}
 	}
-	if (bisect && !have_gate)
-		usage_error("compare: --bisect needs --fail-if-worse=SPEC, the "
-		    "gate whose status it maps");
-	if (ktap != NULL && !have_gate)
-		usage_error("compare: --ktap needs --fail-if-worse=SPEC, the "
-		    "gate it reports");
-	if (ktap != NULL && strcmp(ktap, "-") == 0 && json && json_path == NULL)
-		usage_error("compare: --json and --ktap both to stdout: give "
-		    "one a file (--ktap=FILE)");
+	check_options(have_gate, bisect, ktap, json && json_path == NULL);
 	nsides = argc - optind;
 	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
 		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
@@ -1291,9 +1243,7 @@ compare_main(int argc, char *argv[])
 	if (by_knob)
 		cmp_knob_free(argv, nsides);
 	if ((r = emptied(sides, nsides, json && json_path == NULL)) != -1) {
-		for (i = 0; i < nsides; i++)
-			cmp_side_free(&sides[i]);
-		free(sides);
+		free_sides(sides, nsides);
 		return r;
 	}
 	if (json && json_path == NULL) {
@@ -1311,18 +1261,14 @@ compare_main(int argc, char *argv[])
 	    &kanon)) == NULL)) {
 		if (tmp != NULL)
 			json_close(o.json, "json", json_path, tmp, anon, 0);
-		for (i = 0; i < nsides; i++)
-			cmp_side_free(&sides[i]);
-		free(sides);
+		free_sides(sides, nsides);
 		return EXIT_RUNTIME;
 	}
 	if (ktap != NULL)
 		fprintf(gate.ktap, "KTAP version 1\n1..%zu\n", gate.n *
 		    (size_t)(nsides - 1));
 	r = write_all(&o, sides, nsides, have_gate ? &gate : NULL);
-	for (i = 0; i < nsides; i++)
-		cmp_side_free(&sides[i]);
-	free(sides);
+	free_sides(sides, nsides);
 	st = EXIT_OK;
 	if (r == -1) {
 		lwarnc(ENOMEM, "compare");
