@@ -49,7 +49,6 @@
 /* One series of one run, summed up. */
 struct cmp_run {
 	uint64_t	 n;			/* samples */
-	size_t		 nblocks;	/* non-empty blocks; 0: none kept */
 	double		 val[STAT_NKINDS];	/* ns; NAN: too few samples */
 	double		 res;		/* the histogram's rounding, as a
 					   variance of log(a percentile) */
@@ -208,33 +207,8 @@ char	*cmp_file_read(struct cmp_side *, const char *path,
 int	 cmp_side_overlap(const struct cmp_side *a, const struct cmp_side *b,
 	    char *err, size_t errlen);
 
-/*
- * A run's blocks as the summary takes them: each block's sparse histogram
- * (bucket index, count), as a result file holds it (cmpread.c).
- */
-struct cmp_sblock {
-	uint64_t	 n;
-	int64_t		 min;
-	int64_t		 max;
-	size_t		 nb;
-	uint32_t	*idx;		/* ascending; nbuckets: the overflow */
-	uint64_t	*cnt;
-};
-
-struct cmp_sblocks {
-	unsigned	 sub_bits;
-	size_t		 n;
-	struct cmp_sblock *b;
-};
-
-/*
- * cmpstat.c: sums up one series of one run: its statistics from st, its
- * non-empty blocks (sb may be NULL: none kept).  Returns 0.
- */
-int	 cmp_summarize(struct cmp_run *, const struct stats *,
-	    const struct cmp_sblocks *sb);
-/* Frees what the blocks hold and empties them; an empty sb is safe. */
-void	 cmp_sblocks_free(struct cmp_sblocks *);
+/* cmpstat.c: sums up one series of one run from st.  Returns 0. */
+int	 cmp_summarize(struct cmp_run *, const struct stats *);
 /*
  * The one rule of every row (cmpstat.c says it): values a[na] of side A
  * against b[nb], into row's figures, verdict, reason and runs needed.

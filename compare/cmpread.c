@@ -2,11 +2,11 @@
 /*
  * cmpread.c: reads latt's result files (JSON, schema_version 2 or 1, see
  * docs/json-schema.md) into the sides of latt compare: every run's series,
- * checked strictly and summed up by cmpstat.c, the settings and
- * environment of the side's first file, and notes on what differs within
- * the side, and what each file and run is known by, so that none counts
- * twice.  It never prints; only cmp_side_load, for the command line,
- * exits.
+ * checked strictly and summed up by cmpstat.c (a series' "blocks" is
+ * ignored), the settings and environment of the side's first file, and
+ * notes on what differs within the side, and what each file and run is
+ * known by, so that none counts twice.  It never prints; only
+ * cmp_side_load, for the command line, exits.
  *
  * Memory: one file at a time, read whole (cmpfile.c: at most 32 MiB), parsed
  * into a tree of at most 8 bytes a byte of it (jsonread.h); what stays of
@@ -30,7 +30,6 @@
 #include "stats.h"
 
 #define MAX_RUNS	10000		/* runs in one side */
-#define MAX_BLOCKS	1024		/* blocks in one series of one run */
 
 /* The series compare knows, in the order of the table. */
 static const char *const series_names[] = { "latency", "timer", "runqueue",
@@ -101,7 +100,7 @@ struct src {
 	char		*err;	/* where a message goes */
 	size_t		 errlen;
 	const char	*host;	/* environment.hostname, or "" */
-	int		 blocks; /* schema 2: every series keeps its blocks */
+	int		 schema2; /* runs in "runs", which may hold classes */
 };
 
 static int	 where(const struct src *, const struct json *, const char *,
@@ -297,108 +296,6 @@ load_stats(struct stats *st, const struct src *f, const struct json *o,
 	return 0;
 }
 
-/*
- * Reads one block bo into b: its samples, extremes and sparse histogram
- * [index, count, index, count...] (indices below nbk, the overflow at
- * nbk), whose counts add up to its samples.
- */
-static int
-load_block(struct cmp_sblock *b, const struct src *f, const struct json *bo,
-    size_t nbk)
-{
-	const struct json *bk, *x, *c;
-	int64_t n, min, max;
-	uint64_t sum = 0;
-	size_t j;
-
-	if (bo->type != JSON_OBJECT)
-		return where(f, bo, "a block is not an object");
-	if (get_count(f, bo, "samples", 0, &n) ||
-	    get_count(f, bo, "min_ns", 0, &min) ||
-	    get_count(f, bo, "max_ns", 0, &max))
-		return -1;
-	if (n > 0 && min > max)
-		return where(f, bo, "min_ns is above max_ns");
-	bk = json_get(bo, "buckets");
-	if (bk == NULL || bk->type != JSON_ARRAY || bk->n % 2 != 0)
-		return where(f, bk != NULL ? bk : bo, "a block's \"buckets\" "
-		    "is not [index, count, ...]");
-	b->n = (uint64_t)n;
-	b->min = min;
-	b->max = max;
-	b->nb = bk->n / 2;
-	if (b->nb > 0 && ((b->idx = calloc(b->nb, sizeof(*b->idx))) ==
-	    NULL || (b->cnt = calloc(b->nb, sizeof(*b->cnt))) == NULL))
-		return where(f, bk, "out of memory");
-	for (j = 0; j < b->nb; j++) {
-		x = json_at(bk, 2 * j);
-		c = json_at(bk, 2 * j + 1);
-		if (x->type != JSON_NUMBER || !x->isint || x->ival < 0 ||
-		    (uint64_t)x->ival > nbk ||
-		    (j > 0 && (uint64_t)x->ival <= b->idx[j - 1]))
-			return where(f, x, "a block's bucket index is not "
-			    "ascending within 0..%zu", nbk);
-		if (c->type != JSON_NUMBER || !c->isint || c->ival <= 0)
-			return where(f, c, "a block's bucket count is not a "
-			    "positive integer");
-		b->idx[j] = (uint32_t)x->ival;
-		b->cnt[j] = (uint64_t)c->ival;
-		if (__builtin_add_overflow(sum, b->cnt[j], &sum))
-			return where(f, c, "bucket counts overflow");
-	}
-	if (sum != b->n)
-		return where(f, bo, "a block's counts add up to %llu, but its "
-		    "\"samples\" is %llu", (unsigned long long)sum,
-		    (unsigned long long)b->n);
-	return 0;
-}
-
-/*
- * Reads the "blocks" of a series (schema 2) into sb: every block, and all
- * blocks add up to the series.
- */
-static int
-load_blocks(struct cmp_sblocks *sb, const struct src *f, const struct json *o,
-    uint64_t samples)
-{
-	const struct json *list;
-	struct hist shape;
-	uint64_t total = 0;
-	size_t i, nbk;
-
-	memset(sb, 0, sizeof(*sb));
-	memset(&shape, 0, sizeof(shape));
-	if (o->type != JSON_OBJECT)
-		return where(f, o, "\"blocks\" is not an object");
-	if (get_sub_bits(f, o, &sb->sub_bits) == -1)
-		return -1;
-	if (hist_init(&shape, sb->sub_bits) == -1)
-		return where(f, o, "%s", strerror(errno));
-	nbk = shape.nbuckets;
-	hist_free(&shape);
-	list = json_get(o, "list");
-	if (list == NULL || list->type != JSON_ARRAY)
-		return where(f, list != NULL ? list : o, "\"list\" of the "
-		    "blocks is %s", list != NULL ? "not an array" : "missing");
-	if (list->n > MAX_BLOCKS)
-		return where(f, list, "more than %d blocks", MAX_BLOCKS);
-	if (list->n > 0 && (sb->b = calloc(list->n, sizeof(*sb->b))) == NULL)
-		return where(f, list, "out of memory");
-	sb->n = list->n;
-	for (i = 0; i < list->n; i++) {
-		if (load_block(&sb->b[i], f, json_at(list, i), nbk) == -1)
-			return -1;
-		if (__builtin_add_overflow(total, sb->b[i].n, &total))
-			return where(f, json_at(list, i), "block samples "
-			    "overflow");
-	}
-	if (total != samples)
-		return where(f, o, "the blocks hold %llu samples, but the "
-		    "series %llu", (unsigned long long)total,
-		    (unsigned long long)samples);
-	return 0;
-}
-
 /* The side's series called name, added (empty) when new; NULL: full. */
 static struct cmp_series *
 side_series(struct cmp_side *side, const char *name)
@@ -428,25 +325,16 @@ static int
 load_series(struct cmp_side *side, const struct src *f, const struct json *ser,
     const char *name, size_t k)
 {
-	const struct json *bo;
 	struct cmp_series *s;
 	struct cmp_run *nr, run;
 	struct stats st;
-	struct cmp_sblocks sb;
 	int r;
 
 	memset(&st, 0, sizeof(st));
-	memset(&sb, 0, sizeof(sb));
 	r = load_stats(&st, f, ser, name);
-	bo = r == 0 ? json_get(ser, "blocks") : NULL;
-	if (r == 0 && f->blocks && bo == NULL)
-		r = where(f, ser, "\"blocks\" is missing");
-	if (r == 0 && bo != NULL)
-		r = load_blocks(&sb, f, bo, st.n);
 	if (r == 0)
-		cmp_summarize(&run, &st, bo != NULL ? &sb : NULL);
+		cmp_summarize(&run, &st);
 	stats_free(&st);
-	cmp_sblocks_free(&sb);
 	if (r == -1)
 		return -1;
 	if ((s = side_series(side, name)) == NULL && side->nseries ==
@@ -675,7 +563,7 @@ load_run(struct cmp_side *side, const struct src *f, const struct json *o,
 		if (load_series(side, f, ser, series_names[i], i) == -1)
 			return -1;
 	}
-	cls = f->blocks ? json_get(o, "classes") : NULL;
+	cls = f->schema2 ? json_get(o, "classes") : NULL;
 	if (cls != NULL && cls->type != JSON_ARRAY)
 		return where(f, cls, "\"classes\" is not an array");
 	for (i = 0; cls != NULL && i < cls->n; i++) {
@@ -947,7 +835,7 @@ load_tree(struct cmp_side *side, struct src *f, const struct json *root)
 		goto oom;
 	h = json_get(json_get(root, "environment"), "hostname");
 	f->host = h != NULL && h->type == JSON_STRING ? h->str : "";
-	f->blocks = runs != NULL;
+	f->schema2 = runs != NULL;
 	n = runs != NULL ? runs->n : 1;
 	for (i = 0; i < n; i++)
 		if (load_run(side, f, runs != NULL ? json_at(runs, i) : root, i,

@@ -32,16 +32,13 @@ run_need(enum stat_kind k)
 /*
  * Sums up a run's series: the value of every statistic the run has the
  * samples for (a 0 stays 0: a run whose p50 of runqueue wait is 0 waited
- * for no CPU in half its wake-ups, which no small number says), its
- * non-empty blocks (sb may be NULL: none kept), and the histogram's
- * rounding of a percentile as a variance of its logarithm.
+ * for no CPU in half its wake-ups, which no small number says), and the
+ * histogram's rounding of a percentile as a variance of its logarithm.
  */
 int
-cmp_summarize(struct cmp_run *r, const struct stats *st,
-    const struct cmp_sblocks *sb)
+cmp_summarize(struct cmp_run *r, const struct stats *st)
 {
 	double w = ldexp(1, -(int)st->hist.sub_bits), v;
-	size_t i;
 	int k;
 
 	memset(r, 0, sizeof(*r));
@@ -55,22 +52,7 @@ cmp_summarize(struct cmp_run *r, const struct stats *st,
 		v = stats_value(st, (enum stat_kind)k);
 		r->val[k] = v > 0 ? v : 0;
 	}
-	for (i = 0; sb != NULL && i < sb->n; i++)
-		r->nblocks += sb->b[i].n > 0;
 	return 0;
-}
-
-void
-cmp_sblocks_free(struct cmp_sblocks *sb)
-{
-	size_t i;
-
-	for (i = 0; sb->b != NULL && i < sb->n; i++) {
-		free(sb->b[i].idx);
-		free(sb->b[i].cnt);
-	}
-	free(sb->b);
-	memset(sb, 0, sizeof(*sb));
 }
 
 /*

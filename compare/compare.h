@@ -28,7 +28,7 @@
  * A limit of --fail-if-worse on a row: met when the row's interval of the
  * change lies wholly at or below it, exceeded when wholly above, and
  * "cannot tell" when the interval straddles it or the row has no verdict
- * (too few runs, samples or blocks).  Exceeded outranks cannot tell.
+ * (too few runs or samples).  Exceeded outranks cannot tell.
  */
 enum { CMP_GATE_MET, CMP_GATE_EXCEEDED, CMP_GATE_CANNOT, CMP_GATE_NONE };
 

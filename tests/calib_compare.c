@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The calibration of latt compare: synthetic runs from a documented model
- * of latency, fed through the same block collection (stats.c) and the same
+ * of latency, fed through the same statistics (stats.c) and the same
  * summary and rule (cmpstat.c) as real runs, counting how often each row
- * is called a real difference.  A run's blocks reach the summary as latt
- * writes them into a result file: each block's non-empty buckets.
+ * is called a real difference.
  *
  * The model (docs/compare.md): the log latency, in ns, of client c in round
  * t of run r is
@@ -76,63 +75,17 @@ gauss(void)
 	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
 }
 
-/*
- * A run's blocks into its summary (cmp_summarize), each block sparse as
- * a result file holds it: its non-empty buckets, the overflow last.
- */
-static int
-summarize(struct cmp_run *out, const struct stats *st,
-    const struct blocks *bl)
-{
-	struct cmp_sblocks sb;
-	struct cmp_sblock *b;
-	const struct hist *h;
-	size_t i, j, m;
-	uint64_t c;
-	int ret = -1;
-
-	memset(&sb, 0, sizeof(sb));
-	sb.sub_bits = bl->b[0].hist.sub_bits;
-	sb.n = bl->nused;
-	if ((sb.b = calloc(sb.n + 1, sizeof(*sb.b))) == NULL)
-		return -1;
-	for (i = 0; i < sb.n; i++) {
-		b = &sb.b[i];
-		h = &bl->b[i].hist;
-		b->n = bl->b[i].n;
-		b->min = bl->b[i].min;
-		b->max = bl->b[i].max;
-		for (j = 0, m = 1; j < h->nbuckets; j++)
-			m += h->counts[j] > 0;
-		if ((b->idx = calloc(m, sizeof(*b->idx))) == NULL ||
-		    (b->cnt = calloc(m, sizeof(*b->cnt))) == NULL)
-			goto out;
-		for (j = 0; j <= h->nbuckets; j++)
-			if ((c = j < h->nbuckets ? h->counts[j] :
-			    h->overflow) > 0) {
-				b->idx[b->nb] = (uint32_t)j;
-				b->cnt[b->nb++] = c;
-			}
-	}
-	ret = cmp_summarize(out, st, &sb);
-out:
-	cmp_sblocks_free(&sb);
-	return ret;
-}
-
 /* One run of the model into its summary. */
 static int
-make_run(struct cmp_run *out, double shift, struct stats *st,
-    struct blocks *bl)
+make_run(struct cmp_run *out, double shift, struct stats *st)
 {
-	double base, w, round, x;
+	double base, w, round;
 	uint64_t t;
 	int c;
 
 	hist_reset(&st->hist);
 	st->n = 0;
 	st->mean = st->m2 = 0;
-	blocks_reset(bl);
 	base = log(MEDIAN_NS) + log(shift) + SD_RUN * gauss();
 	w = SD_DRIFT * gauss();
 	for (t = 0; t < ROUNDS; t++) {
@@ -141,13 +94,11 @@ make_run(struct cmp_run *out, double shift, struct stats *st,
 		round = base + w + SD_ROUND * gauss();
 		if (uniform() < P_STALL)
 			round += log(4) + log(4) * uniform();
-		for (c = 0; c < CLIENTS; c++) {
-			x = exp(round + SD_SAMPLE * gauss());
-			stats_add(st, (int64_t)x, (uint32_t)c, (int64_t)t);
-			blocks_add(bl, t, (int64_t)x);
-		}
+		for (c = 0; c < CLIENTS; c++)
+			stats_add(st, (int64_t)exp(round + SD_SAMPLE * gauss()),
+			    (uint32_t)c, (int64_t)t);
 	}
-	return summarize(out, st, bl);
+	return cmp_summarize(out, st);
 }
 
 /* Picks n distinct runs of pool[np] into out, avoiding used[]. */
@@ -176,23 +127,21 @@ main(void)
 	struct cmp_ask q = { 1, 0, 0, 10, 0, "B" };
 	struct cmp_row row;
 	struct stats st;
-	struct blocks bl;
 	unsigned real[3][NROWS], inconcl = 0;
 	char used_a[NPOOL_A], used_b[NPOOL_B];
 	size_t i, kind, r, n;
 
 	pa = calloc(NPOOL_A, sizeof(*pa));
 	pb = calloc(NPOOL_B, sizeof(*pb));
-	if (pa == NULL || pb == NULL || stats_init(&st, STATS_SUB_BITS) == -1 ||
-	    blocks_init(&bl) == -1) {
+	if (pa == NULL || pb == NULL || stats_init(&st, STATS_SUB_BITS) == -1) {
 		perror("calib_compare");
 		return 1;
 	}
 	for (i = 0; i < NPOOL_A; i++)
-		if (make_run(&pa[i], 1, &st, &bl) == -1)
+		if (make_run(&pa[i], 1, &st) == -1)
 			goto oom;
 	for (i = 0; i < NPOOL_B; i++)
-		if (make_run(&pb[i], SHIFT, &st, &bl) == -1)
+		if (make_run(&pb[i], SHIFT, &st) == -1)
 			goto oom;
 	memset(real, 0, sizeof(real));
 	for (kind = 0; kind < 3; kind++)
@@ -222,7 +171,6 @@ main(void)
 		    (double)real[0][r] / NCMP, (double)real[1][r] / NCMP,
 		    (double)real[2][r] / NCMP);
 	stats_free(&st);
-	blocks_free(&bl);
 	free(pa);
 	free(pb);
 	return 0;

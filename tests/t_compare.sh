@@ -618,9 +618,9 @@ fi
 # other shape (empty, garbage, trailing comma, duplicate key, leading zero,
 # bare minus, out of range, lone surrogates, bad escapes, \u0000, control
 # characters, invalid UTF-8, byte order mark, two values, NUL, deep
-# nesting, foreign JSON, wrong types and schema versions, counts and
-# blocks that disagree, a surrogate pair decoded) is tests/unit_json.c's,
-# on a file latt's own writer made.
+# nesting, foreign JSON, wrong types and schema versions, counts that
+# disagree, a surrogate pair decoded; blocks, even wrong ones, ignored) is
+# tests/unit_json.c's, on a file latt's own writer made.
 size=$(wc -c <"$A1")
 head -c $((size / 2)) "$A1" >"$TMP/bad.json"
 run_latt "$TMP/out" "$TMP/err" compare "$A1" "$TMP/bad.json"

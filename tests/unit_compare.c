@@ -107,7 +107,7 @@ main(void)
 
 /*
  * nr runs: statistic k of run i is base[k] * scale * f[i], of 4000
- * samples and 16 blocks, the histogram's rounding w.
+ * samples, the histogram's rounding w.
  */
 static void
 runs_make(struct cmp_run *r, size_t nr, const double *f, double scale,
@@ -119,7 +119,6 @@ runs_make(struct cmp_run *r, size_t nr, const double *f, double scale,
 	memset(r, 0, nr * sizeof(*r));
 	for (i = 0; i < nr; i++) {
 		r[i].n = 4000;
-		r[i].nblocks = 16;
 		for (k = 0; k < STAT_NKINDS; k++)
 			r[i].val[k] = base[k] * scale * f[i];
 		r[i].res = w;
@@ -298,11 +297,10 @@ t_summarize_need(void)
 		stats_reset(&st);
 		for (i = 0; i + 1 < c[j].need; i++)
 			stats_add(&st, (int64_t)(1000 + 7 * i), 0, 0);
-		CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
+		CHECK(cmp_summarize(&r, &st) == 0, "cmp_summarize");
 		CHECK(isnan(r.val[c[j].k]) && r.n == c[j].need - 1,
 		    "%s is %g with %ju samples", stats_kind_name(c[j].k),
 		    r.val[c[j].k], (uintmax_t)(c[j].need - 1));
-		CHECK(r.nblocks == 0, "no blocks: %zu", r.nblocks);
 		/* Three such runs a side: cmp_test says what is missing. */
 		runs_make(a, 3, f3, 1, 1e-4);
 		runs_make(b, 3, f3, 1, 1e-4);
@@ -316,7 +314,7 @@ t_summarize_need(void)
 		    strcmp(row.reason, want) == 0, "%s: \"%s\", want \"%s\"",
 		    stats_kind_name(c[j].k), row.reason, want);
 		stats_add(&st, 1000 + 7 * (int64_t)i, 0, 0);
-		CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
+		CHECK(cmp_summarize(&r, &st) == 0, "cmp_summarize");
 		CHECK(r.val[c[j].k] == stats_value(&st, c[j].k),
 		    "%s is %g with %ju samples, want %g",
 		    stats_kind_name(c[j].k), r.val[c[j].k],
@@ -326,7 +324,7 @@ t_summarize_need(void)
 	stats_reset(&st);
 	for (i = 0; i < 10000; i++)
 		stats_add(&st, i < 9000 ? 0 : 5000, 0, 0);
-	CHECK(cmp_summarize(&r, &st, NULL) == 0, "cmp_summarize");
+	CHECK(cmp_summarize(&r, &st) == 0, "cmp_summarize");
 	CHECK(r.val[STAT_P50] == 0 && r.val[STAT_P999] > 4000 &&
 	    isnan(r.val[STAT_P9999]), "p50 %g p99.9 %g p99.99 %g",
 	    r.val[STAT_P50], r.val[STAT_P999], r.val[STAT_P9999]);
