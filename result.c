@@ -32,12 +32,11 @@ const struct series_info series_info[SER_N] = {
 	[SER_PLACE_OTHER_NODE] = { "other_node", 1, 0, 1 },
 };
 
-static int	 series_init(struct series *, int blocks, int timeline,
-		    int quantiles);
+static int	 series_init(struct series *, int timeline, int quantiles);
 static void	 series_reset(struct series *, int);
 static void	 series_free(struct series *);
 static int	 classes_init(struct result *, const struct config *, int,
-		    int, int);
+		    int);
 static void	 frames_merge(struct frame_counts *,
 		    const struct frame_counts *);
 
@@ -45,19 +44,16 @@ static void	 frames_merge(struct frame_counts *,
  * Which series a run takes: the latency and the timer always, the work
  * with -x, the runqueue-wait split when the clients read their schedstat,
  * and the latency of each placement kind always (the run's, not a
- * class's; blocks as the latency's, no timeline).
+ * class's; no timeline).
  * keep is 1 for a run's own result: it then also gets what its reports
- * collect during the run (blocks for the results file and --baseline,
- * timelines for --plot, per-client statistics, the K worst samples of
- * --explain); 0 for the totals of --repeat, statistics alone.  Returns
- * 0, or -1 after saying why.
+ * collect during the run (timelines for --plot, per-client statistics,
+ * the K worst samples of --explain); 0 for the totals of --repeat,
+ * statistics alone.  Returns 0, or -1 after saying why.
  */
 int
 result_init(struct result *res, const struct config *cfg, int split,
     int keep)
 {
-	int blocks = keep && (cfg->json_path != NULL || cfg->baseline != NULL ||
-	    (cfg->sweep.kind == SWEEP_KNOB && cfg->sweep.n == 2));
 	int plot = keep && cfg->plot_path != NULL;
 	unsigned i;
 
@@ -73,9 +69,8 @@ result_init(struct result *res, const struct config *cfg, int split,
 	for (i = 0; i < SER_N; i++) {
 		if (!res->ser[i].on)
 			continue;
-		if (series_init(&res->ser[i], blocks && i != SER_WORK && i != SER_BUSY,
-		    plot && (i == SER_LATENCY || i == SER_TIMER),
-		    i == SER_LATENCY) == -1) {
+		if (series_init(&res->ser[i], plot && (i == SER_LATENCY ||
+		    i == SER_TIMER), i == SER_LATENCY) == -1) {
 			lwarn("%s statistics", series_info[i].name);
 			return -1;
 		}
@@ -97,7 +92,7 @@ result_init(struct result *res, const struct config *cfg, int split,
 			}
 		}
 	}
-	if (classes_init(res, cfg, split, blocks, plot) == -1)
+	if (classes_init(res, cfg, split, plot) == -1)
 		return -1;
 	if (order_wanted(cfg) && (res->order = order_new(cfg)) == NULL) {
 		lwarn("the order check");
@@ -112,13 +107,12 @@ result_init(struct result *res, const struct config *cfg, int split,
 }
 
 /*
- * The statistics of every class: its latency (with blocks for the results
- * file and --baseline, and a timeline for --plot's dots), its
- * runqueue-wait split and its busy phase.
+ * The statistics of every class: its latency (with a timeline for --plot's
+ * dots), its runqueue-wait split and its busy phase.
  */
 static int
 classes_init(struct result *res, const struct config *cfg, int split,
-    int blocks, int plot)
+    int plot)
 {
 	struct class_result *c;
 	unsigned i, k;
@@ -141,8 +135,7 @@ classes_init(struct result *res, const struct config *cfg, int split,
 			c->ser[SER_BUSY].on = cfg->classes[i].busy > 0;
 		}
 		for (k = 0; k < SER_N; k++)
-			if (c->ser[k].on && series_init(&c->ser[k], blocks &&
-			    (k == SER_LATENCY || series_info[k].frame), plot &&
+			if (c->ser[k].on && series_init(&c->ser[k], plot &&
 			    (k == SER_LATENCY || k == SER_FRAME_TIME), 0) ==
 			    -1) {
 				lwarnc(ENOMEM, "classes");
@@ -153,12 +146,9 @@ classes_init(struct result *res, const struct config *cfg, int split,
 }
 
 static int
-series_init(struct series *s, int blocks, int timeline, int quantiles)
+series_init(struct series *s, int timeline, int quantiles)
 {
 	if (stats_init(&s->st, STATS_SUB_BITS) == -1)
-		return -1;
-	if (blocks && ((s->blocks = calloc(1, sizeof(*s->blocks))) == NULL ||
-	    blocks_init(s->blocks) == -1))
 		return -1;
 	if (timeline && ((s->tl = timeline_new()) == NULL ||
 	    (quantiles && timeline_keep_quantiles(s->tl) == -1)))
@@ -214,8 +204,6 @@ series_reset(struct series *s, int quantiles)
 	if (!s->on)
 		return;
 	stats_reset(&s->st);
-	if (s->blocks != NULL)
-		blocks_reset(s->blocks);
 	if (s->tl != NULL) {
 		timeline_free(s->tl);
 		if ((s->tl = timeline_new()) != NULL && quantiles &&
@@ -346,8 +334,6 @@ static void
 series_free(struct series *s)
 {
 	stats_free(&s->st);
-	blocks_free(s->blocks);
-	free(s->blocks);
 	timeline_free(s->tl);
 	memset(s, 0, sizeof(*s));
 }

@@ -116,8 +116,6 @@ enum series_id {
 struct series {
 	int		 on;		/* this run takes it */
 	struct stats	 st;
-	struct blocks	*blocks;	/* per-block histograms for latt compare
-					   (--json, --baseline), or NULL */
 	struct timeline	*tl;		/* over time, for --plot, or NULL */
 };
 
@@ -153,8 +151,7 @@ struct frame_counts {
 struct class_result {
 	struct series	 ser[SER_N];	/* latency, the split and the busy
 					   phase, as the run's, or a frame
-					   class's two series; blocks of the
-					   latency only */
+					   class's two series */
 	struct frame_counts fr;		/* a frame class's deadlines */
 	struct sched_got got;		/* its first client's attributes */
 };
@@ -303,14 +300,11 @@ struct result {
 					   (order.h), or NULL: none */
 };
 
-/* A value into a series: its statistics, and its block if it keeps them. */
+/* A value into a series: its statistics. */
 static inline void
-series_add(struct series *s, int64_t v, uint32_t tag, int64_t when,
-    uint64_t block)
+series_add(struct series *s, int64_t v, uint32_t tag, int64_t when)
 {
 	stats_add(&s->st, v, tag, when);
-	if (s->blocks != NULL)
-		blocks_add(s->blocks, block, v);
 }
 
 int	 result_init(struct result *, const struct config *, int split,

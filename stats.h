@@ -128,39 +128,6 @@ double	 stats_value(const struct stats *, enum stat_kind);
 int	 stats_merge(struct stats *dst, const struct stats *src);
 
 /*
- * Blocks: the histograms of consecutive rounds of a run, for latt compare's
- * within-run resampling.  There are at most BLOCKS_MAX blocks; a block
- * starts one round long, and when a round falls past the last block,
- * neighbours merge pairwise and the rounds per block double, so that a run
- * of R rounds ends with between BLOCKS_MAX/2 and BLOCKS_MAX blocks (R of
- * them when R < BLOCKS_MAX), each of whole rounds.  A block's histogram has
- * BLOCKS_SUB_BITS precision (3% buckets): memory is BLOCKS_MAX * 5 KiB =
- * 320 KiB, allocated once by blocks_init.
- */
-#define BLOCKS_MAX	64
-#define BLOCKS_SUB_BITS	4
-
-struct block {
-	uint64_t	 n;
-	int64_t		 min;		/* exact; 0 when n == 0 */
-	int64_t		 max;
-	struct hist	 hist;
-};
-
-struct blocks {
-	uint64_t	 rounds_per;	/* rounds per block, a power of two */
-	size_t		 nused;		/* blocks up to the last used */
-	struct block	 b[BLOCKS_MAX];
-};
-
-/* blocks_init returns 0, or -1 with errno set. */
-int	 blocks_init(struct blocks *);
-void	 blocks_free(struct blocks *);		/* NULL is safe */
-void	 blocks_reset(struct blocks *);
-/* Adds value taken in round (counted from 0). */
-void	 blocks_add(struct blocks *, uint64_t round, int64_t value);
-
-/*
  * A timeline: latency over time in bounded memory.  It keeps the first
  * TIMELINE_POINTS samples as they are (for a scatter plot), and for all of
  * them the minimum, maximum and count per time slice.  There are always

@@ -3,9 +3,8 @@
  * The JSON report: writes a finished run as one JSON object in the schema
  * of docs/json-schema.md (schema_version 2), with every setting that moves
  * the numbers and the environment the run took place in.  The top level
- * holds the totals of all runs (--repeat); "runs" holds each run, with the
- * per-block histograms that latt compare resamples.  jsonw.c writes the
- * JSON itself.
+ * holds the totals of all runs (--repeat); "runs" holds each run, the
+ * series that latt compare reads.  jsonw.c writes the JSON itself.
  */
 #include <sys/wait.h>
 
@@ -46,12 +45,10 @@ static void	 put_workload(struct jw *, const char *,
 		    const struct workload *);
 static void	 put_run(struct jw *, const char *, const struct config *,
 		    const struct result *);
-static void	 put_series_list(struct jw *, const struct series *, int,
-		    int);
-static void	 put_placement(struct jw *, const struct result *, int);
+static void	 put_series_list(struct jw *, const struct series *, int);
+static void	 put_placement(struct jw *, const struct result *);
 static void	 put_series(struct jw *, const char *, const struct stats *,
-		    int with_client, const struct blocks *);
-static void	 put_blocks(struct jw *, const struct blocks *);
+		    int with_client);
 static void	 put_per_client(struct jw *, const char *,
 		    const struct config *, const struct result *);
 static void	 put_loads(struct jw *, const char *, const struct workload *);
@@ -69,7 +66,7 @@ static void	 put_classes(struct jw *, const char *, const struct config *,
 static void	 put_class(struct jw *, const struct client_class *,
 		    const struct class_result *);
 static void	 put_frames(struct jw *, const struct client_class *,
-		    const struct class_result *, int blocks);
+		    const struct class_result *);
 static void	 put_order(struct jw *, const char *, const struct config *,
 		    const struct order *);
 static void	 put_who(struct jw *, const char *, const struct config *,
@@ -91,8 +88,8 @@ json_write(FILE *fp, const struct config *cfg, const struct result *total,
 	put_workload(&o, "workload", &total->wl);
 	put_run(&o, "run", cfg, total);
 	jw_uint(&o, "nruns", nruns);
-	put_series_list(&o, total->ser, 0, 0);
-	put_placement(&o, total, 0);
+	put_series_list(&o, total->ser, 0);
+	put_placement(&o, total);
 	jw_bool(&o, "schedstat", total->ser[SER_RUNQUEUE].on);
 	put_loads(&o, "loads", &total->wl);
 	put_counts(&o, "counts", &total->counts);
@@ -129,8 +126,8 @@ json_write_run(FILE *fp, const struct config *cfg, const struct result *res)
 		jw_str(&k, "value", cfg->sweep.text[cfg->sweep.at]);
 		jw_end(&k, "");
 	}
-	put_series_list(&o, res->ser, 1, 0);
-	put_placement(&o, res, 1);
+	put_series_list(&o, res->ser, 0);
+	put_placement(&o, res);
 	if (res->autopsy != NULL)
 		jsonexpl_write(&o, "explain", res);
 	put_loads(&o, "loads", &res->wl);
@@ -360,12 +357,10 @@ put_run(struct jw *in, const char *key, const struct config *cfg,
 
 /*
  * The series of a list that are on, each a member of in named by the
- * series, with their blocks when blocks is set (a run's, for compare):
- * the placement kinds' (place) or the others but a frame class's.
+ * series: the placement kinds' (place) or the others but a frame class's.
  */
 static void
-put_series_list(struct jw *in, const struct series *ser, int blocks,
-    int place)
+put_series_list(struct jw *in, const struct series *ser, int place)
 {
 	unsigned i;
 
@@ -373,18 +368,17 @@ put_series_list(struct jw *in, const struct series *ser, int blocks,
 		if (ser[i].on && !series_info[i].frame &&
 		    series_info[i].place == place)
 			put_series(in, series_info[i].name, &ser[i].st,
-			    series_info[i].client, blocks ? ser[i].blocks :
-			    NULL);
+			    series_info[i].client);
 }
 
 /*
  * Where the wake-ups woke, as the member "placement": how the topology
  * was known, the samples of no kind, the migrations, and every kind's
- * series (those without samples too), with their blocks when blocks is
- * set.  null when the run took no placement.
+ * series (those without samples too).  null when the run took no
+ * placement.
  */
 static void
-put_placement(struct jw *in, const struct result *res, int blocks)
+put_placement(struct jw *in, const struct result *res)
 {
 	struct jw o;
 
@@ -396,7 +390,7 @@ put_placement(struct jw *in, const struct result *res, int blocks)
 	jw_uint(&o, "unknown", res->place_unknown);
 	jw_uint(&o, "migrated", res->migrated);
 	o.sep = "\n  ";
-	put_series_list(&o, res->ser, blocks, 1);
+	put_series_list(&o, res->ser, 1);
 	jw_end(&o, "");
 }
 
@@ -407,7 +401,7 @@ put_placement(struct jw *in, const struct result *res, int blocks)
  */
 static void
 put_series(struct jw *in, const char *key, const struct stats *st,
-    int with_client, const struct blocks *bl)
+    int with_client)
 {
 	const struct hist *h = &st->hist;
 	int64_t pct[NQUANTILES];
@@ -443,48 +437,7 @@ put_series(struct jw *in, const char *key, const struct stats *st,
 	}
 	jw_end(&b, "\n    ");
 	jw_end(&hg, "");
-	if (bl != NULL)
-		put_blocks(&o, bl);
 	jw_end(&o, "\n  ");
-}
-
-/*
- * The blocks of a series: each block's samples, extremes and non-empty
- * buckets as a flat [index, count, index, count...] (index nbuckets: the
- * overflow), one line a block.
- */
-static void
-put_blocks(struct jw *in, const struct blocks *bl)
-{
-	const struct block *b;
-	struct jw o, l, e, c;
-	uint64_t count;
-	size_t i, j;
-
-	jw_object(in, "blocks", &o, " ");
-	jw_uint(&o, "sub_bits", bl->b[0].hist.sub_bits);
-	jw_uint(&o, "rounds_per_block", bl->rounds_per);
-	jw_array(&o, "list", &l, "\n      ");
-	for (i = 0; i < bl->nused; i++) {
-		b = &bl->b[i];
-		jw_object(&l, NULL, &e, " ");
-		jw_uint(&e, "samples", b->n);
-		jw_int(&e, "min_ns", b->min);
-		jw_int(&e, "max_ns", b->max);
-		jw_array(&e, "buckets", &c, "");
-		for (j = 0; j <= b->hist.nbuckets; j++) {
-			count = j < b->hist.nbuckets ? b->hist.counts[j] :
-			    b->hist.overflow;
-			if (count > 0) {
-				jw_uint(&c, NULL, j);
-				jw_uint(&c, NULL, count);
-			}
-		}
-		jw_end(&c, "");
-		jw_end(&e, "");
-	}
-	jw_end(&l, "\n    ");
-	jw_end(&o, "");
 }
 
 static void
@@ -614,7 +567,7 @@ put_point(struct jw *in, const struct sweep_point *p, const char *runs)
 			    p->json[k][0]);
 	jw_end(&a, "");
 	jw_sep(&o, "\n    ");
-	put_series(&o, "latency", &p->lat, 1, NULL);
+	put_series(&o, "latency", &p->lat, 1);
 	jw_sep(&o, "\n    ");
 	jw_num_if(&o, "mean_ns", p->nruns > 0, p->mean);
 	jw_num_if(&o, "mean_ci95_ns", p->half >= 0, p->half);
@@ -676,7 +629,7 @@ put_cpu_list(struct jw *in, const char *key, const int *cpus, unsigned n)
  * The classes of -c N:ATTR...: each class's name, then at the top level
  * what was asked, what the kernel read back for the class's first client,
  * and the latency series of its clients (over all runs) (put_class); in a
- * run (in_run), its series with its blocks, for compare.  An empty array
+ * run (in_run), its series, for compare.  An empty array
  * without classes.
  */
 static void
@@ -697,10 +650,9 @@ put_classes(struct jw *in, const char *key, const struct config *cfg,
 		if (!in_run)
 			put_class(&o, cl, c);
 		else if (cl->frame > 0)
-			put_frames(&o, cl, c, 1);
+			put_frames(&o, cl, c);
 		else
-			put_series(&o, "latency", &c->ser[SER_LATENCY].st, 1,
-			    c->ser[SER_LATENCY].blocks);
+			put_series(&o, "latency", &c->ser[SER_LATENCY].st, 1);
 		jw_end(&o, "");
 	}
 	jw_end(&a, "\n  ");
@@ -743,20 +695,19 @@ put_class(struct jw *o, const struct client_class *cl,
 		jw_int_if(&q, "period_ns", dl, g->period);
 		jw_end(&q, "");
 	}
-	put_series_list(o, c->ser, 0, 0);
+	put_series_list(o, c->ser, 0);
 	if (cl->frame > 0)
-		put_frames(o, cl, c, 0);
+		put_frames(o, cl, c);
 }
 
 /*
  * A frame class's member "frames": its period and busy phase, its
  * deadlines (percentages from 0 to 100, null without a deadline), the
- * longest stutter, and its two series, with their blocks in a run's
- * entry (blocks), for compare.
+ * longest stutter, and its two series.
  */
 static void
 put_frames(struct jw *in, const struct client_class *cl,
-    const struct class_result *c, int blocks)
+    const struct class_result *c)
 {
 	const struct frame_counts *fr = &c->fr;
 	uint64_t all = frame_deadlines(fr);
@@ -780,10 +731,8 @@ put_frames(struct jw *in, const struct client_class *cl,
 	jw_uint(&o, "longest_stutter_frames", fr->longest);
 	jw_int(&o, "longest_stutter_ns", (long long)fr->longest * cl->frame);
 	o.sep = "\n      ";
-	put_series(&o, "wake", &c->ser[SER_FRAME_WAKE].st, 1, blocks ?
-	    c->ser[SER_FRAME_WAKE].blocks : NULL);
-	put_series(&o, "frame_time", &c->ser[SER_FRAME_TIME].st, 1, blocks ?
-	    c->ser[SER_FRAME_TIME].blocks : NULL);
+	put_series(&o, "wake", &c->ser[SER_FRAME_WAKE].st, 1);
+	put_series(&o, "frame_time", &c->ser[SER_FRAME_TIME].st, 1);
 	jw_end(&o, "");
 }
 
@@ -810,7 +759,7 @@ put_order(struct jw *in, const char *key, const struct config *cfg,
 	jw_uint(&w, "single_priority_rounds", o->single);
 	jw_uint(&w, "unchecked", o->unchecked);
 	jw_int(&w, "slack_ns", o->slack);
-	put_series(&w, "release_spread", &o->spread, 0, NULL);
+	put_series(&w, "release_spread", &o->spread, 0);
 	jw_array(&w, "worst", &a, "\n      ");
 	for (i = 0; i < o->nworst; i++) {
 		v = &o->worst[i];

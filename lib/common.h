@@ -110,8 +110,8 @@ const char *option_nearest(const char *arg, const struct option *opts);
 const char *cut_value(char *buf, size_t len, const char *s);
 
 /*
- * splitmix64: small, fast, and good enough to spread the sleeps, order
- * the writes and resample blocks; each caller keeps its own state.
+ * splitmix64: small, fast, and good enough to spread the sleeps and order
+ * the writes; each caller keeps its own state.
  */
 static inline uint64_t
 splitmix64(uint64_t *state)

@@ -33,15 +33,14 @@ feed_sample(struct result *res, const struct config *cfg, unsigned idx,
 	add_wake(res->ser, s, idx);
 	if (s->place >= 0 && s->place < PLACE_N)
 		series_add(&res->ser[SER_PLACE(s->place)], s->latency, idx,
-		    s->when, s->round - 1);
+		    s->when);
 	else
 		res->place_unknown++;
 	res->migrated += (unsigned)s->migrated;
 	if (res->classes != NULL)
 		add_wake(res->classes[cfg->class_of[idx]].ser, s, idx);
 	if (res->ser[SER_WORK].on)
-		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when,
-		    s->round - 1);
+		series_add(&res->ser[SER_WORK], s->work_ns, idx, s->when);
 	if (s->busy_ns >= 0)
 		add_busy(res, cfg, s);
 	if (res->order != NULL)
@@ -85,9 +84,8 @@ feed_frame(struct result *res, const struct config *cfg, unsigned idx,
 	    period))
 		return;
 
-	series_add(&c->ser[SER_FRAME_WAKE], rep->wake - rep->send, idx, when,
-	    rep->round - 1);
-	series_add(&c->ser[SER_FRAME_TIME], time, idx, when, rep->round - 1);
+	series_add(&c->ser[SER_FRAME_WAKE], rep->wake - rep->send, idx, when);
+	series_add(&c->ser[SER_FRAME_TIME], time, idx, when);
 	if (c->ser[SER_FRAME_TIME].tl != NULL)
 		timeline_add(c->ser[SER_FRAME_TIME].tl, when, time);
 	c->fr.frames++;
@@ -179,12 +177,11 @@ feed_waited(struct result *res, int64_t sent, int64_t now, int64_t next)
 static void
 add_wake(struct series *ser, const struct sample *s, unsigned idx)
 {
-	series_add(&ser[SER_LATENCY], s->latency, idx, s->when, s->round - 1);
+	series_add(&ser[SER_LATENCY], s->latency, idx, s->when);
 	if (s->rq_wait < 0)
 		return;
-	series_add(&ser[SER_RUNQUEUE], s->rq_wait, idx, s->when, s->round - 1);
-	series_add(&ser[SER_WAKE_PATH], s->latency - s->rq_wait, idx, s->when,
-	    s->round - 1);
+	series_add(&ser[SER_RUNQUEUE], s->rq_wait, idx, s->when);
+	series_add(&ser[SER_WAKE_PATH], s->latency - s->rq_wait, idx, s->when);
 }
 
 /* A busy phase's real length, into the run's series and its class's. */
@@ -194,11 +191,11 @@ add_busy(struct result *res, const struct config *cfg,
 {
 	if (res->ser[SER_BUSY].on)
 		series_add(&res->ser[SER_BUSY], s->busy_ns, s->client,
-		    s->when, s->round - 1);
+		    s->when);
 	if (res->classes != NULL &&
 	    res->classes[cfg->class_of[s->client]].ser[SER_BUSY].on)
 		series_add(&res->classes[cfg->class_of[s->client]].ser[
-		    SER_BUSY], s->busy_ns, s->client, s->when, s->round - 1);
+		    SER_BUSY], s->busy_ns, s->client, s->when);
 }
 
 /*

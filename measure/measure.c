@@ -726,8 +726,7 @@ sleep_to(struct loop *L, int64_t deadline)
 		b.timer = 1;
 		b.latency = woke - deadline;
 		b.when = deadline - res->start;
-		series_add(&res->ser[SER_TIMER], b.latency, 0, b.when,
-		    res->nrounds);
+		series_add(&res->ser[SER_TIMER], b.latency, 0, b.when);
 		if (res->ser[SER_TIMER].tl != NULL)
 			timeline_add(res->ser[SER_TIMER].tl, b.when,
 			    b.latency);

@@ -8,11 +8,10 @@ Schema 2 (the default): one run per seed of SEEDS, each of N samples in
 rounds of CLIENTS; a sample's log latency is log(MEDIAN_NS * SCALE) + the
 run's drift (normal, sd RUN_SD) + the round's shared part + its own part
 (normal, the two splitting SIGMA^2 as 0.47 : 0.53, the within-round
-correlation of real logs).  Every run keeps its blocks of consecutive
-rounds (sub_bits 4, at most 64 blocks) as latt does.
+correlation of real logs).
 
 Schema 1 (--schema 1): one lognormal run, the samples of all SEEDS
-concatenated, without blocks: the files of latt 1.0.
+concatenated: the files of latt 1.0.
 
   mkresult.py OUT [--n N] [--seeds S1,S2] [--scale X] [--median NS]
               [--sigma S] [--run-sd S] [--clients C] [--sub-bits B]
@@ -110,26 +109,8 @@ def draw_rounds(seed, n, clients, median, sigma, run_sd, scale):
     return out
 
 
-def blocks(rounds, b=4):
-    """latt's blocks: whole rounds, rounds per block doubling to fit 64."""
-    rpb = 1
-    while (len(rounds) + rpb - 1) // rpb > 64:
-        rpb *= 2
-    lst = []
-    for i in range(0, len(rounds), rpb):
-        v = [x for r in rounds[i:i + rpb] for x in r]
-        cnt = {}
-        for x in v:
-            cnt[index(x, b)] = cnt.get(index(x, b), 0) + 1
-        lst.append({"samples": len(v), "min_ns": min(v), "max_ns": max(v),
-                    "buckets": [y for k in sorted(cnt) for y in (k, cnt[k])]})
-    return {"sub_bits": b, "rounds_per_block": rpb, "list": lst}
-
-
 def run_series(rounds, b):
-    s = series([x for r in rounds for x in r], b)
-    s["blocks"] = blocks(rounds)
-    return s
+    return series([x for r in rounds for x in r], b)
 
 
 def make(argv):

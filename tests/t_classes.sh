@@ -170,7 +170,7 @@ for r in d["runs"]:
     assert names == ["fast", "default"], names
     assert sum(c["latency"]["samples"] for c in r["classes"]) == \
         r["latency"]["samples"]
-    assert all("blocks" in c["latency"] for c in r["classes"])
+    assert all("blocks" not in c["latency"] for c in r["classes"])
 EOF2
 # Two sides of the three runs (A the first two, B the third): a run
 # counts once.

@@ -163,41 +163,23 @@ ok("json: buckets ascend and hold their samples",
    all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)) and
    all(lo <= hi for lo, hi, _ in b) and held == [c for _, _, c in b])
 
-# The run of runs[] and its blocks, against the log: the run's series is
-# the top level's (one run), each block holds whole rounds, and the
-# blocks' counts, extremes and bucket indices hold the logged samples.
+# The run of runs[]: its series is the top level's (one run), and it
+# carries its series' statistics and histogram, no "blocks" (compare never
+# needed them; older files' are ignored).
 ok("json: one run in runs[], nruns 1", d.get("nruns") == 1 and
    len(d.get("runs", [])) == 1)
 R = d["runs"][0]
 ok("json: runs[0] latency equals the top level",
    all(R["latency"][k] == L[k] for k in ("samples", "min_ns", "max_ns",
        "p99_ns")) and R["latency"]["histogram"] == L["histogram"])
-B = R["latency"]["blocks"]
-rpb = B["rounds_per_block"]
-def bindex(v, b):
-    s = 1 << b
-    if v < 2 * s:
-        return v
-    g = v.bit_length() - 1
-    if g >= 43:
-        return 2 * s + (43 - b - 1) * s
-    return 2 * s + (g - b - 1) * s + ((v >> (g - b)) - s)
-want = {}
-for r in rows:
-    want.setdefault((r[1] - 1) // rpb, []).append(r[4])
-got_ok = len(B["list"]) <= 64 and (d["run"]["rounds"] < 32 or
-                                   len(B["list"]) >= 32)
-for i, blk in enumerate(B["list"]):
-    v = want.get(i, [])
-    cnt = {}
-    for x in v:
-        cnt[bindex(x, B["sub_bits"])] = cnt.get(bindex(x, B["sub_bits"]), 0) + 1
-    flat = [y for k in sorted(cnt) for y in (k, cnt[k])]
-    if blk["samples"] != len(v) or (v and (blk["min_ns"] != min(v) or
-            blk["max_ns"] != max(v))) or blk["buckets"] != flat:
-        got_ok = False
-ok("json: blocks of %d rounds hold the logged samples of their rounds" % rpb,
-   got_ok and sum(b["samples"] for b in B["list"]) == n)
+def keys(v):
+    if isinstance(v, dict):
+        return set(v) | set(k for x in v.values() for k in keys(x))
+    if isinstance(v, list):
+        return set(k for x in v for k in keys(x))
+    return set()
+ok("json: no blocks anywhere", "blocks" not in keys(d) and
+   "rounds_per_block" not in keys(d))
 P = d["parameters"]
 ok("json: the settings recorded", all(k in P for k in ("loop", "policy",
    "priority", "nice", "cpus", "parent_cpu", "parent_policy",

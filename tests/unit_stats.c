@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests for stats.c, through the harness of tests/unit.h: the
- * histogram, Welford, blocks, timelines, the percentiles against an exact
- * oracle, and the rule of how many samples a statistic needs.
+ * histogram, Welford, timelines, the percentiles against an exact oracle,
+ * and the rule of how many samples a statistic needs.
  *
  * The random data comes from a seeded xorshift64* generator, so every run
  * sees the same samples and a failure can be reproduced.
@@ -105,7 +105,6 @@ static void	test_oracle_pareto(void);
 static void	test_oracle_bimodal(void);
 static void	test_timeline(void);
 static void	test_stats_merge(void);
-static void	test_blocks(void);
 static void	test_kinds(void);
 static void	test_timeline_quantile(void);
 static void	test_need(void);
@@ -113,7 +112,6 @@ static void	test_shown_at_need(void);
 
 static const struct unit_test tests[] = {
 	{ "stats_merge_vs_one_pass",	test_stats_merge },
-	{ "blocks_whole_rounds",	test_blocks },
 	{ "stat_kind_names",		test_kinds },
 	{ "hist_init_bad_sub_bits",	test_init_bad_sub_bits },
 	{ "hist_init_sizes",		test_init_sizes },
@@ -1220,61 +1218,6 @@ test_stats_merge(void)
 	stats_free(&a);
 	stats_free(&b);
 	stats_free(&e);
-}
-
-/*
- * Blocks: rounds 0..R-1, two samples each with the value of the round;
- * every block holds whole consecutive rounds, rounds per block a power of
- * two, between 32 and 64 blocks once R >= 64.
- */
-static void
-test_blocks(void)
-{
-	static const uint64_t nrounds[] = { 1, 7, 64, 65, 1000, 4097 };
-	struct blocks bl;
-	uint64_t R, t, n;
-	size_t i, k;
-
-	if (blocks_init(&bl) == -1) {
-		unit_fail("blocks_init");
-		return;
-	}
-	for (k = 0; k < NELEM(nrounds); k++) {
-		R = nrounds[k];
-		blocks_reset(&bl);
-		for (t = 0; t < R; t++) {
-			blocks_add(&bl, t, (int64_t)(t + 1) * 10);
-			blocks_add(&bl, t, (int64_t)(t + 1) * 10 + 1);
-		}
-		if (R >= 64 ? bl.nused < 32 || bl.nused > 64 : bl.nused != R) {
-			unit_fail("%llu rounds: %zu blocks", (unsigned long long)R,
-			    bl.nused);
-			break;
-		}
-		for (i = 0, n = 0; i < bl.nused; i++) {
-			uint64_t first = i * bl.rounds_per;
-			uint64_t last = first + bl.rounds_per - 1 < R - 1 ?
-			    first + bl.rounds_per - 1 : R - 1;
-
-			n += bl.b[i].n;
-			if (bl.b[i].n != 2 * (last - first + 1) ||
-			    bl.b[i].min != (int64_t)(first + 1) * 10 ||
-			    bl.b[i].max != (int64_t)(last + 1) * 10 + 1 ||
-			    bl.b[i].hist.total != bl.b[i].n) {
-				unit_fail("%llu rounds, block %zu: n %llu min %lld "
-				    "max %lld", (unsigned long long)R, i,
-				    (unsigned long long)bl.b[i].n,
-				    (long long)bl.b[i].min,
-				    (long long)bl.b[i].max);
-				break;
-			}
-		}
-		if (n != 2 * R)
-			unit_fail("%llu rounds: blocks hold %llu samples",
-			    (unsigned long long)R, (unsigned long long)n);
-	}
-	blocks_free(&bl);
-	blocks_free(NULL);
 }
 
 static void
