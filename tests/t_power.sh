@@ -48,8 +48,9 @@ for r in json.load(open(sys.argv[1]))["comparisons"][0]["rows"]:
         w = r.get("word") or r["verdict"]
         if w == "real":
             w = "worse" if r["worse"] else "better"
-        print(r["stat"], w.replace(" ", "_"), "%+.0f%%" % r["change_pct"],
-              end=" ")' "$1" 2>&1
+        c = r["change_pct"]    # null: a row with too few samples
+        print(r["stat"], w.replace(" ", "_"),
+              "-" if c is None else "%+.0f%%" % c, end=" ")' "$1" 2>&1
 }
 
 if ! two_cpus; then
