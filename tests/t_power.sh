@@ -100,17 +100,19 @@ else
 fi
 
 # bench/power.py says what is missing: one line, status 2.
-python3 "$POWER" --collect "$TMP/p" --latt "$TMP/no-latt" \
-    >"$TMP/p.out" 2>"$TMP/p.err"
-rc=$?
-[ "$rc" -eq 2 ] && [ "$(nlines "$TMP/p.err")" -eq 1 ] &&
-    grep -q "no-latt is not an executable" "$TMP/p.err" ||
-    bad "no latt: status $rc: $(short "$TMP/p.err")"
+# refused WHAT LINE ARGS...: power.py ARGS must say LINE alone, status 2.
+refused() {
+	local what=$1 line=$2
+	shift 2
+	python3 "$POWER" "$@" >"$TMP/p.out" 2>"$TMP/p.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(nlines "$TMP/p.err")" -eq 1 ] &&
+	    grep -q "$line" "$TMP/p.err" ||
+	    bad "$what: status $rc: $(short "$TMP/p.err")"
+}
+refused "no latt" "no-latt is not an executable" \
+    --collect "$TMP/p" --latt "$TMP/no-latt"
 mkdir "$TMP/empty"
-python3 "$POWER" --judge "$TMP/empty" --old "$LATT" \
-    >"$TMP/p.out" 2>"$TMP/p.err"
-rc=$?
-[ "$rc" -eq 2 ] && [ "$(nlines "$TMP/p.err")" -eq 1 ] &&
-    grep -q "no collection here" "$TMP/p.err" ||
-    bad "no collection: status $rc: $(short "$TMP/p.err")"
+refused "no collection" "no collection here" \
+    --judge "$TMP/empty" --old "$LATT"
 verdict "power: bench/power.py names a missing latt and a missing collection"
