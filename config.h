@@ -186,6 +186,7 @@ struct config {
 	const char	*baseline; /* --baseline: results to compare with */
 	const char	*fail_if_worse;	/* --fail-if-worse SPEC */
 	int		 drop_noisy;	/* --drop-noisy: with --baseline */
+	double		 confidence;	/* --confidence: its level, or 0 */
 };
 
 /* The busy phase of client idx (busy= of its class, or --busy), ns. */

@@ -175,6 +175,8 @@ prepare(const struct config *cfg, struct latt *L)
 	if (cfg->breaktrace > 0)
 		trace_prepare(&L->run.trace);
 	/* A baseline that cannot be read fails now, before anything runs. */
+	if (cfg->confidence > 0)
+		cmp_level = cfg->confidence;
 	if (cfg->baseline != NULL) {
 		cmp_side_init(&L->base, "A");
 		L->base.drop_noisy = cfg->drop_noisy;

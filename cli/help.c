@@ -7,7 +7,8 @@
 
 /* The usage lines after latt's own, which options.c makes. */
 const char help_usage[] =
-"       latt compare [-h] [--all] [--details] [--drop-noisy] [--json[=FILE]]\n"
+"       latt compare [-h] [--all] [--confidence=PCT] [--details]\n"
+"            [--drop-noisy] [--json[=FILE]]\n"
 "            [--fail-if-worse=SPEC [--bisect] [--ktap[=FILE]]]\n"
 "            A.json[,A2.json...] B.json[,...] [C.json ...]\n"
 "       latt compare --by-knob [options] FILE.json\n";
@@ -36,7 +37,7 @@ const char *const help_group[] = {
 "\n"
 "Compare:\n"
 "  latt compare A.json B.json compares saved results run by run: mean and\n"
-"  percentiles with 99% intervals of the change, and a verdict per row\n"
+"  percentiles with 97.5% intervals of the change, and a verdict per row\n"
 "  (worse, better, noise, or cannot tell with the reason: a verdict needs 3\n"
 "  runs a side), then the kernel's counts (higher, lower or noise); a\n"
 "  warning for each setting or host state (THP, cpuidle, sched_* tunables,\n"

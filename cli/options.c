@@ -144,8 +144,8 @@ typedef void setter(struct parse *, const struct opt *, char *);
 #define OPT_BASE	256
 
 static setter	 add_class, parse_load, set_cpus, parse_policy, set_nice,
-		    set_explain, parse_limits, set_json, set_ktap, set_split, set_sweep,
-		    show_about;
+		    set_explain, parse_limits, set_json, set_ktap, set_level,
+		    set_split, set_sweep, show_about;
 static void	 print_synopsis(void);
 static void	 print_opt(const struct opt *);
 static int	 takes(const struct opt *);
@@ -314,9 +314,12 @@ static const struct opt opts[] = {
 	    "after the summary, compare this run (or these runs) with saved "
 	    "results, as latt compare would" },
 	{ "fail-if-worse", "", STRING(cfg.fail_if_worse), G_GATE, "SPEC",
-	    "with --baseline, e.g. p99=10%: exit 3 when a row's 99% interval "
+	    "with --baseline, e.g. p99=10%: exit 3 when a row's 97.5% interval "
 	    "lies wholly above its limit, 5 when it holds it or the row has no "
 	    "verdict (3 runs a side needed); one 'gate:' line on stderr" },
+	{ "confidence", "", CALL(V_CALL, 0, 0, set_level), G_GATE, "PCT",
+	    "with --baseline or a sweep, the intervals' confidence, 80 to "
+	    "99.9 (default 97.5), as latt compare --confidence" },
 	{ "drop-noisy", "", FLAG(cfg.drop_noisy), G_GATE, NULL,
 	    "with --baseline, leave out the runs marked noisy, the file's and "
 	    "this run's, as latt compare --drop-noisy does; without it they "
@@ -561,6 +564,14 @@ static void
 set_ktap(struct parse *p, const struct opt *o, char *arg)
 {
 	p->cfg.ktap_path = arg != NULL ? file_name(o, arg) : "-";
+}
+
+/* --confidence=PCT: lib's parse_level. */
+static void
+set_level(struct parse *p, const struct opt *o, char *arg)
+{
+	(void)o;
+	p->cfg.confidence = parse_level(arg);
 }
 
 /* --split=all is every round, N 1 in N; after --no-split, it counts. */

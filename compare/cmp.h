@@ -33,7 +33,8 @@
 #include "json/jsonread.h"
 #include "stats.h"
 
-#define CMP_LEVEL	0.99	/* two-sided confidence of the intervals */
+#define CMP_LEVEL	0.975	/* two-sided confidence of the intervals:
+				   cmp_level's default (--confidence) */
 #define CMP_MIN_RUNS	3	/* runs a side for a verdict */
 #define CMP_MAX_NEED	1000	/* runs a side, at most, said to tell */
 #define CMP_WANT	10	/* the change that matters without a gate:
@@ -156,6 +157,8 @@ struct cmp_info {
 char	*cmp_pct(char *buf, size_t len, double x, double dec);
 char	*cmp_spread(char *buf, size_t len, double pct);
 char	*cmp_interval(char *buf, size_t len, double lo, double hi);
+const char *cmp_interval_name(void);
+void	 cmp_legend(FILE *, int width, int paired);
 /*
  * A row of a table as the latency rows are: label in width columns, the
  * sides' values as given, then rw's spreads, change, interval and word.

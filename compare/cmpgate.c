@@ -33,8 +33,8 @@ cmp_ktap(const struct cmp_gate *g, const char *side, const struct cmp_row *rows,
 			    g->item[j].series) == 0)
 				rw = &rows[i];
 		if (rw != NULL && rw->has_ci)
-			snprintf(what, sizeof(what), "change %+.1f%%, 99%% "
-			    "interval %s,", rw->change, cmp_interval(ci,
+			snprintf(what, sizeof(what), "change %+.1f%%, %s %s,",
+			    rw->change, cmp_interval_name(), cmp_interval(ci,
 			    sizeof(ci), rw->lo, rw->hi));
 		else
 			snprintf(what, sizeof(what), "(%s)", rw != NULL ?

@@ -377,6 +377,29 @@ ci_end(char *buf, size_t len, double x)
 	return buf;
 }
 
+/* The legend under the latency table: +- and the interval's test. */
+void
+cmp_legend(FILE *fp, int width, int paired)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "+-: how much the runs of a side differ "
+	    "(their sd); %s holds the change with %g%% confidence.", paired ?
+	    "paired: the interval, from neighbouring runs' differences (A B "
+	    "A B ...)," : "unpaired: the interval", cmp_level * 100);
+	fmt_wrap(fp, "", 4, width, buf);
+}
+
+/* "97.5% interval": the intervals' column, cmp_level's. */
+const char *
+cmp_interval_name(void)
+{
+	static char buf[24];
+
+	snprintf(buf, sizeof(buf), "%g%% interval", cmp_level * 100);
+	return buf;
+}
+
 char *
 cmp_interval(char *buf, size_t len, double lo, double hi)
 {

@@ -188,13 +188,16 @@ moments(const double *v, size_t n, int logs, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
-/* Student's t at CMP_LEVEL, df degrees of freedom, times sqrt(se2). */
+/* The intervals' two-sided confidence: --confidence, CMP_LEVEL unless. */
+double cmp_level = CMP_LEVEL;
+
+/* Student's t at cmp_level, df degrees of freedom, times sqrt(se2). */
 static double
 half_width(double se2, double df)
 {
 	if (!(se2 > 0))
 		return se2 == 0 ? 0 : NAN;
-	return t_upper((1 - CMP_LEVEL) / 2, df) * sqrt(se2);
+	return t_upper((1 - cmp_level) / 2, df) * sqrt(se2);
 }
 
 /*
@@ -224,9 +227,10 @@ runs_needed(double v, double want, int paired)
 
 /*
  * The one rule.  y is each run's value (its logarithm with q->log); the
- * change is the difference of the sides' mean y, its 99% interval
- * Student's t times its standard error: of the pairs' differences when
- * paired (run i of A beside run i of B, n - 1 degrees of freedom), else
+ * change is the difference of the sides' mean y, its interval at
+ * cmp_level Student's t times its standard error: of the pairs'
+ * differences when paired (run i of A beside run i of B, n - 1 degrees
+ * of freedom), else
  * Welch's over the two sides' runs.  A variance is never below q->floor
  * (the histogram's rounding: values no spread can be seen under).  B is
  * up (worse for latency) or down when the interval excludes 0; noise

@@ -385,7 +385,8 @@ row(FILE *fp, const struct table *t, int *head, const char *label,
 	if ((*head)++ == 0)
 		fprintf(fp, "\n%-*s %*s %*s %*s %*s %*s  %-*s %s\n", t->wname,
 		    t->name, t->wval, t->a, t->wsd, "+-", t->wval, t->b, t->wsd,
-		    "+-", t->wval, "change", t->wci, "99% interval", t->last);
+		    "+-", t->wval, "change", t->wci, cmp_interval_name(),
+		    t->last);
 	fprintf(fp, "%-*s %*s %*s %*s %*s %*s  %-*s %s\n", t->wname, label,
 	    t->wval, c[0], t->wsd, c[1], t->wval, c[2], t->wsd, c[3], t->wval,
 	    c[4], t->wci, ci, word);
@@ -408,7 +409,7 @@ cmp_order_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	if (r.row.has_ci)
 		snprintf(ci, sizeof(ci), "%+.1f to %+.1f", r.row.lo, r.row.hi);
 	fprintf(fp, "\n%-10s %-13s %-13s %-9s %-15s %s\n", "order", "A rounds",
-	    "B rounds", "change", "99% interval", "verdict");
+	    "B rounds", "change", cmp_interval_name(), "verdict");
 	fprintf(fp, "%-10s %-13s %-13s %-9s %-15s %s\n", "inversions",
 	    a->ord_rounds > 0 ? sa : "-", b->ord_rounds > 0 ? sb : "-",
 	    a->ord_rounds > 0 && b->ord_rounds > 0 ? ch : "-", ci, r.verdict);

@@ -7,10 +7,10 @@
  * file of a knob's sweep split into a side a value.
  *
  * A row is judged as a latency row is (cmp_judge on the logarithms of
- * the runs' values: paired in a knob's sweep, 99%).  A workload's times
- * count only in a run where it ended by itself with status 0: a command
- * that latt stopped (at -d's end, at a signal) or that failed has no time
- * of its own to compare.
+ * the runs' values: paired in a knob's sweep, at cmp_level).  A
+ * workload's times count only in a run where it ended by itself with
+ * status 0: a command that latt stopped (at -d's end, at a signal) or
+ * that failed has no time of its own to compare.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -95,7 +95,7 @@ cmp_work_print(FILE *fp, const struct cmp_side *a, const struct cmp_side *b)
 	if ((n = make_rows(a, b, rows, 2 + CMP_WORK_LOADS)) == 0)
 		return;
 	fprintf(fp, "\n%-*s%8s%6s%8s%6s%8s  %-16s %s\n", LABEL_W, "workload",
-	    "A", "+-", "B", "+-", "change", "99% interval", "verdict");
+	    "A", "+-", "B", "+-", "change", cmp_interval_name(), "verdict");
 	for (i = 0; i < n; i++) {
 		judge(a, b, &rows[i], &rw);
 		sc = rows[i].load < 0 ? 1e-9 : 1;	/* times in s */

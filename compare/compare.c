@@ -79,6 +79,7 @@ static const struct option compare_longopts[] = {
 	{ "bisect",		no_argument,		NULL,	'B' },
 	{ "details",		no_argument,		NULL,	'D' },
 	{ "ktap",		optional_argument,	NULL,	'K' },
+	{ "confidence",		required_argument,	NULL,	'C' },
 	{ "help",		no_argument,		NULL,	'h' },
 	{ NULL,			0,			NULL,	0 }
 };
@@ -339,8 +340,9 @@ print_head(FILE *fp, const char *series)
 		len = 0;
 		series = "";
 	}
-	fprintf(fp, "%s%*s%6s%8s%6s%8s  %-16s %s\n", series, (int)(14 - len),
-	    "A us", "+-", "B us", "+-", "change", "99% interval", "verdict");
+	fprintf(fp, "%s%*s%6s%8s%6s%8s  %-16s verdict\n", series,
+	    (int)(14 - len), "A us", "+-", "B us", "+-", "change",
+	    cmp_interval_name());
 }
 
 static void
@@ -656,12 +658,7 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		print_row(fp, &v.rows[i]);
 	}
 	if (last != NULL)
-		fmt_wrap(fp, "", 4, WIDTH, cmp_paired(a, b) ? "+-: how much "
-		    "the runs of a side differ (their sd); paired: the "
-		    "interval, from neighbouring runs' differences (A B A B "
-		    "...), holds the change with 99% confidence." : "+-: how "
-		    "much the runs of a side differ (their sd); unpaired: "
-		    "the interval holds the change with 99% confidence.");
+		cmp_legend(fp, WIDTH, cmp_paired(a, b));
 	print_reasons(fp, v.rows, v.nrows, all);
 	print_need(fp, v.rows, v.nrows, all);
 	cmp_order_print(fp, a, b);
@@ -836,7 +833,7 @@ json_head(FILE *fp, const struct cmp_side *sides, int nsides, int *first)
 	jw_key(fp, first, "\n  ", "compare_version");
 	fputs("3", fp);
 	jw_key(fp, first, "\n  ", "level");
-	jw_double(fp, CMP_LEVEL);
+	jw_double(fp, cmp_level);
 	jw_key(fp, first, "\n  ", "sides");
 	fputc('[', fp);
 	for (i = 0; i < nsides; i++) {
@@ -915,9 +912,10 @@ write_all(const struct outs *o, struct cmp_side *sides, int nsides,
 }
 
 #define COMPARE_SYNOPSIS \
-	"usage: latt compare [-h] [--all] [--details] [--drop-noisy]\n" \
-	"                    [--json[=FILE]] [--fail-if-worse=SPEC [--bisect]\n" \
-	"                    [--ktap[=FILE]]]\n" \
+	"usage: latt compare [-h] [--all] [--confidence=PCT] [--details]\n" \
+	"                    [--drop-noisy] [--json[=FILE]]\n" \
+	"                    [--fail-if-worse=SPEC [--bisect] " \
+	"[--ktap[=FILE]]]\n" \
 	"                    A.json[,A2.json...] B.json[,B2.json...] " \
 	"[C.json ...]\n       latt compare --by-knob [options] FILE.json\n"
 
@@ -934,7 +932,7 @@ static const char compare_help[] =
 "\n"
 "The run is the unit of evidence: for mean, p50, p90, p95, p99, p99.9 and\n"
 "max it prints the geometric mean of the runs' values on each side with\n"
-"their spread, the change, a 99% interval of the change (on the logarithms:\n"
+"their spread, the change, a 97.5% interval of the change (on the logarithms:\n"
 "paired, over neighbouring runs' differences, when the runs alternate A B\n"
 "A B as a knob's sweep does; else Welch's t over the runs) and a verdict:\n"
 "worse or better (the interval excludes 0), noise (it holds 0 within +-10%,\n"
@@ -955,6 +953,9 @@ static const char compare_help[] =
 "      --bisect          statuses for git bisect run: 0 every limit met, 1\n"
 "                        one exceeded, 125 cannot tell, 255 usage or failure\n"
 "      --by-knob         one file of --sweep=FILE=V1,V2...: a side a value\n"
+"      --confidence=PCT  the intervals' confidence, 80 to 99.9 (default\n"
+"                        97.5; 99 calls fewer false alarms and needs more\n"
+"                        runs)\n"
 "      --details         every warning in full (each noisy run, each\n"
 "                        setting); without it they fill at most 3 lines\n"
 "      --drop-noisy      leave out the runs latt marked noisy (other\n"
@@ -1221,6 +1222,9 @@ compare_main(int argc, char *argv[])
 			break;
 		case 'K':
 			ktap = optarg != NULL ? optarg : "-";
+			break;
+		case 'C':
+			cmp_level = parse_level(optarg);
 			break;
 		case 'h':
 			compare_usage();

@@ -107,6 +107,9 @@ void	 cmp_side_load(struct cmp_side *, const char *arg);
  */
 void	 cmp_gate_parse(struct cmp_gate *, const char *spec);
 
+/* --confidence=PCT: the intervals' two-sided confidence (0.975 unless). */
+extern double cmp_level;
+
 /*
  * Prints side a against side b to fp: the header, the warnings and the
  * table (the latency rows, and those the gate names); with a gate (may be

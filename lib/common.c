@@ -103,6 +103,21 @@ parse_num(const char *name, const char *s, long long min, long long max)
 	return parse_scaled(name, s, min, max, NULL, 1);
 }
 
+double
+parse_level(const char *s)
+{
+	char *end;
+	double p;
+
+	errno = 0;
+	p = strtod(s, &end);
+	end += end != s && *end == '%';
+	if (end == s || *end != '\0' || errno != 0 || !(p >= 80 && p <= 99.9))
+		usage_error("--confidence=%s: a percent from 80 to 99.9 (the "
+		    "intervals' confidence, e.g. 99)", s);
+	return p / 100;
+}
+
 long long
 parse_time(const char *name, const char *s, long long min, long long max,
     long long dflt)

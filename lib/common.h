@@ -79,6 +79,8 @@ long long parse_num(const char *name, const char *s, long long min,
 	    long long max);
 long long parse_time(const char *name, const char *s, long long min,
 	    long long max, long long dflt);
+/* --confidence=PCT ("99", "99.5%"), 80 to 99.9 percent, as a fraction. */
+double	 parse_level(const char *s);
 
 /*
  * One-line messages on stderr, err(3)-style: "latt: " and the message;

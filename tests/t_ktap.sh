@@ -91,11 +91,17 @@ run_latt "$TMP/out" "$TMP/err" compare "$TMP/a.json" "$TMP/b.json" \
 [ "$rc" -eq 3 ] || bad "exit $rc, want 3"
 ktap "$TMP/out" 'd["plan"] == 4' \
     '[(x["name"], x["ok"], x["directive"]) for x in t] == [("latency_p50_change_le_5pct", False, None), ("latency_mean_change_le_40pct", True, None), ("latency_p99.9_change_le_1pct", True, "SKIP"), ("runqueue_p50_change_le_5pct", True, "SKIP")]' \
-    't[0]["diag"][0].startswith("latency p50 change +18.4%, 99% interval [+6.2%, +32%], against 5%; A 5 runs, 20000 samples")' \
+    't[0]["diag"][0].startswith("latency p50 change +18.4%, 97.5% interval [+8.4%, +29%], against 5%; A 5 runs, 20000 samples")' \
     '"p99.9 needs 10000" in t[2]["diag"][0]' '"not in every run" in t[3]["diag"][0]'
 grep -q '^latency ' "$TMP/err" && grep -q '^gate: exceeded' "$TMP/err" ||
     bad "the table and the gate are not on stderr"
 verdict "compare --ktap: exceeded not ok, met ok, cannot tell a skip, the change in its line"
+# --confidence=99 widens the interval the line gives (t(4) 4.60, not 2.78).
+run_latt "$TMP/out" "$TMP/err" compare "$TMP/a.json" "$TMP/b.json" \
+    --fail-if-worse=p50=5% --ktap --confidence=99
+[ "$rc" -eq 3 ] || bad "exit $rc, want 3"
+ktap "$TMP/out" 't[0]["diag"][0].startswith("latency p50 change +18.4%, 99% interval [+6.2%, +32%], against 5%")'
+verdict "compare --confidence=99: the 99% interval in the test's line"
 
 # Three sides: a test a limit and side, named for its side; into a file.
 run_latt "$TMP/out" "$TMP/err" compare "$TMP/a.json" "$TMP/b.json" \

@@ -40,7 +40,7 @@ LOAD = re.compile(r"^\tload\t +(\w+): \d+ process(?:es)?, "
                   r"\d+(?:\.\d+)?[kMG]? [a-z ]+/s, \d+\.\d+ s$")
 GATE = re.compile(r"^gate: (met|exceeded|cannot tell)\b")
 SIDE = re.compile(r"^[AB]: \S+ \(\d+ runs?, \d+ samples\)$")
-CMPHEAD = re.compile(r"^latency +A us +\+- +B us +\+- +change +99% interval"
+CMPHEAD = re.compile(r"^latency +A us +\+- +B us +\+- +change +97\.5% interval"
                      r" +verdict$")
 PCT = r"(?:-|[+-]?\d+(?:\.\d+)?%)"
 CMPROW = re.compile(r"^(mean|p50|p90|p95|p99|p99\.9|max) +(-|\d+(?:\.\d+)?)"

@@ -265,6 +265,8 @@ static const struct refusal rules[] = {
 	{ { "--fail-if-worse=p99=10%", "true" },
 	    "--fail-if-worse=p99=10% needs --baseline=FILE" },
 	{ { "--drop-noisy", "true" }, "--drop-noisy needs --baseline=FILE" },
+	{ { "--confidence=50", "true" }, "--confidence=50: a percent from 80 "
+	    "to 99.9 (the intervals' confidence, e.g. 99)" },
 	{ { "--json", "--baseline=a.json", "true" },
 	    "--baseline prints a table to stdout, which --json takes: give "
 	    "--json=FILE" },

@@ -23,6 +23,7 @@
 
 #include "compare/cmp.h"
 #include "compare/compare.h"
+#include "lib/common.h"
 #include "stats.h"
 #include "unit.h"
 
@@ -68,6 +69,7 @@ static void	 t_table(void);
 static void	 t_gate_parse(void);
 static void	 t_gate_refused(void);
 static void	 t_main_usage(void);
+static void	 t_level(void);
 
 static const struct unit_test tests[] = {
 	{ "percentile sufficiency: stats_need at its edges", t_need },
@@ -97,11 +99,15 @@ static const struct unit_test tests[] = {
 	{ "--fail-if-worse: bad specs are usage errors naming the part",
 	    t_gate_refused },
 	{ "latt compare: usage errors before any file is read", t_main_usage },
+	{ "--confidence: 97.5% unless asked; one set of pairs, two levels",
+	    t_level },
 };
 
 int
 main(void)
 {
+	/* The figures above were worked at 99%; t_level sets its own. */
+	cmp_level = 0.99;
 	return unit_main(tests, NELEM(tests));
 }
 
@@ -989,6 +995,55 @@ t_gate_refused(void)
 		    strcmp(p + 1, "try 'latt --help'\n") == 0,
 		    "\"%s\": \"%s\", want \"%s\" in one line", c[i].spec, err,
 		    c[i].msg);
+	}
+out:
+	return;
+}
+
+/* parse_level of one --confidence value. */
+static void
+level_child(void *pct)
+{
+	exit(parse_level(pct) > 0 ? 0 : 7);
+}
+
+/*
+ * Five pairs differing by 1, 2, 3, 4, 5 (mean 3, sd 1.5811): t(4) at 95%
+ * is 2.7764, so [1.0368, 4.9632], worse; at 99% 4.6041, so [-0.2556,
+ * 6.2556], cannot tell (past +-1 point asked).  Bad levels are usage
+ * errors.
+ */
+static void
+t_level(void)
+{
+	static const char *const bad[] = { "", "95x", "79.9", "99.95", "x",
+	    "100", "-95", "nan" };
+	double a[] = { 0, 0, 0, 0, 0 }, b[] = { 1, 2, 3, 4, 5 };
+	struct cmp_ask q = { 0, 0, 1, 1, 0, "B" };
+	struct cmp_row row;
+	char err[512];
+	size_t i;
+	int st;
+
+	CHECK(CMP_LEVEL == 0.975, "the default level %g", CMP_LEVEL);
+	cmp_level = parse_level("95");
+	memset(&row, 0, sizeof(row));
+	cmp_judge(a, 5, b, 5, &q, &row);
+	CHECK(row.paired && row.verdict == CMP_UP && fabs(row.lo - 1.0368) <
+	    1e-4 && fabs(row.hi - 4.9632) < 1e-4, "95%%: %d [%.5f, %.5f]",
+	    row.verdict, row.lo, row.hi);
+	cmp_level = parse_level("99%");
+	memset(&row, 0, sizeof(row));
+	cmp_judge(a, 5, b, 5, &q, &row);
+	CHECK(row.verdict == CMP_CANNOT && fabs(row.lo + 0.2556) < 1e-4 &&
+	    fabs(row.hi - 6.2556) < 1e-4 && strcmp(cmp_interval_name(),
+	    "99% interval") == 0, "99%%: %d [%.5f, %.5f] %s", row.verdict,
+	    row.lo, row.hi, cmp_interval_name());
+	for (i = 0; i < NELEM(bad); i++) {
+		st = unit_exits(level_child, (void *)bad[i], err, sizeof(err));
+		CHECK(st == 2 && strncmp(err, "latt: --confidence=", 19) == 0 &&
+		    strstr(err, "a percent from 80 to 99.9") != NULL,
+		    "\"%s\": status %d: %s", bad[i], st, err);
 	}
 out:
 	return;
