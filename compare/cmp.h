@@ -159,6 +159,8 @@ char	*cmp_spread(char *buf, size_t len, double pct);
 char	*cmp_interval(char *buf, size_t len, double lo, double hi);
 const char *cmp_interval_name(void);
 void	 cmp_legend(FILE *, int width, int paired);
+/* The line for the n warnings w left out, naming the settings. */
+void	 cmp_more(FILE *, char *const *w, size_t n, int width);
 /*
  * A row of a table as the latency rows are: label in width columns, the
  * sides' values as given, then rw's spreads, change, interval and word.

@@ -390,6 +390,42 @@ cmp_legend(FILE *fp, int width, int paired)
 	fmt_wrap(fp, "", 4, width, buf);
 }
 
+/*
+ * "warning: 3 more (--details): number of clients, loads differ; 2
+ * others.": the settings among w that differ, named as their sentences
+ * name them ("the loads differ: ..."), the rest counted; the line within
+ * width, else only counted.
+ */
+void
+cmp_more(FILE *fp, char *const *w, size_t n, int width)
+{
+	char names[160] = "", line[256];
+	const char *s;
+	size_t i, k, len = 0, named = 0;
+
+	for (i = 0; i < n && len < sizeof(names); i++) {
+		s = strncmp(w[i], "the ", 4) == 0 ? w[i] + 4 : w[i];
+		k = strcspn(s, ":");
+		if (k > 8 && strncmp(s + k - 8, " differs", 8) == 0)
+			k -= 8;
+		else if (k > 7 && strncmp(s + k - 7, " differ", 7) == 0)
+			k -= 7;
+		else
+			continue;
+		len += (size_t)snprintf(names + len, sizeof(names) - len,
+		    "%s%.*s", named++ > 0 ? ", " : "", (int)k, s);
+	}
+	snprintf(line, sizeof(line), "warning: %zu more (--details): %s "
+	    "differ%s", n, names, named == n ? "." : "; ");
+	if (named < n)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+		    "%zu other%s.", n - named, n - named == 1 ? "" : "s");
+	if (named == 0 || len >= sizeof(names) || strlen(line) > (size_t)width)
+		snprintf(line, sizeof(line), "warning: and %zu more (--details "
+		    "shows every warning).", n);
+	fprintf(fp, "%s\n", line);
+}
+
 /* "97.5% interval": the intervals' column, cmp_level's. */
 const char *
 cmp_interval_name(void)

@@ -444,8 +444,7 @@ print_warnings(FILE *fp, const struct view *v, int details)
 		used += n;
 	}
 	if (i < v->nwarn)
-		fprintf(fp, "warning: and %zu more (--details shows every "
-		    "warning).\n", v->nwarn - i);
+		cmp_more(fp, v->warn + i, v->nwarn - i, MAX_COLS);
 }
 
 /* Whether the table shows a row without a verdict, for reason r. */
@@ -643,9 +642,13 @@ write_text(FILE *fp, struct cmp_side *a, struct cmp_side *b,
 		    (unsigned long long)sides[j]->nsamples);
 	}
 	print_answer(fp, &v, 0);
-	for (j = 0; j < 2; j++)
-		fprintf(fp, "kernel %s: %s %s\n", sides[j]->name,
-		    info_of(sides[j], rel, 0), info_of(sides[j], ver, 0));
+	for (j = 0; j < 2; j++) {	/* a file's bytes, escaped */
+		fprintf(fp, "kernel %s: ", sides[j]->name);
+		fmt_put(fp, info_of(sides[j], rel, 0), SIZE_MAX);
+		fputc(' ', fp);
+		fmt_put(fp, info_of(sides[j], ver, 0), SIZE_MAX);
+		fputc('\n', fp);
+	}
 	print_warnings(fp, &v, details);
 	for (i = 0; i < v.nrows; i++) {
 		if (!shown(&v.rows[i], all))
@@ -1192,6 +1195,9 @@ compare_main(int argc, char *argv[])
 	/* No '+': options may follow the files (GNU getopt permutes). */
 	while ((ch = getopt_long(argc, argv, ":h", compare_longopts,
 	    NULL)) != -1) {
+		if ((ch == 'j' || ch == 'K') && optarg != NULL && !*optarg)
+			usage_error("compare: --%s= needs a file name",
+			    ch == 'j' ? "json" : "ktap");
 		switch (ch) {
 		case 'F':
 			cmp_gate_parse(&gate, optarg);
@@ -1201,9 +1207,6 @@ compare_main(int argc, char *argv[])
 			json = 1;
 			json_path = optarg != NULL && strcmp(optarg, "-") ?
 			    optarg : NULL;
-			if (optarg != NULL && *optarg == '\0')
-				usage_error("compare: --json= needs a file "
-				    "name");
 			break;
 		case 'a':
 			o.all = 1;

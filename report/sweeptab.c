@@ -11,6 +11,7 @@
  * the knob.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,16 +143,13 @@ sweeptab_restored(FILE *fp, const struct knob *k)
 
 	if (k->file == NULL)
 		return;
-	if (k->changed == 3)
-		fprintf(fp, "knob %s left at another writer's value (before "
-		    "latt: %.*s)\n", k->file, (int)(n > 60 ? 60 : n), k->orig);
-	else if (k->changed)
-		fprintf(fp, "knob %s NOT restored: write back its content "
-		    "(%.*s) by hand\n", k->file, (int)(n > 60 ? 60 : n),
-		    k->orig);
-	else
-		fprintf(fp, "knob %s restored: it holds %.*s%s again, as "
-		    "before latt\n", k->file, (int)(n > 60 ? 60 : n), k->orig,
-		    k->orig[n] != '\0' && k->orig[n + 1] != '\0' ? " ..." :
-		    "");
+	fputs("knob ", fp);	/* the path and the file's bytes, escaped */
+	fmt_put(fp, k->file, SIZE_MAX);
+	fputs(k->changed == 3 ? " left at another writer's value (before "
+	    "latt: " : k->changed ? " NOT restored: write back its content (" :
+	    " restored: it holds ", fp);
+	fmt_put(fp, k->orig, n > 60 ? 60 : n);
+	fputs(k->changed == 3 ? ")\n" : k->changed ? ") by hand\n" :
+	    k->orig[n] != '\0' && k->orig[n + 1] != '\0' ?
+	    " ... again, as before latt\n" : " again, as before latt\n", fp);
 }

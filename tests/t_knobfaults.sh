@@ -89,10 +89,11 @@ no_leftovers "knob: one latt a knob"
 # ---------------------------------------------------------------------------
 # (2) A plain file is written back byte for byte: two lines, one with a
 # choice-like mark; a line of choices (a kernel file's rules are not a
-# plain file's).
+# plain file's); an escape byte, which the summary's line shows escaped.
 printf 'x = (1)\nkeep this line\n' >"$K.1"
 printf 'always [madvise] never\n' >"$K.2"
-for f in "$K.1" "$K.2"; do
+printf '1\033[31m\n' >"$K.3"
+for f in "$K.1" "$K.2" "$K.3"; do
 	cp "$f" "$f.was"
 	run_latt "$TMP/p.out" "$TMP/p.err" -q -c1 -d0.1 --sweep="$f=a,b" \
 	    --json="$TMP/p.json"
@@ -100,7 +101,9 @@ for f in "$K.1" "$K.2"; do
 	cmp -s "$f" "$f.was" || bad "$(basename "$f") holds '$(tr '\n' '|' <"$f")', not '$(tr '\n' '|' <"$f.was")'"
 done
 expect_json "$TMP/p.json" '[r["knob"]["value"] for r in d["runs"]] == ["a", "b"]'
-verdict "knob: plain files restored byte for byte (two lines, a marked choice)"
+grep -qx "knob $K.3 restored: it holds 1\\\\x1b\[31m again, as before latt" \
+    "$TMP/p.out" || bad "the escape byte's line: $(grep '^knob.*restored' "$TMP/p.out" | od -c | head -3 | tr '\n' ' ')"
+verdict "knob: plain files restored byte for byte (two lines, a marked choice, an escape byte shown escaped)"
 
 # ---------------------------------------------------------------------------
 # (6) The guardian killed during the first run: the run ends at once, the

@@ -70,6 +70,7 @@ static void	 t_gate_parse(void);
 static void	 t_gate_refused(void);
 static void	 t_main_usage(void);
 static void	 t_level(void);
+static void	 t_more(void);
 
 static const struct unit_test tests[] = {
 	{ "percentile sufficiency: stats_need at its edges", t_need },
@@ -101,6 +102,8 @@ static const struct unit_test tests[] = {
 	{ "latt compare: usage errors before any file is read", t_main_usage },
 	{ "--confidence: 97.5% unless asked; one set of pairs, two levels",
 	    t_level },
+	{ "the warnings left out: the settings named, the rest counted",
+	    t_more },
 };
 
 int
@@ -1049,6 +1052,50 @@ out:
 	return;
 }
 
+/*
+ * cmp_more: settings that differ named, others counted, a line past the
+ * width only counted.
+ */
+static void
+t_more(void)
+{
+	static const struct {
+		const char	*w[3];
+		size_t		 n;
+		int		 width;
+		const char	*want;
+	} c[] = {
+		{ { "the loads differ: A none, B cpu:2.", "the number of "
+		    "clients differs: A 8, B 4." }, 2, 80, "warning: 2 more "
+		    "(--details): loads, number of clients differ.\n" },
+		{ { "the loads differ: A none.", "B: b.json, run 2 was noisy "
+		    "(...): kept." }, 2, 80, "warning: 2 more (--details): "
+		    "loads differ; 1 other.\n" },
+		{ { "the loads differ: A none." }, 1, 30, "warning: and 1 more "
+		    "(--details shows every warning).\n" },
+		{ { "A: a.json, run 1 was noisy (...).", "B: b.json: ..." }, 2,
+		    80, "warning: and 2 more (--details shows every "
+		    "warning).\n" },
+	};
+	char *buf = NULL;
+	size_t i, len = 0;
+	FILE *m;
+
+	for (i = 0; i < NELEM(c); i++) {
+		if ((m = open_memstream(&buf, &len)) == NULL)
+			abort();
+		cmp_more(m, (char *const *)c[i].w, c[i].n, c[i].width);
+		fclose(m);
+		CHECK(strcmp(buf, c[i].want) == 0, "case %zu: \"%s\", want "
+		    "\"%s\"", i, buf, c[i].want);
+		free(buf);
+		buf = NULL;
+	}
+out:
+	free(buf);
+	return;
+}
+
 /* compare_main on the words of one case, NULL-terminated. */
 static void
 main_child(void *words)
@@ -1076,6 +1123,8 @@ t_main_usage(void)
 	static char *c4[] = { "compare", "a.json", "b.json", "--all=x", NULL };
 	static char *c5[] = { "compare", "a.json", "b.json", "--json=", NULL };
 	static char *c6[] = { "compare", "a.json,", "b.json", NULL };
+	static char *c7[] = { "compare", "a.json", "b.json", "--ktap=",
+	    "--fail-if-worse=p99=5%", NULL };
 	static const struct {
 		char		**argv;
 		const char	*msg;
@@ -1088,6 +1137,7 @@ t_main_usage(void)
 		{ c4, "latt: compare: option --all takes no value: --all=x\n" },
 		{ c5, "latt: compare: --json= needs a file name\n" },
 		{ c6, "latt: compare: empty file name in side A: 'a.json,'\n" },
+		{ c7, "latt: compare: --ktap= needs a file name\n" },
 	};
 	char err[512], *p;
 	size_t i;
