@@ -37,18 +37,21 @@ void
 command_take(char *const *cmd, int ncmd, int bare,
     int (*is_option)(const char *))
 {
+	static const char *const opt[] = { "json", "ktap" };
 	const char *prog, *dot;
 	char word[256];
-	int e;
+	int e, i;
 
 	if (ncmd == 1 && cmd[0][0] == '\0')
 		usage_error("the workload command is empty");
-	/* "--json run.json": the file would run as the command. */
-	if ((bare & CMD_JSON_BARE) && ncmd >= 1 &&
-	    (dot = strrchr(cmd[0], '.')) != NULL && dot != cmd[0] &&
-	    strcmp(dot, ".json") == 0 && find_program(cmd[0]) != 0)
-		usage_error("--json takes its file attached: --json=%s (as "
-		    "given, %s would run as the command)", cmd[0], cmd[0]);
+	/* "--json run.json", "--ktap out.ktap": the file would run. */
+	for (i = 0; i < 2 && ncmd >= 1; i++)
+		if ((bare & (i ? CMD_KTAP_BARE : CMD_JSON_BARE)) &&
+		    (dot = strrchr(cmd[0], '.')) != NULL && dot != cmd[0] &&
+		    strcmp(dot + 1, opt[i]) == 0 && find_program(cmd[0]) != 0)
+			usage_error("--%s takes its file attached: --%s=%s "
+			    "(as given, %s would run as the command)", opt[i],
+			    opt[i], cmd[0], cmd[0]);
 	/* "--explain 5": the same trap. */
 	if ((bare & CMD_EXPLAIN_BARE) && ncmd >= 1 && *cmd[0] != '\0' &&
 	    strspn(cmd[0], "0123456789") == strlen(cmd[0]) &&

@@ -10,6 +10,7 @@
 /* Options whose value, given bare, may have been meant as their value. */
 #define CMD_JSON_BARE		1	/* --json without =FILE */
 #define CMD_EXPLAIN_BARE	2	/* --explain without =K */
+#define CMD_KTAP_BARE		4	/* --ktap without =FILE */
 
 /*
  * The words left after the options (ncmd: one is a /bin/sh -c string,

@@ -85,6 +85,7 @@ struct parse {
 	int		 prio;		/* --prio; -1: not given */
 	int		 pprio;		/* --parent-prio; -1: not given */
 	int		 json_bare;	/* --json without =FILE */
+	int		 ktap_bare;	/* --ktap without =FILE */
 	int		 explain_bare;	/* --explain without =K */
 };
 
@@ -563,6 +564,7 @@ set_json(struct parse *p, const struct opt *o, char *arg)
 static void
 set_ktap(struct parse *p, const struct opt *o, char *arg)
 {
+	p->ktap_bare = arg == NULL;
 	p->cfg.ktap_path = arg != NULL ? file_name(o, arg) : "-";
 }
 
@@ -885,7 +887,8 @@ take_command(struct parse *p, char **cmd, int ncmd)
 		if (latt_option(cmd[k]) && (cmd[k][1] == '-' || cmd[k][2]))
 			p->cfg.misplaced = cmd[k];
 	command_take(cmd, ncmd, (p->json_bare ? CMD_JSON_BARE : 0) |
-	    (p->explain_bare ? CMD_EXPLAIN_BARE : 0), latt_option);
+	    (p->explain_bare ? CMD_EXPLAIN_BARE : 0) |
+	    (p->ktap_bare ? CMD_KTAP_BARE : 0), latt_option);
 }
 
 /* Whether word is one of latt's options: -d, -c8, --dur=3 (a prefix). */

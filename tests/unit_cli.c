@@ -245,6 +245,9 @@ static const struct refusal rules[] = {
 	{ { "--json", "run.json" },
 	    "--json takes its file attached: --json=run.json (as given, "
 	    "run.json would run as the command)" },
+	{ { "--ktap", "out.ktap", "true" },
+	    "--ktap takes its file attached: --ktap=out.ktap (as given, "
+	    "out.ktap would run as the command)" },
 	{ { "--json", "--histogram", "true" },
 	    "--histogram prints to stdout, which --json takes: give "
 	    "--json=FILE" },
