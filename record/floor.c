@@ -28,6 +28,7 @@
 #define CLOCK_N		400		/* clock reads a batch */
 #define PIPE_N		50		/* write and read pairs a batch */
 #define PING_N		25		/* round trips a batch */
+#define FLOOR_STACK	(256 * 1024)	/* the ponger thread's stack */
 
 static double	 clock_batch(void);
 static double	 pipe_batch(int *);
@@ -109,6 +110,7 @@ pingpong(void)
 {
 	struct ponger pg;
 	cpu_set_t saved, one;
+	pthread_attr_t at;
 	pthread_t th;
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, i, started = 0;
 	double best = -1, v;
@@ -123,7 +125,17 @@ pingpong(void)
 	    sched_setaffinity(0, sizeof(one), &one) == 0) {
 		pg.rfd = to[0];
 		pg.wfd = from[1];
-		started = pthread_create(&th, NULL, ponger, &pg) == 0;
+		/*
+		 * A small stack: glibc keeps a joined thread's stack mapped,
+		 * and 8 MiB of it made latt fail under ulimit -v where a
+		 * smaller limit (no thread at all) ran.
+		 */
+		if (pthread_attr_init(&at) == 0) {
+			started = pthread_attr_setstacksize(&at,
+			    FLOOR_STACK) == 0 && pthread_create(&th, &at,
+			    ponger, &pg) == 0;
+			pthread_attr_destroy(&at);
+		}
 	}
 	for (i = 0; started && i < FLOOR_BATCHES; i++)
 		if ((v = ping_batch(to[1], from[0])) >= 0 &&

@@ -447,5 +447,13 @@ else
 		sound "ulimit -v $v"
 	done
 	verdict "ulimit -v $hi KiB (the least for -c8 here) and above: -c8 -l cpu:1 works or says one line"
+	# Above the least, every limit works: no window where more address
+	# space fails (the floor's thread kept an 8 MiB stack mapped, and 12
+	# to 14 MiB failed where 10 ran).
+	for v in $(seq $((hi + 1024)) 1024 $((hi + 16384))); do
+		limited "-v $v" -q -c8 -d0.1 -l none
+		[ "$rc" -eq 0 ] || bad "$v KiB: status $rc: $(short "$ERR")"
+	done
+	verdict "ulimit -v from $((hi + 1024)) to $((hi + 16384)) KiB, a MiB apart: -c8 works at each"
 	no_leftovers "ulimit -v"
 fi
