@@ -1067,10 +1067,14 @@ check_commas(struct cmp_side *sides, int nsides, char *argv[])
 	usage_error("%s", msg);
 }
 
-/* The options against each other: a usage error where they clash. */
+/* Usage errors: options that clash, an empty --json= or --ktap=. */
 static void
-check_options(int have_gate, int bisect, const char *ktap, int json_out)
+check_options(int have_gate, int bisect, const char *ktap, const char *json,
+    int json_out)
 {
+	if ((ktap != NULL && *ktap == '\0') || (json != NULL && *json == '\0'))
+		usage_error("compare: --%s= needs a file name", json != NULL &&
+		    *json == '\0' ? "json" : "ktap");
 	if (bisect && !have_gate)
 		usage_error("compare: --bisect needs --fail-if-worse=SPEC, the "
 		    "gate whose status it maps");
@@ -1195,9 +1199,6 @@ compare_main(int argc, char *argv[])
 	/* No '+': options may follow the files (GNU getopt permutes). */
 	while ((ch = getopt_long(argc, argv, ":h", compare_longopts,
 	    NULL)) != -1) {
-		if ((ch == 'j' || ch == 'K') && optarg != NULL && !*optarg)
-			usage_error("compare: --%s= needs a file name",
-			    ch == 'j' ? "json" : "ktap");
 		switch (ch) {
 		case 'F':
 			cmp_gate_parse(&gate, optarg);
@@ -1235,7 +1236,8 @@ compare_main(int argc, char *argv[])
 			bad_option(ch, argv);
 		}
 	}
-	check_options(have_gate, bisect, ktap, json && json_path == NULL);
+	check_options(have_gate, bisect, ktap, json_path,
+	    json && json_path == NULL);
 	nsides = argc - optind;
 	if (by_knob)	/* FILE@V1 FILE@V2 ...: cmpwork.c */
 		nsides = cmp_knob_sides(nsides, argv + optind, &argv, &optind);
