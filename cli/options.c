@@ -768,6 +768,10 @@ check_outputs(const struct config *cfg)
 		    cfg->fail_if_worse);
 	if (cfg->drop_noisy && cfg->baseline == NULL)
 		usage_error("--drop-noisy needs --baseline=FILE");
+	if (cfg->confidence > 0 && cfg->baseline == NULL &&
+	    cfg->sweep.kind == SWEEP_NONE)
+		usage_error("--confidence needs --baseline=FILE or --sweep, "
+		    "whose comparison it sets");
 	if (is_stdout(cfg->log_path))
 		usage_error("log cannot be -: stdout takes the summary");
 	if (is_stdout(cfg->plot_path))

@@ -270,6 +270,8 @@ static const struct refusal rules[] = {
 	{ { "--drop-noisy", "true" }, "--drop-noisy needs --baseline=FILE" },
 	{ { "--confidence=50", "true" }, "--confidence=50: a percent from 80 "
 	    "to 99.9 (the intervals' confidence, e.g. 99)" },
+	{ { "--confidence=99", "true" }, "--confidence needs --baseline=FILE "
+	    "or --sweep, whose comparison it sets" },
 	{ { "--json", "--baseline=a.json", "true" },
 	    "--baseline prints a table to stdout, which --json takes: give "
 	    "--json=FILE" },
